@@ -1,0 +1,140 @@
+package org.datsim.fabric;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.datsim.core.engine.Simulator;
+import org.datsim.core.param.Params;
+import org.datsim.core.time.DataRate;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
+import org.datsim.fabric.dat.DatHost;
+import org.datsim.fabric.dat.DatProvider;
+import org.datsim.fabric.hca.Hca;
+import org.datsim.fabric.link.NetworkNode;
+import org.datsim.fabric.link.Port;
+import org.datsim.fabric.memory.HostMemory;
+import org.datsim.fabric.sw.Switch;
+import org.datsim.fabric.topology.LinkSpec;
+import org.datsim.fabric.topology.Topology;
+
+/**
+ * A built fabric: hosts (memory, HCA, provider state), switches and links wired on a validated topology, with routes
+ * computed, and the DAT provider over them. Built once before the run and not changed after.
+ */
+public final class Fabric {
+
+    private final Simulator sim;
+    private final Params params;
+    private final Topology topology;
+    private final TraceSource<TraceEvent> trace;
+    private final List<DatHost> hosts = new ArrayList<>();
+    private final Map<String, Switch> switches = new LinkedHashMap<>();
+    private final List<Port> ports = new ArrayList<>();
+    private final DatProvider provider;
+
+    /**
+     * Builds a fabric.
+     *
+     * @param sim the simulator it runs on
+     * @param topology the validated topology
+     * @param params the fabric parameters
+     * @param trace the trace source every model publishes to
+     */
+    public Fabric(Simulator sim, Topology topology, Params params, TraceSource<TraceEvent> trace) {
+        this.sim = sim;
+        this.params = params;
+        this.topology = topology;
+        this.trace = trace;
+        Map<String, NetworkNode> nodes = new LinkedHashMap<>();
+        Map<String, Integer> hostIds = new LinkedHashMap<>();
+        List<String> hostNames = topology.hosts();
+        for (int i = 0; i < hostNames.size(); i++) {
+            String name = hostNames.get(i);
+            HostMemory memory = new HostMemory(params.get(FabricParams.MEMORY_MAX_RESIDENT));
+            Hca hca = new Hca(sim, name, i, memory, params, trace);
+            hosts.add(DatProvider.newHost(name, i, hca, memory));
+            nodes.put(name, hca);
+            hostIds.put(name, i);
+        }
+        for (String s : topology.switches()) {
+            Switch sw = new Switch(s, sim, params.get(FabricParams.SWITCH_LATENCY));
+            switches.put(s, sw);
+            nodes.put(s, sw);
+        }
+        Map<LinkSpec, int[]> portIndex = new LinkedHashMap<>();
+        for (LinkSpec l : topology.links()) {
+            DataRate rate = l.bandwidthBps() > 0 ? DataRate.ofBitsPerSecond(l.bandwidthBps())
+                    : params.rate(FabricParams.LINK_BANDWIDTH);
+            long latency = l.latencyPs() >= 0 ? l.latencyPs() : params.get(FabricParams.LINK_LATENCY);
+            Port ab = new Port(sim, rate, latency);
+            Port ba = new Port(sim, rate, latency);
+            ports.add(ab);
+            ports.add(ba);
+            int ia = attach(nodes.get(l.a()), ab);
+            int ib = attach(nodes.get(l.b()), ba);
+            ab.connect(nodes.get(l.b()), ib);
+            ba.connect(nodes.get(l.a()), ia);
+            portIndex.put(l, new int[] {ia, ib});
+        }
+        for (Map.Entry<String, Switch> e : switches.entrySet()) {
+            int[] routes = new int[hostNames.size()];
+            for (int h = 0; h < hostNames.size(); h++) {
+                LinkSpec next = topology.nextHop(e.getKey(), hostNames.get(h));
+                int[] idx = portIndex.get(next);
+                routes[h] = next.a().equals(e.getKey()) ? idx[0] : idx[1];
+            }
+            e.getValue().setRoutes(routes);
+        }
+        this.provider = new DatProvider(sim, trace, hosts, params);
+    }
+
+    private static int attach(NetworkNode node, Port port) {
+        if (node instanceof Hca) {
+            ((Hca) node).attach(port);
+            return 0;
+        }
+        return ((Switch) node).addPort(port);
+    }
+
+    /** Returns the simulator. */
+    public Simulator sim() {
+        return sim;
+    }
+
+    /** Returns the fabric parameters. */
+    public Params params() {
+        return params;
+    }
+
+    /** Returns the topology. */
+    public Topology topology() {
+        return topology;
+    }
+
+    /** Returns the trace source the models publish to. */
+    public TraceSource<TraceEvent> trace() {
+        return trace;
+    }
+
+    /** Returns the DAT provider. */
+    public DatProvider provider() {
+        return provider;
+    }
+
+    /** Returns the hosts in id order. */
+    public List<DatHost> hosts() {
+        return List.copyOf(hosts);
+    }
+
+    /** Returns every link direction's sending port, two per link in link order. */
+    public List<Port> ports() {
+        return List.copyOf(ports);
+    }
+
+    /** Returns the switches in declaration order. */
+    public List<Switch> switches() {
+        return List.copyOf(switches.values());
+    }
+}

@@ -1,0 +1,99 @@
+package org.datsim.fabric;
+
+import java.util.List;
+import org.datsim.core.param.ParamSpec;
+
+/**
+ * The catalogue of fabric parameters: every timing, rate and size the models use, declared once with its unit,
+ * default and meaning. Scenarios override them by name under {@code fabric.params}; {@code datsim params} prints
+ * them. The defaults describe a 100 Gb/s InfiniBand EDR HCA on PCIe Gen3 x16; they are plausible round figures, not
+ * yet calibrated against perftest (that is the job of the presets).
+ */
+public final class FabricParams {
+
+    private FabricParams() {
+    }
+
+    /** Link signalling rate. */
+    public static final ParamSpec LINK_BANDWIDTH = ParamSpec.rate("link.bandwidth", "100Gbps",
+            "Data rate of every link, each direction");
+    /** Link propagation delay. */
+    public static final ParamSpec LINK_LATENCY = ParamSpec.time("link.latency", "50ns",
+            "Propagation delay of a link, cable and PHY, from the last bit sent to the last bit received");
+    /** Per-packet transport headers. */
+    public static final ParamSpec LINK_HEADER_BYTES = ParamSpec.bytes("link.header_bytes", "26B", 0, 4096,
+            "Header bytes on every packet (InfiniBand LRH 8 + BTH 12 + ICRC 4 + VCRC 2)");
+    /** Extended transport header of RDMA requests. */
+    public static final ParamSpec LINK_RETH_BYTES = ParamSpec.bytes("link.reth_bytes", "16B", 0, 4096,
+            "Extra header bytes on the first packet of an RDMA Write and on an RDMA Read request (RETH)");
+    /** Acknowledgement extended header. */
+    public static final ParamSpec LINK_AETH_BYTES = ParamSpec.bytes("link.aeth_bytes", "4B", 0, 4096,
+            "Extra header bytes on ACK, NAK and RDMA Read response packets (AETH)");
+    /** Switch forwarding latency. */
+    public static final ParamSpec SWITCH_LATENCY = ParamSpec.time("switch.latency", "100ns",
+            "Store-and-forward latency of a switch, from the last bit received to the packet joining the output"
+                    + " queue");
+    /** PCIe one-way latency. */
+    public static final ParamSpec PCIE_LATENCY = ParamSpec.time("pcie.latency", "150ns",
+            "One-way latency between host memory or CPU and the HCA over PCIe (an MMIO doorbell, a posted DMA"
+                    + " write; a DMA read costs two)");
+    /** PCIe data rate. */
+    public static final ParamSpec PCIE_BANDWIDTH = ParamSpec.rate("pcie.bandwidth", "128Gbps",
+            "Usable PCIe data rate between host memory and the HCA (Gen3 x16)");
+    /** Path MTU. */
+    public static final ParamSpec HCA_MTU = ParamSpec.bytes("hca.mtu", "4KiB", 256, 4096,
+            "Path MTU: the largest payload of one packet");
+    /** Per-WQE processing. */
+    public static final ParamSpec HCA_WQE_PROCESS = ParamSpec.time("hca.wqe_process", "30ns",
+            "Time the HCA's send engine spends on one work request besides DMA (parsing, address translation)");
+    /** WQE size. */
+    public static final ParamSpec HCA_WQE_BYTES = ParamSpec.bytes("hca.wqe_bytes", "64B", 16, 4096,
+            "Size of a send work-queue element fetched by DMA");
+    /** CPU cost of a post. */
+    public static final ParamSpec CPU_POST_OVERHEAD = ParamSpec.time("cpu.post_overhead", "60ns",
+            "CPU time of a dat_ep_post_* call: building the WQE and writing the doorbell");
+    /** CPU cost of other calls. */
+    public static final ParamSpec CPU_CALL_OVERHEAD = ParamSpec.time("cpu.call_overhead", "100ns",
+            "CPU time of any other DAT call that does not block");
+    /** CPU cost of reaping an event. */
+    public static final ParamSpec CPU_POLL_OVERHEAD = ParamSpec.time("cpu.poll_overhead", "40ns",
+            "CPU time to take one event off an EVD (dat_evd_wait or dat_evd_dequeue)");
+    /** CPU cost per byte of memory access. */
+    public static final ParamSpec CPU_MEMORY_BANDWIDTH = ParamSpec.rate("cpu.memory_bandwidth", "80Gbps",
+            "Rate at which a consumer's mem_read and mem_write touch memory");
+    /** Connection manager software time. */
+    public static final ParamSpec CM_PROCESSING = ParamSpec.time("cm.processing", "2us",
+            "Software time of the connection manager to handle one CM message");
+    /** CM datagram size. */
+    public static final ParamSpec CM_MAD_BYTES = ParamSpec.bytes("cm.mad_bytes", "256B", 64, 4096,
+            "Size of a connection-management datagram");
+    /** RNR timer. */
+    public static final ParamSpec RNR_TIMER = ParamSpec.time("transport.rnr_timer", "10us",
+            "Delay before a requester retries a Send the responder refused with an RNR NAK");
+    /** RNR retry count. */
+    public static final ParamSpec RNR_RETRY = ParamSpec.integer("transport.rnr_retry", 7, 0, 7,
+            "RNR retries before the Send fails with DAT_DTO_ERR_RECEIVER_NOT_READY; 7 means retry forever");
+    /** Resident memory bound per host. */
+    public static final ParamSpec MEMORY_MAX_RESIDENT = ParamSpec.bytes("memory.max_resident", "1GiB", 4096,
+            1L << 40, "Most bytes of simulated memory one host may touch (memory is sparse: untouched bytes cost"
+                    + " nothing)");
+    /** Largest EVD. */
+    public static final ParamSpec IA_MAX_EVD_QLEN = ParamSpec.integer("ia.max_evd_qlen", 65536, 1, 1 << 24,
+            "Largest evd_min_qlen dat_evd_create accepts (max_evd_qlen)");
+    /** Largest DTO queue. */
+    public static final ParamSpec IA_MAX_DTO_PER_EP = ParamSpec.integer("ia.max_dto_per_ep", 16384, 1, 1 << 24,
+            "Largest max_request_dtos and max_recv_dtos of an endpoint (max_dto_per_ep)");
+    /** Largest message. */
+    public static final ParamSpec IA_MAX_MESSAGE_SIZE = ParamSpec.bytes("ia.max_message_size", "1GiB", 1,
+            1L << 31, "Largest Send or RDMA transfer (max_message_size, max_rdma_size)");
+    /** Largest IOV. */
+    public static final ParamSpec IA_MAX_IOV = ParamSpec.integer("ia.max_iov_segments", 16, 1, 1024,
+            "Most segments in one local_iov (max_iov_segments_per_dto)");
+
+    /** Every fabric parameter in catalogue order. */
+    public static final List<ParamSpec> ALL = List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
+            LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, PCIE_LATENCY, PCIE_BANDWIDTH, HCA_MTU, HCA_WQE_PROCESS,
+            HCA_WQE_BYTES, CPU_POST_OVERHEAD, CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
+            CM_PROCESSING, CM_MAD_BYTES, RNR_TIMER, RNR_RETRY, MEMORY_MAX_RESIDENT, IA_MAX_EVD_QLEN,
+            IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV);
+}

@@ -1,0 +1,28 @@
+package org.datsim.fabric.dat;
+
+/** A connection request that arrived at a service point and awaits dat_cr_accept or dat_cr_reject. */
+public final class Cr extends DatHandle {
+
+    final Psp psp;
+    final Ep remoteEp;
+    final int remoteHost;
+    final byte[] privateData;
+
+    Cr(String name, Ia ia, Psp psp, Ep remoteEp, int remoteHost, byte[] privateData) {
+        super(TYPE_CR, name, ia);
+        this.psp = psp;
+        this.remoteEp = remoteEp;
+        this.remoteHost = remoteHost;
+        this.privateData = privateData;
+    }
+
+    /** Returns the private data the requester sent. */
+    public byte[] privateData() {
+        return privateData.clone();
+    }
+
+    /** Returns the connection qualifier the request was made to. */
+    public long connQual() {
+        return psp.connQual;
+    }
+}

@@ -1,0 +1,56 @@
+package org.datsim.fabric.dat;
+
+/**
+ * One DAT_EVENT: its number, the EVD it was queued on, and the event data of its kind (the fields that do not apply
+ * are null, -1 or 0).
+ */
+public final class DatEvent {
+
+    /** The DAT_EVENT_NUMBER. */
+    public final int number;
+    /** The EVD it was queued on. */
+    public final Evd evd;
+    /** The endpoint of a DTO or connection event, or null. */
+    public final Ep ep;
+    /** The user cookie of a DTO completion. */
+    public final long cookie;
+    /** The DAT_DTO_COMPLETION_STATUS of a DTO completion, or -1. */
+    public final int status;
+    /** The transfered_length of a DTO completion. */
+    public final long transferredLength;
+    /** The DAT_DTOS operation of a DTO completion, or -1. */
+    public final int operation;
+    /** The connection request of a DAT_CONNECTION_REQUEST_EVENT, or null. */
+    public final Cr cr;
+    /** The run-unique operation id of a DTO completion, or -1. */
+    public final long opId;
+    /** The simulated time the event was queued, in picoseconds. */
+    public final long queuedPs;
+    /** True when the event is not a notification (it does not wake a waiter). */
+    public final boolean unsignalled;
+
+    DatEvent(int number, Evd evd, Ep ep, long cookie, int status, long transferredLength, int operation, Cr cr,
+            long opId, long queuedPs, boolean unsignalled) {
+        this.number = number;
+        this.evd = evd;
+        this.ep = ep;
+        this.cookie = cookie;
+        this.status = status;
+        this.transferredLength = transferredLength;
+        this.operation = operation;
+        this.cr = cr;
+        this.opId = opId;
+        this.queuedPs = queuedPs;
+        this.unsignalled = unsignalled;
+    }
+
+    /** Returns the event number's name, for example "DAT_DTO_COMPLETION_EVENT". */
+    public String numberName() {
+        return Dat.EVENTS.name(number);
+    }
+
+    /** Returns the status name of a DTO completion, or null for other events. */
+    public String statusName() {
+        return status < 0 ? null : Dat.DTO_STATUS.name(status);
+    }
+}

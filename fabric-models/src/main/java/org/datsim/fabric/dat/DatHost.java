@@ -1,0 +1,64 @@
+package org.datsim.fabric.dat;
+
+import java.util.TreeMap;
+import org.datsim.fabric.hca.Hca;
+import org.datsim.fabric.memory.HostMemory;
+
+/**
+ * The provider's per-host state: the host's HCA and memory, the IA name its port is registered under, the
+ * registered memory by context, the service points by connection qualifier, and counters for object names.
+ */
+public final class DatHost {
+
+    /** The IA name every host's single HCA port is registered under, as in OFA's dat.conf. */
+    public static final String DEFAULT_IA_NAME = "ofa-v2-ib0";
+
+    final String name;
+    final int id;
+    final Hca hca;
+    final HostMemory memory;
+    final TreeMap<Integer, Lmr> byLmrContext = new TreeMap<>();
+    final TreeMap<Integer, Lmr> byRmrContext = new TreeMap<>();
+    final TreeMap<Long, Psp> psps = new TreeMap<>();
+    private int nextContext = 0x100;
+    private final TreeMap<String, Integer> counters = new TreeMap<>();
+
+    DatHost(String name, int id, Hca hca, HostMemory memory) {
+        this.name = name;
+        this.id = id;
+        this.hca = hca;
+        this.memory = memory;
+    }
+
+    /** Returns the host's name. */
+    public String name() {
+        return name;
+    }
+
+    /** Returns the host's id on the fabric. */
+    public int id() {
+        return id;
+    }
+
+    /** Returns the host's memory. */
+    public HostMemory memory() {
+        return memory;
+    }
+
+    /** Returns the host's HCA. */
+    public Hca hca() {
+        return hca;
+    }
+
+    /** Returns the next object name of a kind on this host, for example "A/ep2". */
+    String nextName(String kind) {
+        int n = counters.merge(kind, 1, Integer::sum);
+        return name + "/" + kind + n;
+    }
+
+    /** Returns a fresh 32-bit memory context (index in the high bits, a key byte in the low bits, as IB keys). */
+    int nextContext() {
+        int index = nextContext++;
+        return (index << 8) | ((index * 0x9d + id * 0x3b) & 0xff);
+    }
+}

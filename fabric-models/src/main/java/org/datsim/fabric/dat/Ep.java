@@ -1,0 +1,82 @@
+package org.datsim.fabric.dat;
+
+import org.datsim.fabric.hca.QueuePair;
+
+/**
+ * An endpoint: a reliable-connected queue pair with its protection zone, its three EVDs (request completions,
+ * receive completions, connection events), its attributes and its DAT_EP_STATE.
+ */
+public final class Ep extends DatHandle {
+
+    final Pz pz;
+    final Evd recvEvd;
+    final Evd requestEvd;
+    final Evd connectEvd;
+    final EpAttributes attr;
+    final QueuePair qp;
+    int state = Dat.EP_STATE_UNCONNECTED;
+    Ep peer;
+    int remoteHost = -1;
+    long remoteConnQual;
+    long connectTimer;
+    boolean disconnectSent;
+    int requestsInFlight;
+    int receivesPosted;
+
+    Ep(String name, Ia ia, Pz pz, Evd recvEvd, Evd requestEvd, Evd connectEvd, EpAttributes attr, QueuePair qp) {
+        super(TYPE_EP, name, ia);
+        this.pz = pz;
+        this.recvEvd = recvEvd;
+        this.requestEvd = requestEvd;
+        this.connectEvd = connectEvd;
+        this.attr = attr;
+        this.qp = qp;
+    }
+
+    /** Returns the DAT_EP_STATE value. */
+    public int state() {
+        return state;
+    }
+
+    /** Returns the state's name, for example "DAT_EP_STATE_CONNECTED". */
+    public String stateName() {
+        return Dat.EP_STATES.name(state);
+    }
+
+    /** Returns the endpoint's attributes. */
+    public EpAttributes attributes() {
+        return attr;
+    }
+
+    /** Returns the request operations posted and not yet completed. */
+    public int requestsInFlight() {
+        return requestsInFlight;
+    }
+
+    /** Returns the receives posted and not yet completed. */
+    public int receivesPosted() {
+        return receivesPosted;
+    }
+
+    /** Returns the DAT_INVALID_STATE subtype that names this endpoint's current state. */
+    int stateSubtype() {
+        switch (state) {
+            case Dat.EP_STATE_UNCONNECTED:
+                return DatReturn.SUB_INVALID_STATE_EP_UNCONNECTED;
+            case Dat.EP_STATE_ACTIVE_CONNECTION_PENDING:
+                return DatReturn.SUB_INVALID_STATE_EP_ACTCONNPENDING;
+            case Dat.EP_STATE_PASSIVE_CONNECTION_PENDING:
+                return DatReturn.SUB_INVALID_STATE_EP_PASSCONNPENDING;
+            case Dat.EP_STATE_CONNECTED:
+                return DatReturn.SUB_INVALID_STATE_EP_CONNECTED;
+            case Dat.EP_STATE_DISCONNECT_PENDING:
+                return DatReturn.SUB_INVALID_STATE_EP_DISCPENDING;
+            case Dat.EP_STATE_DISCONNECTED:
+                return DatReturn.SUB_INVALID_STATE_EP_DISCONNECTED;
+            case Dat.EP_STATE_COMPLETION_PENDING:
+                return DatReturn.SUB_INVALID_STATE_EP_COMPLPENDING;
+            default:
+                return DatReturn.SUB_INVALID_STATE_EP_NOTREADY;
+        }
+    }
+}

@@ -1,0 +1,578 @@
+package org.datsim.fabric.hca;
+
+import java.util.ArrayDeque;
+import java.util.function.Consumer;
+import org.datsim.core.engine.EventHandler;
+import org.datsim.core.engine.Simulator;
+import org.datsim.core.param.Params;
+import org.datsim.core.time.DataRate;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
+import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.link.NetworkNode;
+import org.datsim.fabric.link.Packet;
+import org.datsim.fabric.link.Port;
+import org.datsim.fabric.memory.HostMemory;
+
+/**
+ * A single-port RDMA host channel adapter on the reliable-connected transport.
+ *
+ * <p>Requester: a post rings the doorbell, which reaches the HCA {@code pcie.latency} later. The send engine serves
+ * queue pairs round-robin, one work request at a time: it spends {@code hca.wqe_process} plus a DMA read of the WQE,
+ * then DMA-reads the payload packet by packet (each packet's bytes are read from host memory when its DMA finishes)
+ * and hands each packet to the port. Completions are reported in posting order per queue pair, a CQE write
+ * ({@code pcie.latency}) after the ACK or the last RDMA Read response.
+ *
+ * <p>Responder: incoming RDMA Writes and Sends are checked (remote key, receive available, length), placed by DMA
+ * {@code pcie.latency} after arrival, and acknowledged when their last packet arrives. A Send finding no receive is
+ * refused with an RNR NAK and retried after {@code transport.rnr_timer}. RDMA Read requests are answered by a
+ * response engine that DMA-reads the data and sends response packets.
+ *
+ * <p>Errors (remote access, length, RNR retries exhausted) complete the failing operation with its status, flush
+ * every other outstanding operation of the queue pair with DAT_DTO_ERR_FLUSHED, and tell the owner the queue pair is
+ * broken.
+ */
+public final class Hca implements NetworkNode {
+
+    private final Simulator sim;
+    private final String hostName;
+    private final int hostId;
+    private final HostMemory memory;
+    private final TraceSource<TraceEvent> trace;
+    private final long pcieLatency;
+    private final DataRate pcieRate;
+    private final int mtu;
+    private final long wqeProcess;
+    private final long wqeBytes;
+    private final int header;
+    private final int reth;
+    private final int aeth;
+    private final int cmBytes;
+    private final long rnrTimer;
+    private final int rnrRetry;
+    private Port port;
+    private Consumer<Object> cmListener;
+
+    private final ArrayDeque<QueuePair> ready = new ArrayDeque<>();
+    private boolean engineBusy;
+    private final EventHandler engineFree = a -> {
+        engineBusy = false;
+        kick();
+    };
+    private long responderFree;
+    private int qpCount;
+    private long packetsReceived;
+
+    /**
+     * Creates an HCA.
+     *
+     * @param sim the simulator
+     * @param hostName the host's name, used in traces
+     * @param hostId the host's id on the fabric
+     * @param memory the host's memory
+     * @param params the fabric parameters
+     * @param trace where operation steps are traced
+     */
+    public Hca(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
+            TraceSource<TraceEvent> trace) {
+        this.sim = sim;
+        this.hostName = hostName;
+        this.hostId = hostId;
+        this.memory = memory;
+        this.trace = trace;
+        this.pcieLatency = params.get(FabricParams.PCIE_LATENCY);
+        this.pcieRate = params.rate(FabricParams.PCIE_BANDWIDTH);
+        this.mtu = (int) params.get(FabricParams.HCA_MTU);
+        this.wqeProcess = params.get(FabricParams.HCA_WQE_PROCESS);
+        this.wqeBytes = params.get(FabricParams.HCA_WQE_BYTES);
+        this.header = (int) params.get(FabricParams.LINK_HEADER_BYTES);
+        this.reth = (int) params.get(FabricParams.LINK_RETH_BYTES);
+        this.aeth = (int) params.get(FabricParams.LINK_AETH_BYTES);
+        this.cmBytes = (int) params.get(FabricParams.CM_MAD_BYTES);
+        this.rnrTimer = params.get(FabricParams.RNR_TIMER);
+        this.rnrRetry = (int) params.get(FabricParams.RNR_RETRY);
+    }
+
+    @Override
+    public String name() {
+        return hostName;
+    }
+
+    /** Returns the host id. */
+    public int hostId() {
+        return hostId;
+    }
+
+    /** Returns the host memory this HCA reads and writes. */
+    public HostMemory memory() {
+        return memory;
+    }
+
+    /**
+     * Attaches the HCA's port.
+     *
+     * @param port the sending side of the host's link
+     */
+    public void attach(Port port) {
+        this.port = port;
+        port.setListener(this::onTransmit);
+    }
+
+    /** Returns the HCA's port. */
+    public Port port() {
+        return port;
+    }
+
+    /** Sets who receives connection-management messages arriving at this host. */
+    public void setCmListener(Consumer<Object> listener) {
+        this.cmListener = listener;
+    }
+
+    /**
+     * Creates a queue pair.
+     *
+     * @param name the name used in traces
+     * @return the new queue pair, not connected
+     */
+    public QueuePair createQueuePair(String name) {
+        qpCount++;
+        return new QueuePair(this, name);
+    }
+
+    /** Returns the number of queue pairs ever created on this HCA. */
+    public int queuePairCount() {
+        return qpCount;
+    }
+
+    /** Returns the number of packets that arrived at this HCA. */
+    public long packetsReceived() {
+        return packetsReceived;
+    }
+
+    // ---------------------------------------------------------------- requester
+
+    /**
+     * Posts a request operation whose doorbell is written now; it reaches the HCA after the PCIe latency.
+     *
+     * @param wr a Send, RDMA Write or RDMA Read
+     */
+    public void postRequest(WorkRequest wr) {
+        QueuePair qp = wr.qp;
+        qp.outstanding.addLast(wr);
+        if (!qp.active) {
+            complete(wr, Dat.DTO_ERR_FLUSHED);
+            return;
+        }
+        sim.schedule(pcieLatency, () -> doorbell(wr));
+    }
+
+    private void doorbell(WorkRequest wr) {
+        if (wr.done) {
+            return;
+        }
+        QueuePair qp = wr.qp;
+        qp.notStarted.addLast(wr);
+        if (!qp.queued) {
+            qp.queued = true;
+            ready.addLast(qp);
+        }
+        kick();
+    }
+
+    private void kick() {
+        while (!engineBusy && !ready.isEmpty()) {
+            QueuePair qp = ready.pollFirst();
+            WorkRequest wr = qp.notStarted.pollFirst();
+            if (qp.notStarted.isEmpty()) {
+                qp.queued = false;
+            } else {
+                ready.addLast(qp);
+            }
+            if (wr != null && !wr.done) {
+                process(wr);
+            }
+        }
+    }
+
+    private void process(WorkRequest wr) {
+        engineBusy = true;
+        long now = sim.now();
+        if (trace.isEnabled()) {
+            trace.fire(TraceEvent.of(now, TraceEvent.START, hostName).ep(wr.qp.name).op(wr.opId)
+                    .cookie(wr.cookie).attr("opcode", wr.opName()).attr("bytes", wr.length));
+        }
+        long t = now + wqeProcess + 2 * pcieLatency + pcieRate.transmitTimePs(wqeBytes);
+        if (wr.opcode == WorkRequest.RDMA_READ) {
+            emitAt(t, wr, Packet.READ_REQUEST, 0, 1, 0, 0);
+            sim.scheduleAt(t, engineFree, 0);
+            return;
+        }
+        int kind = wr.opcode == WorkRequest.SEND ? Packet.SEND : Packet.RDMA_WRITE;
+        int count = packetCount(wr.length);
+        t += 2 * pcieLatency;
+        for (int i = 0; i < count; i++) {
+            long off = (long) i * mtu;
+            int len = (int) Math.min(mtu, wr.length - off);
+            t += pcieRate.transmitTimePs(len);
+            emitAt(t, wr, kind, i, count, off, len);
+        }
+        sim.scheduleAt(t, engineFree, 0);
+    }
+
+    private int packetCount(long length) {
+        return (int) Math.max(1, (length + mtu - 1) / mtu);
+    }
+
+    private void emitAt(long time, WorkRequest wr, int kind, int index, int count, long off, int len) {
+        sim.scheduleAt(time, () -> emit(wr, kind, index, count, off, len));
+    }
+
+    private void emit(WorkRequest wr, int kind, int index, int count, long off, int len) {
+        if (wr.done && kind != Packet.READ_RESPONSE) {
+            return; // flushed while its DMA was in progress
+        }
+        byte[] data = null;
+        int wire = header;
+        switch (kind) {
+            case Packet.SEND:
+            case Packet.RDMA_WRITE:
+                data = new byte[len];
+                wr.copySegments(memory, off, data, len, false);
+                wire += len + (kind == Packet.RDMA_WRITE && index == 0 ? reth : 0);
+                break;
+            case Packet.READ_REQUEST:
+                wire += reth;
+                break;
+            case Packet.READ_RESPONSE:
+                data = new byte[len];
+                memory.dmaRead(wr.remoteAddress + off, data, 0, len);
+                wire += len + aeth;
+                break;
+            default:
+                break;
+        }
+        int dst = kind == Packet.READ_RESPONSE ? wr.qp.hca.hostId : wr.qp.peer.hca.hostId;
+        port.send(new Packet(kind, hostId, dst, wire, wr, index, count, data, off, 0));
+    }
+
+    private void onTransmit(Packet p, boolean start) {
+        if (!trace.isEnabled() || p.kind == Packet.CM || p.kind == Packet.ACK || p.kind == Packet.NAK) {
+            return;
+        }
+        if ((start && p.index == 0) || (!start && p.isLast())) {
+            WorkRequest wr = (WorkRequest) p.context;
+            QueuePair sender = p.kind == Packet.READ_RESPONSE ? wr.qp.peer : wr.qp;
+            trace.fire(TraceEvent.of(sim.now(), start ? TraceEvent.TX_START : TraceEvent.TX_END, hostName)
+                    .ep(sender != null ? sender.name : null).op(wr.opId).attr("packet", Packet.kindName(p.kind))
+                    .attr("packets", p.count));
+        }
+    }
+
+    // ---------------------------------------------------------------- receive side
+
+    @Override
+    public void receive(Packet p, int inPort) {
+        packetsReceived++;
+        switch (p.kind) {
+            case Packet.CM:
+                cmListener.accept(p.context);
+                break;
+            case Packet.RDMA_WRITE:
+                onWrite(p);
+                break;
+            case Packet.SEND:
+                onSend(p);
+                break;
+            case Packet.READ_REQUEST:
+                onReadRequest(p);
+                break;
+            case Packet.READ_RESPONSE:
+                onReadResponse(p);
+                break;
+            case Packet.ACK:
+                onAck((WorkRequest) p.context);
+                break;
+            case Packet.NAK:
+                onNak((WorkRequest) p.context, p.status);
+                break;
+            default:
+                throw new IllegalStateException("unknown packet kind " + p.kind);
+        }
+    }
+
+    private void reply(WorkRequest wr, int kind, int status) {
+        port.send(new Packet(kind, hostId, wr.qp.hca.hostId, header + aeth, wr, 0, 1, null, 0, status));
+    }
+
+    private void onWrite(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        QueuePair qp = wr.qp.peer;
+        if (p.index == 0) {
+            if (!qp.active) {
+                wr.remoteFailed = true;
+                reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+                return;
+            }
+            int status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, true);
+            if (status != Dat.DTO_SUCCESS) {
+                wr.remoteFailed = true;
+                reply(wr, Packet.NAK, status);
+                fail(qp, null, status);
+                return;
+            }
+        }
+        if (wr.remoteFailed) {
+            return;
+        }
+        byte[] data = p.data;
+        long address = wr.remoteAddress + p.offset;
+        boolean last = p.isLast();
+        sim.schedule(pcieLatency, () -> {
+            memory.dmaWrite(address, data, 0, data.length);
+            if (last && trace.isEnabled()) {
+                trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
+                        .attr("address", address + data.length - wr.length).attr("bytes", wr.length));
+            }
+        });
+        if (last) {
+            reply(wr, Packet.ACK, 0);
+        }
+    }
+
+    private void onSend(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        QueuePair qp = wr.qp.peer;
+        if (p.index == 0) {
+            qp.dropping = null;
+            if (!qp.active) {
+                qp.dropping = wr;
+                reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+            } else if (qp.receives.isEmpty()) {
+                qp.dropping = wr;
+                if (trace.isEnabled()) {
+                    trace.fire(TraceEvent.of(sim.now(), "rnr_nak", hostName).ep(qp.name).op(wr.opId)
+                            .attr("reason", "no receive posted"));
+                }
+                reply(wr, Packet.NAK, Dat.DTO_ERR_RECEIVER_NOT_READY);
+            } else {
+                WorkRequest recv = qp.receives.pollFirst();
+                if (wr.length > recv.length) {
+                    qp.dropping = wr;
+                    recv.transferred = 0;
+                    reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+                    failReceive(qp, recv, Dat.DTO_ERR_LOCAL_LENGTH);
+                    return;
+                }
+                qp.inbound = recv;
+            }
+        }
+        if (qp.dropping == wr) {
+            return;
+        }
+        WorkRequest recv = qp.inbound;
+        byte[] data = p.data;
+        long off = p.offset;
+        boolean last = p.isLast();
+        if (last) {
+            qp.inbound = null;
+        }
+        sim.schedule(pcieLatency, () -> {
+            recv.copySegments(memory, off, data, data.length, true);
+            if (last) {
+                if (trace.isEnabled()) {
+                    trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
+                            .attr("recv_op", recv.opId).attr("bytes", wr.length));
+                }
+                if (!recv.done) {
+                    recv.transferred = wr.length;
+                    recv.status = Dat.DTO_SUCCESS;
+                    recv.done = true;
+                    qp.listener.receiveCompleted(recv);
+                }
+            }
+        });
+        if (last) {
+            reply(wr, Packet.ACK, 0);
+        }
+    }
+
+    private void onReadRequest(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        QueuePair qp = wr.qp.peer;
+        if (!qp.active) {
+            reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+            return;
+        }
+        int status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, false);
+        if (status != Dat.DTO_SUCCESS) {
+            reply(wr, Packet.NAK, status);
+            fail(qp, null, status);
+            return;
+        }
+        long t = Math.max(sim.now(), responderFree) + 2 * pcieLatency;
+        int count = packetCount(wr.length);
+        for (int i = 0; i < count; i++) {
+            long off = (long) i * mtu;
+            int len = (int) Math.min(mtu, wr.length - off);
+            t += pcieRate.transmitTimePs(len);
+            emitAt(t, wr, Packet.READ_RESPONSE, i, count, off, len);
+        }
+        responderFree = t;
+    }
+
+    private void onReadResponse(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        if (wr.done) {
+            return;
+        }
+        byte[] data = p.data;
+        long off = p.offset;
+        sim.schedule(pcieLatency, () -> {
+            if (wr.done) {
+                return;
+            }
+            wr.copySegments(memory, off, data, data.length, true);
+            if (++wr.placed == p.count) {
+                if (trace.isEnabled()) {
+                    trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(wr.qp.name).op(wr.opId)
+                            .attr("bytes", wr.length));
+                }
+                wr.transferred = wr.length;
+                transportDone(wr, Dat.DTO_SUCCESS);
+            }
+        });
+    }
+
+    private void onAck(WorkRequest wr) {
+        if (wr.done) {
+            return;
+        }
+        wr.transferred = wr.length;
+        transportDone(wr, Dat.DTO_SUCCESS);
+    }
+
+    private void onNak(WorkRequest wr, int status) {
+        if (wr.done) {
+            return;
+        }
+        if (status == Dat.DTO_ERR_RECEIVER_NOT_READY && (rnrRetry == 7 || wr.rnrRetries < rnrRetry)) {
+            wr.rnrRetries++;
+            sim.schedule(rnrTimer, () -> {
+                if (!wr.done && wr.qp.active) {
+                    QueuePair qp = wr.qp;
+                    qp.notStarted.addFirst(wr);
+                    if (!qp.queued) {
+                        qp.queued = true;
+                        ready.addFirst(qp);
+                    }
+                    kick();
+                }
+            });
+            return;
+        }
+        fail(wr.qp, wr, status);
+    }
+
+    // ---------------------------------------------------------------- completion and errors
+
+    private void transportDone(WorkRequest wr, int status) {
+        wr.status = status;
+        wr.done = true;
+        drain(wr.qp);
+    }
+
+    private void complete(WorkRequest wr, int status) {
+        transportDone(wr, status);
+    }
+
+    /** Reports, in posting order, every finished operation at the head of the outstanding queue. */
+    private void drain(QueuePair qp) {
+        while (!qp.outstanding.isEmpty() && qp.outstanding.peekFirst().done) {
+            WorkRequest head = qp.outstanding.pollFirst();
+            sim.schedule(pcieLatency, () -> qp.listener.requestCompleted(head));
+        }
+    }
+
+    /**
+     * Puts a queue pair into the error state: the failing operation (if any) completes with its status, every other
+     * outstanding request and posted receive is flushed, and the owner is told.
+     *
+     * @param qp the queue pair
+     * @param failing the operation that failed, or null
+     * @param status its DTO status
+     */
+    public void fail(QueuePair qp, WorkRequest failing, int status) {
+        if (qp.errored) {
+            return;
+        }
+        if (failing != null) {
+            failing.status = status;
+            failing.done = true;
+        }
+        flush(qp);
+        qp.listener.broken(status);
+    }
+
+    private void failReceive(QueuePair qp, WorkRequest recv, int status) {
+        recv.status = status;
+        recv.done = true;
+        qp.listener.receiveCompleted(recv);
+        fail(qp, null, status);
+    }
+
+    /**
+     * Moves a queue pair out of the ready-to-send state and flushes everything outstanding on it with
+     * DAT_DTO_ERR_FLUSHED, in posting order: request operations, then posted receives.
+     *
+     * @param qp the queue pair
+     */
+    public void flush(QueuePair qp) {
+        qp.active = false;
+        qp.errored = true;
+        qp.notStarted.clear();
+        for (WorkRequest wr : qp.outstanding) {
+            if (!wr.done) {
+                wr.status = Dat.DTO_ERR_FLUSHED;
+                wr.done = true;
+            }
+        }
+        drain(qp);
+        if (qp.inbound != null) {
+            qp.receives.addFirst(qp.inbound);
+            qp.inbound = null;
+        }
+        while (!qp.receives.isEmpty()) {
+            WorkRequest r = qp.receives.pollFirst();
+            r.status = Dat.DTO_ERR_FLUSHED;
+            r.done = true;
+            qp.listener.receiveCompleted(r);
+        }
+    }
+
+    /**
+     * Posts a receive. On a queue pair in the error state it is flushed at once.
+     *
+     * @param wr the receive
+     */
+    public void postReceive(WorkRequest wr) {
+        QueuePair qp = wr.qp;
+        if (qp.errored) {
+            wr.status = Dat.DTO_ERR_FLUSHED;
+            wr.done = true;
+            sim.schedule(pcieLatency, () -> qp.listener.receiveCompleted(wr));
+            return;
+        }
+        qp.receives.addLast(wr);
+    }
+
+    /**
+     * Sends a connection-management datagram to another host.
+     *
+     * @param dstHost the destination host id
+     * @param message the message, delivered to that host's CM listener
+     */
+    public void sendCm(int dstHost, Object message) {
+        port.send(new Packet(Packet.CM, hostId, dstHost, cmBytes, message, 0, 1, null, 0, 0));
+    }
+}

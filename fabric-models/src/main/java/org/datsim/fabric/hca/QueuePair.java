@@ -1,0 +1,105 @@
+package org.datsim.fabric.hca;
+
+import java.util.ArrayDeque;
+
+/**
+ * The transport state of one reliable-connected endpoint on an HCA: its send queue (posted, not yet started), its
+ * outstanding request operations in posting order, its posted receives, and its connection to the peer queue pair.
+ */
+public final class QueuePair {
+
+    /** What the HCA tells the owner of a queue pair (the DAT endpoint). */
+    public interface Listener {
+        /**
+         * A request operation's completion has been written; called in posting order, also for suppressed
+         * successful completions (the listener decides whether an event is generated).
+         *
+         * @param wr the operation
+         */
+        void requestCompleted(WorkRequest wr);
+
+        /**
+         * A receive has completed (successfully or flushed); called in posting order.
+         *
+         * @param wr the receive
+         */
+        void receiveCompleted(WorkRequest wr);
+
+        /**
+         * The queue pair went to the error state: every outstanding operation has been or will be flushed.
+         *
+         * @param status the DTO status that broke it
+         */
+        void broken(int status);
+
+        /**
+         * Checks an incoming RDMA access against the memory registered on this queue pair's host.
+         *
+         * @param rkey the remote key (rmr_context)
+         * @param address the first address
+         * @param length the number of bytes
+         * @param write true for an RDMA Write, false for an RDMA Read
+         * @return DAT_DTO_SUCCESS or the DTO error status to report
+         */
+        int checkRemoteAccess(int rkey, long address, long length, boolean write);
+    }
+
+    final Hca hca;
+    final String name;
+    Listener listener;
+    QueuePair peer;
+    boolean active;
+    boolean errored;
+    final ArrayDeque<WorkRequest> notStarted = new ArrayDeque<>();
+    final ArrayDeque<WorkRequest> outstanding = new ArrayDeque<>();
+    final ArrayDeque<WorkRequest> receives = new ArrayDeque<>();
+    boolean queued;
+    WorkRequest inbound;
+    WorkRequest dropping;
+
+    QueuePair(Hca hca, String name) {
+        this.hca = hca;
+        this.name = name;
+    }
+
+    /** Returns the name used in traces (the DAT endpoint's name). */
+    public String name() {
+        return name;
+    }
+
+    /** Returns the HCA this queue pair lives on. */
+    public Hca hca() {
+        return hca;
+    }
+
+    /** Sets the owner that hears completions and errors. */
+    public void setListener(Listener listener) {
+        this.listener = listener;
+    }
+
+    /**
+     * Connects this queue pair to its peer and makes it ready to send and receive (RTS).
+     *
+     * @param peer the remote queue pair
+     */
+    public void connect(QueuePair peer) {
+        this.peer = peer;
+        this.active = true;
+        this.errored = false;
+    }
+
+    /** Returns true while the queue pair may move data. */
+    public boolean isActive() {
+        return active;
+    }
+
+    /** Returns the number of request operations posted and not yet reported. */
+    public int outstandingRequests() {
+        return outstanding.size();
+    }
+
+    /** Returns the number of receives posted and not yet completed. */
+    public int postedReceives() {
+        return receives.size() + (inbound != null ? 1 : 0);
+    }
+}

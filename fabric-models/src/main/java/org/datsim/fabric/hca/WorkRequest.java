@@ -1,0 +1,135 @@
+package org.datsim.fabric.hca;
+
+import org.datsim.fabric.dat.Dat;
+
+/**
+ * One posted operation: a Send, RDMA Write, RDMA Read or Receive, with its local scatter/gather list (host virtual
+ * addresses), its remote target for RDMA, and its progress. Operation codes are the DAT_DTOS values.
+ */
+public final class WorkRequest {
+
+    /** DAT_DTO_SEND. */
+    public static final int SEND = Dat.DTO_SEND;
+    /** DAT_DTO_RDMA_WRITE. */
+    public static final int RDMA_WRITE = Dat.DTO_RDMA_WRITE;
+    /** DAT_DTO_RDMA_READ. */
+    public static final int RDMA_READ = Dat.DTO_RDMA_READ;
+    /** DAT_DTO_RECEIVE. */
+    public static final int RECV = Dat.DTO_RECEIVE;
+
+    /** The run-unique operation id. */
+    public final long opId;
+    /** The operation code (DAT_DTOS). */
+    public final int opcode;
+    /** The queue pair it was posted on. */
+    public final QueuePair qp;
+    /** The consumer's cookie, returned in the completion. */
+    public final long cookie;
+    /** The DAT completion flags of the post. */
+    public final int flags;
+    /** The local segments' host virtual addresses. */
+    public final long[] segAddress;
+    /** The local segments' lengths in bytes. */
+    public final long[] segLength;
+    /** The sum of the local segments' lengths. */
+    public final long length;
+    /** The remote virtual address of an RDMA operation. */
+    public final long remoteAddress;
+    /** The remote key (rmr_context) of an RDMA operation. */
+    public final int rkey;
+
+    int status = -1;
+    boolean done;
+    long transferred;
+    int rnrRetries;
+    int placed;
+    boolean remoteFailed;
+
+    /**
+     * Creates a work request.
+     *
+     * @param opId the run-unique operation id
+     * @param opcode the operation (DAT_DTOS)
+     * @param qp the queue pair
+     * @param cookie the consumer's cookie
+     * @param flags the completion flags
+     * @param segAddress local segment addresses
+     * @param segLength local segment lengths in bytes
+     * @param remoteAddress the remote address (RDMA only)
+     * @param rkey the remote key (RDMA only)
+     */
+    public WorkRequest(long opId, int opcode, QueuePair qp, long cookie, int flags, long[] segAddress,
+            long[] segLength, long remoteAddress, int rkey) {
+        this.opId = opId;
+        this.opcode = opcode;
+        this.qp = qp;
+        this.cookie = cookie;
+        this.flags = flags;
+        this.segAddress = segAddress;
+        this.segLength = segLength;
+        long sum = 0;
+        for (long l : segLength) {
+            sum += l;
+        }
+        this.length = sum;
+        this.remoteAddress = remoteAddress;
+        this.rkey = rkey;
+    }
+
+    /** Returns the completion status (a DAT_DTO_COMPLETION_STATUS), or -1 while in progress. */
+    public int status() {
+        return status;
+    }
+
+    /** Returns true once the operation has finished, successfully or not. */
+    public boolean isDone() {
+        return done;
+    }
+
+    /** Returns the bytes transferred; meaningful only for a successful completion. */
+    public long transferred() {
+        return transferred;
+    }
+
+    /** Returns the name of the operation, for example "rdma_write". */
+    public String opName() {
+        switch (opcode) {
+            case SEND:
+                return "send";
+            case RDMA_WRITE:
+                return "rdma_write";
+            case RDMA_READ:
+                return "rdma_read";
+            default:
+                return "recv";
+        }
+    }
+
+    /**
+     * Copies {@code len} bytes at message offset {@code off} between the local segments and a buffer.
+     *
+     * @param memory the host memory of the segments
+     * @param off the offset within the message
+     * @param buf the buffer
+     * @param len the number of bytes
+     * @param toMemory true to write the buffer into the segments, false to read the segments into the buffer
+     */
+    void copySegments(org.datsim.fabric.memory.HostMemory memory, long off, byte[] buf, int len, boolean toMemory) {
+        long skip = off;
+        int done = 0;
+        for (int s = 0; s < segAddress.length && done < len; s++) {
+            if (skip >= segLength[s]) {
+                skip -= segLength[s];
+                continue;
+            }
+            int n = (int) Math.min(segLength[s] - skip, len - done);
+            if (toMemory) {
+                memory.dmaWrite(segAddress[s] + skip, buf, done, n);
+            } else {
+                memory.dmaRead(segAddress[s] + skip, buf, done, n);
+            }
+            done += n;
+            skip = 0;
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package org.datsim.fabric.memory;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A 64-bit byte-addressed memory stored as 4 KiB pages created on first write. Unwritten bytes read as zero. The
+ * number of resident pages is bounded; a write that would exceed the bound throws {@link MemoryLimitException}
+ * instead of exhausting the Java heap. Pages are looked up by number in a hash map and never iterated, so the map's
+ * order cannot affect results.
+ */
+public final class SparseMemory {
+
+    /** The page size in bytes. */
+    public static final int PAGE_SIZE = 4096;
+    private static final int PAGE_SHIFT = 12;
+    private static final long PAGE_MASK = PAGE_SIZE - 1;
+
+    private final Map<Long, byte[]> pages = new HashMap<>();
+    private final long maxResidentBytes;
+
+    /**
+     * Creates an empty memory.
+     *
+     * @param maxResidentBytes the most bytes of pages that may exist at once
+     */
+    public SparseMemory(long maxResidentBytes) {
+        this.maxResidentBytes = maxResidentBytes;
+    }
+
+    /** Returns the bytes of pages that exist (4 KiB per touched page). */
+    public long residentBytes() {
+        return (long) pages.size() * PAGE_SIZE;
+    }
+
+    /**
+     * Copies bytes out of memory.
+     *
+     * @param address the first address
+     * @param dst the destination array
+     * @param dstOff the first index written in {@code dst}
+     * @param length the number of bytes
+     */
+    public void read(long address, byte[] dst, int dstOff, int length) {
+        int done = 0;
+        while (done < length) {
+            long a = address + done;
+            int inPage = (int) (a & PAGE_MASK);
+            int n = Math.min(length - done, PAGE_SIZE - inPage);
+            byte[] page = pages.get(a >>> PAGE_SHIFT);
+            if (page == null) {
+                Arrays.fill(dst, dstOff + done, dstOff + done + n, (byte) 0);
+            } else {
+                System.arraycopy(page, inPage, dst, dstOff + done, n);
+            }
+            done += n;
+        }
+    }
+
+    /**
+     * Copies bytes into memory, creating pages as needed. Writing zeros to a page that does not exist creates
+     * nothing.
+     *
+     * @param address the first address
+     * @param src the source array
+     * @param srcOff the first index read in {@code src}
+     * @param length the number of bytes
+     * @throws MemoryLimitException if a new page would exceed the resident bound
+     */
+    public void write(long address, byte[] src, int srcOff, int length) {
+        int done = 0;
+        while (done < length) {
+            long a = address + done;
+            int inPage = (int) (a & PAGE_MASK);
+            int n = Math.min(length - done, PAGE_SIZE - inPage);
+            long pageNo = a >>> PAGE_SHIFT;
+            byte[] page = pages.get(pageNo);
+            if (page == null) {
+                if (!allZero(src, srcOff + done, n)) {
+                    page = newPage(pageNo);
+                    System.arraycopy(src, srcOff + done, page, inPage, n);
+                }
+            } else {
+                System.arraycopy(src, srcOff + done, page, inPage, n);
+            }
+            done += n;
+        }
+    }
+
+    /**
+     * Fills a range with one byte value.
+     *
+     * @param address the first address
+     * @param length the number of bytes
+     * @param value the byte
+     * @throws MemoryLimitException if the pages needed would exceed the resident bound
+     */
+    public void fill(long address, long length, byte value) {
+        long done = 0;
+        while (done < length) {
+            long a = address + done;
+            int inPage = (int) (a & PAGE_MASK);
+            int n = (int) Math.min(length - done, PAGE_SIZE - inPage);
+            long pageNo = a >>> PAGE_SHIFT;
+            byte[] page = pages.get(pageNo);
+            if (page == null && value != 0) {
+                page = newPage(pageNo);
+            }
+            if (page != null) {
+                Arrays.fill(page, inPage, inPage + n, value);
+            }
+            done += n;
+        }
+    }
+
+    private byte[] newPage(long pageNo) {
+        if (residentBytes() + PAGE_SIZE > maxResidentBytes) {
+            throw new MemoryLimitException("host memory would exceed its resident limit of " + maxResidentBytes
+                    + " bytes (raise memory.max_resident or touch less memory)");
+        }
+        byte[] page = new byte[PAGE_SIZE];
+        pages.put(pageNo, page);
+        return page;
+    }
+
+    private static boolean allZero(byte[] b, int off, int len) {
+        for (int i = off; i < off + len; i++) {
+            if (b[i] != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,253 @@
+package org.datsim.scenario.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.datsim.core.bench.Phold;
+import org.datsim.core.param.ParamSpec;
+import org.datsim.fabric.FabricParams;
+import org.datsim.scenario.load.Scenario;
+import org.datsim.scenario.load.ScenarioException;
+import org.datsim.scenario.load.ScenarioLoader;
+import org.datsim.scenario.run.RunResultSummary;
+import org.datsim.scenario.run.ScenarioRunner;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code datsim} command. Exit codes: 0 the run finished and every expectation held; 1 an expectation failed or
+ * the run did not finish; 2 the input (a scenario or the command line) is invalid.
+ */
+@Command(name = "datsim", mixinStandardHelpOptions = true, version = "datsim 0.1.0",
+        description = "Discrete-event simulator of RDMA fabrics that speaks the DAT/uDAPL API.",
+        subcommands = {DatsimCli.Run.class, DatsimCli.Validate.class, DatsimCli.Params.class,
+            DatsimCli.Bench.class})
+public final class DatsimCli implements Runnable {
+
+    /** Exit code: the input is invalid. */
+    public static final int EXIT_INVALID = 2;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /**
+     * Runs the command line.
+     *
+     * @param args the arguments
+     */
+    public static void main(String[] args) {
+        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /**
+     * Runs the command line with given output streams (for tests).
+     *
+     * @param args the arguments
+     * @param out standard output
+     * @param err standard error
+     * @return the exit code
+     */
+    public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new DatsimCli());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            ex.getCommandLine().getErr().println("datsim: " + ex.getMessage());
+            ex.getCommandLine().getErr().println("(see: datsim " + ex.getCommandLine().getCommandName()
+                    + " --help)");
+            return EXIT_INVALID;
+        });
+        return cl.execute(args);
+    }
+
+    private static Scenario load(Path file, PrintWriter err) {
+        try {
+            return ScenarioLoader.load(file);
+        } catch (ScenarioException e) {
+            for (String p : e.problems()) {
+                err.println(p);
+            }
+            err.println(e.problems().size() + " problem(s) in " + file + "; nothing was run");
+            return null;
+        }
+    }
+
+    /** {@code datsim run}. */
+    @Command(name = "run", mixinStandardHelpOptions = true,
+            description = "Run a scenario; write events.jsonl and summary.json to the output directory.")
+    static final class Run implements Callable<Integer> {
+
+        @Parameters(paramLabel = "FILE", description = "The scenario JSON file.")
+        Path file;
+
+        @Option(names = "--out", paramLabel = "DIR",
+                description = "Output directory (default: runs/<scenario name>).")
+        Path out;
+
+        @Option(names = "--seed", paramLabel = "N", description = "Override the scenario's seed.")
+        Long seed;
+
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter err = spec.commandLine().getErr();
+            PrintWriter o = spec.commandLine().getOut();
+            Scenario s = load(file, err);
+            if (s == null) {
+                return EXIT_INVALID;
+            }
+            if (seed != null) {
+                s = s.withSeed(seed);
+            }
+            Path dir = out != null ? out : Paths.get("runs", s.name().replaceAll("[^A-Za-z0-9_.-]", "_"));
+            long t0 = System.nanoTime();
+            RunResultSummary r = new ScenarioRunner(s).run(dir, List.of());
+            long wallMs = (System.nanoTime() - t0) / 1_000_000;
+            for (String line : r.lines()) {
+                o.println(line);
+            }
+            o.println("wall time " + wallMs + " ms");
+            return r.exitCode();
+        }
+    }
+
+    /** {@code datsim validate}. */
+    @Command(name = "validate", mixinStandardHelpOptions = true,
+            description = "Check scenario files without running them; print one line per problem.")
+    static final class Validate implements Callable<Integer> {
+
+        @Parameters(paramLabel = "FILE", arity = "1..*", description = "Scenario JSON files.")
+        List<Path> files;
+
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            int code = 0;
+            for (Path f : files) {
+                if (load(f, spec.commandLine().getErr()) == null) {
+                    code = EXIT_INVALID;
+                } else {
+                    spec.commandLine().getOut().println(f + ": valid");
+                }
+            }
+            return code;
+        }
+    }
+
+    /** {@code datsim params}. */
+    @Command(name = "params", mixinStandardHelpOptions = true,
+            description = "List every fabric parameter with its default, unit and meaning.")
+    static final class Params implements Callable<Integer> {
+
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            PrintWriter o = spec.commandLine().getOut();
+            for (ParamSpec p : FabricParams.ALL) {
+                o.printf("%-24s %-10s %s%n", p.name(), p.format(p.defaultValue()), p.description());
+            }
+            return 0;
+        }
+    }
+
+    /** {@code datsim bench}. */
+    @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks of the engine.",
+            subcommands = {Bench.PholdCommand.class})
+    static final class Bench implements Runnable {
+
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public void run() {
+            spec.commandLine().usage(spec.commandLine().getOut());
+        }
+
+        /** {@code datsim bench phold}. */
+        @Command(name = "phold", mixinStandardHelpOptions = true,
+                description = "PHOLD: N logical processes, K initial events each; every event schedules one at"
+                        + " now + Exp(1 s) to a uniformly random process. Prints key=value lines, ending with"
+                        + " events_per_second.")
+        static final class PholdCommand implements Callable<Integer> {
+
+            @Option(names = "--lps", paramLabel = "N", description = "Logical processes (default: 1024, or 65536"
+                    + " with --large).")
+            Integer lps;
+
+            @Option(names = "--initial", paramLabel = "K", description = "Initial events per process (default: 4,"
+                    + " or 16 with --large).")
+            Integer initial;
+
+            @Option(names = "--events", paramLabel = "E", description = "Events to execute (default: 10000000, or"
+                    + " 5000000 with --large).")
+            Long events;
+
+            @Option(names = "--large", description = "The large variant: N=65536, K=16, 5 million events.")
+            boolean large;
+
+            @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Random seed.")
+            long seed;
+
+            @Option(names = "--warmup", paramLabel = "E", defaultValue = "2000000",
+                    description = "Events of an untimed warm-up run first (JIT), 0 for none.")
+            long warmup;
+
+            @Option(names = "--baseline", negatable = true, defaultValue = "true", fallbackValue = "true",
+                    description = "Also run the same workload on java.util.PriorityQueue (default: on).")
+            boolean baseline;
+
+            @Spec
+            CommandLine.Model.CommandSpec spec;
+
+            @Override
+            public Integer call() {
+                PrintWriter o = spec.commandLine().getOut();
+                int n = lps != null ? lps : large ? 65536 : 1024;
+                int k = initial != null ? initial : large ? 16 : 4;
+                long e = events != null ? events : large ? 5_000_000L : 10_000_000L;
+                if (n < 1 || k < 1 || e < 1) {
+                    spec.commandLine().getErr().println("datsim: --lps, --initial and --events must be positive");
+                    return EXIT_INVALID;
+                }
+                o.printf("lps=%d%ninitial_per_lp=%d%nevents=%d%nseed=%d%n", n, k, e, seed);
+                if (warmup > 0) {
+                    Phold.run(n, k, warmup, seed);
+                    if (baseline) {
+                        Phold.runPriorityQueueBaseline(n, k, warmup, seed);
+                    }
+                }
+                Phold.Result base = null;
+                if (baseline) {
+                    base = Phold.runPriorityQueueBaseline(n, k, e, seed);
+                    o.printf("baseline_engine=%s%nbaseline_events_per_second=%.0f%nbaseline_wall_ms=%d%n",
+                            base.engine(), base.eventsPerSecond(), base.wallNanos() / 1_000_000);
+                }
+                Phold.Result r = Phold.run(n, k, e, seed);
+                o.printf("engine=%s%nfinal_time_ps=%d%nchecksum=%d%nwall_ms=%d%n", r.engine(), r.finalTimePs(),
+                        r.checksum(), r.wallNanos() / 1_000_000);
+                if (base != null) {
+                    o.printf("speedup_vs_baseline=%.2f%nsame_result_as_baseline=%b%n",
+                            r.eventsPerSecond() / base.eventsPerSecond(), base.checksum() == r.checksum());
+                }
+                o.printf("events_per_second=%.0f%n", r.eventsPerSecond());
+                return 0;
+            }
+        }
+    }
+}

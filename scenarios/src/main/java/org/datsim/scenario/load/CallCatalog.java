@@ -1,0 +1,108 @@
+package org.datsim.scenario.load;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.dat.NamedValues;
+
+/**
+ * Every call a scenario may make, with its arguments. Argument names are those of the DAT man pages. Calls of the
+ * DAT API that are not listed here are not supported yet, and a scenario that uses one is rejected before the run
+ * with a message that says so.
+ */
+public final class CallCatalog {
+
+    private static final List<String> EVENT_EXPECT = List.of("event", "status", "cookie", "transfered_length",
+            "operation", "ep");
+    private static final Map<String, CallSpec> CALLS = new LinkedHashMap<>();
+
+    private CallCatalog() {
+    }
+
+    private static CallSpec.Arg req(String name, ArgType type) {
+        return new CallSpec.Arg(name, type, true, null, null);
+    }
+
+    private static CallSpec.Arg opt(String name, ArgType type) {
+        return new CallSpec.Arg(name, type, false, null, null);
+    }
+
+    private static CallSpec.Arg flags(String name, NamedValues group, boolean required) {
+        return new CallSpec.Arg(name, ArgType.FLAGS, required, group, null);
+    }
+
+    private static void add(String name, String outKind, List<String> expect, String summary,
+            CallSpec.Arg... args) {
+        CALLS.put(name, new CallSpec(name, outKind, expect, summary, args));
+    }
+
+    static {
+        List<String> none = List.of();
+        add("dat_ia_open", "ia", none, "Open an interface adapter (and its async EVD, bound as $ia.async_evd)",
+                opt("ia_name", ArgType.STRING), opt("async_evd_qlen", ArgType.INT));
+        add("dat_ia_close", null, none, "Close an interface adapter", req("ia", ArgType.HANDLE),
+                flags("flags", Dat.CLOSE_FLAGS, false));
+        add("dat_pz_create", "pz", none, "Create a protection zone", req("ia", ArgType.HANDLE));
+        add("dat_pz_free", null, none, "Free a protection zone", req("pz", ArgType.HANDLE));
+        add("dat_evd_create", "evd", none, "Create an event dispatcher", req("ia", ArgType.HANDLE),
+                req("evd_min_qlen", ArgType.INT), flags("evd_flags", Dat.EVD_FLAGS, true));
+        add("dat_evd_free", null, none, "Free an event dispatcher", req("evd", ArgType.HANDLE));
+        add("dat_evd_wait", "event", EVENT_EXPECT, "Wait for events on an EVD", req("evd", ArgType.HANDLE),
+                opt("timeout", ArgType.TIMEOUT), opt("threshold", ArgType.INT));
+        add("dat_evd_dequeue", "event", EVENT_EXPECT, "Take an event off an EVD without waiting",
+                req("evd", ArgType.HANDLE));
+        add("dat_lmr_create", "lmr", none, "Register a region of host memory (DAT_MEM_TYPE_VIRTUAL)",
+                req("ia", ArgType.HANDLE), req("pz", ArgType.HANDLE), req("length", ArgType.SIZE),
+                opt("address", ArgType.INT), flags("privileges", Dat.MEM_PRIV, false));
+        add("dat_lmr_free", null, none, "Deregister a memory region", req("lmr", ArgType.HANDLE));
+        add("dat_ep_create", "ep", none, "Create an endpoint", req("ia", ArgType.HANDLE),
+                req("pz", ArgType.HANDLE), req("recv_evd", ArgType.HANDLE), req("request_evd", ArgType.HANDLE),
+                req("connect_evd", ArgType.HANDLE), opt("ep_attr", ArgType.EP_ATTR));
+        add("dat_ep_free", null, none, "Free an endpoint", req("ep", ArgType.HANDLE));
+        add("dat_ep_connect", null, none, "Connect to a service point on another host", req("ep", ArgType.HANDLE),
+                req("remote_ia_address", ArgType.STRING), req("remote_conn_qual", ArgType.INT),
+                opt("timeout", ArgType.TIMEOUT), opt("private_data", ArgType.DATA));
+        add("dat_ep_disconnect", null, none, "Disconnect an endpoint", req("ep", ArgType.HANDLE),
+                flags("flags", Dat.CLOSE_FLAGS, false));
+        add("dat_ep_get_status", "status", List.of("state"), "Read an endpoint's state",
+                req("ep", ArgType.HANDLE));
+        add("dat_psp_create", "psp", none, "Listen on a connection qualifier", req("ia", ArgType.HANDLE),
+                req("conn_qual", ArgType.INT), req("evd", ArgType.HANDLE), flags("psp_flags", Dat.PSP_FLAGS, false));
+        add("dat_psp_free", null, none, "Stop listening", req("psp", ArgType.HANDLE));
+        add("dat_cr_accept", null, none, "Accept a connection request", req("cr", ArgType.HANDLE),
+                req("ep", ArgType.HANDLE), opt("private_data", ArgType.DATA));
+        add("dat_cr_reject", null, none, "Reject a connection request", req("cr", ArgType.HANDLE));
+        add("dat_ep_post_send", "op", none, "Post a Send", req("ep", ArgType.HANDLE), req("local_iov", ArgType.IOV),
+                opt("user_cookie", ArgType.INT), flags("completion_flags", Dat.COMPLETION_FLAGS, false));
+        add("dat_ep_post_recv", "op", none, "Post a receive", req("ep", ArgType.HANDLE),
+                req("local_iov", ArgType.IOV), opt("user_cookie", ArgType.INT),
+                flags("completion_flags", Dat.COMPLETION_FLAGS, false));
+        add("dat_ep_post_rdma_write", "op", none, "Post an RDMA Write", req("ep", ArgType.HANDLE),
+                req("local_iov", ArgType.IOV), opt("user_cookie", ArgType.INT), req("remote_iov", ArgType.RMR),
+                flags("completion_flags", Dat.COMPLETION_FLAGS, false));
+        add("dat_ep_post_rdma_read", "op", none, "Post an RDMA Read", req("ep", ArgType.HANDLE),
+                req("local_iov", ArgType.IOV), opt("user_cookie", ArgType.INT), req("remote_iov", ArgType.RMR),
+                flags("completion_flags", Dat.COMPLETION_FLAGS, false));
+        add("mem_write", null, none, "The consumer's CPU writes bytes into a registered region",
+                req("lmr", ArgType.HANDLE), opt("offset", ArgType.SIZE), req("data", ArgType.DATA));
+        add("mem_read", null, List.of("data", "stale"), "The consumer's CPU reads bytes of a registered region",
+                req("lmr", ArgType.HANDLE), opt("offset", ArgType.SIZE), req("length", ArgType.SIZE));
+        add("sleep", null, none, "The consumer computes for a while", req("time", ArgType.DURATION));
+    }
+
+    /**
+     * Looks up a call.
+     *
+     * @param name the call's name
+     * @return its declaration, or null if scenarios cannot make it
+     */
+    public static CallSpec get(String name) {
+        return CALLS.get(name);
+    }
+
+    /** Returns every call in catalogue order. */
+    public static Map<String, CallSpec> all() {
+        return java.util.Collections.unmodifiableMap(CALLS);
+    }
+}

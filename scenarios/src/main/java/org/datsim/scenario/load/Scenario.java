@@ -1,0 +1,27 @@
+package org.datsim.scenario.load;
+
+import java.util.List;
+import org.datsim.core.param.Params;
+import org.datsim.fabric.topology.Topology;
+
+/**
+ * A validated scenario, ready to run.
+ *
+ * @param file the file it came from (as given by the user)
+ * @param name the scenario's name
+ * @param description what it shows
+ * @param seed the random seed
+ * @param topology the validated topology
+ * @param params the fabric parameters, defaults overridden by the file
+ * @param processes the consumer processes in declaration order
+ * @param maxEvents the event guard
+ * @param maxTimePs the simulated-time guard in picoseconds
+ */
+public record Scenario(String file, String name, String description, long seed, Topology topology, Params params,
+        List<ProcessDef> processes, long maxEvents, long maxTimePs) {
+
+    /** Returns a copy with another seed. */
+    public Scenario withSeed(long newSeed) {
+        return new Scenario(file, name, description, newSeed, topology, params, processes, maxEvents, maxTimePs);
+    }
+}

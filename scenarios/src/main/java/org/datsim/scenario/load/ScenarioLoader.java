@@ -1,0 +1,735 @@
+package org.datsim.scenario.load;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.datsim.core.param.Params;
+import org.datsim.core.time.ByteSize;
+import org.datsim.core.time.DataRate;
+import org.datsim.core.time.SimTime;
+import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.dat.DatReturn;
+import org.datsim.fabric.dat.NamedValues;
+import org.datsim.fabric.topology.LinkSpec;
+import org.datsim.fabric.topology.Topology;
+
+/**
+ * Reads and validates a scenario file completely before anything runs. Every problem is collected, each message
+ * naming the file and either the line and column (for JSON that does not parse) or the JSON path (for everything
+ * else), what was expected and what was found. Jackson reads the file as a plain tree: no polymorphic or default
+ * typing, duplicate keys rejected, and a size bound on the file.
+ */
+public final class ScenarioLoader {
+
+    /** The largest scenario file accepted, in bytes. */
+    public static final long MAX_FILE_BYTES = 16L << 20;
+    /** The default bound on executed events. */
+    public static final long DEFAULT_MAX_EVENTS = 200_000_000L;
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    private final String file;
+    private final List<String> problems = new ArrayList<>();
+
+    private ScenarioLoader(String file) {
+        this.file = file;
+    }
+
+    /**
+     * Loads a scenario file.
+     *
+     * @param path the file
+     * @return the validated scenario
+     * @throws ScenarioException with one message per problem
+     */
+    public static Scenario load(Path path) throws ScenarioException {
+        String file = path.toString();
+        byte[] bytes;
+        try {
+            if (Files.isDirectory(path)) {
+                throw new ScenarioException(List.of(file + ": is a directory, expected a scenario JSON file"));
+            }
+            if (Files.size(path) > MAX_FILE_BYTES) {
+                throw new ScenarioException(List.of(file + ": the file is " + Files.size(path)
+                        + " bytes; scenario files are limited to " + MAX_FILE_BYTES + " bytes"));
+            }
+            bytes = Files.readAllBytes(path);
+        } catch (NoSuchFileException e) {
+            throw new ScenarioException(List.of(file + ": no such file"));
+        } catch (IOException e) {
+            throw new ScenarioException(List.of(file + ": cannot be read: " + e.getMessage()));
+        }
+        return parse(file, new String(bytes, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Validates scenario text.
+     *
+     * @param file the name to use in messages
+     * @param json the scenario's JSON text
+     * @return the validated scenario
+     * @throws ScenarioException with one message per problem
+     */
+    public static Scenario parse(String file, String json) throws ScenarioException {
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            JsonLocation loc = e.getLocation();
+            String where = loc != null ? ":" + loc.getLineNr() + ":" + loc.getColumnNr() : "";
+            throw new ScenarioException(List.of(file + where + ": invalid JSON: " + e.getOriginalMessage()));
+        }
+        if (root == null || root.isMissingNode()) {
+            throw new ScenarioException(List.of(file + ": the file is empty, expected a scenario JSON object"));
+        }
+        ScenarioLoader loader = new ScenarioLoader(file);
+        Scenario s = loader.validate(root);
+        if (!loader.problems.isEmpty()) {
+            throw new ScenarioException(loader.problems);
+        }
+        return s;
+    }
+
+    private void problem(String path, String message) {
+        problems.add(file + ": " + path + ": " + message);
+    }
+
+    private static String show(JsonNode n) {
+        String s = n == null ? "nothing" : n.toString();
+        return s.length() > 60 ? s.substring(0, 57) + "..." : s;
+    }
+
+    private void unknownKeys(JsonNode obj, String path, Set<String> allowed) {
+        Iterator<String> it = obj.fieldNames();
+        while (it.hasNext()) {
+            String k = it.next();
+            if (!allowed.contains(k)) {
+                problem(path + "." + k, "unknown field; expected one of " + allowed);
+            }
+        }
+    }
+
+    private String string(JsonNode obj, String key, String path, boolean required) {
+        JsonNode n = obj.get(key);
+        if (n == null) {
+            if (required) {
+                problem(path + "." + key, "missing; expected a string");
+            }
+            return null;
+        }
+        if (!n.isTextual()) {
+            problem(path + "." + key, "expected a string, found " + show(n));
+            return null;
+        }
+        return n.asText();
+    }
+
+    private Scenario validate(JsonNode root) {
+        if (!root.isObject()) {
+            problem("$", "expected a scenario object, found " + show(root));
+            return null;
+        }
+        unknownKeys(root, "$", Set.of("scenario", "description", "seed", "fabric", "processes", "limits",
+                "$schema"));
+        String name = string(root, "scenario", "$", true);
+        String description = string(root, "description", "$", false);
+        long seed = 1;
+        JsonNode seedNode = root.get("seed");
+        if (seedNode != null) {
+            if (seedNode.isIntegralNumber() && seedNode.canConvertToLong()) {
+                seed = seedNode.asLong();
+            } else {
+                problem("$.seed", "expected a whole number, found " + show(seedNode));
+            }
+        }
+        long maxEvents = DEFAULT_MAX_EVENTS;
+        long maxTime = Long.MAX_VALUE;
+        JsonNode limits = root.get("limits");
+        if (limits != null) {
+            if (!limits.isObject()) {
+                problem("$.limits", "expected an object {\"max_events\": ..., \"max_time\": ...}, found "
+                        + show(limits));
+            } else {
+                unknownKeys(limits, "$.limits", Set.of("max_events", "max_time"));
+                JsonNode me = limits.get("max_events");
+                if (me != null) {
+                    if (me.isIntegralNumber() && me.asLong() > 0) {
+                        maxEvents = me.asLong();
+                    } else {
+                        problem("$.limits.max_events", "expected a positive whole number, found " + show(me));
+                    }
+                }
+                JsonNode mt = limits.get("max_time");
+                if (mt != null) {
+                    Long t = duration(mt, "$.limits.max_time");
+                    if (t != null) {
+                        maxTime = t;
+                    }
+                }
+            }
+        }
+        JsonNode fabric = root.get("fabric");
+        Topology topology = null;
+        Params params = Params.defaults(FabricParams.ALL);
+        List<String> hosts = new ArrayList<>();
+        if (fabric == null) {
+            problem("$.fabric", "missing; expected {\"hosts\": [...], \"links\": [...]}");
+        } else if (!fabric.isObject()) {
+            problem("$.fabric", "expected an object, found " + show(fabric));
+        } else {
+            unknownKeys(fabric, "$.fabric", Set.of("hosts", "switches", "links", "params"));
+            hosts = names(fabric.get("hosts"), "$.fabric.hosts", true);
+            List<String> switches = names(fabric.get("switches"), "$.fabric.switches", false);
+            List<LinkSpec> links = links(fabric.get("links"));
+            params = params(fabric.get("params"), params);
+            if (problems.isEmpty()) {
+                List<String> topo = new ArrayList<>();
+                topology = Topology.build(hosts, switches, links, topo);
+                for (String p : topo) {
+                    problem("$.fabric", p);
+                }
+            }
+        }
+        List<ProcessDef> processes = processes(root.get("processes"), new HashSet<>(hosts));
+        return new Scenario(file, name, description == null ? "" : description, seed, topology, params, processes,
+                maxEvents, maxTime);
+    }
+
+    private List<String> names(JsonNode n, String path, boolean required) {
+        List<String> out = new ArrayList<>();
+        if (n == null) {
+            if (required) {
+                problem(path, "missing; expected an array of names such as [\"A\", \"B\"]");
+            }
+            return out;
+        }
+        if (!n.isArray() || (required && n.isEmpty())) {
+            problem(path, "expected " + (required ? "a non-empty" : "an") + " array of names, found " + show(n));
+            return out;
+        }
+        for (int i = 0; i < n.size(); i++) {
+            JsonNode e = n.get(i);
+            if (!e.isTextual() || !Refs.isName(e.asText())) {
+                problem(path + "[" + i + "]", "expected a name of letters, digits and _, found " + show(e));
+            } else {
+                out.add(e.asText());
+            }
+        }
+        return out;
+    }
+
+    private List<LinkSpec> links(JsonNode n) {
+        List<LinkSpec> out = new ArrayList<>();
+        if (n == null) {
+            problem("$.fabric.links", "missing; expected an array of links such as [{\"a\": \"A\", \"b\": \"B\"}]");
+            return out;
+        }
+        if (!n.isArray()) {
+            problem("$.fabric.links", "expected an array of links, found " + show(n));
+            return out;
+        }
+        for (int i = 0; i < n.size(); i++) {
+            String path = "$.fabric.links[" + i + "]";
+            JsonNode l = n.get(i);
+            if (!l.isObject()) {
+                problem(path, "expected {\"a\": ..., \"b\": ...}, found " + show(l));
+                continue;
+            }
+            unknownKeys(l, path, Set.of("a", "b", "bandwidth", "latency"));
+            String a = string(l, "a", path, true);
+            String b = string(l, "b", path, true);
+            long bw = 0;
+            long lat = -1;
+            if (l.has("bandwidth")) {
+                try {
+                    bw = DataRate.parse(l.get("bandwidth").asText()).bitsPerSecond();
+                } catch (IllegalArgumentException e) {
+                    problem(path + ".bandwidth", e.getMessage());
+                }
+            }
+            if (l.has("latency")) {
+                Long t = duration(l.get("latency"), path + ".latency");
+                lat = t != null ? t : -1;
+            }
+            if (a != null && b != null) {
+                out.add(new LinkSpec(a, b, bw, lat));
+            }
+        }
+        return out;
+    }
+
+    private Params params(JsonNode n, Params defaults) {
+        if (n == null) {
+            return defaults;
+        }
+        if (!n.isObject()) {
+            problem("$.fabric.params", "expected an object of parameter names and values, found " + show(n));
+            return defaults;
+        }
+        Map<String, String> overrides = new LinkedHashMap<>();
+        Iterator<Map.Entry<String, JsonNode>> it = n.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            JsonNode v = e.getValue();
+            if (v.isTextual() || v.isIntegralNumber() || v.isBoolean()) {
+                overrides.put(e.getKey(), v.asText());
+            } else {
+                problem("$.fabric.params." + e.getKey(), "expected a string such as \"100Gbps\" or a number, found "
+                        + show(v));
+            }
+        }
+        List<String> msgs = new ArrayList<>();
+        Params p = defaults.with(overrides, msgs);
+        for (String m : msgs) {
+            int colon = m.indexOf(": ");
+            problem("$.fabric.params." + m.substring(0, colon), m.substring(colon + 2));
+        }
+        return p;
+    }
+
+    private Long duration(JsonNode n, String path) {
+        if (!n.isTextual()) {
+            problem(path, "expected a time such as \"250ns\" or \"1.5us\", found " + show(n));
+            return null;
+        }
+        try {
+            return SimTime.parse(n.asText());
+        } catch (IllegalArgumentException e) {
+            problem(path, e.getMessage());
+            return null;
+        }
+    }
+
+    // ------------------------------------------------------------------ processes and calls
+
+    private List<ProcessDef> processes(JsonNode n, Set<String> hosts) {
+        List<ProcessDef> out = new ArrayList<>();
+        if (n == null) {
+            problem("$.processes", "missing; expected an array of processes such as [{\"name\": \"a\", \"host\":"
+                    + " \"A\", \"calls\": [...]}]");
+            return out;
+        }
+        if (!n.isArray()) {
+            problem("$.processes", "expected an array of processes, found " + show(n));
+            return out;
+        }
+        // First pass: names and what each process binds, so references can be checked in any order.
+        Map<String, Map<String, String>> bound = new LinkedHashMap<>();
+        for (int i = 0; i < n.size(); i++) {
+            JsonNode p = n.get(i);
+            if (!p.isObject()) {
+                continue;
+            }
+            JsonNode pn = p.get("name");
+            String pname = pn != null && pn.isTextual() ? pn.asText() : "#" + i;
+            Map<String, String> outs = new LinkedHashMap<>();
+            JsonNode calls = p.get("calls");
+            if (calls != null && calls.isArray()) {
+                for (JsonNode c : calls) {
+                    JsonNode call = c.get("call");
+                    JsonNode o = c.get("out");
+                    if (call != null && call.isTextual() && o != null && o.isTextual()) {
+                        CallSpec spec = CallCatalog.get(call.asText());
+                        if (spec != null && spec.outKind() != null) {
+                            outs.put(o.asText(), spec.outKind());
+                        }
+                    }
+                }
+            }
+            if (bound.put(pname, outs) != null) {
+                problem("$.processes[" + i + "].name", "process name \"" + pname + "\" is used twice");
+            }
+        }
+        for (int i = 0; i < n.size(); i++) {
+            String path = "$.processes[" + i + "]";
+            JsonNode p = n.get(i);
+            if (!p.isObject()) {
+                problem(path, "expected {\"name\": ..., \"host\": ..., \"calls\": [...]}, found " + show(p));
+                continue;
+            }
+            unknownKeys(p, path, Set.of("name", "host", "start", "calls", "description"));
+            String pname = string(p, "name", path, true);
+            if (pname != null && !Refs.isName(pname)) {
+                problem(path + ".name", "expected a name of letters, digits and _, found \"" + pname + "\"");
+            }
+            String host = string(p, "host", path, true);
+            if (host != null && !hosts.contains(host)) {
+                problem(path + ".host", "no host is named \"" + host + "\"; the fabric's hosts are " + hosts);
+            }
+            long start = 0;
+            if (p.has("start")) {
+                Long t = duration(p.get("start"), path + ".start");
+                start = t != null ? t : 0;
+            }
+            JsonNode calls = p.get("calls");
+            List<Step> steps = new ArrayList<>();
+            if (calls == null || !calls.isArray()) {
+                problem(path + ".calls", "expected an array of calls, found " + show(calls));
+            } else {
+                for (int c = 0; c < calls.size(); c++) {
+                    Step s = step(calls.get(c), path + ".calls[" + c + "]", c, pname, bound);
+                    if (s != null) {
+                        steps.add(s);
+                    }
+                }
+            }
+            out.add(new ProcessDef(pname, host, start, steps));
+        }
+        return out;
+    }
+
+    private Step step(JsonNode c, String path, int index, String process, Map<String, Map<String, String>> bound) {
+        if (!c.isObject()) {
+            problem(path, "expected a call object such as {\"call\": \"dat_ia_open\", \"out\": \"ia\"}, found "
+                    + show(c));
+            return null;
+        }
+        JsonNode callNode = c.get("call");
+        if (callNode == null || !callNode.isTextual()) {
+            problem(path + ".call", "expected the name of a call such as \"dat_ep_post_send\", found "
+                    + show(callNode));
+            return null;
+        }
+        String call = callNode.asText();
+        CallSpec spec = CallCatalog.get(call);
+        if (spec == null) {
+            String why = call.startsWith("dat_") ? "is not supported by this version of datsim"
+                    : "is not a call scenarios can make";
+            problem(path + ".call", "\"" + call + "\" " + why + "; the supported calls are "
+                    + CallCatalog.all().keySet());
+            return null;
+        }
+        Set<String> allowed = new HashSet<>(spec.args().keySet());
+        allowed.add("call");
+        allowed.add("expect");
+        allowed.add("comment");
+        if (spec.outKind() != null) {
+            allowed.add("out");
+        }
+        unknownKeys(c, path, new java.util.TreeSet<>(allowed));
+        for (CallSpec.Arg a : spec.args().values()) {
+            JsonNode v = c.get(a.name());
+            if (v == null) {
+                if (a.required()) {
+                    problem(path + "." + a.name(), "missing; expected " + a.type().expected());
+                }
+                continue;
+            }
+            arg(v, path + "." + a.name(), a, process, bound);
+        }
+        JsonNode out = c.get("out");
+        if (out != null && (!out.isTextual() || !Refs.isName(out.asText()))) {
+            problem(path + ".out", "expected a name of letters, digits and _ to bind the result to, found "
+                    + show(out));
+        }
+        JsonNode expect = c.get("expect");
+        if (expect != null) {
+            expect(expect, path + ".expect", spec);
+        }
+        return new Step(index, path, spec, (ObjectNode) c);
+    }
+
+    private void ref(String text, String path, String process, Map<String, Map<String, String>> bound) {
+        Refs.Ref r = Refs.parse(text);
+        if (r == null) {
+            problem(path, "expected a reference such as \"$name\", \"$name.field\" or \"$process/name.field\","
+                    + " found \"" + text + "\"");
+            return;
+        }
+        String proc = r.process() != null ? r.process() : process;
+        Map<String, String> names = bound.get(proc);
+        if (names == null) {
+            problem(path, "no process is named \"" + proc + "\"");
+            return;
+        }
+        String kind = names.get(r.name());
+        if (kind == null) {
+            problem(path, "dangling reference \"" + text + "\": no call of process \"" + proc + "\" binds \""
+                    + r.name() + "\" with \"out\"");
+            return;
+        }
+        if (r.field() != null && !Refs.FIELDS.get(kind).contains(r.field())) {
+            problem(path, "\"" + r.name() + "\" is a " + kind + ", which has no field \"" + r.field()
+                    + "\"; its fields are " + Refs.FIELDS.get(kind));
+        }
+    }
+
+    private boolean isRef(JsonNode v) {
+        return v.isTextual() && v.asText().startsWith("$");
+    }
+
+    private void arg(JsonNode v, String path, CallSpec.Arg a, String process,
+            Map<String, Map<String, String>> bound) {
+        if (isRef(v) && a.type() != ArgType.STRING && a.type() != ArgType.DURATION) {
+            ref(v.asText(), path, process, bound);
+            return;
+        }
+        switch (a.type()) {
+            case HANDLE:
+                if (!v.isNull()) {
+                    problem(path, "expected " + a.type().expected() + ", found " + show(v));
+                }
+                break;
+            case INT:
+                if (!v.isIntegralNumber()) {
+                    problem(path, "expected " + a.type().expected() + ", found " + show(v));
+                }
+                break;
+            case SIZE:
+                size(v, path);
+                break;
+            case FLAGS:
+                flags(v, path, a.flags());
+                break;
+            case TIMEOUT:
+                if (!(v.isIntegralNumber() && v.asLong() >= 0)
+                        && !(v.isTextual() && "DAT_TIMEOUT_INFINITE".equals(v.asText()))) {
+                    problem(path, "expected " + a.type().expected() + ", found " + show(v));
+                }
+                break;
+            case DURATION:
+                duration(v, path);
+                break;
+            case STRING:
+                if (!v.isTextual()) {
+                    problem(path, "expected a string, found " + show(v));
+                }
+                break;
+            case IOV:
+                iov(v, path, process, bound);
+                break;
+            case RMR:
+                rmr(v, path, process, bound);
+                break;
+            case DATA:
+                data(v, path);
+                break;
+            case EP_ATTR:
+                epAttr(v, path);
+                break;
+            default:
+                throw new IllegalStateException(a.type().name());
+        }
+    }
+
+    private void size(JsonNode v, String path) {
+        if (v.isIntegralNumber() && v.asLong() >= 0) {
+            return;
+        }
+        if (v.isTextual()) {
+            try {
+                ByteSize.parse(v.asText());
+                return;
+            } catch (IllegalArgumentException e) {
+                problem(path, e.getMessage());
+                return;
+            }
+        }
+        problem(path, "expected " + ArgType.SIZE.expected() + ", found " + show(v));
+    }
+
+    private void flags(JsonNode v, String path, NamedValues group) {
+        if (v.isIntegralNumber()) {
+            return;
+        }
+        List<String> names = new ArrayList<>();
+        if (v.isTextual()) {
+            for (String s : v.asText().split("\\|")) {
+                names.add(s.trim());
+            }
+        } else if (v.isArray()) {
+            for (JsonNode e : v) {
+                names.add(e.isTextual() ? e.asText() : e.toString());
+            }
+        } else {
+            problem(path, "expected " + ArgType.FLAGS.expected() + ", found " + show(v));
+            return;
+        }
+        for (String s : names) {
+            if (group.value(s) == null) {
+                problem(path, "\"" + s + "\" is not a " + group.group() + "; expected one of " + group.names());
+            }
+        }
+    }
+
+    private void iov(JsonNode v, String path, String process, Map<String, Map<String, String>> bound) {
+        if (!v.isArray()) {
+            problem(path, "expected " + ArgType.IOV.expected() + ", found " + show(v));
+            return;
+        }
+        for (int i = 0; i < v.size(); i++) {
+            String p = path + "[" + i + "]";
+            JsonNode s = v.get(i);
+            if (!s.isObject()) {
+                problem(p, "expected a segment {\"lmr\": \"$buf\", \"offset\": 0, \"length\": 64}, found " + show(s));
+                continue;
+            }
+            unknownKeys(s, p, Set.of("lmr", "offset", "length"));
+            JsonNode lmr = s.get("lmr");
+            if (lmr == null) {
+                problem(p + ".lmr", "missing; expected a reference to an LMR such as \"$buf\"");
+            } else if (!isRef(lmr)) {
+                problem(p + ".lmr", "expected a reference to an LMR such as \"$buf\", found " + show(lmr));
+            } else {
+                ref(lmr.asText(), p + ".lmr", process, bound);
+            }
+            for (String k : new String[] {"offset", "length"}) {
+                JsonNode x = s.get(k);
+                if (x == null) {
+                    if (k.equals("length")) {
+                        problem(p + ".length", "missing; expected " + ArgType.SIZE.expected());
+                    }
+                } else if (isRef(x)) {
+                    ref(x.asText(), p + "." + k, process, bound);
+                } else {
+                    size(x, p + "." + k);
+                }
+            }
+        }
+    }
+
+    private void rmr(JsonNode v, String path, String process, Map<String, Map<String, String>> bound) {
+        if (!v.isObject()) {
+            problem(path, "expected " + ArgType.RMR.expected() + ", found " + show(v));
+            return;
+        }
+        unknownKeys(v, path, Set.of("rmr_context", "address", "length", "offset"));
+        for (String k : new String[] {"rmr_context", "address", "length", "offset"}) {
+            JsonNode x = v.get(k);
+            if (x == null) {
+                if (!k.equals("offset")) {
+                    problem(path + "." + k, "missing; expected a number or a reference such as \"$peer/buf." + k
+                            + "\"");
+                }
+            } else if (isRef(x)) {
+                ref(x.asText(), path + "." + k, process, bound);
+            } else if (k.equals("length") || k.equals("offset")) {
+                size(x, path + "." + k);
+            } else if (!x.isIntegralNumber()) {
+                problem(path + "." + k, "expected a number or a reference, found " + show(x));
+            }
+        }
+    }
+
+    private void data(JsonNode v, String path) {
+        if (!v.isObject()) {
+            problem(path, "expected " + ArgType.DATA.expected() + ", found " + show(v));
+            return;
+        }
+        unknownKeys(v, path, Set.of("text", "hex", "fill", "length"));
+        int kinds = (v.has("text") ? 1 : 0) + (v.has("hex") ? 1 : 0) + (v.has("fill") ? 1 : 0);
+        if (kinds != 1) {
+            problem(path, "expected exactly one of \"text\", \"hex\" or \"fill\", found " + show(v));
+            return;
+        }
+        if (v.has("text") && !v.get("text").isTextual()) {
+            problem(path + ".text", "expected a string, found " + show(v.get("text")));
+        }
+        if (v.has("hex")) {
+            JsonNode h = v.get("hex");
+            if (!h.isTextual() || !h.asText().matches("([0-9a-fA-F]{2})*")) {
+                problem(path + ".hex", "expected an even number of hexadecimal digits, found " + show(h));
+            }
+        }
+        if (v.has("fill")) {
+            JsonNode f = v.get("fill");
+            if (!f.isIntegralNumber() || f.asInt() < 0 || f.asInt() > 255) {
+                problem(path + ".fill", "expected a byte value from 0 to 255, found " + show(f));
+            }
+            if (!v.has("length")) {
+                problem(path + ".length", "missing; a fill needs a length such as \"4KiB\"");
+            } else {
+                size(v.get("length"), path + ".length");
+            }
+        } else if (v.has("length")) {
+            problem(path + ".length", "only a fill takes a length; text and hex have their own");
+        }
+    }
+
+    private void epAttr(JsonNode v, String path) {
+        if (!v.isObject()) {
+            problem(path, "expected " + ArgType.EP_ATTR.expected() + ", found " + show(v));
+            return;
+        }
+        Set<String> numeric = Set.of("max_message_size", "max_rdma_size", "max_recv_dtos", "max_request_dtos",
+                "max_recv_iov", "max_request_iov");
+        Set<String> flagKeys = Set.of("request_completion_flags", "recv_completion_flags");
+        Set<String> all = new java.util.TreeSet<>(numeric);
+        all.addAll(flagKeys);
+        unknownKeys(v, path, all);
+        Iterator<Map.Entry<String, JsonNode>> it = v.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (numeric.contains(e.getKey())) {
+                size(e.getValue(), path + "." + e.getKey());
+            } else if (flagKeys.contains(e.getKey())) {
+                flags(e.getValue(), path + "." + e.getKey(), org.datsim.fabric.dat.Dat.COMPLETION_FLAGS);
+            }
+        }
+    }
+
+    private void expect(JsonNode e, String path, CallSpec spec) {
+        if (!e.isObject()) {
+            problem(path, "expected an object such as {\"ret\": \"DAT_SUCCESS\"}, found " + show(e));
+            return;
+        }
+        Set<String> allowed = new java.util.TreeSet<>(spec.expectKeys());
+        allowed.add("ret");
+        unknownKeys(e, path, allowed);
+        JsonNode ret = e.get("ret");
+        if (ret != null) {
+            String r = ret.isTextual() ? ret.asText() : "";
+            if (!r.equals("any") && DatReturn.typeByName(r) == null && DatReturn.subtypeByName(r) == null) {
+                problem(path + ".ret", "expected a DAT_RETURN name such as \"DAT_SUCCESS\" or"
+                        + " \"DAT_INVALID_STATE\", a subtype name, or \"any\", found " + show(ret));
+            }
+        }
+        expectName(e, "event", path, org.datsim.fabric.dat.Dat.EVENTS);
+        expectName(e, "status", path, org.datsim.fabric.dat.Dat.DTO_STATUS);
+        expectName(e, "operation", path, org.datsim.fabric.dat.Dat.DTO_OPS);
+        expectName(e, "state", path, org.datsim.fabric.dat.Dat.EP_STATES);
+        for (String k : new String[] {"cookie", "transfered_length"}) {
+            JsonNode x = e.get(k);
+            if (x != null && !x.isIntegralNumber()) {
+                problem(path + "." + k, "expected a whole number, found " + show(x));
+            }
+        }
+        if (e.has("stale") && !e.get("stale").isBoolean()) {
+            problem(path + ".stale", "expected true or false, found " + show(e.get("stale")));
+        }
+        if (e.has("data")) {
+            data(e.get("data"), path + ".data");
+        }
+        if (e.has("ep") && !isRef(e.get("ep"))) {
+            problem(path + ".ep", "expected a reference to an endpoint such as \"$ep\", found " + show(e.get("ep")));
+        }
+    }
+
+    private void expectName(JsonNode e, String key, String path, NamedValues group) {
+        JsonNode x = e.get(key);
+        if (x != null && (!x.isTextual() || group.value(x.asText()) == null)) {
+            problem(path + "." + key, "expected a " + group.group() + " name such as \"" + group.names().get(0)
+                    + "\", found " + show(x));
+        }
+    }
+}

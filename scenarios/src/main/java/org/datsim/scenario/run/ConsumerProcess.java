@@ -1,0 +1,768 @@
+package org.datsim.scenario.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.datsim.core.engine.SimProcess;
+import org.datsim.core.param.Params;
+import org.datsim.core.time.ByteSize;
+import org.datsim.core.time.DataRate;
+import org.datsim.core.time.SimTime;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.dat.Cr;
+import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.dat.DatEvent;
+import org.datsim.fabric.dat.DatHandle;
+import org.datsim.fabric.dat.DatHost;
+import org.datsim.fabric.dat.DatProvider;
+import org.datsim.fabric.dat.DatReturn;
+import org.datsim.fabric.dat.Ep;
+import org.datsim.fabric.dat.EpAttributes;
+import org.datsim.fabric.dat.Evd;
+import org.datsim.fabric.dat.Ia;
+import org.datsim.fabric.dat.Lmr;
+import org.datsim.fabric.dat.LmrTriplet;
+import org.datsim.fabric.dat.NamedValues;
+import org.datsim.fabric.dat.Out;
+import org.datsim.fabric.dat.Psp;
+import org.datsim.fabric.dat.Pz;
+import org.datsim.fabric.dat.RmrTriplet;
+import org.datsim.scenario.load.ProcessDef;
+import org.datsim.scenario.load.Refs;
+import org.datsim.scenario.load.Step;
+
+/**
+ * One consumer process: executes its calls in order on the DAT provider of its host, spending simulated CPU time
+ * per call, blocking in {@code dat_evd_wait} until enough events arrive or the timeout passes, binding outputs to
+ * names and checking expectations. It is a state machine resumed by the engine; it owns no thread.
+ */
+final class ConsumerProcess extends SimProcess {
+
+    /** Thrown when a call cannot be made because a value it names was never bound. */
+    private static final class Unbound extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Unbound(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private final ScenarioRunner runner;
+    private final ProcessDef def;
+    private final DatHost host;
+    private final DatProvider dat;
+    private final Map<String, Object> values = new HashMap<>();
+    private final long postOverhead;
+    private final long callOverhead;
+    private final long pollOverhead;
+    private final DataRate memoryRate;
+    private int pc;
+    private boolean charged;
+    private Evd waitEvd;
+    private int waitThreshold;
+    private long waitDeadline;
+    private long waitTimer;
+
+    ConsumerProcess(ScenarioRunner runner, ProcessDef def, DatHost host, Params params) {
+        super(runner.sim(), def.name());
+        this.runner = runner;
+        this.def = def;
+        this.host = host;
+        this.dat = runner.fabric().provider();
+        this.postOverhead = params.get(FabricParams.CPU_POST_OVERHEAD);
+        this.callOverhead = params.get(FabricParams.CPU_CALL_OVERHEAD);
+        this.pollOverhead = params.get(FabricParams.CPU_POLL_OVERHEAD);
+        this.memoryRate = params.rate(FabricParams.CPU_MEMORY_BANDWIDTH);
+    }
+
+    /** Returns the current call's description if the process is blocked, else null. */
+    String blockedIn() {
+        if (isFinished() || pc >= def.steps().size()) {
+            return null;
+        }
+        Step s = def.steps().get(pc);
+        return s.spec().name() + " at " + s.path();
+    }
+
+    /** Returns the name of the host the process runs on. */
+    String hostName() {
+        return host.name();
+    }
+
+    /** Returns when the process starts, in picoseconds. */
+    long startPs() {
+        return def.startPs();
+    }
+
+    /** Returns the value bound to a name, or null. */
+    Object value(String name) {
+        return values.get(name);
+    }
+
+    @Override
+    protected void resume() {
+        List<Step> steps = def.steps();
+        while (pc < steps.size()) {
+            Step s = steps.get(pc);
+            if (waitEvd != null) {
+                if (!continueWait(s)) {
+                    return;
+                }
+                pc++;
+                wakeAfter(pollOverhead);
+                return;
+            }
+            if (!charged) {
+                charged = true;
+                long before = overheadBefore(s);
+                if (before > 0) {
+                    wakeAfter(before);
+                    return;
+                }
+            }
+            charged = false;
+            long after;
+            try {
+                after = execute(s);
+            } catch (Unbound e) {
+                runner.failure(this, s, e.getMessage());
+                after = 0;
+            }
+            if (after < 0) {
+                return; // blocked in dat_evd_wait
+            }
+            pc++;
+            if (after > 0) {
+                wakeAfter(after);
+                return;
+            }
+        }
+        finish();
+    }
+
+    private long overheadBefore(Step s) {
+        String c = s.spec().name();
+        if (c.startsWith("dat_ep_post_")) {
+            return postOverhead;
+        }
+        if (c.equals("dat_evd_wait") || c.equals("dat_evd_dequeue") || c.startsWith("mem_") || c.equals("sleep")) {
+            return 0;
+        }
+        return callOverhead;
+    }
+
+    // ------------------------------------------------------------------ argument access
+
+    private Object resolve(String text, String path) {
+        Refs.Ref r = Refs.parse(text);
+        Map<String, Object> scope = r.process() == null ? values : runner.process(r.process()).values;
+        Object v = scope.get(r.name());
+        if (v == null) {
+            throw new Unbound(path + ": \"" + text + "\" is not bound: the call that binds it failed or has not run"
+                    + " yet");
+        }
+        if (r.field() == null) {
+            return v;
+        }
+        Object f = field(v, r.field());
+        if (f == null) {
+            throw new Unbound(path + ": \"" + text + "\" has no value");
+        }
+        return f;
+    }
+
+    private static Object field(Object v, String field) {
+        if (v instanceof Ia) {
+            return ((Ia) v).asyncEvd();
+        }
+        if (v instanceof Lmr) {
+            Lmr l = (Lmr) v;
+            switch (field) {
+                case "lmr_context":
+                    return (long) l.lmrContext() & 0xffffffffL;
+                case "rmr_context":
+                    return (long) l.rmrContext() & 0xffffffffL;
+                case "address":
+                    return l.address();
+                default:
+                    return l.length();
+            }
+        }
+        if (v instanceof DatEvent) {
+            DatEvent e = (DatEvent) v;
+            switch (field) {
+                case "cr":
+                    return e.cr;
+                case "ep":
+                    return e.ep;
+                case "cookie":
+                    return e.cookie;
+                case "status":
+                    return (long) e.status;
+                case "transfered_length":
+                    return e.transferredLength;
+                case "operation":
+                    return (long) e.operation;
+                default:
+                    return (long) e.number;
+            }
+        }
+        if (v instanceof Integer) {
+            return ((Integer) v).longValue();
+        }
+        return null;
+    }
+
+    private DatHandle handle(Step s, String arg) {
+        JsonNode n = s.node().get(arg);
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        Object v = resolve(n.asText(), s.path() + "." + arg);
+        return v instanceof DatHandle ? (DatHandle) v : null;
+    }
+
+    private <T> T handle(Step s, String arg, Class<T> type) {
+        DatHandle h = handle(s, arg);
+        return type.isInstance(h) ? type.cast(h) : null;
+    }
+
+    private long number(JsonNode n, String path) {
+        if (n.isTextual()) {
+            if (n.asText().startsWith("$")) {
+                Object v = resolve(n.asText(), path);
+                if (v instanceof Long) {
+                    return (Long) v;
+                }
+                throw new Unbound(path + ": \"" + n.asText() + "\" is not a number");
+            }
+            return ByteSize.parse(n.asText());
+        }
+        return n.asLong();
+    }
+
+    private long number(Step s, String arg, long dflt) {
+        JsonNode n = s.node().get(arg);
+        return n == null ? dflt : number(n, s.path() + "." + arg);
+    }
+
+    private static int flags(JsonNode n, NamedValues group) {
+        if (n == null) {
+            return 0;
+        }
+        if (n.isNumber()) {
+            return n.asInt();
+        }
+        int bits = 0;
+        if (n.isArray()) {
+            for (JsonNode e : n) {
+                bits |= group.value(e.asText());
+            }
+        } else {
+            for (String name : n.asText().split("\\|")) {
+                bits |= group.value(name.trim());
+            }
+        }
+        return bits;
+    }
+
+    private int flags(Step s, String arg, NamedValues group) {
+        return flags(s.node().get(arg), group);
+    }
+
+    private long timeoutUs(Step s) {
+        JsonNode n = s.node().get("timeout");
+        if (n == null || n.isTextual()) {
+            return Dat.TIMEOUT_INFINITE;
+        }
+        return n.asLong();
+    }
+
+    private LmrTriplet[] iov(Step s) {
+        JsonNode arr = s.node().get("local_iov");
+        LmrTriplet[] out = new LmrTriplet[arr.size()];
+        for (int i = 0; i < arr.size(); i++) {
+            JsonNode seg = arr.get(i);
+            String p = s.path() + ".local_iov[" + i + "]";
+            Object l = resolve(seg.get("lmr").asText(), p + ".lmr");
+            long offset = seg.has("offset") ? number(seg.get("offset"), p + ".offset") : 0;
+            long length = number(seg.get("length"), p + ".length");
+            if (l instanceof Lmr) {
+                Lmr lmr = (Lmr) l;
+                out[i] = new LmrTriplet(lmr.lmrContext(), lmr.address() + offset, length);
+            } else {
+                out[i] = new LmrTriplet(0, offset, length); // not an LMR: a context no LMR has
+            }
+        }
+        return out;
+    }
+
+    private RmrTriplet rmr(Step s) {
+        JsonNode r = s.node().get("remote_iov");
+        String p = s.path() + ".remote_iov";
+        long ctx = number(r.get("rmr_context"), p + ".rmr_context");
+        long address = number(r.get("address"), p + ".address");
+        long offset = r.has("offset") ? number(r.get("offset"), p + ".offset") : 0;
+        long length = number(r.get("length"), p + ".length");
+        return new RmrTriplet((int) ctx, address + offset, length);
+    }
+
+    private static byte[] privateData(Step s) {
+        JsonNode d = s.node().get("private_data");
+        if (d == null) {
+            return new byte[0];
+        }
+        if (Bytes.fill(d) >= 0) {
+            byte[] b = new byte[(int) Math.min(Bytes.length(d), 4096)];
+            java.util.Arrays.fill(b, (byte) Bytes.fill(d));
+            return b;
+        }
+        return Bytes.literal(d);
+    }
+
+    private EpAttributes epAttr(Step s) {
+        JsonNode a = s.node().get("ep_attr");
+        if (a == null) {
+            return null;
+        }
+        EpAttributes d = EpAttributes.defaults();
+        String p = s.path() + ".ep_attr";
+        return new EpAttributes(a.has("max_message_size") ? number(a.get("max_message_size"), p) : d.maxMessageSize(),
+                a.has("max_rdma_size") ? number(a.get("max_rdma_size"), p) : d.maxRdmaSize(),
+                (int) (a.has("max_recv_dtos") ? number(a.get("max_recv_dtos"), p) : d.maxRecvDtos()),
+                (int) (a.has("max_request_dtos") ? number(a.get("max_request_dtos"), p) : d.maxRequestDtos()),
+                (int) (a.has("max_recv_iov") ? number(a.get("max_recv_iov"), p) : d.maxRecvIov()),
+                (int) (a.has("max_request_iov") ? number(a.get("max_request_iov"), p) : d.maxRequestIov()),
+                a.has("request_completion_flags") ? flags(a.get("request_completion_flags"), Dat.COMPLETION_FLAGS)
+                        : d.requestCompletionFlags(),
+                a.has("recv_completion_flags") ? flags(a.get("recv_completion_flags"), Dat.COMPLETION_FLAGS)
+                        : d.recvCompletionFlags());
+    }
+
+    private void bind(Step s, Object value) {
+        JsonNode out = s.node().get("out");
+        if (out != null && value != null) {
+            values.put(out.asText(), value);
+        }
+    }
+
+    // ------------------------------------------------------------------ calls
+
+    /**
+     * Executes one call.
+     *
+     * @return the CPU time the process spends after the call, or -1 if it blocked
+     */
+    private long execute(Step s) {
+        String call = s.spec().name();
+        int ret;
+        String epName = null;
+        switch (call) {
+            case "dat_ia_open": {
+                Out<Ia> ia = new Out<>();
+                JsonNode name = s.node().get("ia_name");
+                ret = dat.iaOpen(host, name != null ? name.asText() : DatHost.DEFAULT_IA_NAME,
+                        (int) number(s, "async_evd_qlen", 8), ia);
+                bind(s, ia.value);
+                break;
+            }
+            case "dat_ia_close":
+                ret = dat.iaClose(handle(s, "ia", Ia.class), flags(s, "flags", Dat.CLOSE_FLAGS));
+                break;
+            case "dat_pz_create": {
+                Out<Pz> pz = new Out<>();
+                ret = dat.pzCreate(handle(s, "ia", Ia.class), pz);
+                bind(s, pz.value);
+                break;
+            }
+            case "dat_pz_free":
+                ret = dat.pzFree(handle(s, "pz", Pz.class));
+                break;
+            case "dat_evd_create": {
+                Out<Evd> evd = new Out<>();
+                ret = dat.evdCreate(handle(s, "ia", Ia.class), (int) number(s, "evd_min_qlen", 0),
+                        flags(s, "evd_flags", Dat.EVD_FLAGS), evd);
+                bind(s, evd.value);
+                break;
+            }
+            case "dat_evd_free":
+                ret = dat.evdFree(handle(s, "evd", Evd.class));
+                break;
+            case "dat_evd_wait":
+                return startWait(s);
+            case "dat_evd_dequeue": {
+                Evd evd = handle(s, "evd", Evd.class);
+                Out<DatEvent> ev = new Out<>();
+                ret = dat.evdDequeue(evd, ev);
+                finishEventCall(s, ret, ev.value, evd);
+                return DatReturn.isSuccess(ret) ? pollOverhead : 0;
+            }
+            case "dat_lmr_create": {
+                Out<Lmr> lmr = new Out<>();
+                ret = dat.lmrCreate(handle(s, "ia", Ia.class), number(s, "address", -1), number(s, "length", 0),
+                        handle(s, "pz", Pz.class), s.node().has("privileges")
+                                ? flags(s, "privileges", Dat.MEM_PRIV) : Dat.MEM_PRIV_ALL, lmr);
+                bind(s, lmr.value);
+                break;
+            }
+            case "dat_lmr_free":
+                ret = dat.lmrFree(handle(s, "lmr", Lmr.class));
+                break;
+            case "dat_ep_create": {
+                Out<Ep> ep = new Out<>();
+                ret = dat.epCreate(handle(s, "ia", Ia.class), handle(s, "pz", Pz.class),
+                        handle(s, "recv_evd", Evd.class), handle(s, "request_evd", Evd.class),
+                        handle(s, "connect_evd", Evd.class), epAttr(s), ep);
+                bind(s, ep.value);
+                epName = ep.value != null ? ep.value.name() : null;
+                break;
+            }
+            case "dat_ep_free":
+                ret = dat.epFree(handle(s, "ep", Ep.class));
+                break;
+            case "dat_ep_connect": {
+                Ep ep = handle(s, "ep", Ep.class);
+                epName = ep != null ? ep.name() : null;
+                ret = dat.epConnect(ep, s.node().get("remote_ia_address").asText(),
+                        number(s, "remote_conn_qual", 0), timeoutUs(s), privateData(s));
+                break;
+            }
+            case "dat_ep_disconnect": {
+                Ep ep = handle(s, "ep", Ep.class);
+                epName = ep != null ? ep.name() : null;
+                ret = dat.epDisconnect(ep, flags(s, "flags", Dat.CLOSE_FLAGS));
+                break;
+            }
+            case "dat_ep_get_status": {
+                Out<Integer> state = new Out<>();
+                ret = dat.epGetStatus(handle(s, "ep", Ep.class), state);
+                bind(s, state.value);
+                runner.trace(call(s, ret, null));
+                checkRet(s, ret);
+                if (state.value != null) {
+                    expectName(s, "state", Dat.EP_STATES, state.value);
+                }
+                return 0;
+            }
+            case "dat_psp_create": {
+                Out<Psp> psp = new Out<>();
+                ret = dat.pspCreate(handle(s, "ia", Ia.class), number(s, "conn_qual", 0), handle(s, "evd", Evd.class),
+                        flags(s, "psp_flags", Dat.PSP_FLAGS), psp);
+                bind(s, psp.value);
+                break;
+            }
+            case "dat_psp_free":
+                ret = dat.pspFree(handle(s, "psp", Psp.class));
+                break;
+            case "dat_cr_accept": {
+                Ep ep = handle(s, "ep", Ep.class);
+                epName = ep != null ? ep.name() : null;
+                ret = dat.crAccept(handle(s, "cr", Cr.class), ep, privateData(s));
+                break;
+            }
+            case "dat_cr_reject":
+                ret = dat.crReject(handle(s, "cr", Cr.class));
+                break;
+            case "dat_ep_post_send":
+            case "dat_ep_post_recv":
+            case "dat_ep_post_rdma_write":
+            case "dat_ep_post_rdma_read":
+                return post(s, call);
+            case "mem_write":
+                return memWrite(s);
+            case "mem_read":
+                return memRead(s);
+            case "sleep":
+                return SimTime.parse(s.node().get("time").asText());
+            default:
+                throw new IllegalStateException("call " + call + " is in the catalogue but not executed");
+        }
+        TraceEvent e = call(s, ret, null);
+        if (epName != null) {
+            e.ep(epName);
+        }
+        runner.trace(e);
+        checkRet(s, ret);
+        return 0;
+    }
+
+    private long post(Step s, String call) {
+        Ep ep = handle(s, "ep", Ep.class);
+        LmrTriplet[] iov = iov(s);
+        long cookie = number(s, "user_cookie", 0);
+        int flags = flags(s, "completion_flags", Dat.COMPLETION_FLAGS);
+        Out<Long> op = new Out<>();
+        int ret;
+        switch (call) {
+            case "dat_ep_post_send":
+                ret = dat.postSend(ep, iov, cookie, flags, op);
+                break;
+            case "dat_ep_post_recv":
+                ret = dat.postRecv(ep, iov, cookie, flags, op);
+                break;
+            case "dat_ep_post_rdma_write":
+                ret = dat.postRdmaWrite(ep, iov, cookie, rmr(s), flags, op);
+                break;
+            default:
+                ret = dat.postRdmaRead(ep, iov, cookie, rmr(s), flags, op);
+                break;
+        }
+        TraceEvent e = call(s, ret, ep).cookie(cookie);
+        if (op.value != null) {
+            e.op(op.value);
+            bind(s, op.value);
+        }
+        runner.trace(e);
+        checkRet(s, ret);
+        return 0;
+    }
+
+    private TraceEvent call(Step s, int ret, Ep ep) {
+        TraceEvent e = TraceEvent.of(sim().now(), TraceEvent.CALL, host.name()).call(s.spec().name())
+                .ret(DatReturn.typeName(ret));
+        if (ep != null) {
+            e.ep(ep.name());
+        }
+        String sub = DatReturn.subtypeName(ret);
+        if (sub != null) {
+            e.attr("subtype", sub);
+        }
+        e.attr("process", def.name()).attr("step", (long) s.index());
+        runner.countCall(ret);
+        return e;
+    }
+
+    // ------------------------------------------------------------------ dat_evd_wait
+
+    private long startWait(Step s) {
+        Evd evd = handle(s, "evd", Evd.class);
+        long timeout = timeoutUs(s);
+        int threshold = (int) number(s, "threshold", 1);
+        int ret = dat.evdWaitCheck(evd, timeout, threshold);
+        if (!DatReturn.isSuccess(ret)) {
+            finishEventCall(s, ret, null, evd);
+            return 0;
+        }
+        if (evd.size() >= threshold) {
+            takeEvent(s, evd);
+            return pollOverhead;
+        }
+        waitEvd = evd;
+        waitThreshold = threshold;
+        dat.evdSetWaiter(evd, this::wake);
+        if (timeout != Dat.TIMEOUT_INFINITE) {
+            long delay = timeout * SimTime.US;
+            waitDeadline = sim().now() + delay;
+            waitTimer = wakeAfter(delay);
+        } else {
+            waitDeadline = Long.MAX_VALUE;
+            waitTimer = 0;
+        }
+        return -1;
+    }
+
+    private boolean continueWait(Step s) {
+        Evd evd = waitEvd;
+        if (evd.size() >= waitThreshold) {
+            if (waitTimer != 0) {
+                cancelWake(waitTimer);
+            }
+            waitEvd = null;
+            dat.evdSetWaiter(evd, null);
+            takeEvent(s, evd);
+            return true;
+        }
+        if (sim().now() >= waitDeadline) {
+            waitEvd = null;
+            dat.evdSetWaiter(evd, null);
+            finishEventCall(s, DatReturn.error(DatReturn.TIMEOUT_EXPIRED, 0), null, evd);
+            return true;
+        }
+        return false;
+    }
+
+    private void takeEvent(Step s, Evd evd) {
+        Out<DatEvent> ev = new Out<>();
+        int ret = dat.evdDequeue(evd, ev);
+        finishEventCall(s, ret, ev.value, evd);
+    }
+
+    private void finishEventCall(Step s, int ret, DatEvent ev, Evd evd) {
+        TraceEvent c = call(s, ret, null);
+        if (evd != null) {
+            c.attr("evd", evd.name());
+            if (ev != null) {
+                c.attr("nmore", (long) evd.size());
+            }
+        }
+        runner.trace(c);
+        checkRet(s, ret);
+        if (ev == null) {
+            return;
+        }
+        bind(s, ev);
+        TraceEvent d = TraceEvent.of(sim().now(), TraceEvent.DEQUEUE, host.name()).attr("event", ev.numberName());
+        if (ev.ep != null) {
+            d.ep(ev.ep.name());
+        }
+        if (ev.number == Dat.DTO_COMPLETION_EVENT) {
+            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr("opcode", Dat.DTO_OPS.name(ev.operation))
+                    .attr("transfered_length", ev.transferredLength);
+        }
+        if (ev.cr != null) {
+            d.attr("cr", ev.cr.name());
+        }
+        d.attr("queued_ps", ev.queuedPs).attr("process", def.name());
+        runner.trace(d);
+        expectName(s, "event", Dat.EVENTS, ev.number);
+        if (ev.status >= 0) {
+            expectName(s, "status", Dat.DTO_STATUS, ev.status);
+            expectName(s, "operation", Dat.DTO_OPS, ev.operation);
+        } else {
+            for (String k : new String[] {"status", "operation"}) {
+                if (expectNode(s, k) != null) {
+                    runner.failure(this, s, "expected " + k + " " + expectNode(s, k).asText() + ", but the event is "
+                            + ev.numberName() + ", which has none");
+                }
+            }
+        }
+        JsonNode cookie = expectNode(s, "cookie");
+        if (cookie != null && cookie.asLong() != ev.cookie) {
+            runner.failure(this, s, "expected cookie " + cookie.asLong() + ", got " + ev.cookie);
+        }
+        JsonNode len = expectNode(s, "transfered_length");
+        if (len != null && len.asLong() != ev.transferredLength) {
+            runner.failure(this, s, "expected transfered_length " + len.asLong() + ", got " + ev.transferredLength);
+        }
+        JsonNode ep = expectNode(s, "ep");
+        if (ep != null) {
+            Object want = resolve(ep.asText(), s.path() + ".expect.ep");
+            if (want != ev.ep) {
+                runner.failure(this, s, "expected the event of endpoint " + ep.asText() + " (" + want + "), got "
+                        + ev.ep);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ memory
+
+    private long memWrite(Step s) {
+        Lmr lmr = handle(s, "lmr", Lmr.class);
+        JsonNode data = s.node().get("data");
+        long offset = number(s, "offset", 0);
+        long length = Bytes.length(data);
+        TraceEvent e = TraceEvent.of(sim().now(), TraceEvent.MEM_WRITE, host.name()).attr("process", def.name());
+        if (lmr == null || lmr.isFreed() || offset < 0 || offset > lmr.length() - length) {
+            runner.failure(this, s, lmr == null || lmr.isFreed() ? "mem_write needs a live LMR"
+                    : "mem_write of " + length + " bytes at offset " + offset + " is outside the LMR's "
+                            + lmr.length() + " bytes");
+            return 0;
+        }
+        long address = lmr.address() + offset;
+        if (Bytes.fill(data) >= 0) {
+            host.memory().cpuFill(address, length, (byte) Bytes.fill(data));
+        } else {
+            host.memory().cpuWrite(address, Bytes.literal(data));
+        }
+        runner.trace(e.attr("lmr", lmr.name()).attr("address", address).attr("bytes", length));
+        return memoryRate.transmitTimePs(length);
+    }
+
+    private long memRead(Step s) {
+        Lmr lmr = handle(s, "lmr", Lmr.class);
+        long offset = number(s, "offset", 0);
+        long length = number(s, "length", 0);
+        if (lmr == null || lmr.isFreed() || offset < 0 || offset > lmr.length() - length) {
+            runner.failure(this, s, lmr == null || lmr.isFreed() ? "mem_read needs a live LMR"
+                    : "mem_read of " + length + " bytes at offset " + offset + " is outside the LMR's "
+                            + lmr.length() + " bytes");
+            return 0;
+        }
+        if (length > ScenarioRunner.MAX_MEM_READ) {
+            runner.failure(this, s, "mem_read of " + ByteSize.format(length) + " is over the limit of "
+                    + ByteSize.format(ScenarioRunner.MAX_MEM_READ) + " per call");
+            return 0;
+        }
+        long address = lmr.address() + offset;
+        byte[] got = host.memory().cpuRead(address, (int) length);
+        boolean stale = host.memory().cpuViewIsStale(address, length);
+        TraceEvent e = TraceEvent.of(sim().now(), TraceEvent.MEM_READ, host.name()).attr("process", def.name())
+                .attr("lmr", lmr.name()).attr("address", address).attr("bytes", length).attr("stale", stale)
+                .attr("data_hex", Bytes.hex(got, 32));
+        JsonNode want = expectNode(s, "data");
+        if (want != null) {
+            String mismatch = compare(want, got);
+            e.attr("match", mismatch == null);
+            if (mismatch != null) {
+                runner.failure(this, s, mismatch);
+            }
+        }
+        JsonNode wantStale = expectNode(s, "stale");
+        if (wantStale != null && wantStale.asBoolean() != stale) {
+            runner.failure(this, s, "expected stale " + wantStale.asBoolean() + ", got " + stale);
+        }
+        runner.trace(e);
+        return memoryRate.transmitTimePs(length);
+    }
+
+    private static String compare(JsonNode want, byte[] got) {
+        long n = Bytes.length(want);
+        if (n != got.length) {
+            return "expected " + n + " bytes of data but the read has " + got.length
+                    + " (give mem_read the same length)";
+        }
+        int fill = Bytes.fill(want);
+        byte[] lit = fill >= 0 ? null : Bytes.literal(want);
+        for (int i = 0; i < got.length; i++) {
+            byte w = lit == null ? (byte) fill : lit[i];
+            if (got[i] != w) {
+                return String.format("data differs at byte %d: expected 0x%02x, read 0x%02x (read starts %s)", i,
+                        w & 0xff, got[i] & 0xff, Bytes.hex(got, 16));
+            }
+        }
+        return null;
+    }
+
+    // ------------------------------------------------------------------ expectations
+
+    private JsonNode expectNode(Step s, String key) {
+        JsonNode e = s.node().get("expect");
+        return e == null ? null : e.get(key);
+    }
+
+    private void checkRet(Step s, int ret) {
+        JsonNode want = expectNode(s, "ret");
+        String name = want == null ? "DAT_SUCCESS" : want.asText();
+        if (name.equals("any")) {
+            return;
+        }
+        boolean ok;
+        Integer type = DatReturn.typeByName(name);
+        if (type != null) {
+            ok = type == DatReturn.SUCCESS ? DatReturn.isSuccess(ret) : DatReturn.type(ret) == type;
+        } else {
+            ok = DatReturn.subtype(ret) == DatReturn.subtypeByName(name) && !DatReturn.isSuccess(ret);
+        }
+        if (!ok) {
+            runner.failure(this, s, "expected " + name + ", the call returned " + DatReturn.describe(ret)
+                    + (want == null ? " (calls are expected to succeed unless \"expect\" says otherwise)" : ""));
+        }
+    }
+
+    private void expectName(Step s, String key, NamedValues group, int actual) {
+        JsonNode want = expectNode(s, key);
+        if (want != null && group.value(want.asText()) != actual) {
+            runner.failure(this, s, "expected " + key + " " + want.asText() + ", got " + group.name(actual));
+        }
+    }
+
+    /** Returns the names bound so far, for diagnostics. */
+    List<String> boundNames() {
+        List<String> out = new ArrayList<>(values.keySet());
+        java.util.Collections.sort(out);
+        return out;
+    }
+}

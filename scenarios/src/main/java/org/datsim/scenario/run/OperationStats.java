@@ -1,0 +1,54 @@
+package org.datsim.scenario.run;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.datsim.core.stats.Counter;
+import org.datsim.core.stats.LatencyRecorder;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSink;
+
+/**
+ * A trace sink that turns the run trace into statistics: the latency from post to completion of every operation,
+ * per operation kind, and counts of trace kinds. It keeps one entry per operation in flight, not the trace.
+ */
+final class OperationStats implements TraceSink<TraceEvent> {
+
+    private final Map<Long, Long> postedAt = new HashMap<>();
+    private final Map<String, LatencyRecorder> latency = new TreeMap<>();
+    private final Map<String, Counter> kinds = new TreeMap<>();
+
+    @Override
+    public void accept(TraceEvent e) {
+        kinds.computeIfAbsent(e.kind(), k -> new Counter(k, "events")).increment();
+        if (TraceEvent.POST.equals(e.kind())) {
+            postedAt.put(e.op(), e.tPs());
+        } else if (TraceEvent.COMPLETE.equals(e.kind())) {
+            Long t0 = postedAt.remove(e.op());
+            if (t0 != null) {
+                Object opcode = e.attrs().get("opcode");
+                String kind = opcode + ("DAT_DTO_SUCCESS".equals(e.status()) ? "" : ":" + e.status());
+                latency.computeIfAbsent(kind, k -> new LatencyRecorder(k)).record(e.tPs() - t0);
+            }
+        }
+    }
+
+    /** Returns the latency recorders by operation kind, in name order. */
+    Map<String, LatencyRecorder> latency() {
+        return latency;
+    }
+
+    /** Returns how many trace events of each kind were seen, in name order. */
+    Map<String, Long> kindCounts() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        kinds.forEach((k, c) -> out.put(k, c.value()));
+        return out;
+    }
+
+    /** Returns the number of trace events of one kind. */
+    long count(String kind) {
+        Counter c = kinds.get(kind);
+        return c == null ? 0 : c.value();
+    }
+}

@@ -1,0 +1,226 @@
+package org.datsim.scenario.run;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.datsim.core.engine.RunResult;
+import org.datsim.core.engine.Simulator;
+import org.datsim.core.engine.StopReason;
+import org.datsim.core.random.RandomStreams;
+import org.datsim.core.stats.LatencyRecorder;
+import org.datsim.core.time.SimTime;
+import org.datsim.core.trace.JsonLinesTraceWriter;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
+import org.datsim.fabric.Fabric;
+import org.datsim.fabric.dat.DatReturn;
+import org.datsim.fabric.link.Port;
+import org.datsim.fabric.memory.MemoryLimitException;
+import org.datsim.scenario.load.ProcessDef;
+import org.datsim.scenario.load.Scenario;
+import org.datsim.scenario.load.Step;
+
+/**
+ * Runs a validated scenario: builds the fabric, starts one consumer process per scenario process, runs the engine to
+ * the end (or a guard), and writes {@code events.jsonl} (streamed while the run goes) and {@code summary.json}.
+ * Everything that reaches the outputs is ordered deterministically, so the same scenario and seed give
+ * byte-identical files.
+ */
+public final class ScenarioRunner {
+
+    /** The most bytes one mem_read may return. */
+    static final long MAX_MEM_READ = 64L << 20;
+    private static final int MAX_FAILURES_KEPT = 1000;
+
+    private final Scenario scenario;
+    private final Simulator sim = new Simulator();
+    private final TraceSource<TraceEvent> trace = new TraceSource<>("datsim");
+    private final Fabric fabric;
+    private final RandomStreams random;
+    private final Map<String, ConsumerProcess> processes = new LinkedHashMap<>();
+    private final List<String> failures = new ArrayList<>();
+    private long failureCount;
+    private long calls;
+    private long datErrors;
+
+    /**
+     * Prepares a run.
+     *
+     * @param scenario the validated scenario
+     */
+    public ScenarioRunner(Scenario scenario) {
+        this.scenario = scenario;
+        this.random = new RandomStreams(scenario.seed());
+        this.fabric = new Fabric(sim, scenario.topology(), scenario.params(), trace);
+        for (ProcessDef p : scenario.processes()) {
+            processes.put(p.name(), new ConsumerProcess(this, p, fabric.provider().host(p.host()),
+                    scenario.params()));
+        }
+        sim.setMaxEvents(scenario.maxEvents());
+        if (scenario.maxTimePs() != Long.MAX_VALUE) {
+            sim.setMaxTimePs(scenario.maxTimePs());
+        }
+    }
+
+    Simulator sim() {
+        return sim;
+    }
+
+    Fabric fabric() {
+        return fabric;
+    }
+
+    /** Returns the random streams of this run, seeded from the scenario's seed. */
+    RandomStreams random() {
+        return random;
+    }
+
+    ConsumerProcess process(String name) {
+        return processes.get(name);
+    }
+
+    void trace(TraceEvent e) {
+        trace.fire(e);
+    }
+
+    void countCall(int ret) {
+        calls++;
+        if (!DatReturn.isSuccess(ret)) {
+            datErrors++;
+        }
+    }
+
+    void failure(ConsumerProcess p, Step s, String message) {
+        failureCount++;
+        String text = "process " + p.name() + ", " + s.path() + " (" + s.spec().name() + ") at "
+                + SimTime.format(sim.now()) + ": " + message;
+        if (failures.size() < MAX_FAILURES_KEPT) {
+            failures.add(text);
+        }
+        trace.fire(TraceEvent.of(sim.now(), "expect_failed", p.hostName()).call(s.spec().name())
+                .attr("process", p.name()).attr("step", (long) s.index()).attr("message", message));
+    }
+
+    /**
+     * Runs the scenario and writes its outputs into a directory (created if needed). The trace is flushed even if
+     * the run stops early.
+     *
+     * @param outDir the output directory
+     * @param subscribers extra trace subscribers (tests), may be empty
+     * @return the exit code and a human summary
+     * @throws IOException if an output cannot be written
+     */
+    public RunResultSummary run(Path outDir, List<org.datsim.core.trace.TraceSink<TraceEvent>> subscribers)
+            throws IOException {
+        Files.createDirectories(outDir);
+        OperationStats stats = new OperationStats();
+        RunResult result;
+        String abort = null;
+        try (JsonLinesTraceWriter writer = new JsonLinesTraceWriter(outDir.resolve("events.jsonl"))) {
+            trace.subscribe(writer);
+            trace.subscribe(stats);
+            for (org.datsim.core.trace.TraceSink<TraceEvent> s : subscribers) {
+                trace.subscribe(s);
+            }
+            for (ConsumerProcess p : processes.values()) {
+                p.start(p.startPs());
+            }
+            try {
+                result = sim.run();
+            } catch (MemoryLimitException e) {
+                abort = e.getMessage();
+                result = new RunResult(StopReason.STOPPED, sim.now(), sim.eventsExecuted(), e.getMessage());
+            }
+        }
+        List<String> blocked = new ArrayList<>();
+        for (ConsumerProcess p : processes.values()) {
+            String in = p.blockedIn();
+            if (in != null) {
+                blocked.add("process " + p.name() + " did not finish: it was still in " + in);
+            }
+        }
+        boolean ok = failureCount == 0 && blocked.isEmpty() && result.reason() == StopReason.NO_EVENTS;
+        writeSummary(outDir.resolve("summary.json"), result, stats, blocked, abort);
+        List<String> lines = new ArrayList<>();
+        lines.add("scenario " + scenario.name() + " (seed " + scenario.seed() + "): simulated "
+                + SimTime.format(result.endTimePs()) + ", " + result.events() + " events, " + calls + " calls ("
+                + datErrors + " returned errors)");
+        for (Map.Entry<String, LatencyRecorder> e : stats.latency().entrySet()) {
+            LatencyRecorder r = e.getValue();
+            lines.add(String.format("  %-28s n=%-6d p50=%-10s p99=%-10s max=%s", e.getKey(), r.count(),
+                    SimTime.format(r.percentile(50)), SimTime.format(r.percentile(99)), SimTime.format(r.max())));
+        }
+        if (result.reason() != StopReason.NO_EVENTS) {
+            lines.add("run stopped early: " + result.message());
+        }
+        lines.addAll(blocked);
+        for (String f : failures) {
+            lines.add("FAILED " + f);
+        }
+        if (failureCount > failures.size()) {
+            lines.add("... and " + (failureCount - failures.size()) + " more failed expectations");
+        }
+        lines.add((ok ? "OK" : "FAILED") + ": " + failureCount + " failed expectation(s); trace and summary in "
+                + outDir);
+        return new RunResultSummary(ok ? 0 : 1, lines);
+    }
+
+    private void writeSummary(Path file, RunResult result, OperationStats stats, List<String> blocked, String abort)
+            throws IOException {
+        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectNode root = mapper.createObjectNode();
+        root.put("scenario", scenario.name());
+        root.put("seed", scenario.seed());
+        root.put("end_time_ps", result.endTimePs());
+        root.put("end_time", SimTime.format(result.endTimePs()));
+        root.put("events_executed", result.events());
+        root.put("stop_reason", result.reason().name());
+        if (result.reason() != StopReason.NO_EVENTS) {
+            root.put("stop_message", abort != null ? abort : result.message());
+        }
+        root.put("calls", calls);
+        root.put("calls_returning_errors", datErrors);
+        ObjectNode ops = root.putObject("operations");
+        for (Map.Entry<String, LatencyRecorder> e : stats.latency().entrySet()) {
+            LatencyRecorder r = e.getValue();
+            ObjectNode o = ops.putObject(e.getKey());
+            o.put("count", r.count());
+            o.put("mean_ps", Math.round(r.mean()));
+            o.put("p50_ps", r.percentile(50));
+            o.put("p90_ps", r.percentile(90));
+            o.put("p99_ps", r.percentile(99));
+            o.put("max_ps", r.max());
+        }
+        long packets = 0;
+        long wire = 0;
+        for (Port p : fabric.ports()) {
+            packets += p.packetsSent();
+            wire += p.bytesSent();
+        }
+        root.put("packets", packets);
+        root.put("wire_bytes", wire);
+        ObjectNode kinds = root.putObject("trace_events");
+        stats.kindCounts().forEach(kinds::put);
+        ObjectNode exp = root.putObject("expectations");
+        exp.put("failed", failureCount);
+        ArrayNode f = exp.putArray("failures");
+        failures.forEach(f::add);
+        ArrayNode b = root.putArray("unfinished_processes");
+        blocked.forEach(b::add);
+        ObjectNode params = root.putObject("params");
+        scenario.params().asText().forEach(params::put);
+        try (OutputStream out = Files.newOutputStream(file)) {
+            mapper.writeValue(out, root);
+        }
+        Files.writeString(file, Files.readString(file).replace("\r\n", "\n") + "\n");
+    }
+}

@@ -1,0 +1,10 @@
+/**
+ * Trace plumbing: typed {@link org.datsim.core.trace.TraceSource sources} that models fire records
+ * into, {@link org.datsim.core.trace.TraceSink sinks} that consume them, the {@link
+ * org.datsim.core.trace.TraceEvent} record of the run trace {@code events.jsonl}, and {@link
+ * org.datsim.core.trace.JsonLinesTraceWriter}, which streams trace events to disk as JSON Lines.
+ *
+ * <p>A source with no sinks costs one field read per potential record: models test {@link
+ * org.datsim.core.trace.TraceSource#isEnabled()} before building a record.
+ */
+package org.datsim.core.trace;
