@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "datsim", mixinStandardHelpOptions = true, version = "datsim 0.1.0",
         description = "Discrete-event simulator of RDMA fabrics that speaks the DAT/uDAPL API.",
-        subcommands = {DatsimCli.Run.class, DatsimCli.Validate.class, DatsimCli.Params.class,
+        subcommands = {DatsimCli.Run.class, DatsimCli.Validate.class, DatsimCli.Ops.class, DatsimCli.Params.class,
             DatsimCli.Bench.class})
 public final class DatsimCli implements Runnable {
 
@@ -145,6 +145,38 @@ public final class DatsimCli implements Runnable {
                 }
             }
             return code;
+        }
+    }
+
+    /** {@code datsim ops}. */
+    @Command(name = "ops", mixinStandardHelpOptions = true,
+            description = "Print the life of every operation of a finished run: post, start, wire, placement,"
+                    + " completion and dequeue times, latency and status.")
+    static final class Ops implements Callable<Integer> {
+
+        @Parameters(paramLabel = "RUN_DIR", description = "A directory written by `datsim run`.")
+        Path dir;
+
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            Path events = dir.resolve("events.jsonl");
+            if (!java.nio.file.Files.isRegularFile(events)) {
+                spec.commandLine().getErr().println("datsim: " + events + ": no such file (is " + dir
+                        + " the output directory of `datsim run`?)");
+                return EXIT_INVALID;
+            }
+            org.datsim.viz.OperationTable table = new org.datsim.viz.OperationTable();
+            try {
+                org.datsim.viz.TraceReader.read(events, table::accept);
+            } catch (java.io.IOException e) {
+                spec.commandLine().getErr().println("datsim: " + e.getMessage());
+                return EXIT_INVALID;
+            }
+            table.print(spec.commandLine().getOut());
+            return 0;
         }
     }
 

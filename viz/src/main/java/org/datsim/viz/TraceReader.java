@@ -1,0 +1,135 @@
+package org.datsim.viz;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.datsim.core.trace.TraceEvent;
+
+/**
+ * Streams an {@code events.jsonl} file back into {@link TraceEvent}s, one line at a time, so a trace of any length is
+ * read in constant memory. Standard fields map to the event's fields; every other field becomes an attribute.
+ */
+public final class TraceReader {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private TraceReader() {
+    }
+
+    /**
+     * Reads every event of a trace file in file order.
+     *
+     * @param file the events.jsonl file
+     * @param sink receives each event
+     * @return the number of events read
+     * @throws IOException if the file cannot be read or a line is not a trace event; the message names the line
+     */
+    public static long read(Path file, Consumer<TraceEvent> sink) throws IOException {
+        long n = 0;
+        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                n++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                try {
+                    sink.accept(parse(line));
+                } catch (IOException | IllegalArgumentException e) {
+                    throw new IOException(file + ":" + n + ": not a trace event: " + e.getMessage(), e);
+                }
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Parses one line of a trace.
+     *
+     * @param line a JSON object with at least t_ps, kind and host
+     * @return the event
+     * @throws IOException if the line is not JSON
+     * @throws IllegalArgumentException if a required field is missing
+     */
+    public static TraceEvent parse(String line) throws IOException {
+        JsonNode o = MAPPER.readTree(line);
+        if (o == null || !o.isObject() || !o.has("t_ps") || !o.has("kind") || !o.has("host")) {
+            throw new IllegalArgumentException("expected an object with t_ps, kind and host");
+        }
+        TraceEvent e = TraceEvent.of(o.get("t_ps").asLong(), o.get("kind").asText(), o.get("host").asText());
+        Iterator<Map.Entry<String, JsonNode>> it = o.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> f = it.next();
+            JsonNode v = f.getValue();
+            switch (f.getKey()) {
+                case "t_ps":
+                case "kind":
+                case "host":
+                    break;
+                case "ep":
+                    e.ep(v.asText());
+                    break;
+                case "op":
+                    e.op(v.asLong());
+                    break;
+                case "cookie":
+                    e.cookie(v.asLong());
+                    break;
+                case "call":
+                    e.call(v.asText());
+                    break;
+                case "ret":
+                    e.ret(v.asText());
+                    break;
+                case "status":
+                    e.status(v.asText());
+                    break;
+                default:
+                    e.attr(f.getKey(), value(v));
+                    break;
+            }
+        }
+        return e;
+    }
+
+    private static Object value(JsonNode v) {
+        if (v.isIntegralNumber()) {
+            return v.asLong();
+        }
+        if (v.isNumber()) {
+            return v.asDouble();
+        }
+        if (v.isBoolean()) {
+            return v.asBoolean();
+        }
+        if (v.isNull()) {
+            return null;
+        }
+        if (v.isArray()) {
+            boolean numbers = true;
+            for (JsonNode x : v) {
+                numbers &= x.isIntegralNumber();
+            }
+            if (numbers) {
+                long[] out = new long[v.size()];
+                for (int i = 0; i < out.length; i++) {
+                    out[i] = v.get(i).asLong();
+                }
+                return out;
+            }
+            String[] out = new String[v.size()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = v.get(i).asText();
+            }
+            return out;
+        }
+        return v.isTextual() ? v.asText() : v.toString();
+    }
+}
