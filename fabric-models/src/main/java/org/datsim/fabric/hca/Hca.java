@@ -172,6 +172,10 @@ public final class Hca implements NetworkNode {
             return;
         }
         QueuePair qp = wr.qp;
+        wr.rung = true;
+        if (qp.paused) {
+            return; // the retransmission after the RNR timer picks it up in posting order
+        }
         qp.notStarted.addLast(wr);
         if (!qp.queued) {
             qp.queued = true;
@@ -183,6 +187,10 @@ public final class Hca implements NetworkNode {
     private void kick() {
         while (!engineBusy && !ready.isEmpty()) {
             QueuePair qp = ready.pollFirst();
+            if (qp.paused) {
+                qp.queued = false;
+                continue;
+            }
             WorkRequest wr = qp.notStarted.pollFirst();
             if (qp.notStarted.isEmpty()) {
                 qp.queued = false;
@@ -305,9 +313,29 @@ public final class Hca implements NetworkNode {
         port.send(new Packet(kind, hostId, wr.qp.hca.hostId, header + aeth, wr, 0, 1, null, 0, status));
     }
 
+    /**
+     * Go-back-N after an RNR NAK: a responder that refused a message drops every later packet of the connection
+     * until the refused message arrives again, as an InfiniBand responder does with packets after a NAK'd PSN.
+     *
+     * @return true if the packet must be dropped
+     */
+    private static boolean blockedByRnr(QueuePair qp, Packet p) {
+        if (qp.rnrBlocked == null) {
+            return false;
+        }
+        if (p.context == qp.rnrBlocked && p.index == 0) {
+            qp.rnrBlocked = null;
+            return false;
+        }
+        return true;
+    }
+
     private void onWrite(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = wr.qp.peer;
+        if (blockedByRnr(qp, p)) {
+            return;
+        }
         if (p.index == 0) {
             if (!qp.active) {
                 wr.remoteFailed = true;
@@ -343,6 +371,9 @@ public final class Hca implements NetworkNode {
     private void onSend(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = wr.qp.peer;
+        if (blockedByRnr(qp, p)) {
+            return;
+        }
         if (p.index == 0) {
             qp.dropping = null;
             if (!qp.active) {
@@ -350,6 +381,7 @@ public final class Hca implements NetworkNode {
                 reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
             } else if (qp.receives.isEmpty()) {
                 qp.dropping = wr;
+                qp.rnrBlocked = wr;
                 if (trace.isEnabled()) {
                     trace.fire(TraceEvent.of(sim.now(), "rnr_nak", hostName).ep(qp.name).op(wr.opId)
                             .attr("reason", "no receive posted"));
@@ -400,6 +432,9 @@ public final class Hca implements NetworkNode {
     private void onReadRequest(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = wr.qp.peer;
+        if (blockedByRnr(qp, p)) {
+            return;
+        }
         if (!qp.active) {
             reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
             return;
@@ -458,20 +493,38 @@ public final class Hca implements NetworkNode {
         }
         if (status == Dat.DTO_ERR_RECEIVER_NOT_READY && (rnrRetry == 7 || wr.rnrRetries < rnrRetry)) {
             wr.rnrRetries++;
-            sim.schedule(rnrTimer, () -> {
-                if (!wr.done && wr.qp.active) {
-                    QueuePair qp = wr.qp;
-                    qp.notStarted.addFirst(wr);
-                    if (!qp.queued) {
-                        qp.queued = true;
-                        ready.addFirst(qp);
-                    }
-                    kick();
-                }
-            });
+            QueuePair qp = wr.qp;
+            qp.paused = true;
+            qp.notStarted.clear();
+            sim.schedule(rnrTimer, () -> retransmitFrom(wr));
             return;
         }
         fail(wr.qp, wr, status);
+    }
+
+    /**
+     * Restarts a queue pair after the RNR timer: the refused message and every later operation whose doorbell has
+     * rung and that has not finished are sent again, in posting order.
+     */
+    private void retransmitFrom(WorkRequest wr) {
+        QueuePair qp = wr.qp;
+        qp.paused = false;
+        if (wr.done || !qp.active) {
+            return;
+        }
+        qp.notStarted.clear();
+        boolean from = false;
+        for (WorkRequest o : qp.outstanding) {
+            from |= o == wr;
+            if (from && !o.done && o.rung) {
+                qp.notStarted.addLast(o);
+            }
+        }
+        if (!qp.queued) {
+            qp.queued = true;
+            ready.addLast(qp);
+        }
+        kick();
     }
 
     // ---------------------------------------------------------------- completion and errors

@@ -54,8 +54,12 @@ public final class QueuePair {
     final ArrayDeque<WorkRequest> outstanding = new ArrayDeque<>();
     final ArrayDeque<WorkRequest> receives = new ArrayDeque<>();
     boolean queued;
+    /** Requester: set from an RNR NAK until the retransmission restarts; the send engine skips this QP. */
+    boolean paused;
     WorkRequest inbound;
     WorkRequest dropping;
+    /** Responder: the message refused with an RNR NAK; later packets are dropped until it is sent again. */
+    WorkRequest rnrBlocked;
 
     QueuePair(Hca hca, String name) {
         this.hca = hca;

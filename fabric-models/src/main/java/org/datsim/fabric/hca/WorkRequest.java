@@ -40,6 +40,7 @@ public final class WorkRequest {
 
     int status = -1;
     boolean done;
+    boolean rung;
     long transferred;
     int rnrRetries;
     int placed;

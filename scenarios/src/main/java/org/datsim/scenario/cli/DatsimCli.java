@@ -31,6 +31,8 @@ public final class DatsimCli implements Runnable {
 
     /** Exit code: the input is invalid. */
     public static final int EXIT_INVALID = 2;
+    /** Exit code: datsim itself failed. */
+    public static final int EXIT_INTERNAL = 3;
 
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -113,7 +115,18 @@ public final class DatsimCli implements Runnable {
             }
             Path dir = out != null ? out : Paths.get("runs", s.name().replaceAll("[^A-Za-z0-9_.-]", "_"));
             long t0 = System.nanoTime();
-            RunResultSummary r = new ScenarioRunner(s).run(dir, List.of());
+            RunResultSummary r;
+            try {
+                r = new ScenarioRunner(s).run(dir, List.of());
+            } catch (java.io.IOException e) {
+                err.println("datsim: cannot write the outputs in " + dir + ": " + e.getMessage());
+                return 1;
+            } catch (RuntimeException e) {
+                err.println("datsim: internal error while running " + file + " (a bug in datsim, not in the"
+                        + " scenario; the trace written so far is in " + dir + "):");
+                e.printStackTrace(err);
+                return EXIT_INTERNAL;
+            }
             long wallMs = (System.nanoTime() - t0) / 1_000_000;
             for (String line : r.lines()) {
                 o.println(line);

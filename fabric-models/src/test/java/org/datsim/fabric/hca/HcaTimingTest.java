@@ -1,0 +1,187 @@
+package org.datsim.fabric.hca;
+
+import static org.datsim.fabric.TestFabric.iov;
+import static org.datsim.fabric.TestFabric.remote;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.datsim.core.param.Params;
+import org.datsim.core.time.DataRate;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.TestFabric;
+import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.dat.DatEvent;
+import org.datsim.fabric.dat.Lmr;
+import org.datsim.fabric.link.Port;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Exact timing of RDMA Writes through the HCA pipeline documented in {@link Hca}: the doorbell crosses PCIe, the
+ * send engine processes the WQE and DMA-reads it, then DMA-reads the payload packet by packet; each packet is
+ * serialised on the link and propagates; the responder places the data one PCIe latency after the last packet
+ * arrives and ACKs at once; the ACK crosses the link back and the CQE is written one PCIe latency later. Expected
+ * times are computed from the parameters, never copied from the model's output.
+ */
+class HcaTimingTest {
+
+    /** Simulated time at which the write is posted: well after connection setup has settled. */
+    private static final long T0 = 100_000_000L;
+
+    /** The parameter-derived times of one RDMA Write. */
+    private static final class Pipeline {
+        final long pcie;
+        final DataRate pcieRate;
+        final DataRate linkRate;
+        final long linkLatency;
+        final long header;
+        final long reth;
+        final long aeth;
+        final long mtu;
+        final long wqeProcess;
+        final long wqeBytes;
+
+        Pipeline(Params p) {
+            pcie = p.get(FabricParams.PCIE_LATENCY);
+            pcieRate = p.rate(FabricParams.PCIE_BANDWIDTH);
+            linkRate = p.rate(FabricParams.LINK_BANDWIDTH);
+            linkLatency = p.get(FabricParams.LINK_LATENCY);
+            header = p.get(FabricParams.LINK_HEADER_BYTES);
+            reth = p.get(FabricParams.LINK_RETH_BYTES);
+            aeth = p.get(FabricParams.LINK_AETH_BYTES);
+            mtu = p.get(FabricParams.HCA_MTU);
+            wqeProcess = p.get(FabricParams.HCA_WQE_PROCESS);
+            wqeBytes = p.get(FabricParams.HCA_WQE_BYTES);
+        }
+
+        /** Time the last packet of a write of {@code bytes} posted at {@code post} has fully arrived. */
+        long lastArrival(long post, long bytes) {
+            long dmaEnd = post + pcie // doorbell
+                    + wqeProcess + 2 * pcie + pcieRate.transmitTimePs(wqeBytes) // WQE
+                    + 2 * pcie; // payload DMA read round trip
+            long txEnd = 0;
+            long off = 0;
+            int index = 0;
+            do {
+                long len = Math.min(mtu, bytes - off);
+                dmaEnd += pcieRate.transmitTimePs(len);
+                long wire = header + len + (index == 0 ? reth : 0);
+                long txStart = Math.max(dmaEnd, txEnd);
+                txEnd = txStart + linkRate.transmitTimePs(wire);
+                off += len;
+                index++;
+            } while (off < bytes);
+            return txEnd + linkLatency;
+        }
+
+        long place(long post, long bytes) {
+            return lastArrival(post, bytes) + pcie;
+        }
+
+        long complete(long post, long bytes) {
+            return lastArrival(post, bytes) + linkRate.transmitTimePs(header + aeth) + linkLatency + pcie;
+        }
+    }
+
+    @Test
+    void singlePacketWriteCompletesExactlyWhenThePipelineSays() {
+        TestFabric.Pair p = TestFabric.pair();
+        TestFabric tf = p.tf;
+        Lmr src = tf.lmr(p.a, 4096, Dat.MEM_PRIV_ALL);
+        Lmr dst = tf.lmr(p.b, 4096, Dat.MEM_PRIV_ALL);
+        TestFabric.cpuWrite(p.a, src, 0, TestFabric.randomBytes(4096, 1));
+        long[] op = new long[1];
+        tf.at(T0, () -> op[0] = tf.write(p.epA, iov(src, 0, 4096), 77, remote(dst, 0, 4096), 0));
+        tf.run();
+
+        Pipeline pl = new Pipeline(tf.params);
+        // Spelled out once for the single-packet case, exactly as the Hca Javadoc describes the pipeline.
+        long arrival = T0 + pl.pcie
+                + pl.wqeProcess + 2 * pl.pcie + pl.pcieRate.transmitTimePs(pl.wqeBytes)
+                + 2 * pl.pcie + pl.pcieRate.transmitTimePs(4096)
+                + pl.linkRate.transmitTimePs(4096 + pl.header + pl.reth)
+                + pl.linkLatency;
+        long expectedPlace = arrival + pl.pcie;
+        long expectedComplete = arrival + pl.linkRate.transmitTimePs(pl.header + pl.aeth) + pl.linkLatency
+                + pl.pcie;
+        assertEquals(expectedPlace, pl.place(T0, 4096));
+        assertEquals(expectedComplete, pl.complete(T0, 4096));
+
+        TraceEvent place = tf.event(TraceEvent.PLACE, "B", op[0]);
+        TraceEvent complete = tf.event(TraceEvent.COMPLETE, "A", op[0]);
+        assertEquals(expectedPlace, place.tPs());
+        assertEquals(4096L, place.attrs().get("bytes"));
+        assertEquals(expectedComplete, complete.tPs());
+        assertEquals("DAT_DTO_SUCCESS", complete.status());
+        assertEquals(T0 + pl.pcie, tf.event(TraceEvent.START, "A", op[0]).tPs());
+
+        DatEvent e = tf.only(p.a.reqEvd);
+        assertEquals(Dat.DTO_COMPLETION_EVENT, e.number);
+        assertEquals(Dat.DTO_SUCCESS, e.status);
+        assertEquals(77, e.cookie);
+        assertEquals(4096, e.transferredLength);
+        assertEquals(Dat.DTO_RDMA_WRITE, e.operation);
+        assertEquals(expectedComplete, e.queuedPs);
+    }
+
+    @Test
+    void multiPacketWriteIsSplitAtTheMtuAndPlacesExactlyTheSourceBytes() {
+        TestFabric.Pair p = TestFabric.pair("hca.mtu", "4096B");
+        TestFabric tf = p.tf;
+        int len = 10_000;
+        Lmr src = tf.lmr(p.a, 16384, Dat.MEM_PRIV_ALL);
+        Lmr dst = tf.lmr(p.b, 16384, Dat.MEM_PRIV_ALL);
+        byte[] data = TestFabric.randomBytes(len, 2);
+        TestFabric.cpuWrite(p.a, src, 0, data);
+        Port aToB = p.a.host.hca().port();
+        Port bToA = p.b.host.hca().port();
+        long packetsBefore = aToB.packetsSent();
+        long bytesBefore = aToB.bytesSent();
+        long acksBefore = bToA.packetsSent();
+        long receivedBefore = p.b.host.hca().packetsReceived();
+        long[] op = new long[1];
+        tf.at(T0, () -> op[0] = tf.write(p.epA, iov(src, 0, len), 5, remote(dst, 100, len), 0));
+        tf.run();
+
+        Pipeline pl = new Pipeline(tf.params);
+        assertEquals(3, aToB.packetsSent() - packetsBefore, "10000 B at a 4096 B MTU is 4096 + 4096 + 1808");
+        assertEquals(len + 3 * pl.header + pl.reth, aToB.bytesSent() - bytesBefore);
+        assertEquals(3, p.b.host.hca().packetsReceived() - receivedBefore);
+        assertEquals(1, bToA.packetsSent() - acksBefore, "one ACK for the whole message");
+        assertEquals(Integer.valueOf(3), tf.event(TraceEvent.TX_START, "A", op[0]).attrs().get("packets"));
+
+        TraceEvent place = tf.event(TraceEvent.PLACE, "B", op[0]);
+        assertEquals(pl.place(T0, len), place.tPs());
+        assertEquals((long) len, place.attrs().get("bytes"));
+        assertEquals(dst.address() + 100, place.attrs().get("address"));
+        assertEquals(pl.complete(T0, len), tf.event(TraceEvent.COMPLETE, "A", op[0]).tPs());
+
+        assertArrayEquals(data, TestFabric.cpuRead(p.b, dst, 100, len));
+        assertArrayEquals(new byte[100], TestFabric.cpuRead(p.b, dst, 0, 100), "bytes before the target untouched");
+        assertArrayEquals(new byte[16384 - 100 - len], TestFabric.cpuRead(p.b, dst, 100 + len, 16384 - 100 - len),
+                "bytes after the target untouched");
+        DatEvent e = tf.only(p.a.reqEvd);
+        assertEquals(Dat.DTO_SUCCESS, e.status);
+        assertEquals(len, e.transferredLength);
+    }
+
+    @Test
+    void smallerMtuGivesMorePacketsAndTheSameBytes() {
+        TestFabric.Pair p = TestFabric.pair("hca.mtu", "1KiB");
+        TestFabric tf = p.tf;
+        int len = 3000;
+        Lmr src = tf.lmr(p.a, len, Dat.MEM_PRIV_ALL);
+        Lmr dst = tf.lmr(p.b, len, Dat.MEM_PRIV_ALL);
+        byte[] data = TestFabric.randomBytes(len, 3);
+        TestFabric.cpuWrite(p.a, src, 0, data);
+        Port aToB = p.a.host.hca().port();
+        long before = aToB.packetsSent();
+        long[] op = new long[1];
+        tf.at(T0, () -> op[0] = tf.write(p.epA, iov(src, 0, len), 5, remote(dst, 0, len), 0));
+        tf.run();
+        Pipeline pl = new Pipeline(tf.params);
+        assertEquals(3, aToB.packetsSent() - before, "3000 B at a 1024 B MTU is 1024 + 1024 + 952");
+        assertEquals(pl.complete(T0, len), tf.event(TraceEvent.COMPLETE, "A", op[0]).tPs());
+        assertArrayEquals(data, TestFabric.cpuRead(p.b, dst, 0, len));
+    }
+}
