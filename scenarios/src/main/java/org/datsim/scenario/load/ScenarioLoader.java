@@ -124,7 +124,7 @@ public final class ScenarioLoader {
         while (it.hasNext()) {
             String k = it.next();
             if (!allowed.contains(k)) {
-                problem(path + "." + k, "unknown field; expected one of " + allowed);
+                problem(path + "." + k, "unknown field; expected one of " + new java.util.TreeSet<>(allowed));
             }
         }
     }
@@ -197,12 +197,13 @@ public final class ScenarioLoader {
         } else if (!fabric.isObject()) {
             problem("$.fabric", "expected an object, found " + show(fabric));
         } else {
+            int before = problems.size();
             unknownKeys(fabric, "$.fabric", Set.of("hosts", "switches", "links", "params"));
             hosts = names(fabric.get("hosts"), "$.fabric.hosts", true);
             List<String> switches = names(fabric.get("switches"), "$.fabric.switches", false);
             List<LinkSpec> links = links(fabric.get("links"));
             params = params(fabric.get("params"), params);
-            if (problems.isEmpty()) {
+            if (problems.size() == before) {
                 List<String> topo = new ArrayList<>();
                 topology = Topology.build(hosts, switches, links, topo);
                 for (String p : topo) {
@@ -356,8 +357,11 @@ public final class ScenarioLoader {
                     }
                 }
             }
-            if (bound.put(pname, outs) != null) {
+            if (bound.containsKey(pname)) {
                 problem("$.processes[" + i + "].name", "process name \"" + pname + "\" is used twice");
+                bound.get(pname).putAll(outs);
+            } else {
+                bound.put(pname, outs);
             }
         }
         for (int i = 0; i < n.size(); i++) {
@@ -373,7 +377,7 @@ public final class ScenarioLoader {
                 problem(path + ".name", "expected a name of letters, digits and _, found \"" + pname + "\"");
             }
             String host = string(p, "host", path, true);
-            if (host != null && !hosts.contains(host)) {
+            if (host != null && !hosts.isEmpty() && !hosts.contains(host)) {
                 problem(path + ".host", "no host is named \"" + host + "\"; the fabric's hosts are " + hosts);
             }
             long start = 0;
@@ -444,7 +448,7 @@ public final class ScenarioLoader {
         }
         JsonNode expect = c.get("expect");
         if (expect != null) {
-            expect(expect, path + ".expect", spec);
+            expect(expect, path + ".expect", spec, process, bound);
         }
         return new Step(index, path, spec, (ObjectNode) c);
     }
@@ -688,7 +692,8 @@ public final class ScenarioLoader {
         }
     }
 
-    private void expect(JsonNode e, String path, CallSpec spec) {
+    private void expect(JsonNode e, String path, CallSpec spec, String process,
+            Map<String, Map<String, String>> bound) {
         if (!e.isObject()) {
             problem(path, "expected an object such as {\"ret\": \"DAT_SUCCESS\"}, found " + show(e));
             return;
@@ -722,6 +727,8 @@ public final class ScenarioLoader {
         }
         if (e.has("ep") && !isRef(e.get("ep"))) {
             problem(path + ".ep", "expected a reference to an endpoint such as \"$ep\", found " + show(e.get("ep")));
+        } else if (e.has("ep")) {
+            ref(e.get("ep").asText(), path + ".ep", process, bound);
         }
     }
 

@@ -108,7 +108,14 @@ final class ConsumerProcess extends SimProcess {
         while (pc < steps.size()) {
             Step s = steps.get(pc);
             if (waitEvd != null) {
-                if (!continueWait(s)) {
+                boolean done;
+                try {
+                    done = continueWait(s);
+                } catch (Unbound e) {
+                    runner.failure(this, s, e.getMessage()); // continueWait clears waitEvd before it can throw
+                    done = true;
+                }
+                if (!done) {
                     return;
                 }
                 pc++;
@@ -249,6 +256,14 @@ final class ConsumerProcess extends SimProcess {
         return n == null ? dflt : number(n, s.path() + "." + arg);
     }
 
+    /**
+     * Converts a scenario number to a C int argument (DAT_COUNT). Values outside the int range saturate, so a
+     * too-large count stays too large and the provider's range check rejects it, instead of wrapping around.
+     */
+    private static int count(long v) {
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v));
+    }
+
     private static int flags(JsonNode n, NamedValues group) {
         if (n == null) {
             return 0;
@@ -275,10 +290,10 @@ final class ConsumerProcess extends SimProcess {
 
     private long timeoutUs(Step s) {
         JsonNode n = s.node().get("timeout");
-        if (n == null || n.isTextual()) {
+        if (n == null || (n.isTextual() && !n.asText().startsWith("$"))) {
             return Dat.TIMEOUT_INFINITE;
         }
-        return n.asLong();
+        return number(n, s.path() + ".timeout");
     }
 
     private LmrTriplet[] iov(Step s) {
@@ -307,7 +322,7 @@ final class ConsumerProcess extends SimProcess {
         long address = number(r.get("address"), p + ".address");
         long offset = r.has("offset") ? number(r.get("offset"), p + ".offset") : 0;
         long length = number(r.get("length"), p + ".length");
-        return new RmrTriplet((int) ctx, address + offset, length);
+        return new RmrTriplet(ctx >= 0 && ctx <= 0xffffffffL ? (int) ctx : 0, address + offset, length);
     }
 
     private static byte[] privateData(Step s) {
@@ -332,10 +347,10 @@ final class ConsumerProcess extends SimProcess {
         String p = s.path() + ".ep_attr";
         return new EpAttributes(a.has("max_message_size") ? number(a.get("max_message_size"), p) : d.maxMessageSize(),
                 a.has("max_rdma_size") ? number(a.get("max_rdma_size"), p) : d.maxRdmaSize(),
-                (int) (a.has("max_recv_dtos") ? number(a.get("max_recv_dtos"), p) : d.maxRecvDtos()),
-                (int) (a.has("max_request_dtos") ? number(a.get("max_request_dtos"), p) : d.maxRequestDtos()),
-                (int) (a.has("max_recv_iov") ? number(a.get("max_recv_iov"), p) : d.maxRecvIov()),
-                (int) (a.has("max_request_iov") ? number(a.get("max_request_iov"), p) : d.maxRequestIov()),
+                count(a.has("max_recv_dtos") ? number(a.get("max_recv_dtos"), p) : d.maxRecvDtos()),
+                count(a.has("max_request_dtos") ? number(a.get("max_request_dtos"), p) : d.maxRequestDtos()),
+                count(a.has("max_recv_iov") ? number(a.get("max_recv_iov"), p) : d.maxRecvIov()),
+                count(a.has("max_request_iov") ? number(a.get("max_request_iov"), p) : d.maxRequestIov()),
                 a.has("request_completion_flags") ? flags(a.get("request_completion_flags"), Dat.COMPLETION_FLAGS)
                         : d.requestCompletionFlags(),
                 a.has("recv_completion_flags") ? flags(a.get("recv_completion_flags"), Dat.COMPLETION_FLAGS)
@@ -365,7 +380,7 @@ final class ConsumerProcess extends SimProcess {
                 Out<Ia> ia = new Out<>();
                 JsonNode name = s.node().get("ia_name");
                 ret = dat.iaOpen(host, name != null ? name.asText() : DatHost.DEFAULT_IA_NAME,
-                        (int) number(s, "async_evd_qlen", 8), ia);
+                        count(number(s, "async_evd_qlen", 8)), ia);
                 bind(s, ia.value);
                 break;
             }
@@ -383,7 +398,7 @@ final class ConsumerProcess extends SimProcess {
                 break;
             case "dat_evd_create": {
                 Out<Evd> evd = new Out<>();
-                ret = dat.evdCreate(handle(s, "ia", Ia.class), (int) number(s, "evd_min_qlen", 0),
+                ret = dat.evdCreate(handle(s, "ia", Ia.class), count(number(s, "evd_min_qlen", 0)),
                         flags(s, "evd_flags", Dat.EVD_FLAGS), evd);
                 bind(s, evd.value);
                 break;
@@ -540,7 +555,7 @@ final class ConsumerProcess extends SimProcess {
     private long startWait(Step s) {
         Evd evd = handle(s, "evd", Evd.class);
         long timeout = timeoutUs(s);
-        int threshold = (int) number(s, "threshold", 1);
+        int threshold = count(number(s, "threshold", 1));
         int ret = dat.evdWaitCheck(evd, timeout, threshold);
         if (!DatReturn.isSuccess(ret)) {
             finishEventCall(s, ret, null, evd);

@@ -1,0 +1,228 @@
+package org.datsim.scenario.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import org.datsim.scenario.ScenarioJson;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code datsim} command line through {@link DatsimCli#execute(String[], PrintWriter, PrintWriter)}: exit codes
+ * (0 ok, 1 a failed run, 2 invalid input), what goes to standard output and standard error for {@code run},
+ * {@code validate}, {@code params}, {@code bench phold} and {@code --help}, and that invalid input is reported as
+ * plain problem lines without a Java stack trace.
+ */
+class CliTest {
+
+    @TempDir
+    Path tmp;
+
+    /** What one invocation returned and printed. */
+    private record Result(int code, String out, String err) {
+        String all() {
+            return "exit " + code + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+
+        List<String> outLines() {
+            return out.lines().toList();
+        }
+    }
+
+    private static Result datsim(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code;
+        try (PrintWriter o = new PrintWriter(out); PrintWriter e = new PrintWriter(err)) {
+            code = DatsimCli.execute(args, o, e);
+        }
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    private static void assertNoStackTrace(Result r) {
+        assertFalse(r.err().contains("Exception"), r.all());
+        assertFalse(r.err().contains("\tat "), r.all());
+        assertFalse(r.out().contains("\tat "), r.all());
+    }
+
+    private static Path fixture(String name) throws URISyntaxException {
+        return Paths.get(CliTest.class.getResource("/fixtures/" + name).toURI());
+    }
+
+    private Path write(String name, String text) throws Exception {
+        Path f = tmp.resolve(name);
+        Files.writeString(f, text);
+        return f;
+    }
+
+    // ------------------------------------------------------------------ run
+
+    @Test
+    void runTheExample() {
+        Path outDir = tmp.resolve("out");
+        Result r = datsim("run", ScenarioJson.writeThenSend().toString(), "--out", outDir.toString());
+        assertEquals(0, r.code(), r.all());
+        assertTrue(r.out().startsWith("scenario write-then-send (seed 1): simulated "), r.all());
+        assertTrue(r.outLines().stream().anyMatch(l -> l.startsWith("OK: 0 failed expectation(s)")), r.all());
+        assertTrue(r.out().contains(outDir.toString()), r.all());
+        assertEquals("", r.err());
+        assertTrue(Files.isRegularFile(outDir.resolve("events.jsonl")));
+        assertTrue(Files.isRegularFile(outDir.resolve("summary.json")));
+    }
+
+    @Test
+    void runWithSeedOverride() {
+        Path outDir = tmp.resolve("seeded");
+        Result r = datsim("run", ScenarioJson.writeThenSend().toString(), "--out", outDir.toString(), "--seed", "7");
+        assertEquals(0, r.code(), r.all());
+        assertTrue(r.out().startsWith("scenario write-then-send (seed 7)"), r.all());
+        assertEquals(7, ScenarioJson.readJson(outDir.resolve("summary.json")).path("seed").asLong());
+    }
+
+    @Test
+    void runAFailingScenarioExitsOne() throws Exception {
+        Path f = write("blocked.json", ScenarioJson.withCalls("{\"call\": \"dat_evd_wait\", \"evd\": \"$evd\"}"));
+        Result r = datsim("run", f.toString(), "--out", tmp.resolve("blocked").toString());
+        assertEquals(1, r.code(), r.all());
+        assertTrue(r.out().contains("process p did not finish: it was still in dat_evd_wait at"
+                + " $.processes[0].calls[4]"), r.all());
+        assertTrue(r.outLines().stream().anyMatch(l -> l.startsWith("FAILED: 0 failed expectation(s)")), r.all());
+    }
+
+    @Test
+    void runAMalformedFilePrintsEveryProblemAndRunsNothing() throws Exception {
+        Path f = fixture("three-problems.json");
+        Path outDir = tmp.resolve("never");
+        Result r = datsim("run", f.toString(), "--out", outDir.toString());
+        assertEquals(DatsimCli.EXIT_INVALID, r.code(), r.all());
+        List<String> lines = r.err().lines().toList();
+        assertEquals(4, lines.size(), r.all());
+        assertTrue(lines.get(0).startsWith(f + ": $.colour: unknown field"), r.all());
+        assertTrue(lines.get(1).startsWith(f + ": $.fabric.links[0].bandwidth: "), r.all());
+        assertTrue(lines.get(2).startsWith(f + ": $.processes[0].calls[1].pz: dangling reference \"$nope\""),
+                r.all());
+        assertEquals("3 problem(s) in " + f + "; nothing was run", lines.get(3));
+        assertEquals("", r.out());
+        assertNoStackTrace(r);
+        assertFalse(Files.exists(outDir), "nothing is written for an invalid scenario");
+    }
+
+    @Test
+    void runBadJsonNamesLineAndColumn() throws Exception {
+        Path f = write("broken.json", "{\n  \"scenario\": \"x\",\n  \"fabric\": [\n}\n");
+        Result r = datsim("run", f.toString(), "--out", tmp.resolve("x").toString());
+        assertEquals(2, r.code(), r.all());
+        assertTrue(r.err().startsWith(f + ":4:1: invalid JSON: "), r.all());
+        assertTrue(r.err().contains("1 problem(s) in " + f + "; nothing was run"), r.all());
+        assertNoStackTrace(r);
+    }
+
+    @Test
+    void runAMissingFile() {
+        Path missing = tmp.resolve("no-such.json");
+        Result r = datsim("run", missing.toString(), "--out", tmp.resolve("x").toString());
+        assertEquals(2, r.code(), r.all());
+        assertTrue(r.err().startsWith(missing + ": no such file"), r.all());
+        assertTrue(r.err().contains("nothing was run"), r.all());
+        assertNoStackTrace(r);
+    }
+
+    @Test
+    void runADirectory() {
+        Result r = datsim("run", tmp.toString(), "--out", tmp.resolve("x").toString());
+        assertEquals(2, r.code(), r.all());
+        assertTrue(r.err().startsWith(tmp + ": is a directory"), r.all());
+        assertNoStackTrace(r);
+    }
+
+    // ------------------------------------------------------------------ validate
+
+    @Test
+    void validateGoodFile() {
+        Path f = ScenarioJson.writeThenSend();
+        Result r = datsim("validate", f.toString());
+        assertEquals(0, r.code(), r.all());
+        assertEquals(f + ": valid", r.out().strip());
+        assertEquals("", r.err());
+    }
+
+    @Test
+    void validateBadFile() throws Exception {
+        Path f = fixture("three-problems.json");
+        Result r = datsim("validate", f.toString());
+        assertEquals(2, r.code(), r.all());
+        assertEquals("", r.out());
+        assertTrue(r.err().contains("3 problem(s) in " + f + "; nothing was run"), r.all());
+        assertNoStackTrace(r);
+    }
+
+    @Test
+    void validateGoodAndBadTogetherFails() throws Exception {
+        Path good = ScenarioJson.writeThenSend();
+        Path bad = fixture("three-problems.json");
+        Result r = datsim("validate", good.toString(), bad.toString());
+        assertEquals(2, r.code(), r.all());
+        assertEquals(good + ": valid", r.out().strip());
+        assertTrue(r.err().contains(bad + ": $.colour"), r.all());
+    }
+
+    // ------------------------------------------------------------------ usage
+
+    @Test
+    void unknownOptionIsAnInputError() {
+        Result r = datsim("run", "--frobnicate", ScenarioJson.writeThenSend().toString());
+        assertEquals(2, r.code(), r.all());
+        assertTrue(r.err().contains("--frobnicate"), r.all());
+        assertNoStackTrace(r);
+        assertEquals(2, datsim("--frobnicate").code());
+        assertEquals(2, datsim("validate").code(), "validate needs a file");
+    }
+
+    @Test
+    void paramsListsTheCatalogue() {
+        Result r = datsim("params");
+        assertEquals(0, r.code(), r.all());
+        assertTrue(r.outLines().stream().anyMatch(l -> l.startsWith("link.bandwidth ") && l.contains("100Gbps")),
+                r.all());
+        assertTrue(r.out().contains("cpu.call_overhead"), r.all());
+        assertEquals(org.datsim.fabric.FabricParams.ALL.size(), r.outLines().size(), r.all());
+    }
+
+    @Test
+    void benchPholdEndsWithEventsPerSecond() {
+        Result r = datsim("bench", "phold", "--lps", "64", "--initial", "2", "--events", "20000", "--warmup", "0");
+        assertEquals(0, r.code(), r.all());
+        List<String> lines = r.outLines();
+        assertTrue(lines.get(lines.size() - 1).matches("events_per_second=\\d+"), r.all());
+        assertTrue(lines.contains("lps=64"), r.all());
+        assertTrue(lines.contains("events=20000"), r.all());
+    }
+
+    @Test
+    void benchRejectsNonPositiveSizes() {
+        Result r = datsim("bench", "phold", "--lps", "0", "--warmup", "0");
+        assertEquals(2, r.code(), r.all());
+        assertTrue(r.err().contains("must be positive"), r.all());
+    }
+
+    @Test
+    void help() {
+        Result r = datsim("--help");
+        assertEquals(0, r.code(), r.all());
+        assertTrue(r.out().contains("Usage: datsim"), r.all());
+        for (String sub : new String[] {"run", "validate", "params", "bench"}) {
+            assertTrue(r.out().contains(sub), r.all());
+        }
+        Result runHelp = datsim("run", "--help");
+        assertEquals(0, runHelp.code(), runHelp.all());
+        assertTrue(runHelp.out().contains("--out"), runHelp.all());
+    }
+}
