@@ -339,6 +339,12 @@ public final class TestFabric {
         assertEquals(StopReason.NO_EVENTS, r.reason(), r.message());
     }
 
+    /** Runs every event up to and including an absolute simulated time, leaving the clock there. */
+    public void runUntil(long timePs) {
+        RunResult r = sim.runUntil(timePs);
+        assertTrue(r.reason() == StopReason.UNTIL_TIME || r.reason() == StopReason.NO_EVENTS, r.message());
+    }
+
     /** Dequeues every event of an EVD, in order. */
     public List<DatEvent> drain(Evd evd) {
         List<DatEvent> out = new ArrayList<>();

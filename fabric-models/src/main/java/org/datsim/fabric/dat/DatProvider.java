@@ -314,6 +314,12 @@ public final class DatProvider {
                         sim.now(), false));
                 wake(async);
             }
+            // Rule 8: on InfiniBand a completion-queue overflow is fatal for every queue pair feeding it.
+            for (Ep ep : List.copyOf(evd.feeders)) {
+                if (ep.state == Dat.EP_STATE_CONNECTED || ep.state == Dat.EP_STATE_DISCONNECT_PENDING) {
+                    ep.ia.host.hca.fail(ep.qp, null, Dat.DTO_ERR_LOCAL_EP);
+                }
+            }
             return;
         }
         evd.queue.addLast(e);
@@ -443,6 +449,12 @@ public final class DatProvider {
                 e.users++;
             }
         }
+        if (recvEvd != null) {
+            recvEvd.feeders.add(created);
+        }
+        if (requestEvd != null && requestEvd != recvEvd) {
+            requestEvd.feeders.add(created);
+        }
         ia.children.add(created);
         ep.value = created;
         return DatReturn.SUCCESS;
@@ -464,6 +476,7 @@ public final class DatProvider {
         for (Evd e : new Evd[] {ep.recvEvd, ep.requestEvd, ep.connectEvd}) {
             if (e != null) {
                 e.users--;
+                e.feeders.remove(ep);
             }
         }
         return DatReturn.SUCCESS;

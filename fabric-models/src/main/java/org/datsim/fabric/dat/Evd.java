@@ -15,6 +15,8 @@ public final class Evd extends DatHandle {
     boolean enabled = true;
     boolean waitable = true;
     int users;
+    /** The endpoints whose DTO completions this EVD receives, in creation order. */
+    final java.util.List<Ep> feeders = new java.util.ArrayList<>();
     long overflows;
 
     Evd(String name, Ia ia, int qlen, int flags) {

@@ -61,6 +61,8 @@ public final class Hca implements NetworkNode {
         kick();
     };
     private long responderFree;
+    private final ArrayDeque<Packet> loopback = new ArrayDeque<>();
+    private final EventHandler loopbackDeliver = a -> receive(loopback.pollFirst(), 0);
     private int qpCount;
     private long packetsReceived;
 
@@ -191,6 +193,12 @@ public final class Hca implements NetworkNode {
                 qp.queued = false;
                 continue;
             }
+            WorkRequest head = qp.notStarted.peekFirst();
+            if (head != null && (head.flags & Dat.COMPLETION_BARRIER_FENCE_FLAG) != 0 && fenced(head)) {
+                qp.queued = false;
+                qp.fenced = true;
+                continue;
+            }
             WorkRequest wr = qp.notStarted.pollFirst();
             if (qp.notStarted.isEmpty()) {
                 qp.queued = false;
@@ -201,6 +209,42 @@ public final class Hca implements NetworkNode {
                 process(wr);
             }
         }
+    }
+
+    /**
+     * The barrier fence (rule 17): a work request posted with DAT_COMPLETION_BARRIER_FENCE_FLAG does not start while
+     * an RDMA Read posted before it on the same queue pair has not completed. It waits for earlier Reads only; Sends
+     * and Writes are already ordered on the wire. Everything behind it on the queue pair waits too.
+     *
+     * @return true if the work request must wait
+     */
+    private boolean fenced(WorkRequest wr) {
+        int n = 0;
+        for (WorkRequest o : wr.qp.outstanding) {
+            if (o == wr) {
+                break;
+            }
+            if (o.opcode == WorkRequest.RDMA_READ && !o.done) {
+                n++;
+            }
+        }
+        if (n > 0 && !wr.fenceTraced && trace.isEnabled()) {
+            long[] waiting = new long[n];
+            int i = 0;
+            for (WorkRequest o : wr.qp.outstanding) {
+                if (o == wr) {
+                    break;
+                }
+                if (o.opcode == WorkRequest.RDMA_READ && !o.done) {
+                    waiting[i++] = o.opId;
+                }
+            }
+            wr.fenceTraced = true;
+            trace.fire(TraceEvent.of(sim.now(), TraceEvent.FENCE_WAIT, hostName).ep(wr.qp.name).op(wr.opId)
+                    .cookie(wr.cookie).attr("opcode", wr.opName()).attr("waiting_for", waiting)
+                    .attr("reason", "barrier fence"));
+        }
+        return n > 0;
     }
 
     private void process(WorkRequest wr) {
@@ -261,7 +305,7 @@ public final class Hca implements NetworkNode {
                 break;
         }
         int dst = kind == Packet.READ_RESPONSE ? wr.qp.hca.hostId : wr.qp.peer.hca.hostId;
-        port.send(new Packet(kind, hostId, dst, wire, wr, index, count, data, off, 0));
+        transmit(new Packet(kind, hostId, dst, wire, wr, index, count, data, off, 0));
     }
 
     private void onTransmit(Packet p, boolean start) {
@@ -274,6 +318,19 @@ public final class Hca implements NetworkNode {
             trace.fire(TraceEvent.of(sim.now(), start ? TraceEvent.TX_START : TraceEvent.TX_END, hostName)
                     .ep(sender != null ? sender.name : null).op(wr.opId).attr("packet", Packet.kindName(p.kind))
                     .attr("packets", p.count));
+        }
+    }
+
+    /**
+     * Sends a packet: to the port, or, for a packet addressed to this host (two queue pairs of the same HCA), through
+     * the HCA's internal loopback, which delivers it in order without touching the link.
+     */
+    private void transmit(Packet p) {
+        if (p.dstHost == hostId) {
+            loopback.addLast(p);
+            sim.schedule(0, loopbackDeliver, 0);
+        } else {
+            port.send(p);
         }
     }
 
@@ -310,7 +367,7 @@ public final class Hca implements NetworkNode {
     }
 
     private void reply(WorkRequest wr, int kind, int status) {
-        port.send(new Packet(kind, hostId, wr.qp.hca.hostId, header + aeth, wr, 0, 1, null, 0, status));
+        transmit(new Packet(kind, hostId, wr.qp.hca.hostId, header + aeth, wr, 0, 1, null, 0, status));
     }
 
     /**
@@ -533,6 +590,15 @@ public final class Hca implements NetworkNode {
         wr.status = status;
         wr.done = true;
         drain(wr.qp);
+        QueuePair qp = wr.qp;
+        if (wr.opcode == WorkRequest.RDMA_READ && qp.fenced) {
+            qp.fenced = false; // the fenced request is looked at again
+            if (!qp.queued && !qp.notStarted.isEmpty()) {
+                qp.queued = true;
+                ready.addLast(qp);
+            }
+            kick();
+        }
     }
 
     private void complete(WorkRequest wr, int status) {
@@ -570,7 +636,8 @@ public final class Hca implements NetworkNode {
     private void failReceive(QueuePair qp, WorkRequest recv, int status) {
         recv.status = status;
         recv.done = true;
-        qp.listener.receiveCompleted(recv);
+        // Like every completion, a CQE write later: an earlier receive still being placed completes first (rule 2).
+        sim.schedule(pcieLatency, () -> qp.listener.receiveCompleted(recv));
         fail(qp, null, status);
     }
 
@@ -599,7 +666,8 @@ public final class Hca implements NetworkNode {
             WorkRequest r = qp.receives.pollFirst();
             r.status = Dat.DTO_ERR_FLUSHED;
             r.done = true;
-            qp.listener.receiveCompleted(r);
+            // A CQE write later, so that receives whose data is still being placed complete first, in order.
+            sim.schedule(pcieLatency, () -> qp.listener.receiveCompleted(r));
         }
     }
 
@@ -626,6 +694,6 @@ public final class Hca implements NetworkNode {
      * @param message the message, delivered to that host's CM listener
      */
     public void sendCm(int dstHost, Object message) {
-        port.send(new Packet(Packet.CM, hostId, dstHost, cmBytes, message, 0, 1, null, 0, 0));
+        transmit(new Packet(Packet.CM, hostId, dstHost, cmBytes, message, 0, 1, null, 0, 0));
     }
 }

@@ -56,6 +56,8 @@ public final class QueuePair {
     boolean queued;
     /** Requester: set from an RNR NAK until the retransmission restarts; the send engine skips this QP. */
     boolean paused;
+    /** Requester: the head of the send queue waits behind a barrier fence for earlier RDMA Reads. */
+    boolean fenced;
     WorkRequest inbound;
     WorkRequest dropping;
     /** Responder: the message refused with an RNR NAK; later packets are dropped until it is sent again. */

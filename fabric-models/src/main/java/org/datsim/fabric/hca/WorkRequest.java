@@ -41,6 +41,7 @@ public final class WorkRequest {
     int status = -1;
     boolean done;
     boolean rung;
+    boolean fenceTraced;
     long transferred;
     int rnrRetries;
     int placed;

@@ -81,6 +81,27 @@ class HcaTimingTest {
         long complete(long post, long bytes) {
             return lastArrival(post, bytes) + linkRate.transmitTimePs(header + aeth) + linkLatency + pcie;
         }
+
+        /**
+         * Time the last RDMA Read response of {@code bytes} posted at {@code post} has fully arrived at the
+         * requester: the request leaves after the doorbell and the WQE; at the responder the response engine
+         * DMA-reads the data (a read round trip, then packet by packet) and each response packet (header + AETH +
+         * payload) is serialised back.
+         */
+        long readLastResponseArrival(long post, long bytes) {
+            long requestArrives = post + pcie + wqeProcess + 2 * pcie + pcieRate.transmitTimePs(wqeBytes)
+                    + linkRate.transmitTimePs(header + reth) + linkLatency;
+            long dmaEnd = requestArrives + 2 * pcie;
+            long txEnd = 0;
+            long off = 0;
+            do {
+                long len = Math.min(mtu, bytes - off);
+                dmaEnd += pcieRate.transmitTimePs(len);
+                txEnd = Math.max(dmaEnd, txEnd) + linkRate.transmitTimePs(header + aeth + len);
+                off += len;
+            } while (off < bytes);
+            return txEnd + linkLatency;
+        }
     }
 
     @Test
@@ -183,5 +204,36 @@ class HcaTimingTest {
         assertEquals(3, aToB.packetsSent() - before, "3000 B at a 1024 B MTU is 1024 + 1024 + 952");
         assertEquals(pl.complete(T0, len), tf.event(TraceEvent.COMPLETE, "A", op[0]).tPs());
         assertArrayEquals(data, TestFabric.cpuRead(p.b, dst, 0, len));
+    }
+
+    @Test
+    void rdmaReadPlacesAndCompletesExactlyWhenThePipelineSays() {
+        TestFabric.Pair p = TestFabric.pair();
+        TestFabric tf = p.tf;
+        Pipeline pl = new Pipeline(tf.params);
+        for (int len : new int[] {4096, 10_000}) {
+            Lmr sink = tf.lmr(p.a, len, Dat.MEM_PRIV_ALL);
+            Lmr source = tf.lmr(p.b, len, Dat.MEM_PRIV_ALL);
+            byte[] data = TestFabric.randomBytes(len, len);
+            TestFabric.cpuWrite(p.b, source, 0, data);
+            Port bToA = p.b.host.hca().port();
+            long responsesBefore = bToA.packetsSent();
+            long bytesBefore = bToA.bytesSent();
+            long post = tf.sim.now() + 10_000_000L;
+            long[] op = new long[1];
+            tf.at(post, () -> op[0] = tf.read(p.epA, iov(sink, 0, len), len, remote(source, 0, len), 0));
+            tf.run();
+            long arrival = pl.readLastResponseArrival(post, len);
+            assertEquals(arrival + pl.pcie, tf.event(TraceEvent.PLACE, "A", op[0]).tPs(), "place of " + len);
+            assertEquals(arrival + 2 * pl.pcie, tf.event(TraceEvent.COMPLETE, "A", op[0]).tPs(),
+                    "completion of " + len);
+            long packets = (len + pl.mtu - 1) / pl.mtu;
+            assertEquals(packets, bToA.packetsSent() - responsesBefore);
+            assertEquals(len + packets * (pl.header + pl.aeth), bToA.bytesSent() - bytesBefore);
+            assertArrayEquals(data, TestFabric.cpuRead(p.a, sink, 0, len));
+            DatEvent e = tf.only(p.a.reqEvd);
+            assertEquals(Dat.DTO_SUCCESS, e.status);
+            assertEquals(len, e.transferredLength);
+        }
     }
 }
