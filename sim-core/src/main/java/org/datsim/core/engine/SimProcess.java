@@ -101,8 +101,10 @@ public abstract class SimProcess {
    * Schedules {@link #resume()} at the current time, after the events already scheduled for it.
    * Idempotent: if a wake-up requested by this method is already pending, nothing happens, so any
    * number of {@code wake()} calls at one instant cause at most one resume. Does nothing for a
-   * finished process. May also be used instead of {@link #start(long)} to start a process now.
-   * Costs O(1) plus, at most once per instant, one scheduled event.
+   * finished process. It may be called before {@link #start(long)} (for example by a producer
+   * that fills a queue before the consumer starts); the process then simply resumes earlier, and
+   * {@code start} may still be called once. Costs O(1) plus, at most once per instant, one
+   * scheduled event.
    */
   public final void wake() {
     if (finished) {
@@ -111,7 +113,6 @@ public abstract class SimProcess {
     if (wakeId != 0 && sim.isPending(wakeId)) {
       return;
     }
-    started = true;
     wakeId = sim.schedule(0, dispatcher, KIND_WAKE);
   }
 
