@@ -99,6 +99,14 @@ public final class DatsimCli implements Runnable {
         @Option(names = "--seed", paramLabel = "N", description = "Override the scenario's seed.")
         Long seed;
 
+        @Option(names = "--max-events", paramLabel = "N",
+                description = "Stop after this many events (overrides limits.max_events).")
+        Long maxEvents;
+
+        @Option(names = "--max-time", paramLabel = "TIME",
+                description = "Stop at this simulated time, e.g. 10ms (overrides limits.max_time).")
+        String maxTime;
+
         @Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -113,6 +121,23 @@ public final class DatsimCli implements Runnable {
             if (seed != null) {
                 s = s.withSeed(seed);
             }
+            long events = s.maxEvents();
+            long time = s.maxTimePs();
+            try {
+                if (maxEvents != null) {
+                    if (maxEvents < 1) {
+                        throw new IllegalArgumentException("expected a positive number of events, found " + maxEvents);
+                    }
+                    events = maxEvents;
+                }
+                if (maxTime != null) {
+                    time = org.datsim.core.time.SimTime.parse(maxTime);
+                }
+            } catch (IllegalArgumentException e) {
+                err.println("datsim: " + (maxTime != null ? "--max-time/--max-events: " : "") + e.getMessage());
+                return EXIT_INVALID;
+            }
+            s = s.withLimits(events, time);
             Path dir = out != null ? out : Paths.get("runs", s.name().replaceAll("[^A-Za-z0-9_.-]", "_"));
             long t0 = System.nanoTime();
             RunResultSummary r;

@@ -20,6 +20,17 @@ import org.datsim.fabric.topology.Topology;
 public record Scenario(String file, String name, String description, long seed, Topology topology, Params params,
         List<ProcessDef> processes, long maxEvents, long maxTimePs) {
 
+    /**
+     * Returns a copy with other guards.
+     *
+     * @param events the most events to execute
+     * @param timePs the latest simulated time in picoseconds
+     * @return the copy
+     */
+    public Scenario withLimits(long events, long timePs) {
+        return new Scenario(file, name, description, seed, topology, params, processes, events, timePs);
+    }
+
     /** Returns a copy with another seed. */
     public Scenario withSeed(long newSeed) {
         return new Scenario(file, name, description, newSeed, topology, params, processes, maxEvents, maxTimePs);

@@ -169,8 +169,15 @@ public final class ScenarioRunner {
         if (failureCount > failures.size()) {
             lines.add("... and " + (failureCount - failures.size()) + " more failed expectations");
         }
-        lines.add((ok ? "OK" : "FAILED") + ": " + failureCount + " failed expectation(s); trace and summary in "
-                + outDir);
+        String why = failureCount + " failed expectation(s)";
+        if (!blocked.isEmpty()) {
+            why += ", " + blocked.size() + " unfinished process(es)";
+        }
+        if (result.reason() != StopReason.NO_EVENTS) {
+            why += ", stopped early (" + result.reason().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
+                    + ")";
+        }
+        lines.add((ok ? "OK" : "FAILED") + ": " + why + "; trace and summary in " + outDir);
         return new RunResultSummary(ok ? 0 : 1, lines);
     }
 
