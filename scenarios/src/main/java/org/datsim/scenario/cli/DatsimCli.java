@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "datsim", mixinStandardHelpOptions = true, version = "datsim 0.1.0",
         description = "Discrete-event simulator of RDMA fabrics that speaks the DAT/uDAPL API.",
-        subcommands = {DatsimCli.Run.class, DatsimCli.Validate.class, DatsimCli.Ops.class, DatsimCli.Params.class,
+        subcommands = {DatsimCli.Run.class, DatsimCli.Validate.class, DatsimCli.Ops.class, DatsimCli.Params.class, DatsimCli.Schema.class,
             DatsimCli.Bench.class})
 public final class DatsimCli implements Runnable {
 
@@ -232,6 +232,22 @@ public final class DatsimCli implements Runnable {
             for (ParamSpec p : FabricParams.ALL) {
                 o.printf("%-24s %-10s %s%n", p.name(), p.format(p.defaultValue()), p.description());
             }
+            return 0;
+        }
+    }
+
+    /** {@code datsim schema}. */
+    @Command(name = "schema", mixinStandardHelpOptions = true,
+            description = "Print the JSON Schema of scenario files (also in scenarios/scenario.schema.json).")
+    static final class Schema implements Callable<Integer> {
+
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            spec.commandLine().getOut().print(org.datsim.scenario.load.SchemaGenerator.render());
+            spec.commandLine().getOut().flush();
             return 0;
         }
     }

@@ -1,0 +1,283 @@
+package org.datsim.scenario.load;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import org.datsim.core.param.ParamSpec;
+import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.dat.NamedValues;
+
+/**
+ * Renders the JSON Schema (draft 2020-12) of scenario files from the call catalogue and the parameter catalogue, so
+ * editors can complete and check scenarios. The schema describes shapes; the loader remains the judge (it also checks
+ * references, units and the topology).
+ */
+public final class SchemaGenerator {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private SchemaGenerator() {
+    }
+
+    /** Returns the schema as indented JSON text ending with a newline. */
+    public static String render() {
+        try {
+            return MAPPER.writeValueAsString(schema()).replace("\r\n", "\n") + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Returns the schema as a JSON tree. */
+    public static ObjectNode schema() {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("$schema", "https://json-schema.org/draft/2020-12/schema");
+        root.put("$id", "https://datsim.invalid/scenario.schema.json");
+        root.put("title", "datsim scenario");
+        root.put("type", "object");
+        root.put("additionalProperties", false);
+        root.putArray("required").add("scenario").add("fabric").add("processes");
+        ObjectNode props = root.putObject("properties");
+        props.putObject("$schema").put("type", "string");
+        props.putObject("scenario").put("type", "string").put("description", "The scenario's name.");
+        props.putObject("description").put("type", "string");
+        props.putObject("seed").put("type", "integer").put("description", "Random seed (default 1).");
+        props.set("fabric", fabric());
+        ObjectNode limits = props.putObject("limits");
+        limits.put("type", "object").put("additionalProperties", false);
+        ObjectNode lp = limits.putObject("properties");
+        lp.putObject("max_events").put("type", "integer").put("minimum", 1);
+        lp.set("max_time", pattern("time", "^[0-9.]+ ?(ps|ns|us|ms|s)$"));
+        ObjectNode processes = props.putObject("processes");
+        processes.put("type", "array");
+        ObjectNode process = processes.putObject("items");
+        process.put("type", "object").put("additionalProperties", false);
+        process.putArray("required").add("name").add("host").add("calls");
+        ObjectNode pp = process.putObject("properties");
+        pp.putObject("name").put("type", "string").put("pattern", "^[A-Za-z_][A-Za-z0-9_]*$");
+        pp.putObject("host").put("type", "string");
+        pp.putObject("description").put("type", "string");
+        pp.set("start", pattern("time", "^[0-9.]+ ?(ps|ns|us|ms|s)$"));
+        ObjectNode calls = pp.putObject("calls");
+        calls.put("type", "array");
+        ArrayNode oneOf = calls.putObject("items").putArray("oneOf");
+        for (CallSpec spec : CallCatalog.all().values()) {
+            oneOf.add(call(spec));
+        }
+        return root;
+    }
+
+    private static ObjectNode fabric() {
+        ObjectNode f = MAPPER.createObjectNode();
+        f.put("type", "object").put("additionalProperties", false);
+        f.putArray("required").add("hosts").add("links");
+        ObjectNode p = f.putObject("properties");
+        ObjectNode names = MAPPER.createObjectNode();
+        names.put("type", "array");
+        names.putObject("items").put("type", "string").put("pattern", "^[A-Za-z_][A-Za-z0-9_]*$");
+        p.set("hosts", names.deepCopy().put("minItems", 1));
+        p.set("switches", names);
+        ObjectNode links = p.putObject("links");
+        links.put("type", "array");
+        ObjectNode link = links.putObject("items");
+        link.put("type", "object").put("additionalProperties", false);
+        link.putArray("required").add("a").add("b");
+        ObjectNode lp = link.putObject("properties");
+        lp.putObject("a").put("type", "string");
+        lp.putObject("b").put("type", "string");
+        lp.putObject("bandwidth").put("type", "string").put("description", "For example \"100Gbps\".");
+        lp.set("latency", pattern("time", "^[0-9.]+ ?(ps|ns|us|ms|s)$"));
+        ObjectNode params = p.putObject("params");
+        params.put("type", "object").put("additionalProperties", false);
+        ObjectNode pprops = params.putObject("properties");
+        for (ParamSpec spec : FabricParams.ALL) {
+            ObjectNode one = pprops.putObject(spec.name());
+            one.put("description", spec.description() + " (default " + spec.format(spec.defaultValue()) + ")");
+            if (spec.kind() == ParamSpec.Kind.CHOICE) {
+                ArrayNode e = one.putArray("enum");
+                spec.choices().forEach(e::add);
+            } else if (spec.kind() == ParamSpec.Kind.INT) {
+                one.put("type", "integer");
+            } else if (spec.kind() == ParamSpec.Kind.BOOL) {
+                one.put("type", "boolean");
+            } else if (spec.kind() == ParamSpec.Kind.BYTES) {
+                one.putArray("type").add("string").add("integer");
+            } else {
+                one.put("type", "string");
+            }
+        }
+        return f;
+    }
+
+    private static ObjectNode pattern(String what, String regex) {
+        ObjectNode n = MAPPER.createObjectNode();
+        n.put("type", "string").put("pattern", regex).put("description", "A " + what + " such as \"1.5us\".");
+        return n;
+    }
+
+    private static ObjectNode ref() {
+        ObjectNode n = MAPPER.createObjectNode();
+        n.put("type", "string").put("pattern", "^\\$");
+        return n;
+    }
+
+    private static ObjectNode anyOf(ObjectNode... alternatives) {
+        ObjectNode n = MAPPER.createObjectNode();
+        ArrayNode a = n.putArray("anyOf");
+        for (ObjectNode x : alternatives) {
+            a.add(x);
+        }
+        return n;
+    }
+
+    private static ObjectNode type(String t) {
+        ObjectNode n = MAPPER.createObjectNode();
+        n.put("type", t);
+        return n;
+    }
+
+    private static ObjectNode names(NamedValues group) {
+        ObjectNode n = MAPPER.createObjectNode();
+        ArrayNode e = n.putArray("enum");
+        group.names().forEach(e::add);
+        return n;
+    }
+
+    private static ObjectNode flags(NamedValues group) {
+        ObjectNode array = MAPPER.createObjectNode();
+        array.put("type", "array");
+        array.set("items", names(group));
+        ObjectNode joined = MAPPER.createObjectNode();
+        joined.put("type", "string").put("description", "One or more of " + group.names() + " joined by |.");
+        return anyOf(type("integer"), joined, array);
+    }
+
+    private static ObjectNode data() {
+        ObjectNode n = MAPPER.createObjectNode();
+        n.put("type", "object").put("additionalProperties", false);
+        ObjectNode p = n.putObject("properties");
+        p.putObject("text").put("type", "string");
+        p.putObject("hex").put("type", "string").put("pattern", "^([0-9a-fA-F]{2})*$");
+        p.putObject("fill").put("type", "integer").put("minimum", 0).put("maximum", 255);
+        p.set("length", anyOf(type("integer"), type("string")));
+        return n;
+    }
+
+    private static ObjectNode argument(CallSpec.Arg a) {
+        ObjectNode size = anyOf(type("integer"), type("string"));
+        switch (a.type()) {
+            case HANDLE:
+                return anyOf(ref(), type("null"));
+            case INT:
+                return anyOf(type("integer"), ref());
+            case SIZE:
+                return size;
+            case FLAGS:
+                return flags(a.flags());
+            case TIMEOUT:
+                ObjectNode infinite = MAPPER.createObjectNode();
+                infinite.put("const", "DAT_TIMEOUT_INFINITE");
+                return anyOf(type("integer"), infinite, ref());
+            case DURATION:
+                return pattern("time", "^[0-9.]+ ?(ps|ns|us|ms|s)$");
+            case STRING:
+                return type("string");
+            case IOV: {
+                ObjectNode n = MAPPER.createObjectNode();
+                n.put("type", "array");
+                ObjectNode seg = n.putObject("items");
+                seg.put("type", "object").put("additionalProperties", false);
+                seg.putArray("required").add("lmr").add("length");
+                ObjectNode p = seg.putObject("properties");
+                p.set("lmr", ref());
+                p.set("offset", size.deepCopy());
+                p.set("length", size.deepCopy());
+                return n;
+            }
+            case RMR: {
+                ObjectNode n = MAPPER.createObjectNode();
+                n.put("type", "object").put("additionalProperties", false);
+                n.putArray("required").add("rmr_context").add("address").add("length");
+                ObjectNode p = n.putObject("properties");
+                for (String k : List.of("rmr_context", "address", "length", "offset")) {
+                    p.set(k, size.deepCopy());
+                }
+                return n;
+            }
+            case DATA:
+                return data();
+            case EP_ATTR: {
+                ObjectNode n = MAPPER.createObjectNode();
+                n.put("type", "object").put("additionalProperties", false);
+                ObjectNode p = n.putObject("properties");
+                for (String k : List.of("max_message_size", "max_rdma_size", "max_recv_dtos", "max_request_dtos",
+                        "max_recv_iov", "max_request_iov")) {
+                    p.set(k, size.deepCopy());
+                }
+                p.set("request_completion_flags", flags(Dat.COMPLETION_FLAGS));
+                p.set("recv_completion_flags", flags(Dat.COMPLETION_FLAGS));
+                return n;
+            }
+            default:
+                throw new IllegalStateException(a.type().name());
+        }
+    }
+
+    private static ObjectNode call(CallSpec spec) {
+        ObjectNode n = MAPPER.createObjectNode();
+        n.put("title", spec.name());
+        n.put("description", spec.summary());
+        n.put("type", "object").put("additionalProperties", false);
+        ArrayNode req = n.putArray("required").add("call");
+        ObjectNode p = n.putObject("properties");
+        p.putObject("call").put("const", spec.name());
+        p.putObject("comment").put("type", "string");
+        if (spec.outKind() != null) {
+            p.putObject("out").put("type", "string").put("pattern", "^[A-Za-z_][A-Za-z0-9_]*$")
+                    .put("description", "Binds the " + spec.outKind() + " to a name.");
+        }
+        for (CallSpec.Arg a : spec.args().values()) {
+            p.set(a.name(), argument(a));
+            if (a.required()) {
+                req.add(a.name());
+            }
+        }
+        ObjectNode expect = p.putObject("expect");
+        expect.put("type", "object").put("additionalProperties", false);
+        ObjectNode ep = expect.putObject("properties");
+        ObjectNode ret = ep.putObject("ret");
+        ret.put("type", "string").put("description", "A DAT_RETURN type or subtype name, or \"any\".");
+        for (String k : spec.expectKeys()) {
+            switch (k) {
+                case "event":
+                    ep.set(k, names(Dat.EVENTS));
+                    break;
+                case "status":
+                    ep.set(k, names(Dat.DTO_STATUS));
+                    break;
+                case "operation":
+                    ep.set(k, names(Dat.DTO_OPS));
+                    break;
+                case "state":
+                    ep.set(k, names(Dat.EP_STATES));
+                    break;
+                case "stale":
+                    ep.set(k, type("boolean"));
+                    break;
+                case "data":
+                    ep.set(k, data());
+                    break;
+                case "ep":
+                    ep.set(k, ref());
+                    break;
+                default:
+                    ep.set(k, type("integer"));
+                    break;
+            }
+        }
+        return n;
+    }
+}
