@@ -14,6 +14,7 @@ import org.datsim.fabric.dat.DatProvider;
 import org.datsim.fabric.hca.Hca;
 import org.datsim.fabric.link.NetworkNode;
 import org.datsim.fabric.link.Port;
+import org.datsim.fabric.memory.Coherence;
 import org.datsim.fabric.memory.HostMemory;
 import org.datsim.fabric.sw.Switch;
 import org.datsim.fabric.topology.LinkSpec;
@@ -43,6 +44,20 @@ public final class Fabric {
      * @param trace the trace source every model publishes to
      */
     public Fabric(Simulator sim, Topology topology, Params params, TraceSource<TraceEvent> trace) {
+        this(sim, topology, params, Map.of(), trace);
+    }
+
+    /**
+     * Builds a fabric whose hosts may differ.
+     *
+     * @param sim the simulator it runs on
+     * @param topology the validated topology
+     * @param params the fabric parameters
+     * @param hostParams the parameters of the hosts that override some of them, by host name
+     * @param trace the trace source every model publishes to
+     */
+    public Fabric(Simulator sim, Topology topology, Params params, Map<String, Params> hostParams,
+            TraceSource<TraceEvent> trace) {
         this.sim = sim;
         this.params = params;
         this.topology = topology;
@@ -52,8 +67,10 @@ public final class Fabric {
         List<String> hostNames = topology.hosts();
         for (int i = 0; i < hostNames.size(); i++) {
             String name = hostNames.get(i);
-            HostMemory memory = new HostMemory(params.get(FabricParams.MEMORY_MAX_RESIDENT));
-            Hca hca = new Hca(sim, name, i, memory, params, trace);
+            Params hp = hostParams.getOrDefault(name, params);
+            HostMemory memory = new HostMemory(hp.get(FabricParams.MEMORY_MAX_RESIDENT),
+                    Coherence.of(hp.choice(FabricParams.MEMORY_COHERENCE)));
+            Hca hca = new Hca(sim, name, i, memory, hp, trace);
             hosts.add(DatProvider.newHost(name, i, hca, memory));
             nodes.put(name, hca);
             hostIds.put(name, i);

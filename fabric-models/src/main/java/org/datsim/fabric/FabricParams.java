@@ -77,6 +77,12 @@ public final class FabricParams {
     public static final ParamSpec MEMORY_MAX_RESIDENT = ParamSpec.bytes("memory.max_resident", "1GiB", 4096,
             1L << 40, "Most bytes of simulated memory one host may touch (memory is sparse: untouched bytes cost"
                     + " nothing)");
+    /** Host memory coherence. */
+    public static final ParamSpec MEMORY_COHERENCE = ParamSpec.choice("memory.coherence", "coherent",
+            "How the CPU and the HCA see each other's writes: coherent; cpu_noncoherent (the CPU cache is not"
+                    + " snooped by DMA); io_noncoherent (DMA goes through an I/O cache the CPU does not snoop)."
+                    + " Non-coherent hosts need dat_lmr_sync_rdma_read/write (lmr_sync_req is true)",
+            "coherent", "cpu_noncoherent", "io_noncoherent");
     /** Largest EVD. */
     public static final ParamSpec IA_MAX_EVD_QLEN = ParamSpec.integer("ia.max_evd_qlen", 65536, 1, 1 << 24,
             "Largest evd_min_qlen dat_evd_create accepts (max_evd_qlen)");
@@ -94,6 +100,6 @@ public final class FabricParams {
     public static final List<ParamSpec> ALL = List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
             LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, PCIE_LATENCY, PCIE_BANDWIDTH, HCA_MTU, HCA_WQE_PROCESS,
             HCA_WQE_BYTES, CPU_POST_OVERHEAD, CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
-            CM_PROCESSING, CM_MAD_BYTES, RNR_TIMER, RNR_RETRY, MEMORY_MAX_RESIDENT, IA_MAX_EVD_QLEN,
+            CM_PROCESSING, CM_MAD_BYTES, RNR_TIMER, RNR_RETRY, MEMORY_MAX_RESIDENT, MEMORY_COHERENCE, IA_MAX_EVD_QLEN,
             IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV);
 }

@@ -16,7 +16,8 @@ import org.datsim.fabric.hca.WorkRequest;
  * simulated time and ends in events on EVDs.
  *
  * <p>Supported here: dat_ia_open/close, dat_pz_create/free, dat_evd_create/free/wait/dequeue, dat_lmr_create/free,
- * dat_ep_create/free/connect/disconnect/get_status, dat_ep_post_send/recv/rdma_write/rdma_read,
+ * dat_lmr_sync_rdma_read/write, dat_ep_create/free/connect/disconnect/get_status,
+ * dat_ep_post_send/recv/rdma_write/rdma_read,
  * dat_psp_create/free, dat_cr_accept/reject, dat_strerror.
  */
 public final class DatProvider {
@@ -396,6 +397,67 @@ public final class DatProvider {
         lmr.ia.host.byRmrContext.remove(lmr.rmrContext);
         lmr.pz.users--;
         return DatReturn.SUCCESS;
+    }
+
+    /**
+     * dat_lmr_sync_rdma_read (rules 30, 31, 34): after the CPU changed memory that an incoming RDMA Read will fetch,
+     * makes it visible to the HCA. On a coherent host (lmr_sync_req false) it checks its arguments and does nothing.
+     * One call may cover segments of different LMRs and PZs of the host.
+     *
+     * @param ia the IA
+     * @param segments the ranges, each inside a registered LMR of the host
+     * @return DAT_SUCCESS, DAT_INVALID_HANDLE for a bad IA, or DAT_INVALID_PARAMETER for a segment outside every LMR
+     */
+    public int lmrSyncRdmaRead(Ia ia, LmrTriplet[] segments) {
+        return lmrSync(ia, segments, true);
+    }
+
+    /**
+     * dat_lmr_sync_rdma_write (rules 30, 32, 33, 34): after an incoming RDMA Write completed, makes its bytes visible
+     * to the CPU (and, before an RDMA Write starts, pushes out the CPU's own writes to the range). On a coherent host
+     * it checks its arguments and does nothing.
+     *
+     * @param ia the IA
+     * @param segments the ranges, each inside a registered LMR of the host
+     * @return DAT_SUCCESS, DAT_INVALID_HANDLE for a bad IA, or DAT_INVALID_PARAMETER for a segment outside every LMR
+     */
+    public int lmrSyncRdmaWrite(Ia ia, LmrTriplet[] segments) {
+        return lmrSync(ia, segments, false);
+    }
+
+    private int lmrSync(Ia ia, LmrTriplet[] segments, boolean forRead) {
+        if (bad(ia, Ia.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_IA);
+        }
+        DatHost h = ia.host;
+        for (LmrTriplet t : segments) {
+            if (t.length() == 0) {
+                continue;
+            }
+            Lmr lmr = h.byLmrContext.get(t.lmrContext());
+            if (lmr == null || lmr.freed || !lmr.contains(t.address(), t.length())) {
+                return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG2);
+            }
+        }
+        for (LmrTriplet t : segments) {
+            if (forRead) {
+                h.memory.syncForRdmaRead(t.address(), t.length());
+            } else {
+                h.memory.syncForRdmaWrite(t.address(), t.length());
+            }
+        }
+        return DatReturn.SUCCESS;
+    }
+
+    /**
+     * Returns the provider attribute lmr_sync_req of a host's IA: true when its memory is not coherent, so the
+     * consumer must call the dat_lmr_sync_* functions.
+     *
+     * @param ia the IA
+     * @return lmr_sync_req
+     */
+    public boolean lmrSyncRequired(Ia ia) {
+        return ia.host.memory.coherence() != org.datsim.fabric.memory.Coherence.COHERENT;
     }
 
     // ------------------------------------------------------------------ EP

@@ -1,26 +1,62 @@
 package org.datsim.fabric.memory;
 
+import java.util.HashMap;
+import java.util.Map;
+
 /**
  * The memory of one host: a virtual address space from which consumers allocate buffers, backed by
- * {@link SparseMemory}. The CPU and the HCA's DMA engine access it through separate methods so that coherence modes
- * can give them different views; this host memory is coherent, so both views are the same and no CPU read is ever
- * stale.
+ * {@link SparseMemory}, seen by the CPU and by the HCA's DMA engine through separate methods.
+ *
+ * <p>With {@link Coherence#COHERENT} both see memory itself. With a non-coherent mode, one side sees memory through
+ * a cache of 64-byte lines that the other side does not snoop. Each cached line remembers which of its bytes were
+ * written through it (and so are newer than memory). Lines stay until the matching sync call: a non-coherent cache
+ * never evicts on its own, so a consumer that skips {@code dat_lmr_sync_*} reliably sees or sends stale bytes.
+ * Cache lines count towards the host's resident bound. Lines are looked up by number in a hash map that is never
+ * iterated in an order that affects results (sync walks the line numbers of its range in address order).
  */
 public final class HostMemory {
 
     /** The first address handed out by {@link #allocate(long)}. */
     public static final long BASE_ADDRESS = 0x10000000L;
+    /** The cache line size in bytes. */
+    public static final int LINE = 64;
+
+    /** One cached line: its bytes and a bit per byte written through the cache and not yet written back. */
+    private static final class Line {
+        final byte[] data = new byte[LINE];
+        long dirty;
+    }
 
     private final SparseMemory bytes;
+    private final Coherence coherence;
+    private final long maxResidentBytes;
+    private final Map<Long, Line> cache = new HashMap<>();
     private long next = BASE_ADDRESS;
 
     /**
-     * Creates the memory of a host.
+     * Creates the memory of a coherent host.
      *
      * @param maxResidentBytes the most bytes of touched pages the host may hold
      */
     public HostMemory(long maxResidentBytes) {
+        this(maxResidentBytes, Coherence.COHERENT);
+    }
+
+    /**
+     * Creates the memory of a host.
+     *
+     * @param maxResidentBytes the most bytes of touched pages and cache lines the host may hold
+     * @param coherence how its CPU and HCA see each other's writes
+     */
+    public HostMemory(long maxResidentBytes, Coherence coherence) {
         this.bytes = new SparseMemory(maxResidentBytes);
+        this.coherence = coherence;
+        this.maxResidentBytes = maxResidentBytes;
+    }
+
+    /** Returns the host's coherence mode. */
+    public Coherence coherence() {
+        return coherence;
     }
 
     /**
@@ -36,10 +72,17 @@ public final class HostMemory {
         return address;
     }
 
-    /** Returns the bytes of memory pages that exist. */
+    /** Returns the bytes of memory pages and cache lines that exist. */
     public long residentBytes() {
-        return bytes.residentBytes();
+        return bytes.residentBytes() + (long) cache.size() * LINE;
     }
+
+    /** Returns the number of lines held by the host's non-coherent cache (0 for coherent memory). */
+    public int cachedLines() {
+        return cache.size();
+    }
+
+    // ------------------------------------------------------------------ the two views
 
     /**
      * A CPU read.
@@ -50,19 +93,46 @@ public final class HostMemory {
      */
     public byte[] cpuRead(long address, int length) {
         byte[] out = new byte[length];
-        bytes.read(address, out, 0, length);
+        if (coherence == Coherence.CPU_NONCOHERENT) {
+            throughCache(address, out, 0, length, false);
+        } else {
+            bytes.read(address, out, 0, length);
+        }
         return out;
     }
 
     /**
-     * Returns whether a CPU read of the range would see bytes other than those in memory (a stale cache line). Always
-     * false for coherent memory.
+     * Returns whether a CPU read of the range sees bytes other than the latest ones: for a CPU non-coherent host,
+     * a line the CPU cached before DMA changed memory; for an I/O non-coherent host, bytes the HCA wrote that are
+     * still in its I/O cache. Always false for coherent memory.
      *
      * @param address the first address
      * @param length the number of bytes
      * @return true if the CPU's view of the range is stale
      */
     public boolean cpuViewIsStale(long address, long length) {
+        if (coherence == Coherence.COHERENT || length <= 0) {
+            return false;
+        }
+        byte[] mem = new byte[LINE];
+        for (long n = address / LINE; n <= (address + length - 1) / LINE; n++) {
+            Line line = cache.get(n);
+            if (line == null) {
+                continue;
+            }
+            bytes.read(n * LINE, mem, 0, LINE);
+            int from = (int) Math.max(0, address - n * LINE);
+            int to = (int) Math.min(LINE, address + length - n * LINE);
+            for (int i = from; i < to; i++) {
+                boolean written = (line.dirty & (1L << i)) != 0;
+                // CPU cache: clean cached bytes that differ from memory are stale.
+                // I/O cache: bytes the HCA wrote and did not flush are missing from the CPU's view.
+                boolean differs = line.data[i] != mem[i];
+                if (differs && (coherence == Coherence.CPU_NONCOHERENT ? !written : written)) {
+                    return true;
+                }
+            }
+        }
         return false;
     }
 
@@ -73,7 +143,11 @@ public final class HostMemory {
      * @param data the bytes
      */
     public void cpuWrite(long address, byte[] data) {
-        bytes.write(address, data, 0, data.length);
+        if (coherence == Coherence.CPU_NONCOHERENT) {
+            throughCache(address, data, 0, data.length, true);
+        } else {
+            bytes.write(address, data, 0, data.length);
+        }
     }
 
     /**
@@ -84,7 +158,16 @@ public final class HostMemory {
      * @param value the byte
      */
     public void cpuFill(long address, long length, byte value) {
-        bytes.fill(address, length, value);
+        if (coherence != Coherence.CPU_NONCOHERENT) {
+            bytes.fill(address, length, value);
+            return;
+        }
+        byte[] chunk = new byte[(int) Math.min(length, 1 << 16)];
+        java.util.Arrays.fill(chunk, value);
+        for (long done = 0; done < length; done += chunk.length) {
+            int n = (int) Math.min(chunk.length, length - done);
+            throughCache(address + done, chunk, 0, n, true);
+        }
     }
 
     /**
@@ -96,7 +179,11 @@ public final class HostMemory {
      * @param length the number of bytes
      */
     public void dmaRead(long address, byte[] dst, int off, int length) {
-        bytes.read(address, dst, off, length);
+        if (coherence == Coherence.IO_NONCOHERENT) {
+            throughCache(address, dst, off, length, false);
+        } else {
+            bytes.read(address, dst, off, length);
+        }
     }
 
     /**
@@ -108,6 +195,102 @@ public final class HostMemory {
      * @param length the number of bytes
      */
     public void dmaWrite(long address, byte[] src, int off, int length) {
-        bytes.write(address, src, off, length);
+        if (coherence == Coherence.IO_NONCOHERENT) {
+            throughCache(address, src, off, length, true);
+        } else {
+            bytes.write(address, src, off, length);
+        }
+    }
+
+    // ------------------------------------------------------------------ sync
+
+    /**
+     * What dat_lmr_sync_rdma_read does to a range (rule 31): makes memory the HCA will read current. CPU
+     * non-coherent: the CPU's written bytes are written back. I/O non-coherent: the I/O cache's lines are
+     * invalidated (written bytes first written back), so DMA reads memory afresh. No effect on coherent memory.
+     *
+     * @param address the first address
+     * @param length the number of bytes
+     */
+    public void syncForRdmaRead(long address, long length) {
+        if (coherence == Coherence.CPU_NONCOHERENT) {
+            sync(address, length, false);
+        } else if (coherence == Coherence.IO_NONCOHERENT) {
+            sync(address, length, true);
+        }
+    }
+
+    /**
+     * What dat_lmr_sync_rdma_write does to a range (rules 32, 33): makes what the HCA wrote visible to the CPU.
+     * CPU non-coherent: the CPU's lines are written back and invalidated, so the CPU reads memory afresh. I/O
+     * non-coherent: the I/O cache's written bytes are flushed to memory. No effect on coherent memory.
+     *
+     * @param address the first address
+     * @param length the number of bytes
+     */
+    public void syncForRdmaWrite(long address, long length) {
+        if (coherence == Coherence.CPU_NONCOHERENT) {
+            sync(address, length, true);
+        } else if (coherence == Coherence.IO_NONCOHERENT) {
+            sync(address, length, false);
+        }
+    }
+
+    private void sync(long address, long length, boolean invalidate) {
+        if (length <= 0) {
+            return;
+        }
+        for (long n = address / LINE; n <= (address + length - 1) / LINE; n++) {
+            Line line = cache.get(n);
+            if (line == null) {
+                continue;
+            }
+            writeBack(n, line);
+            if (invalidate) {
+                cache.remove(n);
+            }
+        }
+    }
+
+    private void writeBack(long lineNo, Line line) {
+        if (line.dirty == 0) {
+            return;
+        }
+        long base = lineNo * LINE;
+        for (int i = 0; i < LINE; i++) {
+            if ((line.dirty & (1L << i)) != 0) {
+                bytes.write(base + i, line.data, i, 1);
+            }
+        }
+        line.dirty = 0;
+    }
+
+    /** Reads or writes through the non-coherent cache, filling missing lines from memory. */
+    private void throughCache(long address, byte[] buf, int off, int length, boolean write) {
+        int done = 0;
+        while (done < length) {
+            long a = address + done;
+            long n = a / LINE;
+            int in = (int) (a - n * LINE);
+            int len = Math.min(length - done, LINE - in);
+            Line line = cache.get(n);
+            if (line == null) {
+                if (residentBytes() + LINE > maxResidentBytes) {
+                    throw new MemoryLimitException("host memory and its non-coherent cache would exceed the resident"
+                            + " limit of " + maxResidentBytes + " bytes (raise memory.max_resident, touch less"
+                            + " memory, or sync more often)");
+                }
+                line = new Line();
+                bytes.read(n * LINE, line.data, 0, LINE);
+                cache.put(n, line);
+            }
+            if (write) {
+                System.arraycopy(buf, off + done, line.data, in, len);
+                line.dirty |= len == 64 ? -1L : ((1L << len) - 1) << in;
+            } else {
+                System.arraycopy(line.data, in, buf, off + done, len);
+            }
+            done += len;
+        }
     }
 }

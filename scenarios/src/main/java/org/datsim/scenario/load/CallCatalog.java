@@ -56,6 +56,10 @@ public final class CallCatalog {
                 req("ia", ArgType.HANDLE), req("pz", ArgType.HANDLE), req("length", ArgType.SIZE),
                 opt("address", ArgType.INT), flags("privileges", Dat.MEM_PRIV, false));
         add("dat_lmr_free", null, none, "Deregister a memory region", req("lmr", ArgType.HANDLE));
+        add("dat_lmr_sync_rdma_read", null, none, "Make CPU writes visible to an incoming RDMA Read (non-coherent"
+                + " memory)", req("ia", ArgType.HANDLE), req("local_segments", ArgType.IOV));
+        add("dat_lmr_sync_rdma_write", null, none, "Make an incoming RDMA Write visible to the CPU (non-coherent"
+                + " memory)", req("ia", ArgType.HANDLE), req("local_segments", ArgType.IOV));
         add("dat_ep_create", "ep", none, "Create an endpoint", req("ia", ArgType.HANDLE),
                 req("pz", ArgType.HANDLE), req("recv_evd", ArgType.HANDLE), req("request_evd", ArgType.HANDLE),
                 req("connect_evd", ArgType.HANDLE), opt("ep_attr", ArgType.EP_ATTR));

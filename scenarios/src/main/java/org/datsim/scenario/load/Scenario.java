@@ -13,12 +13,13 @@ import org.datsim.fabric.topology.Topology;
  * @param seed the random seed
  * @param topology the validated topology
  * @param params the fabric parameters, defaults overridden by the file
+ * @param hostParams the parameters of hosts with their own overrides, by host name, in file order
  * @param processes the consumer processes in declaration order
  * @param maxEvents the event guard
  * @param maxTimePs the simulated-time guard in picoseconds
  */
 public record Scenario(String file, String name, String description, long seed, Topology topology, Params params,
-        List<ProcessDef> processes, long maxEvents, long maxTimePs) {
+        java.util.Map<String, Params> hostParams, List<ProcessDef> processes, long maxEvents, long maxTimePs) {
 
     /**
      * Returns a copy with other guards.
@@ -28,11 +29,12 @@ public record Scenario(String file, String name, String description, long seed, 
      * @return the copy
      */
     public Scenario withLimits(long events, long timePs) {
-        return new Scenario(file, name, description, seed, topology, params, processes, events, timePs);
+        return new Scenario(file, name, description, seed, topology, params, hostParams, processes, events, timePs);
     }
 
     /** Returns a copy with another seed. */
     public Scenario withSeed(long newSeed) {
-        return new Scenario(file, name, description, newSeed, topology, params, processes, maxEvents, maxTimePs);
+        return new Scenario(file, name, description, newSeed, topology, params, hostParams, processes, maxEvents,
+                maxTimePs);
     }
 }

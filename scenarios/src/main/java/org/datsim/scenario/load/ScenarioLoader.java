@@ -191,6 +191,7 @@ public final class ScenarioLoader {
         JsonNode fabric = root.get("fabric");
         Topology topology = null;
         Params params = Params.defaults(FabricParams.ALL);
+        Map<String, Params> hostParams = new LinkedHashMap<>();
         List<String> hosts = new ArrayList<>();
         if (fabric == null) {
             problem("$.fabric", "missing; expected {\"hosts\": [...], \"links\": [...]}");
@@ -198,11 +199,12 @@ public final class ScenarioLoader {
             problem("$.fabric", "expected an object, found " + show(fabric));
         } else {
             int before = problems.size();
-            unknownKeys(fabric, "$.fabric", Set.of("hosts", "switches", "links", "params"));
+            unknownKeys(fabric, "$.fabric", Set.of("hosts", "switches", "links", "params", "host_params"));
             hosts = names(fabric.get("hosts"), "$.fabric.hosts", true);
             List<String> switches = names(fabric.get("switches"), "$.fabric.switches", false);
             List<LinkSpec> links = links(fabric.get("links"));
-            params = params(fabric.get("params"), params);
+            params = params(fabric.get("params"), params, "$.fabric.params");
+            hostParams = hostParams(fabric.get("host_params"), params, hosts);
             if (problems.size() == before) {
                 List<String> topo = new ArrayList<>();
                 topology = Topology.build(hosts, switches, links, topo);
@@ -212,7 +214,8 @@ public final class ScenarioLoader {
             }
         }
         List<ProcessDef> processes = processes(root.get("processes"), new HashSet<>(hosts));
-        return new Scenario(file, name, description == null ? "" : description, seed, topology, params, processes,
+        return new Scenario(file, name, description == null ? "" : description, seed, topology, params, hostParams,
+                processes,
                 maxEvents, maxTime);
     }
 
@@ -279,12 +282,34 @@ public final class ScenarioLoader {
         return out;
     }
 
-    private Params params(JsonNode n, Params defaults) {
+    private Map<String, Params> hostParams(JsonNode n, Params fabricParams, List<String> hosts) {
+        Map<String, Params> out = new LinkedHashMap<>();
+        if (n == null) {
+            return out;
+        }
+        if (!n.isObject()) {
+            problem("$.fabric.host_params", "expected an object {\"HOST\": {\"param\": value}}, found " + show(n));
+            return out;
+        }
+        Iterator<Map.Entry<String, JsonNode>> it = n.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String path = "$.fabric.host_params." + e.getKey();
+            if (!hosts.contains(e.getKey())) {
+                problem(path, "no host is named \"" + e.getKey() + "\"; the fabric's hosts are " + hosts);
+                continue;
+            }
+            out.put(e.getKey(), params(e.getValue(), fabricParams, path));
+        }
+        return out;
+    }
+
+    private Params params(JsonNode n, Params defaults, String at) {
         if (n == null) {
             return defaults;
         }
         if (!n.isObject()) {
-            problem("$.fabric.params", "expected an object of parameter names and values, found " + show(n));
+            problem(at, "expected an object of parameter names and values, found " + show(n));
             return defaults;
         }
         Map<String, String> overrides = new LinkedHashMap<>();
@@ -295,7 +320,7 @@ public final class ScenarioLoader {
             if (v.isTextual() || v.isIntegralNumber() || v.isBoolean()) {
                 overrides.put(e.getKey(), v.asText());
             } else {
-                problem("$.fabric.params." + e.getKey(), "expected a string such as \"100Gbps\" or a number, found "
+                problem(at + "." + e.getKey(), "expected a string such as \"100Gbps\" or a number, found "
                         + show(v));
             }
         }
@@ -303,7 +328,7 @@ public final class ScenarioLoader {
         Params p = defaults.with(overrides, msgs);
         for (String m : msgs) {
             int colon = m.indexOf(": ");
-            problem("$.fabric.params." + m.substring(0, colon), m.substring(colon + 2));
+            problem(at + "." + m.substring(0, colon), m.substring(colon + 2));
         }
         return p;
     }

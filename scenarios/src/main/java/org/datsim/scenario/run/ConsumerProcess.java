@@ -297,11 +297,15 @@ final class ConsumerProcess extends SimProcess {
     }
 
     private LmrTriplet[] iov(Step s) {
-        JsonNode arr = s.node().get("local_iov");
+        return iov(s, "local_iov");
+    }
+
+    private LmrTriplet[] iov(Step s, String arg) {
+        JsonNode arr = s.node().get(arg);
         LmrTriplet[] out = new LmrTriplet[arr.size()];
         for (int i = 0; i < arr.size(); i++) {
             JsonNode seg = arr.get(i);
-            String p = s.path() + ".local_iov[" + i + "]";
+            String p = s.path() + "." + arg + "[" + i + "]";
             Object l = resolve(seg.get("lmr").asText(), p + ".lmr");
             long offset = seg.has("offset") ? number(seg.get("offset"), p + ".offset") : 0;
             long length = number(seg.get("length"), p + ".length");
@@ -425,6 +429,12 @@ final class ConsumerProcess extends SimProcess {
             }
             case "dat_lmr_free":
                 ret = dat.lmrFree(handle(s, "lmr", Lmr.class));
+                break;
+            case "dat_lmr_sync_rdma_read":
+                ret = dat.lmrSyncRdmaRead(handle(s, "ia", Ia.class), iov(s, "local_segments"));
+                break;
+            case "dat_lmr_sync_rdma_write":
+                ret = dat.lmrSyncRdmaWrite(handle(s, "ia", Ia.class), iov(s, "local_segments"));
                 break;
             case "dat_ep_create": {
                 Out<Ep> ep = new Out<>();

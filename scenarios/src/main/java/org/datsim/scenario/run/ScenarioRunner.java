@@ -60,10 +60,10 @@ public final class ScenarioRunner {
     public ScenarioRunner(Scenario scenario) {
         this.scenario = scenario;
         this.random = new RandomStreams(scenario.seed());
-        this.fabric = new Fabric(sim, scenario.topology(), scenario.params(), trace);
+        this.fabric = new Fabric(sim, scenario.topology(), scenario.params(), scenario.hostParams(), trace);
         for (ProcessDef p : scenario.processes()) {
             processes.put(p.name(), new ConsumerProcess(this, p, fabric.provider().host(p.host()),
-                    scenario.params()));
+                    scenario.hostParams().getOrDefault(p.host(), scenario.params())));
         }
         sim.setMaxEvents(scenario.maxEvents());
         if (scenario.maxTimePs() != Long.MAX_VALUE) {
@@ -225,6 +225,17 @@ public final class ScenarioRunner {
         blocked.forEach(b::add);
         ObjectNode params = root.putObject("params");
         scenario.params().asText().forEach(params::put);
+        if (!scenario.hostParams().isEmpty()) {
+            ObjectNode hp = root.putObject("host_params");
+            scenario.hostParams().forEach((host, p) -> {
+                ObjectNode h = hp.putObject(host);
+                p.asText().forEach((k, v) -> {
+                    if (!v.equals(scenario.params().asText().get(k))) {
+                        h.put(k, v);
+                    }
+                });
+            });
+        }
         try (OutputStream out = Files.newOutputStream(file)) {
             mapper.writeValue(out, root);
         }
