@@ -80,7 +80,7 @@ public final class Fabric {
             switches.put(s, sw);
             nodes.put(s, sw);
         }
-        Map<LinkSpec, int[]> portIndex = new LinkedHashMap<>();
+        List<int[]> portIndex = new ArrayList<>();
         for (LinkSpec l : topology.links()) {
             DataRate rate = l.bandwidthBps() > 0 ? DataRate.ofBitsPerSecond(l.bandwidthBps())
                     : params.rate(FabricParams.LINK_BANDWIDTH);
@@ -93,14 +93,14 @@ public final class Fabric {
             int ib = attach(nodes.get(l.b()), ba);
             ab.connect(nodes.get(l.b()), ib);
             ba.connect(nodes.get(l.a()), ia);
-            portIndex.put(l, new int[] {ia, ib});
+            portIndex.add(new int[] {ia, ib});
         }
         for (Map.Entry<String, Switch> e : switches.entrySet()) {
             int[] routes = new int[hostNames.size()];
             for (int h = 0; h < hostNames.size(); h++) {
-                LinkSpec next = topology.nextHop(e.getKey(), hostNames.get(h));
-                int[] idx = portIndex.get(next);
-                routes[h] = next.a().equals(e.getKey()) ? idx[0] : idx[1];
+                int link = topology.nextHopIndex(e.getKey(), hostNames.get(h));
+                int[] idx = portIndex.get(link);
+                routes[h] = topology.links().get(link).a().equals(e.getKey()) ? idx[0] : idx[1];
             }
             e.getValue().setRoutes(routes);
         }

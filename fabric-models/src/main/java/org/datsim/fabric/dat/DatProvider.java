@@ -156,6 +156,11 @@ public final class DatProvider {
             h.freed = true;
         }
         ia.freed = true;
+        for (DatHandle h : ia.children) {
+            if (h instanceof Evd && ((Evd) h).waiter != null) {
+                ((Evd) h).waiter.run(); // a consumer blocked on it returns DAT_ABORT
+            }
+        }
         return DatReturn.SUCCESS;
     }
 
@@ -260,6 +265,16 @@ public final class DatProvider {
         if (evd.waiter != null) {
             return err(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_EVD_WAITER);
         }
+        if (threshold != 1) {
+            // Rule 6: a stream whose notifications the consumer controls (UNSIGNALLED) allows only threshold 1.
+            for (Ep ep : evd.feeders) {
+                int flags = (ep.requestEvd == evd ? ep.attr.requestCompletionFlags() : 0)
+                        | (ep.recvEvd == evd ? ep.attr.recvCompletionFlags() : 0);
+                if ((flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0) {
+                    return err(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_EVD_CONFIG_THRESHOLD);
+                }
+            }
+        }
         if (!evd.waitable) {
             return err(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_EVD_UNWAITABLE);
         }
@@ -294,6 +309,11 @@ public final class DatProvider {
         DatEvent e = evd.queue.pollFirst();
         if (e == null) {
             return err(DatReturn.QUEUE_EMPTY, 0);
+        }
+        if (e.number == Dat.DTO_COMPLETION_EVENT && e.operation != Dat.DTO_RECEIVE && e.ep != null) {
+            // Rule 11: request slots of suppressed completions are freed when a later signalled one is reaped.
+            e.ep.requestsInFlight -= e.ep.suppressedUnreaped;
+            e.ep.suppressedUnreaped = 0;
         }
         event.value = e;
         return DatReturn.SUCCESS;
@@ -482,13 +502,15 @@ public final class DatProvider {
         if (bad(pz, Pz.class) || pz.ia != ia) {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_PZ);
         }
-        if (recvEvd != null && (recvEvd.freed || (recvEvd.flags & Dat.EVD_DTO_FLAG) == 0)) {
+        if (recvEvd != null && (recvEvd.freed || recvEvd.ia != ia || (recvEvd.flags & Dat.EVD_DTO_FLAG) == 0)) {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EVD_RECV);
         }
-        if (requestEvd != null && (requestEvd.freed || (requestEvd.flags & Dat.EVD_DTO_FLAG) == 0)) {
+        if (requestEvd != null && (requestEvd.freed || requestEvd.ia != ia
+                || (requestEvd.flags & Dat.EVD_DTO_FLAG) == 0)) {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EVD_REQUEST);
         }
-        if (connectEvd != null && (connectEvd.freed || (connectEvd.flags & Dat.EVD_CONNECTION_FLAG) == 0)) {
+        if (connectEvd != null && (connectEvd.freed || connectEvd.ia != ia
+                || (connectEvd.flags & Dat.EVD_CONNECTION_FLAG) == 0)) {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EVD_CONN);
         }
         EpAttributes a = attr != null ? attr : EpAttributes.defaults();
@@ -500,6 +522,17 @@ public final class DatProvider {
         }
         if ((a.recvCompletionFlags() & Dat.COMPLETION_SUPPRESS_FLAG) != 0) {
             return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG6); // rule 16, as dapl
+        }
+        int requestFlags = Dat.COMPLETION_UNSIGNALLED_FLAG | Dat.COMPLETION_EVD_THRESHOLD_FLAG
+                | Dat.COMPLETION_SUPPRESS_FLAG;
+        int recvFlags = Dat.COMPLETION_UNSIGNALLED_FLAG | Dat.COMPLETION_EVD_THRESHOLD_FLAG
+                | Dat.COMPLETION_SOLICITED_WAIT_FLAG;
+        if ((a.requestCompletionFlags() & ~requestFlags) != 0 || (a.recvCompletionFlags() & ~recvFlags) != 0) {
+            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG6);
+        }
+        if ((a.recvCompletionFlags() & Dat.COMPLETION_SOLICITED_WAIT_FLAG) != 0) {
+            // Solicited-wait receive notification (rule 14) is not modelled yet; say so rather than ignore it.
+            return err(DatReturn.MODEL_NOT_SUPPORTED, 0);
         }
         DatHost h = ia.host;
         String name = h.nextName("ep");
@@ -635,7 +668,7 @@ public final class DatProvider {
         if (bad(ia, Ia.class)) {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_IA);
         }
-        if (bad(evd, Evd.class) || (evd.flags & Dat.EVD_CR_FLAG) == 0) {
+        if (bad(evd, Evd.class) || evd.ia != ia || (evd.flags & Dat.EVD_CR_FLAG) == 0) {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EVD_CR);
         }
         if (flags != 0) {
@@ -753,9 +786,12 @@ public final class DatProvider {
                         maybeFinishGracefulDisconnect(ep);
                     }
                 } else {
-                    ep.state = Dat.EP_STATE_DISCONNECT_PENDING;
+                    // Rules 43, 45: abrupt disconnect flushes and forces DISCONNECTED at once, also during a
+                    // graceful one; the DREP that follows changes nothing.
                     sendDisconnect(ep);
+                    ep.state = Dat.EP_STATE_DISCONNECTED;
                     ep.ia.host.hca.flush(ep.qp);
+                    postConnectionEvent(ep, Dat.CONNECTION_EVENT_DISCONNECTED);
                 }
                 return DatReturn.SUCCESS;
             default:
@@ -764,7 +800,7 @@ public final class DatProvider {
     }
 
     private void maybeFinishGracefulDisconnect(Ep ep) {
-        if (ep.state == Dat.EP_STATE_DISCONNECT_PENDING && !ep.disconnectSent && ep.requestsInFlight == 0) {
+        if (ep.state == Dat.EP_STATE_DISCONNECT_PENDING && !ep.disconnectSent && ep.qp.outstandingRequests() == 0) {
             sendDisconnect(ep);
             ep.ia.host.hca.flush(ep.qp);
         }
@@ -1073,7 +1109,11 @@ public final class DatProvider {
 
         @Override
         public void requestCompleted(WorkRequest wr) {
-            ep.requestsInFlight--;
+            if (wr.status() == Dat.DTO_SUCCESS && (wr.flags & Dat.COMPLETION_SUPPRESS_FLAG) != 0) {
+                ep.suppressedUnreaped++; // its slot stays taken until a later signalled completion is reaped
+            } else {
+                ep.requestsInFlight--;
+            }
             deliver(ep.requestEvd, wr);
             maybeFinishGracefulDisconnect(ep);
         }
@@ -1114,6 +1154,14 @@ public final class DatProvider {
                         .status(Dat.DTO_STATUS.name(status)).attr("error", "connection broken"));
             }
             postConnectionEvent(ep, Dat.CONNECTION_EVENT_BROKEN);
+        }
+
+        @Override
+        public void requestArrived() {
+            if (ep.state == Dat.EP_STATE_COMPLETION_PENDING && !ep.freed) {
+                ep.state = Dat.EP_STATE_CONNECTED; // the RTU is overtaken by data: communication established
+                postConnectionEvent(ep, Dat.CONNECTION_EVENT_ESTABLISHED);
+            }
         }
 
         @Override

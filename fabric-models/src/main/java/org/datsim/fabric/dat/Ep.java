@@ -21,6 +21,7 @@ public final class Ep extends DatHandle {
     long connectTimer;
     boolean disconnectSent;
     int requestsInFlight;
+    int suppressedUnreaped;
     int receivesPosted;
 
     Ep(String name, Ia ia, Pz pz, Evd recvEvd, Evd requestEvd, Evd connectEvd, EpAttributes attr, QueuePair qp) {

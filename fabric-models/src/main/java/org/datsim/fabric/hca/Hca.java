@@ -22,7 +22,8 @@ import org.datsim.fabric.memory.HostMemory;
  * queue pairs round-robin, one work request at a time: it spends {@code hca.wqe_process} plus a DMA read of the WQE,
  * then DMA-reads the payload packet by packet (each packet's bytes are read from host memory when its DMA finishes)
  * and hands each packet to the port. Completions are reported in posting order per queue pair, a CQE write
- * ({@code pcie.latency}) after the ACK or the last RDMA Read response.
+ * ({@code pcie.latency}) after the ACK, or after the placement of the last RDMA Read response (itself a DMA write
+ * {@code pcie.latency} after its arrival).
  *
  * <p>Responder: incoming RDMA Writes and Sends are checked (remote key, receive available, length), placed by DMA
  * {@code pcie.latency} after arrival, and acknowledged when their last packet arrives. A Send finding no receive is
@@ -366,8 +367,19 @@ public final class Hca implements NetworkNode {
         }
     }
 
+    /**
+     * Sends an ACK or NAK for a request of the peer. Responses leave a responder in the order of the requests they
+     * answer: an acknowledgement waits until the RDMA Read responses scheduled before it have been handed to the
+     * port, so it never overtakes them.
+     */
     private void reply(WorkRequest wr, int kind, int status) {
-        transmit(new Packet(kind, hostId, wr.qp.hca.hostId, header + aeth, wr, 0, 1, null, 0, status));
+        Packet p = new Packet(kind, hostId, wr.qp.hca.hostId, header + aeth, wr, 0, 1, null, 0, status);
+        QueuePair responder = wr.qp.peer;
+        if (responder != null && responder.responsesUntil > sim.now()) {
+            sim.scheduleAt(responder.responsesUntil, () -> transmit(p));
+        } else {
+            transmit(p);
+        }
     }
 
     /**
@@ -399,6 +411,7 @@ public final class Hca implements NetworkNode {
                 reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
                 return;
             }
+            qp.listener.requestArrived();
             int status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, true);
             if (status != Dat.DTO_SUCCESS) {
                 wr.remoteFailed = true;
@@ -407,8 +420,8 @@ public final class Hca implements NetworkNode {
                 return;
             }
         }
-        if (wr.remoteFailed) {
-            return;
+        if (wr.remoteFailed || !qp.active) {
+            return; // refused, or the queue pair was flushed while the message was arriving: drop, no ACK
         }
         byte[] data = p.data;
         long address = wr.remoteAddress + p.offset;
@@ -445,6 +458,7 @@ public final class Hca implements NetworkNode {
                 }
                 reply(wr, Packet.NAK, Dat.DTO_ERR_RECEIVER_NOT_READY);
             } else {
+                qp.listener.requestArrived();
                 WorkRequest recv = qp.receives.pollFirst();
                 if (wr.length > recv.length) {
                     qp.dropping = wr;
@@ -456,10 +470,10 @@ public final class Hca implements NetworkNode {
                 qp.inbound = recv;
             }
         }
-        if (qp.dropping == wr) {
-            return;
-        }
         WorkRequest recv = qp.inbound;
+        if (qp.dropping == wr || recv == null || !qp.active) {
+            return; // refused, or the queue pair was flushed while the message was arriving: drop, no ACK
+        }
         byte[] data = p.data;
         long off = p.offset;
         boolean last = p.isLast();
@@ -467,6 +481,9 @@ public final class Hca implements NetworkNode {
             qp.inbound = null;
         }
         sim.schedule(pcieLatency, () -> {
+            if (recv.done) {
+                return; // flushed meanwhile
+            }
             recv.copySegments(memory, off, data, data.length, true);
             if (last) {
                 if (trace.isEnabled()) {
@@ -496,6 +513,7 @@ public final class Hca implements NetworkNode {
             reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
             return;
         }
+        qp.listener.requestArrived();
         int status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, false);
         if (status != Dat.DTO_SUCCESS) {
             reply(wr, Packet.NAK, status);
@@ -511,6 +529,7 @@ public final class Hca implements NetworkNode {
             emitAt(t, wr, Packet.READ_RESPONSE, i, count, off, len);
         }
         responderFree = t;
+        qp.responsesUntil = t;
     }
 
     private void onReadResponse(Packet p) {
@@ -629,7 +648,7 @@ public final class Hca implements NetworkNode {
             failing.status = status;
             failing.done = true;
         }
-        flush(qp);
+        flush(qp, failing);
         qp.listener.broken(status);
     }
 
@@ -648,11 +667,22 @@ public final class Hca implements NetworkNode {
      * @param qp the queue pair
      */
     public void flush(QueuePair qp) {
+        flush(qp, null);
+    }
+
+    /**
+     * Flushes a queue pair after {@code failing} failed: operations posted before it were already on their way and
+     * finish on their own (rule 44 flushes the later ones); with no failing operation, everything is flushed.
+     */
+    private void flush(QueuePair qp, WorkRequest failing) {
         qp.active = false;
         qp.errored = true;
         qp.notStarted.clear();
+        boolean later = failing == null;
         for (WorkRequest wr : qp.outstanding) {
-            if (!wr.done) {
+            if (wr == failing) {
+                later = true;
+            } else if (later && !wr.done) {
                 wr.status = Dat.DTO_ERR_FLUSHED;
                 wr.done = true;
             }

@@ -42,6 +42,13 @@ public final class QueuePair {
          * @return DAT_DTO_SUCCESS or the DTO error status to report
          */
         int checkRemoteAccess(int rkey, long address, long length, boolean write);
+
+        /**
+         * The first packet of a request from the peer arrived; on a passive endpoint still waiting for the
+         * connection manager's RTU this establishes the connection (InfiniBand's communication-established event).
+         */
+        default void requestArrived() {
+        }
     }
 
     final Hca hca;
@@ -60,6 +67,8 @@ public final class QueuePair {
     boolean fenced;
     WorkRequest inbound;
     WorkRequest dropping;
+    /** Responder: when the RDMA Read responses scheduled so far have all been handed to the port. */
+    long responsesUntil;
     /** Responder: the message refused with an RNR NAK; later packets are dropped until it is sent again. */
     WorkRequest rnrBlocked;
 

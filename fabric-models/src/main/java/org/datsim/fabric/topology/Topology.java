@@ -11,7 +11,8 @@ import org.jgrapht.alg.shortestpath.BFSShortestPath;
 import org.jgrapht.graph.builder.GraphTypeBuilder;
 
 /**
- * The fabric's shape: hosts and switches as vertices, links as edges, in a JGraphT multigraph. Vertex and edge sets
+ * The fabric's shape: hosts and switches as vertices, links as edges (identified by their index in the link list,
+ * so parallel links stay distinct), in a JGraphT multigraph. Vertex and edge sets
  * keep insertion order, so every query below is deterministic.
  */
 public final class Topology {
@@ -19,9 +20,9 @@ public final class Topology {
     private final List<String> hosts;
     private final List<String> switches;
     private final List<LinkSpec> links;
-    private final Graph<String, LinkSpec> graph;
+    private final Graph<String, Integer> graph;
 
-    private Topology(List<String> hosts, List<String> switches, List<LinkSpec> links, Graph<String, LinkSpec> g) {
+    private Topology(List<String> hosts, List<String> switches, List<LinkSpec> links, Graph<String, Integer> g) {
         this.hosts = hosts;
         this.switches = switches;
         this.links = links;
@@ -40,7 +41,7 @@ public final class Topology {
     public static Topology build(List<String> hosts, List<String> switches, List<LinkSpec> links,
             List<String> problems) {
         int before = problems.size();
-        Graph<String, LinkSpec> g = GraphTypeBuilder.<String, LinkSpec>undirected().allowingMultipleEdges(true)
+        Graph<String, Integer> g = GraphTypeBuilder.<String, Integer>undirected().allowingMultipleEdges(true)
                 .allowingSelfLoops(false).weighted(false).buildGraph();
         Set<String> names = new LinkedHashSet<>();
         for (String h : hosts) {
@@ -69,7 +70,7 @@ public final class Topology {
                 ok = false;
             }
             if (ok) {
-                g.addEdge(l.a(), l.b(), l);
+                g.addEdge(l.a(), l.b(), i); // the link's index: parallel links stay distinct edges
             }
         }
         for (String h : hosts) {
@@ -118,9 +119,24 @@ public final class Topology {
      * @return the link to take, or null if from equals toHost
      */
     public LinkSpec nextHop(String from, String toHost) {
-        GraphPath<String, LinkSpec> path = new BFSShortestPath<>(graph).getPath(from, toHost);
+        GraphPath<String, Integer> path = new BFSShortestPath<>(graph).getPath(from, toHost);
         if (path == null || path.getEdgeList().isEmpty()) {
             return null;
+        }
+        return links.get(path.getEdgeList().get(0));
+    }
+
+    /**
+     * Returns the index of the first link of a shortest path (fewest hops) from a node to a host.
+     *
+     * @param from the node the packet is at
+     * @param toHost the destination host
+     * @return the link's index in {@link #links()}, or -1 if from equals toHost
+     */
+    public int nextHopIndex(String from, String toHost) {
+        GraphPath<String, Integer> path = new BFSShortestPath<>(graph).getPath(from, toHost);
+        if (path == null || path.getEdgeList().isEmpty()) {
+            return -1;
         }
         return path.getEdgeList().get(0);
     }

@@ -145,7 +145,7 @@ public final class DatsimCli implements Runnable {
                 r = new ScenarioRunner(s).run(dir, List.of());
             } catch (java.io.IOException e) {
                 err.println("datsim: cannot write the outputs in " + dir + ": " + e.getMessage());
-                return 1;
+                return EXIT_INVALID;
             } catch (RuntimeException e) {
                 err.println("datsim: internal error while running " + file + " (a bug in datsim, not in the"
                         + " scenario; the trace written so far is in " + dir + "):");
@@ -332,6 +332,11 @@ public final class DatsimCli implements Runnable {
                             r.eventsPerSecond() / base.eventsPerSecond(), base.checksum() == r.checksum());
                 }
                 o.printf("events_per_second=%.0f%n", r.eventsPerSecond());
+                if (base != null && base.checksum() != r.checksum()) {
+                    spec.commandLine().getErr().println("datsim: the engine and the baseline executed different"
+                            + " events (checksums differ): the engine's ordering is broken");
+                    return 1;
+                }
                 return 0;
             }
         }

@@ -333,13 +333,21 @@ public final class ScenarioLoader {
         return p;
     }
 
+    /** The longest duration a scenario may name: a million seconds, far from the 2^63 ps the clock can count. */
+    static final long MAX_DURATION_PS = 1_000_000L * SimTime.S;
+
     private Long duration(JsonNode n, String path) {
         if (!n.isTextual()) {
             problem(path, "expected a time such as \"250ns\" or \"1.5us\", found " + show(n));
             return null;
         }
         try {
-            return SimTime.parse(n.asText());
+            long t = SimTime.parse(n.asText());
+            if (t > MAX_DURATION_PS) {
+                problem(path, "expected a time of at most 1000000s, found \"" + n.asText() + "\"");
+                return null;
+            }
+            return t;
         } catch (IllegalArgumentException e) {
             problem(path, e.getMessage());
             return null;
@@ -509,7 +517,9 @@ public final class ScenarioLoader {
 
     private void arg(JsonNode v, String path, CallSpec.Arg a, String process,
             Map<String, Map<String, String>> bound) {
-        if (isRef(v) && a.type() != ArgType.STRING && a.type() != ArgType.DURATION) {
+        boolean scalar = a.type() == ArgType.HANDLE || a.type() == ArgType.INT || a.type() == ArgType.SIZE
+                || a.type() == ArgType.TIMEOUT || a.type() == ArgType.FLAGS;
+        if (isRef(v) && scalar) {
             ref(v.asText(), path, process, bound);
             return;
         }
@@ -753,7 +763,19 @@ public final class ScenarioLoader {
         if (e.has("ep") && !isRef(e.get("ep"))) {
             problem(path + ".ep", "expected a reference to an endpoint such as \"$ep\", found " + show(e.get("ep")));
         } else if (e.has("ep")) {
-            ref(e.get("ep").asText(), path + ".ep", process, bound);
+            String text = e.get("ep").asText();
+            int before = problems.size();
+            ref(text, path + ".ep", process, bound);
+            Refs.Ref r = Refs.parse(text);
+            if (problems.size() == before && r != null) {
+                String kind = bound.get(r.process() != null ? r.process() : process).get(r.name());
+                boolean endpoint = r.field() == null ? "ep".equals(kind) : "ep".equals(r.field());
+                if (!endpoint) {
+                    problem(path + ".ep", "expected a reference to an endpoint such as \"$ep\" or"
+                            + " \"$event.ep\", found \"" + text + "\", which is a " + (r.field() == null ? kind
+                                    : kind + "'s " + r.field()));
+                }
+            }
         }
     }
 

@@ -591,6 +591,15 @@ final class ConsumerProcess extends SimProcess {
 
     private boolean continueWait(Step s) {
         Evd evd = waitEvd;
+        if (evd.isFreed()) {
+            // The IA was closed (abruptly) under the waiter: dat_evd_wait returns DAT_ABORT.
+            if (waitTimer != 0) {
+                cancelWake(waitTimer);
+            }
+            waitEvd = null;
+            finishEventCall(s, DatReturn.error(DatReturn.ABORT, 0), null, null);
+            return true;
+        }
         if (evd.size() >= waitThreshold) {
             if (waitTimer != 0) {
                 cancelWake(waitTimer);
@@ -619,7 +628,7 @@ final class ConsumerProcess extends SimProcess {
         TraceEvent c = call(s, ret, null);
         if (evd != null) {
             c.attr("evd", evd.name());
-            if (ev != null) {
+            if (ev != null || DatReturn.type(ret) == DatReturn.TIMEOUT_EXPIRED) {
                 c.attr("nmore", (long) evd.size());
             }
         }
@@ -666,8 +675,9 @@ final class ConsumerProcess extends SimProcess {
         if (ep != null) {
             Object want = resolve(ep.asText(), s.path() + ".expect.ep");
             if (want != ev.ep) {
-                runner.failure(this, s, "expected the event of endpoint " + ep.asText() + " (" + want + "), got "
-                        + ev.ep);
+                String wantName = want instanceof DatHandle ? ((DatHandle) want).name() : "not an endpoint";
+                runner.failure(this, s, "expected the event of endpoint " + ep.asText() + " (" + wantName
+                        + "), got " + (ev.ep == null ? "an event of no endpoint" : ev.ep.name()));
             }
         }
     }
@@ -680,7 +690,7 @@ final class ConsumerProcess extends SimProcess {
         long offset = number(s, "offset", 0);
         long length = Bytes.length(data);
         TraceEvent e = TraceEvent.of(sim().now(), TraceEvent.MEM_WRITE, host.name()).attr("process", def.name());
-        if (lmr == null || lmr.isFreed() || offset < 0 || offset > lmr.length() - length) {
+        if (lmr == null || lmr.isFreed() || offset < 0 || length < 0 || offset > lmr.length() - length) {
             runner.failure(this, s, lmr == null || lmr.isFreed() ? "mem_write needs a live LMR"
                     : "mem_write of " + length + " bytes at offset " + offset + " is outside the LMR's "
                             + lmr.length() + " bytes");
@@ -700,7 +710,7 @@ final class ConsumerProcess extends SimProcess {
         Lmr lmr = handle(s, "lmr", Lmr.class);
         long offset = number(s, "offset", 0);
         long length = number(s, "length", 0);
-        if (lmr == null || lmr.isFreed() || offset < 0 || offset > lmr.length() - length) {
+        if (lmr == null || lmr.isFreed() || offset < 0 || length < 0 || offset > lmr.length() - length) {
             runner.failure(this, s, lmr == null || lmr.isFreed() ? "mem_read needs a live LMR"
                     : "mem_read of " + length + " bytes at offset " + offset + " is outside the LMR's "
                             + lmr.length() + " bytes");

@@ -139,6 +139,10 @@ public final class ScenarioRunner {
             } catch (MemoryLimitException e) {
                 abort = e.getMessage();
                 result = new RunResult(StopReason.STOPPED, sim.now(), sim.eventsExecuted(), e.getMessage());
+            } catch (ArithmeticException e) {
+                abort = "simulated time or a duration overflowed (" + e.getMessage() + "): a rate, size or time in"
+                        + " the scenario is too extreme to simulate";
+                result = new RunResult(StopReason.STOPPED, sim.now(), sim.eventsExecuted(), abort);
             }
         }
         List<String> blocked = new ArrayList<>();
@@ -160,7 +164,7 @@ public final class ScenarioRunner {
                     SimTime.format(r.percentile(50)), SimTime.format(r.percentile(99)), SimTime.format(r.max())));
         }
         if (result.reason() != StopReason.NO_EVENTS) {
-            lines.add("run stopped early: " + result.message());
+            lines.add("run stopped early: " + (abort != null ? abort : result.message()));
         }
         lines.addAll(blocked);
         for (String f : failures) {
