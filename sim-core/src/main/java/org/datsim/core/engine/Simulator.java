@@ -23,29 +23,45 @@ import org.datsim.core.time.SimTime;
  *
  * <h2>Costs</h2>
  *
- * The queue is a 4-ary min-heap of (time, id) pairs held in two parallel {@code long[]} arrays; the
- * handler and argument of each event live in a slot table indexed by the low bits of the id. With
- * {@code n} pending events:
+ * The event list is a calendar queue (R. Brown, CACM 1988): a circular array of buckets, each
+ * covering a power-of-two span of time, threaded through the slot table that also holds each
+ * event's id, argument and handler; the events of the bucket being consumed are kept sorted by
+ * (time, id) in a small array from which they are dispatched. The bucket count follows the number
+ * of queued events (doubled when they exceed twice the bucket count, halved when they fall below
+ * half of it) and the bucket width is re-estimated at each such resize from the gaps between the
+ * earliest event times, and again whenever the work per event drifts high. With {@code n} pending
+ * events:
  *
  * <ul>
  *   <li>{@link #schedule(long, EventHandler, long)} and {@link #scheduleAt(long, EventHandler,
- *       long)}: O(log n) worst case, O(1) expected for a push of a random time from outside a
- *       handler; no allocation (arrays grow by doubling, amortised O(1), and never shrink).
- *   <li>Dispatch of an event: O(log n) and no allocation. When a handler schedules an event while
- *       it runs, the first such event replaces the finished event at the top of the heap, so the
- *       common "one event in, one event out" pattern costs a single sift-down.
+ *       long)}: amortised O(1) (a push onto a bucket list, or a binary-search insertion into the
+ *       small sorted array when the event falls in the bucket being consumed); no allocation in
+ *       steady state (arrays grow by doubling and never shrink).
+ *   <li>Dispatch of an event: amortised O(1) for the usual, smooth distributions of event times:
+ *       the calendar visits a few buckets per event and sorts a few events per bucket. No
+ *       allocation.
+ *   <li>Resizing: a rebuild collects and redistributes all queued events, O(n) plus the bucket
+ *       count. It happens after the population has doubled or halved (amortised O(1) per event);
+ *       when the next event is more than a calendar year away (where Brown's queue would search
+ *       all buckets, also O(n)); and when the calendar has wasted more work on empty buckets,
+ *       events of later years or large batches than a rebuild costs, so that re-estimating the
+ *       width at most doubles the cost of an ill-suited one. Distributions that no single width
+ *       suits (very skewed or multi-modal ones) therefore degrade gracefully rather than to O(n)
+ *       per event; the dispatch order never depends on the width.
  *   <li>{@link #cancel(long)} and {@link #isPending(long)}: O(1). Cancellation is lazy: a cancelled
- *       event stays in the heap until it reaches the top, where it is discarded in O(log n). When
- *       cancelled events make up more than half of a large heap, the heap is compacted in O(n), so
- *       memory stays bounded by twice the live events.
+ *       event stays queued until the calendar reaches it, where it is discarded in O(1). When
+ *       cancelled events make up more than half of a large queue, the calendar is rebuilt in O(n)
+ *       without them, so memory stays bounded by twice the live events.
  *   <li>The {@link Runnable} conveniences allocate one small adapter object per call.
- *   <li>Memory: about 16 bytes of heap plus at most 40 bytes of slot table per pending event (the
- *       slot table is kept at most half full).
+ *   <li>Memory: 36 bytes per slot of the slot table (32 bytes of data and a handler reference),
+ *       with the table kept at most half full, hence at least 72 bytes per pending event; 2 to 8
+ *       bytes of buckets per event; scratch arrays of 16 bytes per event for rebuilds and sorts.
+ *       At most 2^27 events can be pending.
  * </ul>
  *
- * On the 2-core development VM, the PHOLD benchmark ({@link org.datsim.core.bench.Phold}) runs
- * about 2 to 3 times faster on this engine than on a {@link java.util.PriorityQueue} of event
- * objects.
+ * Events are dispatched in exactly the same order as by a binary heap ordered by (time, id). On the
+ * 2-core development VM, the PHOLD benchmark ({@link org.datsim.core.bench.Phold}) runs markedly
+ * faster on this engine than on a {@link java.util.PriorityQueue} of event objects.
  *
  * <h2>Runs and guards</h2>
  *
@@ -60,45 +76,104 @@ import org.datsim.core.time.SimTime;
  */
 public final class Simulator {
 
-  private static final int INITIAL_HEAP_ENTRIES = 256;
   private static final int INITIAL_SLOTS = 512; // power of two
   private static final int PURGE_MIN_CANCELLED = 1024;
+
+  /** Fewest buckets in the calendar (a power of two); the calendar never shrinks below it. */
+  private static final int MIN_BUCKETS = 16;
+
+  /**
+   * Target number of queued events per bucket of the calendar year. The bucket count is the power
+   * of two that keeps {@code size / buckets} between {@code LOAD / 2} and {@code 2 * LOAD}.
+   */
+  private static final int LOAD = 1;
+
+  /**
+   * Bucket width, in multiples of the estimated gap between consecutive distinct event times near
+   * the head of the queue (Brown suggests 3; 6 measured faster on PHOLD here, as it halves the
+   * buckets visited per event for a few more events to sort per bucket).
+   */
+  private static final double WIDTH_GAPS = 6.0;
+
+  /** How many of the earliest distinct event times a width estimate samples. */
+  private static final int WIDTH_SAMPLE = 64;
+
+  /** Batches of at most this many events are sorted by insertion sort, larger ones by merge sort. */
+  private static final int INSERTION_SORT_MAX = 24;
 
   private long now;
 
   /*
-   * The heap: a 4-ary min-heap ordered by (time, id), stored in two parallel arrays at positions
-   * 1..size (index 0 is unused). The children of position p are 4p-2 .. 4p+1 and the parent of q is
-   * (q+2)/4. Starting at 1 puts each group of four child times in one 32-byte-aligned block of the
-   * time array when the array base is cache-line aligned (as large arrays are), so a level of the
-   * sift-down touches a single cache line of times. Keeping times apart from ids makes the hot
-   * comparisons read only the time array; ids are consulted on equal times only.
+   * Slot table, indexed by s = (id & mask). slotData holds four longs per slot: [4s] the id of the
+   * event in the slot (0 when free), [4s + 1] its argument, [4s + 2] its time and [4s + 3] the link
+   * of the calendar bucket list the event is in (the next slot + 1, 0 at the end of the list).
+   * Keeping the four together puts everything the calendar and the dispatch read about an event in
+   * one 32-byte block. Ids are handed out in increasing order, skipping ids whose slot is taken, so
+   * each id finds its slot directly and new events are written almost sequentially.
    */
-  private long[] heapTime = new long[INITIAL_HEAP_ENTRIES + 1];
-
-  private long[] heapId = new long[INITIAL_HEAP_ENTRIES + 1];
-  private int size;
-
-  /**
-   * True while a handler runs and the root of the heap still holds its (already executed) event;
-   * the first event scheduled by the handler overwrites it.
-   */
-  private boolean topDead;
-
-  /**
-   * Slot table indexed by s = (id & mask): slotData[2s] is the id of the event in the slot (0 when
-   * free) and slotData[2s + 1] its argument. Ids are handed out in increasing order, skipping ids
-   * whose slot is taken, so each id finds its slot directly and the table is written sequentially.
-   */
-  private long[] slotData = new long[2 * INITIAL_SLOTS];
+  private long[] slotData = new long[4 * INITIAL_SLOTS];
 
   /** Handler of the event in the slot; null with a non-zero id means cancelled. */
   private EventHandler[] slotHandler = new EventHandler[INITIAL_SLOTS];
 
   private int mask = INITIAL_SLOTS - 1;
-  private int occupied;
+
+  /** Events physically held by the queue (pending plus cancelled but not yet discarded). */
+  private int size;
+
+  /** Cancelled events still physically held by the queue. */
   private int cancelled;
+
   private long nextId = 1;
+
+  /*
+   * The event list: a calendar queue (R. Brown, "Calendar queues: a fast O(1) priority queue
+   * implementation for the simulation event set problem", CACM 31(10), 1988) whose bucket width is
+   * a power of two, 2^shift ps, so an event of time t lies in "virtual bucket" v = t >>> shift
+   * (no overflow for any non-negative long) and in physical bucket v & bucketMask. Buckets are
+   * unsorted singly linked lists threaded through the slot table, so an insertion is a push.
+   *
+   * The calendar has been consumed up to virtual bucket curV: every queued event with
+   * v <= curV sits in the "bottom", a small array sorted by (time, id) from which events are
+   * dispatched, and every event with v > curV sits in a bucket list. When the bottom runs empty,
+   * curV advances bucket by bucket; the first bucket holding events of the current year is emptied
+   * of them (events of later years stay) and they are sorted into the bottom. An event inserted
+   * with v <= curV (for instance one scheduled for the current bucket by a running handler) goes
+   * straight into the bottom by binary search. Since ids grow with scheduling order, sorting by
+   * (time, id) gives exactly the (time, scheduling order) contract.
+   */
+  private int[] bucketHead = new int[MIN_BUCKETS]; // slot + 1 of the first event, 0 when empty
+
+  private int bucketMask = MIN_BUCKETS - 1;
+  private int shift = 20;
+  private long curV = -1;
+
+  private long[] botTime = new long[64];
+  private long[] botId = new long[64];
+  private int botHead;
+  private int botEnd;
+
+  /** Insertions rebuild the calendar when size reaches this (bucket growth or slot growth). */
+  private int rebuildAt;
+
+  /** Dispatches rebuild the calendar with half the buckets when size falls below this. */
+  private int shrinkBelow;
+
+  /*
+   * Work counters over a window of about 2n extracted events, used to re-estimate the bucket width
+   * when the distribution of event times drifts while the population stays constant.
+   */
+  private long winExtracted;
+  private long winBuckets;
+  private long winNodes;
+  private long winBatchSq;
+  private long winLength = 4096;
+
+  /** Scratch space for rebuilds and merge sorts; grows by doubling, never shrinks. */
+  private long[] scratchA = new long[64];
+
+  private long[] scratchB = new long[64];
+  private final long[] sample = new long[WIDTH_SAMPLE];
 
   private long executed;
   private long maxEvents = Long.MAX_VALUE;
@@ -107,7 +182,9 @@ public final class Simulator {
   private boolean stopRequested;
 
   /** Creates a simulator with the clock at 0 and no pending events. */
-  public Simulator() {}
+  public Simulator() {
+    setThresholds();
+  }
 
   /**
    * Returns the current simulated time: the time of the event being executed, or after a run the
@@ -120,8 +197,8 @@ public final class Simulator {
   }
 
   /**
-   * Schedules {@code h.handle(arg)} to run {@code delayPs} after the current time. Allocation-free;
-   * O(log n) worst case.
+   * Schedules {@code h.handle(arg)} to run {@code delayPs} after the current time. Allocation-free
+   * in steady state; amortised O(1).
    *
    * @param delayPs the delay in picoseconds, {@code >= 0} (0 runs the event at the current time,
    *     after the events already scheduled for it)
@@ -141,8 +218,8 @@ public final class Simulator {
   }
 
   /**
-   * Schedules {@code h.handle(arg)} to run at absolute time {@code timePs}. Allocation-free;
-   * O(log n) worst case.
+   * Schedules {@code h.handle(arg)} to run at absolute time {@code timePs}. Allocation-free in
+   * steady state; amortised O(1).
    *
    * @param timePs the time in picoseconds, {@code >= now()}
    * @param h the handler to call
@@ -206,47 +283,427 @@ public final class Simulator {
     if (h == null) {
       throw new NullPointerException("the EventHandler to schedule is null");
     }
-    if ((occupied + 1) << 1 > slotHandler.length) {
-      growSlots();
+    if (size >= rebuildAt) {
+      grow();
     }
     long[] sd = slotData;
     int m = mask;
     long id = nextId;
     int s;
-    while (sd[(s = (int) id & m) << 1] != 0) {
+    while (sd[(s = (int) id & m) << 2] != 0) {
       id++;
     }
     nextId = id + 1;
-    sd[s << 1] = id;
-    sd[(s << 1) + 1] = arg;
+    int o = s << 2;
+    sd[o] = id;
+    sd[o + 1] = arg;
+    sd[o + 2] = time;
     slotHandler[s] = h;
-    occupied++;
-    if (topDead) {
-      topDead = false;
-      siftDown(1, time, id);
+    size++;
+    long v = time >>> shift;
+    if (v > curV) {
+      int[] heads = bucketHead;
+      int b = (int) v & bucketMask;
+      sd[o + 3] = heads[b];
+      heads[b] = s + 1;
     } else {
-      push(time, id);
+      bottomInsert(time, id);
     }
     return id;
+  }
+
+  /**
+   * Inserts (t, id) into the sorted bottom. The id is larger than every queued id, so the event
+   * goes after every event of the same time. O(1) when it belongs at the end, otherwise a binary
+   * search and a shift of the later entries.
+   */
+  private void bottomInsert(long t, long id) {
+    int h = botHead;
+    int e = botEnd;
+    if (h == e) {
+      h = 0;
+      e = 0;
+    } else if (e == botTime.length) {
+      if (h > 0) {
+        System.arraycopy(botTime, h, botTime, 0, e - h);
+        System.arraycopy(botId, h, botId, 0, e - h);
+        e -= h;
+        h = 0;
+      } else {
+        growBottom();
+      }
+    }
+    long[] bt = botTime;
+    long[] bi = botId;
+    int pos = e;
+    if (e > h && bt[e - 1] > t) {
+      int lo = h;
+      int hi = e - 1;
+      while (lo < hi) { // first position whose time is > t
+        int mid = (lo + hi) >>> 1;
+        if (bt[mid] <= t) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      pos = lo;
+      System.arraycopy(bt, pos, bt, pos + 1, e - pos);
+      System.arraycopy(bi, pos, bi, pos + 1, e - pos);
+    }
+    bt[pos] = t;
+    bi[pos] = id;
+    botHead = h;
+    botEnd = e + 1;
+  }
+
+  private void growBottom() {
+    int cap = botTime.length << 1;
+    botTime = Arrays.copyOf(botTime, cap);
+    botId = Arrays.copyOf(botId, cap);
+  }
+
+  /**
+   * Refills the empty bottom: advances the calendar to the next bucket holding events of the
+   * current year, moves them (minus cancelled ones, which are discarded) into the bottom and sorts
+   * it. After a whole year of buckets without such an event (the next event is more than a year
+   * away), rebuilds the calendar, O(n): that re-estimates the width from the events now at the head
+   * and restarts at the earliest one. Leaves the bottom empty only if the queue has become empty.
+   * Precondition: the bottom is empty and size > 0.
+   */
+  private void advance() {
+    retuneIfCostly();
+    botHead = 0;
+    botEnd = 0;
+    long[] sd = slotData;
+    EventHandler[] hs = slotHandler;
+    int[] heads = bucketHead;
+    int bm = bucketMask;
+    int sh = shift;
+    long[] bt = botTime;
+    long[] bi = botId;
+    int n = 0;
+    long v = curV;
+    int scanned = 0;
+    long buckets = 0;
+    long nodes = 0;
+    while (true) {
+      v++;
+      buckets++;
+      int b = (int) v & bm;
+      int e = heads[b];
+      if (e != 0) {
+        int keep = 0;
+        do {
+          int s = e - 1;
+          int o = s << 2;
+          e = (int) sd[o + 3];
+          nodes++;
+          long t = sd[o + 2];
+          if ((t >>> sh) == v) {
+            if (hs[s] == null) { // cancelled: discard
+              sd[o] = 0;
+              size--;
+              cancelled--;
+            } else {
+              if (n == bt.length) {
+                growBottom();
+                bt = botTime;
+                bi = botId;
+              }
+              bt[n] = t;
+              bi[n++] = sd[o];
+            }
+          } else { // a later year: stays in the bucket
+            sd[o + 3] = keep;
+            keep = s + 1;
+          }
+        } while (e != 0);
+        heads[b] = keep;
+        if (n > 0 || size == 0) {
+          break;
+        }
+      }
+      if (++scanned > bm) {
+        // a whole year without an event of the current year: the width no longer fits the
+        // events; re-estimate it and restart at the earliest event (O(n), as a direct search is)
+        curV = v;
+        rebuild(bm + 1, false, 0, 62);
+        if (size > 0) {
+          advance();
+        }
+        return;
+      }
+    }
+    curV = v;
+    botEnd = n;
+    int m = n;
+    if (m > 1) {
+      sortBottom(m);
+    }
+    winBuckets += buckets;
+    winNodes += nodes;
+    winBatchSq += (long) m * m;
+    winExtracted += m;
+  }
+
+  /** Sorts bottom entries 0..m-1 by (time, id). */
+  private void sortBottom(int m) {
+    long[] bt = botTime;
+    long[] bi = botId;
+    if (m <= INSERTION_SORT_MAX) {
+      insertionSort(bt, bi, 0, m);
+      return;
+    }
+    if (scratchA.length < m) {
+      int cap = Integer.highestOneBit(m) << 1;
+      scratchA = new long[cap];
+      scratchB = new long[cap];
+    }
+    // bottom-up merge sort over runs of INSERTION_SORT_MAX, ping-ponging with the scratch arrays
+    for (int lo = 0; lo < m; lo += INSERTION_SORT_MAX) {
+      insertionSort(bt, bi, lo, Math.min(m, lo + INSERTION_SORT_MAX));
+    }
+    long[] st = bt;
+    long[] si = bi;
+    long[] dt = scratchA;
+    long[] di = scratchB;
+    for (int run = INSERTION_SORT_MAX; run < m; run <<= 1) {
+      for (int lo = 0; lo < m; lo += run << 1) {
+        int mid = Math.min(m, lo + run);
+        int hi = Math.min(m, lo + (run << 1));
+        int i = lo;
+        int j = mid;
+        int k = lo;
+        while (i < mid && j < hi) {
+          if (st[j] < st[i] || (st[j] == st[i] && si[j] < si[i])) {
+            dt[k] = st[j];
+            di[k++] = si[j++];
+          } else {
+            dt[k] = st[i];
+            di[k++] = si[i++];
+          }
+        }
+        while (i < mid) {
+          dt[k] = st[i];
+          di[k++] = si[i++];
+        }
+        while (j < hi) {
+          dt[k] = st[j];
+          di[k++] = si[j++];
+        }
+      }
+      long[] x = st;
+      st = dt;
+      dt = x;
+      x = si;
+      si = di;
+      di = x;
+    }
+    if (st != bt) {
+      System.arraycopy(st, 0, bt, 0, m);
+      System.arraycopy(si, 0, bi, 0, m);
+    }
+  }
+
+  private static void insertionSort(long[] tt, long[] ii, int from, int to) {
+    for (int i = from + 1; i < to; i++) {
+      long t = tt[i];
+      long id = ii[i];
+      int j = i - 1;
+      while (j >= from && (tt[j] > t || (tt[j] == t && ii[j] > id))) {
+        tt[j + 1] = tt[j];
+        ii[j + 1] = ii[j];
+        j--;
+      }
+      tt[j + 1] = t;
+      ii[j + 1] = id;
+    }
+  }
+
+  /** Called by an insertion that reaches rebuildAt: doubles the buckets and/or the slot table. */
+  private void grow() {
+    int nb = bucketMask + 1;
+    if ((long) size >= 2L * LOAD * nb) {
+      nb <<= 1;
+    }
+    rebuild(nb, size >= slotHandler.length >> 1, 0, 62);
+  }
+
+  /**
+   * Re-estimates the bucket width when the calendar has wasted, over the current window of
+   * extracted events, more work than a rebuild costs: visits of empty buckets and of events of
+   * later years beyond about two per event mean the width (hence the year) is too small, and
+   * large batches to sort mean it is too large. The rebuild takes the head-sampled estimate, moved
+   * by at least a factor of two in the right direction. Since each O(n) rebuild is paid for by at
+   * least as much wasted work, re-estimation at most doubles the cost of a badly suited width.
+   * Windows last about 2n extracted events.
+   */
+  private void retuneIfCostly() {
+    long x = winExtracted;
+    long budget = 2L * size + 4096;
+    long scanWaste = winBuckets + winNodes - 2 * x;
+    long sortWaste = winBatchSq - 32 * x;
+    if (scanWaste > budget) {
+      rebuild(bucketMask + 1, false, Math.min(62, shift + 1), 62);
+    } else if (sortWaste > budget) {
+      rebuild(bucketMask + 1, false, 0, Math.max(0, shift - 1));
+    } else if (x >= winLength) {
+      resetWindow();
+    }
+  }
+
+  private void resetWindow() {
+    winExtracted = 0;
+    winBuckets = 0;
+    winNodes = 0;
+    winBatchSq = 0;
+    winLength = 2L * size + 4096;
+  }
+
+  /**
+   * Rebuilds the calendar with nb buckets (a power of two): collects every queued event, discards
+   * cancelled ones, optionally doubles the slot table, re-estimates the bucket width from the
+   * earliest distinct event times (Brown's sampling of the head of the queue: the mean gap,
+   * recomputed without gaps above twice the mean, times WIDTH_GAPS, rounded to a power of two and
+   * clamped to 2^minShift .. 2^maxShift) and redistributes the events. O(n + nb + slot capacity when the slot table grows); no allocation
+   * unless an array must grow.
+   */
+  private void rebuild(int nb, boolean growSlotTable, int minShift, int maxShift) {
+    if (scratchA.length < size) {
+      int cap = Integer.highestOneBit(size) << 1;
+      scratchA = new long[cap];
+      scratchB = new long[cap];
+    }
+    long[] ids = scratchA;
+    long[] sd = slotData;
+    EventHandler[] hs = slotHandler;
+    int m = mask;
+    int n = 0;
+    for (int i = botHead; i < botEnd; i++) {
+      long id = botId[i];
+      int s = (int) id & m;
+      if (hs[s] == null) {
+        sd[s << 2] = 0;
+      } else {
+        ids[n++] = id;
+      }
+    }
+    int[] heads = bucketHead;
+    for (int b = 0; b < heads.length; b++) {
+      for (int e = heads[b]; e != 0; ) {
+        int s = e - 1;
+        int o = s << 2;
+        e = (int) sd[o + 3];
+        if (hs[s] == null) {
+          sd[o] = 0;
+        } else {
+          ids[n++] = sd[o];
+        }
+      }
+    }
+    size = n;
+    cancelled = 0;
+    if (growSlotTable) {
+      growSlots();
+      sd = slotData;
+      m = mask;
+    }
+    long minTime = estimateWidth(ids, n);
+    shift = Math.max(minShift, Math.min(maxShift, shift));
+    if (heads.length == nb) {
+      Arrays.fill(heads, 0);
+    } else {
+      heads = bucketHead = new int[nb];
+    }
+    int bm = nb - 1;
+    bucketMask = bm;
+    int sh = shift;
+    for (int i = 0; i < n; i++) {
+      int s = (int) ids[i] & m;
+      int o = s << 2;
+      int b = (int) (sd[o + 2] >>> sh) & bm;
+      sd[o + 3] = heads[b];
+      heads[b] = s + 1;
+    }
+    botHead = 0;
+    botEnd = 0;
+    curV = (n == 0 ? now >>> sh : minTime >>> sh) - 1;
+    setThresholds();
+    resetWindow();
+  }
+
+  /**
+   * Sets shift from the earliest WIDTH_SAMPLE distinct times of the given events (keeps it when
+   * they hold fewer than two distinct times) and returns the earliest time. O(n).
+   */
+  private long estimateWidth(long[] ids, int n) {
+    long[] sd = slotData;
+    int m = mask;
+    long[] smp = sample;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+      long t = sd[(((int) ids[i] & m) << 2) + 2];
+      if (k == WIDTH_SAMPLE && t >= smp[k - 1]) {
+        continue;
+      }
+      int j = k - 1;
+      while (j >= 0 && smp[j] > t) {
+        j--;
+      }
+      if (j >= 0 && smp[j] == t) {
+        continue;
+      }
+      int last = Math.min(k, WIDTH_SAMPLE - 1);
+      System.arraycopy(smp, j + 1, smp, j + 2, last - j - 1);
+      smp[j + 1] = t;
+      if (k < WIDTH_SAMPLE) {
+        k++;
+      }
+    }
+    if (k >= 2) {
+      double mean = (double) (smp[k - 1] - smp[0]) / (k - 1);
+      double sum = 0;
+      int count = 0;
+      for (int i = 1; i < k; i++) {
+        long g = smp[i] - smp[i - 1];
+        if (g <= 2 * mean) {
+          sum += g;
+          count++;
+        }
+      }
+      double width = WIDTH_GAPS * sum / count;
+      int sh = (int) Math.round(Math.log(width) / Math.log(2));
+      shift = Math.max(0, Math.min(62, sh));
+    }
+    return k == 0 ? now : smp[0];
+  }
+
+  private void setThresholds() {
+    int nb = bucketMask + 1;
+    rebuildAt = (int) Math.min(2L * LOAD * nb, slotHandler.length >> 1);
+    shrinkBelow = nb > MIN_BUCKETS ? LOAD * nb / 2 : 0;
   }
 
   /** Doubles the slot table, re-homing each live slot at (id & newMask). O(capacity). */
   private void growSlots() {
     int newCap = slotHandler.length << 1;
-    if (newCap <= 0) {
+    if (newCap <= 0 || newCap > (1 << 28)) {
       throw new IllegalStateException("too many pending events");
     }
-    long[] sd = new long[newCap << 1];
+    long[] sd = new long[newCap << 2];
     EventHandler[] hs = new EventHandler[newCap];
     int m = newCap - 1;
     long[] old = slotData;
     for (int i = 0; i < slotHandler.length; i++) {
-      long id = old[i << 1];
+      int o = i << 2;
+      long id = old[o];
       if (id != 0) {
-        int s = (int) id & m;
-        sd[s << 1] = id;
-        sd[(s << 1) + 1] = old[(i << 1) + 1];
-        hs[s] = slotHandler[i];
+        int s = ((int) id & m) << 2;
+        sd[s] = id;
+        sd[s + 1] = old[o + 1];
+        sd[s + 2] = old[o + 2];
+        hs[s >> 2] = slotHandler[i];
       }
     }
     slotData = sd;
@@ -254,111 +711,10 @@ public final class Simulator {
     mask = m;
   }
 
-  /** Appends (t, id) and sifts it up. The id is larger than every id in the heap. */
-  private void push(long t, long id) {
-    int q = ++size;
-    if (q >= heapTime.length) {
-      heapTime = Arrays.copyOf(heapTime, heapTime.length << 1);
-      heapId = Arrays.copyOf(heapId, heapId.length << 1);
-    }
-    long[] tt = heapTime;
-    long[] ii = heapId;
-    while (q > 1) {
-      int p = (q + 2) >>> 2;
-      long pt = tt[p];
-      if (pt <= t) { // equal time: the parent was scheduled earlier (smaller id), so it stays
-        break;
-      }
-      tt[q] = pt;
-      ii[q] = ii[p];
-      q = p;
-    }
-    tt[q] = t;
-    ii[q] = id;
-  }
-
   /**
-   * Places (t, id) at position p and sifts it down.
-   *
-   * <p>The minimum of four children is found without data-dependent branches: times are never
-   * negative, so differences cannot overflow and their sign bits select the smaller time. Equal
-   * times, which need the id as tie-breaker, take a separate, rarely used path.
-   */
-  private void siftDown(int p, long t, long id) {
-    long[] tt = heapTime;
-    long[] ii = heapId;
-    int n = size;
-    while (true) {
-      int c = (p << 2) - 2;
-      int k;
-      long kt;
-      if (c + 3 <= n) {
-        long t0 = tt[c];
-        long t1 = tt[c + 1];
-        long t2 = tt[c + 2];
-        long t3 = tt[c + 3];
-        long d10 = t1 - t0;
-        long d32 = t3 - t2;
-        long m10 = d10 >> 63;
-        long m32 = d32 >> 63;
-        long ta = t0 + (d10 & m10);
-        long tb = t2 + (d32 & m32);
-        long dba = tb - ta;
-        long mba = dba >> 63;
-        int ka = c + (int) (m10 & 1);
-        int kb = c + 2 + (int) (m32 & 1);
-        k = ka ^ ((ka ^ kb) & (int) mba);
-        kt = ta + (dba & mba);
-        if ((d10 == 0) | (d32 == 0) | (dba == 0)) {
-          k = minChild(c, c + 3);
-        }
-      } else if (c <= n) {
-        k = minChild(c, n);
-        kt = tt[k];
-      } else {
-        break;
-      }
-      if (t < kt || (t == kt && id < ii[k])) {
-        break;
-      }
-      tt[p] = kt;
-      ii[p] = ii[k];
-      p = k;
-    }
-    tt[p] = t;
-    ii[p] = id;
-  }
-
-  /** Returns the position of the smallest (time, id) among positions from..to (inclusive). */
-  private int minChild(int from, int to) {
-    long[] tt = heapTime;
-    long[] ii = heapId;
-    int m = from;
-    long mt = tt[from];
-    long mi = ii[from];
-    for (int j = from + 1; j <= to; j++) {
-      long jt = tt[j];
-      if (jt < mt || (jt == mt && ii[j] < mi)) {
-        m = j;
-        mt = jt;
-        mi = ii[j];
-      }
-    }
-    return m;
-  }
-
-  /** Removes the root of the heap. */
-  private void removeTop() {
-    int n = size--;
-    if (n > 1) {
-      siftDown(1, heapTime[n], heapId[n]);
-    }
-  }
-
-  /**
-   * Cancels a pending event. Costs O(1): the event is only marked; its heap entry is discarded when
-   * it reaches the top (or when a compaction runs, O(n), once cancelled entries outnumber live
-   * ones in a large heap).
+   * Cancels a pending event. Costs O(1): the event is only marked; it is discarded when the
+   * calendar reaches it (or when a rebuild runs, O(n), once cancelled events outnumber live ones
+   * in a large queue).
    *
    * @param eventId an id returned by a scheduling method
    * @return true if the event was pending and is now cancelled; false if it already ran, was
@@ -369,11 +725,11 @@ public final class Simulator {
       return false;
     }
     int s = (int) eventId & mask;
-    if (slotData[s << 1] != eventId || slotHandler[s] == null) {
+    if (slotData[s << 2] != eventId || slotHandler[s] == null) {
       return false;
     }
     slotHandler[s] = null;
-    slotData[(s << 1) + 1] = 0;
+    slotData[(s << 2) + 1] = 0;
     cancelled++;
     if (cancelled >= PURGE_MIN_CANCELLED && cancelled > (size >>> 1)) {
       purgeCancelled();
@@ -393,65 +749,57 @@ public final class Simulator {
       return false;
     }
     int s = (int) eventId & mask;
-    return slotData[s << 1] == eventId && slotHandler[s] != null;
+    return slotData[s << 2] == eventId && slotHandler[s] != null;
   }
 
-  /** Drops all cancelled entries from the heap and rebuilds it. O(n). */
+  /** Drops all cancelled events and rebuilds the calendar for the live ones. O(n). */
   private void purgeCancelled() {
-    if (topDead) {
-      topDead = false;
-      removeTop();
+    int live = size - cancelled;
+    int nb = bucketMask + 1;
+    while (nb > MIN_BUCKETS && (long) live < (long) LOAD * nb / 2) {
+      nb >>= 1;
     }
-    long[] tt = heapTime;
-    long[] ii = heapId;
-    int n = size;
-    int w = 0;
-    for (int r = 1; r <= n; r++) {
-      long id = ii[r];
-      int s = (int) id & mask;
-      if (slotHandler[s] == null) {
-        slotData[s << 1] = 0;
-        occupied--;
-      } else {
-        w++;
-        tt[w] = tt[r];
-        ii[w] = id;
-      }
-    }
-    size = w;
-    cancelled = 0;
-    for (int p = (w + 2) >>> 2; p >= 1; p--) {
-      siftDown(p, tt[p], ii[p]);
-    }
+    rebuild(nb, false, 0, 62);
   }
 
-  /** Resolves a dead top and discards cancelled events at the top of the heap. */
+  /** Called by a dispatch that took size below shrinkBelow: halves the buckets. O(n). */
+  private void shrink() {
+    rebuild((bucketMask + 1) >> 1, false, 0, 62);
+  }
+
+  /**
+   * Makes the earliest live event the first entry of the bottom, discarding cancelled events
+   * ahead of it; leaves the bottom empty only if no event is queued.
+   */
   private void settleTop() {
-    if (topDead) {
-      topDead = false;
-      removeTop();
-    }
-    while (size > 0) {
-      int s = (int) heapId[1] & mask;
+    while (true) {
+      if (botHead == botEnd) {
+        if (size == 0) {
+          return;
+        }
+        advance();
+        continue;
+      }
+      int s = (int) botId[botHead] & mask;
       if (slotHandler[s] != null) {
         return;
       }
-      slotData[s << 1] = 0;
-      occupied--;
+      slotData[s << 2] = 0;
+      size--;
       cancelled--;
-      removeTop();
+      botHead++;
     }
   }
 
   /**
    * Returns the time of the earliest pending event, or {@link Long#MAX_VALUE} if none is pending.
-   * Costs O(1) unless cancelled events must first be discarded from the top of the queue.
+   * Costs amortised O(1) (it may advance the calendar and discard cancelled events).
    *
    * @return the time of the next event in picoseconds, or {@code Long.MAX_VALUE}
    */
   public long nextEventTimePs() {
     settleTop();
-    return size == 0 ? Long.MAX_VALUE : heapTime[1];
+    return botHead == botEnd ? Long.MAX_VALUE : botTime[botHead];
   }
 
   /**
@@ -581,7 +929,7 @@ public final class Simulator {
    * @return the number of events waiting to run
    */
   public int pendingCount() {
-    return size - cancelled - (topDead ? 1 : 0);
+    return size - cancelled;
   }
 
   /**
@@ -601,22 +949,26 @@ public final class Simulator {
     stopRequested = false;
     final long startCount = executed;
     try {
-      settleTop();
       while (true) {
-        if (size == 0) {
-          if (bounded) {
-            now = until;
+        int i = botHead;
+        if (i == botEnd) {
+          if (size == 0) {
+            if (bounded) {
+              now = until;
+            }
+            return result(StopReason.NO_EVENTS, startCount, noEventsMessage(bounded));
           }
-          return result(StopReason.NO_EVENTS, startCount, noEventsMessage(bounded));
+          advance();
+          continue;
         }
-        long t = heapTime[1];
-        int s = (int) heapId[1] & mask;
+        long t = botTime[i];
+        int s = (int) botId[i] & mask;
         EventHandler handler = slotHandler[s];
         if (handler == null) { // cancelled: discard
-          slotData[s << 1] = 0;
-          occupied--;
+          slotData[s << 2] = 0;
+          size--;
           cancelled--;
-          removeTop();
+          botHead = i + 1;
           continue;
         }
         if (t > until) {
@@ -661,21 +1013,17 @@ public final class Simulator {
                   + SimTime.format(now)
                   + " because the runWhile condition became false");
         }
-        long arg = slotData[(s << 1) + 1];
-        slotData[s << 1] = 0;
+        botHead = i + 1;
+        int o = s << 2;
+        long arg = slotData[o + 1];
+        slotData[o] = 0;
         slotHandler[s] = null;
-        occupied--;
         now = t;
         executed++;
-        topDead = true;
-        try {
-          handler.handle(arg);
-        } finally {
-          if (topDead) {
-            topDead = false;
-            removeTop();
-          }
+        if (--size < shrinkBelow) {
+          shrink();
         }
+        handler.handle(arg);
         if (stopRequested) {
           return result(
               StopReason.STOPPED,
