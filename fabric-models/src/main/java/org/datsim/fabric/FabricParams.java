@@ -49,6 +49,19 @@ public final class FabricParams {
     /** WQE size. */
     public static final ParamSpec HCA_WQE_BYTES = ParamSpec.bytes("hca.wqe_bytes", "64B", 16, 4096,
             "Size of a send work-queue element fetched by DMA");
+    /** Memory-window bind time. */
+    public static final ParamSpec HCA_BIND_TIME = ParamSpec.time("hca.bind_time", "200ns",
+            "Time the HCA takes to execute an RMR bind (update its protection tables) after fetching the WQE; the"
+                    + " send engine meanwhile goes on with other queue pairs");
+    /** Bind completion event. */
+    public static final ParamSpec PROVIDER_BIND_EVENT = ParamSpec.choice("provider.bind_completion_event",
+            "rmr_bind", "How an RMR bind completes: rmr_bind = DAT_RMR_BIND_COMPLETION_EVENT (DAT 1.2, OFA dapl);"
+                    + " dto_bind_mw = DAT_DTO_COMPLETION_EVENT with operation DAT_DTO_BIND_MW (DAT 2.0 header)",
+            "rmr_bind", "dto_bind_mw");
+    /** Bind in DISCONNECTED. */
+    public static final ParamSpec PROVIDER_BIND_DISCONNECTED = ParamSpec.choice("provider.bind_when_disconnected",
+            "reject", "dat_rmr_bind on a DISCONNECTED endpoint: reject = DAT_INVALID_STATE (OFA dapl); flush = accepted"
+                    + " and flushed at once (the DAT specification)", "reject", "flush");
     /** CPU cost of a post. */
     public static final ParamSpec CPU_POST_OVERHEAD = ParamSpec.time("cpu.post_overhead", "60ns",
             "CPU time of a dat_ep_post_* call: building the WQE and writing the doorbell");
@@ -99,7 +112,7 @@ public final class FabricParams {
     /** Every fabric parameter in catalogue order. */
     public static final List<ParamSpec> ALL = List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
             LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, PCIE_LATENCY, PCIE_BANDWIDTH, HCA_MTU, HCA_WQE_PROCESS,
-            HCA_WQE_BYTES, CPU_POST_OVERHEAD, CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
+            HCA_WQE_BYTES, HCA_BIND_TIME, PROVIDER_BIND_EVENT, PROVIDER_BIND_DISCONNECTED, CPU_POST_OVERHEAD, CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
             CM_PROCESSING, CM_MAD_BYTES, RNR_TIMER, RNR_RETRY, MEMORY_MAX_RESIDENT, MEMORY_COHERENCE, IA_MAX_EVD_QLEN,
             IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV);
 }

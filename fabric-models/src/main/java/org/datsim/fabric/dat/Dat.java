@@ -124,6 +124,10 @@ public final class Dat {
     public static final int DTO_RDMA_READ = 2;
     /** DAT_DTO_RECEIVE. */
     public static final int DTO_RECEIVE = 3;
+    /** DAT_DTO_BIND_MW. */
+    public static final int DTO_BIND_MW = 5;
+    /** DAT_RMR_OPERATION_FAILED: an RMR bind failed after dat_rmr_bind returned. */
+    public static final int RMR_OPERATION_FAILED = 11;
 
     /** The DTO operation codes by name. */
     public static final NamedValues DTO_OPS = new NamedValues("DTO operation",

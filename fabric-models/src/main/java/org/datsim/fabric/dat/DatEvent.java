@@ -22,6 +22,8 @@ public final class DatEvent {
     public final int operation;
     /** The connection request of a DAT_CONNECTION_REQUEST_EVENT, or null. */
     public final Cr cr;
+    /** The RMR of an RMR bind completion, or null. */
+    public final Rmr rmr;
     /** The run-unique operation id of a DTO completion, or -1. */
     public final long opId;
     /** The simulated time the event was queued, in picoseconds. */
@@ -31,6 +33,12 @@ public final class DatEvent {
 
     DatEvent(int number, Evd evd, Ep ep, long cookie, int status, long transferredLength, int operation, Cr cr,
             long opId, long queuedPs, boolean unsignalled) {
+        this(number, evd, ep, cookie, status, transferredLength, operation, cr, null, opId, queuedPs, unsignalled);
+    }
+
+    DatEvent(int number, Evd evd, Ep ep, long cookie, int status, long transferredLength, int operation, Cr cr,
+            Rmr rmr, long opId, long queuedPs, boolean unsignalled) {
+        this.rmr = rmr;
         this.number = number;
         this.evd = evd;
         this.ep = ep;

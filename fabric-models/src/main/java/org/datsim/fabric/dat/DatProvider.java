@@ -16,7 +16,7 @@ import org.datsim.fabric.hca.WorkRequest;
  * simulated time and ends in events on EVDs.
  *
  * <p>Supported here: dat_ia_open/close, dat_pz_create/free, dat_evd_create/free/wait/dequeue, dat_lmr_create/free,
- * dat_lmr_sync_rdma_read/write, dat_ep_create/free/connect/disconnect/get_status,
+ * dat_lmr_sync_rdma_read/write, dat_rmr_create/bind/free, dat_ep_create/free/connect/disconnect/get_status,
  * dat_ep_post_send/recv/rdma_write/rdma_read,
  * dat_psp_create/free, dat_cr_accept/reject, dat_strerror.
  */
@@ -32,6 +32,8 @@ public final class DatProvider {
     private final int maxDtoPerEp;
     private final long maxMessageSize;
     private final int maxIov;
+    private final boolean bindAsDtoEvent;
+    private final boolean bindFlushWhenDisconnected;
     private long nextOpId = 1;
 
     /**
@@ -51,6 +53,8 @@ public final class DatProvider {
         this.maxDtoPerEp = (int) params.get(FabricParams.IA_MAX_DTO_PER_EP);
         this.maxMessageSize = params.get(FabricParams.IA_MAX_MESSAGE_SIZE);
         this.maxIov = (int) params.get(FabricParams.IA_MAX_IOV);
+        this.bindAsDtoEvent = "dto_bind_mw".equals(params.choice(FabricParams.PROVIDER_BIND_EVENT));
+        this.bindFlushWhenDisconnected = "flush".equals(params.choice(FabricParams.PROVIDER_BIND_DISCONNECTED));
         for (DatHost h : this.hosts) {
             h.hca.setCmListener(m -> sim.schedule(cmProcessing, () -> onCm(h, (CmMessage) m)));
         }
@@ -412,6 +416,9 @@ public final class DatProvider {
         if (bad(lmr, Lmr.class)) {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_LMR);
         }
+        if (lmr.bindRefs > 0) {
+            return err(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_LMR_IN_USE); // rule 51
+        }
         lmr.freed = true;
         lmr.ia.host.byLmrContext.remove(lmr.lmrContext);
         lmr.ia.host.byRmrContext.remove(lmr.rmrContext);
@@ -478,6 +485,142 @@ public final class DatProvider {
      */
     public boolean lmrSyncRequired(Ia ia) {
         return ia.host.memory.coherence() != org.datsim.fabric.memory.Coherence.COHERENT;
+    }
+
+    // ------------------------------------------------------------------ RMR
+
+    /**
+     * dat_rmr_create: an unbound memory window in a protection zone.
+     *
+     * @param pz the protection zone
+     * @param rmr receives the RMR
+     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
+     */
+    public int rmrCreate(Pz pz, Out<Rmr> rmr) {
+        if (bad(pz, Pz.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_PZ);
+        }
+        Rmr created = new Rmr(pz.ia.host.nextName("rmr"), pz.ia, pz);
+        pz.users++;
+        pz.ia.children.add(created);
+        rmr.value = created;
+        return DatReturn.SUCCESS;
+    }
+
+    /**
+     * dat_rmr_free: destroys a window; its context is refused from now on.
+     *
+     * @param rmr the RMR
+     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
+     */
+    public int rmrFree(Rmr rmr) {
+        if (bad(rmr, Rmr.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_RMR);
+        }
+        unbindNow(rmr);
+        rmr.freed = true;
+        rmr.pz.users--;
+        return DatReturn.SUCCESS;
+    }
+
+    private void unbindNow(Rmr rmr) {
+        rmr.ia.host.rmrByContext.remove(rmr.activeContext);
+        rmr.activeContext = 0;
+        if (rmr.lmr != null) {
+            rmr.lmr.bindRefs--;
+            rmr.lmr = null;
+        }
+        rmr.length = 0;
+    }
+
+    /**
+     * dat_rmr_bind (rules 22 to 29): posts a bind of the window to a range of an LMR on an endpoint's request queue
+     * and returns the new rmr_context at once. The HCA executes the bind later; until then the new context is refused
+     * by the HCA (rule 24), and after it the previous context is (rule 25). Every later operation of the endpoint
+     * waits for the bind (rule 23). A length of 0 unbinds.
+     *
+     * @param rmr the RMR
+     * @param lmr the LMR whose range is bound (ignored when unbinding)
+     * @param range the range: the LMR's lmr_context, an address and a length
+     * @param privileges DAT_MEM_PRIV_REMOTE_READ_FLAG and/or DAT_MEM_PRIV_REMOTE_WRITE_FLAG
+     * @param ep the endpoint whose request queue carries the bind
+     * @param cookie the user cookie of the completion
+     * @param flags completion flags (SUPPRESS, UNSIGNALLED, BARRIER_FENCE)
+     * @param context receives the new rmr_context
+     * @param opId receives the operation id used in the trace
+     * @return DAT_SUCCESS; DAT_INVALID_HANDLE (RMR, LMR, EP); DAT_INVALID_PARAMETER for bad flags or privileges, a
+     *     range outside the LMR, or objects of different protection zones (ARG4, as dapl); DAT_PRIVILEGES_VIOLATION
+     *     when the LMR's privileges do not back the RMR's (rule 27); DAT_INVALID_STATE outside CONNECTED (dapl;
+     *     see provider.bind_when_disconnected); DAT_INSUFFICIENT_RESOURCES when max_request_dtos are outstanding
+     */
+    public int rmrBind(Rmr rmr, Lmr lmr, LmrTriplet range, int privileges, Ep ep, long cookie, int flags,
+            Out<Integer> context, Out<Long> opId) {
+        if (bad(rmr, Rmr.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_RMR);
+        }
+        boolean unbind = range.length() == 0;
+        if (!unbind && bad(lmr, Lmr.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_LMR);
+        }
+        if (bad(ep, Ep.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EP);
+        }
+        int allowed = Dat.COMPLETION_SUPPRESS_FLAG | Dat.COMPLETION_UNSIGNALLED_FLAG
+                | Dat.COMPLETION_BARRIER_FENCE_FLAG;
+        if ((flags & ~allowed) != 0 || ((flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0
+                && (ep.attr.requestCompletionFlags() & Dat.COMPLETION_UNSIGNALLED_FLAG) == 0)) {
+            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG8);
+        }
+        if ((privileges & ~(Dat.MEM_PRIV_REMOTE_READ | Dat.MEM_PRIV_REMOTE_WRITE)) != 0) {
+            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG4);
+        }
+        if (!unbind) {
+            if (lmr.pz != rmr.pz || ep.pz != rmr.pz) {
+                return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG4); // rule 28, as dapl
+            }
+            if (range.lmrContext() != lmr.lmrContext || !lmr.contains(range.address(), range.length())) {
+                return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG3);
+            }
+            if (((privileges & Dat.MEM_PRIV_REMOTE_READ) != 0 && (lmr.privileges & Dat.MEM_PRIV_LOCAL_READ) == 0)
+                    || ((privileges & Dat.MEM_PRIV_REMOTE_WRITE) != 0
+                            && (lmr.privileges & Dat.MEM_PRIV_LOCAL_WRITE) == 0)) {
+                return err(DatReturn.PRIVILEGES_VIOLATION, 0); // rule 27
+            }
+        }
+        boolean flushNow = false;
+        if (ep.state != Dat.EP_STATE_CONNECTED) {
+            if (ep.state == Dat.EP_STATE_DISCONNECTED && bindFlushWhenDisconnected) {
+                flushNow = true; // rule 29, the specification's behaviour
+            } else {
+                return err(DatReturn.INVALID_STATE, ep.stateSubtype()); // rule 29, dapl's behaviour
+            }
+        }
+        if (ep.requestEvd == null) {
+            return err(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_EP_EVD_REQUEST);
+        }
+        if (ep.requestsInFlight >= ep.attr.maxRequestDtos()) {
+            return err(DatReturn.INSUFFICIENT_RESOURCES, DatReturn.SUB_RESOURCE_TEP); // rule 22
+        }
+        int newContext = unbind ? 0 : ep.ia.host.nextContext();
+        WorkRequest wr = new WorkRequest(nextOpId++, WorkRequest.BIND, ep.qp, cookie, flags, new long[0],
+                new long[0], unbind ? 0 : range.address(), newContext);
+        wr.bindTarget = new Rmr.Binding(rmr, unbind ? null : lmr, range.address(), range.length(), privileges,
+                newContext);
+        if (!unbind) {
+            lmr.bindRefs++; // held by the bind in flight; given back if it fails or is flushed
+        }
+        ep.requestsInFlight++;
+        rmr.context = newContext;
+        rmr.requestedAddress = range.address();
+        rmr.requestedLength = range.length();
+        traceOp(ep, wr, TraceEvent.POST);
+        if (flushNow) {
+            ep.qp.hca().flush(ep.qp);
+        }
+        ep.ia.host.hca.postRequest(wr);
+        context.value = newContext;
+        opId.value = wr.opId;
+        return DatReturn.SUCCESS;
     }
 
     // ------------------------------------------------------------------ EP
@@ -1109,6 +1252,12 @@ public final class DatProvider {
 
         @Override
         public void requestCompleted(WorkRequest wr) {
+            if (wr.opcode == WorkRequest.BIND && wr.status() == Dat.DTO_ERR_FLUSHED) {
+                Rmr.Binding b = (Rmr.Binding) wr.bindTarget;
+                if (b.lmr() != null) {
+                    b.lmr().bindRefs--; // the flushed bind never executed: give back the LMR it held
+                }
+            }
             if (wr.status() == Dat.DTO_SUCCESS && (wr.flags & Dat.COMPLETION_SUPPRESS_FLAG) != 0) {
                 ep.suppressedUnreaped++; // its slot stays taken until a later signalled completion is reaped
             } else {
@@ -1136,7 +1285,11 @@ public final class DatProvider {
                 }
                 trace.fire(e);
             }
-            if (!suppressed) {
+            if (!suppressed && wr.opcode == WorkRequest.BIND && !bindAsDtoEvent) {
+                post(evd, new DatEvent(Dat.RMR_BIND_COMPLETION_EVENT, evd, ep, wr.cookie, wr.status(), 0,
+                        Dat.DTO_BIND_MW, null, ((Rmr.Binding) wr.bindTarget).rmr(), wr.opId, sim.now(),
+                        (wr.flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0));
+            } else if (!suppressed) {
                 post(evd, new DatEvent(Dat.DTO_COMPLETION_EVENT, evd, ep, wr.cookie, wr.status(),
                         wr.status() == Dat.DTO_SUCCESS ? wr.transferred() : 0, wr.opcode, null, wr.opId,
                         sim.now(), (wr.flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0));
@@ -1157,6 +1310,28 @@ public final class DatProvider {
         }
 
         @Override
+        public int bindExecuted(WorkRequest wr) {
+            Rmr.Binding b = (Rmr.Binding) wr.bindTarget;
+            Rmr rmr = b.rmr();
+            if (rmr.freed || (b.lmr() != null && b.lmr().freed)) {
+                if (b.lmr() != null) {
+                    b.lmr().bindRefs--;
+                }
+                return Dat.RMR_OPERATION_FAILED; // rule 26: the bind fails after dat_rmr_bind returned
+            }
+            unbindNow(rmr);
+            if (b.lmr() != null) {
+                rmr.lmr = b.lmr(); // takes over the reference the bind held
+                rmr.address = b.address();
+                rmr.length = b.length();
+                rmr.privileges = b.privileges();
+                rmr.activeContext = b.context();
+                ep.ia.host.rmrByContext.put(b.context(), rmr);
+            }
+            return Dat.DTO_SUCCESS;
+        }
+
+        @Override
         public void requestArrived() {
             if (ep.state == Dat.EP_STATE_COMPLETION_PENDING && !ep.freed) {
                 ep.state = Dat.EP_STATE_CONNECTED; // the RTU is overtaken by data: communication established
@@ -1166,8 +1341,18 @@ public final class DatProvider {
 
         @Override
         public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
-            Lmr lmr = ep.ia.host.byRmrContext.get(rkey);
             int priv = write ? Dat.MEM_PRIV_REMOTE_WRITE : Dat.MEM_PRIV_REMOTE_READ;
+            Rmr rmr = ep.ia.host.rmrByContext.get(rkey);
+            if (rmr != null) {
+                // A window: only its current, executed bind counts (rules 24, 25).
+                boolean inRange = address >= rmr.address && length >= 0 && address - rmr.address <= rmr.length - length;
+                if (rmr.freed || rmr.activeContext != rkey || rmr.pz != ep.pz || (rmr.privileges & priv) == 0
+                        || !inRange) {
+                    return Dat.DTO_ERR_REMOTE_ACCESS;
+                }
+                return Dat.DTO_SUCCESS;
+            }
+            Lmr lmr = ep.ia.host.byRmrContext.get(rkey);
             if (lmr == null || lmr.freed || lmr.pz != ep.pz || (lmr.privileges & priv) == 0
                     || !lmr.contains(address, length)) {
                 return Dat.DTO_ERR_REMOTE_ACCESS;

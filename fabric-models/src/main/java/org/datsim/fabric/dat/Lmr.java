@@ -12,6 +12,8 @@ public final class Lmr extends DatHandle {
     final int privileges;
     final int lmrContext;
     final int rmrContext;
+    /** RMRs bound to this LMR (or with a bind of it in flight); the LMR cannot be freed while any is. */
+    int bindRefs;
 
     Lmr(String name, Ia ia, Pz pz, long address, long length, int privileges, int lmrContext, int rmrContext) {
         super(TYPE_LMR, name, ia);

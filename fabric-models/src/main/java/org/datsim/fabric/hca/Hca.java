@@ -52,6 +52,7 @@ public final class Hca implements NetworkNode {
     private final int cmBytes;
     private final long rnrTimer;
     private final int rnrRetry;
+    private final long bindTime;
     private Port port;
     private Consumer<Object> cmListener;
 
@@ -95,6 +96,7 @@ public final class Hca implements NetworkNode {
         this.cmBytes = (int) params.get(FabricParams.CM_MAD_BYTES);
         this.rnrTimer = params.get(FabricParams.RNR_TIMER);
         this.rnrRetry = (int) params.get(FabricParams.RNR_RETRY);
+        this.bindTime = params.get(FabricParams.HCA_BIND_TIME);
     }
 
     @Override
@@ -195,7 +197,7 @@ public final class Hca implements NetworkNode {
                 continue;
             }
             WorkRequest head = qp.notStarted.peekFirst();
-            if (head != null && (head.flags & Dat.COMPLETION_BARRIER_FENCE_FLAG) != 0 && fenced(head)) {
+            if (head != null && fenced(head)) {
                 qp.queued = false;
                 qp.fenced = true;
                 continue;
@@ -220,13 +222,16 @@ public final class Hca implements NetworkNode {
      * @return true if the work request must wait
      */
     private boolean fenced(WorkRequest wr) {
+        boolean barrier = (wr.flags & Dat.COMPLETION_BARRIER_FENCE_FLAG) != 0;
         int n = 0;
+        boolean byBind = false;
         for (WorkRequest o : wr.qp.outstanding) {
             if (o == wr) {
                 break;
             }
-            if (o.opcode == WorkRequest.RDMA_READ && !o.done) {
+            if (!o.done && ((barrier && o.opcode == WorkRequest.RDMA_READ) || o.opcode == WorkRequest.BIND)) {
                 n++;
+                byBind |= o.opcode == WorkRequest.BIND;
             }
         }
         if (n > 0 && !wr.fenceTraced && trace.isEnabled()) {
@@ -236,14 +241,14 @@ public final class Hca implements NetworkNode {
                 if (o == wr) {
                     break;
                 }
-                if (o.opcode == WorkRequest.RDMA_READ && !o.done) {
+                if (!o.done && ((barrier && o.opcode == WorkRequest.RDMA_READ) || o.opcode == WorkRequest.BIND)) {
                     waiting[i++] = o.opId;
                 }
             }
             wr.fenceTraced = true;
             trace.fire(TraceEvent.of(sim.now(), TraceEvent.FENCE_WAIT, hostName).ep(wr.qp.name).op(wr.opId)
                     .cookie(wr.cookie).attr("opcode", wr.opName()).attr("waiting_for", waiting)
-                    .attr("reason", "barrier fence"));
+                    .attr("reason", byBind ? "rmr_bind implicit fence" : "barrier fence"));
         }
         return n > 0;
     }
@@ -256,6 +261,22 @@ public final class Hca implements NetworkNode {
                     .cookie(wr.cookie).attr("opcode", wr.opName()).attr("bytes", wr.length));
         }
         long t = now + wqeProcess + 2 * pcieLatency + pcieRate.transmitTimePs(wqeBytes);
+        if (wr.opcode == WorkRequest.BIND) {
+            // The engine hands the bind to the protection tables and goes on; later work of this queue pair waits
+            // for the bind's completion (rule 23, the implicit fence).
+            sim.scheduleAt(t + bindTime, () -> {
+                if (!wr.done) {
+                    int status = wr.qp.listener.bindExecuted(wr);
+                    if (status == Dat.DTO_SUCCESS) {
+                        transportDone(wr, status);
+                    } else {
+                        fail(wr.qp, wr, status);
+                    }
+                }
+            });
+            sim.scheduleAt(t, engineFree, 0);
+            return;
+        }
         if (wr.opcode == WorkRequest.RDMA_READ) {
             emitAt(t, wr, Packet.READ_REQUEST, 0, 1, 0, 0);
             sim.scheduleAt(t, engineFree, 0);
@@ -610,7 +631,7 @@ public final class Hca implements NetworkNode {
         wr.done = true;
         drain(wr.qp);
         QueuePair qp = wr.qp;
-        if (wr.opcode == WorkRequest.RDMA_READ && qp.fenced) {
+        if ((wr.opcode == WorkRequest.RDMA_READ || wr.opcode == WorkRequest.BIND) && qp.fenced) {
             qp.fenced = false; // the fenced request is looked at again
             if (!qp.queued && !qp.notStarted.isEmpty()) {
                 qp.queued = true;

@@ -1,6 +1,7 @@
 package org.datsim.fabric.hca;
 
 import java.util.ArrayDeque;
+import org.datsim.fabric.dat.Dat;
 
 /**
  * The transport state of one reliable-connected endpoint on an HCA: its send queue (posted, not yet started), its
@@ -48,6 +49,16 @@ public final class QueuePair {
          * connection manager's RTU this establishes the connection (InfiniBand's communication-established event).
          */
         default void requestArrived() {
+        }
+
+        /**
+         * The HCA executes an RMR bind: from now on the new rmr_context is valid and the old one is not.
+         *
+         * @param wr the bind
+         * @return DAT_DTO_SUCCESS, or DAT_RMR_OPERATION_FAILED if the bind cannot be done (the connection breaks)
+         */
+        default int bindExecuted(WorkRequest wr) {
+            return Dat.DTO_SUCCESS;
         }
     }
 

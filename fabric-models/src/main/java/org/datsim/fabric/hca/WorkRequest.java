@@ -16,6 +16,8 @@ public final class WorkRequest {
     public static final int RDMA_READ = Dat.DTO_RDMA_READ;
     /** DAT_DTO_RECEIVE. */
     public static final int RECV = Dat.DTO_RECEIVE;
+    /** DAT_DTO_BIND_MW: an RMR bind posted on the request queue. */
+    public static final int BIND = 5;
 
     /** The run-unique operation id. */
     public final long opId;
@@ -37,6 +39,9 @@ public final class WorkRequest {
     public final long remoteAddress;
     /** The remote key (rmr_context) of an RDMA operation. */
     public final int rkey;
+
+    /** What an RMR bind binds (the DAT layer's object); null for data transfers. */
+    public Object bindTarget;
 
     int status = -1;
     boolean done;
@@ -102,6 +107,8 @@ public final class WorkRequest {
                 return "rdma_write";
             case RDMA_READ:
                 return "rdma_read";
+            case BIND:
+                return "rmr_bind";
             default:
                 return "recv";
         }

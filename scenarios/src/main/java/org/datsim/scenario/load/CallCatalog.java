@@ -60,6 +60,14 @@ public final class CallCatalog {
                 + " memory)", req("ia", ArgType.HANDLE), req("local_segments", ArgType.IOV));
         add("dat_lmr_sync_rdma_write", null, none, "Make an incoming RDMA Write visible to the CPU (non-coherent"
                 + " memory)", req("ia", ArgType.HANDLE), req("local_segments", ArgType.IOV));
+        add("dat_rmr_create", "rmr", none, "Create an unbound memory window (RMR) in a protection zone",
+                req("pz", ArgType.HANDLE));
+        add("dat_rmr_bind", "rmr_bind", none, "Bind an RMR to a range of an LMR, on an endpoint's request queue;"
+                + " length 0 unbinds", req("rmr", ArgType.HANDLE), req("lmr", ArgType.HANDLE),
+                opt("offset", ArgType.SIZE), req("length", ArgType.SIZE), flags("mem_priv", Dat.MEM_PRIV, true),
+                req("ep", ArgType.HANDLE), opt("user_cookie", ArgType.INT),
+                flags("completion_flags", Dat.COMPLETION_FLAGS, false));
+        add("dat_rmr_free", null, none, "Free an RMR", req("rmr", ArgType.HANDLE));
         add("dat_ep_create", "ep", none, "Create an endpoint", req("ia", ArgType.HANDLE),
                 req("pz", ArgType.HANDLE), req("recv_evd", ArgType.HANDLE), req("request_evd", ArgType.HANDLE),
                 req("connect_evd", ArgType.HANDLE), opt("ep_attr", ArgType.EP_ATTR));

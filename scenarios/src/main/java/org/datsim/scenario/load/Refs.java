@@ -16,16 +16,18 @@ public final class Refs {
     private static final Pattern NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_]*$");
 
     /** The fields of each kind of named value; the bare name is the handle or value itself. */
-    public static final Map<String, List<String>> FIELDS = Map.of(
-            "ia", List.of("async_evd"),
-            "pz", List.of(),
-            "evd", List.of(),
-            "ep", List.of(),
-            "psp", List.of(),
-            "lmr", List.of("lmr_context", "rmr_context", "address", "length"),
-            "event", List.of("cr", "ep", "cookie", "status", "transfered_length", "event", "operation"),
-            "op", List.of(),
-            "status", List.of("state"));
+    public static final Map<String, List<String>> FIELDS = Map.ofEntries(
+            Map.entry("ia", List.of("async_evd")),
+            Map.entry("pz", List.of()),
+            Map.entry("evd", List.of()),
+            Map.entry("ep", List.of()),
+            Map.entry("psp", List.of()),
+            Map.entry("lmr", List.of("lmr_context", "rmr_context", "address", "length")),
+            Map.entry("event", List.of("cr", "ep", "rmr", "cookie", "status", "transfered_length", "event", "operation")),
+            Map.entry("op", List.of()),
+            Map.entry("rmr", List.of("rmr_context", "address", "length")),
+            Map.entry("rmr_bind", List.of("rmr_context", "address", "length", "op")),
+            Map.entry("status", List.of("state")));
 
     private Refs() {
     }

@@ -152,7 +152,7 @@ final class ConsumerProcess extends SimProcess {
 
     private long overheadBefore(Step s) {
         String c = s.spec().name();
-        if (c.startsWith("dat_ep_post_")) {
+        if (c.startsWith("dat_ep_post_") || c.equals("dat_rmr_bind")) {
             return postOverhead;
         }
         if (c.equals("dat_evd_wait") || c.equals("dat_evd_dequeue") || c.startsWith("mem_") || c.equals("sleep")) {
@@ -198,11 +198,37 @@ final class ConsumerProcess extends SimProcess {
                     return l.length();
             }
         }
+        if (v instanceof org.datsim.fabric.dat.Rmr) {
+            org.datsim.fabric.dat.Rmr r = (org.datsim.fabric.dat.Rmr) v;
+            switch (field) {
+                case "rmr_context":
+                    return (long) r.context() & 0xffffffffL;
+                case "address":
+                    return r.requestedAddress();
+                default:
+                    return r.requestedLength();
+            }
+        }
+        if (v instanceof BindResult) {
+            BindResult b = (BindResult) v;
+            switch (field) {
+                case "rmr_context":
+                    return b.context();
+                case "address":
+                    return b.address();
+                case "length":
+                    return b.length();
+                default:
+                    return b.op();
+            }
+        }
         if (v instanceof DatEvent) {
             DatEvent e = (DatEvent) v;
             switch (field) {
                 case "cr":
                     return e.cr;
+                case "rmr":
+                    return e.rmr;
                 case "ep":
                     return e.ep;
                 case "cookie":
@@ -436,6 +462,17 @@ final class ConsumerProcess extends SimProcess {
             case "dat_lmr_sync_rdma_write":
                 ret = dat.lmrSyncRdmaWrite(handle(s, "ia", Ia.class), iov(s, "local_segments"));
                 break;
+            case "dat_rmr_create": {
+                Out<org.datsim.fabric.dat.Rmr> rmr = new Out<>();
+                ret = dat.rmrCreate(handle(s, "pz", Pz.class), rmr);
+                bind(s, rmr.value);
+                break;
+            }
+            case "dat_rmr_free":
+                ret = dat.rmrFree(handle(s, "rmr", org.datsim.fabric.dat.Rmr.class));
+                break;
+            case "dat_rmr_bind":
+                return rmrBind(s);
             case "dat_ep_create": {
                 Out<Ep> ep = new Out<>();
                 ret = dat.epCreate(handle(s, "ia", Ia.class), handle(s, "pz", Pz.class),
@@ -508,6 +545,34 @@ final class ConsumerProcess extends SimProcess {
         TraceEvent e = call(s, ret, null);
         if (epName != null) {
             e.ep(epName);
+        }
+        runner.trace(e);
+        checkRet(s, ret);
+        return 0;
+    }
+
+    /** The outputs of one dat_rmr_bind: the context it returned, the range it asked for, its operation id. */
+    record BindResult(long context, long address, long length, long op) {
+    }
+
+    private long rmrBind(Step s) {
+        Ep ep = handle(s, "ep", Ep.class);
+        Lmr lmr = handle(s, "lmr", Lmr.class);
+        long offset = number(s, "offset", 0);
+        long length = number(s, "length", 0);
+        LmrTriplet range = lmr != null ? new LmrTriplet(lmr.lmrContext(), lmr.address() + offset, length)
+                : new LmrTriplet(0, offset, length);
+        long cookie = number(s, "user_cookie", 0);
+        Out<Integer> ctx = new Out<>();
+        Out<Long> op = new Out<>();
+        int ret = dat.rmrBind(handle(s, "rmr", org.datsim.fabric.dat.Rmr.class), lmr, range,
+                flags(s, "mem_priv", Dat.MEM_PRIV), ep, cookie, flags(s, "completion_flags", Dat.COMPLETION_FLAGS),
+                ctx, op);
+        TraceEvent e = call(s, ret, ep).cookie(cookie);
+        if (ctx.value != null) {
+            long context = (long) ctx.value & 0xffffffffL;
+            e.op(op.value).attr("rmr_context", context);
+            bind(s, new BindResult(context, range.address(), length, op.value));
         }
         runner.trace(e);
         checkRet(s, ret);
@@ -648,6 +713,9 @@ final class ConsumerProcess extends SimProcess {
         }
         if (ev.cr != null) {
             d.attr("cr", ev.cr.name());
+        }
+        if (ev.rmr != null) {
+            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr("rmr", ev.rmr.name());
         }
         d.attr("queued_ps", ev.queuedPs).attr("process", def.name());
         runner.trace(d);

@@ -163,8 +163,8 @@ class ScenarioValidationTest {
 
     @Test
     void realDatCallNotSupportedYet() {
-        assertOnlyProblemAt(withCalls("{\"call\": \"dat_rmr_bind\", \"rmr\": \"$x\"}"),
-                "$.processes[0].calls[4].call", "\"dat_rmr_bind\" is not supported by this version of datsim");
+        assertOnlyProblemAt(withCalls("{\"call\": \"dat_srq_create\", \"rmr\": \"$x\"}"),
+                "$.processes[0].calls[4].call", "\"dat_srq_create\" is not supported by this version of datsim");
     }
 
     @Test
