@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
+import org.datsim.core.random.RandomStreams;
 import org.datsim.core.time.DataRate;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
@@ -44,7 +45,7 @@ public final class Fabric {
      * @param trace the trace source every model publishes to
      */
     public Fabric(Simulator sim, Topology topology, Params params, TraceSource<TraceEvent> trace) {
-        this(sim, topology, params, Map.of(), trace);
+        this(sim, topology, params, Map.of(), new RandomStreams(1), trace);
     }
 
     /**
@@ -54,10 +55,11 @@ public final class Fabric {
      * @param topology the validated topology
      * @param params the fabric parameters
      * @param hostParams the parameters of the hosts that override some of them, by host name
+     * @param random the run's random streams; each model draws from its own named stream
      * @param trace the trace source every model publishes to
      */
     public Fabric(Simulator sim, Topology topology, Params params, Map<String, Params> hostParams,
-            TraceSource<TraceEvent> trace) {
+            RandomStreams random, TraceSource<TraceEvent> trace) {
         this.sim = sim;
         this.params = params;
         this.topology = topology;
@@ -71,6 +73,7 @@ public final class Fabric {
             HostMemory memory = new HostMemory(hp.get(FabricParams.MEMORY_MAX_RESIDENT),
                     Coherence.of(hp.choice(FabricParams.MEMORY_COHERENCE)));
             Hca hca = new Hca(sim, name, i, memory, hp, trace);
+            hca.setRandom(random.stream("hca/" + name + "/read_jitter"));
             hosts.add(DatProvider.newHost(name, i, hca, memory));
             nodes.put(name, hca);
             hostIds.put(name, i);

@@ -86,6 +86,22 @@ public final class FabricParams {
     /** RNR retry count. */
     public static final ParamSpec RNR_RETRY = ParamSpec.integer("transport.rnr_retry", 7, 0, 7,
             "RNR retries before the Send fails with DAT_DTO_ERR_RECEIVER_NOT_READY; 7 means retry forever");
+    /** Read ordering. */
+    public static final ParamSpec READ_ORDERING = ParamSpec.choice("transport.read_ordering", "relaxed",
+            "relaxed: an operation posted after an RDMA Read may execute at the responder before the Read has fetched"
+                    + " its data (rule 19) unless it carries the barrier fence; strict: every operation waits for the"
+                    + " earlier RDMA Reads of its endpoint, as if fenced", "relaxed", "strict");
+    /** Read jitter. */
+    public static final ParamSpec READ_JITTER = ParamSpec.time("transport.read_jitter", "0ns",
+            "Largest extra delay, drawn uniformly from the run's seed, before a responder's DMA reads the data of an"
+                    + " RDMA Read; makes the rule-19 race depend on the seed, reproducibly");
+    /** Incoming reads per EP. */
+    public static final ParamSpec IA_MAX_RDMA_READ_IN = ParamSpec.integer("ia.max_rdma_read_per_ep_in", 16, 1, 256,
+            "Most RDMA Reads an endpoint can have outstanding as their target (max_rdma_read_per_ep_in); EP"
+                    + " attributes above it are clamped to it, as dapl does");
+    /** Outgoing reads per EP. */
+    public static final ParamSpec IA_MAX_RDMA_READ_OUT = ParamSpec.integer("ia.max_rdma_read_per_ep_out", 16, 1,
+            256, "Most RDMA Reads an endpoint can have outstanding as their originator (max_rdma_read_per_ep_out)");
     /** Resident memory bound per host. */
     public static final ParamSpec MEMORY_MAX_RESIDENT = ParamSpec.bytes("memory.max_resident", "1GiB", 4096,
             1L << 40, "Most bytes of simulated memory one host may touch (memory is sparse: untouched bytes cost"
@@ -113,6 +129,7 @@ public final class FabricParams {
     public static final List<ParamSpec> ALL = List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
             LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, PCIE_LATENCY, PCIE_BANDWIDTH, HCA_MTU, HCA_WQE_PROCESS,
             HCA_WQE_BYTES, HCA_BIND_TIME, PROVIDER_BIND_EVENT, PROVIDER_BIND_DISCONNECTED, CPU_POST_OVERHEAD, CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
-            CM_PROCESSING, CM_MAD_BYTES, RNR_TIMER, RNR_RETRY, MEMORY_MAX_RESIDENT, MEMORY_COHERENCE, IA_MAX_EVD_QLEN,
+            CM_PROCESSING, CM_MAD_BYTES, RNR_TIMER, RNR_RETRY, READ_ORDERING, READ_JITTER, IA_MAX_RDMA_READ_IN,
+            IA_MAX_RDMA_READ_OUT, MEMORY_MAX_RESIDENT, MEMORY_COHERENCE, IA_MAX_EVD_QLEN,
             IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV);
 }

@@ -102,6 +102,8 @@ public final class Dat {
     public static final int DTO_ERR_LOCAL_PROTECTION = 4;
     /** DAT_DTO_ERR_REMOTE_ACCESS. */
     public static final int DTO_ERR_REMOTE_ACCESS = 6;
+    /** DAT_DTO_ERR_REMOTE_RESPONDER. */
+    public static final int DTO_ERR_REMOTE_RESPONDER = 7;
     /** DAT_DTO_ERR_TRANSPORT. */
     public static final int DTO_ERR_TRANSPORT = 8;
     /** DAT_DTO_ERR_RECEIVER_NOT_READY. */

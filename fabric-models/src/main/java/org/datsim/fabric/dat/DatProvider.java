@@ -33,6 +33,8 @@ public final class DatProvider {
     private final long maxMessageSize;
     private final int maxIov;
     private final boolean bindAsDtoEvent;
+    private final int maxReadsIn;
+    private final int maxReadsOut;
     private final boolean bindFlushWhenDisconnected;
     private long nextOpId = 1;
 
@@ -54,6 +56,8 @@ public final class DatProvider {
         this.maxMessageSize = params.get(FabricParams.IA_MAX_MESSAGE_SIZE);
         this.maxIov = (int) params.get(FabricParams.IA_MAX_IOV);
         this.bindAsDtoEvent = "dto_bind_mw".equals(params.choice(FabricParams.PROVIDER_BIND_EVENT));
+        this.maxReadsIn = (int) params.get(FabricParams.IA_MAX_RDMA_READ_IN);
+        this.maxReadsOut = (int) params.get(FabricParams.IA_MAX_RDMA_READ_OUT);
         this.bindFlushWhenDisconnected = "flush".equals(params.choice(FabricParams.PROVIDER_BIND_DISCONNECTED));
         for (DatHost h : this.hosts) {
             h.hca.setCmListener(m -> sim.schedule(cmProcessing, () -> onCm(h, (CmMessage) m)));
@@ -677,9 +681,17 @@ public final class DatProvider {
             // Solicited-wait receive notification (rule 14) is not modelled yet; say so rather than ignore it.
             return err(DatReturn.MODEL_NOT_SUPPORTED, 0);
         }
+        if (a.maxRdmaReadIn() < 0 || a.maxRdmaReadOut() < 0) {
+            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG6);
+        }
+        // Rule 49: requested read limits are clamped to the IA's, as dapl does (DAPL_MIN).
+        a = new EpAttributes(a.maxMessageSize(), a.maxRdmaSize(), a.maxRecvDtos(), a.maxRequestDtos(),
+                a.maxRecvIov(), a.maxRequestIov(), a.requestCompletionFlags(), a.recvCompletionFlags(),
+                Math.min(a.maxRdmaReadIn(), maxReadsIn), Math.min(a.maxRdmaReadOut(), maxReadsOut));
         DatHost h = ia.host;
         String name = h.nextName("ep");
         Ep created = new Ep(name, ia, pz, recvEvd, requestEvd, connectEvd, a, h.hca.createQueuePair(name));
+        created.qp.setReadCredits(a.maxRdmaReadIn(), a.maxRdmaReadOut());
         created.qp.setListener(new EpListener(created));
         pz.users++;
         for (Evd e : new Evd[] {recvEvd, requestEvd, connectEvd}) {

@@ -53,6 +53,9 @@ public final class Hca implements NetworkNode {
     private final long rnrTimer;
     private final int rnrRetry;
     private final long bindTime;
+    private final boolean strictReadOrdering;
+    private final long readJitter;
+    private org.apache.commons.math3.random.RandomGenerator jitterRandom;
     private Port port;
     private Consumer<Object> cmListener;
 
@@ -97,11 +100,22 @@ public final class Hca implements NetworkNode {
         this.rnrTimer = params.get(FabricParams.RNR_TIMER);
         this.rnrRetry = (int) params.get(FabricParams.RNR_RETRY);
         this.bindTime = params.get(FabricParams.HCA_BIND_TIME);
+        this.strictReadOrdering = "strict".equals(params.choice(FabricParams.READ_ORDERING));
+        this.readJitter = params.get(FabricParams.READ_JITTER);
     }
 
     @Override
     public String name() {
         return hostName;
+    }
+
+    /**
+     * Sets the random stream that draws the responder's read jitter ({@code transport.read_jitter}).
+     *
+     * @param random a stream derived from the run's seed
+     */
+    public void setRandom(org.apache.commons.math3.random.RandomGenerator random) {
+        this.jitterRandom = random;
     }
 
     /** Returns the host id. */
@@ -202,6 +216,12 @@ public final class Hca implements NetworkNode {
                 qp.fenced = true;
                 continue;
             }
+            if (head != null && head.opcode == WorkRequest.RDMA_READ && qp.readsOut >= qp.maxReadsOut) {
+                creditWait(head);
+                qp.queued = false;
+                qp.creditBlocked = true;
+                continue;
+            }
             WorkRequest wr = qp.notStarted.pollFirst();
             if (qp.notStarted.isEmpty()) {
                 qp.queued = false;
@@ -221,8 +241,27 @@ public final class Hca implements NetworkNode {
      *
      * @return true if the work request must wait
      */
+    /** Rule 49: an RDMA Read beyond max_rdma_read_out waits for an earlier Read to complete. */
+    private void creditWait(WorkRequest wr) {
+        if (wr.creditTraced || !trace.isEnabled()) {
+            return;
+        }
+        wr.creditTraced = true;
+        long[] waiting = new long[wr.qp.readsOut];
+        int i = 0;
+        for (WorkRequest o : wr.qp.outstanding) {
+            if (o.opcode == WorkRequest.RDMA_READ && !o.done && !wr.qp.notStarted.contains(o) && i < waiting.length) {
+                waiting[i++] = o.opId;
+            }
+        }
+        trace.fire(TraceEvent.of(sim.now(), "credit_wait", hostName).ep(wr.qp.name).op(wr.opId).cookie(wr.cookie)
+                .attr("opcode", wr.opName()).attr("waiting_for", java.util.Arrays.copyOf(waiting, i))
+                .attr("reason", "max_rdma_read_out reads outstanding"));
+    }
+
     private boolean fenced(WorkRequest wr) {
-        boolean barrier = (wr.flags & Dat.COMPLETION_BARRIER_FENCE_FLAG) != 0;
+        boolean barrier = (wr.flags & Dat.COMPLETION_BARRIER_FENCE_FLAG) != 0
+                || (strictReadOrdering && wr.opcode != WorkRequest.RDMA_READ);
         int n = 0;
         boolean byBind = false;
         for (WorkRequest o : wr.qp.outstanding) {
@@ -248,7 +287,9 @@ public final class Hca implements NetworkNode {
             wr.fenceTraced = true;
             trace.fire(TraceEvent.of(sim.now(), TraceEvent.FENCE_WAIT, hostName).ep(wr.qp.name).op(wr.opId)
                     .cookie(wr.cookie).attr("opcode", wr.opName()).attr("waiting_for", waiting)
-                    .attr("reason", byBind ? "rmr_bind implicit fence" : "barrier fence"));
+                    .attr("reason", byBind ? "rmr_bind implicit fence"
+                            : (wr.flags & Dat.COMPLETION_BARRIER_FENCE_FLAG) != 0 ? "barrier fence"
+                                    : "strict read ordering"));
         }
         return n > 0;
     }
@@ -278,6 +319,8 @@ public final class Hca implements NetworkNode {
             return;
         }
         if (wr.opcode == WorkRequest.RDMA_READ) {
+            wr.qp.readsOut++;
+            wr.readCounted = true;
             emitAt(t, wr, Packet.READ_REQUEST, 0, 1, 0, 0);
             sim.scheduleAt(t, engineFree, 0);
             return;
@@ -322,6 +365,9 @@ public final class Hca implements NetworkNode {
                 data = new byte[len];
                 memory.dmaRead(wr.remoteAddress + off, data, 0, len);
                 wire += len + aeth;
+                if (index == count - 1 && wr.qp.peer != null && wr.qp.peer.readsIn > 0) {
+                    wr.qp.peer.readsIn--; // the responder has sent this Read's last response
+                }
                 break;
             default:
                 break;
@@ -541,7 +587,17 @@ public final class Hca implements NetworkNode {
             fail(qp, null, status);
             return;
         }
+        if (qp.readsIn >= qp.maxReadsIn) {
+            // Rule 49: the peer sent more RDMA Reads than this endpoint's max_rdma_read_in.
+            reply(wr, Packet.NAK, Dat.DTO_ERR_REMOTE_RESPONDER);
+            fail(qp, null, Dat.DTO_ERR_REMOTE_RESPONDER);
+            return;
+        }
+        qp.readsIn++;
         long t = Math.max(sim.now(), responderFree) + 2 * pcieLatency;
+        if (readJitter > 0 && jitterRandom != null) {
+            t += (long) (jitterRandom.nextDouble() * (readJitter + 1));
+        }
         int count = packetCount(wr.length);
         for (int i = 0; i < count; i++) {
             long off = (long) i * mtu;
@@ -631,6 +687,14 @@ public final class Hca implements NetworkNode {
         wr.done = true;
         drain(wr.qp);
         QueuePair qp = wr.qp;
+        if (wr.opcode == WorkRequest.RDMA_READ && wr.readCounted) {
+            wr.readCounted = false;
+            qp.readsOut--;
+            if (qp.creditBlocked) {
+                qp.creditBlocked = false;
+                qp.fenced = true; // looked at again below
+            }
+        }
         if ((wr.opcode == WorkRequest.RDMA_READ || wr.opcode == WorkRequest.BIND) && qp.fenced) {
             qp.fenced = false; // the fenced request is looked at again
             if (!qp.queued && !qp.notStarted.isEmpty()) {
@@ -707,7 +771,13 @@ public final class Hca implements NetworkNode {
                 wr.status = Dat.DTO_ERR_FLUSHED;
                 wr.done = true;
             }
+            if (wr.done && wr.readCounted) {
+                wr.readCounted = false;
+                qp.readsOut--;
+            }
         }
+        qp.readsIn = 0;
+        qp.creditBlocked = false;
         drain(qp);
         if (qp.inbound != null) {
             qp.receives.addFirst(qp.inbound);

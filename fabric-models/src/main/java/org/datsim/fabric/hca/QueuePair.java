@@ -74,6 +74,13 @@ public final class QueuePair {
     boolean queued;
     /** Requester: set from an RNR NAK until the retransmission restarts; the send engine skips this QP. */
     boolean paused;
+    /** RDMA Read credits (rule 49): limits and the reads outstanding in each direction. */
+    int maxReadsOut = Integer.MAX_VALUE;
+    int maxReadsIn = Integer.MAX_VALUE;
+    int readsOut;
+    int readsIn;
+    /** Requester: the head of the send queue is an RDMA Read waiting for a read credit. */
+    boolean creditBlocked;
     /** Requester: the head of the send queue waits behind a barrier fence for earlier RDMA Reads. */
     boolean fenced;
     WorkRequest inbound;
@@ -86,6 +93,17 @@ public final class QueuePair {
     QueuePair(Hca hca, String name) {
         this.hca = hca;
         this.name = name;
+    }
+
+    /**
+     * Sets the RDMA Read limits of this queue pair.
+     *
+     * @param in reads served at once as their target; more break the connection
+     * @param out reads outstanding at once as their originator; more wait in the send queue
+     */
+    public void setReadCredits(int in, int out) {
+        this.maxReadsIn = in;
+        this.maxReadsOut = out;
     }
 
     /** Returns the name used in traces (the DAT endpoint's name). */

@@ -47,6 +47,8 @@ public final class WorkRequest {
     boolean done;
     boolean rung;
     boolean fenceTraced;
+    boolean creditTraced;
+    boolean readCounted;
     long transferred;
     int rnrRetries;
     int placed;

@@ -711,7 +711,7 @@ public final class ScenarioLoader {
             return;
         }
         Set<String> numeric = Set.of("max_message_size", "max_rdma_size", "max_recv_dtos", "max_request_dtos",
-                "max_recv_iov", "max_request_iov");
+                "max_recv_iov", "max_request_iov", "max_rdma_read_in", "max_rdma_read_out");
         Set<String> flagKeys = Set.of("request_completion_flags", "recv_completion_flags");
         Set<String> all = new java.util.TreeSet<>(numeric);
         all.addAll(flagKeys);

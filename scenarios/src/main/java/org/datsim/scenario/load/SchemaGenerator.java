@@ -214,7 +214,7 @@ public final class SchemaGenerator {
                 n.put("type", "object").put("additionalProperties", false);
                 ObjectNode p = n.putObject("properties");
                 for (String k : List.of("max_message_size", "max_rdma_size", "max_recv_dtos", "max_request_dtos",
-                        "max_recv_iov", "max_request_iov")) {
+                        "max_recv_iov", "max_request_iov", "max_rdma_read_in", "max_rdma_read_out")) {
                     p.set(k, size.deepCopy());
                 }
                 p.set("request_completion_flags", flags(Dat.COMPLETION_FLAGS));

@@ -384,7 +384,9 @@ final class ConsumerProcess extends SimProcess {
                 a.has("request_completion_flags") ? flags(a.get("request_completion_flags"), Dat.COMPLETION_FLAGS)
                         : d.requestCompletionFlags(),
                 a.has("recv_completion_flags") ? flags(a.get("recv_completion_flags"), Dat.COMPLETION_FLAGS)
-                        : d.recvCompletionFlags());
+                        : d.recvCompletionFlags(),
+                count(a.has("max_rdma_read_in") ? number(a.get("max_rdma_read_in"), p) : d.maxRdmaReadIn()),
+                count(a.has("max_rdma_read_out") ? number(a.get("max_rdma_read_out"), p) : d.maxRdmaReadOut()));
     }
 
     private void bind(Step s, Object value) {

@@ -60,7 +60,7 @@ public final class ScenarioRunner {
     public ScenarioRunner(Scenario scenario) {
         this.scenario = scenario;
         this.random = new RandomStreams(scenario.seed());
-        this.fabric = new Fabric(sim, scenario.topology(), scenario.params(), scenario.hostParams(), trace);
+        this.fabric = new Fabric(sim, scenario.topology(), scenario.params(), scenario.hostParams(), random, trace);
         for (ProcessDef p : scenario.processes()) {
             processes.put(p.name(), new ConsumerProcess(this, p, fabric.provider().host(p.host()),
                     scenario.hostParams().getOrDefault(p.host(), scenario.params())));
