@@ -5,9 +5,9 @@ public enum ArgType {
     /** A named handle: "$name", "$name.field" or "$process/name.field", or null for DAT_HANDLE_NULL. */
     HANDLE("a handle reference such as \"$ep\" (or null)"),
     /** A whole number, or a reference to one. */
-    INT("a whole number or a reference such as \"$buf.length\""),
+    INT("a whole number, a reference such as \"$buf.length\" or an expression such as \"= $i * 2\""),
     /** A size: a whole number of bytes, a string such as "4KiB", or a reference. */
-    SIZE("a byte count, a size such as \"4KiB\", or a reference"),
+    SIZE("a byte count, a size such as \"4KiB\", a reference or an expression"),
     /** Flags of one DAT group: a name, names joined by "|", an array of names, or a number. */
     FLAGS("a flag name such as \"DAT_COMPLETION_SUPPRESS_FLAG\", names joined by \"|\", or a number"),
     /** A DAT_TIMEOUT: whole microseconds or "DAT_TIMEOUT_INFINITE". */

@@ -17,6 +17,10 @@ public final class CallCatalog {
             "operation", "ep");
     private static final Map<String, CallSpec> CALLS = new LinkedHashMap<>();
 
+    /** The pseudo-call of repeat blocks (not a call a scenario names with "call"). */
+    public static final CallSpec REPEAT = new CallSpec("repeat", null, List.of(),
+            "Repeat the calls of a block a number of times, with a loop variable");
+
     private CallCatalog() {
     }
 

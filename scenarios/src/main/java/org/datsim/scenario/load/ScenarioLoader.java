@@ -377,19 +377,7 @@ public final class ScenarioLoader {
             JsonNode pn = p.get("name");
             String pname = pn != null && pn.isTextual() ? pn.asText() : "#" + i;
             Map<String, String> outs = new LinkedHashMap<>();
-            JsonNode calls = p.get("calls");
-            if (calls != null && calls.isArray()) {
-                for (JsonNode c : calls) {
-                    JsonNode call = c.get("call");
-                    JsonNode o = c.get("out");
-                    if (call != null && call.isTextual() && o != null && o.isTextual()) {
-                        CallSpec spec = CallCatalog.get(call.asText());
-                        if (spec != null && spec.outKind() != null) {
-                            outs.put(o.asText(), spec.outKind());
-                        }
-                    }
-                }
-            }
+            collectOuts(p.get("calls"), outs);
             if (bound.containsKey(pname)) {
                 problem("$.processes[" + i + "].name", "process name \"" + pname + "\" is used twice");
                 bound.get(pname).putAll(outs);
@@ -422,20 +410,114 @@ public final class ScenarioLoader {
             List<Step> steps = new ArrayList<>();
             if (calls == null || !calls.isArray()) {
                 problem(path + ".calls", "expected an array of calls, found " + show(calls));
-            } else {
-                for (int c = 0; c < calls.size(); c++) {
-                    Step s = step(calls.get(c), path + ".calls[" + c + "]", c, pname, bound);
-                    if (s != null) {
-                        steps.add(s);
-                    }
-                }
+            } else if (bound.containsKey(pname)) {
+                steps(calls, path + ".calls", pname, bound, steps, new java.util.ArrayDeque<>());
             }
             out.add(new ProcessDef(pname, host, start, steps));
         }
         return out;
     }
 
-    private Step step(JsonNode c, String path, int index, String process, Map<String, Map<String, String>> bound) {
+    private static void collectOuts(JsonNode calls, Map<String, String> outs) {
+        if (calls == null || !calls.isArray()) {
+            return;
+        }
+        for (JsonNode c : calls) {
+            if (c.has("repeat")) {
+                collectOuts(c.get("calls"), outs);
+                continue;
+            }
+            JsonNode call = c.get("call");
+            JsonNode o = c.get("out");
+            if (call != null && call.isTextual() && o != null && o.isTextual()) {
+                CallSpec spec = CallCatalog.get(call.asText());
+                if (spec != null && spec.outKind() != null) {
+                    outs.put(o.asText(), spec.outKind());
+                }
+            }
+        }
+    }
+
+    /** Validates a list of calls (and repeat blocks) into flat steps, appended to {@code steps}. */
+    private void steps(JsonNode calls, String path, String process, Map<String, Map<String, String>> bound,
+            List<Step> steps, java.util.Deque<String> loopVars) {
+        for (int c = 0; c < calls.size(); c++) {
+            JsonNode n = calls.get(c);
+            String p = path + "[" + c + "]";
+            if (n.isObject() && n.has("repeat")) {
+                unknownKeys(n, p, Set.of("repeat", "as", "calls", "comment"));
+                JsonNode count = n.get("repeat");
+                numeric(count, p + ".repeat", process, bound, loopVars, false);
+                String var = null;
+                if (n.has("as")) {
+                    JsonNode as = n.get("as");
+                    if (!as.isTextual() || !Refs.isName(as.asText())) {
+                        problem(p + ".as", "expected a loop variable name of letters, digits and _, found " + show(as));
+                    } else if (bound.get(process).containsKey(as.asText()) || loopVars.contains(as.asText())) {
+                        problem(p + ".as", "\"" + as.asText() + "\" is already a name in this process; choose"
+                                + " another loop variable");
+                    } else {
+                        var = as.asText();
+                    }
+                }
+                JsonNode body = n.get("calls");
+                if (body == null || !body.isArray()) {
+                    problem(p + ".calls", "expected the array of calls to repeat, found " + show(body));
+                    continue;
+                }
+                int begin = steps.size();
+                steps.add(null);
+                if (var != null) {
+                    loopVars.push(var);
+                }
+                steps(body, p + ".calls", process, bound, steps, loopVars);
+                if (var != null) {
+                    loopVars.pop();
+                }
+                int end = steps.size();
+                steps.set(begin, new Step(begin, p, CallCatalog.REPEAT, (ObjectNode) n, Step.REPEAT_BEGIN, var, end));
+                steps.add(new Step(end, p, CallCatalog.REPEAT, (ObjectNode) n, Step.REPEAT_END, var, begin));
+                continue;
+            }
+            Step s = step(n, p, steps.size(), process, bound, loopVars);
+            if (s != null) {
+                steps.add(s);
+            }
+        }
+    }
+
+    /**
+     * Checks a whole-number value: a number, a size (when allowed), a reference, or an expression whose references
+     * are all known.
+     */
+    private void numeric(JsonNode v, String path, String process, Map<String, Map<String, String>> bound,
+            java.util.Collection<String> loopVars, boolean sizes) {
+        if (v.isIntegralNumber()) {
+            return;
+        }
+        if (v.isTextual() && Expr.isExpr(v.asText())) {
+            try {
+                for (String r : Expr.parse(v.asText()).refs()) {
+                    ref(r, path, process, bound, loopVars);
+                }
+            } catch (IllegalArgumentException e) {
+                problem(path, e.getMessage());
+            }
+            return;
+        }
+        if (v.isTextual() && v.asText().startsWith("$")) {
+            ref(v.asText(), path, process, bound, loopVars);
+            return;
+        }
+        if (sizes) {
+            size(v, path);
+        } else {
+            problem(path, "expected " + ArgType.INT.expected() + ", found " + show(v));
+        }
+    }
+
+    private Step step(JsonNode c, String path, int index, String process, Map<String, Map<String, String>> bound,
+            java.util.Collection<String> loopVars) {
         if (!c.isObject()) {
             problem(path, "expected a call object such as {\"call\": \"dat_ia_open\", \"out\": \"ia\"}, found "
                     + show(c));
@@ -472,7 +554,7 @@ public final class ScenarioLoader {
                 }
                 continue;
             }
-            arg(v, path + "." + a.name(), a, process, bound);
+            arg(v, path + "." + a.name(), a, process, bound, loopVars);
         }
         JsonNode out = c.get("out");
         if (out != null && (!out.isTextual() || !Refs.isName(out.asText()))) {
@@ -487,7 +569,15 @@ public final class ScenarioLoader {
     }
 
     private void ref(String text, String path, String process, Map<String, Map<String, String>> bound) {
+        ref(text, path, process, bound, List.of());
+    }
+
+    private void ref(String text, String path, String process, Map<String, Map<String, String>> bound,
+            java.util.Collection<String> loopVars) {
         Refs.Ref r = Refs.parse(text);
+        if (r != null && r.process() == null && r.field() == null && loopVars.contains(r.name())) {
+            return; // a loop variable in scope
+        }
         if (r == null) {
             problem(path, "expected a reference such as \"$name\", \"$name.field\" or \"$process/name.field\","
                     + " found \"" + text + "\"");
@@ -516,11 +606,15 @@ public final class ScenarioLoader {
     }
 
     private void arg(JsonNode v, String path, CallSpec.Arg a, String process,
-            Map<String, Map<String, String>> bound) {
+            Map<String, Map<String, String>> bound, java.util.Collection<String> loopVars) {
+        if ((a.type() == ArgType.INT || a.type() == ArgType.SIZE) && (v.isTextual() || v.isIntegralNumber())) {
+            numeric(v, path, process, bound, loopVars, a.type() == ArgType.SIZE);
+            return;
+        }
         boolean scalar = a.type() == ArgType.HANDLE || a.type() == ArgType.INT || a.type() == ArgType.SIZE
                 || a.type() == ArgType.TIMEOUT || a.type() == ArgType.FLAGS;
         if (isRef(v) && scalar) {
-            ref(v.asText(), path, process, bound);
+            ref(v.asText(), path, process, bound, loopVars);
             return;
         }
         switch (a.type()) {
@@ -555,10 +649,10 @@ public final class ScenarioLoader {
                 }
                 break;
             case IOV:
-                iov(v, path, process, bound);
+                iov(v, path, process, bound, loopVars);
                 break;
             case RMR:
-                rmr(v, path, process, bound);
+                rmr(v, path, process, bound, loopVars);
                 break;
             case DATA:
                 data(v, path);
@@ -611,7 +705,8 @@ public final class ScenarioLoader {
         }
     }
 
-    private void iov(JsonNode v, String path, String process, Map<String, Map<String, String>> bound) {
+    private void iov(JsonNode v, String path, String process, Map<String, Map<String, String>> bound,
+            java.util.Collection<String> loopVars) {
         if (!v.isArray()) {
             problem(path, "expected " + ArgType.IOV.expected() + ", found " + show(v));
             return;
@@ -638,16 +733,15 @@ public final class ScenarioLoader {
                     if (k.equals("length")) {
                         problem(p + ".length", "missing; expected " + ArgType.SIZE.expected());
                     }
-                } else if (isRef(x)) {
-                    ref(x.asText(), p + "." + k, process, bound);
                 } else {
-                    size(x, p + "." + k);
+                    numeric(x, p + "." + k, process, bound, loopVars, true);
                 }
             }
         }
     }
 
-    private void rmr(JsonNode v, String path, String process, Map<String, Map<String, String>> bound) {
+    private void rmr(JsonNode v, String path, String process, Map<String, Map<String, String>> bound,
+            java.util.Collection<String> loopVars) {
         if (!v.isObject()) {
             problem(path, "expected " + ArgType.RMR.expected() + ", found " + show(v));
             return;
@@ -660,12 +754,8 @@ public final class ScenarioLoader {
                     problem(path + "." + k, "missing; expected a number or a reference such as \"$peer/buf." + k
                             + "\"");
                 }
-            } else if (isRef(x)) {
-                ref(x.asText(), path + "." + k, process, bound);
-            } else if (k.equals("length") || k.equals("offset")) {
-                size(x, path + "." + k);
-            } else if (!x.isIntegralNumber()) {
-                problem(path + "." + k, "expected a number or a reference, found " + show(x));
+            } else {
+                numeric(x, path + "." + k, process, bound, loopVars, k.equals("length") || k.equals("offset"));
             }
         }
     }

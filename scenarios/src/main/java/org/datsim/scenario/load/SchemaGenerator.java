@@ -67,6 +67,16 @@ public final class SchemaGenerator {
         for (CallSpec spec : CallCatalog.all().values()) {
             oneOf.add(call(spec));
         }
+        ObjectNode repeat = oneOf.addObject();
+        repeat.put("title", "repeat");
+        repeat.put("description", "Repeat the calls of the block; \"as\" names the loop variable (0, 1, ...).");
+        repeat.put("type", "object").put("additionalProperties", false);
+        repeat.putArray("required").add("repeat").add("calls");
+        ObjectNode rp = repeat.putObject("properties");
+        rp.set("repeat", anyOf(type("integer"), pattern("expression or reference", "^[$=]")));
+        rp.putObject("as").put("type", "string").put("pattern", "^[A-Za-z_][A-Za-z0-9_]*$");
+        rp.putObject("comment").put("type", "string");
+        rp.putObject("calls").put("$ref", "#/properties/processes/items/properties/calls");
         return root;
     }
 
@@ -91,6 +101,9 @@ public final class SchemaGenerator {
         lp.putObject("bandwidth").put("type", "string").put("description", "For example \"100Gbps\".");
         lp.set("latency", pattern("time", "^[0-9.]+ ?(ps|ns|us|ms|s)$"));
         ObjectNode params = p.putObject("params");
+        ObjectNode hostParams = p.putObject("host_params");
+        hostParams.put("type", "object").put("description", "Per-host overrides: {\"HOST\": {\"param\": value}}.");
+        hostParams.putObject("additionalProperties").put("$ref", "#/properties/fabric/properties/params");
         params.put("type", "object").put("additionalProperties", false);
         ObjectNode pprops = params.putObject("properties");
         for (ParamSpec spec : FabricParams.ALL) {
@@ -172,7 +185,7 @@ public final class SchemaGenerator {
             case HANDLE:
                 return anyOf(ref(), type("null"));
             case INT:
-                return anyOf(type("integer"), ref());
+                return anyOf(type("integer"), pattern("reference or expression", "^[$=]"));
             case SIZE:
                 return size;
             case FLAGS:

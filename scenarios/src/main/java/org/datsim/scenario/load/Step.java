@@ -3,12 +3,35 @@ package org.datsim.scenario.load;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * One validated call of a process.
+ * One validated step of a process: a call, or the beginning or end of a {@code repeat} block. A process's steps are
+ * a flat list; a block's two ends name each other's index.
  *
- * @param index the call's index in its process
- * @param path the JSON path of the call in the file, for messages
- * @param spec the call's declaration
- * @param node the call's JSON object, already validated against the declaration
+ * @param index the step's index in its process's flat list
+ * @param path the JSON path of the step in the file, for messages
+ * @param spec the call's declaration (for a repeat step, {@link CallCatalog#REPEAT})
+ * @param node the step's JSON object, already validated
+ * @param kind {@link #CALL}, {@link #REPEAT_BEGIN} or {@link #REPEAT_END}
+ * @param loopVar the repeat block's variable, or null
+ * @param partner the index of the block's other end, or -1 for a call
  */
-public record Step(int index, String path, CallSpec spec, ObjectNode node) {
+public record Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner) {
+
+    /** A call. */
+    public static final int CALL = 0;
+    /** The beginning of a repeat block: evaluates the count. */
+    public static final int REPEAT_BEGIN = 1;
+    /** The end of a repeat block: loops back or leaves. */
+    public static final int REPEAT_END = 2;
+
+    /**
+     * A call step.
+     *
+     * @param index the step's index in its process's flat list
+     * @param path the JSON path
+     * @param spec the call's declaration
+     * @param node the call's JSON object
+     */
+    public Step(int index, String path, CallSpec spec, ObjectNode node) {
+        this(index, path, spec, node, CALL, null, -1);
+    }
 }

@@ -55,6 +55,13 @@ final class ConsumerProcess extends SimProcess {
     private final DatHost host;
     private final DatProvider dat;
     private final Map<String, Object> values = new HashMap<>();
+    private final Map<String, Long> loopVars = new HashMap<>();
+    /** Open repeat blocks, innermost first: {index of the block's begin step, iteration, count}. */
+    private final java.util.ArrayDeque<long[]> loops = new java.util.ArrayDeque<>();
+    private static final Map<String, org.datsim.scenario.load.Expr> EXPRESSIONS =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    /** Steps one resume may take without simulated time passing before the process is declared runaway. */
+    static final long MAX_STEPS_WITHOUT_TIME = 10_000_000L;
     private final long postOverhead;
     private final long callOverhead;
     private final long pollOverhead;
@@ -105,8 +112,19 @@ final class ConsumerProcess extends SimProcess {
     @Override
     protected void resume() {
         List<Step> steps = def.steps();
+        long budget = MAX_STEPS_WITHOUT_TIME;
         while (pc < steps.size()) {
             Step s = steps.get(pc);
+            if (--budget < 0) {
+                runner.failure(this, s, "more than " + MAX_STEPS_WITHOUT_TIME + " steps ran without simulated time"
+                        + " passing (a repeat block of calls that take no time?); the process was stopped");
+                finish();
+                return;
+            }
+            if (s.kind() != Step.CALL) {
+                repeatStep(s);
+                continue;
+            }
             if (waitEvd != null) {
                 boolean done;
                 try {
@@ -150,6 +168,43 @@ final class ConsumerProcess extends SimProcess {
         finish();
     }
 
+    /** Executes the begin or end of a repeat block; takes no simulated time. */
+    private void repeatStep(Step s) {
+        if (s.kind() == Step.REPEAT_BEGIN) {
+            long n;
+            try {
+                n = number(s.node().get("repeat"), s.path() + ".repeat");
+            } catch (Unbound | ArithmeticException e) {
+                runner.failure(this, s, e.getMessage());
+                n = 0;
+            }
+            if (n <= 0) {
+                pc = s.partner() + 1;
+                return;
+            }
+            loops.push(new long[] {pc, 0, n});
+            if (s.loopVar() != null) {
+                loopVars.put(s.loopVar(), 0L);
+            }
+            pc++;
+            return;
+        }
+        long[] frame = loops.peek();
+        frame[1]++;
+        if (frame[1] < frame[2]) {
+            if (s.loopVar() != null) {
+                loopVars.put(s.loopVar(), frame[1]);
+            }
+            pc = (int) frame[0] + 1;
+        } else {
+            loops.pop();
+            if (s.loopVar() != null) {
+                loopVars.remove(s.loopVar());
+            }
+            pc++;
+        }
+    }
+
     private long overheadBefore(Step s) {
         String c = s.spec().name();
         if (c.startsWith("dat_ep_post_") || c.equals("dat_rmr_bind")) {
@@ -165,6 +220,9 @@ final class ConsumerProcess extends SimProcess {
 
     private Object resolve(String text, String path) {
         Refs.Ref r = Refs.parse(text);
+        if (r.process() == null && r.field() == null && loopVars.containsKey(r.name())) {
+            return loopVars.get(r.name());
+        }
         Map<String, Object> scope = r.process() == null ? values : runner.process(r.process()).values;
         Object v = scope.get(r.name());
         if (v == null) {
@@ -264,6 +322,21 @@ final class ConsumerProcess extends SimProcess {
     }
 
     private long number(JsonNode n, String path) {
+        if (n.isTextual() && org.datsim.scenario.load.Expr.isExpr(n.asText())) {
+            org.datsim.scenario.load.Expr e = EXPRESSIONS.computeIfAbsent(n.asText(),
+                    org.datsim.scenario.load.Expr::parse);
+            try {
+                return e.eval(ref -> {
+                    Object v = resolve(ref, path);
+                    if (v instanceof Long) {
+                        return (Long) v;
+                    }
+                    throw new Unbound(path + ": \"" + ref + "\" in " + n.asText() + " is not a number");
+                });
+            } catch (ArithmeticException x) {
+                throw new Unbound(path + ": " + n.asText() + ": " + x.getMessage());
+            }
+        }
         if (n.isTextual()) {
             if (n.asText().startsWith("$")) {
                 Object v = resolve(n.asText(), path);

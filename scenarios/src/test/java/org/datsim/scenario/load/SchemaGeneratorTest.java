@@ -38,6 +38,10 @@ class SchemaGeneratorTest {
         JsonNode calls = SchemaGenerator.schema().at("/properties/processes/items/properties/calls/items/oneOf");
         Set<String> seen = new HashSet<>();
         for (JsonNode c : calls) {
+            if (c.at("/properties/call/const").isMissingNode()) {
+                assertEquals("repeat", c.get("title").asText());
+                continue;
+            }
             assertTrue(seen.add(c.at("/properties/call/const").asText()));
         }
         assertEquals(CallCatalog.all().keySet(), seen);
