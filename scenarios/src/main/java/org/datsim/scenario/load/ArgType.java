@@ -12,6 +12,8 @@ public enum ArgType {
     FLAGS("a flag name such as \"DAT_COMPLETION_SUPPRESS_FLAG\", names joined by \"|\", or a number"),
     /** A DAT_TIMEOUT: whole microseconds or "DAT_TIMEOUT_INFINITE". */
     TIMEOUT("whole microseconds or \"DAT_TIMEOUT_INFINITE\""),
+    /** A host: its name, or {"host_index": expression} to pick one of the fabric's hosts by position. */
+    HOST("a host name, or {\"host_index\": expression} for the fabric's hosts by position"),
     /** A simulated duration such as "1.5us". */
     DURATION("a time such as \"250ns\" or \"1.5us\""),
     /** A plain string. */

@@ -77,7 +77,7 @@ public final class CallCatalog {
                 req("connect_evd", ArgType.HANDLE), opt("ep_attr", ArgType.EP_ATTR));
         add("dat_ep_free", null, none, "Free an endpoint", req("ep", ArgType.HANDLE));
         add("dat_ep_connect", null, none, "Connect to a service point on another host", req("ep", ArgType.HANDLE),
-                req("remote_ia_address", ArgType.STRING), req("remote_conn_qual", ArgType.INT),
+                req("remote_ia_address", ArgType.HOST), req("remote_conn_qual", ArgType.INT),
                 opt("timeout", ArgType.TIMEOUT), opt("private_data", ArgType.DATA));
         add("dat_ep_disconnect", null, none, "Disconnect an endpoint", req("ep", ArgType.HANDLE),
                 flags("flags", Dat.CLOSE_FLAGS, false));

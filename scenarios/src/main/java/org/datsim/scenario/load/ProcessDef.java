@@ -9,6 +9,20 @@ import java.util.List;
  * @param host the host it runs on
  * @param startPs when it starts, in picoseconds
  * @param steps its calls in order
+ * @param index its position among the processes made from the same template ({@code $index}), 0 otherwise
+ * @param count how many processes its template made ({@code $count}), 1 otherwise
  */
-public record ProcessDef(String name, String host, long startPs, List<Step> steps) {
+public record ProcessDef(String name, String host, long startPs, List<Step> steps, int index, int count) {
+
+    /**
+     * A process written out by hand.
+     *
+     * @param name the process name
+     * @param host the host it runs on
+     * @param startPs when it starts, in picoseconds
+     * @param steps its calls in order
+     */
+    public ProcessDef(String name, String host, long startPs, List<Step> steps) {
+        this(name, host, startPs, steps, 0, 1);
+    }
 }

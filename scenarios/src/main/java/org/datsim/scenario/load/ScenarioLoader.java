@@ -200,9 +200,9 @@ public final class ScenarioLoader {
         } else {
             int before = problems.size();
             unknownKeys(fabric, "$.fabric", Set.of("hosts", "switches", "links", "params", "host_params"));
-            hosts = names(fabric.get("hosts"), "$.fabric.hosts", true);
+            hosts = hostNames(fabric.get("hosts"));
             List<String> switches = names(fabric.get("switches"), "$.fabric.switches", false);
-            List<LinkSpec> links = links(fabric.get("links"));
+            List<LinkSpec> links = links(fabric.get("links"), hosts);
             params = params(fabric.get("params"), params, "$.fabric.params");
             hostParams = hostParams(fabric.get("host_params"), params, hosts);
             if (problems.size() == before) {
@@ -213,7 +213,7 @@ public final class ScenarioLoader {
                 }
             }
         }
-        List<ProcessDef> processes = processes(root.get("processes"), new HashSet<>(hosts));
+        List<ProcessDef> processes = processes(root.get("processes"), hosts);
         return new Scenario(file, name, description == null ? "" : description, seed, topology, params, hostParams,
                 processes,
                 maxEvents, maxTime);
@@ -240,6 +240,51 @@ public final class ScenarioLoader {
             }
         }
         return out;
+    }
+
+    /** The largest number of hosts a {"prefix", "count"} generator makes. */
+    static final int MAX_GENERATED_HOSTS = 65536;
+
+    private List<String> hostNames(JsonNode n) {
+        if (n != null && n.isObject()) {
+            unknownKeys(n, "$.fabric.hosts", Set.of("prefix", "count"));
+            String prefix = string(n, "prefix", "$.fabric.hosts", true);
+            JsonNode count = n.get("count");
+            if (count == null || !count.isIntegralNumber() || count.asLong() < 1
+                    || count.asLong() > MAX_GENERATED_HOSTS) {
+                problem("$.fabric.hosts.count", "expected a number of hosts from 1 to " + MAX_GENERATED_HOSTS
+                        + ", found " + show(count));
+                return new ArrayList<>();
+            }
+            if (prefix == null || !Refs.isName(prefix)) {
+                if (prefix != null) {
+                    problem("$.fabric.hosts.prefix", "expected a name of letters, digits and _, found \"" + prefix
+                            + "\"");
+                }
+                return new ArrayList<>();
+            }
+            List<String> out = new ArrayList<>();
+            for (int i = 0; i < count.asInt(); i++) {
+                out.add(prefix + i);
+            }
+            return out;
+        }
+        return names(n, "$.fabric.hosts", true);
+    }
+
+    private List<LinkSpec> links(JsonNode n, List<String> hosts) {
+        if (n != null && n.isObject()) {
+            unknownKeys(n, "$.fabric.links", Set.of("star"));
+            String center = string(n, "star", "$.fabric.links", true);
+            List<LinkSpec> out = new ArrayList<>();
+            if (center != null) {
+                for (String h : hosts) {
+                    out.add(new LinkSpec(h, center, 0, -1));
+                }
+            }
+            return out;
+        }
+        return links(n);
     }
 
     private List<LinkSpec> links(JsonNode n) {
@@ -356,7 +401,105 @@ public final class ScenarioLoader {
 
     // ------------------------------------------------------------------ processes and calls
 
-    private List<ProcessDef> processes(JsonNode n, Set<String> hosts) {
+    /** One process to be: a hand-written process, or one host's instance of a template. */
+    private record Instance(String name, String host, int index, int count, JsonNode node, String path,
+            boolean first) {
+    }
+
+    /** The largest number of processes a scenario may have after templates are expanded. */
+    static final int MAX_PROCESSES = 1 << 20;
+
+    private List<Instance> instances(JsonNode n, List<String> hosts) {
+        List<Instance> out = new ArrayList<>();
+        for (int i = 0; i < n.size(); i++) {
+            String path = "$.processes[" + i + "]";
+            JsonNode p = n.get(i);
+            if (!p.isObject()) {
+                problem(path, "expected {\"name\": ..., \"host\": ..., \"calls\": [...]}, found " + show(p));
+                continue;
+            }
+            unknownKeys(p, path, Set.of("name", "host", "hosts", "start", "calls", "description"));
+            String pname = string(p, "name", path, true);
+            if (pname != null && !Refs.isName(pname)) {
+                problem(path + ".name", "expected a name of letters, digits and _, found \"" + pname + "\"");
+            }
+            if (pname == null) {
+                pname = "#" + i;
+            }
+            if (p.has("hosts")) {
+                if (p.has("host")) {
+                    problem(path, "give either \"host\" (one process) or \"hosts\" (a template), not both");
+                }
+                List<String> chosen = templateHosts(p.get("hosts"), path + ".hosts", hosts);
+                for (int k = 0; k < chosen.size(); k++) {
+                    out.add(new Instance(pname + "_" + chosen.get(k), chosen.get(k), k, chosen.size(), p, path,
+                            k == 0));
+                }
+            } else {
+                String host = string(p, "host", path, true);
+                if (host != null && !hosts.isEmpty() && !hosts.contains(host)) {
+                    problem(path + ".host", "no host is named \"" + host + "\"; the fabric's hosts are "
+                            + abbreviate(hosts));
+                }
+                out.add(new Instance(pname, host, 0, 1, p, path, true));
+            }
+            if (out.size() > MAX_PROCESSES) {
+                problem(path, "the scenario expands to more than " + MAX_PROCESSES + " processes");
+                break;
+            }
+        }
+        return out;
+    }
+
+    private static String abbreviate(List<String> names) {
+        return names.size() <= 8 ? names.toString()
+                : "[" + String.join(", ", names.subList(0, 4)) + ", ... " + names.get(names.size() - 1) + "] ("
+                        + names.size() + " hosts)";
+    }
+
+    private List<String> templateHosts(JsonNode h, String path, List<String> hosts) {
+        if (h.isTextual() && "*".equals(h.asText())) {
+            return hosts;
+        }
+        List<String> chosen = new ArrayList<>();
+        if (h.isObject()) {
+            unknownKeys(h, path, Set.of("all_except"));
+            JsonNode except = h.get("all_except");
+            if (except == null || !except.isArray()) {
+                problem(path + ".all_except", "expected an array of host names, found " + show(except));
+                return chosen;
+            }
+            Set<String> skip = new java.util.HashSet<>();
+            for (JsonNode e : except) {
+                skip.add(e.asText());
+                if (!hosts.contains(e.asText())) {
+                    problem(path + ".all_except", "no host is named " + show(e));
+                }
+            }
+            for (String x : hosts) {
+                if (!skip.contains(x)) {
+                    chosen.add(x);
+                }
+            }
+            return chosen;
+        }
+        if (!h.isArray() || h.isEmpty()) {
+            problem(path, "expected \"*\", {\"all_except\": [...]} or a non-empty array of host names, found "
+                    + show(h));
+            return chosen;
+        }
+        for (int i = 0; i < h.size(); i++) {
+            String x = h.get(i).asText();
+            if (!hosts.contains(x)) {
+                problem(path + "[" + i + "]", "no host is named " + show(h.get(i)));
+            } else {
+                chosen.add(x);
+            }
+        }
+        return chosen;
+    }
+
+    private List<ProcessDef> processes(JsonNode n, List<String> hosts) {
         List<ProcessDef> out = new ArrayList<>();
         if (n == null) {
             problem("$.processes", "missing; expected an array of processes such as [{\"name\": \"a\", \"host\":"
@@ -367,53 +510,42 @@ public final class ScenarioLoader {
             problem("$.processes", "expected an array of processes, found " + show(n));
             return out;
         }
+        List<Instance> all = instances(n, hosts);
         // First pass: names and what each process binds, so references can be checked in any order.
         Map<String, Map<String, String>> bound = new LinkedHashMap<>();
-        for (int i = 0; i < n.size(); i++) {
-            JsonNode p = n.get(i);
-            if (!p.isObject()) {
-                continue;
-            }
-            JsonNode pn = p.get("name");
-            String pname = pn != null && pn.isTextual() ? pn.asText() : "#" + i;
+        for (Instance p : all) {
             Map<String, String> outs = new LinkedHashMap<>();
-            collectOuts(p.get("calls"), outs);
-            if (bound.containsKey(pname)) {
-                problem("$.processes[" + i + "].name", "process name \"" + pname + "\" is used twice");
-                bound.get(pname).putAll(outs);
+            collectOuts(p.node().get("calls"), outs);
+            if (bound.containsKey(p.name())) {
+                problem(p.path() + ".name", "process name \"" + p.name() + "\" is used twice");
+                bound.get(p.name()).putAll(outs);
             } else {
-                bound.put(pname, outs);
+                bound.put(p.name(), outs);
             }
         }
-        for (int i = 0; i < n.size(); i++) {
-            String path = "$.processes[" + i + "]";
-            JsonNode p = n.get(i);
-            if (!p.isObject()) {
-                problem(path, "expected {\"name\": ..., \"host\": ..., \"calls\": [...]}, found " + show(p));
-                continue;
-            }
-            unknownKeys(p, path, Set.of("name", "host", "start", "calls", "description"));
-            String pname = string(p, "name", path, true);
-            if (pname != null && !Refs.isName(pname)) {
-                problem(path + ".name", "expected a name of letters, digits and _, found \"" + pname + "\"");
-            }
-            String host = string(p, "host", path, true);
-            if (host != null && !hosts.isEmpty() && !hosts.contains(host)) {
-                problem(path + ".host", "no host is named \"" + host + "\"; the fabric's hosts are " + hosts);
-            }
+        List<Step> shared = null;
+        for (Instance p : all) {
             long start = 0;
-            if (p.has("start")) {
-                Long t = duration(p.get("start"), path + ".start");
+            if (p.node().has("start")) {
+                Long t = p.first() ? duration(p.node().get("start"), p.path() + ".start")
+                        : SimTime.parse(p.node().get("start").asText());
                 start = t != null ? t : 0;
             }
-            JsonNode calls = p.get("calls");
-            List<Step> steps = new ArrayList<>();
-            if (calls == null || !calls.isArray()) {
-                problem(path + ".calls", "expected an array of calls, found " + show(calls));
-            } else if (bound.containsKey(pname)) {
-                steps(calls, path + ".calls", pname, bound, steps, new java.util.ArrayDeque<>());
+            if (p.first()) {
+                // A template's calls are validated once, for its first instance; every instance shares them.
+                JsonNode calls = p.node().get("calls");
+                shared = new ArrayList<>();
+                if (calls == null || !calls.isArray()) {
+                    problem(p.path() + ".calls", "expected an array of calls, found " + show(calls));
+                } else {
+                    java.util.ArrayDeque<String> vars = new java.util.ArrayDeque<>();
+                    vars.push("count");
+                    vars.push("index");
+                    steps(calls, p.path() + ".calls", p.name(), bound, shared, vars);
+                }
+                shared = List.copyOf(shared);
             }
-            out.add(new ProcessDef(pname, host, start, steps));
+            out.add(new ProcessDef(p.name(), p.host(), start, shared, p.index(), p.count()));
         }
         return out;
     }
@@ -557,6 +689,9 @@ public final class ScenarioLoader {
             arg(v, path + "." + a.name(), a, process, bound, loopVars);
         }
         JsonNode out = c.get("out");
+        if (out != null && out.isTextual() && ("index".equals(out.asText()) || "count".equals(out.asText()))) {
+            problem(path + ".out", "\"" + out.asText() + "\" is reserved for the process's $index and $count");
+        }
         if (out != null && (!out.isTextual() || !Refs.isName(out.asText()))) {
             problem(path + ".out", "expected a name of letters, digits and _ to bind the result to, found "
                     + show(out));
@@ -611,6 +746,10 @@ public final class ScenarioLoader {
             numeric(v, path, process, bound, loopVars, a.type() == ArgType.SIZE);
             return;
         }
+        if (a.type() == ArgType.HOST && v.isTextual() && v.asText().startsWith("$")) {
+            problem(path, "expected " + ArgType.HOST.expected() + ", found " + show(v));
+            return;
+        }
         boolean scalar = a.type() == ArgType.HANDLE || a.type() == ArgType.INT || a.type() == ArgType.SIZE
                 || a.type() == ArgType.TIMEOUT || a.type() == ArgType.FLAGS;
         if (isRef(v) && scalar) {
@@ -646,6 +785,18 @@ public final class ScenarioLoader {
             case STRING:
                 if (!v.isTextual()) {
                     problem(path, "expected a string, found " + show(v));
+                }
+                break;
+            case HOST:
+                if (v.isObject()) {
+                    unknownKeys(v, path, Set.of("host_index"));
+                    if (!v.has("host_index")) {
+                        problem(path + ".host_index", "missing; expected " + ArgType.INT.expected());
+                    } else {
+                        numeric(v.get("host_index"), path + ".host_index", process, bound, loopVars, false);
+                    }
+                } else if (!v.isTextual()) {
+                    problem(path, "expected " + ArgType.HOST.expected() + ", found " + show(v));
                 }
                 break;
             case IOV:

@@ -55,10 +55,21 @@ public final class SchemaGenerator {
         processes.put("type", "array");
         ObjectNode process = processes.putObject("items");
         process.put("type", "object").put("additionalProperties", false);
-        process.putArray("required").add("name").add("host").add("calls");
+        process.putArray("required").add("name").add("calls");
         ObjectNode pp = process.putObject("properties");
         pp.putObject("name").put("type", "string").put("pattern", "^[A-Za-z_][A-Za-z0-9_]*$");
         pp.putObject("host").put("type", "string");
+        ObjectNode except = MAPPER.createObjectNode();
+        except.put("type", "object").put("additionalProperties", false);
+        except.putObject("properties").putObject("all_except").put("type", "array").putObject("items")
+                .put("type", "string");
+        ObjectNode hostList = MAPPER.createObjectNode();
+        hostList.put("type", "array").putObject("items").put("type", "string");
+        ObjectNode star = MAPPER.createObjectNode();
+        star.put("const", "*");
+        ObjectNode hostsSchema = anyOf(star, hostList, except);
+        hostsSchema.put("description", "A template: one process per host, named NAME_HOST, with $index and $count.");
+        pp.set("hosts", hostsSchema);
         pp.putObject("description").put("type", "string");
         pp.set("start", pattern("time", "^[0-9.]+ ?(ps|ns|us|ms|s)$"));
         ObjectNode calls = pp.putObject("calls");
@@ -88,11 +99,21 @@ public final class SchemaGenerator {
         ObjectNode names = MAPPER.createObjectNode();
         names.put("type", "array");
         names.putObject("items").put("type", "string").put("pattern", "^[A-Za-z_][A-Za-z0-9_]*$");
-        p.set("hosts", names.deepCopy().put("minItems", 1));
+        ObjectNode generated = MAPPER.createObjectNode();
+        generated.put("type", "object").put("additionalProperties", false);
+        generated.putArray("required").add("prefix").add("count");
+        generated.putObject("properties").putObject("prefix").put("type", "string");
+        ((ObjectNode) generated.get("properties")).putObject("count").put("type", "integer").put("minimum", 1);
+        p.set("hosts", anyOf(names.deepCopy().put("minItems", 1), generated));
         p.set("switches", names);
-        ObjectNode links = p.putObject("links");
-        links.put("type", "array");
-        ObjectNode link = links.putObject("items");
+        ObjectNode linkList = MAPPER.createObjectNode();
+        linkList.put("type", "array");
+        ObjectNode link = linkList.putObject("items");
+        ObjectNode starLinks = MAPPER.createObjectNode();
+        starLinks.put("type", "object").put("additionalProperties", false);
+        starLinks.putObject("properties").putObject("star").put("type", "string")
+                .put("description", "Every host gets one link to this switch.");
+        p.set("links", anyOf(linkList, starLinks));
         link.put("type", "object").put("additionalProperties", false);
         link.putArray("required").add("a").add("b");
         ObjectNode lp = link.putObject("properties");
@@ -198,6 +219,14 @@ public final class SchemaGenerator {
                 return pattern("time", "^[0-9.]+ ?(ps|ns|us|ms|s)$");
             case STRING:
                 return type("string");
+            case HOST: {
+                ObjectNode byIndex = MAPPER.createObjectNode();
+                byIndex.put("type", "object").put("additionalProperties", false);
+                byIndex.putArray("required").add("host_index");
+                byIndex.putObject("properties").set("host_index", anyOf(type("integer"),
+                        pattern("reference or expression", "^[$=]")));
+                return anyOf(type("string"), byIndex);
+            }
             case IOV: {
                 ObjectNode n = MAPPER.createObjectNode();
                 n.put("type", "array");

@@ -83,6 +83,8 @@ final class ConsumerProcess extends SimProcess {
         this.callOverhead = params.get(FabricParams.CPU_CALL_OVERHEAD);
         this.pollOverhead = params.get(FabricParams.CPU_POLL_OVERHEAD);
         this.memoryRate = params.rate(FabricParams.CPU_MEMORY_BANDWIDTH);
+        loopVars.put("index", (long) def.index());
+        loopVars.put("count", (long) def.count());
     }
 
     /** Returns the current call's description if the process is blocked, else null. */
@@ -428,6 +430,17 @@ final class ConsumerProcess extends SimProcess {
         return new RmrTriplet(ctx >= 0 && ctx <= 0xffffffffL ? (int) ctx : 0, address + offset, length);
     }
 
+    /** A host argument: a name, or {"host_index": n} for the fabric's n-th host ("" when out of range). */
+    private String hostArg(Step s, String arg) {
+        JsonNode n = s.node().get(arg);
+        if (n.isTextual()) {
+            return n.asText();
+        }
+        long i = number(n.get("host_index"), s.path() + "." + arg + ".host_index");
+        List<String> hosts = runner.fabric().topology().hosts();
+        return i >= 0 && i < hosts.size() ? hosts.get((int) i) : "";
+    }
+
     private static byte[] privateData(Step s) {
         JsonNode d = s.node().get("private_data");
         if (d == null) {
@@ -563,7 +576,7 @@ final class ConsumerProcess extends SimProcess {
             case "dat_ep_connect": {
                 Ep ep = handle(s, "ep", Ep.class);
                 epName = ep != null ? ep.name() : null;
-                ret = dat.epConnect(ep, s.node().get("remote_ia_address").asText(),
+                ret = dat.epConnect(ep, hostArg(s, "remote_ia_address"),
                         number(s, "remote_conn_qual", 0), timeoutUs(s), privateData(s));
                 break;
             }

@@ -54,21 +54,29 @@ class SchemaGeneratorTest {
         try (Stream<Path> files = Files.list(moduleDir().resolve("examples"))) {
             for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".json")).sorted()::iterator) {
                 for (JsonNode process : m.readTree(f.toFile()).get("processes")) {
-                    for (JsonNode call : process.get("calls")) {
-                        String name = call.get("call").asText();
-                        JsonNode spec = null;
-                        for (JsonNode c : calls) {
-                            if (c.at("/properties/call/const").asText().equals(name)) {
-                                spec = c;
-                            }
-                        }
-                        assertTrue(spec != null, f + ": " + name + " is not in the schema");
-                        JsonNode props = spec.get("properties");
-                        call.fieldNames().forEachRemaining(k -> assertTrue(props.has(k),
-                                f + ": " + name + "." + k + " is not in the schema"));
-                    }
+                    checkCalls(f, process.get("calls"), calls);
                 }
             }
+        }
+    }
+
+    private static void checkCalls(Path f, JsonNode list, JsonNode schemaCalls) {
+        for (JsonNode call : list) {
+            if (call.has("repeat")) {
+                checkCalls(f, call.get("calls"), schemaCalls);
+                continue;
+            }
+            String name = call.get("call").asText();
+            JsonNode spec = null;
+            for (JsonNode c : schemaCalls) {
+                if (c.at("/properties/call/const").asText().equals(name)) {
+                    spec = c;
+                }
+            }
+            assertTrue(spec != null, f + ": " + name + " is not in the schema");
+            JsonNode props = spec.get("properties");
+            call.fieldNames().forEachRemaining(k -> assertTrue(props.has(k),
+                    f + ": " + name + "." + k + " is not in the schema"));
         }
     }
 }
