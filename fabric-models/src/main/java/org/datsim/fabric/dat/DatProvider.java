@@ -327,6 +327,143 @@ public final class DatProvider {
         return DatReturn.SUCCESS;
     }
 
+    /**
+     * dat_evd_set_unwaitable: later dat_evd_wait calls return DAT_INVALID_STATE at once, and a consumer already
+     * blocked in dat_evd_wait is woken and returns DAT_INVALID_STATE. Events still arrive and can be dequeued.
+     *
+     * @param evd the EVD
+     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
+     */
+    public int evdSetUnwaitable(Evd evd) {
+        if (bad(evd, Evd.class)) {
+            return err(DatReturn.INVALID_HANDLE, 0);
+        }
+        evd.waitable = false;
+        wake(evd);
+        return DatReturn.SUCCESS;
+    }
+
+    /**
+     * dat_evd_clear_unwaitable: makes the EVD waitable again.
+     *
+     * @param evd the EVD
+     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
+     */
+    public int evdClearUnwaitable(Evd evd) {
+        if (bad(evd, Evd.class)) {
+            return err(DatReturn.INVALID_HANDLE, 0);
+        }
+        evd.waitable = true;
+        return DatReturn.SUCCESS;
+    }
+
+    /**
+     * dat_evd_enable or dat_evd_disable: whether event arrivals affect the EVD's CNO. This provider has no CNOs yet,
+     * so the state is kept (and reported by queries) and has no other effect, as the man pages say of an EVD without
+     * a CNO. Either call on an EVD already in that state is a no-op.
+     *
+     * @param evd the EVD
+     * @param enable true for dat_evd_enable
+     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
+     */
+    public int evdSetEnabled(Evd evd, boolean enable) {
+        if (bad(evd, Evd.class)) {
+            return err(DatReturn.INVALID_HANDLE, 0);
+        }
+        evd.enabled = enable;
+        return DatReturn.SUCCESS;
+    }
+
+    /**
+     * dat_evd_post_se: queues a consumer's software event (DAT_SOFTWARE_EVENT). A full queue refuses it with
+     * DAT_QUEUE_FULL; that is not an overflow.
+     *
+     * @param evd the EVD
+     * @param pointer the event's opaque pointer, returned in the event's cookie
+     * @return DAT_SUCCESS, DAT_INVALID_HANDLE or DAT_QUEUE_FULL
+     */
+    public int evdPostSe(Evd evd, long pointer) {
+        if (bad(evd, Evd.class)) {
+            return err(DatReturn.INVALID_HANDLE, 0);
+        }
+        if (evd.queue.size() >= evd.qlen) {
+            return err(DatReturn.QUEUE_FULL, 0);
+        }
+        post(evd, new DatEvent(Dat.SOFTWARE_EVENT, evd, null, pointer, -1, 0, -1, null, -1, sim.now(), false));
+        return DatReturn.SUCCESS;
+    }
+
+    // ------------------------------------------------------------------ handles
+
+    /**
+     * dat_set_consumer_context.
+     *
+     * @param handle any DAT handle
+     * @param context the consumer's value
+     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
+     */
+    public int setConsumerContext(DatHandle handle, long context) {
+        if (handle == null || handle.freed) {
+            return err(DatReturn.INVALID_HANDLE, 0);
+        }
+        handle.consumerContext = context;
+        return DatReturn.SUCCESS;
+    }
+
+    /**
+     * dat_get_consumer_context.
+     *
+     * @param handle any DAT handle
+     * @param context receives the value last set (0 if none was)
+     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
+     */
+    public int getConsumerContext(DatHandle handle, Out<Long> context) {
+        if (handle == null || handle.freed) {
+            return err(DatReturn.INVALID_HANDLE, 0);
+        }
+        context.value = handle.consumerContext;
+        return DatReturn.SUCCESS;
+    }
+
+    /**
+     * dat_get_handle_type.
+     *
+     * @param handle any DAT handle
+     * @param type receives the DAT_HANDLE_TYPE
+     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
+     */
+    public int getHandleType(DatHandle handle, Out<Integer> type) {
+        if (handle == null || handle.freed) {
+            return err(DatReturn.INVALID_HANDLE, 0);
+        }
+        type.value = handle.handleType();
+        return DatReturn.SUCCESS;
+    }
+
+    /**
+     * dat_ia_query: the IA and provider attributes this provider has, with the values of the host's parameters.
+     *
+     * @param ia the IA
+     * @param attributes receives the attributes by their header names, in a fixed order
+     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
+     */
+    public int iaQuery(Ia ia, Out<java.util.Map<String, Long>> attributes) {
+        if (bad(ia, Ia.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_IA);
+        }
+        java.util.Map<String, Long> a = new java.util.LinkedHashMap<>();
+        a.put("max_dto_per_ep", (long) maxDtoPerEp);
+        a.put("max_rdma_read_per_ep_in", (long) maxReadsIn);
+        a.put("max_rdma_read_per_ep_out", (long) maxReadsOut);
+        a.put("max_evd_qlen", (long) maxEvdQlen);
+        a.put("max_iov_segments_per_dto", (long) maxIov);
+        a.put("max_message_size", maxMessageSize);
+        a.put("max_rdma_size", maxMessageSize);
+        a.put("lmr_sync_req", lmrSyncRequired(ia) ? 1L : 0L);
+        attributes.value = a;
+        return DatReturn.SUCCESS;
+    }
+
     private void post(Evd evd, DatEvent e) {
         if (evd == null || evd.freed) {
             return;

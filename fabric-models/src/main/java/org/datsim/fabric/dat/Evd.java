@@ -45,6 +45,16 @@ public final class Evd extends DatHandle {
         return waiter != null;
     }
 
+    /** Returns false after dat_evd_set_unwaitable (until dat_evd_clear_unwaitable). */
+    public boolean isWaitable() {
+        return waitable;
+    }
+
+    /** Returns false after dat_evd_disable (until dat_evd_enable). */
+    public boolean isEnabled() {
+        return enabled;
+    }
+
     /** Returns how many events were lost to overflow. */
     public long overflows() {
         return overflows;

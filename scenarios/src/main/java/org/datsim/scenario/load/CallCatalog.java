@@ -47,6 +47,16 @@ public final class CallCatalog {
                 opt("ia_name", ArgType.STRING), opt("async_evd_qlen", ArgType.INT));
         add("dat_ia_close", null, none, "Close an interface adapter", req("ia", ArgType.HANDLE),
                 flags("flags", Dat.CLOSE_FLAGS, false));
+        add("dat_ia_query", "ia_attr", List.of("attrs"), "Read the IA and provider attributes (lmr_sync_req, limits)",
+                req("ia", ArgType.HANDLE));
+        add("dat_set_consumer_context", null, none, "Attach a consumer value to any handle",
+                req("handle", ArgType.HANDLE), req("context", ArgType.INT));
+        add("dat_get_consumer_context", "value", List.of("context"), "Read a handle's consumer value",
+                req("handle", ArgType.HANDLE));
+        add("dat_get_handle_type", "value", List.of("handle_type"), "Read a handle's DAT_HANDLE_TYPE",
+                req("handle", ArgType.HANDLE));
+        add("dat_strerror", null, List.of("message"), "Describe a DAT_RETURN value, given as a type name,"
+                + " TYPE/SUBTYPE or a number", req("value", ArgType.STRING));
         add("dat_pz_create", "pz", none, "Create a protection zone", req("ia", ArgType.HANDLE));
         add("dat_pz_free", null, none, "Free a protection zone", req("pz", ArgType.HANDLE));
         add("dat_evd_create", "evd", none, "Create an event dispatcher", req("ia", ArgType.HANDLE),
@@ -56,6 +66,13 @@ public final class CallCatalog {
                 opt("timeout", ArgType.TIMEOUT), opt("threshold", ArgType.INT));
         add("dat_evd_dequeue", "event", EVENT_EXPECT, "Take an event off an EVD without waiting",
                 req("evd", ArgType.HANDLE));
+        add("dat_evd_set_unwaitable", null, none, "Make waits on an EVD fail with DAT_INVALID_STATE (and wake a"
+                + " waiter)", req("evd", ArgType.HANDLE));
+        add("dat_evd_clear_unwaitable", null, none, "Make an EVD waitable again", req("evd", ArgType.HANDLE));
+        add("dat_evd_enable", null, none, "Let event arrivals affect the EVD's CNO", req("evd", ArgType.HANDLE));
+        add("dat_evd_disable", null, none, "Stop event arrivals affecting the EVD's CNO", req("evd", ArgType.HANDLE));
+        add("dat_evd_post_se", null, none, "Queue a software event (its pointer comes back as the event's cookie)",
+                req("evd", ArgType.HANDLE), req("pointer", ArgType.INT));
         add("dat_lmr_create", "lmr", none, "Register a region of host memory (DAT_MEM_TYPE_VIRTUAL)",
                 req("ia", ArgType.HANDLE), req("pz", ArgType.HANDLE), req("length", ArgType.SIZE),
                 opt("address", ArgType.INT), flags("privileges", Dat.MEM_PRIV, false));

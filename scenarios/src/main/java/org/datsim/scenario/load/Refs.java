@@ -25,6 +25,10 @@ public final class Refs {
             Map.entry("lmr", List.of("lmr_context", "rmr_context", "address", "length")),
             Map.entry("event", List.of("cr", "ep", "rmr", "cookie", "status", "transfered_length", "event", "operation")),
             Map.entry("op", List.of()),
+            Map.entry("value", List.of()),
+            Map.entry("ia_attr", List.of("max_dto_per_ep", "max_rdma_read_per_ep_in", "max_rdma_read_per_ep_out",
+                    "max_evd_qlen", "max_iov_segments_per_dto", "max_message_size", "max_rdma_size",
+                    "lmr_sync_req")),
             Map.entry("rmr", List.of("rmr_context", "address", "length")),
             Map.entry("rmr_bind", List.of("rmr_context", "address", "length", "op")),
             Map.entry("status", List.of("state")));

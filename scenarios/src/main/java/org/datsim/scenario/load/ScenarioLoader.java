@@ -995,6 +995,31 @@ public final class ScenarioLoader {
                 problem(path + "." + k, "expected a whole number, found " + show(x));
             }
         }
+        expectName(e, "handle_type", path, org.datsim.fabric.dat.Dat.HANDLE_TYPES);
+        if (e.has("context") && !e.get("context").isIntegralNumber()) {
+            problem(path + ".context", "expected a whole number, found " + show(e.get("context")));
+        }
+        if (e.has("message") && !e.get("message").isTextual()) {
+            problem(path + ".message", "expected a string, found " + show(e.get("message")));
+        }
+        if (e.has("attrs")) {
+            JsonNode attrs = e.get("attrs");
+            if (!attrs.isObject()) {
+                problem(path + ".attrs", "expected an object of attribute names and values, found " + show(attrs));
+            } else {
+                Iterator<Map.Entry<String, JsonNode>> it = attrs.fields();
+                while (it.hasNext()) {
+                    Map.Entry<String, JsonNode> a = it.next();
+                    if (!Refs.FIELDS.get("ia_attr").contains(a.getKey())) {
+                        problem(path + ".attrs." + a.getKey(), "unknown attribute; expected one of "
+                                + Refs.FIELDS.get("ia_attr"));
+                    } else if (!a.getValue().isIntegralNumber() && !a.getValue().isBoolean()) {
+                        problem(path + ".attrs." + a.getKey(), "expected a number or true/false, found "
+                                + show(a.getValue()));
+                    }
+                }
+            }
+        }
         if (e.has("stale") && !e.get("stale").isBoolean()) {
             problem(path + ".stale", "expected true or false, found " + show(e.get("stale")));
         }

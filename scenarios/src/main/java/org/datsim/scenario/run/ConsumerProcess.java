@@ -306,6 +306,9 @@ final class ConsumerProcess extends SimProcess {
         if (v instanceof Integer) {
             return ((Integer) v).longValue();
         }
+        if (v instanceof Map) {
+            return ((Map<?, ?>) v).get(field);
+        }
         return null;
     }
 
@@ -505,6 +508,74 @@ final class ConsumerProcess extends SimProcess {
             case "dat_ia_close":
                 ret = dat.iaClose(handle(s, "ia", Ia.class), flags(s, "flags", Dat.CLOSE_FLAGS));
                 break;
+            case "dat_ia_query": {
+                Out<Map<String, Long>> attrs = new Out<>();
+                ret = dat.iaQuery(handle(s, "ia", Ia.class), attrs);
+                bind(s, attrs.value);
+                runner.trace(call(s, ret, null));
+                checkRet(s, ret);
+                JsonNode want = expectNode(s, "attrs");
+                if (want != null && attrs.value != null) {
+                    want.fields().forEachRemaining(a -> {
+                        long w = a.getValue().isBoolean() ? (a.getValue().asBoolean() ? 1 : 0) : a.getValue().asLong();
+                        if (attrs.value.get(a.getKey()) != w) {
+                            runner.failure(this, s, "expected " + a.getKey() + " " + a.getValue() + ", got "
+                                    + attrs.value.get(a.getKey()));
+                        }
+                    });
+                }
+                return 0;
+            }
+            case "dat_set_consumer_context":
+                ret = dat.setConsumerContext(handle(s, "handle"), number(s, "context", 0));
+                break;
+            case "dat_get_consumer_context": {
+                Out<Long> ctx = new Out<>();
+                ret = dat.getConsumerContext(handle(s, "handle"), ctx);
+                bind(s, ctx.value);
+                runner.trace(call(s, ret, null));
+                checkRet(s, ret);
+                JsonNode want = expectNode(s, "context");
+                if (want != null && ctx.value != null && want.asLong() != ctx.value) {
+                    runner.failure(this, s, "expected context " + want.asLong() + ", got " + ctx.value);
+                }
+                return 0;
+            }
+            case "dat_get_handle_type": {
+                Out<Integer> type = new Out<>();
+                ret = dat.getHandleType(handle(s, "handle"), type);
+                bind(s, type.value == null ? null : (long) type.value);
+                runner.trace(call(s, ret, null));
+                checkRet(s, ret);
+                if (type.value != null) {
+                    expectName(s, "handle_type", Dat.HANDLE_TYPES, type.value);
+                }
+                return 0;
+            }
+            case "dat_strerror": {
+                String v = s.node().get("value").asText();
+                String[] parts = v.split("/", 2);
+                Integer type = DatReturn.typeByName(parts[0]);
+                Integer sub = parts.length > 1 ? DatReturn.subtypeByName(parts[1]) : Integer.valueOf(0);
+                int value;
+                if (type != null && sub != null) {
+                    value = type == DatReturn.SUCCESS && sub == 0 ? DatReturn.SUCCESS : DatReturn.error(type, sub);
+                } else {
+                    try {
+                        value = (int) Long.decode(v).longValue();
+                    } catch (NumberFormatException e) {
+                        value = DatReturn.error(DatReturn.INVALID_PARAMETER, 0);
+                    }
+                }
+                String message = DatProvider.strerror(value);
+                TraceEvent e = call(s, DatReturn.SUCCESS, null).attr("message", message);
+                runner.trace(e);
+                JsonNode want = expectNode(s, "message");
+                if (want != null && !want.asText().equals(message)) {
+                    runner.failure(this, s, "expected message \"" + want.asText() + "\", got \"" + message + "\"");
+                }
+                return 0;
+            }
             case "dat_pz_create": {
                 Out<Pz> pz = new Out<>();
                 ret = dat.pzCreate(handle(s, "ia", Ia.class), pz);
@@ -526,6 +597,19 @@ final class ConsumerProcess extends SimProcess {
                 break;
             case "dat_evd_wait":
                 return startWait(s);
+            case "dat_evd_set_unwaitable":
+                ret = dat.evdSetUnwaitable(handle(s, "evd", Evd.class));
+                break;
+            case "dat_evd_clear_unwaitable":
+                ret = dat.evdClearUnwaitable(handle(s, "evd", Evd.class));
+                break;
+            case "dat_evd_enable":
+            case "dat_evd_disable":
+                ret = dat.evdSetEnabled(handle(s, "evd", Evd.class), call.equals("dat_evd_enable"));
+                break;
+            case "dat_evd_post_se":
+                ret = dat.evdPostSe(handle(s, "evd", Evd.class), number(s, "pointer", 0));
+                break;
             case "dat_evd_dequeue": {
                 Evd evd = handle(s, "evd", Evd.class);
                 Out<DatEvent> ev = new Out<>();
@@ -760,6 +844,17 @@ final class ConsumerProcess extends SimProcess {
             waitEvd = null;
             dat.evdSetWaiter(evd, null);
             takeEvent(s, evd);
+            return true;
+        }
+        if (!evd.isWaitable()) {
+            // dat_evd_set_unwaitable woke this waiter: the wait returns DAT_INVALID_STATE.
+            if (waitTimer != 0) {
+                cancelWake(waitTimer);
+            }
+            waitEvd = null;
+            dat.evdSetWaiter(evd, null);
+            finishEventCall(s, DatReturn.error(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_EVD_UNWAITABLE),
+                    null, evd);
             return true;
         }
         if (sim().now() >= waitDeadline) {
