@@ -234,13 +234,6 @@ public final class Hca implements NetworkNode {
         }
     }
 
-    /**
-     * The barrier fence (rule 17): a work request posted with DAT_COMPLETION_BARRIER_FENCE_FLAG does not start while
-     * an RDMA Read posted before it on the same queue pair has not completed. It waits for earlier Reads only; Sends
-     * and Writes are already ordered on the wire. Everything behind it on the queue pair waits too.
-     *
-     * @return true if the work request must wait
-     */
     /** Rule 49: an RDMA Read beyond max_rdma_read_out waits for an earlier Read to complete. */
     private void creditWait(WorkRequest wr) {
         if (wr.creditTraced || !trace.isEnabled()) {
@@ -259,9 +252,18 @@ public final class Hca implements NetworkNode {
                 .attr("reason", "max_rdma_read_out reads outstanding"));
     }
 
+    /**
+     * Whether a work request must wait behind earlier ones of its queue pair (traced once as fence_wait): the barrier
+     * fence (rule 17) and strict read ordering wait for earlier RDMA Reads only, since Sends and Writes are already
+     * ordered on the wire; an earlier RMR bind holds everything posted after it (rule 23, the implicit fence).
+     * Everything behind a waiting request on the queue pair waits too.
+     *
+     * @return true if the work request must wait
+     */
     private boolean fenced(WorkRequest wr) {
         boolean barrier = (wr.flags & Dat.COMPLETION_BARRIER_FENCE_FLAG) != 0
                 || (strictReadOrdering && wr.opcode != WorkRequest.RDMA_READ);
+        long[] waiting = null;
         int n = 0;
         boolean byBind = false;
         for (WorkRequest o : wr.qp.outstanding) {
@@ -269,24 +271,22 @@ public final class Hca implements NetworkNode {
                 break;
             }
             if (!o.done && ((barrier && o.opcode == WorkRequest.RDMA_READ) || o.opcode == WorkRequest.BIND)) {
+                if (!wr.fenceTraced && trace.isEnabled()) {
+                    if (waiting == null) {
+                        waiting = new long[4];
+                    } else if (n == waiting.length) {
+                        waiting = java.util.Arrays.copyOf(waiting, 2 * n);
+                    }
+                    waiting[n] = o.opId;
+                }
                 n++;
                 byBind |= o.opcode == WorkRequest.BIND;
             }
         }
-        if (n > 0 && !wr.fenceTraced && trace.isEnabled()) {
-            long[] waiting = new long[n];
-            int i = 0;
-            for (WorkRequest o : wr.qp.outstanding) {
-                if (o == wr) {
-                    break;
-                }
-                if (!o.done && ((barrier && o.opcode == WorkRequest.RDMA_READ) || o.opcode == WorkRequest.BIND)) {
-                    waiting[i++] = o.opId;
-                }
-            }
+        if (waiting != null) {
             wr.fenceTraced = true;
             trace.fire(TraceEvent.of(sim.now(), TraceEvent.FENCE_WAIT, hostName).ep(wr.qp.name).op(wr.opId)
-                    .cookie(wr.cookie).attr("opcode", wr.opName()).attr("waiting_for", waiting)
+                    .cookie(wr.cookie).attr("opcode", wr.opName()).attr("waiting_for", java.util.Arrays.copyOf(waiting, n))
                     .attr("reason", byBind ? "rmr_bind implicit fence"
                             : (wr.flags & Dat.COMPLETION_BARRIER_FENCE_FLAG) != 0 ? "barrier fence"
                                     : "strict read ordering"));

@@ -826,44 +826,42 @@ final class ConsumerProcess extends SimProcess {
         return -1;
     }
 
+    /**
+     * Looks again at a blocked dat_evd_wait: it ends when the IA was closed under it (DAT_ABORT), the EVD was made
+     * unwaitable (DAT_INVALID_STATE), enough events are queued, or the timeout passed (DAT_TIMEOUT_EXPIRED).
+     *
+     * @return true if the wait ended
+     */
     private boolean continueWait(Step s) {
         Evd evd = waitEvd;
         if (evd.isFreed()) {
-            // The IA was closed (abruptly) under the waiter: dat_evd_wait returns DAT_ABORT.
-            if (waitTimer != 0) {
-                cancelWake(waitTimer);
-            }
-            waitEvd = null;
+            endWait(evd);
             finishEventCall(s, DatReturn.error(DatReturn.ABORT, 0), null, null);
-            return true;
-        }
-        if (evd.size() >= waitThreshold) {
-            if (waitTimer != 0) {
-                cancelWake(waitTimer);
-            }
-            waitEvd = null;
-            dat.evdSetWaiter(evd, null);
-            takeEvent(s, evd);
-            return true;
-        }
-        if (!evd.isWaitable()) {
-            // dat_evd_set_unwaitable woke this waiter: the wait returns DAT_INVALID_STATE.
-            if (waitTimer != 0) {
-                cancelWake(waitTimer);
-            }
-            waitEvd = null;
-            dat.evdSetWaiter(evd, null);
+        } else if (!evd.isWaitable()) {
+            endWait(evd);
             finishEventCall(s, DatReturn.error(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_EVD_UNWAITABLE),
                     null, evd);
-            return true;
-        }
-        if (sim().now() >= waitDeadline) {
-            waitEvd = null;
-            dat.evdSetWaiter(evd, null);
+        } else if (evd.size() >= waitThreshold) {
+            endWait(evd);
+            takeEvent(s, evd);
+        } else if (sim().now() >= waitDeadline) {
+            endWait(evd);
             finishEventCall(s, DatReturn.error(DatReturn.TIMEOUT_EXPIRED, 0), null, evd);
-            return true;
+        } else {
+            return false;
         }
-        return false;
+        return true;
+    }
+
+    private void endWait(Evd evd) {
+        if (waitTimer != 0) {
+            cancelWake(waitTimer);
+            waitTimer = 0;
+        }
+        waitEvd = null;
+        if (!evd.isFreed()) {
+            dat.evdSetWaiter(evd, null);
+        }
     }
 
     private void takeEvent(Step s, Evd evd) {
