@@ -963,6 +963,9 @@ public final class DatProvider {
         if (bad(evd, Evd.class) || evd.ia != ia || (evd.flags & Dat.EVD_CR_FLAG) == 0) {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EVD_CR);
         }
+        if (flags == 1) {
+            return err(DatReturn.MODEL_NOT_SUPPORTED, 0); // DAT_PSP_PROVIDER_FLAG: no provider-created endpoints
+        }
         if (flags != 0) {
             return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG4);
         }
@@ -974,6 +977,61 @@ public final class DatProvider {
         evd.users++;
         ia.children.add(created);
         psp.value = created;
+        return DatReturn.SUCCESS;
+    }
+
+    /** The first connection qualifier dat_psp_create_any hands out (above the well-known ones). */
+    public static final long FIRST_ANY_CONN_QUAL = 0x10000;
+
+    /**
+     * dat_psp_create_any: like dat_psp_create on a connection qualifier the provider picks, the lowest unused one
+     * from {@link #FIRST_ANY_CONN_QUAL}.
+     *
+     * @param ia the IA
+     * @param evd an EVD accepting the CR stream
+     * @param flags DAT_PSP_CONSUMER_FLAG (0)
+     * @param psp receives the service point; its connection qualifier is {@link Psp#connQual()}
+     * @return as dat_psp_create, or DAT_CONN_QUAL_UNAVAILABLE when none is left
+     */
+    public int pspCreateAny(Ia ia, Evd evd, int flags, Out<Psp> psp) {
+        if (bad(ia, Ia.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_IA);
+        }
+        long q = FIRST_ANY_CONN_QUAL;
+        while (ia.host.psps.containsKey(q)) {
+            q++;
+            if (q > 0xFFFFFFFFL) {
+                return err(DatReturn.CONN_QUAL_UNAVAILABLE, 0);
+            }
+        }
+        return pspCreate(ia, q, evd, flags, psp);
+    }
+
+    /**
+     * dat_ep_reset: from DISCONNECTED back to UNCONNECTED, ready for another connection; a no-op in UNCONNECTED
+     * (pre-posted receives stay). Completions not yet dequeued may be lost, as the man page allows.
+     *
+     * @param ep the endpoint
+     * @return DAT_SUCCESS, DAT_INVALID_HANDLE, or DAT_INVALID_STATE in any other state
+     */
+    public int epReset(Ep ep) {
+        if (bad(ep, Ep.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EP);
+        }
+        if (ep.state == Dat.EP_STATE_UNCONNECTED) {
+            return DatReturn.SUCCESS;
+        }
+        if (ep.state != Dat.EP_STATE_DISCONNECTED) {
+            return err(DatReturn.INVALID_STATE, ep.stateSubtype());
+        }
+        ep.ia.host.hca.reset(ep.qp);
+        ep.state = Dat.EP_STATE_UNCONNECTED;
+        ep.peer = null;
+        ep.remoteHost = -1;
+        ep.disconnectSent = false;
+        ep.requestsInFlight = 0;
+        ep.suppressedUnreaped = 0;
+        ep.receivesPosted = 0;
         return DatReturn.SUCCESS;
     }
 

@@ -793,6 +793,29 @@ public final class Hca implements NetworkNode {
     }
 
     /**
+     * Returns a queue pair that has been flushed to its initial state (dat_ep_reset): not connected, not in error,
+     * nothing queued, no read credits in use. Completions already written stay on their way.
+     *
+     * @param qp the queue pair
+     */
+    public void reset(QueuePair qp) {
+        qp.peer = null;
+        qp.active = false;
+        qp.errored = false;
+        qp.paused = false;
+        qp.fenced = false;
+        qp.creditBlocked = false;
+        qp.notStarted.clear();
+        qp.outstanding.clear();
+        qp.inbound = null;
+        qp.dropping = null;
+        qp.rnrBlocked = null;
+        qp.readsIn = 0;
+        qp.readsOut = 0;
+        qp.responsesUntil = 0;
+    }
+
+    /**
      * Posts a receive. On a queue pair in the error state it is flushed at once.
      *
      * @param wr the receive

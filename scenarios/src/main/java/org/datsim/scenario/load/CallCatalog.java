@@ -102,7 +102,11 @@ public final class CallCatalog {
                 req("ep", ArgType.HANDLE));
         add("dat_psp_create", "psp", none, "Listen on a connection qualifier", req("ia", ArgType.HANDLE),
                 req("conn_qual", ArgType.INT), req("evd", ArgType.HANDLE), flags("psp_flags", Dat.PSP_FLAGS, false));
+        add("dat_psp_create_any", "psp", none, "Listen on a connection qualifier the provider picks ($psp.conn_qual)",
+                req("ia", ArgType.HANDLE), req("evd", ArgType.HANDLE), flags("psp_flags", Dat.PSP_FLAGS, false));
         add("dat_psp_free", null, none, "Stop listening", req("psp", ArgType.HANDLE));
+        add("dat_ep_reset", null, none, "Return a DISCONNECTED endpoint to UNCONNECTED for another connection",
+                req("ep", ArgType.HANDLE));
         add("dat_cr_accept", null, none, "Accept a connection request", req("cr", ArgType.HANDLE),
                 req("ep", ArgType.HANDLE), opt("private_data", ArgType.DATA));
         add("dat_cr_reject", null, none, "Reject a connection request", req("cr", ArgType.HANDLE));

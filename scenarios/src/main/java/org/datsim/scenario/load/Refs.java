@@ -21,7 +21,7 @@ public final class Refs {
             Map.entry("pz", List.of()),
             Map.entry("evd", List.of()),
             Map.entry("ep", List.of()),
-            Map.entry("psp", List.of()),
+            Map.entry("psp", List.of("conn_qual")),
             Map.entry("lmr", List.of("lmr_context", "rmr_context", "address", "length")),
             Map.entry("event", List.of("cr", "ep", "rmr", "cookie", "status", "transfered_length", "event", "operation")),
             Map.entry("op", List.of()),

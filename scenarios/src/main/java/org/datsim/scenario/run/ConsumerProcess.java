@@ -245,6 +245,9 @@ final class ConsumerProcess extends SimProcess {
         if (v instanceof Ia) {
             return ((Ia) v).asyncEvd();
         }
+        if (v instanceof Psp) {
+            return ((Psp) v).connQual();
+        }
         if (v instanceof Lmr) {
             Lmr l = (Lmr) v;
             switch (field) {
@@ -686,6 +689,19 @@ final class ConsumerProcess extends SimProcess {
                 ret = dat.pspCreate(handle(s, "ia", Ia.class), number(s, "conn_qual", 0), handle(s, "evd", Evd.class),
                         flags(s, "psp_flags", Dat.PSP_FLAGS), psp);
                 bind(s, psp.value);
+                break;
+            }
+            case "dat_psp_create_any": {
+                Out<Psp> psp = new Out<>();
+                ret = dat.pspCreateAny(handle(s, "ia", Ia.class), handle(s, "evd", Evd.class),
+                        flags(s, "psp_flags", Dat.PSP_FLAGS), psp);
+                bind(s, psp.value);
+                break;
+            }
+            case "dat_ep_reset": {
+                Ep ep = handle(s, "ep", Ep.class);
+                epName = ep != null ? ep.name() : null;
+                ret = dat.epReset(ep);
                 break;
             }
             case "dat_psp_free":
