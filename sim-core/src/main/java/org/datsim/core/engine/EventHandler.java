@@ -8,12 +8,12 @@ package org.datsim.core.engine;
 @FunctionalInterface
 public interface EventHandler {
 
-  /**
-   * Runs the event. It is called by the {@link Simulator} at the event's time, with {@link
-   * Simulator#now()} already advanced to that time. Exceptions propagate out of the run method
-   * unchanged.
-   *
-   * @param arg the argument given when the event was scheduled
-   */
-  void handle(long arg);
+    /**
+     * Runs the event. It is called by the {@link Simulator} at the event's time, with {@link
+     * Simulator#now()} already advanced to that time. Exceptions propagate out of the run method
+     * unchanged.
+     *
+     * @param arg the argument given when the event was scheduled
+     */
+    void handle(long arg);
 }

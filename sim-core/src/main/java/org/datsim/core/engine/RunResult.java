@@ -12,13 +12,13 @@ package org.datsim.core.engine;
  */
 public record RunResult(StopReason reason, long endTimePs, long events, String message) {
 
-  /**
-   * Returns true if the run ended because of the event or time limit, which usually indicates a
-   * runaway model or a limit set too low.
-   *
-   * @return true for {@link StopReason#EVENT_LIMIT} and {@link StopReason#TIME_LIMIT}
-   */
-  public boolean hitLimit() {
-    return reason == StopReason.EVENT_LIMIT || reason == StopReason.TIME_LIMIT;
-  }
+    /**
+     * Returns true if the run ended because of the event or time limit, which usually indicates a
+     * runaway model or a limit set too low.
+     *
+     * @return true for {@link StopReason#EVENT_LIMIT} and {@link StopReason#TIME_LIMIT}
+     */
+    public boolean hitLimit() {
+        return reason == StopReason.EVENT_LIMIT || reason == StopReason.TIME_LIMIT;
+    }
 }

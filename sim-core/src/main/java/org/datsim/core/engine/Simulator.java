@@ -76,973 +76,973 @@ import org.datsim.core.time.SimTime;
  */
 public final class Simulator {
 
-  private static final int INITIAL_SLOTS = 512; // power of two
-  private static final int PURGE_MIN_CANCELLED = 1024;
+    private static final int INITIAL_SLOTS = 512; // power of two
+    private static final int PURGE_MIN_CANCELLED = 1024;
 
-  /** Fewest buckets in the calendar (a power of two); the calendar never shrinks below it. */
-  private static final int MIN_BUCKETS = 16;
+    /** Fewest buckets in the calendar (a power of two); the calendar never shrinks below it. */
+    private static final int MIN_BUCKETS = 16;
 
-  /**
-   * Target number of queued events per bucket of the calendar year. The bucket count is the power
-   * of two that keeps {@code size / buckets} between {@code LOAD / 2} and {@code 2 * LOAD}.
-   */
-  private static final int LOAD = 1;
+    /**
+     * Target number of queued events per bucket of the calendar year. The bucket count is the power
+     * of two that keeps {@code size / buckets} between {@code LOAD / 2} and {@code 2 * LOAD}.
+     */
+    private static final int LOAD = 1;
 
-  /**
-   * Bucket width, in multiples of the estimated gap between consecutive distinct event times near
-   * the head of the queue (Brown suggests 3; 6 measured faster on PHOLD here, as it halves the
-   * buckets visited per event for a few more events to sort per bucket).
-   */
-  private static final double WIDTH_GAPS = 6.0;
+    /**
+     * Bucket width, in multiples of the estimated gap between consecutive distinct event times near
+     * the head of the queue (Brown suggests 3; 6 measured faster on PHOLD here, as it halves the
+     * buckets visited per event for a few more events to sort per bucket).
+     */
+    private static final double WIDTH_GAPS = 6.0;
 
-  /** How many of the earliest distinct event times a width estimate samples. */
-  private static final int WIDTH_SAMPLE = 64;
+    /** How many of the earliest distinct event times a width estimate samples. */
+    private static final int WIDTH_SAMPLE = 64;
 
-  /** Batches of at most this many events are sorted by insertion sort, larger ones by merge sort. */
-  private static final int INSERTION_SORT_MAX = 24;
+    /** Batches of at most this many events are sorted by insertion sort, larger ones by merge sort. */
+    private static final int INSERTION_SORT_MAX = 24;
 
-  private long now;
+    private long now;
 
-  /*
-   * Slot table, indexed by s = (id & mask). slotData holds four longs per slot: [4s] the id of the
-   * event in the slot (0 when free), [4s + 1] its argument, [4s + 2] its time and [4s + 3] the link
-   * of the calendar bucket list the event is in (the next slot + 1, 0 at the end of the list).
-   * Keeping the four together puts everything the calendar and the dispatch read about an event in
-   * one 32-byte block. Ids are handed out in increasing order, skipping ids whose slot is taken, so
-   * each id finds its slot directly and new events are written almost sequentially.
-   */
-  private long[] slotData = new long[4 * INITIAL_SLOTS];
+    /*
+     * Slot table, indexed by s = (id & mask). slotData holds four longs per slot: [4s] the id of the
+     * event in the slot (0 when free), [4s + 1] its argument, [4s + 2] its time and [4s + 3] the link
+     * of the calendar bucket list the event is in (the next slot + 1, 0 at the end of the list).
+     * Keeping the four together puts everything the calendar and the dispatch read about an event in
+     * one 32-byte block. Ids are handed out in increasing order, skipping ids whose slot is taken, so
+     * each id finds its slot directly and new events are written almost sequentially.
+     */
+    private long[] slotData = new long[4 * INITIAL_SLOTS];
 
-  /** Handler of the event in the slot; null with a non-zero id means cancelled. */
-  private EventHandler[] slotHandler = new EventHandler[INITIAL_SLOTS];
+    /** Handler of the event in the slot; null with a non-zero id means cancelled. */
+    private EventHandler[] slotHandler = new EventHandler[INITIAL_SLOTS];
 
-  private int mask = INITIAL_SLOTS - 1;
+    private int mask = INITIAL_SLOTS - 1;
 
-  /** Events physically held by the queue (pending plus cancelled but not yet discarded). */
-  private int size;
+    /** Events physically held by the queue (pending plus cancelled but not yet discarded). */
+    private int size;
 
-  /** Cancelled events still physically held by the queue. */
-  private int cancelled;
+    /** Cancelled events still physically held by the queue. */
+    private int cancelled;
 
-  private long nextId = 1;
+    private long nextId = 1;
 
-  /*
-   * The event list: a calendar queue (R. Brown, "Calendar queues: a fast O(1) priority queue
-   * implementation for the simulation event set problem", CACM 31(10), 1988) whose bucket width is
-   * a power of two, 2^shift ps, so an event of time t lies in "virtual bucket" v = t >>> shift
-   * (no overflow for any non-negative long) and in physical bucket v & bucketMask. Buckets are
-   * unsorted singly linked lists threaded through the slot table, so an insertion is a push.
-   *
-   * The calendar has been consumed up to virtual bucket curV: every queued event with
-   * v <= curV sits in the "bottom", a small array sorted by (time, id) from which events are
-   * dispatched, and every event with v > curV sits in a bucket list. When the bottom runs empty,
-   * curV advances bucket by bucket; the first bucket holding events of the current year is emptied
-   * of them (events of later years stay) and they are sorted into the bottom. An event inserted
-   * with v <= curV (for instance one scheduled for the current bucket by a running handler) goes
-   * straight into the bottom by binary search. Since ids grow with scheduling order, sorting by
-   * (time, id) gives exactly the (time, scheduling order) contract.
-   */
-  private int[] bucketHead = new int[MIN_BUCKETS]; // slot + 1 of the first event, 0 when empty
+    /*
+     * The event list: a calendar queue (R. Brown, "Calendar queues: a fast O(1) priority queue
+     * implementation for the simulation event set problem", CACM 31(10), 1988) whose bucket width is
+     * a power of two, 2^shift ps, so an event of time t lies in "virtual bucket" v = t >>> shift
+     * (no overflow for any non-negative long) and in physical bucket v & bucketMask. Buckets are
+     * unsorted singly linked lists threaded through the slot table, so an insertion is a push.
+     *
+     * The calendar has been consumed up to virtual bucket curV: every queued event with
+     * v <= curV sits in the "bottom", a small array sorted by (time, id) from which events are
+     * dispatched, and every event with v > curV sits in a bucket list. When the bottom runs empty,
+     * curV advances bucket by bucket; the first bucket holding events of the current year is emptied
+     * of them (events of later years stay) and they are sorted into the bottom. An event inserted
+     * with v <= curV (for instance one scheduled for the current bucket by a running handler) goes
+     * straight into the bottom by binary search. Since ids grow with scheduling order, sorting by
+     * (time, id) gives exactly the (time, scheduling order) contract.
+     */
+    private int[] bucketHead = new int[MIN_BUCKETS]; // slot + 1 of the first event, 0 when empty
 
-  private int bucketMask = MIN_BUCKETS - 1;
-  private int shift = 20;
-  private long curV = -1;
+    private int bucketMask = MIN_BUCKETS - 1;
+    private int shift = 20;
+    private long curV = -1;
 
-  private long[] botTime = new long[64];
-  private long[] botId = new long[64];
-  private int botHead;
-  private int botEnd;
+    private long[] botTime = new long[64];
+    private long[] botId = new long[64];
+    private int botHead;
+    private int botEnd;
 
-  /** Insertions rebuild the calendar when size reaches this (bucket growth or slot growth). */
-  private int rebuildAt;
+    /** Insertions rebuild the calendar when size reaches this (bucket growth or slot growth). */
+    private int rebuildAt;
 
-  /** Dispatches rebuild the calendar with half the buckets when size falls below this. */
-  private int shrinkBelow;
+    /** Dispatches rebuild the calendar with half the buckets when size falls below this. */
+    private int shrinkBelow;
 
-  /*
-   * Work counters over a window of about 2n extracted events, used to re-estimate the bucket width
-   * when the distribution of event times drifts while the population stays constant.
-   */
-  private long winExtracted;
-  private long winBuckets;
-  private long winNodes;
-  private long winBatchSq;
-  private long winLength = 4096;
+    /*
+     * Work counters over a window of about 2n extracted events, used to re-estimate the bucket width
+     * when the distribution of event times drifts while the population stays constant.
+     */
+    private long winExtracted;
+    private long winBuckets;
+    private long winNodes;
+    private long winBatchSq;
+    private long winLength = 4096;
 
-  /** Scratch space for rebuilds and merge sorts; grows by doubling, never shrinks. */
-  private long[] scratchA = new long[64];
+    /** Scratch space for rebuilds and merge sorts; grows by doubling, never shrinks. */
+    private long[] scratchA = new long[64];
 
-  private long[] scratchB = new long[64];
-  private final long[] sample = new long[WIDTH_SAMPLE];
+    private long[] scratchB = new long[64];
+    private final long[] sample = new long[WIDTH_SAMPLE];
 
-  private long executed;
-  private long maxEvents = Long.MAX_VALUE;
-  private long maxTimePs = Long.MAX_VALUE;
-  private boolean running;
-  private boolean stopRequested;
+    private long executed;
+    private long maxEvents = Long.MAX_VALUE;
+    private long maxTimePs = Long.MAX_VALUE;
+    private boolean running;
+    private boolean stopRequested;
 
-  /** Creates a simulator with the clock at 0 and no pending events. */
-  public Simulator() {
-    setThresholds();
-  }
-
-  /**
-   * Returns the current simulated time: the time of the event being executed, or after a run the
-   * time at which it ended. Costs a field read.
-   *
-   * @return the current time in picoseconds
-   */
-  public long now() {
-    return now;
-  }
-
-  /**
-   * Schedules {@code h.handle(arg)} to run {@code delayPs} after the current time. Allocation-free
-   * in steady state; amortised O(1).
-   *
-   * @param delayPs the delay in picoseconds, {@code >= 0} (0 runs the event at the current time,
-   *     after the events already scheduled for it)
-   * @param h the handler to call
-   * @param arg the argument passed to the handler
-   * @return the event id, {@code > 0}
-   * @throws IllegalArgumentException if {@code delayPs < 0}
-   * @throws ArithmeticException if {@code now() + delayPs} overflows
-   * @throws NullPointerException if {@code h} is null
-   */
-  public long schedule(long delayPs, EventHandler h, long arg) {
-    if (delayPs < 0) {
-      throw new IllegalArgumentException(
-          "cannot schedule an event with a negative delay (" + delayPs + " ps)");
+    /** Creates a simulator with the clock at 0 and no pending events. */
+    public Simulator() {
+        setThresholds();
     }
-    return insert(Math.addExact(now, delayPs), h, arg);
-  }
 
-  /**
-   * Schedules {@code h.handle(arg)} to run at absolute time {@code timePs}. Allocation-free in
-   * steady state; amortised O(1).
-   *
-   * @param timePs the time in picoseconds, {@code >= now()}
-   * @param h the handler to call
-   * @param arg the argument passed to the handler
-   * @return the event id, {@code > 0}
-   * @throws IllegalArgumentException if {@code timePs < now()}
-   * @throws NullPointerException if {@code h} is null
-   */
-  public long scheduleAt(long timePs, EventHandler h, long arg) {
-    if (timePs < now) {
-      throw new IllegalArgumentException(
-          "cannot schedule an event in the past: time "
-              + timePs
-              + " ps ("
-              + SimTime.format(timePs)
-              + ") is before now "
-              + now
-              + " ps ("
-              + SimTime.format(now)
-              + ")");
+    /**
+     * Returns the current simulated time: the time of the event being executed, or after a run the
+     * time at which it ended. Costs a field read.
+     *
+     * @return the current time in picoseconds
+     */
+    public long now() {
+        return now;
     }
-    return insert(timePs, h, arg);
-  }
 
-  /**
-   * Schedules {@code r.run()} to run {@code delayPs} after the current time. Allocates one small
-   * adapter; prefer {@link #schedule(long, EventHandler, long)} on hot paths.
-   *
-   * @param delayPs the delay in picoseconds, {@code >= 0}
-   * @param r the action to run
-   * @return the event id, {@code > 0}
-   * @throws IllegalArgumentException if {@code delayPs < 0}
-   * @throws NullPointerException if {@code r} is null
-   */
-  public long schedule(long delayPs, Runnable r) {
-    return schedule(delayPs, adapt(r), 0L);
-  }
-
-  /**
-   * Schedules {@code r.run()} to run at absolute time {@code timePs}. Allocates one small adapter;
-   * prefer {@link #scheduleAt(long, EventHandler, long)} on hot paths.
-   *
-   * @param timePs the time in picoseconds, {@code >= now()}
-   * @param r the action to run
-   * @return the event id, {@code > 0}
-   * @throws IllegalArgumentException if {@code timePs < now()}
-   * @throws NullPointerException if {@code r} is null
-   */
-  public long scheduleAt(long timePs, Runnable r) {
-    return scheduleAt(timePs, adapt(r), 0L);
-  }
-
-  private static EventHandler adapt(Runnable r) {
-    if (r == null) {
-      throw new NullPointerException("the Runnable to schedule is null");
-    }
-    return arg -> r.run();
-  }
-
-  private long insert(long time, EventHandler h, long arg) {
-    if (h == null) {
-      throw new NullPointerException("the EventHandler to schedule is null");
-    }
-    if (size >= rebuildAt) {
-      grow();
-    }
-    long[] sd = slotData;
-    int m = mask;
-    long id = nextId;
-    int s;
-    while (sd[(s = (int) id & m) << 2] != 0) {
-      id++;
-    }
-    nextId = id + 1;
-    int o = s << 2;
-    sd[o] = id;
-    sd[o + 1] = arg;
-    sd[o + 2] = time;
-    slotHandler[s] = h;
-    size++;
-    long v = time >>> shift;
-    if (v > curV) {
-      int[] heads = bucketHead;
-      int b = (int) v & bucketMask;
-      sd[o + 3] = heads[b];
-      heads[b] = s + 1;
-    } else {
-      bottomInsert(time, id);
-    }
-    return id;
-  }
-
-  /**
-   * Inserts (t, id) into the sorted bottom. The id is larger than every queued id, so the event
-   * goes after every event of the same time. O(1) when it belongs at the end, otherwise a binary
-   * search and a shift of the later entries.
-   */
-  private void bottomInsert(long t, long id) {
-    int h = botHead;
-    int e = botEnd;
-    if (h == e) {
-      h = 0;
-      e = 0;
-    } else if (e == botTime.length) {
-      if (h > 0) {
-        System.arraycopy(botTime, h, botTime, 0, e - h);
-        System.arraycopy(botId, h, botId, 0, e - h);
-        e -= h;
-        h = 0;
-      } else {
-        growBottom();
-      }
-    }
-    long[] bt = botTime;
-    long[] bi = botId;
-    int pos = e;
-    if (e > h && bt[e - 1] > t) {
-      int lo = h;
-      int hi = e - 1;
-      while (lo < hi) { // first position whose time is > t
-        int mid = (lo + hi) >>> 1;
-        if (bt[mid] <= t) {
-          lo = mid + 1;
-        } else {
-          hi = mid;
+    /**
+     * Schedules {@code h.handle(arg)} to run {@code delayPs} after the current time. Allocation-free
+     * in steady state; amortised O(1).
+     *
+     * @param delayPs the delay in picoseconds, {@code >= 0} (0 runs the event at the current time,
+     *     after the events already scheduled for it)
+     * @param h the handler to call
+     * @param arg the argument passed to the handler
+     * @return the event id, {@code > 0}
+     * @throws IllegalArgumentException if {@code delayPs < 0}
+     * @throws ArithmeticException if {@code now() + delayPs} overflows
+     * @throws NullPointerException if {@code h} is null
+     */
+    public long schedule(long delayPs, EventHandler h, long arg) {
+        if (delayPs < 0) {
+            throw new IllegalArgumentException(
+                    "cannot schedule an event with a negative delay (" + delayPs + " ps)");
         }
-      }
-      pos = lo;
-      System.arraycopy(bt, pos, bt, pos + 1, e - pos);
-      System.arraycopy(bi, pos, bi, pos + 1, e - pos);
+        return insert(Math.addExact(now, delayPs), h, arg);
     }
-    bt[pos] = t;
-    bi[pos] = id;
-    botHead = h;
-    botEnd = e + 1;
-  }
 
-  private void growBottom() {
-    int cap = botTime.length << 1;
-    botTime = Arrays.copyOf(botTime, cap);
-    botId = Arrays.copyOf(botId, cap);
-  }
+    /**
+     * Schedules {@code h.handle(arg)} to run at absolute time {@code timePs}. Allocation-free in
+     * steady state; amortised O(1).
+     *
+     * @param timePs the time in picoseconds, {@code >= now()}
+     * @param h the handler to call
+     * @param arg the argument passed to the handler
+     * @return the event id, {@code > 0}
+     * @throws IllegalArgumentException if {@code timePs < now()}
+     * @throws NullPointerException if {@code h} is null
+     */
+    public long scheduleAt(long timePs, EventHandler h, long arg) {
+        if (timePs < now) {
+            throw new IllegalArgumentException(
+                    "cannot schedule an event in the past: time "
+                            + timePs
+                            + " ps ("
+                            + SimTime.format(timePs)
+                            + ") is before now "
+                            + now
+                            + " ps ("
+                            + SimTime.format(now)
+                            + ")");
+        }
+        return insert(timePs, h, arg);
+    }
 
-  /**
-   * Refills the empty bottom: advances the calendar to the next bucket holding events of the
-   * current year, moves them (minus cancelled ones, which are discarded) into the bottom and sorts
-   * it. After a whole year of buckets without such an event (the next event is more than a year
-   * away), rebuilds the calendar, O(n): that re-estimates the width from the events now at the head
-   * and restarts at the earliest one. Leaves the bottom empty only if the queue has become empty.
-   * Precondition: the bottom is empty and size > 0.
-   */
-  private void advance() {
-    retuneIfCostly();
-    botHead = 0;
-    botEnd = 0;
-    long[] sd = slotData;
-    EventHandler[] hs = slotHandler;
-    int[] heads = bucketHead;
-    int bm = bucketMask;
-    int sh = shift;
-    long[] bt = botTime;
-    long[] bi = botId;
-    int n = 0;
-    long v = curV;
-    int scanned = 0;
-    long buckets = 0;
-    long nodes = 0;
-    while (true) {
-      v++;
-      buckets++;
-      int b = (int) v & bm;
-      int e = heads[b];
-      if (e != 0) {
-        int keep = 0;
-        do {
-          int s = e - 1;
-          int o = s << 2;
-          e = (int) sd[o + 3];
-          nodes++;
-          long t = sd[o + 2];
-          if ((t >>> sh) == v) {
-            if (hs[s] == null) { // cancelled: discard
-              sd[o] = 0;
-              size--;
-              cancelled--;
+    /**
+     * Schedules {@code r.run()} to run {@code delayPs} after the current time. Allocates one small
+     * adapter; prefer {@link #schedule(long, EventHandler, long)} on hot paths.
+     *
+     * @param delayPs the delay in picoseconds, {@code >= 0}
+     * @param r the action to run
+     * @return the event id, {@code > 0}
+     * @throws IllegalArgumentException if {@code delayPs < 0}
+     * @throws NullPointerException if {@code r} is null
+     */
+    public long schedule(long delayPs, Runnable r) {
+        return schedule(delayPs, adapt(r), 0L);
+    }
+
+    /**
+     * Schedules {@code r.run()} to run at absolute time {@code timePs}. Allocates one small adapter;
+     * prefer {@link #scheduleAt(long, EventHandler, long)} on hot paths.
+     *
+     * @param timePs the time in picoseconds, {@code >= now()}
+     * @param r the action to run
+     * @return the event id, {@code > 0}
+     * @throws IllegalArgumentException if {@code timePs < now()}
+     * @throws NullPointerException if {@code r} is null
+     */
+    public long scheduleAt(long timePs, Runnable r) {
+        return scheduleAt(timePs, adapt(r), 0L);
+    }
+
+    private static EventHandler adapt(Runnable r) {
+        if (r == null) {
+            throw new NullPointerException("the Runnable to schedule is null");
+        }
+        return arg -> r.run();
+    }
+
+    private long insert(long time, EventHandler h, long arg) {
+        if (h == null) {
+            throw new NullPointerException("the EventHandler to schedule is null");
+        }
+        if (size >= rebuildAt) {
+            grow();
+        }
+        long[] sd = slotData;
+        int m = mask;
+        long id = nextId;
+        int s;
+        while (sd[(s = (int) id & m) << 2] != 0) {
+            id++;
+        }
+        nextId = id + 1;
+        int o = s << 2;
+        sd[o] = id;
+        sd[o + 1] = arg;
+        sd[o + 2] = time;
+        slotHandler[s] = h;
+        size++;
+        long v = time >>> shift;
+        if (v > curV) {
+            int[] heads = bucketHead;
+            int b = (int) v & bucketMask;
+            sd[o + 3] = heads[b];
+            heads[b] = s + 1;
+        } else {
+            bottomInsert(time, id);
+        }
+        return id;
+    }
+
+    /**
+     * Inserts (t, id) into the sorted bottom. The id is larger than every queued id, so the event
+     * goes after every event of the same time. O(1) when it belongs at the end, otherwise a binary
+     * search and a shift of the later entries.
+     */
+    private void bottomInsert(long t, long id) {
+        int h = botHead;
+        int e = botEnd;
+        if (h == e) {
+            h = 0;
+            e = 0;
+        } else if (e == botTime.length) {
+            if (h > 0) {
+                System.arraycopy(botTime, h, botTime, 0, e - h);
+                System.arraycopy(botId, h, botId, 0, e - h);
+                e -= h;
+                h = 0;
             } else {
-              if (n == bt.length) {
                 growBottom();
-                bt = botTime;
-                bi = botId;
-              }
-              bt[n] = t;
-              bi[n++] = sd[o];
             }
-          } else { // a later year: stays in the bucket
-            sd[o + 3] = keep;
-            keep = s + 1;
-          }
-        } while (e != 0);
-        heads[b] = keep;
-        if (n > 0 || size == 0) {
-          break;
         }
-      }
-      if (++scanned > bm) {
-        // a whole year without an event of the current year: the width no longer fits the
-        // events; re-estimate it and restart at the earliest event (O(n), as a direct search is)
+        long[] bt = botTime;
+        long[] bi = botId;
+        int pos = e;
+        if (e > h && bt[e - 1] > t) {
+            int lo = h;
+            int hi = e - 1;
+            while (lo < hi) { // first position whose time is > t
+                int mid = (lo + hi) >>> 1;
+                if (bt[mid] <= t) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            pos = lo;
+            System.arraycopy(bt, pos, bt, pos + 1, e - pos);
+            System.arraycopy(bi, pos, bi, pos + 1, e - pos);
+        }
+        bt[pos] = t;
+        bi[pos] = id;
+        botHead = h;
+        botEnd = e + 1;
+    }
+
+    private void growBottom() {
+        int cap = botTime.length << 1;
+        botTime = Arrays.copyOf(botTime, cap);
+        botId = Arrays.copyOf(botId, cap);
+    }
+
+    /**
+     * Refills the empty bottom: advances the calendar to the next bucket holding events of the
+     * current year, moves them (minus cancelled ones, which are discarded) into the bottom and sorts
+     * it. After a whole year of buckets without such an event (the next event is more than a year
+     * away), rebuilds the calendar, O(n): that re-estimates the width from the events now at the head
+     * and restarts at the earliest one. Leaves the bottom empty only if the queue has become empty.
+     * Precondition: the bottom is empty and size > 0.
+     */
+    private void advance() {
+        retuneIfCostly();
+        botHead = 0;
+        botEnd = 0;
+        long[] sd = slotData;
+        EventHandler[] hs = slotHandler;
+        int[] heads = bucketHead;
+        int bm = bucketMask;
+        int sh = shift;
+        long[] bt = botTime;
+        long[] bi = botId;
+        int n = 0;
+        long v = curV;
+        int scanned = 0;
+        long buckets = 0;
+        long nodes = 0;
+        while (true) {
+            v++;
+            buckets++;
+            int b = (int) v & bm;
+            int e = heads[b];
+            if (e != 0) {
+                int keep = 0;
+                do {
+                    int s = e - 1;
+                    int o = s << 2;
+                    e = (int) sd[o + 3];
+                    nodes++;
+                    long t = sd[o + 2];
+                    if ((t >>> sh) == v) {
+                        if (hs[s] == null) { // cancelled: discard
+                            sd[o] = 0;
+                            size--;
+                            cancelled--;
+                        } else {
+                            if (n == bt.length) {
+                                growBottom();
+                                bt = botTime;
+                                bi = botId;
+                            }
+                            bt[n] = t;
+                            bi[n++] = sd[o];
+                        }
+                    } else { // a later year: stays in the bucket
+                        sd[o + 3] = keep;
+                        keep = s + 1;
+                    }
+                } while (e != 0);
+                heads[b] = keep;
+                if (n > 0 || size == 0) {
+                    break;
+                }
+            }
+            if (++scanned > bm) {
+                // a whole year without an event of the current year: the width no longer fits the
+                // events; re-estimate it and restart at the earliest event (O(n), as a direct search is)
+                curV = v;
+                rebuild(bm + 1, false, 0, 62);
+                if (size > 0) {
+                    advance();
+                }
+                return;
+            }
+        }
         curV = v;
-        rebuild(bm + 1, false, 0, 62);
-        if (size > 0) {
-          advance();
+        botEnd = n;
+        int m = n;
+        if (m > 1) {
+            sortBottom(m);
         }
-        return;
-      }
+        winBuckets += buckets;
+        winNodes += nodes;
+        winBatchSq += (long) m * m;
+        winExtracted += m;
     }
-    curV = v;
-    botEnd = n;
-    int m = n;
-    if (m > 1) {
-      sortBottom(m);
-    }
-    winBuckets += buckets;
-    winNodes += nodes;
-    winBatchSq += (long) m * m;
-    winExtracted += m;
-  }
 
-  /** Sorts bottom entries 0..m-1 by (time, id). */
-  private void sortBottom(int m) {
-    long[] bt = botTime;
-    long[] bi = botId;
-    if (m <= INSERTION_SORT_MAX) {
-      insertionSort(bt, bi, 0, m);
-      return;
-    }
-    if (scratchA.length < m) {
-      int cap = Integer.highestOneBit(m) << 1;
-      scratchA = new long[cap];
-      scratchB = new long[cap];
-    }
-    // bottom-up merge sort over runs of INSERTION_SORT_MAX, ping-ponging with the scratch arrays
-    for (int lo = 0; lo < m; lo += INSERTION_SORT_MAX) {
-      insertionSort(bt, bi, lo, Math.min(m, lo + INSERTION_SORT_MAX));
-    }
-    long[] st = bt;
-    long[] si = bi;
-    long[] dt = scratchA;
-    long[] di = scratchB;
-    for (int run = INSERTION_SORT_MAX; run < m; run <<= 1) {
-      for (int lo = 0; lo < m; lo += run << 1) {
-        int mid = Math.min(m, lo + run);
-        int hi = Math.min(m, lo + (run << 1));
-        int i = lo;
-        int j = mid;
-        int k = lo;
-        while (i < mid && j < hi) {
-          if (st[j] < st[i] || (st[j] == st[i] && si[j] < si[i])) {
-            dt[k] = st[j];
-            di[k++] = si[j++];
-          } else {
-            dt[k] = st[i];
-            di[k++] = si[i++];
-          }
+    /** Sorts bottom entries 0..m-1 by (time, id). */
+    private void sortBottom(int m) {
+        long[] bt = botTime;
+        long[] bi = botId;
+        if (m <= INSERTION_SORT_MAX) {
+            insertionSort(bt, bi, 0, m);
+            return;
         }
-        while (i < mid) {
-          dt[k] = st[i];
-          di[k++] = si[i++];
+        if (scratchA.length < m) {
+            int cap = Integer.highestOneBit(m) << 1;
+            scratchA = new long[cap];
+            scratchB = new long[cap];
         }
-        while (j < hi) {
-          dt[k] = st[j];
-          di[k++] = si[j++];
+        // bottom-up merge sort over runs of INSERTION_SORT_MAX, ping-ponging with the scratch arrays
+        for (int lo = 0; lo < m; lo += INSERTION_SORT_MAX) {
+            insertionSort(bt, bi, lo, Math.min(m, lo + INSERTION_SORT_MAX));
         }
-      }
-      long[] x = st;
-      st = dt;
-      dt = x;
-      x = si;
-      si = di;
-      di = x;
-    }
-    if (st != bt) {
-      System.arraycopy(st, 0, bt, 0, m);
-      System.arraycopy(si, 0, bi, 0, m);
-    }
-  }
-
-  private static void insertionSort(long[] tt, long[] ii, int from, int to) {
-    for (int i = from + 1; i < to; i++) {
-      long t = tt[i];
-      long id = ii[i];
-      int j = i - 1;
-      while (j >= from && (tt[j] > t || (tt[j] == t && ii[j] > id))) {
-        tt[j + 1] = tt[j];
-        ii[j + 1] = ii[j];
-        j--;
-      }
-      tt[j + 1] = t;
-      ii[j + 1] = id;
-    }
-  }
-
-  /** Called by an insertion that reaches rebuildAt: doubles the buckets and/or the slot table. */
-  private void grow() {
-    int nb = bucketMask + 1;
-    if ((long) size >= 2L * LOAD * nb) {
-      nb <<= 1;
-    }
-    rebuild(nb, size >= slotHandler.length >> 1, 0, 62);
-  }
-
-  /**
-   * Re-estimates the bucket width when the calendar has wasted, over the current window of
-   * extracted events, more work than a rebuild costs: visits of empty buckets and of events of
-   * later years beyond about two per event mean the width (hence the year) is too small, and
-   * large batches to sort mean it is too large. The rebuild takes the head-sampled estimate, moved
-   * by at least a factor of two in the right direction. Since each O(n) rebuild is paid for by at
-   * least as much wasted work, re-estimation at most doubles the cost of a badly suited width.
-   * Windows last about 2n extracted events.
-   */
-  private void retuneIfCostly() {
-    long x = winExtracted;
-    long budget = 2L * size + 4096;
-    long scanWaste = winBuckets + winNodes - 2 * x;
-    long sortWaste = winBatchSq - 32 * x;
-    if (scanWaste > budget) {
-      rebuild(bucketMask + 1, false, Math.min(62, shift + 1), 62);
-    } else if (sortWaste > budget) {
-      rebuild(bucketMask + 1, false, 0, Math.max(0, shift - 1));
-    } else if (x >= winLength) {
-      resetWindow();
-    }
-  }
-
-  private void resetWindow() {
-    winExtracted = 0;
-    winBuckets = 0;
-    winNodes = 0;
-    winBatchSq = 0;
-    winLength = 2L * size + 4096;
-  }
-
-  /**
-   * Rebuilds the calendar with nb buckets (a power of two): collects every queued event, discards
-   * cancelled ones, optionally doubles the slot table, re-estimates the bucket width from the
-   * earliest distinct event times (Brown's sampling of the head of the queue: the mean gap,
-   * recomputed without gaps above twice the mean, times WIDTH_GAPS, rounded to a power of two and
-   * clamped to 2^minShift .. 2^maxShift) and redistributes the events. O(n + nb + slot capacity when the slot table grows); no allocation
-   * unless an array must grow.
-   */
-  private void rebuild(int nb, boolean growSlotTable, int minShift, int maxShift) {
-    if (scratchA.length < size) {
-      int cap = Integer.highestOneBit(size) << 1;
-      scratchA = new long[cap];
-      scratchB = new long[cap];
-    }
-    long[] ids = scratchA;
-    long[] sd = slotData;
-    EventHandler[] hs = slotHandler;
-    int m = mask;
-    int n = 0;
-    for (int i = botHead; i < botEnd; i++) {
-      long id = botId[i];
-      int s = (int) id & m;
-      if (hs[s] == null) {
-        sd[s << 2] = 0;
-      } else {
-        ids[n++] = id;
-      }
-    }
-    int[] heads = bucketHead;
-    for (int b = 0; b < heads.length; b++) {
-      for (int e = heads[b]; e != 0; ) {
-        int s = e - 1;
-        int o = s << 2;
-        e = (int) sd[o + 3];
-        if (hs[s] == null) {
-          sd[o] = 0;
-        } else {
-          ids[n++] = sd[o];
-        }
-      }
-    }
-    size = n;
-    cancelled = 0;
-    if (growSlotTable) {
-      growSlots();
-      sd = slotData;
-      m = mask;
-    }
-    long minTime = estimateWidth(ids, n);
-    shift = Math.max(minShift, Math.min(maxShift, shift));
-    if (heads.length == nb) {
-      Arrays.fill(heads, 0);
-    } else {
-      heads = bucketHead = new int[nb];
-    }
-    int bm = nb - 1;
-    bucketMask = bm;
-    int sh = shift;
-    for (int i = 0; i < n; i++) {
-      int s = (int) ids[i] & m;
-      int o = s << 2;
-      int b = (int) (sd[o + 2] >>> sh) & bm;
-      sd[o + 3] = heads[b];
-      heads[b] = s + 1;
-    }
-    botHead = 0;
-    botEnd = 0;
-    curV = (n == 0 ? now >>> sh : minTime >>> sh) - 1;
-    setThresholds();
-    resetWindow();
-  }
-
-  /**
-   * Sets shift from the earliest WIDTH_SAMPLE distinct times of the given events (keeps it when
-   * they hold fewer than two distinct times) and returns the earliest time. O(n).
-   */
-  private long estimateWidth(long[] ids, int n) {
-    long[] sd = slotData;
-    int m = mask;
-    long[] smp = sample;
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-      long t = sd[(((int) ids[i] & m) << 2) + 2];
-      if (k == WIDTH_SAMPLE && t >= smp[k - 1]) {
-        continue;
-      }
-      int j = k - 1;
-      while (j >= 0 && smp[j] > t) {
-        j--;
-      }
-      if (j >= 0 && smp[j] == t) {
-        continue;
-      }
-      int last = Math.min(k, WIDTH_SAMPLE - 1);
-      System.arraycopy(smp, j + 1, smp, j + 2, last - j - 1);
-      smp[j + 1] = t;
-      if (k < WIDTH_SAMPLE) {
-        k++;
-      }
-    }
-    if (k >= 2) {
-      double mean = (double) (smp[k - 1] - smp[0]) / (k - 1);
-      double sum = 0;
-      int count = 0;
-      for (int i = 1; i < k; i++) {
-        long g = smp[i] - smp[i - 1];
-        if (g <= 2 * mean) {
-          sum += g;
-          count++;
-        }
-      }
-      double width = WIDTH_GAPS * sum / count;
-      int sh = (int) Math.round(Math.log(width) / Math.log(2));
-      shift = Math.max(0, Math.min(62, sh));
-    }
-    return k == 0 ? now : smp[0];
-  }
-
-  private void setThresholds() {
-    int nb = bucketMask + 1;
-    rebuildAt = (int) Math.min(2L * LOAD * nb, slotHandler.length >> 1);
-    shrinkBelow = nb > MIN_BUCKETS ? LOAD * nb / 2 : 0;
-  }
-
-  /** Doubles the slot table, re-homing each live slot at (id & newMask). O(capacity). */
-  private void growSlots() {
-    int newCap = slotHandler.length << 1;
-    if (newCap <= 0 || newCap > (1 << 28)) {
-      throw new IllegalStateException("too many pending events");
-    }
-    long[] sd = new long[newCap << 2];
-    EventHandler[] hs = new EventHandler[newCap];
-    int m = newCap - 1;
-    long[] old = slotData;
-    for (int i = 0; i < slotHandler.length; i++) {
-      int o = i << 2;
-      long id = old[o];
-      if (id != 0) {
-        int s = ((int) id & m) << 2;
-        sd[s] = id;
-        sd[s + 1] = old[o + 1];
-        sd[s + 2] = old[o + 2];
-        hs[s >> 2] = slotHandler[i];
-      }
-    }
-    slotData = sd;
-    slotHandler = hs;
-    mask = m;
-  }
-
-  /**
-   * Cancels a pending event. Costs O(1): the event is only marked; it is discarded when the
-   * calendar reaches it (or when a rebuild runs, O(n), once cancelled events outnumber live ones
-   * in a large queue).
-   *
-   * @param eventId an id returned by a scheduling method
-   * @return true if the event was pending and is now cancelled; false if it already ran, was
-   *     already cancelled, is the event currently running, or the id is unknown
-   */
-  public boolean cancel(long eventId) {
-    if (eventId <= 0 || eventId >= nextId) {
-      return false;
-    }
-    int s = (int) eventId & mask;
-    if (slotData[s << 2] != eventId || slotHandler[s] == null) {
-      return false;
-    }
-    slotHandler[s] = null;
-    slotData[(s << 2) + 1] = 0;
-    cancelled++;
-    if (cancelled >= PURGE_MIN_CANCELLED && cancelled > (size >>> 1)) {
-      purgeCancelled();
-    }
-    return true;
-  }
-
-  /**
-   * Tells whether an event is still waiting to run. Costs O(1).
-   *
-   * @param eventId an id returned by a scheduling method
-   * @return true if the event has been scheduled, has not run and has not been cancelled (the event
-   *     currently running is not pending)
-   */
-  public boolean isPending(long eventId) {
-    if (eventId <= 0 || eventId >= nextId) {
-      return false;
-    }
-    int s = (int) eventId & mask;
-    return slotData[s << 2] == eventId && slotHandler[s] != null;
-  }
-
-  /** Drops all cancelled events and rebuilds the calendar for the live ones. O(n). */
-  private void purgeCancelled() {
-    int live = size - cancelled;
-    int nb = bucketMask + 1;
-    while (nb > MIN_BUCKETS && (long) live < (long) LOAD * nb / 2) {
-      nb >>= 1;
-    }
-    rebuild(nb, false, 0, 62);
-  }
-
-  /** Called by a dispatch that took size below shrinkBelow: halves the buckets. O(n). */
-  private void shrink() {
-    rebuild((bucketMask + 1) >> 1, false, 0, 62);
-  }
-
-  /**
-   * Makes the earliest live event the first entry of the bottom, discarding cancelled events
-   * ahead of it; leaves the bottom empty only if no event is queued.
-   */
-  private void settleTop() {
-    while (true) {
-      if (botHead == botEnd) {
-        if (size == 0) {
-          return;
-        }
-        advance();
-        continue;
-      }
-      int s = (int) botId[botHead] & mask;
-      if (slotHandler[s] != null) {
-        return;
-      }
-      slotData[s << 2] = 0;
-      size--;
-      cancelled--;
-      botHead++;
-    }
-  }
-
-  /**
-   * Returns the time of the earliest pending event, or {@link Long#MAX_VALUE} if none is pending.
-   * Costs amortised O(1) (it may advance the calendar and discard cancelled events).
-   *
-   * @return the time of the next event in picoseconds, or {@code Long.MAX_VALUE}
-   */
-  public long nextEventTimePs() {
-    settleTop();
-    return botHead == botEnd ? Long.MAX_VALUE : botTime[botHead];
-  }
-
-  /**
-   * Runs events until none remain (or {@link #stop()} is called, or a limit is reached). The clock
-   * is left at the time of the last executed event.
-   *
-   * @return why and when the run ended
-   * @throws IllegalStateException if called while a run method is already running
-   */
-  public RunResult run() {
-    return loop(Long.MAX_VALUE, false, null);
-  }
-
-  /**
-   * Runs every event whose time is {@code <= timePs} (unless stopped earlier), then advances the
-   * clock to {@code timePs}. The reason is {@link StopReason#UNTIL_TIME} if events remain after the
-   * bound and {@link StopReason#NO_EVENTS} if none remain; in both cases {@code now() == timePs}
-   * afterwards. If the run ends early because of {@link #stop()} or a limit, the clock stays at the
-   * last executed event.
-   *
-   * @param timePs the bound in picoseconds, {@code >= now()}
-   * @return why and when the run ended
-   * @throws IllegalArgumentException if {@code timePs < now()}
-   * @throws IllegalStateException if called while a run method is already running
-   */
-  public RunResult runUntil(long timePs) {
-    if (timePs < now) {
-      throw new IllegalArgumentException(
-          "cannot run until "
-              + SimTime.format(timePs)
-              + ": it is before now ("
-              + SimTime.format(now)
-              + ")");
-    }
-    return loop(timePs, true, null);
-  }
-
-  /**
-   * Runs events while {@code cond} is true: the condition is evaluated before each event, and the
-   * run ends with {@link StopReason#STOPPED} as soon as it returns false (the event is not
-   * executed). Ends with {@link StopReason#NO_EVENTS} if the queue empties first.
-   *
-   * @param cond the condition, evaluated once per event (its cost adds to every event)
-   * @return why and when the run ended
-   * @throws IllegalStateException if called while a run method is already running
-   */
-  public RunResult runWhile(BooleanSupplier cond) {
-    if (cond == null) {
-      throw new NullPointerException("the runWhile condition is null");
-    }
-    return loop(Long.MAX_VALUE, false, cond);
-  }
-
-  /**
-   * Asks the current run to end after the event that is executing: the run method returns {@link
-   * StopReason#STOPPED}. Meant to be called from inside a handler; a call made while no run is in
-   * progress has no effect (each run clears the request when it starts). Costs a field write.
-   */
-  public void stop() {
-    if (running) {
-      stopRequested = true;
-    }
-  }
-
-  /**
-   * Sets the event limit: a run ends with {@link StopReason#EVENT_LIMIT} instead of executing an
-   * event that would make {@link #eventsExecuted()} exceed {@code n}. The limit counts every event
-   * executed by this simulator, across runs. The default is {@link Long#MAX_VALUE} (unlimited).
-   *
-   * @param n the maximum total number of events, {@code >= 0}
-   * @throws IllegalArgumentException if {@code n < 0}
-   */
-  public void setMaxEvents(long n) {
-    if (n < 0) {
-      throw new IllegalArgumentException("the event limit must not be negative, found " + n);
-    }
-    maxEvents = n;
-  }
-
-  /**
-   * Sets the time limit: a run ends with {@link StopReason#TIME_LIMIT} instead of executing an event
-   * whose time is greater than {@code t}; the clock stays at the last executed event. The default
-   * is {@link Long#MAX_VALUE} (unlimited).
-   *
-   * @param t the latest time at which events may execute, in picoseconds, {@code >= 0}
-   * @throws IllegalArgumentException if {@code t < 0}
-   */
-  public void setMaxTimePs(long t) {
-    if (t < 0) {
-      throw new IllegalArgumentException("the time limit must not be negative, found " + t);
-    }
-    maxTimePs = t;
-  }
-
-  /**
-   * Returns the event limit set by {@link #setMaxEvents(long)}.
-   *
-   * @return the limit, {@code Long.MAX_VALUE} when unlimited
-   */
-  public long maxEvents() {
-    return maxEvents;
-  }
-
-  /**
-   * Returns the time limit set by {@link #setMaxTimePs(long)}.
-   *
-   * @return the limit in picoseconds, {@code Long.MAX_VALUE} when unlimited
-   */
-  public long maxTimePs() {
-    return maxTimePs;
-  }
-
-  /**
-   * Returns the number of events executed by this simulator since it was created, across all
-   * runs. Cancelled events are not counted. Costs a field read.
-   *
-   * @return the total number of executed events
-   */
-  public long eventsExecuted() {
-    return executed;
-  }
-
-  /**
-   * Returns the number of pending events. The count is exact: it excludes cancelled events (even
-   * those still physically in the queue) and the event currently executing. Costs O(1).
-   *
-   * @return the number of events waiting to run
-   */
-  public int pendingCount() {
-    return size - cancelled;
-  }
-
-  /**
-   * Tells whether a run method is executing (that is, whether the caller is inside a handler).
-   *
-   * @return true during a run
-   */
-  public boolean isRunning() {
-    return running;
-  }
-
-  private RunResult loop(long until, boolean bounded, BooleanSupplier cond) {
-    if (running) {
-      throw new IllegalStateException("the simulator is already running; run methods are not reentrant");
-    }
-    running = true;
-    stopRequested = false;
-    final long startCount = executed;
-    try {
-      while (true) {
-        int i = botHead;
-        if (i == botEnd) {
-          if (size == 0) {
-            if (bounded) {
-              now = until;
+        long[] st = bt;
+        long[] si = bi;
+        long[] dt = scratchA;
+        long[] di = scratchB;
+        for (int run = INSERTION_SORT_MAX; run < m; run <<= 1) {
+            for (int lo = 0; lo < m; lo += run << 1) {
+                int mid = Math.min(m, lo + run);
+                int hi = Math.min(m, lo + (run << 1));
+                int i = lo;
+                int j = mid;
+                int k = lo;
+                while (i < mid && j < hi) {
+                    if (st[j] < st[i] || (st[j] == st[i] && si[j] < si[i])) {
+                        dt[k] = st[j];
+                        di[k++] = si[j++];
+                    } else {
+                        dt[k] = st[i];
+                        di[k++] = si[i++];
+                    }
+                }
+                while (i < mid) {
+                    dt[k] = st[i];
+                    di[k++] = si[i++];
+                }
+                while (j < hi) {
+                    dt[k] = st[j];
+                    di[k++] = si[j++];
+                }
             }
-            return result(StopReason.NO_EVENTS, startCount, noEventsMessage(bounded));
-          }
-          advance();
-          continue;
+            long[] x = st;
+            st = dt;
+            dt = x;
+            x = si;
+            si = di;
+            di = x;
         }
-        long t = botTime[i];
-        int s = (int) botId[i] & mask;
-        EventHandler handler = slotHandler[s];
-        if (handler == null) { // cancelled: discard
-          slotData[s << 2] = 0;
-          size--;
-          cancelled--;
-          botHead = i + 1;
-          continue;
+        if (st != bt) {
+            System.arraycopy(st, 0, bt, 0, m);
+            System.arraycopy(si, 0, bi, 0, m);
         }
-        if (t > until) {
-          now = until;
-          return result(
-              StopReason.UNTIL_TIME,
-              startCount,
-              "reached the time bound "
-                  + SimTime.format(until)
-                  + " with "
-                  + pendingCount()
-                  + " events pending (next at "
-                  + SimTime.format(t)
-                  + ")");
-        }
-        if (t > maxTimePs) {
-          return result(
-              StopReason.TIME_LIMIT,
-              startCount,
-              "stopped at simulated time "
-                  + SimTime.format(now)
-                  + " because the next event, at "
-                  + SimTime.format(t)
-                  + ", is beyond the time limit of "
-                  + SimTime.format(maxTimePs)
-                  + "; raise it with --max-time if the run is not runaway");
-        }
-        if (executed >= maxEvents) {
-          return result(
-              StopReason.EVENT_LIMIT,
-              startCount,
-              "stopped after "
-                  + executed
-                  + " events (the event limit); raise it with --max-events if the run is not"
-                  + " runaway");
-        }
-        if (cond != null && !cond.getAsBoolean()) {
-          return result(
-              StopReason.STOPPED,
-              startCount,
-              "stopped at simulated time "
-                  + SimTime.format(now)
-                  + " because the runWhile condition became false");
-        }
-        botHead = i + 1;
-        int o = s << 2;
-        long arg = slotData[o + 1];
-        slotData[o] = 0;
-        slotHandler[s] = null;
-        now = t;
-        executed++;
-        if (--size < shrinkBelow) {
-          shrink();
-        }
-        handler.handle(arg);
-        if (stopRequested) {
-          return result(
-              StopReason.STOPPED,
-              startCount,
-              "stopped by Simulator.stop() at simulated time " + SimTime.format(now));
-        }
-      }
-    } finally {
-      running = false;
-      stopRequested = false;
     }
-  }
 
-  private String noEventsMessage(boolean bounded) {
-    return (bounded ? "no events remain; the clock advanced to " : "no events remain at ")
-        + SimTime.format(now);
-  }
+    private static void insertionSort(long[] tt, long[] ii, int from, int to) {
+        for (int i = from + 1; i < to; i++) {
+            long t = tt[i];
+            long id = ii[i];
+            int j = i - 1;
+            while (j >= from && (tt[j] > t || (tt[j] == t && ii[j] > id))) {
+                tt[j + 1] = tt[j];
+                ii[j + 1] = ii[j];
+                j--;
+            }
+            tt[j + 1] = t;
+            ii[j + 1] = id;
+        }
+    }
 
-  private RunResult result(StopReason reason, long startCount, String message) {
-    return new RunResult(reason, now, executed - startCount, message);
-  }
+    /** Called by an insertion that reaches rebuildAt: doubles the buckets and/or the slot table. */
+    private void grow() {
+        int nb = bucketMask + 1;
+        if ((long) size >= 2L * LOAD * nb) {
+            nb <<= 1;
+        }
+        rebuild(nb, size >= slotHandler.length >> 1, 0, 62);
+    }
+
+    /**
+     * Re-estimates the bucket width when the calendar has wasted, over the current window of
+     * extracted events, more work than a rebuild costs: visits of empty buckets and of events of
+     * later years beyond about two per event mean the width (hence the year) is too small, and
+     * large batches to sort mean it is too large. The rebuild takes the head-sampled estimate, moved
+     * by at least a factor of two in the right direction. Since each O(n) rebuild is paid for by at
+     * least as much wasted work, re-estimation at most doubles the cost of a badly suited width.
+     * Windows last about 2n extracted events.
+     */
+    private void retuneIfCostly() {
+        long x = winExtracted;
+        long budget = 2L * size + 4096;
+        long scanWaste = winBuckets + winNodes - 2 * x;
+        long sortWaste = winBatchSq - 32 * x;
+        if (scanWaste > budget) {
+            rebuild(bucketMask + 1, false, Math.min(62, shift + 1), 62);
+        } else if (sortWaste > budget) {
+            rebuild(bucketMask + 1, false, 0, Math.max(0, shift - 1));
+        } else if (x >= winLength) {
+            resetWindow();
+        }
+    }
+
+    private void resetWindow() {
+        winExtracted = 0;
+        winBuckets = 0;
+        winNodes = 0;
+        winBatchSq = 0;
+        winLength = 2L * size + 4096;
+    }
+
+    /**
+     * Rebuilds the calendar with nb buckets (a power of two): collects every queued event, discards
+     * cancelled ones, optionally doubles the slot table, re-estimates the bucket width from the
+     * earliest distinct event times (Brown's sampling of the head of the queue: the mean gap,
+     * recomputed without gaps above twice the mean, times WIDTH_GAPS, rounded to a power of two and
+     * clamped to 2^minShift .. 2^maxShift) and redistributes the events. O(n + nb + slot capacity when the slot table grows); no allocation
+     * unless an array must grow.
+     */
+    private void rebuild(int nb, boolean growSlotTable, int minShift, int maxShift) {
+        if (scratchA.length < size) {
+            int cap = Integer.highestOneBit(size) << 1;
+            scratchA = new long[cap];
+            scratchB = new long[cap];
+        }
+        long[] ids = scratchA;
+        long[] sd = slotData;
+        EventHandler[] hs = slotHandler;
+        int m = mask;
+        int n = 0;
+        for (int i = botHead; i < botEnd; i++) {
+            long id = botId[i];
+            int s = (int) id & m;
+            if (hs[s] == null) {
+                sd[s << 2] = 0;
+            } else {
+                ids[n++] = id;
+            }
+        }
+        int[] heads = bucketHead;
+        for (int b = 0; b < heads.length; b++) {
+            for (int e = heads[b]; e != 0; ) {
+                int s = e - 1;
+                int o = s << 2;
+                e = (int) sd[o + 3];
+                if (hs[s] == null) {
+                    sd[o] = 0;
+                } else {
+                    ids[n++] = sd[o];
+                }
+            }
+        }
+        size = n;
+        cancelled = 0;
+        if (growSlotTable) {
+            growSlots();
+            sd = slotData;
+            m = mask;
+        }
+        long minTime = estimateWidth(ids, n);
+        shift = Math.max(minShift, Math.min(maxShift, shift));
+        if (heads.length == nb) {
+            Arrays.fill(heads, 0);
+        } else {
+            heads = bucketHead = new int[nb];
+        }
+        int bm = nb - 1;
+        bucketMask = bm;
+        int sh = shift;
+        for (int i = 0; i < n; i++) {
+            int s = (int) ids[i] & m;
+            int o = s << 2;
+            int b = (int) (sd[o + 2] >>> sh) & bm;
+            sd[o + 3] = heads[b];
+            heads[b] = s + 1;
+        }
+        botHead = 0;
+        botEnd = 0;
+        curV = (n == 0 ? now >>> sh : minTime >>> sh) - 1;
+        setThresholds();
+        resetWindow();
+    }
+
+    /**
+     * Sets shift from the earliest WIDTH_SAMPLE distinct times of the given events (keeps it when
+     * they hold fewer than two distinct times) and returns the earliest time. O(n).
+     */
+    private long estimateWidth(long[] ids, int n) {
+        long[] sd = slotData;
+        int m = mask;
+        long[] smp = sample;
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            long t = sd[(((int) ids[i] & m) << 2) + 2];
+            if (k == WIDTH_SAMPLE && t >= smp[k - 1]) {
+                continue;
+            }
+            int j = k - 1;
+            while (j >= 0 && smp[j] > t) {
+                j--;
+            }
+            if (j >= 0 && smp[j] == t) {
+                continue;
+            }
+            int last = Math.min(k, WIDTH_SAMPLE - 1);
+            System.arraycopy(smp, j + 1, smp, j + 2, last - j - 1);
+            smp[j + 1] = t;
+            if (k < WIDTH_SAMPLE) {
+                k++;
+            }
+        }
+        if (k >= 2) {
+            double mean = (double) (smp[k - 1] - smp[0]) / (k - 1);
+            double sum = 0;
+            int count = 0;
+            for (int i = 1; i < k; i++) {
+                long g = smp[i] - smp[i - 1];
+                if (g <= 2 * mean) {
+                    sum += g;
+                    count++;
+                }
+            }
+            double width = WIDTH_GAPS * sum / count;
+            int sh = (int) Math.round(Math.log(width) / Math.log(2));
+            shift = Math.max(0, Math.min(62, sh));
+        }
+        return k == 0 ? now : smp[0];
+    }
+
+    private void setThresholds() {
+        int nb = bucketMask + 1;
+        rebuildAt = (int) Math.min(2L * LOAD * nb, slotHandler.length >> 1);
+        shrinkBelow = nb > MIN_BUCKETS ? LOAD * nb / 2 : 0;
+    }
+
+    /** Doubles the slot table, re-homing each live slot at (id & newMask). O(capacity). */
+    private void growSlots() {
+        int newCap = slotHandler.length << 1;
+        if (newCap <= 0 || newCap > (1 << 28)) {
+            throw new IllegalStateException("too many pending events");
+        }
+        long[] sd = new long[newCap << 2];
+        EventHandler[] hs = new EventHandler[newCap];
+        int m = newCap - 1;
+        long[] old = slotData;
+        for (int i = 0; i < slotHandler.length; i++) {
+            int o = i << 2;
+            long id = old[o];
+            if (id != 0) {
+                int s = ((int) id & m) << 2;
+                sd[s] = id;
+                sd[s + 1] = old[o + 1];
+                sd[s + 2] = old[o + 2];
+                hs[s >> 2] = slotHandler[i];
+            }
+        }
+        slotData = sd;
+        slotHandler = hs;
+        mask = m;
+    }
+
+    /**
+     * Cancels a pending event. Costs O(1): the event is only marked; it is discarded when the
+     * calendar reaches it (or when a rebuild runs, O(n), once cancelled events outnumber live ones
+     * in a large queue).
+     *
+     * @param eventId an id returned by a scheduling method
+     * @return true if the event was pending and is now cancelled; false if it already ran, was
+     *     already cancelled, is the event currently running, or the id is unknown
+     */
+    public boolean cancel(long eventId) {
+        if (eventId <= 0 || eventId >= nextId) {
+            return false;
+        }
+        int s = (int) eventId & mask;
+        if (slotData[s << 2] != eventId || slotHandler[s] == null) {
+            return false;
+        }
+        slotHandler[s] = null;
+        slotData[(s << 2) + 1] = 0;
+        cancelled++;
+        if (cancelled >= PURGE_MIN_CANCELLED && cancelled > (size >>> 1)) {
+            purgeCancelled();
+        }
+        return true;
+    }
+
+    /**
+     * Tells whether an event is still waiting to run. Costs O(1).
+     *
+     * @param eventId an id returned by a scheduling method
+     * @return true if the event has been scheduled, has not run and has not been cancelled (the event
+     *     currently running is not pending)
+     */
+    public boolean isPending(long eventId) {
+        if (eventId <= 0 || eventId >= nextId) {
+            return false;
+        }
+        int s = (int) eventId & mask;
+        return slotData[s << 2] == eventId && slotHandler[s] != null;
+    }
+
+    /** Drops all cancelled events and rebuilds the calendar for the live ones. O(n). */
+    private void purgeCancelled() {
+        int live = size - cancelled;
+        int nb = bucketMask + 1;
+        while (nb > MIN_BUCKETS && (long) live < (long) LOAD * nb / 2) {
+            nb >>= 1;
+        }
+        rebuild(nb, false, 0, 62);
+    }
+
+    /** Called by a dispatch that took size below shrinkBelow: halves the buckets. O(n). */
+    private void shrink() {
+        rebuild((bucketMask + 1) >> 1, false, 0, 62);
+    }
+
+    /**
+     * Makes the earliest live event the first entry of the bottom, discarding cancelled events
+     * ahead of it; leaves the bottom empty only if no event is queued.
+     */
+    private void settleTop() {
+        while (true) {
+            if (botHead == botEnd) {
+                if (size == 0) {
+                    return;
+                }
+                advance();
+                continue;
+            }
+            int s = (int) botId[botHead] & mask;
+            if (slotHandler[s] != null) {
+                return;
+            }
+            slotData[s << 2] = 0;
+            size--;
+            cancelled--;
+            botHead++;
+        }
+    }
+
+    /**
+     * Returns the time of the earliest pending event, or {@link Long#MAX_VALUE} if none is pending.
+     * Costs amortised O(1) (it may advance the calendar and discard cancelled events).
+     *
+     * @return the time of the next event in picoseconds, or {@code Long.MAX_VALUE}
+     */
+    public long nextEventTimePs() {
+        settleTop();
+        return botHead == botEnd ? Long.MAX_VALUE : botTime[botHead];
+    }
+
+    /**
+     * Runs events until none remain (or {@link #stop()} is called, or a limit is reached). The clock
+     * is left at the time of the last executed event.
+     *
+     * @return why and when the run ended
+     * @throws IllegalStateException if called while a run method is already running
+     */
+    public RunResult run() {
+        return loop(Long.MAX_VALUE, false, null);
+    }
+
+    /**
+     * Runs every event whose time is {@code <= timePs} (unless stopped earlier), then advances the
+     * clock to {@code timePs}. The reason is {@link StopReason#UNTIL_TIME} if events remain after the
+     * bound and {@link StopReason#NO_EVENTS} if none remain; in both cases {@code now() == timePs}
+     * afterwards. If the run ends early because of {@link #stop()} or a limit, the clock stays at the
+     * last executed event.
+     *
+     * @param timePs the bound in picoseconds, {@code >= now()}
+     * @return why and when the run ended
+     * @throws IllegalArgumentException if {@code timePs < now()}
+     * @throws IllegalStateException if called while a run method is already running
+     */
+    public RunResult runUntil(long timePs) {
+        if (timePs < now) {
+            throw new IllegalArgumentException(
+                    "cannot run until "
+                            + SimTime.format(timePs)
+                            + ": it is before now ("
+                            + SimTime.format(now)
+                            + ")");
+        }
+        return loop(timePs, true, null);
+    }
+
+    /**
+     * Runs events while {@code cond} is true: the condition is evaluated before each event, and the
+     * run ends with {@link StopReason#STOPPED} as soon as it returns false (the event is not
+     * executed). Ends with {@link StopReason#NO_EVENTS} if the queue empties first.
+     *
+     * @param cond the condition, evaluated once per event (its cost adds to every event)
+     * @return why and when the run ended
+     * @throws IllegalStateException if called while a run method is already running
+     */
+    public RunResult runWhile(BooleanSupplier cond) {
+        if (cond == null) {
+            throw new NullPointerException("the runWhile condition is null");
+        }
+        return loop(Long.MAX_VALUE, false, cond);
+    }
+
+    /**
+     * Asks the current run to end after the event that is executing: the run method returns {@link
+     * StopReason#STOPPED}. Meant to be called from inside a handler; a call made while no run is in
+     * progress has no effect (each run clears the request when it starts). Costs a field write.
+     */
+    public void stop() {
+        if (running) {
+            stopRequested = true;
+        }
+    }
+
+    /**
+     * Sets the event limit: a run ends with {@link StopReason#EVENT_LIMIT} instead of executing an
+     * event that would make {@link #eventsExecuted()} exceed {@code n}. The limit counts every event
+     * executed by this simulator, across runs. The default is {@link Long#MAX_VALUE} (unlimited).
+     *
+     * @param n the maximum total number of events, {@code >= 0}
+     * @throws IllegalArgumentException if {@code n < 0}
+     */
+    public void setMaxEvents(long n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("the event limit must not be negative, found " + n);
+        }
+        maxEvents = n;
+    }
+
+    /**
+     * Sets the time limit: a run ends with {@link StopReason#TIME_LIMIT} instead of executing an event
+     * whose time is greater than {@code t}; the clock stays at the last executed event. The default
+     * is {@link Long#MAX_VALUE} (unlimited).
+     *
+     * @param t the latest time at which events may execute, in picoseconds, {@code >= 0}
+     * @throws IllegalArgumentException if {@code t < 0}
+     */
+    public void setMaxTimePs(long t) {
+        if (t < 0) {
+            throw new IllegalArgumentException("the time limit must not be negative, found " + t);
+        }
+        maxTimePs = t;
+    }
+
+    /**
+     * Returns the event limit set by {@link #setMaxEvents(long)}.
+     *
+     * @return the limit, {@code Long.MAX_VALUE} when unlimited
+     */
+    public long maxEvents() {
+        return maxEvents;
+    }
+
+    /**
+     * Returns the time limit set by {@link #setMaxTimePs(long)}.
+     *
+     * @return the limit in picoseconds, {@code Long.MAX_VALUE} when unlimited
+     */
+    public long maxTimePs() {
+        return maxTimePs;
+    }
+
+    /**
+     * Returns the number of events executed by this simulator since it was created, across all
+     * runs. Cancelled events are not counted. Costs a field read.
+     *
+     * @return the total number of executed events
+     */
+    public long eventsExecuted() {
+        return executed;
+    }
+
+    /**
+     * Returns the number of pending events. The count is exact: it excludes cancelled events (even
+     * those still physically in the queue) and the event currently executing. Costs O(1).
+     *
+     * @return the number of events waiting to run
+     */
+    public int pendingCount() {
+        return size - cancelled;
+    }
+
+    /**
+     * Tells whether a run method is executing (that is, whether the caller is inside a handler).
+     *
+     * @return true during a run
+     */
+    public boolean isRunning() {
+        return running;
+    }
+
+    private RunResult loop(long until, boolean bounded, BooleanSupplier cond) {
+        if (running) {
+            throw new IllegalStateException("the simulator is already running; run methods are not reentrant");
+        }
+        running = true;
+        stopRequested = false;
+        final long startCount = executed;
+        try {
+            while (true) {
+                int i = botHead;
+                if (i == botEnd) {
+                    if (size == 0) {
+                        if (bounded) {
+                            now = until;
+                        }
+                        return result(StopReason.NO_EVENTS, startCount, noEventsMessage(bounded));
+                    }
+                    advance();
+                    continue;
+                }
+                long t = botTime[i];
+                int s = (int) botId[i] & mask;
+                EventHandler handler = slotHandler[s];
+                if (handler == null) { // cancelled: discard
+                    slotData[s << 2] = 0;
+                    size--;
+                    cancelled--;
+                    botHead = i + 1;
+                    continue;
+                }
+                if (t > until) {
+                    now = until;
+                    return result(
+                            StopReason.UNTIL_TIME,
+                            startCount,
+                            "reached the time bound "
+                                    + SimTime.format(until)
+                                    + " with "
+                                    + pendingCount()
+                                    + " events pending (next at "
+                                    + SimTime.format(t)
+                                    + ")");
+                }
+                if (t > maxTimePs) {
+                    return result(
+                            StopReason.TIME_LIMIT,
+                            startCount,
+                            "stopped at simulated time "
+                                    + SimTime.format(now)
+                                    + " because the next event, at "
+                                    + SimTime.format(t)
+                                    + ", is beyond the time limit of "
+                                    + SimTime.format(maxTimePs)
+                                    + "; raise it with --max-time if the run is not runaway");
+                }
+                if (executed >= maxEvents) {
+                    return result(
+                            StopReason.EVENT_LIMIT,
+                            startCount,
+                            "stopped after "
+                                    + executed
+                                    + " events (the event limit); raise it with --max-events if the run is not"
+                                    + " runaway");
+                }
+                if (cond != null && !cond.getAsBoolean()) {
+                    return result(
+                            StopReason.STOPPED,
+                            startCount,
+                            "stopped at simulated time "
+                                    + SimTime.format(now)
+                                    + " because the runWhile condition became false");
+                }
+                botHead = i + 1;
+                int o = s << 2;
+                long arg = slotData[o + 1];
+                slotData[o] = 0;
+                slotHandler[s] = null;
+                now = t;
+                executed++;
+                if (--size < shrinkBelow) {
+                    shrink();
+                }
+                handler.handle(arg);
+                if (stopRequested) {
+                    return result(
+                            StopReason.STOPPED,
+                            startCount,
+                            "stopped by Simulator.stop() at simulated time " + SimTime.format(now));
+                }
+            }
+        } finally {
+            running = false;
+            stopRequested = false;
+        }
+    }
+
+    private String noEventsMessage(boolean bounded) {
+        return (bounded ? "no events remain; the clock advanced to " : "no events remain at ")
+                + SimTime.format(now);
+    }
+
+    private RunResult result(StopReason reason, long startCount, String message) {
+        return new RunResult(reason, now, executed - startCount, message);
+    }
 }

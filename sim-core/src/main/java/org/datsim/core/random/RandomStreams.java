@@ -30,88 +30,88 @@ import org.apache.commons.math3.random.Well512a;
  */
 public final class RandomStreams {
 
-  private static final long FNV_OFFSET = 0xcbf29ce484222325L;
-  private static final long FNV_PRIME = 0x100000001b3L;
+    private static final long FNV_OFFSET = 0xcbf29ce484222325L;
+    private static final long FNV_PRIME = 0x100000001b3L;
 
-  private final long seed;
-  private final Map<String, RandomGenerator> streams = new HashMap<>();
+    private final long seed;
+    private final Map<String, RandomGenerator> streams = new HashMap<>();
 
-  /**
-   * Creates the family of streams for a run seed.
-   *
-   * @param seed the run seed
-   */
-  public RandomStreams(long seed) {
-    this.seed = seed;
-  }
-
-  /**
-   * Returns the run seed given at construction.
-   *
-   * @return the seed
-   */
-  public long seed() {
-    return seed;
-  }
-
-  /**
-   * Returns the stream with the given name, creating it on first use. Later calls with the same
-   * name return the same object, whose state has advanced by whatever was drawn from it. Costs a
-   * hash lookup, plus seeding (about a microsecond) on first use.
-   *
-   * @param name the stream name, for example {@code "phold"} or {@code "link.3.loss"}
-   * @return the generator for that name
-   * @throws NullPointerException if {@code name} is null
-   */
-  public RandomGenerator stream(String name) {
-    if (name == null) {
-      throw new NullPointerException("a random stream needs a name");
+    /**
+     * Creates the family of streams for a run seed.
+     *
+     * @param seed the run seed
+     */
+    public RandomStreams(long seed) {
+        this.seed = seed;
     }
-    RandomGenerator g = streams.get(name);
-    if (g == null) {
-      g = new Well512a(streamSeed(name));
-      streams.put(name, g);
+
+    /**
+     * Returns the run seed given at construction.
+     *
+     * @return the seed
+     */
+    public long seed() {
+        return seed;
     }
-    return g;
-  }
 
-  /**
-   * Returns the 64-bit seed used for the stream with the given name: {@code mix64(mix64(seed) ^
-   * fnv1a64(utf8(name)))}. Stable across JVMs and releases.
-   *
-   * @param name the stream name
-   * @return the derived seed
-   */
-  public long streamSeed(String name) {
-    return mix64(mix64(seed) ^ fnv1a64(name));
-  }
-
-  /**
-   * Returns the 64-bit FNV-1a hash of the UTF-8 bytes of a string.
-   *
-   * @param s the string
-   * @return the hash
-   */
-  public static long fnv1a64(String s) {
-    long h = FNV_OFFSET;
-    for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
-      h ^= (b & 0xff);
-      h *= FNV_PRIME;
+    /**
+     * Returns the stream with the given name, creating it on first use. Later calls with the same
+     * name return the same object, whose state has advanced by whatever was drawn from it. Costs a
+     * hash lookup, plus seeding (about a microsecond) on first use.
+     *
+     * @param name the stream name, for example {@code "phold"} or {@code "link.3.loss"}
+     * @return the generator for that name
+     * @throws NullPointerException if {@code name} is null
+     */
+    public RandomGenerator stream(String name) {
+        if (name == null) {
+            throw new NullPointerException("a random stream needs a name");
+        }
+        RandomGenerator g = streams.get(name);
+        if (g == null) {
+            g = new Well512a(streamSeed(name));
+            streams.put(name, g);
+        }
+        return g;
     }
-    return h;
-  }
 
-  /**
-   * The SplitMix64 step: adds the golden-ratio increment and applies the MurmurHash3-style
-   * finaliser. A bijection on 64-bit values with good avalanche; costs a few multiplications.
-   *
-   * @param z the input
-   * @return the mixed value
-   */
-  public static long mix64(long z) {
-    z += 0x9e3779b97f4a7c15L;
-    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-    return z ^ (z >>> 31);
-  }
+    /**
+     * Returns the 64-bit seed used for the stream with the given name: {@code mix64(mix64(seed) ^
+     * fnv1a64(utf8(name)))}. Stable across JVMs and releases.
+     *
+     * @param name the stream name
+     * @return the derived seed
+     */
+    public long streamSeed(String name) {
+        return mix64(mix64(seed) ^ fnv1a64(name));
+    }
+
+    /**
+     * Returns the 64-bit FNV-1a hash of the UTF-8 bytes of a string.
+     *
+     * @param s the string
+     * @return the hash
+     */
+    public static long fnv1a64(String s) {
+        long h = FNV_OFFSET;
+        for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
+            h ^= (b & 0xff);
+            h *= FNV_PRIME;
+        }
+        return h;
+    }
+
+    /**
+     * The SplitMix64 step: adds the golden-ratio increment and applies the MurmurHash3-style
+     * finaliser. A bijection on 64-bit values with good avalanche; costs a few multiplications.
+     *
+     * @param z the input
+     * @return the mixed value
+     */
+    public static long mix64(long z) {
+        z += 0x9e3779b97f4a7c15L;
+        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+        return z ^ (z >>> 31);
+    }
 }

@@ -36,150 +36,150 @@ import java.util.Map;
  */
 public final class JsonLinesTraceWriter implements TraceSink<TraceEvent>, Closeable, Flushable {
 
-  private static final JsonFactory FACTORY = new JsonFactory();
+    private static final JsonFactory FACTORY = new JsonFactory();
 
-  private final JsonGenerator gen;
-  private long written;
-  private boolean closed;
+    private final JsonGenerator gen;
+    private long written;
+    private boolean closed;
 
-  /**
-   * Creates (or truncates) a file and writes the trace to it.
-   *
-   * @param file the file to write
-   * @throws IOException if the file cannot be created
-   */
-  public JsonLinesTraceWriter(Path file) throws IOException {
-    this(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), true);
-  }
-
-  /**
-   * Writes the trace to a stream. Closing this writer closes the stream.
-   *
-   * @param out the stream
-   */
-  public JsonLinesTraceWriter(OutputStream out) {
-    this(out, true);
-  }
-
-  private JsonLinesTraceWriter(OutputStream out, boolean closeTarget) {
-    if (out == null) {
-      throw new NullPointerException("the trace output stream is null");
+    /**
+     * Creates (or truncates) a file and writes the trace to it.
+     *
+     * @param file the file to write
+     * @throws IOException if the file cannot be created
+     */
+    public JsonLinesTraceWriter(Path file) throws IOException {
+        this(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), true);
     }
-    try {
-      gen = FACTORY.createGenerator(out, JsonEncoding.UTF8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    gen.setRootValueSeparator(null); // lines are ended explicitly with '\n'
-    gen.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, closeTarget);
-    gen.configure(JsonGenerator.Feature.AUTO_CLOSE_JSON_CONTENT, false);
-  }
 
-  /**
-   * Writes one event as one line.
-   *
-   * @param e the event
-   * @throws UncheckedIOException if writing fails
-   * @throws IllegalStateException if the writer is closed
-   */
-  @Override
-  public void accept(TraceEvent e) {
-    if (closed) {
-      throw new IllegalStateException("the trace writer is closed");
+    /**
+     * Writes the trace to a stream. Closing this writer closes the stream.
+     *
+     * @param out the stream
+     */
+    public JsonLinesTraceWriter(OutputStream out) {
+        this(out, true);
     }
-    try {
-      JsonGenerator g = gen;
-      g.writeStartObject();
-      g.writeNumberField("t_ps", e.tPs());
-      g.writeStringField("kind", e.kind());
-      if (e.host() != null) {
-        g.writeStringField("host", e.host());
-      }
-      if (e.ep() != null) {
-        g.writeStringField("ep", e.ep());
-      }
-      if (e.op() != -1) {
-        g.writeNumberField("op", e.op());
-      }
-      if (e.hasCookie()) {
-        g.writeNumberField("cookie", e.cookie());
-      }
-      if (e.call() != null) {
-        g.writeStringField("call", e.call());
-      }
-      if (e.ret() != null) {
-        g.writeStringField("ret", e.ret());
-      }
-      if (e.status() != null) {
-        g.writeStringField("status", e.status());
-      }
-      for (Map.Entry<String, Object> a : e.attrs().entrySet()) {
-        g.writeFieldName(a.getKey());
-        writeValue(g, a.getValue());
-      }
-      g.writeEndObject();
-      g.writeRaw('\n');
-      written++;
-    } catch (IOException ex) {
-      throw new UncheckedIOException(ex);
-    }
-  }
 
-  private static void writeValue(JsonGenerator g, Object v) throws IOException {
-    if (v == null) {
-      g.writeNull();
-    } else if (v instanceof String) {
-      g.writeString((String) v);
-    } else if (v instanceof Long) {
-      g.writeNumber((Long) v);
-    } else if (v instanceof Integer) {
-      g.writeNumber((Integer) v);
-    } else if (v instanceof Boolean) {
-      g.writeBoolean((Boolean) v);
-    } else if (v instanceof Double) {
-      g.writeNumber((Double) v);
-    } else if (v instanceof long[]) {
-      long[] a = (long[]) v;
-      g.writeArray(a, 0, a.length);
-    } else if (v instanceof String[]) {
-      String[] a = (String[]) v;
-      g.writeArray(a, 0, a.length);
-    } else {
-      throw new IllegalArgumentException("unsupported trace attribute type " + v.getClass());
+    private JsonLinesTraceWriter(OutputStream out, boolean closeTarget) {
+        if (out == null) {
+            throw new NullPointerException("the trace output stream is null");
+        }
+        try {
+            gen = FACTORY.createGenerator(out, JsonEncoding.UTF8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        gen.setRootValueSeparator(null); // lines are ended explicitly with '\n'
+        gen.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, closeTarget);
+        gen.configure(JsonGenerator.Feature.AUTO_CLOSE_JSON_CONTENT, false);
     }
-  }
 
-  /**
-   * Returns the number of events written so far.
-   *
-   * @return the count
-   */
-  public long written() {
-    return written;
-  }
-
-  /**
-   * Pushes buffered output to the underlying stream and flushes it.
-   *
-   * @throws IOException if flushing fails
-   */
-  @Override
-  public void flush() throws IOException {
-    if (!closed) {
-      gen.flush();
+    /**
+     * Writes one event as one line.
+     *
+     * @param e the event
+     * @throws UncheckedIOException if writing fails
+     * @throws IllegalStateException if the writer is closed
+     */
+    @Override
+    public void accept(TraceEvent e) {
+        if (closed) {
+            throw new IllegalStateException("the trace writer is closed");
+        }
+        try {
+            JsonGenerator g = gen;
+            g.writeStartObject();
+            g.writeNumberField("t_ps", e.tPs());
+            g.writeStringField("kind", e.kind());
+            if (e.host() != null) {
+                g.writeStringField("host", e.host());
+            }
+            if (e.ep() != null) {
+                g.writeStringField("ep", e.ep());
+            }
+            if (e.op() != -1) {
+                g.writeNumberField("op", e.op());
+            }
+            if (e.hasCookie()) {
+                g.writeNumberField("cookie", e.cookie());
+            }
+            if (e.call() != null) {
+                g.writeStringField("call", e.call());
+            }
+            if (e.ret() != null) {
+                g.writeStringField("ret", e.ret());
+            }
+            if (e.status() != null) {
+                g.writeStringField("status", e.status());
+            }
+            for (Map.Entry<String, Object> a : e.attrs().entrySet()) {
+                g.writeFieldName(a.getKey());
+                writeValue(g, a.getValue());
+            }
+            g.writeEndObject();
+            g.writeRaw('\n');
+            written++;
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
     }
-  }
 
-  /**
-   * Flushes and closes the writer and its stream. Further calls do nothing.
-   *
-   * @throws IOException if flushing or closing fails
-   */
-  @Override
-  public void close() throws IOException {
-    if (!closed) {
-      closed = true;
-      gen.close();
+    private static void writeValue(JsonGenerator g, Object v) throws IOException {
+        if (v == null) {
+            g.writeNull();
+        } else if (v instanceof String) {
+            g.writeString((String) v);
+        } else if (v instanceof Long) {
+            g.writeNumber((Long) v);
+        } else if (v instanceof Integer) {
+            g.writeNumber((Integer) v);
+        } else if (v instanceof Boolean) {
+            g.writeBoolean((Boolean) v);
+        } else if (v instanceof Double) {
+            g.writeNumber((Double) v);
+        } else if (v instanceof long[]) {
+            long[] a = (long[]) v;
+            g.writeArray(a, 0, a.length);
+        } else if (v instanceof String[]) {
+            String[] a = (String[]) v;
+            g.writeArray(a, 0, a.length);
+        } else {
+            throw new IllegalArgumentException("unsupported trace attribute type " + v.getClass());
+        }
     }
-  }
+
+    /**
+     * Returns the number of events written so far.
+     *
+     * @return the count
+     */
+    public long written() {
+        return written;
+    }
+
+    /**
+     * Pushes buffered output to the underlying stream and flushes it.
+     *
+     * @throws IOException if flushing fails
+     */
+    @Override
+    public void flush() throws IOException {
+        if (!closed) {
+            gen.flush();
+        }
+    }
+
+    /**
+     * Flushes and closes the writer and its stream. Further calls do nothing.
+     *
+     * @throws IOException if flushing or closing fails
+     */
+    @Override
+    public void close() throws IOException {
+        if (!closed) {
+            closed = true;
+            gen.close();
+        }
+    }
 }

@@ -25,318 +25,318 @@ import java.util.Set;
  */
 public final class TraceEvent {
 
-  /** An API call made by an application (kind). */
-  public static final String CALL = "call";
-  /** A work request posted to an endpoint (kind). */
-  public static final String POST = "post";
-  /** Processing of a work request started (kind). */
-  public static final String START = "start";
-  /** A work request waits on a fence (kind). */
-  public static final String FENCE_WAIT = "fence_wait";
-  /** Transmission started on the wire (kind). */
-  public static final String TX_START = "tx_start";
-  /** Transmission ended on the wire (kind). */
-  public static final String TX_END = "tx_end";
-  /** Data was placed in memory at the target (kind). */
-  public static final String PLACE = "place";
-  /** A work request completed (kind). */
-  public static final String COMPLETE = "complete";
-  /** A completion was dequeued by the application (kind). */
-  public static final String DEQUEUE = "dequeue";
-  /** A memory read (kind). */
-  public static final String MEM_READ = "mem_read";
-  /** A memory write (kind). */
-  public static final String MEM_WRITE = "mem_write";
-  /** An error (kind). */
-  public static final String ERROR = "error";
+    /** An API call made by an application (kind). */
+    public static final String CALL = "call";
+    /** A work request posted to an endpoint (kind). */
+    public static final String POST = "post";
+    /** Processing of a work request started (kind). */
+    public static final String START = "start";
+    /** A work request waits on a fence (kind). */
+    public static final String FENCE_WAIT = "fence_wait";
+    /** Transmission started on the wire (kind). */
+    public static final String TX_START = "tx_start";
+    /** Transmission ended on the wire (kind). */
+    public static final String TX_END = "tx_end";
+    /** Data was placed in memory at the target (kind). */
+    public static final String PLACE = "place";
+    /** A work request completed (kind). */
+    public static final String COMPLETE = "complete";
+    /** A completion was dequeued by the application (kind). */
+    public static final String DEQUEUE = "dequeue";
+    /** A memory read (kind). */
+    public static final String MEM_READ = "mem_read";
+    /** A memory write (kind). */
+    public static final String MEM_WRITE = "mem_write";
+    /** An error (kind). */
+    public static final String ERROR = "error";
 
-  /** The JSON keys of the standard fields, in output order; attributes may not use them. */
-  public static final Set<String> STANDARD_KEYS =
-      Collections.unmodifiableSet(
-          new java.util.LinkedHashSet<>(
-              java.util.List.of(
-                  "t_ps", "kind", "host", "ep", "op", "cookie", "call", "ret", "status")));
+    /** The JSON keys of the standard fields, in output order; attributes may not use them. */
+    public static final Set<String> STANDARD_KEYS =
+            Collections.unmodifiableSet(
+                    new java.util.LinkedHashSet<>(
+                            java.util.List.of(
+                                    "t_ps", "kind", "host", "ep", "op", "cookie", "call", "ret", "status")));
 
-  private final long tPs;
-  private final String kind;
-  private final String host;
-  private String ep;
-  private long op = -1;
-  private boolean hasCookie;
-  private long cookie;
-  private String call;
-  private String ret;
-  private String status;
-  private LinkedHashMap<String, Object> attrs;
+    private final long tPs;
+    private final String kind;
+    private final String host;
+    private String ep;
+    private long op = -1;
+    private boolean hasCookie;
+    private long cookie;
+    private String call;
+    private String ret;
+    private String status;
+    private LinkedHashMap<String, Object> attrs;
 
-  private TraceEvent(long tPs, String kind, String host) {
-    this.tPs = tPs;
-    this.kind = kind;
-    this.host = host;
-  }
-
-  /**
-   * Starts an event.
-   *
-   * @param tPs the simulated time in picoseconds
-   * @param kind the kind, usually one of the constants of this class
-   * @param host the host name, or null if the event belongs to no host
-   * @return the new event
-   * @throws NullPointerException if {@code kind} is null
-   */
-  public static TraceEvent of(long tPs, String kind, String host) {
-    if (kind == null) {
-      throw new NullPointerException("a trace event needs a kind");
+    private TraceEvent(long tPs, String kind, String host) {
+        this.tPs = tPs;
+        this.kind = kind;
+        this.host = host;
     }
-    return new TraceEvent(tPs, kind, host);
-  }
 
-  /**
-   * Sets the endpoint name.
-   *
-   * @param ep the endpoint, or null to unset
-   * @return this event
-   */
-  public TraceEvent ep(String ep) {
-    this.ep = ep;
-    return this;
-  }
-
-  /**
-   * Sets the operation number.
-   *
-   * @param op the operation number, {@code >= 0}; -1 unsets it
-   * @return this event
-   */
-  public TraceEvent op(long op) {
-    this.op = op;
-    return this;
-  }
-
-  /**
-   * Sets the application cookie of a work request.
-   *
-   * @param cookie the cookie (any value, including 0 and negative values)
-   * @return this event
-   */
-  public TraceEvent cookie(long cookie) {
-    this.cookie = cookie;
-    this.hasCookie = true;
-    return this;
-  }
-
-  /**
-   * Sets the name of the API call.
-   *
-   * @param call the call name, or null to unset
-   * @return this event
-   */
-  public TraceEvent call(String call) {
-    this.call = call;
-    return this;
-  }
-
-  /**
-   * Sets the return code of the API call.
-   *
-   * @param ret the return code, or null to unset
-   * @return this event
-   */
-  public TraceEvent ret(String ret) {
-    this.ret = ret;
-    return this;
-  }
-
-  /**
-   * Sets the completion status.
-   *
-   * @param status the status, or null to unset
-   * @return this event
-   */
-  public TraceEvent status(String status) {
-    this.status = status;
-    return this;
-  }
-
-  /**
-   * Adds an extra attribute. Attributes keep insertion order; setting an existing key replaces its
-   * value in place (the key keeps its original position). Arrays are copied.
-   *
-   * @param key the attribute name; must not be one of {@link #STANDARD_KEYS}
-   * @param value a {@code String}, {@code Long}, {@code Integer}, {@code Boolean}, {@code Double},
-   *     {@code long[]}, {@code String[]}, or null (written as JSON null)
-   * @return this event
-   * @throws IllegalArgumentException if the key is reserved or the value has another type
-   * @throws NullPointerException if {@code key} is null
-   */
-  public TraceEvent attr(String key, Object value) {
-    if (key == null) {
-      throw new NullPointerException("a trace attribute needs a key");
+    /**
+     * Starts an event.
+     *
+     * @param tPs the simulated time in picoseconds
+     * @param kind the kind, usually one of the constants of this class
+     * @param host the host name, or null if the event belongs to no host
+     * @return the new event
+     * @throws NullPointerException if {@code kind} is null
+     */
+    public static TraceEvent of(long tPs, String kind, String host) {
+        if (kind == null) {
+            throw new NullPointerException("a trace event needs a kind");
+        }
+        return new TraceEvent(tPs, kind, host);
     }
-    if (STANDARD_KEYS.contains(key)) {
-      throw new IllegalArgumentException(
-          "\"" + key + "\" is a standard trace field; set it with its own method, not attr()");
+
+    /**
+     * Sets the endpoint name.
+     *
+     * @param ep the endpoint, or null to unset
+     * @return this event
+     */
+    public TraceEvent ep(String ep) {
+        this.ep = ep;
+        return this;
     }
-    Object v;
-    if (value == null
-        || value instanceof String
-        || value instanceof Long
-        || value instanceof Integer
-        || value instanceof Boolean
-        || value instanceof Double) {
-      v = value;
-    } else if (value instanceof long[]) {
-      v = ((long[]) value).clone();
-    } else if (value instanceof String[]) {
-      v = ((String[]) value).clone();
-    } else {
-      throw new IllegalArgumentException(
-          "trace attribute \""
-              + key
-              + "\" has unsupported type "
-              + value.getClass().getName()
-              + "; use String, Long, Integer, Boolean, Double, long[] or String[]");
+
+    /**
+     * Sets the operation number.
+     *
+     * @param op the operation number, {@code >= 0}; -1 unsets it
+     * @return this event
+     */
+    public TraceEvent op(long op) {
+        this.op = op;
+        return this;
     }
-    if (attrs == null) {
-      attrs = new LinkedHashMap<>();
+
+    /**
+     * Sets the application cookie of a work request.
+     *
+     * @param cookie the cookie (any value, including 0 and negative values)
+     * @return this event
+     */
+    public TraceEvent cookie(long cookie) {
+        this.cookie = cookie;
+        this.hasCookie = true;
+        return this;
     }
-    attrs.put(key, v);
-    return this;
-  }
 
-  /**
-   * Returns the simulated time.
-   *
-   * @return the time in picoseconds
-   */
-  public long tPs() {
-    return tPs;
-  }
-
-  /**
-   * Returns the kind.
-   *
-   * @return the kind
-   */
-  public String kind() {
-    return kind;
-  }
-
-  /**
-   * Returns the host.
-   *
-   * @return the host, or null if unset
-   */
-  public String host() {
-    return host;
-  }
-
-  /**
-   * Returns the endpoint.
-   *
-   * @return the endpoint, or null if unset
-   */
-  public String ep() {
-    return ep;
-  }
-
-  /**
-   * Returns the operation number.
-   *
-   * @return the operation number, or -1 if unset
-   */
-  public long op() {
-    return op;
-  }
-
-  /**
-   * Tells whether a cookie was set.
-   *
-   * @return true if {@link #cookie(long)} was called
-   */
-  public boolean hasCookie() {
-    return hasCookie;
-  }
-
-  /**
-   * Returns the cookie.
-   *
-   * @return the cookie, or 0 if unset (see {@link #hasCookie()})
-   */
-  public long cookie() {
-    return cookie;
-  }
-
-  /**
-   * Returns the API call name.
-   *
-   * @return the call, or null if unset
-   */
-  public String call() {
-    return call;
-  }
-
-  /**
-   * Returns the API return code.
-   *
-   * @return the return code, or null if unset
-   */
-  public String ret() {
-    return ret;
-  }
-
-  /**
-   * Returns the completion status.
-   *
-   * @return the status, or null if unset
-   */
-  public String status() {
-    return status;
-  }
-
-  /**
-   * Returns the extra attributes in insertion order, as an unmodifiable live view of this event's
-   * map (empty if none were set). Array values are this event's own copies and must not be
-   * modified.
-   *
-   * @return the attributes
-   */
-  public Map<String, Object> attrs() {
-    return attrs == null ? Collections.emptyMap() : Collections.unmodifiableMap(attrs);
-  }
-
-  /**
-   * Returns a short description for debugging (not the JSON form).
-   *
-   * @return the description
-   */
-  @Override
-  public String toString() {
-    StringBuilder sb = new StringBuilder("TraceEvent[t_ps=").append(tPs).append(", kind=").append(kind);
-    if (host != null) {
-      sb.append(", host=").append(host);
+    /**
+     * Sets the name of the API call.
+     *
+     * @param call the call name, or null to unset
+     * @return this event
+     */
+    public TraceEvent call(String call) {
+        this.call = call;
+        return this;
     }
-    if (ep != null) {
-      sb.append(", ep=").append(ep);
+
+    /**
+     * Sets the return code of the API call.
+     *
+     * @param ret the return code, or null to unset
+     * @return this event
+     */
+    public TraceEvent ret(String ret) {
+        this.ret = ret;
+        return this;
     }
-    if (op != -1) {
-      sb.append(", op=").append(op);
+
+    /**
+     * Sets the completion status.
+     *
+     * @param status the status, or null to unset
+     * @return this event
+     */
+    public TraceEvent status(String status) {
+        this.status = status;
+        return this;
     }
-    if (hasCookie) {
-      sb.append(", cookie=").append(cookie);
+
+    /**
+     * Adds an extra attribute. Attributes keep insertion order; setting an existing key replaces its
+     * value in place (the key keeps its original position). Arrays are copied.
+     *
+     * @param key the attribute name; must not be one of {@link #STANDARD_KEYS}
+     * @param value a {@code String}, {@code Long}, {@code Integer}, {@code Boolean}, {@code Double},
+     *     {@code long[]}, {@code String[]}, or null (written as JSON null)
+     * @return this event
+     * @throws IllegalArgumentException if the key is reserved or the value has another type
+     * @throws NullPointerException if {@code key} is null
+     */
+    public TraceEvent attr(String key, Object value) {
+        if (key == null) {
+            throw new NullPointerException("a trace attribute needs a key");
+        }
+        if (STANDARD_KEYS.contains(key)) {
+            throw new IllegalArgumentException(
+                    "\"" + key + "\" is a standard trace field; set it with its own method, not attr()");
+        }
+        Object v;
+        if (value == null
+                || value instanceof String
+                || value instanceof Long
+                || value instanceof Integer
+                || value instanceof Boolean
+                || value instanceof Double) {
+            v = value;
+        } else if (value instanceof long[]) {
+            v = ((long[]) value).clone();
+        } else if (value instanceof String[]) {
+            v = ((String[]) value).clone();
+        } else {
+            throw new IllegalArgumentException(
+                    "trace attribute \""
+                            + key
+                            + "\" has unsupported type "
+                            + value.getClass().getName()
+                            + "; use String, Long, Integer, Boolean, Double, long[] or String[]");
+        }
+        if (attrs == null) {
+            attrs = new LinkedHashMap<>();
+        }
+        attrs.put(key, v);
+        return this;
     }
-    if (call != null) {
-      sb.append(", call=").append(call);
+
+    /**
+     * Returns the simulated time.
+     *
+     * @return the time in picoseconds
+     */
+    public long tPs() {
+        return tPs;
     }
-    if (ret != null) {
-      sb.append(", ret=").append(ret);
+
+    /**
+     * Returns the kind.
+     *
+     * @return the kind
+     */
+    public String kind() {
+        return kind;
     }
-    if (status != null) {
-      sb.append(", status=").append(status);
+
+    /**
+     * Returns the host.
+     *
+     * @return the host, or null if unset
+     */
+    public String host() {
+        return host;
     }
-    if (attrs != null) {
-      sb.append(", attrs=").append(attrs.keySet());
+
+    /**
+     * Returns the endpoint.
+     *
+     * @return the endpoint, or null if unset
+     */
+    public String ep() {
+        return ep;
     }
-    return sb.append(']').toString();
-  }
+
+    /**
+     * Returns the operation number.
+     *
+     * @return the operation number, or -1 if unset
+     */
+    public long op() {
+        return op;
+    }
+
+    /**
+     * Tells whether a cookie was set.
+     *
+     * @return true if {@link #cookie(long)} was called
+     */
+    public boolean hasCookie() {
+        return hasCookie;
+    }
+
+    /**
+     * Returns the cookie.
+     *
+     * @return the cookie, or 0 if unset (see {@link #hasCookie()})
+     */
+    public long cookie() {
+        return cookie;
+    }
+
+    /**
+     * Returns the API call name.
+     *
+     * @return the call, or null if unset
+     */
+    public String call() {
+        return call;
+    }
+
+    /**
+     * Returns the API return code.
+     *
+     * @return the return code, or null if unset
+     */
+    public String ret() {
+        return ret;
+    }
+
+    /**
+     * Returns the completion status.
+     *
+     * @return the status, or null if unset
+     */
+    public String status() {
+        return status;
+    }
+
+    /**
+     * Returns the extra attributes in insertion order, as an unmodifiable live view of this event's
+     * map (empty if none were set). Array values are this event's own copies and must not be
+     * modified.
+     *
+     * @return the attributes
+     */
+    public Map<String, Object> attrs() {
+        return attrs == null ? Collections.emptyMap() : Collections.unmodifiableMap(attrs);
+    }
+
+    /**
+     * Returns a short description for debugging (not the JSON form).
+     *
+     * @return the description
+     */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("TraceEvent[t_ps=").append(tPs).append(", kind=").append(kind);
+        if (host != null) {
+            sb.append(", host=").append(host);
+        }
+        if (ep != null) {
+            sb.append(", ep=").append(ep);
+        }
+        if (op != -1) {
+            sb.append(", op=").append(op);
+        }
+        if (hasCookie) {
+            sb.append(", cookie=").append(cookie);
+        }
+        if (call != null) {
+            sb.append(", call=").append(call);
+        }
+        if (ret != null) {
+            sb.append(", ret=").append(ret);
+        }
+        if (status != null) {
+            sb.append(", status=").append(status);
+        }
+        if (attrs != null) {
+            sb.append(", attrs=").append(attrs.keySet());
+        }
+        return sb.append(']').toString();
+    }
 }

@@ -8,11 +8,11 @@ package org.datsim.core.trace;
 @FunctionalInterface
 public interface TraceSink<T> {
 
-  /**
-   * Consumes one record. Called synchronously, on the simulation thread, while the model fires the
-   * record; a sink must not keep a reference to a record that the model may reuse.
-   *
-   * @param record the record
-   */
-  void accept(T record);
+    /**
+     * Consumes one record. Called synchronously, on the simulation thread, while the model fires the
+     * record; a sink must not keep a reference to a record that the model may reuse.
+     *
+     * @param record the record
+     */
+    void accept(T record);
 }
