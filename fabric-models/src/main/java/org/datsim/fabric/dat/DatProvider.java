@@ -886,10 +886,25 @@ public final class DatProvider {
      * @return DAT_SUCCESS or DAT_INVALID_HANDLE
      */
     public int epGetStatus(Ep ep, Out<Integer> state) {
+        return epGetStatus(ep, state, new Out<>(), new Out<>());
+    }
+
+    /**
+     * dat_ep_get_status with its idle flags (DAT 2.0 signature).
+     *
+     * @param ep the endpoint
+     * @param state receives the DAT_EP_STATE
+     * @param recvIdle receives true when no posted receive is in progress (none posted and not yet completed)
+     * @param requestIdle receives true when no request operation or bind is outstanding
+     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
+     */
+    public int epGetStatus(Ep ep, Out<Integer> state, Out<Boolean> recvIdle, Out<Boolean> requestIdle) {
         if (bad(ep, Ep.class)) {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EP);
         }
         state.value = ep.state;
+        recvIdle.value = ep.receivesPosted == 0;
+        requestIdle.value = ep.qp.outstandingRequests() == 0;
         return DatReturn.SUCCESS;
     }
 

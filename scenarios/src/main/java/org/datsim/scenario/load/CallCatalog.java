@@ -98,7 +98,8 @@ public final class CallCatalog {
                 opt("timeout", ArgType.TIMEOUT), opt("private_data", ArgType.DATA));
         add("dat_ep_disconnect", null, none, "Disconnect an endpoint", req("ep", ArgType.HANDLE),
                 flags("flags", Dat.CLOSE_FLAGS, false));
-        add("dat_ep_get_status", "status", List.of("state"), "Read an endpoint's state",
+        add("dat_ep_get_status", "status", List.of("state", "recv_idle", "request_idle"),
+                "Read an endpoint's state and whether its receive and request queues are idle",
                 req("ep", ArgType.HANDLE));
         add("dat_psp_create", "psp", none, "Listen on a connection qualifier", req("ia", ArgType.HANDLE),
                 req("conn_qual", ArgType.INT), req("evd", ArgType.HANDLE), flags("psp_flags", Dat.PSP_FLAGS, false));

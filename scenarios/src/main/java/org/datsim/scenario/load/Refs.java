@@ -31,7 +31,7 @@ public final class Refs {
                     "lmr_sync_req")),
             Map.entry("rmr", List.of("rmr_context", "address", "length")),
             Map.entry("rmr_bind", List.of("rmr_context", "address", "length", "op")),
-            Map.entry("status", List.of("state")));
+            Map.entry("status", List.of("state", "recv_idle", "request_idle")));
 
     private Refs() {
     }

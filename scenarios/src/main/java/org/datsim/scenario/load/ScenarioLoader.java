@@ -1020,6 +1020,11 @@ public final class ScenarioLoader {
                 }
             }
         }
+        for (String k : new String[] {"recv_idle", "request_idle"}) {
+            if (e.has(k) && !e.get(k).isBoolean()) {
+                problem(path + "." + k, "expected true or false, found " + show(e.get(k)));
+            }
+        }
         if (e.has("stale") && !e.get("stale").isBoolean()) {
             problem(path + ".stale", "expected true or false, found " + show(e.get("stale")));
         }

@@ -307,6 +307,8 @@ public final class SchemaGenerator {
                     ep.set(k, names(Dat.EP_STATES));
                     break;
                 case "stale":
+                case "recv_idle":
+                case "request_idle":
                     ep.set(k, type("boolean"));
                     break;
                 case "data":

@@ -675,12 +675,25 @@ final class ConsumerProcess extends SimProcess {
             }
             case "dat_ep_get_status": {
                 Out<Integer> state = new Out<>();
-                ret = dat.epGetStatus(handle(s, "ep", Ep.class), state);
-                bind(s, state.value);
+                Out<Boolean> recvIdle = new Out<>();
+                Out<Boolean> requestIdle = new Out<>();
+                ret = dat.epGetStatus(handle(s, "ep", Ep.class), state, recvIdle, requestIdle);
                 runner.trace(call(s, ret, null));
                 checkRet(s, ret);
                 if (state.value != null) {
+                    Map<String, Long> status = new java.util.LinkedHashMap<>();
+                    status.put("state", (long) state.value);
+                    status.put("recv_idle", recvIdle.value ? 1L : 0L);
+                    status.put("request_idle", requestIdle.value ? 1L : 0L);
+                    bind(s, status);
                     expectName(s, "state", Dat.EP_STATES, state.value);
+                    for (String k : new String[] {"recv_idle", "request_idle"}) {
+                        JsonNode want = expectNode(s, k);
+                        if (want != null && want.asBoolean() != (status.get(k) == 1L)) {
+                            runner.failure(this, s, "expected " + k + " " + want.asBoolean() + ", got "
+                                    + (status.get(k) == 1L));
+                        }
+                    }
                 }
                 return 0;
             }

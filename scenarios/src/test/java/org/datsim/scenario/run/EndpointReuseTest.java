@@ -55,13 +55,16 @@ class EndpointReuseTest {
                 + "{\"call\": \"dat_ep_reset\", \"ep\": \"$ep\", \"expect\": {\"ret\": \"DAT_INVALID_STATE\"}},"
                 + "{\"call\": \"dat_ep_post_send\", \"ep\": \"$ep\", \"local_iov\": [{\"lmr\": \"$buf\", \"length\": 8}],"
                 + " \"user_cookie\": " + cookie + "},"
+                + "{\"call\": \"dat_ep_get_status\", \"ep\": \"$ep\", \"expect\": {\"state\": \"DAT_EP_STATE_CONNECTED\","
+                + " \"request_idle\": false}},"
                 + "{\"call\": \"dat_evd_wait\", \"evd\": \"$dto_evd\", \"expect\": {\"status\": \"DAT_DTO_SUCCESS\","
                 + " \"cookie\": " + cookie + "}},"
                 + "{\"call\": \"dat_ep_disconnect\", \"ep\": \"$ep\", \"flags\": \"DAT_CLOSE_GRACEFUL_FLAG\"},"
                 + "{\"call\": \"dat_evd_wait\", \"evd\": \"$conn_evd\", \"expect\": {\"event\":"
                 + " \"DAT_CONNECTION_EVENT_DISCONNECTED\"}},"
                 + "{\"call\": \"dat_ep_reset\", \"ep\": \"$ep\"},"
-                + "{\"call\": \"dat_ep_get_status\", \"ep\": \"$ep\", \"expect\": {\"state\": \"DAT_EP_STATE_UNCONNECTED\"}}";
+                + "{\"call\": \"dat_ep_get_status\", \"ep\": \"$ep\", \"expect\": {\"state\": \"DAT_EP_STATE_UNCONNECTED\","
+                + " \"recv_idle\": true, \"request_idle\": true}}";
     }
 
     @Test
