@@ -464,6 +464,88 @@ public final class DatProvider {
         return DatReturn.SUCCESS;
     }
 
+    /**
+     * The dat_*_query calls of the objects other than the IA: the parameters of the object as a map of field names
+     * (those of the DAT_*_PARAM structures) to numbers, in a fixed order. Handles are reported by their presence only;
+     * states and flags by their numeric values.
+     *
+     * @param handle the object (EP, EVD, LMR, RMR, PZ, PSP or CR)
+     * @param type the DAT_HANDLE_TYPE the calling function expects
+     * @param params receives the parameters
+     * @return DAT_SUCCESS, or DAT_INVALID_HANDLE if the handle is not a live object of that type
+     */
+    public int query(DatHandle handle, int type, Out<java.util.Map<String, Long>> params) {
+        if (handle == null || handle.freed || handle.handleType() != type) {
+            return err(DatReturn.INVALID_HANDLE, querySubtype(type));
+        }
+        java.util.Map<String, Long> p = new java.util.LinkedHashMap<>();
+        if (handle instanceof Ep) {
+            Ep ep = (Ep) handle;
+            p.put("ep_state", (long) ep.state);
+            p.put("remote_port_qual", ep.remoteConnQual);
+            p.put("max_message_size", ep.attr.maxMessageSize());
+            p.put("max_rdma_size", ep.attr.maxRdmaSize());
+            p.put("max_recv_dtos", (long) ep.attr.maxRecvDtos());
+            p.put("max_request_dtos", (long) ep.attr.maxRequestDtos());
+            p.put("max_recv_iov", (long) ep.attr.maxRecvIov());
+            p.put("max_request_iov", (long) ep.attr.maxRequestIov());
+            p.put("max_rdma_read_in", (long) ep.attr.maxRdmaReadIn());
+            p.put("max_rdma_read_out", (long) ep.attr.maxRdmaReadOut());
+            p.put("request_completion_flags", (long) ep.attr.requestCompletionFlags());
+            p.put("recv_completion_flags", (long) ep.attr.recvCompletionFlags());
+        } else if (handle instanceof Evd) {
+            Evd evd = (Evd) handle;
+            p.put("evd_qlen", (long) evd.qlen);
+            p.put("evd_flags", (long) evd.flags);
+            p.put("evd_state", (long) ((evd.enabled ? 0x01 : 0x02) | (evd.waitable ? 0x04 : 0x08)));
+            p.put("evd_size", (long) evd.queue.size());
+        } else if (handle instanceof Lmr) {
+            Lmr lmr = (Lmr) handle;
+            p.put("lmr_context", (long) lmr.lmrContext & 0xffffffffL);
+            p.put("rmr_context", (long) lmr.rmrContext & 0xffffffffL);
+            p.put("registered_address", lmr.address);
+            p.put("registered_size", lmr.length);
+            p.put("mem_priv", (long) lmr.privileges);
+        } else if (handle instanceof Rmr) {
+            Rmr rmr = (Rmr) handle;
+            p.put("rmr_context", (long) rmr.activeContext & 0xffffffffL);
+            p.put("target_address", rmr.address);
+            p.put("segment_length", rmr.length);
+            p.put("mem_priv", (long) rmr.privileges);
+        } else if (handle instanceof Pz) {
+            p.put("ia", 1L);
+        } else if (handle instanceof Psp) {
+            Psp psp = (Psp) handle;
+            p.put("conn_qual", psp.connQual);
+            p.put("psp_flags", (long) psp.flags);
+        } else if (handle instanceof Cr) {
+            Cr cr = (Cr) handle;
+            p.put("remote_port_qual", cr.psp.connQual);
+            p.put("private_data_size", (long) cr.privateData.length);
+        }
+        params.value = p;
+        return DatReturn.SUCCESS;
+    }
+
+    private static int querySubtype(int type) {
+        switch (type) {
+            case DatHandle.TYPE_EP:
+                return DatReturn.SUB_INVALID_HANDLE_EP;
+            case DatHandle.TYPE_LMR:
+                return DatReturn.SUB_INVALID_HANDLE_LMR;
+            case Rmr.TYPE_RMR:
+                return DatReturn.SUB_INVALID_HANDLE_RMR;
+            case DatHandle.TYPE_PZ:
+                return DatReturn.SUB_INVALID_HANDLE_PZ;
+            case DatHandle.TYPE_PSP:
+                return DatReturn.SUB_INVALID_HANDLE_PSP;
+            case DatHandle.TYPE_CR:
+                return DatReturn.SUB_INVALID_HANDLE_CR;
+            default:
+                return 0;
+        }
+    }
+
     private void post(Evd evd, DatEvent e) {
         if (evd == null || evd.freed) {
             return;

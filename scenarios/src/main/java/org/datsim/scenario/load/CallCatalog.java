@@ -49,6 +49,11 @@ public final class CallCatalog {
                 flags("flags", Dat.CLOSE_FLAGS, false));
         add("dat_ia_query", "ia_attr", List.of("attrs"), "Read the IA and provider attributes (lmr_sync_req, limits)",
                 req("ia", ArgType.HANDLE));
+        for (String[] q : new String[][] {{"ep", "ep_param"}, {"evd", "evd_param"}, {"lmr", "lmr_param"},
+            {"rmr", "rmr_param"}, {"pz", "pz_param"}, {"psp", "psp_param"}, {"cr", "cr_param"}}) {
+            add("dat_" + q[0] + "_query", q[1], List.of("attrs"), "Read the " + q[0].toUpperCase(java.util.Locale.ROOT)
+                    + "'s parameters", req(q[0], ArgType.HANDLE));
+        }
         add("dat_set_consumer_context", null, none, "Attach a consumer value to any handle",
                 req("handle", ArgType.HANDLE), req("context", ArgType.INT));
         add("dat_get_consumer_context", "value", List.of("context"), "Read a handle's consumer value",

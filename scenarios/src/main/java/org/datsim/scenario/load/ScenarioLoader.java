@@ -1010,9 +1010,9 @@ public final class ScenarioLoader {
                 Iterator<Map.Entry<String, JsonNode>> it = attrs.fields();
                 while (it.hasNext()) {
                     Map.Entry<String, JsonNode> a = it.next();
-                    if (!Refs.FIELDS.get("ia_attr").contains(a.getKey())) {
-                        problem(path + ".attrs." + a.getKey(), "unknown attribute; expected one of "
-                                + Refs.FIELDS.get("ia_attr"));
+                    List<String> known = Refs.FIELDS.get(spec.outKind());
+                    if (!known.contains(a.getKey())) {
+                        problem(path + ".attrs." + a.getKey(), "unknown attribute; expected one of " + known);
                     } else if (!a.getValue().isIntegralNumber() && !a.getValue().isBoolean()) {
                         problem(path + ".attrs." + a.getKey(), "expected a number or true/false, found "
                                 + show(a.getValue()));

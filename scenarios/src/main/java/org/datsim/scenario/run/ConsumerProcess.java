@@ -513,21 +513,19 @@ final class ConsumerProcess extends SimProcess {
                 break;
             case "dat_ia_query": {
                 Out<Map<String, Long>> attrs = new Out<>();
-                ret = dat.iaQuery(handle(s, "ia", Ia.class), attrs);
-                bind(s, attrs.value);
-                runner.trace(call(s, ret, null));
-                checkRet(s, ret);
-                JsonNode want = expectNode(s, "attrs");
-                if (want != null && attrs.value != null) {
-                    want.fields().forEachRemaining(a -> {
-                        long w = a.getValue().isBoolean() ? (a.getValue().asBoolean() ? 1 : 0) : a.getValue().asLong();
-                        if (attrs.value.get(a.getKey()) != w) {
-                            runner.failure(this, s, "expected " + a.getKey() + " " + a.getValue() + ", got "
-                                    + attrs.value.get(a.getKey()));
-                        }
-                    });
-                }
-                return 0;
+                return finishQuery(s, dat.iaQuery(handle(s, "ia", Ia.class), attrs), attrs.value);
+            }
+            case "dat_ep_query":
+            case "dat_evd_query":
+            case "dat_lmr_query":
+            case "dat_rmr_query":
+            case "dat_pz_query":
+            case "dat_psp_query":
+            case "dat_cr_query": {
+                String kind = call.substring(4, call.length() - 6);
+                Out<Map<String, Long>> attrs = new Out<>();
+                int type = Dat.HANDLE_TYPES.value("DAT_HANDLE_TYPE_" + kind.toUpperCase(java.util.Locale.ROOT));
+                return finishQuery(s, dat.query(handle(s, kind), type, attrs), attrs.value);
             }
             case "dat_set_consumer_context":
                 ret = dat.setConsumerContext(handle(s, "handle"), number(s, "context", 0));
@@ -749,6 +747,24 @@ final class ConsumerProcess extends SimProcess {
         }
         runner.trace(e);
         checkRet(s, ret);
+        return 0;
+    }
+
+    /** Traces a query call, binds its result, and checks expect.attrs against it. */
+    private long finishQuery(Step s, int ret, Map<String, Long> attrs) {
+        bind(s, attrs);
+        runner.trace(call(s, ret, null));
+        checkRet(s, ret);
+        JsonNode want = expectNode(s, "attrs");
+        if (want != null && attrs != null) {
+            want.fields().forEachRemaining(a -> {
+                long w = a.getValue().isBoolean() ? (a.getValue().asBoolean() ? 1 : 0) : a.getValue().asLong();
+                if (attrs.get(a.getKey()) != w) {
+                    runner.failure(this, s, "expected " + a.getKey() + " " + a.getValue() + ", got "
+                            + attrs.get(a.getKey()));
+                }
+            });
+        }
         return 0;
     }
 

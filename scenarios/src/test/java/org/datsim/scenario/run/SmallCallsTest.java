@@ -88,4 +88,41 @@ class SmallCallsTest {
         RunResultSummary r = new ScenarioRunner(ScenarioLoader.parse("t.json", json)).run(dir, List.of());
         assertEquals(0, r.exitCode(), String.join("\n", r.lines()));
     }
+
+    @Test
+    void theObjectQueriesReportTheParametersAndRefuseAHandleOfAnotherType() throws Exception {
+        String json = ScenarioJson.scenario(
+                "{\"hosts\": [\"A\", \"B\"], \"links\": [{\"a\": \"A\", \"b\": \"B\"}]}",
+                ScenarioJson.process("a", "A", List.of(
+                        "{\"call\": \"dat_ia_open\", \"out\": \"ia\"}",
+                        "{\"call\": \"dat_pz_create\", \"ia\": \"$ia\", \"out\": \"pz\"}",
+                        "{\"call\": \"dat_evd_create\", \"ia\": \"$ia\", \"evd_min_qlen\": 6,"
+                                + " \"evd_flags\": \"DAT_EVD_DTO_FLAG|DAT_EVD_CONNECTION_FLAG|DAT_EVD_CR_FLAG\","
+                                + " \"out\": \"evd\"}",
+                        "{\"call\": \"dat_lmr_create\", \"ia\": \"$ia\", \"pz\": \"$pz\", \"length\": 8192,"
+                                + " \"out\": \"buf\"}",
+                        "{\"call\": \"dat_ep_create\", \"ia\": \"$ia\", \"pz\": \"$pz\", \"recv_evd\": \"$evd\","
+                                + " \"request_evd\": \"$evd\", \"connect_evd\": \"$evd\","
+                                + " \"ep_attr\": {\"max_request_dtos\": 9}, \"out\": \"ep\"}",
+                        "{\"call\": \"dat_psp_create\", \"ia\": \"$ia\", \"conn_qual\": 77, \"evd\": \"$evd\","
+                                + " \"out\": \"psp\"}",
+                        "{\"call\": \"dat_lmr_query\", \"lmr\": \"$buf\", \"out\": \"lq\","
+                                + " \"expect\": {\"attrs\": {\"registered_size\": 8192, \"mem_priv\": 51}}}",
+                        "{\"call\": \"mem_read\", \"lmr\": \"$buf\", \"offset\": \"= $lq.registered_address"
+                                + " - $buf.address\", \"length\": 1}",
+                        "{\"call\": \"dat_ep_query\", \"ep\": \"$ep\", \"expect\": {\"attrs\": {\"ep_state\": 0,"
+                                + " \"max_request_dtos\": 9, \"max_rdma_read_out\": 4}}}",
+                        "{\"call\": \"dat_evd_query\", \"evd\": \"$evd\", \"expect\": {\"attrs\": {\"evd_qlen\": 6,"
+                                + " \"evd_size\": 0, \"evd_state\": 5}}}",
+                        "{\"call\": \"dat_psp_query\", \"psp\": \"$psp\", \"expect\": {\"attrs\":"
+                                + " {\"conn_qual\": 77}}}",
+                        "{\"call\": \"dat_pz_query\", \"pz\": \"$pz\"}",
+                        "{\"call\": \"dat_lmr_query\", \"lmr\": \"$ep\", \"expect\": {\"ret\":"
+                                + " \"DAT_INVALID_HANDLE_LMR\"}}",
+                        "{\"call\": \"dat_rmr_create\", \"pz\": \"$pz\", \"out\": \"win\"}",
+                        "{\"call\": \"dat_rmr_query\", \"rmr\": \"$win\", \"expect\": {\"attrs\":"
+                                + " {\"segment_length\": 0}}}")));
+        RunResultSummary r = new ScenarioRunner(ScenarioLoader.parse("t.json", json)).run(dir, List.of());
+        assertEquals(0, r.exitCode(), String.join("\n", r.lines()));
+    }
 }
