@@ -375,6 +375,28 @@ public final class DatProvider {
     }
 
     /**
+     * dat_evd_resize: changes the queue length without losing events; refused with DAT_INVALID_STATE while more
+     * events are queued than the new length holds.
+     *
+     * @param evd the EVD
+     * @param qlen the new evd_min_qlen
+     * @return DAT_SUCCESS, DAT_INVALID_HANDLE, DAT_INVALID_PARAMETER (ARG2) or DAT_INVALID_STATE
+     */
+    public int evdResize(Evd evd, int qlen) {
+        if (bad(evd, Evd.class)) {
+            return err(DatReturn.INVALID_HANDLE, 0);
+        }
+        if (qlen < 1 || qlen > maxEvdQlen) {
+            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG2);
+        }
+        if (qlen < evd.queue.size()) {
+            return err(DatReturn.INVALID_STATE, 0);
+        }
+        evd.qlen = qlen;
+        return DatReturn.SUCCESS;
+    }
+
+    /**
      * dat_evd_post_se: queues a consumer's software event (DAT_SOFTWARE_EVENT). A full queue refuses it with
      * DAT_QUEUE_FULL; that is not an overflow.
      *

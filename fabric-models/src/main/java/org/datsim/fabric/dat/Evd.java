@@ -8,7 +8,7 @@ import java.util.ArrayDeque;
  */
 public final class Evd extends DatHandle {
 
-    final int qlen;
+    int qlen;
     final int flags;
     final ArrayDeque<DatEvent> queue = new ArrayDeque<>();
     Runnable waiter;

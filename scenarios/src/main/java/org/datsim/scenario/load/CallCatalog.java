@@ -76,6 +76,8 @@ public final class CallCatalog {
         add("dat_evd_clear_unwaitable", null, none, "Make an EVD waitable again", req("evd", ArgType.HANDLE));
         add("dat_evd_enable", null, none, "Let event arrivals affect the EVD's CNO", req("evd", ArgType.HANDLE));
         add("dat_evd_disable", null, none, "Stop event arrivals affecting the EVD's CNO", req("evd", ArgType.HANDLE));
+        add("dat_evd_resize", null, none, "Change an EVD's queue length without losing events",
+                req("evd", ArgType.HANDLE), req("evd_min_qlen", ArgType.INT));
         add("dat_evd_post_se", null, none, "Queue a software event (its pointer comes back as the event's cookie)",
                 req("evd", ArgType.HANDLE), req("pointer", ArgType.INT));
         add("dat_lmr_create", "lmr", none, "Register a region of host memory (DAT_MEM_TYPE_VIRTUAL)",

@@ -608,6 +608,9 @@ final class ConsumerProcess extends SimProcess {
             case "dat_evd_disable":
                 ret = dat.evdSetEnabled(handle(s, "evd", Evd.class), call.equals("dat_evd_enable"));
                 break;
+            case "dat_evd_resize":
+                ret = dat.evdResize(handle(s, "evd", Evd.class), count(number(s, "evd_min_qlen", 0)));
+                break;
             case "dat_evd_post_se":
                 ret = dat.evdPostSe(handle(s, "evd", Evd.class), number(s, "pointer", 0));
                 break;

@@ -125,4 +125,31 @@ class SmallCallsTest {
         RunResultSummary r = new ScenarioRunner(ScenarioLoader.parse("t.json", json)).run(dir, List.of());
         assertEquals(0, r.exitCode(), String.join("\n", r.lines()));
     }
+
+    @Test
+    void resizeKeepsEveryEventAndRefusesToShrinkBelowWhatIsQueued() throws Exception {
+        String json = ScenarioJson.scenario(
+                "{\"hosts\": [\"A\", \"B\"], \"links\": [{\"a\": \"A\", \"b\": \"B\"}]}",
+                ScenarioJson.process("a", "A", List.of(
+                        "{\"call\": \"dat_ia_open\", \"out\": \"ia\"}",
+                        "{\"call\": \"dat_evd_create\", \"ia\": \"$ia\", \"evd_min_qlen\": 2,"
+                                + " \"evd_flags\": \"DAT_EVD_SOFTWARE_FLAG\", \"out\": \"evd\"}",
+                        "{\"repeat\": 2, \"as\": \"i\", \"calls\": [{\"call\": \"dat_evd_post_se\", \"evd\":"
+                                + " \"$evd\", \"pointer\": \"$i\"}]}",
+                        "{\"call\": \"dat_evd_resize\", \"evd\": \"$evd\", \"evd_min_qlen\": 1,"
+                                + " \"expect\": {\"ret\": \"DAT_INVALID_STATE\"}}",
+                        "{\"call\": \"dat_evd_resize\", \"evd\": \"$evd\", \"evd_min_qlen\": 0,"
+                                + " \"expect\": {\"ret\": \"DAT_INVALID_ARG2\"}}",
+                        "{\"call\": \"dat_evd_resize\", \"evd\": \"$evd\", \"evd_min_qlen\": 3}",
+                        "{\"call\": \"dat_evd_post_se\", \"evd\": \"$evd\", \"pointer\": 2}",
+                        "{\"call\": \"dat_evd_query\", \"evd\": \"$evd\", \"expect\": {\"attrs\": {\"evd_qlen\": 3,"
+                                + " \"evd_size\": 3}}}",
+                        "{\"call\": \"dat_evd_dequeue\", \"evd\": \"$evd\", \"expect\": {\"cookie\": 0}}",
+                        "{\"call\": \"dat_evd_dequeue\", \"evd\": \"$evd\", \"expect\": {\"cookie\": 1}}",
+                        "{\"call\": \"dat_evd_dequeue\", \"evd\": \"$evd\", \"expect\": {\"cookie\": 2}}",
+                        "{\"call\": \"dat_evd_query\", \"evd\": \"$evd\", \"expect\": {\"attrs\":"
+                                + " {\"evd_size\": 0}}}")));
+        RunResultSummary r = new ScenarioRunner(ScenarioLoader.parse("t.json", json)).run(dir, List.of());
+        assertEquals(0, r.exitCode(), String.join("\n", r.lines()));
+    }
 }
