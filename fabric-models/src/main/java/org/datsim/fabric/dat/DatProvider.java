@@ -1204,6 +1204,35 @@ public final class DatProvider {
     }
 
     /**
+     * dat_cr_handoff: hands a connection request to the service point listening on another connection qualifier of
+     * the same IA, which receives it as a new DAT_CONNECTION_REQUEST_EVENT; the original request is destroyed.
+     *
+     * @param cr the connection request
+     * @param handoff the other connection qualifier
+     * @return DAT_SUCCESS, DAT_INVALID_HANDLE, or DAT_INVALID_PARAMETER (ARG2) when no PSP of the IA listens there
+     */
+    public int crHandoff(Cr cr, long handoff) {
+        if (bad(cr, Cr.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_CR);
+        }
+        Psp target = cr.ia.host.psps.get(handoff);
+        if (target == null || target.freed || target.ia != cr.ia || target == cr.psp) {
+            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG2);
+        }
+        cr.freed = true;
+        DatHost host = cr.ia.host;
+        Cr moved = new Cr(host.nextName("cr"), cr.ia, target, cr.remoteEp, cr.remoteHost, cr.privateData);
+        cr.ia.children.add(moved);
+        if (trace.isEnabled()) {
+            trace.fire(TraceEvent.of(sim.now(), "event", host.name).attr("event", "DAT_CONNECTION_REQUEST_EVENT")
+                    .attr("cr", moved.name()).attr("conn_qual", handoff).attr("handed_off_from", cr.name()));
+        }
+        post(target.evd, new DatEvent(Dat.CONNECTION_REQUEST_EVENT, target.evd, null, 0, -1, 0, -1, moved, -1,
+                sim.now(), false));
+        return DatReturn.SUCCESS;
+    }
+
+    /**
      * dat_cr_reject: refuses a connection request; the requester gets DAT_CONNECTION_EVENT_PEER_REJECTED.
      *
      * @param cr the connection request

@@ -118,6 +118,8 @@ public final class CallCatalog {
         add("dat_cr_accept", null, none, "Accept a connection request", req("cr", ArgType.HANDLE),
                 req("ep", ArgType.HANDLE), opt("private_data", ArgType.DATA));
         add("dat_cr_reject", null, none, "Reject a connection request", req("cr", ArgType.HANDLE));
+        add("dat_cr_handoff", null, none, "Hand a connection request to the PSP on another connection qualifier",
+                req("cr", ArgType.HANDLE), req("handoff", ArgType.INT));
         add("dat_ep_post_send", "op", none, "Post a Send", req("ep", ArgType.HANDLE), req("local_iov", ArgType.IOV),
                 opt("user_cookie", ArgType.INT), flags("completion_flags", Dat.COMPLETION_FLAGS, false));
         add("dat_ep_post_recv", "op", none, "Post a receive", req("ep", ArgType.HANDLE),

@@ -727,6 +727,9 @@ final class ConsumerProcess extends SimProcess {
                 ret = dat.crAccept(handle(s, "cr", Cr.class), ep, privateData(s));
                 break;
             }
+            case "dat_cr_handoff":
+                ret = dat.crHandoff(handle(s, "cr", Cr.class), number(s, "handoff", 0));
+                break;
             case "dat_cr_reject":
                 ret = dat.crReject(handle(s, "cr", Cr.class));
                 break;

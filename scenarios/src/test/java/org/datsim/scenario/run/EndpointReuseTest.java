@@ -88,4 +88,41 @@ class EndpointReuseTest {
         RunResultSummary r = new ScenarioRunner(ScenarioLoader.parse("t.json", json)).run(dir, List.of());
         assertEquals(0, r.exitCode(), String.join("\n", r.lines()));
     }
+
+    @Test
+    void aConnectionRequestHandedOffIsAcceptedAtTheOtherServicePoint() throws Exception {
+        String b = "{\"name\": \"b\", \"host\": \"B\", \"calls\": [" + B_SETUP + ","
+                + "{\"call\": \"dat_evd_create\", \"ia\": \"$ia\", \"evd_min_qlen\": 8,"
+                + " \"evd_flags\": \"DAT_EVD_CR_FLAG\", \"out\": \"cr_evd2\"},"
+                + "{\"call\": \"dat_psp_create\", \"ia\": \"$ia\", \"conn_qual\": 500, \"evd\": \"$cr_evd2\","
+                + " \"out\": \"psp2\"},"
+                + "{\"call\": \"dat_ep_create\", \"ia\": \"$ia\", \"pz\": \"$pz\", \"recv_evd\": \"$dto_evd\","
+                + " \"request_evd\": \"$dto_evd\", \"connect_evd\": \"$conn_evd\", \"out\": \"ep\"},"
+                + "{\"call\": \"dat_evd_wait\", \"evd\": \"$cr_evd\", \"out\": \"req\"},"
+                + "{\"call\": \"dat_cr_handoff\", \"cr\": \"$req.cr\", \"handoff\": 501, \"expect\":"
+                + " {\"ret\": \"DAT_INVALID_PARAMETER\"}},"
+                + "{\"call\": \"dat_cr_handoff\", \"cr\": \"$req.cr\", \"handoff\": 500},"
+                + "{\"call\": \"dat_cr_accept\", \"cr\": \"$req.cr\", \"ep\": \"$ep\", \"expect\": {\"ret\":"
+                + " \"DAT_INVALID_HANDLE\"}, \"comment\": \"the handed-off request is destroyed\"},"
+                + "{\"call\": \"dat_evd_wait\", \"evd\": \"$cr_evd2\", \"out\": \"req2\", \"expect\": {\"event\":"
+                + " \"DAT_CONNECTION_REQUEST_EVENT\"}},"
+                + "{\"call\": \"dat_cr_accept\", \"cr\": \"$req2.cr\", \"ep\": \"$ep\"},"
+                + "{\"call\": \"dat_evd_wait\", \"evd\": \"$conn_evd\", \"expect\": {\"event\":"
+                + " \"DAT_CONNECTION_EVENT_ESTABLISHED\"}}]}";
+        String a = "{\"name\": \"a\", \"host\": \"A\", \"start\": \"2us\", \"calls\": ["
+                + "{\"call\": \"dat_ia_open\", \"out\": \"ia\"},"
+                + "{\"call\": \"dat_pz_create\", \"ia\": \"$ia\", \"out\": \"pz\"},"
+                + "{\"call\": \"dat_evd_create\", \"ia\": \"$ia\", \"evd_min_qlen\": 8,"
+                + " \"evd_flags\": \"DAT_EVD_CONNECTION_FLAG|DAT_EVD_DTO_FLAG\", \"out\": \"evd\"},"
+                + "{\"call\": \"dat_ep_create\", \"ia\": \"$ia\", \"pz\": \"$pz\", \"recv_evd\": \"$evd\","
+                + " \"request_evd\": \"$evd\", \"connect_evd\": \"$evd\", \"out\": \"ep\"},"
+                + "{\"call\": \"dat_ep_connect\", \"ep\": \"$ep\", \"remote_ia_address\": \"B\","
+                + " \"remote_conn_qual\": \"$b/psp.conn_qual\"},"
+                + "{\"call\": \"dat_evd_wait\", \"evd\": \"$evd\", \"expect\": {\"event\":"
+                + " \"DAT_CONNECTION_EVENT_ESTABLISHED\"}}]}";
+        String json = ScenarioJson.scenario("{\"hosts\": [\"A\", \"B\"], \"links\": [{\"a\": \"A\", \"b\": \"B\"}]}",
+                b, a);
+        RunResultSummary r = new ScenarioRunner(ScenarioLoader.parse("t.json", json)).run(dir, List.of());
+        assertEquals(0, r.exitCode(), String.join("\n", r.lines()));
+    }
 }
