@@ -20,6 +20,8 @@ public abstract class DatHandle {
     public static final int TYPE_PSP = 5;
     /** DAT_HANDLE_TYPE_PZ. */
     public static final int TYPE_PZ = 6;
+    /** DAT_HANDLE_TYPE_RMR. */
+    public static final int TYPE_RMR = 7;
 
     private final int type;
     private final String name;

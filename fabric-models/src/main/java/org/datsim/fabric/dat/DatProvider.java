@@ -555,7 +555,7 @@ public final class DatProvider {
                 return DatReturn.SUB_INVALID_HANDLE_EP;
             case DatHandle.TYPE_LMR:
                 return DatReturn.SUB_INVALID_HANDLE_LMR;
-            case Rmr.TYPE_RMR:
+            case DatHandle.TYPE_RMR:
                 return DatReturn.SUB_INVALID_HANDLE_RMR;
             case DatHandle.TYPE_PZ:
                 return DatReturn.SUB_INVALID_HANDLE_PZ;

@@ -7,9 +7,6 @@ package org.datsim.fabric.dat;
  */
 public final class Rmr extends DatHandle {
 
-    /** DAT_HANDLE_TYPE_RMR. */
-    public static final int TYPE_RMR = 7;
-
     final Pz pz;
     /** The context the last dat_rmr_bind returned (0 before the first bind). */
     int context;

@@ -180,7 +180,7 @@ public final class Hca implements NetworkNode {
         QueuePair qp = wr.qp;
         qp.outstanding.addLast(wr);
         if (!qp.active) {
-            complete(wr, Dat.DTO_ERR_FLUSHED);
+            transportDone(wr, Dat.DTO_ERR_FLUSHED);
             return;
         }
         sim.schedule(pcieLatency, () -> doorbell(wr));
@@ -703,10 +703,6 @@ public final class Hca implements NetworkNode {
             }
             kick();
         }
-    }
-
-    private void complete(WorkRequest wr, int status) {
-        transportDone(wr, status);
     }
 
     /** Reports, in posting order, every finished operation at the head of the outstanding queue. */

@@ -79,11 +79,6 @@ public final class ScenarioRunner {
         return fabric;
     }
 
-    /** Returns the random streams of this run, seeded from the scenario's seed. */
-    RandomStreams random() {
-        return random;
-    }
-
     ConsumerProcess process(String name) {
         return processes.get(name);
     }
