@@ -12,6 +12,7 @@ import org.datsim.fabric.FabricParams;
 import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.NetworkNode;
 import org.datsim.fabric.link.Packet;
+import org.datsim.fabric.link.PacketPool;
 import org.datsim.fabric.link.Port;
 import org.datsim.fabric.memory.HostMemory;
 
@@ -68,6 +69,20 @@ public final class Hca implements NetworkNode {
     private long responderFree;
     private final ArrayDeque<Packet> loopback = new ArrayDeque<>();
     private final EventHandler loopbackDeliver = a -> receive(loopback.pollFirst(), 0);
+    // Allocation-free packet path: events about a packet carry its pool id; events with a fixed delay use FIFOs.
+    private PacketPool pool = new PacketPool();
+    private final EventHandler emitHandler = id -> emit(pool.get(id));
+    private final EventHandler transmitHandler = id -> transmit(pool.get(id));
+    private final EventHandler placeWriteHandler = id -> placeWrite(pool.get(id));
+    private final EventHandler placeSendHandler = id -> placeSend(pool.get(id));
+    private final EventHandler placeReadResponseHandler = id -> placeReadResponse(pool.get(id));
+    private final ArrayDeque<WorkRequest> doorbells = new ArrayDeque<>();
+    private final EventHandler doorbellHandler = a -> doorbell(doorbells.pollFirst());
+    private final ArrayDeque<WorkRequest> completions = new ArrayDeque<>();
+    private final EventHandler completionHandler = a -> {
+        WorkRequest wr = completions.pollFirst();
+        wr.qp.listener.requestCompleted(wr);
+    };
     private int qpCount;
     private long packetsReceived;
 
@@ -143,6 +158,16 @@ public final class Hca implements NetworkNode {
         return port;
     }
 
+    /**
+     * Makes this HCA take its packets from a pool shared by the fabric (packets travel between hosts and are given
+     * back by the host that consumes them). Call before the run.
+     *
+     * @param pool the fabric's packet pool
+     */
+    public void setPacketPool(PacketPool pool) {
+        this.pool = pool;
+    }
+
     /** Sets who receives connection-management messages arriving at this host. */
     public void setCmListener(Consumer<Object> listener) {
         this.cmListener = listener;
@@ -156,7 +181,9 @@ public final class Hca implements NetworkNode {
      */
     public QueuePair createQueuePair(String name) {
         qpCount++;
-        return new QueuePair(this, name);
+        QueuePair qp = new QueuePair(this, name);
+        qp.flow = flowHash(hostId, qpCount);
+        return qp;
     }
 
     /** Returns the number of queue pairs ever created on this HCA. */
@@ -183,7 +210,19 @@ public final class Hca implements NetworkNode {
             transportDone(wr, Dat.DTO_ERR_FLUSHED);
             return;
         }
-        sim.schedule(pcieLatency, () -> doorbell(wr));
+        doorbells.addLast(wr); // every doorbell takes the same PCIe latency: they arrive in FIFO order
+        sim.schedule(pcieLatency, doorbellHandler, 0);
+    }
+
+    /** A fixed hash of a host id and a number (murmur3's 32-bit finaliser): the ECMP flow of a queue pair. */
+    private static int flowHash(int host, int n) {
+        int h = host * 0x9E3779B1 + n * 0x85EBCA77;
+        h ^= h >>> 16;
+        h *= 0x85EBCA6B;
+        h ^= h >>> 13;
+        h *= 0xC2B2AE35;
+        h ^= h >>> 16;
+        return h;
     }
 
     private void doorbell(WorkRequest wr) {
@@ -341,20 +380,34 @@ public final class Hca implements NetworkNode {
         return (int) Math.max(1, (length + mtu - 1) / mtu);
     }
 
+    /**
+     * Schedules a packet's creation at the time its DMA read finishes: a pooled packet holds the arguments until
+     * then (its {@code status} field carries the payload length).
+     */
     private void emitAt(long time, WorkRequest wr, int kind, int index, int count, long off, int len) {
-        sim.scheduleAt(time, () -> emit(wr, kind, index, count, off, len));
+        Packet p = pool.acquire().set(kind, hostId, -1, 0, wr, index, count, off, len, wr.qp.flow);
+        sim.scheduleAt(time, emitHandler, p.id);
     }
 
-    private void emit(WorkRequest wr, int kind, int index, int count, long off, int len) {
+    private void emit(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        int kind = p.kind;
+        int index = p.index;
+        int count = p.count;
+        long off = p.offset;
+        int len = p.status;
+        p.status = 0;
         if (wr.done && kind != Packet.READ_RESPONSE) {
+            p.release();
             return; // flushed while its DMA was in progress
         }
-        byte[] data = null;
+        byte[] data;
         int wire = header;
         switch (kind) {
             case Packet.SEND:
             case Packet.RDMA_WRITE:
-                data = new byte[len];
+                // The bytes are read from host memory now, when the packet's DMA finishes, into a pooled buffer.
+                data = pool.attachBuffer(p, len);
                 wr.copySegments(memory, off, data, len, false);
                 wire += len + (kind == Packet.RDMA_WRITE && index == 0 ? reth : 0);
                 break;
@@ -362,7 +415,7 @@ public final class Hca implements NetworkNode {
                 wire += reth;
                 break;
             case Packet.READ_RESPONSE:
-                data = new byte[len];
+                data = pool.attachBuffer(p, len);
                 memory.dmaRead(wr.remoteAddress + off, data, 0, len);
                 wire += len + aeth;
                 if (index == count - 1 && wr.qp.peer != null && wr.qp.peer.readsIn > 0) {
@@ -372,8 +425,9 @@ public final class Hca implements NetworkNode {
             default:
                 break;
         }
-        int dst = kind == Packet.READ_RESPONSE ? wr.qp.hca.hostId : wr.qp.peer.hca.hostId;
-        transmit(new Packet(kind, hostId, dst, wire, wr, index, count, data, off, 0));
+        p.dstHost = kind == Packet.READ_RESPONSE ? wr.qp.hca.hostId : wr.qp.peer.hca.hostId;
+        p.wireBytes = wire;
+        transmit(p);
     }
 
     private void onTransmit(Packet p, boolean start) {
@@ -409,7 +463,9 @@ public final class Hca implements NetworkNode {
         packetsReceived++;
         switch (p.kind) {
             case Packet.CM:
-                cmListener.accept(p.context);
+                Object message = p.context;
+                p.release();
+                cmListener.accept(message);
                 break;
             case Packet.RDMA_WRITE:
                 onWrite(p);
@@ -419,15 +475,21 @@ public final class Hca implements NetworkNode {
                 break;
             case Packet.READ_REQUEST:
                 onReadRequest(p);
+                p.release();
                 break;
             case Packet.READ_RESPONSE:
                 onReadResponse(p);
                 break;
             case Packet.ACK:
-                onAck((WorkRequest) p.context);
+                WorkRequest acked = (WorkRequest) p.context;
+                p.release();
+                onAck(acked);
                 break;
             case Packet.NAK:
-                onNak((WorkRequest) p.context, p.status);
+                WorkRequest naked = (WorkRequest) p.context;
+                int status = p.status;
+                p.release();
+                onNak(naked, status);
                 break;
             default:
                 throw new IllegalStateException("unknown packet kind " + p.kind);
@@ -440,10 +502,10 @@ public final class Hca implements NetworkNode {
      * port, so it never overtakes them.
      */
     private void reply(WorkRequest wr, int kind, int status) {
-        Packet p = new Packet(kind, hostId, wr.qp.hca.hostId, header + aeth, wr, 0, 1, null, 0, status);
+        Packet p = pool.acquire().set(kind, hostId, wr.qp.hca.hostId, header + aeth, wr, 0, 1, 0, status, wr.qp.flow);
         QueuePair responder = wr.qp.peer;
         if (responder != null && responder.responsesUntil > sim.now()) {
-            sim.scheduleAt(responder.responsesUntil, () -> transmit(p));
+            sim.scheduleAt(responder.responsesUntil, transmitHandler, p.id);
         } else {
             transmit(p);
         }
@@ -470,11 +532,13 @@ public final class Hca implements NetworkNode {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = wr.qp.peer;
         if (blockedByRnr(qp, p)) {
+            p.release();
             return;
         }
         if (p.index == 0) {
             if (!qp.active) {
                 wr.remoteFailed = true;
+                p.release();
                 reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
                 return;
             }
@@ -482,33 +546,43 @@ public final class Hca implements NetworkNode {
             int status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, true);
             if (status != Dat.DTO_SUCCESS) {
                 wr.remoteFailed = true;
+                p.release();
                 reply(wr, Packet.NAK, status);
                 fail(qp, null, status);
                 return;
             }
         }
         if (wr.remoteFailed || !qp.active) {
+            p.release();
             return; // refused, or the queue pair was flushed while the message was arriving: drop, no ACK
         }
-        byte[] data = p.data;
-        long address = wr.remoteAddress + p.offset;
         boolean last = p.isLast();
-        sim.schedule(pcieLatency, () -> {
-            memory.dmaWrite(address, data, 0, data.length);
-            if (last && trace.isEnabled()) {
-                trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
-                        .attr("address", address + data.length - wr.length).attr("bytes", wr.length));
-            }
-        });
+        p.aux = qp;
+        sim.schedule(pcieLatency, placeWriteHandler, p.id);
         if (last) {
             reply(wr, Packet.ACK, 0);
         }
+    }
+
+    /** The DMA write of an RDMA Write packet's payload, a PCIe latency after its arrival. */
+    private void placeWrite(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        QueuePair qp = (QueuePair) p.aux;
+        long address = wr.remoteAddress + p.offset;
+        int length = p.length;
+        memory.dmaWrite(address, p.data, 0, length);
+        if (p.isLast() && trace.isEnabled()) {
+            trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
+                    .attr("address", address + length - wr.length).attr("bytes", wr.length));
+        }
+        p.release();
     }
 
     private void onSend(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = wr.qp.peer;
         if (blockedByRnr(qp, p)) {
+            p.release();
             return;
         }
         if (p.index == 0) {
@@ -532,6 +606,7 @@ public final class Hca implements NetworkNode {
                     recv.transferred = 0;
                     reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
                     failReceive(qp, recv, Dat.DTO_ERR_LOCAL_LENGTH);
+                    p.release();
                     return;
                 }
                 qp.inbound = recv;
@@ -539,35 +614,43 @@ public final class Hca implements NetworkNode {
         }
         WorkRequest recv = qp.inbound;
         if (qp.dropping == wr || recv == null || !qp.active) {
+            p.release();
             return; // refused, or the queue pair was flushed while the message was arriving: drop, no ACK
         }
-        byte[] data = p.data;
-        long off = p.offset;
         boolean last = p.isLast();
         if (last) {
             qp.inbound = null;
         }
-        sim.schedule(pcieLatency, () -> {
-            if (recv.done) {
-                return; // flushed meanwhile
-            }
-            recv.copySegments(memory, off, data, data.length, true);
-            if (last) {
-                if (trace.isEnabled()) {
-                    trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
-                            .attr("recv_op", recv.opId).attr("bytes", wr.length));
-                }
-                if (!recv.done) {
-                    recv.transferred = wr.length;
-                    recv.status = Dat.DTO_SUCCESS;
-                    recv.done = true;
-                    qp.listener.receiveCompleted(recv);
-                }
-            }
-        });
+        p.aux = recv;
+        sim.schedule(pcieLatency, placeSendHandler, p.id);
         if (last) {
             reply(wr, Packet.ACK, 0);
         }
+    }
+
+    /** The DMA write of a Send packet's payload into its receive, a PCIe latency after its arrival. */
+    private void placeSend(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        WorkRequest recv = (WorkRequest) p.aux;
+        QueuePair qp = recv.qp;
+        if (recv.done) {
+            p.release();
+            return; // flushed meanwhile
+        }
+        recv.copySegments(memory, p.offset, p.data, p.length, true);
+        if (p.isLast()) {
+            if (trace.isEnabled()) {
+                trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
+                        .attr("recv_op", recv.opId).attr("bytes", wr.length));
+            }
+            recv.transferred = wr.length;
+            recv.status = Dat.DTO_SUCCESS;
+            recv.done = true;
+            p.release();
+            qp.listener.receiveCompleted(recv);
+            return;
+        }
+        p.release();
     }
 
     private void onReadRequest(Packet p) {
@@ -612,24 +695,30 @@ public final class Hca implements NetworkNode {
     private void onReadResponse(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         if (wr.done) {
+            p.release();
             return;
         }
-        byte[] data = p.data;
-        long off = p.offset;
-        sim.schedule(pcieLatency, () -> {
-            if (wr.done) {
-                return;
+        sim.schedule(pcieLatency, placeReadResponseHandler, p.id);
+    }
+
+    /** The DMA write of an RDMA Read response's payload, a PCIe latency after its arrival. */
+    private void placeReadResponse(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        if (wr.done) {
+            p.release();
+            return;
+        }
+        wr.copySegments(memory, p.offset, p.data, p.length, true);
+        int count = p.count;
+        p.release();
+        if (++wr.placed == count) {
+            if (trace.isEnabled()) {
+                trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(wr.qp.name).op(wr.opId)
+                        .attr("bytes", wr.length));
             }
-            wr.copySegments(memory, off, data, data.length, true);
-            if (++wr.placed == p.count) {
-                if (trace.isEnabled()) {
-                    trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(wr.qp.name).op(wr.opId)
-                            .attr("bytes", wr.length));
-                }
-                wr.transferred = wr.length;
-                transportDone(wr, Dat.DTO_SUCCESS);
-            }
-        });
+            wr.transferred = wr.length;
+            transportDone(wr, Dat.DTO_SUCCESS);
+        }
     }
 
     private void onAck(WorkRequest wr) {
@@ -708,8 +797,8 @@ public final class Hca implements NetworkNode {
     /** Reports, in posting order, every finished operation at the head of the outstanding queue. */
     private void drain(QueuePair qp) {
         while (!qp.outstanding.isEmpty() && qp.outstanding.peekFirst().done) {
-            WorkRequest head = qp.outstanding.pollFirst();
-            sim.schedule(pcieLatency, () -> qp.listener.requestCompleted(head));
+            completions.addLast(qp.outstanding.pollFirst()); // same delay for every CQE write: FIFO order
+            sim.schedule(pcieLatency, completionHandler, 0);
         }
     }
 
@@ -834,6 +923,7 @@ public final class Hca implements NetworkNode {
      * @param message the message, delivered to that host's CM listener
      */
     public void sendCm(int dstHost, Object message) {
-        transmit(new Packet(Packet.CM, hostId, dstHost, cmBytes, message, 0, 1, null, 0, 0));
+        transmit(pool.acquire().set(Packet.CM, hostId, dstHost, cmBytes, message, 0, 1, 0, 0,
+                flowHash(hostId, dstHost)));
     }
 }

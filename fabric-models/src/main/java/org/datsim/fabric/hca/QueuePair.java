@@ -89,6 +89,8 @@ public final class QueuePair {
     long responsesUntil;
     /** Responder: the message refused with an RNR NAK; later packets are dropped until it is sent again. */
     WorkRequest rnrBlocked;
+    /** The flow hash of this queue pair's packets (and of the responses to them), for ECMP. */
+    int flow;
 
     QueuePair(Hca hca, String name) {
         this.hca = hca;

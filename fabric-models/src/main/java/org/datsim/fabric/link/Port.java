@@ -8,8 +8,15 @@ import org.datsim.core.time.DataRate;
 /**
  * The sending side of one direction of a link. Packets queue in FIFO order; each occupies the wire for its
  * {@link Packet#wireBytes} at the link's rate, and reaches the peer node the propagation delay after its last bit
- * left. The queue is unbounded here (lossless flow control is modelled by the fabric models issue); its depth is
- * observable.
+ * left (or, when the peer is a cut-through switch, the propagation delay after its first bit left).
+ *
+ * <p>When the peer is a switch, link-level flow control ({@link FlowControl}) may hold the head packet back: with
+ * InfiniBand credits the port starts a packet only while it holds credit for all its wire bytes (credit is the free
+ * space of the switch's buffer share for this input, returned by {@link #creditArrived}); with PFC the port starts
+ * no new packet while paused ({@link #pauseArrived}). The port's own queue is unbounded: it is the HCA's send queue
+ * or a switch output queue whose bytes are bounded by the flow control of the links into the switch.
+ *
+ * <p>Per-port counters ({@link PortCounters}): packets, bytes, deepest queue, flow-control stall time.
  */
 public final class Port {
 
@@ -31,13 +38,25 @@ public final class Port {
     private final EventHandler txDone = this::txDone;
     private final EventHandler arrive = this::arrive;
     private final ArrayDeque<Packet> inFlight = new ArrayDeque<>();
+    private final PortCounters counters = new PortCounters();
+    /** Returns credit to this port: the argument is the bytes returned. */
+    private final EventHandler creditArrived = this::creditArrived;
+    /** Pauses (argument 1) or resumes (argument 0) this port. */
+    private final EventHandler pauseArrived = this::pauseArrived;
+    private String name = "port";
     private NetworkNode peer;
     private int peerPort;
+    private boolean headDelivery;
+    private Ingress owner;
     private Packet sending;
+    private int sendingIn;
     private TxListener listener;
-    private long packetsSent;
-    private long bytesSent;
     private long busyPs;
+    private long queuedBytes;
+    private FlowControl flowControl = FlowControl.NONE;
+    private long credits;
+    private boolean paused;
+    private long stallSince = -1;
 
     /**
      * Creates a port.
@@ -61,6 +80,37 @@ public final class Port {
     public void connect(NetworkNode peer, int peerPort) {
         this.peer = peer;
         this.peerPort = peerPort;
+        this.headDelivery = peer.receivesAtFirstBit();
+    }
+
+    /** Names the port (for counters), for example {@code "A->S"}. */
+    public void setName(String name) {
+        this.name = name;
+    }
+
+    /** Returns the port's name. */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Makes this port an output port of a node that accounts buffered packets per input port.
+     *
+     * @param owner the node told when each packet has left
+     */
+    public void setOwner(Ingress owner) {
+        this.owner = owner;
+    }
+
+    /**
+     * Sets the link-level flow control towards the peer (a switch).
+     *
+     * @param mode the mode
+     * @param initialCredits the peer's buffer share for this link in bytes (the credit of {@link FlowControl#IB_CREDITS})
+     */
+    public void setFlowControl(FlowControl mode, long initialCredits) {
+        this.flowControl = mode;
+        this.credits = initialCredits;
     }
 
     /** Sets the transmission observer (one at most). */
@@ -73,43 +123,111 @@ public final class Port {
         return peer;
     }
 
+    /** Returns the propagation delay in picoseconds. */
+    public long propagationPs() {
+        return propagationPs;
+    }
+
+    /** Returns the link's rate. */
+    public DataRate rate() {
+        return rate;
+    }
+
+    /** Returns the handler that returns credit to this port (argument: bytes); schedule it, never call it. */
+    public EventHandler creditHandler() {
+        return creditArrived;
+    }
+
+    /** Returns the handler that pauses (argument 1) or resumes (argument 0) this port. */
+    public EventHandler pauseHandler() {
+        return pauseArrived;
+    }
+
     /**
      * Queues a packet for transmission now.
      *
      * @param packet the packet
      */
     public void send(Packet packet) {
-        if (sending == null) {
-            start(packet);
-        } else {
-            queue.addLast(packet);
+        queue.addLast(packet);
+        queuedBytes += packet.wireBytes;
+        trySend();
+        int depth = queue.size();
+        if (depth > counters.maxQueuePackets) {
+            counters.maxQueuePackets = depth;
         }
+        if (queuedBytes > counters.maxQueueBytes) {
+            counters.maxQueueBytes = queuedBytes;
+        }
+    }
+
+    private void trySend() {
+        if (sending != null) {
+            return;
+        }
+        Packet p = queue.peekFirst();
+        if (p == null) {
+            return;
+        }
+        boolean may = flowControl == FlowControl.NONE
+                || (flowControl == FlowControl.IB_CREDITS ? credits >= p.wireBytes : !paused);
+        if (!may) {
+            if (stallSince < 0) {
+                stallSince = sim.now();
+            }
+            return;
+        }
+        if (stallSince >= 0) {
+            counters.stallPs += sim.now() - stallSince;
+            stallSince = -1;
+        }
+        queue.pollFirst();
+        queuedBytes -= p.wireBytes;
+        start(p);
     }
 
     private void start(Packet packet) {
         sending = packet;
-        long t = rate.transmitTimePs(packet.wireBytes);
-        busyPs += t;
+        sendingIn = packet.inPort;
+        long now = sim.now();
+        long end = now + rate.transmitTimePs(packet.wireBytes);
+        if (packet.tailPs > end) {
+            end = packet.tailPs; // cut through: the last bit cannot leave before it has arrived
+        }
+        if (flowControl == FlowControl.IB_CREDITS) {
+            credits -= packet.wireBytes;
+        }
+        busyPs += end - now;
         if (listener != null) {
             listener.onTransmit(packet, true);
         }
-        sim.schedule(t, txDone, 0);
+        sim.scheduleAt(end, txDone, 0);
+        if (headDelivery) {
+            packet.tailPs = end + propagationPs;
+            inFlight.addLast(packet);
+            sim.schedule(propagationPs, arrive, 0);
+        }
     }
 
     private void txDone(long unused) {
         Packet p = sending;
-        packetsSent++;
-        bytesSent += p.wireBytes;
+        int wire = p.wireBytes;
+        int in = sendingIn;
+        counters.packets++;
+        counters.bytes += wire;
         if (listener != null) {
             listener.onTransmit(p, false);
         }
-        inFlight.addLast(p);
-        sim.schedule(propagationPs, arrive, 0);
-        Packet next = queue.pollFirst();
-        sending = null;
-        if (next != null) {
-            start(next);
+        if (!headDelivery) {
+            p.tailPs = sim.now() + propagationPs;
+            inFlight.addLast(p);
+            sim.schedule(propagationPs, arrive, 0);
         }
+        sending = null;
+        if (owner != null) {
+            owner.departed(p, in, wire);
+        }
+        trySend();
     }
 
     private void arrive(long unused) {
@@ -117,23 +235,55 @@ public final class Port {
         peer.receive(inFlight.pollFirst(), peerPort);
     }
 
+    private void creditArrived(long bytes) {
+        credits += bytes;
+        trySend();
+    }
+
+    private void pauseArrived(long pause) {
+        paused = pause != 0;
+        if (!paused) {
+            trySend();
+        }
+    }
+
+    /** Counts a packet the far end dropped because its buffer overflowed. */
+    public void countDrop() {
+        counters.drops++;
+    }
+
     /** Returns the packets waiting behind the one on the wire. */
     public int queueDepth() {
         return queue.size();
     }
 
+    /** Returns the bytes of the packets waiting behind the one on the wire. */
+    public long queuedBytes() {
+        return queuedBytes;
+    }
+
     /** Returns the packets fully transmitted so far. */
     public long packetsSent() {
-        return packetsSent;
+        return counters.packets;
     }
 
     /** Returns the wire bytes fully transmitted so far. */
     public long bytesSent() {
-        return bytesSent;
+        return counters.bytes;
     }
 
     /** Returns the picoseconds the port has spent transmitting (or committed to). */
     public long busyPs() {
         return busyPs;
+    }
+
+    /** Returns the credit this port holds now, in bytes (meaningful with InfiniBand credits only). */
+    public long credits() {
+        return credits;
+    }
+
+    /** Returns the port's counters (a live view). */
+    public PortCounters counters() {
+        return counters;
     }
 }
