@@ -57,6 +57,7 @@ public final class Port {
     private long credits;
     private boolean paused;
     private long stallSince = -1;
+    private long lastDeliveryPs = -1;
 
     /**
      * Creates a port.
@@ -232,6 +233,7 @@ public final class Port {
 
     private void arrive(long unused) {
         // Every packet has the same propagation delay, so arrivals leave in FIFO order.
+        lastDeliveryPs = sim.now();
         peer.receive(inFlight.pollFirst(), peerPort);
     }
 
@@ -275,6 +277,14 @@ public final class Port {
     /** Returns the picoseconds the port has spent transmitting (or committed to). */
     public long busyPs() {
         return busyPs;
+    }
+
+    /**
+     * Returns when the last packet was delivered to the peer (its last bit, or its first bit for a cut-through
+     * switch), in picoseconds, or -1 if none was.
+     */
+    public long lastDeliveryPs() {
+        return lastDeliveryPs;
     }
 
     /** Returns the credit this port holds now, in bytes (meaningful with InfiniBand credits only). */
