@@ -188,14 +188,18 @@ public final class Fabric {
     }
 
     /**
-     * Registers every port's counters ({@link org.datsim.fabric.link.PortCounters}) under {@code port.FROM->TO},
-     * in link order.
+     * Registers every port's counters ({@link org.datsim.fabric.link.PortCounters}) under {@code port.FROM->TO}
+     * ({@code #2}, {@code #3}, ... for parallel links), in link order.
      *
      * @param registry the run's statistics
      */
     public void registerStats(StatsRegistry registry) {
         for (Port p : ports) {
-            registry.register("port." + p.name(), p.counters());
+            String name = "port." + p.name();
+            for (int k = 2; registry.get(name) != null; k++) {
+                name = "port." + p.name() + "#" + k; // parallel links
+            }
+            registry.register(name, p.counters());
         }
     }
 

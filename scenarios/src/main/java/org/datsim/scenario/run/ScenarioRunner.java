@@ -214,6 +214,21 @@ public final class ScenarioRunner {
         }
         root.put("packets", packets);
         root.put("wire_bytes", wire);
+        // Per-port counters (the fabric's statistics), for the ports that sent anything.
+        org.datsim.core.stats.StatsRegistry registry = new org.datsim.core.stats.StatsRegistry();
+        fabric.registerStats(registry);
+        ObjectNode portsNode = root.putObject("ports");
+        registry.stats().forEach((name, stat) -> {
+            if (stat instanceof org.datsim.fabric.link.PortCounters c && c.packets() > 0) {
+                ObjectNode o = portsNode.putObject(name.substring("port.".length()));
+                o.put("packets", c.packets());
+                o.put("bytes", c.bytes());
+                o.put("max_queue_packets", c.maxQueuePackets());
+                o.put("max_queue_bytes", c.maxQueueBytes());
+                o.put("stall_ps", c.stallPs());
+                o.put("drops", c.drops());
+            }
+        });
         ObjectNode kinds = root.putObject("trace_events");
         stats.kindCounts().forEach(kinds::put);
         ObjectNode exp = root.putObject("expectations");
