@@ -77,6 +77,10 @@ public final class Hca implements NetworkNode {
     private final EventHandler placeSendHandler = id -> placeSend(pool.get(id));
     private final EventHandler placeReadResponseHandler = id -> placeReadResponse(pool.get(id));
     private final ArrayDeque<WorkRequest> doorbells = new ArrayDeque<>();
+    private final ArrayDeque<Packet> pendingPayloads = new ArrayDeque<>();
+    private long pendingLo = Long.MAX_VALUE;
+    private long pendingHi = Long.MIN_VALUE;
+    private final Runnable copyPendingPayloads = this::copyAllPendingPayloads;
     private final EventHandler doorbellHandler = a -> doorbell(doorbells.pollFirst());
     private final ArrayDeque<WorkRequest> completions = new ArrayDeque<>();
     private final EventHandler completionHandler = a -> {
@@ -401,22 +405,20 @@ public final class Hca implements NetworkNode {
             p.release();
             return; // flushed while its DMA was in progress
         }
-        byte[] data;
         int wire = header;
+        p.length = len;
+        p.dstHost = kind == Packet.READ_RESPONSE ? wr.qp.hca.hostId : wr.qp.peer.hca.hostId;
         switch (kind) {
             case Packet.SEND:
             case Packet.RDMA_WRITE:
-                // The bytes are read from host memory now, when the packet's DMA finishes, into a pooled buffer.
-                data = pool.attachBuffer(p, len);
-                wr.copySegments(memory, off, data, len, false);
+                readPayload(p);
                 wire += len + (kind == Packet.RDMA_WRITE && index == 0 ? reth : 0);
                 break;
             case Packet.READ_REQUEST:
                 wire += reth;
                 break;
             case Packet.READ_RESPONSE:
-                data = pool.attachBuffer(p, len);
-                memory.dmaRead(wr.remoteAddress + off, data, 0, len);
+                readPayload(p);
                 wire += len + aeth;
                 if (index == count - 1 && wr.qp.peer != null && wr.qp.peer.readsIn > 0) {
                     wr.qp.peer.readsIn--; // the responder has sent this Read's last response
@@ -425,12 +427,77 @@ public final class Hca implements NetworkNode {
             default:
                 break;
         }
-        p.dstHost = kind == Packet.READ_RESPONSE ? wr.qp.hca.hostId : wr.qp.peer.hca.hostId;
         p.wireBytes = wire;
         transmit(p);
     }
 
+    /**
+     * The payload DMA of a packet, at the time its DMA finishes. The bytes read are those in memory now; to avoid
+     * holding a buffer per packet queued at the port, a packet bound for the port (on memory without an I/O cache)
+     * keeps its payload by reference ({@link Packet#payloadPending}) and the bytes are copied when it starts on the
+     * wire, or all at once just before anything changes the bytes of the referenced range, whichever comes first.
+     * Either way the packet carries the bytes of this moment.
+     */
+    private void readPayload(Packet p) {
+        if (p.dstHost == hostId || !memory.dmaReadIsPlain()) {
+            copyPayload(p);
+            return;
+        }
+        WorkRequest wr = (WorkRequest) p.context;
+        long lo;
+        long hi;
+        if (p.kind == Packet.READ_RESPONSE) {
+            lo = wr.remoteAddress + p.offset;
+            hi = lo + p.length;
+        } else {
+            lo = Long.MAX_VALUE;
+            hi = Long.MIN_VALUE;
+            for (int i = 0; i < wr.segAddress.length; i++) {
+                lo = Math.min(lo, wr.segAddress[i]);
+                hi = Math.max(hi, wr.segAddress[i] + wr.segLength[i]);
+            }
+        }
+        p.payloadPending = true;
+        pendingPayloads.addLast(p);
+        pendingLo = Math.min(pendingLo, lo);
+        pendingHi = Math.max(pendingHi, hi);
+        memory.armWriteHook(pendingLo, pendingHi, copyPendingPayloads);
+    }
+
+    /** Copies a packet's payload from host memory into a pooled buffer. */
+    private void copyPayload(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        byte[] data = pool.attachBuffer(p, p.length);
+        if (p.kind == Packet.READ_RESPONSE) {
+            memory.dmaRead(wr.remoteAddress + p.offset, data, 0, p.length);
+        } else {
+            wr.copySegments(memory, p.offset, data, p.length, false);
+        }
+        p.payloadPending = false;
+    }
+
+    /** Before the referenced bytes change: copies every payload still held by reference. */
+    private void copyAllPendingPayloads() {
+        for (Packet q = pendingPayloads.pollFirst(); q != null; q = pendingPayloads.pollFirst()) {
+            copyPayload(q);
+        }
+        pendingLo = Long.MAX_VALUE;
+        pendingHi = Long.MIN_VALUE;
+    }
+
     private void onTransmit(Packet p, boolean start) {
+        if (start && p.payloadPending) {
+            // Packets leave the port in the order they were queued: p is the oldest payload held by reference.
+            if (pendingPayloads.pollFirst() != p) {
+                throw new IllegalStateException("payload references out of order at " + hostName);
+            }
+            copyPayload(p);
+            if (pendingPayloads.isEmpty()) {
+                pendingLo = Long.MAX_VALUE;
+                pendingHi = Long.MIN_VALUE;
+                memory.disarmWriteHook();
+            }
+        }
         if (!trace.isEnabled() || p.kind == Packet.CM || p.kind == Packet.ACK || p.kind == Packet.NAK) {
             return;
         }

@@ -55,6 +55,12 @@ public final class Packet {
     public byte[] data;
     /** The payload bytes. */
     public int length;
+    /**
+     * True while the payload is held by reference: the sending HCA copies it into {@link #data} when the packet
+     * starts on the wire, or earlier if the source bytes are about to change (the copy is of the bytes as they were
+     * when the packet's DMA finished).
+     */
+    public boolean payloadPending;
     /** The offset of this packet's payload within its message, in bytes. */
     public long offset;
     /** A status for NAKs (a DAT DTO completion status), otherwise 0. */
@@ -98,6 +104,7 @@ public final class Packet {
         this.count = count;
         this.data = null;
         this.length = 0;
+        this.payloadPending = false;
         this.offset = offset;
         this.status = status;
         this.flow = flow;

@@ -18,6 +18,9 @@ public final class SparseMemory {
     private long[] keys = new long[16];
     private byte[][] values = new byte[16][];
     private int size;
+    private long hookLo;
+    private long hookHi;
+    private Runnable hook;
     private final long maxResidentBytes;
 
     /**
@@ -27,6 +30,33 @@ public final class SparseMemory {
      */
     public SparseMemory(long maxResidentBytes) {
         this.maxResidentBytes = maxResidentBytes;
+    }
+
+    /**
+     * Arms a one-shot hook that runs just before the first write or fill that touches {@code [lo, hi)}; replaces any
+     * armed hook. Used by the HCA to copy out payloads it has read by reference before their bytes change.
+     *
+     * @param lo the first address watched
+     * @param hi the end of the watched range (exclusive)
+     * @param beforeWrite the hook
+     */
+    public void armWriteHook(long lo, long hi, Runnable beforeWrite) {
+        this.hookLo = lo;
+        this.hookHi = hi;
+        this.hook = beforeWrite;
+    }
+
+    /** Disarms the write hook. */
+    public void disarmWriteHook() {
+        this.hook = null;
+    }
+
+    private void beforeWrite(long address, long length) {
+        if (hook != null && address < hookHi && address + length > hookLo) {
+            Runnable h = hook;
+            hook = null;
+            h.run();
+        }
     }
 
     /** Returns the bytes of pages that exist (4 KiB per touched page). */
@@ -69,6 +99,7 @@ public final class SparseMemory {
      * @throws MemoryLimitException if a new page would exceed the resident bound
      */
     public void write(long address, byte[] src, int srcOff, int length) {
+        beforeWrite(address, length);
         int done = 0;
         while (done < length) {
             long a = address + done;
@@ -97,6 +128,7 @@ public final class SparseMemory {
      * @throws MemoryLimitException if the pages needed would exceed the resident bound
      */
     public void fill(long address, long length, byte value) {
+        beforeWrite(address, length);
         long done = 0;
         while (done < length) {
             long a = address + done;

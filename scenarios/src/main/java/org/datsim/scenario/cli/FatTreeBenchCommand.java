@@ -86,6 +86,13 @@ final class FatTreeBenchCommand implements Callable<Integer> {
                 Runtime.getRuntime().maxMemory() >> 20);
         long processMs = System.currentTimeMillis() - ManagementFactory.getRuntimeMXBean().getStartTime();
         o.printf("process_wall_s=%.3f%n", processMs / 1000.0);
+        // CPU time of this thread (the simulation) since JVM start: what the wall time would be on an idle machine,
+        // less the JVM start-up done on other threads. The machine may be shared, so both are printed.
+        o.printf("main_thread_cpu_s=%.3f%n",
+                ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1e9);
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            o.printf("process_cpu_s=%.3f%n", os.getProcessCpuTime() / 1e9); // all threads: JIT and GC too
+        }
         o.flush();
         return r.failed() == 0 && r.completed() == r.writes() ? 0 : 1;
     }

@@ -56,6 +56,13 @@ final class StreamBenchCommand implements Callable<Integer> {
                 r.lastCompletionPs(), r.pooledPackets(), simS, r.events() / simS);
         long processMs = System.currentTimeMillis() - ManagementFactory.getRuntimeMXBean().getStartTime();
         o.printf("process_wall_s=%.3f%n", processMs / 1000.0);
+        // CPU time of this thread (the simulation) since JVM start: what the wall time would be on an idle machine,
+        // less the JVM start-up done on other threads. The machine may be shared, so both are printed.
+        o.printf("main_thread_cpu_s=%.3f%n",
+                ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1e9);
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            o.printf("process_cpu_s=%.3f%n", os.getProcessCpuTime() / 1e9); // all threads: JIT and GC too
+        }
         o.flush();
         boolean ok = r.failed() == 0 && r.completed() == writes
                 && r.predictedLastArrivalPs() == r.simulatedLastArrivalPs();
