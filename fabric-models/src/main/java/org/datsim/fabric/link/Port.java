@@ -12,7 +12,7 @@ import org.datsim.core.time.DataRate;
  *
  * <p>When the peer is a switch, link-level flow control ({@link FlowControl}) may hold the head packet back: with
  * InfiniBand credits the port starts a packet only while it holds credit for all its wire bytes (credit is the free
- * space of the switch's buffer share for this input, returned by {@link #creditArrived}); with PFC the port starts
+ * space of the switch's buffer share for this input, returned by {@link #returnCredit}); with PFC the port starts
  * no new packet while paused ({@link #pauseArrived}). The port's own queue is unbounded: it is the HCA's send queue
  * or a switch output queue whose bytes are bounded by the flow control of the links into the switch.
  *
@@ -39,8 +39,15 @@ public final class Port {
     private final EventHandler arrive = this::arrive;
     private final ArrayDeque<Packet> inFlight = new ArrayDeque<>();
     private final PortCounters counters = new PortCounters();
-    /** Returns credit to this port: the argument is the bytes returned. */
-    private final EventHandler creditArrived = this::creditArrived;
+    /** Wakes a port stalled for credit when returned credit arrives. */
+    private final EventHandler creditWake = this::creditWake;
+    // Credit on its way back, in arrival order (a ring of (arrival time, bytes)): absorbed when the port looks at its
+    // credit, so returning credit costs an event only when the port is stalled waiting for it.
+    private long[] returnAt = new long[16];
+    private long[] returnBytes = new long[16];
+    private int returnHead;
+    private int returnCount;
+    private boolean wakeScheduled;
     /** Pauses (argument 1) or resumes (argument 0) this port. */
     private final EventHandler pauseArrived = this::pauseArrived;
     private String name = "port";
@@ -134,9 +141,44 @@ public final class Port {
         return rate;
     }
 
-    /** Returns the handler that returns credit to this port (argument: bytes); schedule it, never call it. */
-    public EventHandler creditHandler() {
-        return creditArrived;
+    /**
+     * Returns credit to this port: it becomes usable {@code delayPs} from now (the flow-control update crossing the
+     * link). Calls must come in order of arrival time (a constant delay from increasing times).
+     *
+     * @param bytes the bytes of credit
+     * @param delayPs the delay before the port holds it, in picoseconds
+     */
+    public void returnCredit(long bytes, long delayPs) {
+        long at = sim.now() + delayPs;
+        if (returnCount == returnAt.length) {
+            long[] t = new long[2 * returnCount];
+            long[] b = new long[2 * returnCount];
+            for (int i = 0; i < returnCount; i++) {
+                t[i] = returnAt[(returnHead + i) % returnCount];
+                b[i] = returnBytes[(returnHead + i) % returnCount];
+            }
+            returnAt = t;
+            returnBytes = b;
+            returnHead = 0;
+        }
+        int slot = (returnHead + returnCount) % returnAt.length;
+        returnAt[slot] = at;
+        returnBytes[slot] = bytes;
+        returnCount++;
+        if (stallSince >= 0 && !wakeScheduled) {
+            wakeScheduled = true;
+            sim.scheduleAt(at, creditWake, 0);
+        }
+    }
+
+    /** Takes every returned credit that has arrived by now. */
+    private void absorbCredit() {
+        long now = sim.now();
+        while (returnCount > 0 && returnAt[returnHead] <= now) {
+            credits += returnBytes[returnHead];
+            returnHead = (returnHead + 1) % returnAt.length;
+            returnCount--;
+        }
     }
 
     /** Returns the handler that pauses (argument 1) or resumes (argument 0) this port. */
@@ -170,11 +212,18 @@ public final class Port {
         if (p == null) {
             return;
         }
+        if (flowControl == FlowControl.IB_CREDITS && credits < p.wireBytes) {
+            absorbCredit();
+        }
         boolean may = flowControl == FlowControl.NONE
                 || (flowControl == FlowControl.IB_CREDITS ? credits >= p.wireBytes : !paused);
         if (!may) {
             if (stallSince < 0) {
                 stallSince = sim.now();
+            }
+            if (flowControl == FlowControl.IB_CREDITS && returnCount > 0 && !wakeScheduled) {
+                wakeScheduled = true;
+                sim.scheduleAt(returnAt[returnHead], creditWake, 0);
             }
             return;
         }
@@ -237,8 +286,8 @@ public final class Port {
         peer.receive(inFlight.pollFirst(), peerPort);
     }
 
-    private void creditArrived(long bytes) {
-        credits += bytes;
+    private void creditWake(long unused) {
+        wakeScheduled = false;
         trySend();
     }
 
@@ -287,9 +336,16 @@ public final class Port {
         return lastDeliveryPs;
     }
 
-    /** Returns the credit this port holds now, in bytes (meaningful with InfiniBand credits only). */
+    /**
+     * Returns the credit this port holds now plus the credit on its way back to it, in bytes (meaningful with
+     * InfiniBand credits only).
+     */
     public long credits() {
-        return credits;
+        long c = credits;
+        for (int i = 0; i < returnCount; i++) {
+            c += returnBytes[(returnHead + i) % returnAt.length];
+        }
+        return c;
     }
 
     /** Returns the port's counters (a live view). */

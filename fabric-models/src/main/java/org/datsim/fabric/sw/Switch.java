@@ -278,7 +278,7 @@ public final class Switch implements NetworkNode, Ingress {
             return;
         }
         if (flowControl == FlowControl.IB_CREDITS) {
-            sim.schedule(up.propagationPs(), up.creditHandler(), wireBytes);
+            up.returnCredit(wireBytes, up.propagationPs());
         } else if (flowControl == FlowControl.PFC && pauseSent[inPort] && held <= xon) {
             pauseSent[inPort] = false;
             sim.schedule(up.propagationPs(), up.pauseHandler(), 0);
