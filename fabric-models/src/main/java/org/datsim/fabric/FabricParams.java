@@ -62,6 +62,13 @@ public final class FabricParams {
     public static final ParamSpec PROVIDER_BIND_DISCONNECTED = ParamSpec.choice("provider.bind_when_disconnected",
             "reject", "dat_rmr_bind on a DISCONNECTED endpoint: reject = DAT_INVALID_STATE (OFA dapl); flush = accepted"
                     + " and flushed at once (the DAT specification)", "reject", "flush");
+    /** SRQ low-watermark event. */
+    public static final ParamSpec PROVIDER_SRQ_LW_EVENT = ParamSpec.choice("provider.srq_low_watermark_event",
+            "provider_internal_error", "The SRQ low-watermark event armed by dat_srq_set_lw, which DAT 2.0 gives no"
+                    + " event number of its own: provider_internal_error = posted on the IA's async EVD as"
+                    + " DAT_ASYNC_ERROR_PROVIDER_INTERNAL_ERROR (0x08005), reason DAT_SRQ_LOW_WATERMARK_EVENT;"
+                    + " not_supported = dat_srq_set_lw returns DAT_MODEL_NOT_SUPPORTED (OFA dapl)",
+            "provider_internal_error", "not_supported");
     /** CPU cost of a post. */
     public static final ParamSpec CPU_POST_OVERHEAD = ParamSpec.time("cpu.post_overhead", "60ns",
             "CPU time of a dat_ep_post_* call: building the WQE and writing the doorbell");
@@ -128,7 +135,8 @@ public final class FabricParams {
     /** Every fabric parameter in catalogue order. */
     public static final List<ParamSpec> ALL = List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
             LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, PCIE_LATENCY, PCIE_BANDWIDTH, HCA_MTU, HCA_WQE_PROCESS,
-            HCA_WQE_BYTES, HCA_BIND_TIME, PROVIDER_BIND_EVENT, PROVIDER_BIND_DISCONNECTED, CPU_POST_OVERHEAD, CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
+            HCA_WQE_BYTES, HCA_BIND_TIME, PROVIDER_BIND_EVENT, PROVIDER_BIND_DISCONNECTED, PROVIDER_SRQ_LW_EVENT,
+            CPU_POST_OVERHEAD, CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
             CM_PROCESSING, CM_MAD_BYTES, RNR_TIMER, RNR_RETRY, READ_ORDERING, READ_JITTER, IA_MAX_RDMA_READ_IN,
             IA_MAX_RDMA_READ_OUT, MEMORY_MAX_RESIDENT, MEMORY_COHERENCE, IA_MAX_EVD_QLEN,
             IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV);

@@ -483,4 +483,66 @@ public final class DatProvider {
     public int postRecv(Ep ep, LmrTriplet[] iov, long cookie, int flags, Out<Long> opId) {
         return core.dto.postRecv(ep, iov, cookie, flags, opId);
     }
+
+    /**
+     * dat_ep_create_with_srq. See {@code EpCalls}.
+     *
+     * @return as dat_ep_create; also DAT_INVALID_HANDLE/SRQ for a bad SRQ and DAT_INVALID_PARAMETER (ARG2) when the
+     *     PZ is not the SRQ's
+     */
+    public int epCreateWithSrq(Ia ia, Pz pz, Evd recvEvd, Evd requestEvd, Evd connectEvd, Srq srq,
+            EpAttributes attr, Out<Ep> ep) {
+        return core.ep.epCreateWithSrq(ia, pz, recvEvd, requestEvd, connectEvd, srq, attr, ep);
+    }
+
+    /**
+     * dat_srq_create. See {@code SrqCalls}.
+     *
+     * @return DAT_SUCCESS; DAT_INVALID_HANDLE (IA or PZ); DAT_INVALID_PARAMETER (ARG3) for attributes of 0, above
+     *     the IA's limits (max_dto_per_ep, max_iov_segments), or a low_watermark other than DAT_SRQ_LW_DEFAULT
+     */
+    public int srqCreate(Ia ia, Pz pz, int maxRecvDtos, int maxRecvIov, int lowWatermark, Out<Srq> srq) {
+        return core.srq.srqCreate(ia, pz, maxRecvDtos, maxRecvIov, lowWatermark, srq);
+    }
+
+    /**
+     * dat_srq_free. See {@code SrqCalls}.
+     *
+     * @return DAT_SUCCESS, DAT_INVALID_HANDLE, or DAT_INVALID_STATE/SRQ_IN_USE while an endpoint uses it
+     */
+    public int srqFree(Srq srq) {
+        return core.srq.srqFree(srq);
+    }
+
+    /**
+     * dat_srq_post_recv. See {@code SrqCalls}.
+     *
+     * @return DAT_SUCCESS; DAT_INVALID_HANDLE; DAT_INVALID_PARAMETER for too many segments (ARG2) or a segment
+     *     outside its LMR; DAT_PRIVILEGES_VIOLATION; DAT_PROTECTION_VIOLATION for an LMR of another PZ;
+     *     DAT_INSUFFICIENT_RESOURCES/RESOURCE_SRQ when max_recv_dtos receives are outstanding
+     */
+    public int srqPostRecv(Srq srq, LmrTriplet[] iov, long cookie, Out<Long> opId) {
+        return core.srq.srqPostRecv(srq, iov, cookie, opId);
+    }
+
+    /**
+     * dat_srq_resize. See {@code SrqCalls}.
+     *
+     * @return DAT_SUCCESS; DAT_INVALID_HANDLE; DAT_INVALID_PARAMETER (ARG2) below 1 or above the IA's limit;
+     *     DAT_INVALID_STATE when more receives are outstanding (posted and not reaped) or it is below the low
+     *     watermark
+     */
+    public int srqResize(Srq srq, int maxRecvDtos) {
+        return core.srq.srqResize(srq, maxRecvDtos);
+    }
+
+    /**
+     * dat_srq_set_lw. See {@code SrqCalls}.
+     *
+     * @return DAT_SUCCESS; DAT_INVALID_HANDLE; DAT_INVALID_PARAMETER (ARG2) when negative or above max_recv_dtos;
+     *     DAT_MODEL_NOT_SUPPORTED when provider.srq_low_watermark_event is not_supported (OFA dapl)
+     */
+    public int srqSetLw(Srq srq, int lowWatermark) {
+        return core.srq.srqSetLw(srq, lowWatermark);
+    }
 }

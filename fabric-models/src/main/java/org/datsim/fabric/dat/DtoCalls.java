@@ -137,6 +137,9 @@ final class DtoCalls extends ProviderPart {
         if (ep.recvEvd == null) {
             return err(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_EP_EVD_RECV);
         }
+        if (ep.srq != null) {
+            return err(DatReturn.INVALID_STATE, 0); // its receives come from its SRQ (dat_srq_post_recv)
+        }
         int ret = checkIov(ep, iov, ep.attr.maxRecvIov(), Dat.MEM_PRIV_LOCAL_WRITE);
         if (ret != DatReturn.SUCCESS) {
             return ret;
@@ -153,10 +156,17 @@ final class DtoCalls extends ProviderPart {
     }
 
     private int checkIov(Ep ep, LmrTriplet[] iov, int maxSegments, int requiredPriv) {
+        return checkIov(ep.ia.host, ep.pz, iov, maxSegments, requiredPriv);
+    }
+
+    /**
+     * The checks of a local_iov (rules 47, 48, 50): segment count, registered LMRs of the right PZ with the needed
+     * privilege, ranges inside them.
+     */
+    int checkIov(DatHost h, Pz pz, LmrTriplet[] iov, int maxSegments, int requiredPriv) {
         if (iov.length > maxSegments) {
             return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG2);
         }
-        DatHost h = ep.ia.host;
         for (LmrTriplet t : iov) {
             if (t.length() == 0) {
                 continue;
@@ -165,7 +175,7 @@ final class DtoCalls extends ProviderPart {
             if (lmr == null || lmr.freed) {
                 return err(DatReturn.PRIVILEGES_VIOLATION, 0);
             }
-            if (lmr.pz != ep.pz) {
+            if (lmr.pz != pz) {
                 return err(DatReturn.PROTECTION_VIOLATION, 0);
             }
             if ((lmr.privileges & requiredPriv) != requiredPriv) {
@@ -180,6 +190,12 @@ final class DtoCalls extends ProviderPart {
     }
 
     private WorkRequest newWorkRequest(Ep ep, int opcode, LmrTriplet[] iov, long cookie, int flags,
+            RmrTriplet remote) {
+        return newWorkRequest(ep.qp, opcode, iov, cookie, flags, remote);
+    }
+
+    /** Builds the work request of a post; {@code qp} is null for a receive posted to an SRQ. */
+    WorkRequest newWorkRequest(QueuePair qp, int opcode, LmrTriplet[] iov, long cookie, int flags,
             RmrTriplet remote) {
         int n = 0;
         for (LmrTriplet t : iov) {
@@ -196,7 +212,7 @@ final class DtoCalls extends ProviderPart {
                 len[i++] = t.length();
             }
         }
-        return new WorkRequest(core.nextOpId++, opcode, ep.qp, cookie, flags, addr, len,
+        return new WorkRequest(core.nextOpId++, opcode, qp, cookie, flags, addr, len,
                 remote != null ? remote.address() : 0, remote != null ? remote.rmrContext() : 0);
     }
 
@@ -249,7 +265,9 @@ final class DtoCalls extends ProviderPart {
 
         @Override
         public void receiveCompleted(WorkRequest wr) {
-            ep.receivesPosted--;
+            if (ep.srq == null) {
+                ep.receivesPosted--;
+            }
             deliver(ep.recvEvd, wr);
         }
 
@@ -270,9 +288,13 @@ final class DtoCalls extends ProviderPart {
                         Dat.DTO_BIND_MW, null, ((Rmr.Binding) wr.bindTarget).rmr(), wr.opId, sim.now(),
                         (wr.flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0));
             } else if (!suppressed) {
-                core.post(evd, new DatEvent(Dat.DTO_COMPLETION_EVENT, evd, ep, wr.cookie, wr.status(),
+                DatEvent e = new DatEvent(Dat.DTO_COMPLETION_EVENT, evd, ep, wr.cookie, wr.status(),
                         wr.status() == Dat.DTO_SUCCESS ? wr.transferred() : 0, wr.opcode, null, wr.opId,
-                        sim.now(), (wr.flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0));
+                        sim.now(), (wr.flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0);
+                if (wr.opcode == WorkRequest.RECV) {
+                    e.srq = ep.srq; // the SRQ's receive stays outstanding until this completion is reaped
+                }
+                core.post(evd, e);
             }
         }
 

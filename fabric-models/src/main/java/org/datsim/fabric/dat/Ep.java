@@ -23,6 +23,8 @@ public final class Ep extends DatHandle {
     int requestsInFlight;
     int suppressedUnreaped;
     int receivesPosted;
+    /** The shared receive queue of an endpoint made by dat_ep_create_with_srq, else null. */
+    Srq srq;
 
     Ep(String name, Ia ia, Pz pz, Evd recvEvd, Evd requestEvd, Evd connectEvd, EpAttributes attr, QueuePair qp) {
         super(TYPE_EP, name, ia);

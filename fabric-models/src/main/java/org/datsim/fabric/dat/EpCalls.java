@@ -21,6 +21,35 @@ final class EpCalls extends ProviderPart {
      *     attributes beyond the IA's limits (ARG6)
      */
     public int epCreate(Ia ia, Pz pz, Evd recvEvd, Evd requestEvd, Evd connectEvd, EpAttributes attr, Out<Ep> ep) {
+        return create(ia, pz, recvEvd, requestEvd, connectEvd, null, attr, ep);
+    }
+
+    /**
+     * dat_ep_create_with_srq: an endpoint whose incoming Sends take their receives from a shared receive queue
+     * (rule 36); receives cannot be posted to it (dat_ep_post_recv returns DAT_INVALID_STATE). The SRQ stays
+     * attached across dat_ep_reset until the endpoint is freed.
+     *
+     * @param ia the IA
+     * @param pz the protection zone, which must be the SRQ's (srq_ep_pz_difference_supported is false)
+     * @param recvEvd the EVD for receive completions, or null
+     * @param requestEvd the EVD for request completions, or null
+     * @param connectEvd the EVD for connection events, or null
+     * @param srq the shared receive queue
+     * @param attr the attributes (max_recv_dtos and max_recv_iov are not used), or null for the defaults
+     * @param ep receives the endpoint
+     * @return as dat_ep_create; also DAT_INVALID_HANDLE/SRQ for a bad SRQ and DAT_INVALID_PARAMETER (ARG2) when
+     *     the PZ is not the SRQ's
+     */
+    public int epCreateWithSrq(Ia ia, Pz pz, Evd recvEvd, Evd requestEvd, Evd connectEvd, Srq srq,
+            EpAttributes attr, Out<Ep> ep) {
+        if (!bad(ia, Ia.class) && (bad(srq, Srq.class) || srq.ia != ia)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_SRQ);
+        }
+        return create(ia, pz, recvEvd, requestEvd, connectEvd, srq, attr, ep);
+    }
+
+    private int create(Ia ia, Pz pz, Evd recvEvd, Evd requestEvd, Evd connectEvd, Srq srq, EpAttributes attr,
+            Out<Ep> ep) {
         if (bad(ia, Ia.class)) {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_IA);
         }
@@ -37,6 +66,9 @@ final class EpCalls extends ProviderPart {
         if (connectEvd != null && (connectEvd.freed || connectEvd.ia != ia
                 || (connectEvd.flags & Dat.EVD_CONNECTION_FLAG) == 0)) {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EVD_CONN);
+        }
+        if (srq != null && srq.pz != pz) {
+            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG2);
         }
         EpAttributes a = attr != null ? attr : EpAttributes.defaults();
         if (a.maxRecvDtos() < 1 || a.maxRecvDtos() > core.maxDtoPerEp || a.maxRequestDtos() < 1
@@ -71,6 +103,11 @@ final class EpCalls extends ProviderPart {
         Ep created = new Ep(name, ia, pz, recvEvd, requestEvd, connectEvd, a, h.hca.createQueuePair(name));
         created.qp.setReadCredits(a.maxRdmaReadIn(), a.maxRdmaReadOut());
         created.qp.setListener(core.dto.listener(created));
+        if (srq != null) {
+            created.srq = srq;
+            srq.users++;
+            created.qp.setSharedReceiveQueue(qp -> core.srq.take(srq, qp));
+        }
         pz.users++;
         for (Evd e : new Evd[] {recvEvd, requestEvd, connectEvd}) {
             if (e != null) {
@@ -101,6 +138,9 @@ final class EpCalls extends ProviderPart {
         abortEndpoint(ep);
         ep.freed = true;
         ep.pz.users--;
+        if (ep.srq != null) {
+            ep.srq.users--;
+        }
         for (Evd e : new Evd[] {ep.recvEvd, ep.requestEvd, ep.connectEvd}) {
             if (e != null) {
                 e.users--;

@@ -123,6 +123,7 @@ final class EvdCalls extends ProviderPart {
             e.ep.requestsInFlight -= e.ep.suppressedUnreaped;
             e.ep.suppressedUnreaped = 0;
         }
+        core.released(e);
         event.value = e;
         return DatReturn.SUCCESS;
     }

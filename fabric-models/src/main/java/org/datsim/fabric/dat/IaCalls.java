@@ -173,6 +173,10 @@ final class IaCalls extends ProviderPart {
         a.put("max_iov_segments_per_dto", (long) core.maxIov);
         a.put("max_message_size", core.maxMessageSize);
         a.put("max_rdma_size", core.maxMessageSize);
+        a.put("max_recv_per_srq", (long) core.maxDtoPerEp);
+        a.put("srq_supported", 1L);
+        a.put("srq_watermarks_supported", core.srq.lowWatermarkSupported() ? 1L : 0L);
+        a.put("srq_ep_pz_difference_supported", 0L);
         a.put("lmr_sync_req", core.memory.lmrSyncRequired(ia) ? 1L : 0L);
         attributes.value = a;
         return DatReturn.SUCCESS;
@@ -183,7 +187,7 @@ final class IaCalls extends ProviderPart {
      * (those of the DAT_*_PARAM structures) to numbers, in a fixed order. Handles are reported by their presence only;
      * states and flags by their numeric values.
      *
-     * @param handle the object (EP, EVD, LMR, RMR, PZ, PSP or CR)
+     * @param handle the object (EP, EVD, LMR, RMR, PZ, PSP, CR, SRQ, CNO or RSP)
      * @param type the DAT_HANDLE_TYPE the calling function expects
      * @param params receives the parameters
      * @return DAT_SUCCESS, or DAT_INVALID_HANDLE if the handle is not a live object of that type
@@ -232,6 +236,14 @@ final class IaCalls extends ProviderPart {
             Psp psp = (Psp) handle;
             p.put("conn_qual", psp.connQual);
             p.put("psp_flags", (long) psp.flags);
+        } else if (handle instanceof Srq) {
+            Srq srq = (Srq) handle;
+            p.put("srq_state", (long) Srq.STATE_OPERATIONAL);
+            p.put("max_recv_dtos", (long) srq.maxRecvDtos);
+            p.put("max_recv_iov", (long) srq.maxRecvIov);
+            p.put("low_watermark", (long) srq.lowWatermark);
+            p.put("available_dto_count", (long) srq.queue.size());
+            p.put("outstanding_dto_count", (long) srq.outstanding);
         } else if (handle instanceof Cr) {
             Cr cr = (Cr) handle;
             p.put("remote_port_qual", cr.psp.connQual);
@@ -255,6 +267,12 @@ final class IaCalls extends ProviderPart {
                 return DatReturn.SUB_INVALID_HANDLE_PSP;
             case DatHandle.TYPE_CR:
                 return DatReturn.SUB_INVALID_HANDLE_CR;
+            case DatHandle.TYPE_SRQ:
+                return DatReturn.SUB_INVALID_HANDLE_SRQ;
+            case DatHandle.TYPE_CNO:
+                return DatReturn.SUB_INVALID_HANDLE_CNO;
+            case DatHandle.TYPE_RSP:
+                return DatReturn.SUB_INVALID_HANDLE_RSP;
             default:
                 return 0;
         }

@@ -36,6 +36,7 @@ final class ProviderCore {
     final EpCalls ep;
     final ConnectionCalls cm;
     final DtoCalls dto;
+    final SrqCalls srq;
 
     ProviderCore(Simulator sim, TraceSource<TraceEvent> trace, List<DatHost> hosts, Params params) {
         this.sim = sim;
@@ -56,6 +57,8 @@ final class ProviderCore {
         this.ep = new EpCalls(this);
         this.cm = new ConnectionCalls(this);
         this.dto = new DtoCalls(this);
+        this.srq = new SrqCalls(this,
+                "provider_internal_error".equals(params.choice(FabricParams.PROVIDER_SRQ_LW_EVENT)));
         for (DatHost h : this.hosts) {
             h.hca.setCmListener(m -> sim.schedule(cmProcessing, () -> cm.onCm(h, (CmMessage) m)));
         }
@@ -78,10 +81,12 @@ final class ProviderCore {
 
     void post(Evd evd, DatEvent e) {
         if (evd == null || evd.freed) {
+            released(e);
             return;
         }
         if (evd.queue.size() >= evd.qlen) {
             evd.overflows++;
+            released(e);
             if (trace.isEnabled()) {
                 trace.fire(TraceEvent.of(sim.now(), TraceEvent.ERROR, evd.ia.host.name).attr("evd", evd.name())
                         .attr("error", "DAT_ASYNC_ERROR_EVD_OVERFLOW").attr("lost_event", e.numberName()));
@@ -103,6 +108,13 @@ final class ProviderCore {
         evd.queue.addLast(e);
         if (!e.unsignalled) {
             wake(evd);
+        }
+    }
+
+    /** An event leaves the provider (reaped, or lost): an SRQ receive it completes stops being outstanding. */
+    void released(DatEvent e) {
+        if (e.srq != null && e.number == Dat.DTO_COMPLETION_EVENT) {
+            srq.reaped(e.srq);
         }
     }
 

@@ -513,10 +513,11 @@ public final class Hca implements NetworkNode {
         }
         if (p.index == 0) {
             qp.dropping = null;
+            WorkRequest taken = qp.active ? qp.takeReceive() : null; // own queue or the shared receive queue
             if (!qp.active) {
                 qp.dropping = wr;
                 reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
-            } else if (qp.receives.isEmpty()) {
+            } else if (taken == null) {
                 qp.dropping = wr;
                 qp.rnrBlocked = wr;
                 if (trace.isEnabled()) {
@@ -526,7 +527,7 @@ public final class Hca implements NetworkNode {
                 reply(wr, Packet.NAK, Dat.DTO_ERR_RECEIVER_NOT_READY);
             } else {
                 qp.listener.requestArrived();
-                WorkRequest recv = qp.receives.pollFirst();
+                WorkRequest recv = taken;
                 if (wr.length > recv.length) {
                     qp.dropping = wr;
                     recv.transferred = 0;

@@ -16,6 +16,8 @@ public final class CallCatalog {
     private static final List<String> EVENT_EXPECT = List.of("event", "status", "cookie", "transfered_length",
             "operation", "ep");
     private static final Map<String, CallSpec> CALLS = new LinkedHashMap<>();
+    /** The fields of a DAT_SRQ_ATTR argument. */
+    public static final List<String> SRQ_ATTR_FIELDS = List.of("max_recv_dtos", "max_recv_iov", "low_watermark");
 
     /** The pseudo-call of repeat blocks (not a call a scenario names with "call"). */
     public static final CallSpec REPEAT = new CallSpec("repeat", null, List.of(),
@@ -50,7 +52,8 @@ public final class CallCatalog {
         add("dat_ia_query", "ia_attr", List.of("attrs"), "Read the IA and provider attributes (lmr_sync_req, limits)",
                 req("ia", ArgType.HANDLE));
         for (String[] q : new String[][] {{"ep", "ep_param"}, {"evd", "evd_param"}, {"lmr", "lmr_param"},
-            {"rmr", "rmr_param"}, {"pz", "pz_param"}, {"psp", "psp_param"}, {"cr", "cr_param"}}) {
+            {"rmr", "rmr_param"}, {"pz", "pz_param"}, {"psp", "psp_param"}, {"cr", "cr_param"},
+            {"srq", "srq_param"}}) {
             add("dat_" + q[0] + "_query", q[1], List.of("attrs"), "Read the " + q[0].toUpperCase(java.util.Locale.ROOT)
                     + "'s parameters", req(q[0], ArgType.HANDLE));
         }
@@ -131,6 +134,20 @@ public final class CallCatalog {
         add("dat_ep_post_rdma_read", "op", none, "Post an RDMA Read", req("ep", ArgType.HANDLE),
                 req("local_iov", ArgType.IOV), opt("user_cookie", ArgType.INT), req("remote_iov", ArgType.RMR),
                 flags("completion_flags", Dat.COMPLETION_FLAGS, false));
+        add("dat_ep_create_with_srq", "ep", none, "Create an endpoint whose receives come from a shared receive"
+                + " queue", req("ia", ArgType.HANDLE), req("pz", ArgType.HANDLE), req("recv_evd", ArgType.HANDLE),
+                req("request_evd", ArgType.HANDLE), req("connect_evd", ArgType.HANDLE), req("srq", ArgType.HANDLE),
+                opt("ep_attr", ArgType.EP_ATTR));
+        add("dat_srq_create", "srq", none, "Create a shared receive queue (low_watermark must be 0,"
+                + " DAT_SRQ_LW_DEFAULT)", req("ia", ArgType.HANDLE), req("pz", ArgType.HANDLE),
+                req("srq_attr", ArgType.SRQ_ATTR));
+        add("dat_srq_free", null, none, "Free a shared receive queue", req("srq", ArgType.HANDLE));
+        add("dat_srq_post_recv", "op", none, "Post a receive any endpoint of the SRQ may take",
+                req("srq", ArgType.HANDLE), req("local_iov", ArgType.IOV), opt("user_cookie", ArgType.INT));
+        add("dat_srq_resize", null, none, "Change an SRQ's max_recv_dtos without losing receives",
+                req("srq", ArgType.HANDLE), req("srq_max_recv_dto", ArgType.INT));
+        add("dat_srq_set_lw", null, none, "Set an SRQ's low watermark and arm its asynchronous event",
+                req("srq", ArgType.HANDLE), req("low_watermark", ArgType.INT));
         add("mem_write", null, none, "The consumer's CPU writes bytes into a registered region",
                 req("lmr", ArgType.HANDLE), opt("offset", ArgType.SIZE), req("data", ArgType.DATA));
         add("mem_read", null, List.of("data", "stale"), "The consumer's CPU reads bytes of a registered region",

@@ -811,6 +811,9 @@ public final class ScenarioLoader {
             case EP_ATTR:
                 epAttr(v, path);
                 break;
+            case SRQ_ATTR:
+                srqAttr(v, path);
+                break;
             default:
                 throw new IllegalStateException(a.type().name());
         }
@@ -965,6 +968,19 @@ public final class ScenarioLoader {
             } else if (flagKeys.contains(e.getKey())) {
                 flags(e.getValue(), path + "." + e.getKey(), org.datsim.fabric.dat.Dat.COMPLETION_FLAGS);
             }
+        }
+    }
+
+    private void srqAttr(JsonNode v, String path) {
+        if (!v.isObject()) {
+            problem(path, "expected " + ArgType.SRQ_ATTR.expected() + ", found " + show(v));
+            return;
+        }
+        unknownKeys(v, path, new java.util.TreeSet<>(CallCatalog.SRQ_ATTR_FIELDS));
+        Iterator<Map.Entry<String, JsonNode>> it = v.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            size(e.getValue(), path + "." + e.getKey());
         }
     }
 

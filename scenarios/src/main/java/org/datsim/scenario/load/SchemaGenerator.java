@@ -263,6 +263,15 @@ public final class SchemaGenerator {
                 p.set("recv_completion_flags", flags(Dat.COMPLETION_FLAGS));
                 return n;
             }
+            case SRQ_ATTR: {
+                ObjectNode n = MAPPER.createObjectNode();
+                n.put("type", "object").put("additionalProperties", false);
+                ObjectNode p = n.putObject("properties");
+                for (String k : CallCatalog.SRQ_ATTR_FIELDS) {
+                    p.set(k, size.deepCopy());
+                }
+                return n;
+            }
             default:
                 throw new IllegalStateException(a.type().name());
         }

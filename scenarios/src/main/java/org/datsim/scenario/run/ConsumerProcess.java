@@ -54,6 +54,7 @@ final class ConsumerProcess extends SimProcess {
     private final ProcessDef def;
     private final DatHost host;
     private final DatProvider dat;
+    private final MoreCalls more;
     private final Map<String, Object> values = new HashMap<>();
     private final Map<String, Long> loopVars = new HashMap<>();
     /** Open repeat blocks, innermost first: {index of the block's begin step, iteration, count}. */
@@ -79,6 +80,7 @@ final class ConsumerProcess extends SimProcess {
         this.def = def;
         this.host = host;
         this.dat = runner.fabric().provider();
+        this.more = new MoreCalls(this, dat);
         this.postOverhead = params.get(FabricParams.CPU_POST_OVERHEAD);
         this.callOverhead = params.get(FabricParams.CPU_CALL_OVERHEAD);
         this.pollOverhead = params.get(FabricParams.CPU_POLL_OVERHEAD);
@@ -94,6 +96,11 @@ final class ConsumerProcess extends SimProcess {
         }
         Step s = def.steps().get(pc);
         return s.spec().name() + " at " + s.path();
+    }
+
+    /** Returns the runner the process belongs to. */
+    ScenarioRunner runner() {
+        return runner;
     }
 
     /** Returns the name of the host the process runs on. */
@@ -315,7 +322,7 @@ final class ConsumerProcess extends SimProcess {
         return null;
     }
 
-    private DatHandle handle(Step s, String arg) {
+    DatHandle handle(Step s, String arg) {
         JsonNode n = s.node().get(arg);
         if (n == null || n.isNull()) {
             return null;
@@ -324,12 +331,12 @@ final class ConsumerProcess extends SimProcess {
         return v instanceof DatHandle ? (DatHandle) v : null;
     }
 
-    private <T> T handle(Step s, String arg, Class<T> type) {
+    <T> T handle(Step s, String arg, Class<T> type) {
         DatHandle h = handle(s, arg);
         return type.isInstance(h) ? type.cast(h) : null;
     }
 
-    private long number(JsonNode n, String path) {
+    long number(JsonNode n, String path) {
         if (n.isTextual() && org.datsim.scenario.load.Expr.isExpr(n.asText())) {
             org.datsim.scenario.load.Expr e = EXPRESSIONS.computeIfAbsent(n.asText(),
                     org.datsim.scenario.load.Expr::parse);
@@ -358,7 +365,7 @@ final class ConsumerProcess extends SimProcess {
         return n.asLong();
     }
 
-    private long number(Step s, String arg, long dflt) {
+    long number(Step s, String arg, long dflt) {
         JsonNode n = s.node().get(arg);
         return n == null ? dflt : number(n, s.path() + "." + arg);
     }
@@ -367,7 +374,7 @@ final class ConsumerProcess extends SimProcess {
      * Converts a scenario number to a C int argument (DAT_COUNT). Values outside the int range saturate, so a
      * too-large count stays too large and the provider's range check rejects it, instead of wrapping around.
      */
-    private static int count(long v) {
+    static int count(long v) {
         return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v));
     }
 
@@ -391,11 +398,11 @@ final class ConsumerProcess extends SimProcess {
         return bits;
     }
 
-    private int flags(Step s, String arg, NamedValues group) {
+    int flags(Step s, String arg, NamedValues group) {
         return flags(s.node().get(arg), group);
     }
 
-    private long timeoutUs(Step s) {
+    long timeoutUs(Step s) {
         JsonNode n = s.node().get("timeout");
         if (n == null || (n.isTextual() && !n.asText().startsWith("$"))) {
             return Dat.TIMEOUT_INFINITE;
@@ -407,7 +414,7 @@ final class ConsumerProcess extends SimProcess {
         return iov(s, "local_iov");
     }
 
-    private LmrTriplet[] iov(Step s, String arg) {
+    LmrTriplet[] iov(Step s, String arg) {
         JsonNode arr = s.node().get(arg);
         LmrTriplet[] out = new LmrTriplet[arr.size()];
         for (int i = 0; i < arr.size(); i++) {
@@ -460,7 +467,7 @@ final class ConsumerProcess extends SimProcess {
         return Bytes.literal(d);
     }
 
-    private EpAttributes epAttr(Step s) {
+    EpAttributes epAttr(Step s) {
         JsonNode a = s.node().get("ep_attr");
         if (a == null) {
             return null;
@@ -481,7 +488,7 @@ final class ConsumerProcess extends SimProcess {
                 count(a.has("max_rdma_read_out") ? number(a.get("max_rdma_read_out"), p) : d.maxRdmaReadOut()));
     }
 
-    private void bind(Step s, Object value) {
+    void bind(Step s, Object value) {
         JsonNode out = s.node().get("out");
         if (out != null && value != null) {
             values.put(out.asText(), value);
@@ -521,7 +528,10 @@ final class ConsumerProcess extends SimProcess {
             case "dat_rmr_query":
             case "dat_pz_query":
             case "dat_psp_query":
-            case "dat_cr_query": {
+            case "dat_cr_query":
+            case "dat_srq_query":
+            case "dat_cno_query":
+            case "dat_rsp_query": {
                 String kind = call.substring(4, call.length() - 6);
                 Out<Map<String, Long>> attrs = new Out<>();
                 int type = Dat.HANDLE_TYPES.value("DAT_HANDLE_TYPE_" + kind.toUpperCase(java.util.Locale.ROOT));
@@ -745,8 +755,13 @@ final class ConsumerProcess extends SimProcess {
             case "sleep":
                 return SimTime.parse(s.node().get("time").asText());
             default:
-                throw new IllegalStateException("call " + call + " is in the catalogue but not executed");
+                return more.execute(s, call);
         }
+        return finish(s, ret, epName);
+    }
+
+    /** Traces a call that returns nothing but its DAT_RETURN, and checks expect.ret. */
+    long finish(Step s, int ret, String epName) {
         TraceEvent e = call(s, ret, null);
         if (epName != null) {
             e.ep(epName);
@@ -757,7 +772,7 @@ final class ConsumerProcess extends SimProcess {
     }
 
     /** Traces a query call, binds its result, and checks expect.attrs against it. */
-    private long finishQuery(Step s, int ret, Map<String, Long> attrs) {
+    long finishQuery(Step s, int ret, Map<String, Long> attrs) {
         bind(s, attrs);
         runner.trace(call(s, ret, null));
         checkRet(s, ret);
@@ -833,7 +848,7 @@ final class ConsumerProcess extends SimProcess {
         return 0;
     }
 
-    private TraceEvent call(Step s, int ret, Ep ep) {
+    TraceEvent call(Step s, int ret, Ep ep) {
         TraceEvent e = TraceEvent.of(sim().now(), TraceEvent.CALL, host.name()).call(s.spec().name())
                 .ret(DatReturn.typeName(ret));
         if (ep != null) {
@@ -1063,12 +1078,12 @@ final class ConsumerProcess extends SimProcess {
 
     // ------------------------------------------------------------------ expectations
 
-    private JsonNode expectNode(Step s, String key) {
+    JsonNode expectNode(Step s, String key) {
         JsonNode e = s.node().get("expect");
         return e == null ? null : e.get(key);
     }
 
-    private void checkRet(Step s, int ret) {
+    void checkRet(Step s, int ret) {
         JsonNode want = expectNode(s, "ret");
         String name = want == null ? "DAT_SUCCESS" : want.asText();
         if (name.equals("any")) {
@@ -1087,7 +1102,7 @@ final class ConsumerProcess extends SimProcess {
         }
     }
 
-    private void expectName(Step s, String key, NamedValues group, int actual) {
+    void expectName(Step s, String key, NamedValues group, int actual) {
         JsonNode want = expectNode(s, key);
         if (want != null && group.value(want.asText()) != actual) {
             runner.failure(this, s, "expected " + key + " " + want.asText() + ", got " + group.name(actual));
