@@ -545,4 +545,77 @@ public final class DatProvider {
     public int srqSetLw(Srq srq, int lowWatermark) {
         return core.srq.srqSetLw(srq, lowWatermark);
     }
+
+    /**
+     * dat_cno_create. See {@code CnoCalls}.
+     *
+     * @return DAT_SUCCESS or DAT_INVALID_HANDLE/IA
+     */
+    public int cnoCreate(Ia ia, String agent, Out<Cno> cno) {
+        return core.cno.cnoCreate(ia, agent, cno);
+    }
+
+    /**
+     * dat_cno_free. See {@code CnoCalls}.
+     *
+     * @return DAT_SUCCESS, DAT_INVALID_HANDLE/CNO, or DAT_INVALID_STATE/CNO_IN_USE while an EVD references it or a
+     *     consumer waits on it
+     */
+    public int cnoFree(Cno cno) {
+        return core.cno.cnoFree(cno);
+    }
+
+    /**
+     * dat_cno_modify_agent. See {@code CnoCalls}.
+     *
+     * @return DAT_SUCCESS or DAT_INVALID_HANDLE/CNO
+     */
+    public int cnoModifyAgent(Cno cno, String agent) {
+        return core.cno.cnoModifyAgent(cno, agent);
+    }
+
+    /**
+     * The argument checks of dat_cno_wait, made when the call starts. See {@code CnoCalls}.
+     *
+     * @return DAT_SUCCESS if the wait may proceed, DAT_INVALID_HANDLE/CNO or DAT_INVALID_PARAMETER (ARG2)
+     */
+    public int cnoWaitCheck(Cno cno, long timeoutUs) {
+        return core.cno.cnoWaitCheck(cno, timeoutUs);
+    }
+
+    /**
+     * Takes the CNO's pending notification, the end of a satisfied dat_cno_wait. See {@code CnoCalls}.
+     *
+     * @return the notifying EVD (a hint), or null if none is pending
+     */
+    public Evd cnoTake(Cno cno) {
+        return core.cno.cnoTake(cno);
+    }
+
+    /**
+     * Registers or removes a consumer blocked in dat_cno_wait. See {@code CnoCalls}.
+     *
+     */
+    public void cnoWaiter(Cno cno, Runnable wake, boolean add) {
+        core.cno.cnoWaiter(cno, wake, add);
+    }
+
+    /**
+     * dat_evd_modify_cno. See {@code CnoCalls}.
+     *
+     * @return DAT_SUCCESS, or DAT_INVALID_HANDLE for a bad EVD or a CNO that is freed or of another IA (CNO
+     *     subtype)
+     */
+    public int evdModifyCno(Evd evd, Cno cno) {
+        return core.cno.evdModifyCno(evd, cno);
+    }
+
+    /**
+     * dat_evd_create with a CNO. See {@code EvdCalls}.
+     *
+     * @return as without a CNO, and DAT_INVALID_HANDLE/CNO for a CNO that is freed or of another IA
+     */
+    public int evdCreate(Ia ia, int qlen, Cno cno, int flags, Out<Evd> evd) {
+        return core.evd.evdCreate(ia, qlen, cno, flags, evd);
+    }
 }

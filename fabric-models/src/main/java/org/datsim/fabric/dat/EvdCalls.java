@@ -20,6 +20,23 @@ final class EvdCalls extends ProviderPart {
      * @return DAT_SUCCESS, DAT_INVALID_HANDLE, or DAT_INVALID_PARAMETER for a bad qlen (ARG2) or flags (ARG4)
      */
     public int evdCreate(Ia ia, int qlen, int flags, Out<Evd> evd) {
+        return evdCreate(ia, qlen, null, flags, evd);
+    }
+
+    /**
+     * dat_evd_create with a CNO.
+     *
+     * @param ia the IA
+     * @param qlen evd_min_qlen
+     * @param cno the CNO the EVD notifies, or null for DAT_HANDLE_NULL
+     * @param flags the DAT_EVD_FLAGS of the streams it accepts
+     * @param evd receives the EVD
+     * @return as without a CNO, and DAT_INVALID_HANDLE/CNO for a CNO that is freed or of another IA
+     */
+    public int evdCreate(Ia ia, int qlen, Cno cno, int flags, Out<Evd> evd) {
+        if (!bad(ia, Ia.class) && cno != null && (cno.freed || cno.ia != ia)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_CNO);
+        }
         if (bad(ia, Ia.class)) {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_IA);
         }
@@ -30,6 +47,7 @@ final class EvdCalls extends ProviderPart {
             return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG4);
         }
         Evd created = new Evd(ia.host.nextName("evd"), ia, qlen, flags);
+        core.cno.attach(created, cno);
         ia.children.add(created);
         evd.value = created;
         return DatReturn.SUCCESS;
@@ -49,6 +67,7 @@ final class EvdCalls extends ProviderPart {
             return err(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_EVD_IN_USE);
         }
         evd.freed = true;
+        core.cno.detach(evd);
         return DatReturn.SUCCESS;
     }
 
@@ -159,9 +178,9 @@ final class EvdCalls extends ProviderPart {
     }
 
     /**
-     * dat_evd_enable or dat_evd_disable: whether event arrivals affect the EVD's CNO. This provider has no CNOs yet,
-     * so the state is kept (and reported by queries) and has no other effect, as the man pages say of an EVD without
-     * a CNO. Either call on an EVD already in that state is a no-op.
+     * dat_evd_enable or dat_evd_disable: whether event arrivals notify the EVD's CNO. Events are queued either way;
+     * a disabled EVD (like one a consumer waits on directly) does not notify its CNO. Either call on an EVD already
+     * in that state is a no-op.
      *
      * @param evd the EVD
      * @param enable true for dat_evd_enable

@@ -67,6 +67,11 @@ final class IaCalls extends ProviderPart {
             if (h instanceof Evd && ((Evd) h).waiter != null) {
                 ((Evd) h).waiter.run(); // a consumer blocked on it returns DAT_ABORT
             }
+            if (h instanceof Cno) {
+                for (Runnable r : ((Cno) h).waiters.toArray(new Runnable[0])) {
+                    r.run(); // a consumer blocked in dat_cno_wait returns with no EVD
+                }
+            }
         }
         return DatReturn.SUCCESS;
     }
@@ -244,6 +249,9 @@ final class IaCalls extends ProviderPart {
             p.put("low_watermark", (long) srq.lowWatermark);
             p.put("available_dto_count", (long) srq.queue.size());
             p.put("outstanding_dto_count", (long) srq.outstanding);
+        } else if (handle instanceof Cno) {
+            p.put("ia", 1L);
+            p.put("agent", ((Cno) handle).agent != null ? 1L : 0L);
         } else if (handle instanceof Cr) {
             Cr cr = (Cr) handle;
             p.put("remote_port_qual", cr.psp.connQual);

@@ -37,6 +37,7 @@ final class ProviderCore {
     final ConnectionCalls cm;
     final DtoCalls dto;
     final SrqCalls srq;
+    final CnoCalls cno;
 
     ProviderCore(Simulator sim, TraceSource<TraceEvent> trace, List<DatHost> hosts, Params params) {
         this.sim = sim;
@@ -57,6 +58,7 @@ final class ProviderCore {
         this.ep = new EpCalls(this);
         this.cm = new ConnectionCalls(this);
         this.dto = new DtoCalls(this);
+        this.cno = new CnoCalls(this);
         this.srq = new SrqCalls(this,
                 "provider_internal_error".equals(params.choice(FabricParams.PROVIDER_SRQ_LW_EVENT)));
         for (DatHost h : this.hosts) {
@@ -95,6 +97,7 @@ final class ProviderCore {
             if (async != evd && async.queue.size() < async.qlen) {
                 async.queue.addLast(new DatEvent(Dat.ASYNC_ERROR_EVD_OVERFLOW, async, null, 0, -1, 0, -1, null, -1,
                         sim.now(), false));
+                cno.notify(async);
                 wake(async);
             }
             // Rule 8: on InfiniBand a completion-queue overflow is fatal for every queue pair feeding it.
@@ -107,6 +110,7 @@ final class ProviderCore {
         }
         evd.queue.addLast(e);
         if (!e.unsignalled) {
+            cno.notify(evd); // before the waiter is woken: a consumer waiting on the EVD itself preempts the CNO
             wake(evd);
         }
     }

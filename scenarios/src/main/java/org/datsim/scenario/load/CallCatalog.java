@@ -53,7 +53,7 @@ public final class CallCatalog {
                 req("ia", ArgType.HANDLE));
         for (String[] q : new String[][] {{"ep", "ep_param"}, {"evd", "evd_param"}, {"lmr", "lmr_param"},
             {"rmr", "rmr_param"}, {"pz", "pz_param"}, {"psp", "psp_param"}, {"cr", "cr_param"},
-            {"srq", "srq_param"}}) {
+            {"srq", "srq_param"}, {"cno", "cno_param"}}) {
             add("dat_" + q[0] + "_query", q[1], List.of("attrs"), "Read the " + q[0].toUpperCase(java.util.Locale.ROOT)
                     + "'s parameters", req(q[0], ArgType.HANDLE));
         }
@@ -68,7 +68,7 @@ public final class CallCatalog {
         add("dat_pz_create", "pz", none, "Create a protection zone", req("ia", ArgType.HANDLE));
         add("dat_pz_free", null, none, "Free a protection zone", req("pz", ArgType.HANDLE));
         add("dat_evd_create", "evd", none, "Create an event dispatcher", req("ia", ArgType.HANDLE),
-                req("evd_min_qlen", ArgType.INT), flags("evd_flags", Dat.EVD_FLAGS, true));
+                req("evd_min_qlen", ArgType.INT), opt("cno", ArgType.HANDLE), flags("evd_flags", Dat.EVD_FLAGS, true));
         add("dat_evd_free", null, none, "Free an event dispatcher", req("evd", ArgType.HANDLE));
         add("dat_evd_wait", "event", EVENT_EXPECT, "Wait for events on an EVD", req("evd", ArgType.HANDLE),
                 opt("timeout", ArgType.TIMEOUT), opt("threshold", ArgType.INT));
@@ -83,6 +83,16 @@ public final class CallCatalog {
                 req("evd", ArgType.HANDLE), req("evd_min_qlen", ArgType.INT));
         add("dat_evd_post_se", null, none, "Queue a software event (its pointer comes back as the event's cookie)",
                 req("evd", ArgType.HANDLE), req("pointer", ArgType.INT));
+        add("dat_evd_modify_cno", null, none, "Associate an EVD with another CNO, or with none (null)",
+                req("evd", ArgType.HANDLE), req("cno", ArgType.HANDLE));
+        add("dat_cno_create", "cno", none, "Create a consumer notification object; agent names an OS wait proxy"
+                + " agent (default DAT_OS_WAIT_PROXY_AGENT_NULL)", req("ia", ArgType.HANDLE),
+                opt("agent", ArgType.STRING));
+        add("dat_cno_free", null, none, "Free a CNO", req("cno", ArgType.HANDLE));
+        add("dat_cno_modify_agent", null, none, "Replace a CNO's OS wait proxy agent", req("cno", ArgType.HANDLE),
+                opt("agent", ArgType.STRING));
+        add("dat_cno_wait", "evd", List.of("evd"), "Wait until an EVD of the CNO is notified; binds that EVD (a hint)",
+                req("cno", ArgType.HANDLE), opt("timeout", ArgType.TIMEOUT));
         add("dat_lmr_create", "lmr", none, "Register a region of host memory (DAT_MEM_TYPE_VIRTUAL)",
                 req("ia", ArgType.HANDLE), req("pz", ArgType.HANDLE), req("length", ArgType.SIZE),
                 opt("address", ArgType.INT), flags("privileges", Dat.MEM_PRIV, false));

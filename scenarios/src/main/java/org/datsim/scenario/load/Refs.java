@@ -22,6 +22,8 @@ public final class Refs {
             Map.entry("evd", List.of()),
             Map.entry("ep", List.of()),
             Map.entry("srq", List.of()),
+            Map.entry("cno", List.of()),
+            Map.entry("cno_param", List.of("ia", "agent")),
             Map.entry("srq_param", List.of("srq_state", "max_recv_dtos", "max_recv_iov", "low_watermark",
                     "available_dto_count", "outstanding_dto_count")),
             Map.entry("psp", List.of("conn_qual")),

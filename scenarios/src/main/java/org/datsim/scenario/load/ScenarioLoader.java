@@ -1047,6 +1047,12 @@ public final class ScenarioLoader {
         if (e.has("data")) {
             data(e.get("data"), path + ".data");
         }
+        if (e.has("evd") && !e.get("evd").isNull() && !isRef(e.get("evd"))) {
+            problem(path + ".evd", "expected a reference to an EVD such as \"$evd\", or null, found "
+                    + show(e.get("evd")));
+        } else if (e.has("evd") && !e.get("evd").isNull()) {
+            ref(e.get("evd").asText(), path + ".evd", process, bound);
+        }
         if (e.has("ep") && !isRef(e.get("ep"))) {
             problem(path + ".ep", "expected a reference to an endpoint such as \"$ep\", found " + show(e.get("ep")));
         } else if (e.has("ep")) {

@@ -98,6 +98,26 @@ final class ConsumerProcess extends SimProcess {
         return s.spec().name() + " at " + s.path();
     }
 
+    /** Wakes the process after a delay; returns the wake's id for {@link #cancelTimer}. */
+    long timer(long delayPs) {
+        return wakeAfter(delayPs);
+    }
+
+    /** Cancels a wake set by {@link #timer}. */
+    void cancelTimer(long id) {
+        cancelWake(id);
+    }
+
+    /** Returns the CPU time of a poll, the cost of returning from a satisfied wait. */
+    long pollOverhead() {
+        return pollOverhead;
+    }
+
+    /** Resolves a reference such as "$evd" (for expectations checked outside this class). */
+    Object resolveRef(String text, String path) {
+        return resolve(text, path);
+    }
+
     /** Returns the runner the process belongs to. */
     ScenarioRunner runner() {
         return runner;
@@ -133,6 +153,21 @@ final class ConsumerProcess extends SimProcess {
             if (s.kind() != Step.CALL) {
                 repeatStep(s);
                 continue;
+            }
+            if (more.waiting()) {
+                boolean done;
+                try {
+                    done = more.continueWait(s);
+                } catch (Unbound e) {
+                    runner.failure(this, s, e.getMessage()); // continueWait ends the wait before it can throw
+                    done = true;
+                }
+                if (!done) {
+                    return;
+                }
+                pc++;
+                wakeAfter(pollOverhead);
+                return;
             }
             if (waitEvd != null) {
                 boolean done;
@@ -219,7 +254,7 @@ final class ConsumerProcess extends SimProcess {
         if (c.startsWith("dat_ep_post_") || c.equals("dat_rmr_bind")) {
             return postOverhead;
         }
-        if (c.equals("dat_evd_wait") || c.equals("dat_evd_dequeue") || c.startsWith("mem_") || c.equals("sleep")) {
+        if (c.equals("dat_evd_wait") || c.equals("dat_cno_wait") || c.equals("dat_evd_dequeue") || c.startsWith("mem_") || c.equals("sleep")) {
             return 0;
         }
         return callOverhead;
@@ -598,8 +633,11 @@ final class ConsumerProcess extends SimProcess {
                 break;
             case "dat_evd_create": {
                 Out<Evd> evd = new Out<>();
-                ret = dat.evdCreate(handle(s, "ia", Ia.class), count(number(s, "evd_min_qlen", 0)),
-                        flags(s, "evd_flags", Dat.EVD_FLAGS), evd);
+                DatHandle cno = handle(s, "cno");
+                ret = cno != null && !(cno instanceof org.datsim.fabric.dat.Cno)
+                        ? DatReturn.error(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_CNO)
+                        : dat.evdCreate(handle(s, "ia", Ia.class), count(number(s, "evd_min_qlen", 0)),
+                                (org.datsim.fabric.dat.Cno) cno, flags(s, "evd_flags", Dat.EVD_FLAGS), evd);
                 bind(s, evd.value);
                 break;
             }

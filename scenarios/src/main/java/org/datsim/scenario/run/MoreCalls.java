@@ -1,7 +1,13 @@
 package org.datsim.scenario.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.datsim.core.time.SimTime;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.fabric.dat.Cno;
+import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.dat.DatHandle;
 import org.datsim.fabric.dat.DatProvider;
+import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.Ep;
 import org.datsim.fabric.dat.Evd;
 import org.datsim.fabric.dat.Ia;
@@ -11,17 +17,27 @@ import org.datsim.fabric.dat.Srq;
 import org.datsim.scenario.load.Step;
 
 /**
- * The calls of a consumer process added with the DAT 2.0 objects: the SRQ calls and dat_ep_create_with_srq (the
- * calls of the first version are executed by {@link ConsumerProcess} itself).
+ * The calls of a consumer process for the SRQ, CNO, RSP and registry objects and the endpoint extras (the calls of
+ * the first version are executed by {@link ConsumerProcess} itself), including the blocking dat_cno_wait.
  */
 final class MoreCalls {
 
     private final ConsumerProcess p;
     private final DatProvider dat;
+    private final Runnable wake;
+    private Cno waitCno;
+    private long waitDeadline;
+    private long waitTimer;
 
     MoreCalls(ConsumerProcess p, DatProvider dat) {
         this.p = p;
         this.dat = dat;
+        this.wake = p::wake;
+    }
+
+    /** Returns true while the process is blocked in dat_cno_wait. */
+    boolean waiting() {
+        return waitCno != null;
     }
 
     /**
@@ -76,10 +92,111 @@ final class MoreCalls {
                 ret = dat.srqSetLw(p.handle(s, "srq", Srq.class),
                         ConsumerProcess.count(p.number(s, "low_watermark", 0)));
                 break;
+            case "dat_cno_create": {
+                Out<Cno> cno = new Out<>();
+                ret = dat.cnoCreate(p.handle(s, "ia", Ia.class), agent(s), cno);
+                p.bind(s, cno.value);
+                break;
+            }
+            case "dat_cno_free":
+                ret = dat.cnoFree(p.handle(s, "cno", Cno.class));
+                break;
+            case "dat_cno_modify_agent":
+                ret = dat.cnoModifyAgent(p.handle(s, "cno", Cno.class), agent(s));
+                break;
+            case "dat_evd_modify_cno": {
+                DatHandle cno = p.handle(s, "cno");
+                ret = cno != null && !(cno instanceof Cno)
+                        ? DatReturn.error(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_CNO)
+                        : dat.evdModifyCno(p.handle(s, "evd", Evd.class), (Cno) cno);
+                break;
+            }
+            case "dat_cno_wait":
+                return startCnoWait(s);
             default:
                 throw new IllegalStateException("call " + call + " is in the catalogue but not executed");
         }
         return p.finish(s, ret, epName);
+    }
+
+    /** The agent argument: a proxy agent's name, or null for DAT_OS_WAIT_PROXY_AGENT_NULL (or absent). */
+    private static String agent(Step s) {
+        JsonNode a = s.node().get("agent");
+        return a == null || a.isNull() || "DAT_OS_WAIT_PROXY_AGENT_NULL".equals(a.asText()) ? null : a.asText();
+    }
+
+    private long startCnoWait(Step s) {
+        Cno cno = p.handle(s, "cno", Cno.class);
+        long timeout = p.timeoutUs(s);
+        int ret = dat.cnoWaitCheck(cno, timeout);
+        if (!DatReturn.isSuccess(ret)) {
+            finishCnoWait(s, ret, null);
+            return 0;
+        }
+        if (cno.pending() != null) {
+            finishCnoWait(s, ret, dat.cnoTake(cno));
+            return p.pollOverhead();
+        }
+        waitCno = cno;
+        dat.cnoWaiter(cno, wake, true);
+        if (timeout != Dat.TIMEOUT_INFINITE) {
+            waitDeadline = p.sim().now() + timeout * SimTime.US;
+            waitTimer = p.timer(timeout * SimTime.US);
+        } else {
+            waitDeadline = Long.MAX_VALUE;
+            waitTimer = 0;
+        }
+        return -1;
+    }
+
+    /**
+     * Looks again at a blocked dat_cno_wait: it ends with the notifying EVD, with no EVD when the IA was closed or
+     * the CNO's last EVD freed, or with DAT_QUEUE_EMPTY at the timeout.
+     *
+     * @return true if the wait ended
+     */
+    boolean continueWait(Step s) {
+        Cno cno = waitCno;
+        if (cno.pending() != null) {
+            endCnoWait();
+            finishCnoWait(s, DatReturn.SUCCESS, dat.cnoTake(cno));
+        } else if (cno.isFreed() || cno.evdCount() == 0) {
+            endCnoWait();
+            finishCnoWait(s, DatReturn.SUCCESS, null);
+        } else if (p.sim().now() >= waitDeadline) {
+            endCnoWait();
+            finishCnoWait(s, DatReturn.error(DatReturn.QUEUE_EMPTY, 0), null);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    private void endCnoWait() {
+        if (waitTimer != 0) {
+            p.cancelTimer(waitTimer);
+            waitTimer = 0;
+        }
+        dat.cnoWaiter(waitCno, wake, false);
+        waitCno = null;
+    }
+
+    private void finishCnoWait(Step s, int ret, Evd evd) {
+        TraceEvent e = p.call(s, ret, null);
+        if (evd != null) {
+            e.attr("evd", evd.name());
+        }
+        p.runner().trace(e);
+        p.checkRet(s, ret);
+        p.bind(s, evd);
+        JsonNode want = p.expectNode(s, "evd");
+        if (want != null && DatReturn.isSuccess(ret)) {
+            Object w = want.isNull() ? null : p.resolveRef(want.asText(), s.path() + ".expect.evd");
+            if (w != evd) {
+                p.runner().failure(p, s, "expected the EVD " + (want.isNull() ? "null" : want.asText()) + ", got "
+                        + (evd == null ? "none" : evd.name()));
+            }
+        }
     }
 
     /** A field of an attribute object (DAT_SRQ_ATTR): absent fields are 0, as a zeroed C structure. */
