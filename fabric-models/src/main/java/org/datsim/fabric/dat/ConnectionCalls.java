@@ -86,7 +86,7 @@ final class ConnectionCalls extends ProviderPart {
         if (flags != 0) {
             return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG4);
         }
-        if (ia.host.psps.containsKey(connQual)) {
+        if (ia.host.psps.containsKey(connQual) || ia.host.rsps.containsKey(connQual)) {
             return err(DatReturn.CONN_QUAL_IN_USE, 0);
         }
         Psp created = new Psp(ia.host.nextName("psp"), ia, connQual, evd, flags);
@@ -112,7 +112,7 @@ final class ConnectionCalls extends ProviderPart {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_IA);
         }
         long q = DatProvider.FIRST_ANY_CONN_QUAL;
-        while (ia.host.psps.containsKey(q)) {
+        while (ia.host.psps.containsKey(q) || ia.host.rsps.containsKey(q)) {
             q++;
             if (q > 0xFFFFFFFFL) {
                 return err(DatReturn.CONN_QUAL_UNAVAILABLE, 0);
@@ -170,7 +170,7 @@ final class ConnectionCalls extends ProviderPart {
      * DAT_CONNECTION_EVENT_ESTABLISHED, when the requester's RTU arrives.
      *
      * @param cr the connection request
-     * @param ep an UNCONNECTED endpoint
+     * @param ep an UNCONNECTED endpoint; for a request to an RSP, the RSP's endpoint, or null for it
      * @param privateData up to 56 bytes for the requester
      * @return DAT_SUCCESS, DAT_INVALID_HANDLE (CR or EP), DAT_INVALID_STATE, or DAT_INVALID_PARAMETER
      */
@@ -178,10 +178,14 @@ final class ConnectionCalls extends ProviderPart {
         if (bad(cr, Cr.class)) {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_CR);
         }
-        if (bad(ep, Ep.class) || ep.ia.host != cr.ia.host) {
+        if (cr.rsp != null && ep == null) {
+            ep = cr.rsp.ep; // a request to an RSP already has its endpoint
+        }
+        if (bad(ep, Ep.class) || ep.ia.host != cr.ia.host || (cr.rsp != null && ep != cr.rsp.ep)) {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EP);
         }
-        if (ep.state != Dat.EP_STATE_UNCONNECTED) {
+        int expected = cr.rsp != null ? Dat.EP_STATE_PASSIVE_CONNECTION_PENDING : Dat.EP_STATE_UNCONNECTED;
+        if (ep.state != expected) {
             return err(DatReturn.INVALID_STATE, ep.stateSubtype());
         }
         if (privateData.length > ProviderCore.MAX_PRIVATE_DATA) {
@@ -211,7 +215,7 @@ final class ConnectionCalls extends ProviderPart {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_CR);
         }
         Psp target = cr.ia.host.psps.get(handoff);
-        if (target == null || target.freed || target.ia != cr.ia || target == cr.psp) {
+        if (cr.rsp != null || target == null || target.freed || target.ia != cr.ia || target == cr.psp) {
             return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG2);
         }
         cr.freed = true;
@@ -238,6 +242,9 @@ final class ConnectionCalls extends ProviderPart {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_CR);
         }
         cr.freed = true;
+        if (cr.rsp != null && !cr.rsp.ep.freed && cr.rsp.ep.state == Dat.EP_STATE_PASSIVE_CONNECTION_PENDING) {
+            cr.rsp.ep.state = Dat.EP_STATE_UNCONNECTED; // the reserved endpoint may be reused
+        }
         cr.ia.host.hca.sendCm(cr.remoteHost, new CmMessage("REJ", cr.ia.host.id, null, cr.remoteEp, 0,
                 new byte[0], true));
         return DatReturn.SUCCESS;
@@ -314,6 +321,10 @@ final class ConnectionCalls extends ProviderPart {
         }
         switch (m.type()) {
             case "REQ": {
+                Rsp rsp = host.rsps.get(m.connQual());
+                if (rsp != null && core.rsp.request(host, rsp, m)) {
+                    return;
+                }
                 Psp psp = host.psps.get(m.connQual());
                 if (psp == null || psp.freed) {
                     host.hca.sendCm(m.srcHost(), new CmMessage("REJ", host.id, null, m.from(), 0, new byte[0],

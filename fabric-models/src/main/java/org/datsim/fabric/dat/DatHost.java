@@ -20,6 +20,7 @@ public final class DatHost {
     final TreeMap<Integer, Lmr> byLmrContext = new TreeMap<>();
     final TreeMap<Integer, Lmr> byRmrContext = new TreeMap<>();
     final TreeMap<Long, Psp> psps = new TreeMap<>();
+    final TreeMap<Long, Rsp> rsps = new TreeMap<>();
     final TreeMap<Integer, Rmr> rmrByContext = new TreeMap<>();
     private int nextContext = 0x100;
     private final TreeMap<String, Integer> counters = new TreeMap<>();

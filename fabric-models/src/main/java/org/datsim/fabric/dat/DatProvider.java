@@ -618,4 +618,24 @@ public final class DatProvider {
     public int evdCreate(Ia ia, int qlen, Cno cno, int flags, Out<Evd> evd) {
         return core.evd.evdCreate(ia, qlen, cno, flags, evd);
     }
+
+    /**
+     * dat_rsp_create. See {@code RspCalls}.
+     *
+     * @return DAT_SUCCESS; DAT_INVALID_HANDLE (IA, EP or EVD_CR); DAT_MODEL_NOT_SUPPORTED for a null endpoint;
+     *     DAT_INVALID_STATE with the endpoint's state when it is not UNCONNECTED; DAT_CONN_QUAL_IN_USE when a PSP
+     *     or RSP of the host listens there
+     */
+    public int rspCreate(Ia ia, long connQual, Ep ep, Evd evd, Out<Rsp> rsp) {
+        return core.rsp.rspCreate(ia, connQual, ep, evd, rsp);
+    }
+
+    /**
+     * dat_rsp_free. See {@code RspCalls}.
+     *
+     * @return DAT_SUCCESS or DAT_INVALID_HANDLE/RSP
+     */
+    public int rspFree(Rsp rsp) {
+        return core.rsp.rspFree(rsp);
+    }
 }

@@ -68,6 +68,8 @@ public final class Ep extends DatHandle {
                 return DatReturn.SUB_INVALID_STATE_EP_UNCONNECTED;
             case Dat.EP_STATE_ACTIVE_CONNECTION_PENDING:
                 return DatReturn.SUB_INVALID_STATE_EP_ACTCONNPENDING;
+            case Dat.EP_STATE_RESERVED:
+                return DatReturn.SUB_INVALID_STATE_EP_RESERVED;
             case Dat.EP_STATE_PASSIVE_CONNECTION_PENDING:
                 return DatReturn.SUB_INVALID_STATE_EP_PASSCONNPENDING;
             case Dat.EP_STATE_CONNECTED:

@@ -57,6 +57,9 @@ final class IaCalls extends ProviderPart {
                 ia.host.byLmrContext.remove(((Lmr) h).lmrContext);
                 ia.host.byRmrContext.remove(((Lmr) h).rmrContext);
             }
+            if (h instanceof Rsp && !h.freed && ia.host.rsps.get(((Rsp) h).connQual) == h) {
+                ia.host.rsps.remove(((Rsp) h).connQual);
+            }
             if (h instanceof Psp && !h.freed) {
                 ia.host.psps.remove(((Psp) h).connQual);
             }
@@ -249,12 +252,17 @@ final class IaCalls extends ProviderPart {
             p.put("low_watermark", (long) srq.lowWatermark);
             p.put("available_dto_count", (long) srq.queue.size());
             p.put("outstanding_dto_count", (long) srq.outstanding);
+        } else if (handle instanceof Rsp) {
+            Rsp rsp = (Rsp) handle;
+            p.put("conn_qual", rsp.connQual);
+            p.put("ep", rsp.used ? 0L : 1L);
+            p.put("evd", 1L);
         } else if (handle instanceof Cno) {
             p.put("ia", 1L);
             p.put("agent", ((Cno) handle).agent != null ? 1L : 0L);
         } else if (handle instanceof Cr) {
             Cr cr = (Cr) handle;
-            p.put("remote_port_qual", cr.psp.connQual);
+            p.put("remote_port_qual", cr.connQual());
             p.put("private_data_size", (long) cr.privateData.length);
         }
         params.value = p;

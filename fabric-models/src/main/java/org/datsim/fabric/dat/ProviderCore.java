@@ -38,6 +38,7 @@ final class ProviderCore {
     final DtoCalls dto;
     final SrqCalls srq;
     final CnoCalls cno;
+    final RspCalls rsp;
 
     ProviderCore(Simulator sim, TraceSource<TraceEvent> trace, List<DatHost> hosts, Params params) {
         this.sim = sim;
@@ -59,6 +60,7 @@ final class ProviderCore {
         this.cm = new ConnectionCalls(this);
         this.dto = new DtoCalls(this);
         this.cno = new CnoCalls(this);
+        this.rsp = new RspCalls(this);
         this.srq = new SrqCalls(this,
                 "provider_internal_error".equals(params.choice(FabricParams.PROVIDER_SRQ_LW_EVENT)));
         for (DatHost h : this.hosts) {

@@ -53,7 +53,7 @@ public final class CallCatalog {
                 req("ia", ArgType.HANDLE));
         for (String[] q : new String[][] {{"ep", "ep_param"}, {"evd", "evd_param"}, {"lmr", "lmr_param"},
             {"rmr", "rmr_param"}, {"pz", "pz_param"}, {"psp", "psp_param"}, {"cr", "cr_param"},
-            {"srq", "srq_param"}, {"cno", "cno_param"}}) {
+            {"srq", "srq_param"}, {"cno", "cno_param"}, {"rsp", "rsp_param"}}) {
             add("dat_" + q[0] + "_query", q[1], List.of("attrs"), "Read the " + q[0].toUpperCase(java.util.Locale.ROOT)
                     + "'s parameters", req(q[0], ArgType.HANDLE));
         }
@@ -126,6 +126,10 @@ public final class CallCatalog {
         add("dat_psp_create_any", "psp", none, "Listen on a connection qualifier the provider picks ($psp.conn_qual)",
                 req("ia", ArgType.HANDLE), req("evd", ArgType.HANDLE), flags("psp_flags", Dat.PSP_FLAGS, false));
         add("dat_psp_free", null, none, "Stop listening", req("psp", ArgType.HANDLE));
+        add("dat_rsp_create", "rsp", none, "Reserve a connection qualifier for one endpoint (one connection"
+                + " request)", req("ia", ArgType.HANDLE), req("conn_qual", ArgType.INT), req("ep", ArgType.HANDLE),
+                req("evd", ArgType.HANDLE));
+        add("dat_rsp_free", null, none, "Free a reserved service point", req("rsp", ArgType.HANDLE));
         add("dat_ep_reset", null, none, "Return a DISCONNECTED endpoint to UNCONNECTED for another connection",
                 req("ep", ArgType.HANDLE));
         add("dat_cr_accept", null, none, "Accept a connection request", req("cr", ArgType.HANDLE),

@@ -23,6 +23,8 @@ public final class Refs {
             Map.entry("ep", List.of()),
             Map.entry("srq", List.of()),
             Map.entry("cno", List.of()),
+            Map.entry("rsp", List.of()),
+            Map.entry("rsp_param", List.of("conn_qual", "ep", "evd")),
             Map.entry("cno_param", List.of("ia", "agent")),
             Map.entry("srq_param", List.of("srq_state", "max_recv_dtos", "max_recv_iov", "low_watermark",
                     "available_dto_count", "outstanding_dto_count")),

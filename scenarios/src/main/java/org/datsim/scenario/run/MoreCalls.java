@@ -111,6 +111,19 @@ final class MoreCalls {
                         : dat.evdModifyCno(p.handle(s, "evd", Evd.class), (Cno) cno);
                 break;
             }
+            case "dat_rsp_create": {
+                Out<org.datsim.fabric.dat.Rsp> rsp = new Out<>();
+                DatHandle ep = p.handle(s, "ep");
+                ret = ep != null && !(ep instanceof Ep)
+                        ? DatReturn.error(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EP)
+                        : dat.rspCreate(p.handle(s, "ia", Ia.class), p.number(s, "conn_qual", 0), (Ep) ep,
+                                p.handle(s, "evd", Evd.class), rsp);
+                p.bind(s, rsp.value);
+                break;
+            }
+            case "dat_rsp_free":
+                ret = dat.rspFree(p.handle(s, "rsp", org.datsim.fabric.dat.Rsp.class));
+                break;
             case "dat_cno_wait":
                 return startCnoWait(s);
             default:
