@@ -638,4 +638,45 @@ public final class DatProvider {
     public int rspFree(Rsp rsp) {
         return core.rsp.rspFree(rsp);
     }
+
+    /**
+     * dat_ep_modify. See {@code EpExtraCalls}.
+     *
+     * @return DAT_SUCCESS; DAT_INVALID_HANDLE; DAT_INVALID_PARAMETER (ARG3) for values beyond the IA's limits or
+     *     breaking the EVD sharing rule (rule 9); DAT_INVALID_STATE with the endpoint's state in any other state,
+     *     or for new recv_completion_flags with receives posted
+     */
+    public int epModify(Ep ep, EpAttributes attr) {
+        return core.epx.epModify(ep, attr);
+    }
+
+    /**
+     * dat_ep_dup_connect. See {@code EpExtraCalls}.
+     *
+     * @return DAT_SUCCESS; DAT_INVALID_HANDLE (EP, or the dup EP with subtype DAT_INVALID_HANDLE2);
+     *     DAT_INVALID_STATE when the dup endpoint is not connected or the endpoint not UNCONNECTED; else as
+     *     dat_ep_connect
+     */
+    public int epDupConnect(Ep ep, Ep dupEp, long timeoutUs, byte[] privateData) {
+        return core.epx.epDupConnect(ep, dupEp, timeoutUs, privateData);
+    }
+
+    /**
+     * dat_ep_recv_query. See {@code EpExtraCalls}.
+     *
+     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
+     */
+    public int epRecvQuery(Ep ep, Out<Integer> nbufsAllocated, Out<Integer> bufsAllocSpan) {
+        return core.epx.epRecvQuery(ep, nbufsAllocated, bufsAllocSpan);
+    }
+
+    /**
+     * dat_ep_set_watermark. See {@code EpExtraCalls}.
+     *
+     * @return DAT_SUCCESS, DAT_INVALID_HANDLE, or DAT_INVALID_PARAMETER (ARG2, ARG3) for a negative value other
+     *     than DAT_WATERMARK_INFINITE
+     */
+    public int epSetWatermark(Ep ep, int soft, int hard) {
+        return core.epx.epSetWatermark(ep, soft, hard);
+    }
 }

@@ -149,6 +149,9 @@ final class DtoCalls extends ProviderPart {
         }
         WorkRequest wr = newWorkRequest(ep, WorkRequest.RECV, iov, cookie, flags, null);
         ep.receivesPosted++;
+        if (ep.softArmed || ep.hardHighWatermark >= 0) {
+            core.epx.checkWatermarks(ep);
+        }
         traceOp(ep, wr, TraceEvent.POST);
         ep.ia.host.hca.postReceive(wr);
         opId.value = wr.opId;
@@ -288,9 +291,12 @@ final class DtoCalls extends ProviderPart {
                         Dat.DTO_BIND_MW, null, ((Rmr.Binding) wr.bindTarget).rmr(), wr.opId, sim.now(),
                         (wr.flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0));
             } else if (!suppressed) {
+                // Rule 14: on a SOLICITED_WAIT receive stream only a solicited Send (or a failure) notifies.
+                boolean silent = wr.opcode == WorkRequest.RECV && wr.status() == Dat.DTO_SUCCESS && !wr.solicited
+                        && (ep.attr.recvCompletionFlags() & Dat.COMPLETION_SOLICITED_WAIT_FLAG) != 0;
                 DatEvent e = new DatEvent(Dat.DTO_COMPLETION_EVENT, evd, ep, wr.cookie, wr.status(),
                         wr.status() == Dat.DTO_SUCCESS ? wr.transferred() : 0, wr.opcode, null, wr.opId,
-                        sim.now(), (wr.flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0);
+                        sim.now(), silent || (wr.flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0);
                 if (wr.opcode == WorkRequest.RECV) {
                     e.srq = ep.srq; // the SRQ's receive stays outstanding until this completion is reaped
                 }

@@ -12,7 +12,7 @@ public final class Ep extends DatHandle {
     final Evd recvEvd;
     final Evd requestEvd;
     final Evd connectEvd;
-    final EpAttributes attr;
+    EpAttributes attr;
     final QueuePair qp;
     int state = Dat.EP_STATE_UNCONNECTED;
     Ep peer;
@@ -23,6 +23,10 @@ public final class Ep extends DatHandle {
     int requestsInFlight;
     int suppressedUnreaped;
     int receivesPosted;
+    /** dat_ep_set_watermark: the soft and hard high watermarks (-1 is DAT_WATERMARK_INFINITE). */
+    int softHighWatermark = -1;
+    int hardHighWatermark = -1;
+    boolean softArmed;
     /** The shared receive queue of an endpoint made by dat_ep_create_with_srq, else null. */
     Srq srq;
 

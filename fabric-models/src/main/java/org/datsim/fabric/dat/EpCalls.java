@@ -71,33 +71,15 @@ final class EpCalls extends ProviderPart {
             return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG2);
         }
         EpAttributes a = attr != null ? attr : EpAttributes.defaults();
-        if (a.maxRecvDtos() < 1 || a.maxRecvDtos() > core.maxDtoPerEp || a.maxRequestDtos() < 1
-                || a.maxRequestDtos() > core.maxDtoPerEp || a.maxRecvIov() < 1 || a.maxRecvIov() > core.maxIov
-                || a.maxRequestIov() < 1 || a.maxRequestIov() > core.maxIov || a.maxMessageSize() > core.maxMessageSize
-                || a.maxRdmaSize() > core.maxMessageSize) {
-            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG6);
+        int ret = checkAttributes(a, DatReturn.SUB_INVALID_ARG6);
+        if (ret != DatReturn.SUCCESS) {
+            return ret;
         }
-        if ((a.recvCompletionFlags() & Dat.COMPLETION_SUPPRESS_FLAG) != 0) {
-            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG6); // rule 16, as dapl
+        ret = core.epx.checkSharing(null, recvEvd, requestEvd, a, DatReturn.SUB_INVALID_ARG6); // rule 9
+        if (ret != DatReturn.SUCCESS) {
+            return ret;
         }
-        int requestFlags = Dat.COMPLETION_UNSIGNALLED_FLAG | Dat.COMPLETION_EVD_THRESHOLD_FLAG
-                | Dat.COMPLETION_SUPPRESS_FLAG;
-        int recvFlags = Dat.COMPLETION_UNSIGNALLED_FLAG | Dat.COMPLETION_EVD_THRESHOLD_FLAG
-                | Dat.COMPLETION_SOLICITED_WAIT_FLAG;
-        if ((a.requestCompletionFlags() & ~requestFlags) != 0 || (a.recvCompletionFlags() & ~recvFlags) != 0) {
-            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG6);
-        }
-        if ((a.recvCompletionFlags() & Dat.COMPLETION_SOLICITED_WAIT_FLAG) != 0) {
-            // Solicited-wait receive notification (rule 14) is not modelled yet; say so rather than ignore it.
-            return err(DatReturn.MODEL_NOT_SUPPORTED, 0);
-        }
-        if (a.maxRdmaReadIn() < 0 || a.maxRdmaReadOut() < 0) {
-            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG6);
-        }
-        // Rule 49: requested read limits are clamped to the IA's, as dapl does (DAPL_MIN).
-        a = new EpAttributes(a.maxMessageSize(), a.maxRdmaSize(), a.maxRecvDtos(), a.maxRequestDtos(),
-                a.maxRecvIov(), a.maxRequestIov(), a.requestCompletionFlags(), a.recvCompletionFlags(),
-                Math.min(a.maxRdmaReadIn(), core.maxReadsIn), Math.min(a.maxRdmaReadOut(), core.maxReadsOut));
+        a = clamp(a);
         DatHost h = ia.host;
         String name = h.nextName("ep");
         Ep created = new Ep(name, ia, pz, recvEvd, requestEvd, connectEvd, a, h.hca.createQueuePair(name));
@@ -106,7 +88,7 @@ final class EpCalls extends ProviderPart {
         if (srq != null) {
             created.srq = srq;
             srq.users++;
-            created.qp.setSharedReceiveQueue(qp -> core.srq.take(srq, qp));
+            created.qp.setSharedReceiveQueue(qp -> core.srq.take(srq, created));
         }
         pz.users++;
         for (Evd e : new Evd[] {recvEvd, requestEvd, connectEvd}) {
@@ -123,6 +105,43 @@ final class EpCalls extends ProviderPart {
         ia.children.add(created);
         ep.value = created;
         return DatReturn.SUCCESS;
+    }
+
+    /**
+     * The checks of endpoint attributes against the IA's limits and the completion-flag rules (12, 14, 16).
+     *
+     * @param a the attributes
+     * @param arg the DAT_INVALID_PARAMETER subtype naming the attribute argument
+     * @return DAT_SUCCESS or the error
+     */
+    int checkAttributes(EpAttributes a, int arg) {
+        if (a.maxRecvDtos() < 1 || a.maxRecvDtos() > core.maxDtoPerEp || a.maxRequestDtos() < 1
+                || a.maxRequestDtos() > core.maxDtoPerEp || a.maxRecvIov() < 1 || a.maxRecvIov() > core.maxIov
+                || a.maxRequestIov() < 1 || a.maxRequestIov() > core.maxIov || a.maxMessageSize() > core.maxMessageSize
+                || a.maxRdmaSize() > core.maxMessageSize) {
+            return err(DatReturn.INVALID_PARAMETER, arg);
+        }
+        if ((a.recvCompletionFlags() & Dat.COMPLETION_SUPPRESS_FLAG) != 0) {
+            return err(DatReturn.INVALID_PARAMETER, arg); // rule 16, as dapl
+        }
+        int requestFlags = Dat.COMPLETION_UNSIGNALLED_FLAG | Dat.COMPLETION_EVD_THRESHOLD_FLAG
+                | Dat.COMPLETION_SUPPRESS_FLAG;
+        int recvFlags = Dat.COMPLETION_UNSIGNALLED_FLAG | Dat.COMPLETION_EVD_THRESHOLD_FLAG
+                | Dat.COMPLETION_SOLICITED_WAIT_FLAG;
+        if ((a.requestCompletionFlags() & ~requestFlags) != 0 || (a.recvCompletionFlags() & ~recvFlags) != 0) {
+            return err(DatReturn.INVALID_PARAMETER, arg);
+        }
+        if (a.maxRdmaReadIn() < 0 || a.maxRdmaReadOut() < 0) {
+            return err(DatReturn.INVALID_PARAMETER, arg);
+        }
+        return DatReturn.SUCCESS;
+    }
+
+    /** Rule 49: requested read limits are clamped to the IA's, as dapl does (DAPL_MIN). */
+    EpAttributes clamp(EpAttributes a) {
+        return new EpAttributes(a.maxMessageSize(), a.maxRdmaSize(), a.maxRecvDtos(), a.maxRequestDtos(),
+                a.maxRecvIov(), a.maxRequestIov(), a.requestCompletionFlags(), a.recvCompletionFlags(),
+                Math.min(a.maxRdmaReadIn(), core.maxReadsIn), Math.min(a.maxRdmaReadOut(), core.maxReadsOut));
     }
 
     /**

@@ -93,11 +93,12 @@ final class EvdCalls extends ProviderPart {
             return err(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_EVD_WAITER);
         }
         if (threshold != 1) {
-            // Rule 6: a stream whose notifications the consumer controls (UNSIGNALLED) allows only threshold 1.
+            // Rules 6 and 15: a stream whose notifications the consumer controls (UNSIGNALLED) or the remote sender
+            // does (SOLICITED_WAIT receives) allows only threshold 1.
             for (Ep ep : evd.feeders) {
                 int flags = (ep.requestEvd == evd ? ep.attr.requestCompletionFlags() : 0)
                         | (ep.recvEvd == evd ? ep.attr.recvCompletionFlags() : 0);
-                if ((flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0) {
+                if ((flags & (Dat.COMPLETION_UNSIGNALLED_FLAG | Dat.COMPLETION_SOLICITED_WAIT_FLAG)) != 0) {
                     return err(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_EVD_CONFIG_THRESHOLD);
                 }
             }

@@ -39,6 +39,7 @@ final class ProviderCore {
     final SrqCalls srq;
     final CnoCalls cno;
     final RspCalls rsp;
+    final EpExtraCalls epx;
 
     ProviderCore(Simulator sim, TraceSource<TraceEvent> trace, List<DatHost> hosts, Params params) {
         this.sim = sim;
@@ -61,6 +62,7 @@ final class ProviderCore {
         this.dto = new DtoCalls(this);
         this.cno = new CnoCalls(this);
         this.rsp = new RspCalls(this);
+        this.epx = new EpExtraCalls(this);
         this.srq = new SrqCalls(this,
                 "provider_internal_error".equals(params.choice(FabricParams.PROVIDER_SRQ_LW_EVENT)));
         for (DatHost h : this.hosts) {

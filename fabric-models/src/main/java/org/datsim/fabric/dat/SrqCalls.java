@@ -1,7 +1,6 @@
 package org.datsim.fabric.dat;
 
 import org.datsim.core.trace.TraceEvent;
-import org.datsim.fabric.hca.QueuePair;
 import org.datsim.fabric.hca.WorkRequest;
 
 /**
@@ -166,20 +165,23 @@ final class SrqCalls extends ProviderPart {
      * Hands the oldest receive of an SRQ to one of its endpoints for an arriving message (called by the HCA).
      *
      * @param srq the SRQ
-     * @param qp the endpoint's queue pair
+     * @param ep the endpoint
      * @return the receive, or null if none waits (the sender gets RNR)
      */
-    WorkRequest take(Srq srq, QueuePair qp) {
+    WorkRequest take(Srq srq, Ep ep) {
         if (srq.freed) {
             return null;
         }
         WorkRequest wr = srq.queue.pollFirst();
         if (wr != null && trace.isEnabled()) {
-            trace.fire(TraceEvent.of(sim.now(), "srq_take", srq.ia.host.name).ep(qp.name()).attr("srq", srq.name())
+            trace.fire(TraceEvent.of(sim.now(), "srq_take", srq.ia.host.name).ep(ep.name()).attr("srq", srq.name())
                     .op(wr.opId).attr("available", (long) srq.queue.size()));
         }
         if (wr != null) {
             checkLowWatermark(srq);
+            if (ep.softArmed || ep.hardHighWatermark >= 0) {
+                core.epx.checkWatermarks(ep, 1);
+            }
         }
         return wr;
     }

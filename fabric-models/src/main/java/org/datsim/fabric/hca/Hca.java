@@ -559,6 +559,7 @@ public final class Hca implements NetworkNode {
                             .attr("recv_op", recv.opId).attr("bytes", wr.length));
                 }
                 if (!recv.done) {
+                    recv.solicited = (wr.flags & Dat.COMPLETION_SOLICITED_WAIT_FLAG) != 0;
                     recv.transferred = wr.length;
                     recv.status = Dat.DTO_SUCCESS;
                     recv.done = true;

@@ -25,6 +25,8 @@ public final class WorkRequest {
     public final int opcode;
     /** The queue pair it was posted on. */
     public final QueuePair qp;
+    /** A receive: the Send that filled it asked for a solicited event (DAT_COMPLETION_SOLICITED_WAIT_FLAG). */
+    public boolean solicited;
     /** The consumer's cookie, returned in the completion. */
     public final long cookie;
     /** The DAT completion flags of the post. */

@@ -126,6 +126,16 @@ public final class CallCatalog {
         add("dat_psp_create_any", "psp", none, "Listen on a connection qualifier the provider picks ($psp.conn_qual)",
                 req("ia", ArgType.HANDLE), req("evd", ArgType.HANDLE), flags("psp_flags", Dat.PSP_FLAGS, false));
         add("dat_psp_free", null, none, "Stop listening", req("psp", ArgType.HANDLE));
+        add("dat_ep_modify", null, none, "Change an endpoint's attributes before it connects (the fields given are"
+                + " the ep_param_mask)", req("ep", ArgType.HANDLE), req("ep_param", ArgType.EP_ATTR));
+        add("dat_ep_dup_connect", null, none, "Connect to the same remote service point as a connected endpoint",
+                req("ep", ArgType.HANDLE), req("dup_ep", ArgType.HANDLE), opt("timeout", ArgType.TIMEOUT),
+                opt("private_data", ArgType.DATA));
+        add("dat_ep_recv_query", "recv_info", List.of("attrs"), "Read the receive buffers at an endpoint"
+                + " (nbufs_allocated, bufs_alloc_span)", req("ep", ArgType.HANDLE));
+        add("dat_ep_set_watermark", null, none, "Set an endpoint's soft and hard high watermarks of receive buffers"
+                + " (-1 is DAT_WATERMARK_INFINITE)", req("ep", ArgType.HANDLE), req("soft_high_watermark", ArgType.INT),
+                req("hard_high_watermark", ArgType.INT));
         add("dat_rsp_create", "rsp", none, "Reserve a connection qualifier for one endpoint (one connection"
                 + " request)", req("ia", ArgType.HANDLE), req("conn_qual", ArgType.INT), req("ep", ArgType.HANDLE),
                 req("evd", ArgType.HANDLE));

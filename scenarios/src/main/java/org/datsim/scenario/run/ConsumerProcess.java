@@ -489,7 +489,7 @@ final class ConsumerProcess extends SimProcess {
         return i >= 0 && i < hosts.size() ? hosts.get((int) i) : "";
     }
 
-    private static byte[] privateData(Step s) {
+    static byte[] privateData(Step s) {
         JsonNode d = s.node().get("private_data");
         if (d == null) {
             return new byte[0];
@@ -503,12 +503,17 @@ final class ConsumerProcess extends SimProcess {
     }
 
     EpAttributes epAttr(Step s) {
-        JsonNode a = s.node().get("ep_attr");
+        return epAttr(s, "ep_attr", null);
+    }
+
+    /** An attributes argument: its fields over {@code base} (the defaults when null); null when absent. */
+    EpAttributes epAttr(Step s, String arg, EpAttributes base) {
+        JsonNode a = s.node().get(arg);
         if (a == null) {
-            return null;
+            return base;
         }
-        EpAttributes d = EpAttributes.defaults();
-        String p = s.path() + ".ep_attr";
+        EpAttributes d = base != null ? base : EpAttributes.defaults();
+        String p = s.path() + "." + arg;
         return new EpAttributes(a.has("max_message_size") ? number(a.get("max_message_size"), p) : d.maxMessageSize(),
                 a.has("max_rdma_size") ? number(a.get("max_rdma_size"), p) : d.maxRdmaSize(),
                 count(a.has("max_recv_dtos") ? number(a.get("max_recv_dtos"), p) : d.maxRecvDtos()),

@@ -124,6 +124,36 @@ final class MoreCalls {
             case "dat_rsp_free":
                 ret = dat.rspFree(p.handle(s, "rsp", org.datsim.fabric.dat.Rsp.class));
                 break;
+            case "dat_ep_modify": {
+                Ep ep = p.handle(s, "ep", Ep.class);
+                epName = ep != null ? ep.name() : null;
+                ret = dat.epModify(ep, ep == null ? null : p.epAttr(s, "ep_param", ep.attributes()));
+                break;
+            }
+            case "dat_ep_dup_connect": {
+                Ep ep = p.handle(s, "ep", Ep.class);
+                epName = ep != null ? ep.name() : null;
+                ret = dat.epDupConnect(ep, p.handle(s, "dup_ep", Ep.class), p.timeoutUs(s),
+                        ConsumerProcess.privateData(s));
+                break;
+            }
+            case "dat_ep_recv_query": {
+                Out<Integer> n = new Out<>();
+                Out<Integer> span = new Out<>();
+                ret = dat.epRecvQuery(p.handle(s, "ep", Ep.class), n, span);
+                java.util.Map<String, Long> info = null;
+                if (n.value != null) {
+                    info = new java.util.LinkedHashMap<>();
+                    info.put("nbufs_allocated", (long) n.value);
+                    info.put("bufs_alloc_span", (long) span.value);
+                }
+                return p.finishQuery(s, ret, info);
+            }
+            case "dat_ep_set_watermark":
+                ret = dat.epSetWatermark(p.handle(s, "ep", Ep.class),
+                        ConsumerProcess.count(p.number(s, "soft_high_watermark", -1)),
+                        ConsumerProcess.count(p.number(s, "hard_high_watermark", -1)));
+                break;
             case "dat_cno_wait":
                 return startCnoWait(s);
             default:
