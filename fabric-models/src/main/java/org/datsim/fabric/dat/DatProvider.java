@@ -679,4 +679,52 @@ public final class DatProvider {
     public int epSetWatermark(Ep ep, int soft, int hard) {
         return core.epx.epSetWatermark(ep, soft, hard);
     }
+
+    /**
+     * dat_registry_list_providers. See {@code RegistryCalls}.
+     *
+     * @return DAT_SUCCESS, or DAT_INVALID_PARAMETER when dat_provider_list is too small
+     */
+    public int registryListProviders(DatHost host, int maxToReturn, Out<Integer> numberEntries,
+            Out<List<String>> iaNames) {
+        return core.registry.registryListProviders(host, maxToReturn, numberEntries, iaNames);
+    }
+
+    /**
+     * dat_registry_add_provider. See {@code RegistryCalls}.
+     *
+     * @return DAT_SUCCESS; DAT_INVALID_PARAMETER (ARG2) for an empty name or one of DAT_NAME_MAX_LENGTH or more;
+     *     DAT_PROVIDER_ALREADY_REGISTERED when the name is registered
+     */
+    public int registryAddProvider(DatHost host, String iaName) {
+        return core.registry.registryAddProvider(host, iaName);
+    }
+
+    /**
+     * dat_registry_remove_provider. See {@code RegistryCalls}.
+     *
+     * @return DAT_SUCCESS; DAT_INVALID_PARAMETER (ARG2) when the name is not registered; DAT_PROVIDER_IN_USE while
+     *     an IA opened by that name is open
+     */
+    public int registryRemoveProvider(DatHost host, String iaName) {
+        return core.registry.registryRemoveProvider(host, iaName);
+    }
+
+    /**
+     * dat_provider_init (a void function). See {@code RegistryCalls}.
+     *
+     * @return DAT_SUCCESS (the call has no return value)
+     */
+    public int providerInit(DatHost host, String iaName) {
+        return core.registry.providerInit(host, iaName);
+    }
+
+    /**
+     * dat_provider_fini (a void function). See {@code RegistryCalls}.
+     *
+     * @return DAT_SUCCESS (the call has no return value)
+     */
+    public int providerFini(DatHost host, String iaName) {
+        return core.registry.providerFini(host, iaName);
+    }
 }

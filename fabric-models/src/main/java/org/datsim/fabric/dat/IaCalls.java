@@ -11,14 +11,15 @@ final class IaCalls extends ProviderPart {
      * dat_ia_open: opens the interface adapter named {@code iaName} on the calling host and creates its async EVD.
      *
      * @param host the calling host
-     * @param iaName the IA name (the host's port is registered as {@link DatHost#DEFAULT_IA_NAME})
+     * @param iaName the IA name: registered in the host's dynamic registry, or in its static one ({@link
+     *     DatHost#DEFAULT_IA_NAME} for its one port), which loads the provider first
      * @param asyncEvdQlen the async EVD's minimum queue length
      * @param ia receives the IA handle
      * @return DAT_SUCCESS; DAT_PROVIDER_NOT_FOUND/DAT_NAME_NOT_REGISTERED for an unknown name;
      *     DAT_INVALID_PARAMETER for a bad queue length
      */
     public int iaOpen(DatHost host, String iaName, int asyncEvdQlen, Out<Ia> ia) {
-        if (!DatHost.DEFAULT_IA_NAME.equals(iaName)) {
+        if (iaName == null || !core.registry.lookup(host, iaName)) {
             return err(DatReturn.PROVIDER_NOT_FOUND, DatReturn.SUB_NAME_NOT_REGISTERED);
         }
         if (asyncEvdQlen < 1 || asyncEvdQlen > core.maxEvdQlen) {
@@ -27,6 +28,7 @@ final class IaCalls extends ProviderPart {
         Ia opened = new Ia(host, iaName, host.nextName("ia"));
         opened.asyncEvd = new Evd(host.nextName("evd"), opened, asyncEvdQlen, Dat.EVD_ASYNC_FLAG);
         opened.children.add(opened.asyncEvd);
+        host.ias.add(opened);
         ia.value = opened;
         return DatReturn.SUCCESS;
     }

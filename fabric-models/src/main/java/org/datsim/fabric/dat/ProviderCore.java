@@ -40,6 +40,7 @@ final class ProviderCore {
     final CnoCalls cno;
     final RspCalls rsp;
     final EpExtraCalls epx;
+    final RegistryCalls registry;
 
     ProviderCore(Simulator sim, TraceSource<TraceEvent> trace, List<DatHost> hosts, Params params) {
         this.sim = sim;
@@ -63,6 +64,7 @@ final class ProviderCore {
         this.cno = new CnoCalls(this);
         this.rsp = new RspCalls(this);
         this.epx = new EpExtraCalls(this);
+        this.registry = new RegistryCalls(this);
         this.srq = new SrqCalls(this,
                 "provider_internal_error".equals(params.choice(FabricParams.PROVIDER_SRQ_LW_EVENT)));
         for (DatHost h : this.hosts) {

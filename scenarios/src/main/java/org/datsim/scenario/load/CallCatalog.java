@@ -57,6 +57,16 @@ public final class CallCatalog {
             add("dat_" + q[0] + "_query", q[1], List.of("attrs"), "Read the " + q[0].toUpperCase(java.util.Locale.ROOT)
                     + "'s parameters", req(q[0], ArgType.HANDLE));
         }
+        add("dat_registry_list_providers", "provider_list", List.of("attrs"), "List the static registry's IA"
+                + " names (number_entries)", req("max_to_return", ArgType.INT));
+        add("dat_registry_add_provider", null, none, "Register an IA name (provider_info.ia_name) in the dynamic"
+                + " registry", req("ia_name", ArgType.STRING));
+        add("dat_registry_remove_provider", null, none, "Remove an IA name from the dynamic registry",
+                req("ia_name", ArgType.STRING));
+        add("dat_provider_init", null, none, "The provider's constructor: registers provider_info.ia_name if it"
+                + " serves it (void)", req("ia_name", ArgType.STRING), opt("instance_data", ArgType.STRING));
+        add("dat_provider_fini", null, none, "The provider's destructor: removes provider_info.ia_name (void)",
+                req("ia_name", ArgType.STRING));
         add("dat_set_consumer_context", null, none, "Attach a consumer value to any handle",
                 req("handle", ArgType.HANDLE), req("context", ArgType.INT));
         add("dat_get_consumer_context", "value", List.of("context"), "Read a handle's consumer value",

@@ -23,6 +23,7 @@ public final class Refs {
             Map.entry("ep", List.of()),
             Map.entry("srq", List.of()),
             Map.entry("cno", List.of()),
+            Map.entry("provider_list", List.of("number_entries")),
             Map.entry("recv_info", List.of("nbufs_allocated", "bufs_alloc_span")),
             Map.entry("rsp", List.of()),
             Map.entry("rsp_param", List.of("conn_qual", "ep", "evd")),

@@ -123,6 +123,11 @@ final class ConsumerProcess extends SimProcess {
         return runner;
     }
 
+    /** Returns the provider state of the host the process runs on. */
+    DatHost host() {
+        return host;
+    }
+
     /** Returns the name of the host the process runs on. */
     String hostName() {
         return host.name();

@@ -154,12 +154,50 @@ final class MoreCalls {
                         ConsumerProcess.count(p.number(s, "soft_high_watermark", -1)),
                         ConsumerProcess.count(p.number(s, "hard_high_watermark", -1)));
                 break;
+            case "dat_registry_list_providers": {
+                Out<Integer> n = new Out<>();
+                Out<java.util.List<String>> names = new Out<>();
+                ret = dat.registryListProviders(p.host(), ConsumerProcess.count(p.number(s, "max_to_return", 0)),
+                        n, names);
+                java.util.Map<String, Long> info = new java.util.LinkedHashMap<>();
+                info.put("number_entries", (long) n.value);
+                TraceEvent e = p.call(s, ret, null).attr("number_entries", (long) n.value);
+                if (names.value != null) {
+                    e.attr("ia_names", String.join(",", names.value));
+                }
+                p.bind(s, info);
+                p.runner().trace(e);
+                p.checkRet(s, ret);
+                JsonNode want = p.expectNode(s, "attrs");
+                if (want != null && want.has("number_entries") && want.get("number_entries").asLong() != n.value) {
+                    p.runner().failure(p, s, "expected number_entries " + want.get("number_entries").asLong()
+                            + ", got " + n.value);
+                }
+                return 0;
+            }
+            case "dat_registry_add_provider":
+                ret = dat.registryAddProvider(p.host(), text(s, "ia_name"));
+                break;
+            case "dat_registry_remove_provider":
+                ret = dat.registryRemoveProvider(p.host(), text(s, "ia_name"));
+                break;
+            case "dat_provider_init":
+                ret = dat.providerInit(p.host(), text(s, "ia_name"));
+                break;
+            case "dat_provider_fini":
+                ret = dat.providerFini(p.host(), text(s, "ia_name"));
+                break;
             case "dat_cno_wait":
                 return startCnoWait(s);
             default:
                 throw new IllegalStateException("call " + call + " is in the catalogue but not executed");
         }
         return p.finish(s, ret, epName);
+    }
+
+    private static String text(Step s, String arg) {
+        JsonNode n = s.node().get(arg);
+        return n == null || n.isNull() ? null : n.asText();
     }
 
     /** The agent argument: a proxy agent's name, or null for DAT_OS_WAIT_PROXY_AGENT_NULL (or absent). */
