@@ -95,11 +95,7 @@ public final class DatProvider {
         return core.ia.iaClose(ia, flags);
     }
 
-    /**
-     * dat_pz_create. See {@code IaCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
-     */
+    /** dat_pz_create. See {@code IaCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE. */
     public int pzCreate(Ia ia, Out<Pz> pz) {
         return core.ia.pzCreate(ia, pz);
     }
@@ -113,38 +109,22 @@ public final class DatProvider {
         return core.ia.pzFree(pz);
     }
 
-    /**
-     * dat_set_consumer_context. See {@code IaCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
-     */
+    /** dat_set_consumer_context. See {@code IaCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE. */
     public int setConsumerContext(DatHandle handle, long context) {
         return core.ia.setConsumerContext(handle, context);
     }
 
-    /**
-     * dat_get_consumer_context. See {@code IaCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
-     */
+    /** dat_get_consumer_context. See {@code IaCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE. */
     public int getConsumerContext(DatHandle handle, Out<Long> context) {
         return core.ia.getConsumerContext(handle, context);
     }
 
-    /**
-     * dat_get_handle_type. See {@code IaCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
-     */
+    /** dat_get_handle_type. See {@code IaCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE. */
     public int getHandleType(DatHandle handle, Out<Integer> type) {
         return core.ia.getHandleType(handle, type);
     }
 
-    /**
-     * dat_ia_query. See {@code IaCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
-     */
+    /** dat_ia_query. See {@code IaCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE. */
     public int iaQuery(Ia ia, Out<java.util.Map<String, Long>> attributes) {
         return core.ia.iaQuery(ia, attributes);
     }
@@ -203,29 +183,17 @@ public final class DatProvider {
         return core.evd.evdDequeue(evd, event);
     }
 
-    /**
-     * dat_evd_set_unwaitable. See {@code EvdCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
-     */
+    /** dat_evd_set_unwaitable. See {@code EvdCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE. */
     public int evdSetUnwaitable(Evd evd) {
         return core.evd.evdSetUnwaitable(evd);
     }
 
-    /**
-     * dat_evd_clear_unwaitable. See {@code EvdCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
-     */
+    /** dat_evd_clear_unwaitable. See {@code EvdCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE. */
     public int evdClearUnwaitable(Evd evd) {
         return core.evd.evdClearUnwaitable(evd);
     }
 
-    /**
-     * dat_evd_enable or dat_evd_disable. See {@code EvdCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
-     */
+    /** dat_evd_enable or dat_evd_disable. See {@code EvdCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE. */
     public int evdSetEnabled(Evd evd, boolean enable) {
         return core.evd.evdSetEnabled(evd, enable);
     }
@@ -239,11 +207,7 @@ public final class DatProvider {
         return core.evd.evdResize(evd, qlen);
     }
 
-    /**
-     * dat_evd_post_se. See {@code EvdCalls}.
-     *
-     * @return DAT_SUCCESS, DAT_INVALID_HANDLE or DAT_QUEUE_FULL
-     */
+    /** dat_evd_post_se. See {@code EvdCalls}; returns DAT_SUCCESS, DAT_INVALID_HANDLE or DAT_QUEUE_FULL. */
     public int evdPostSe(Evd evd, long pointer) {
         return core.evd.evdPostSe(evd, pointer);
     }
@@ -258,11 +222,7 @@ public final class DatProvider {
         return core.memory.lmrCreate(ia, address, length, pz, privileges, lmr);
     }
 
-    /**
-     * dat_lmr_free. See {@code MemoryCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
-     */
+    /** dat_lmr_free. See {@code MemoryCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE. */
     public int lmrFree(Lmr lmr) {
         return core.memory.lmrFree(lmr);
     }
@@ -287,29 +247,17 @@ public final class DatProvider {
         return core.memory.lmrSyncRdmaWrite(ia, segments);
     }
 
-    /**
-     * Returns the provider attribute lmr_sync_req of a host's IA. See {@code MemoryCalls}.
-     *
-     * @return lmr_sync_req
-     */
+    /** Returns the provider attribute lmr_sync_req of a host's IA. See {@code MemoryCalls}; returns lmr_sync_req. */
     public boolean lmrSyncRequired(Ia ia) {
         return core.memory.lmrSyncRequired(ia);
     }
 
-    /**
-     * dat_rmr_create. See {@code MemoryCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
-     */
+    /** dat_rmr_create. See {@code MemoryCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE. */
     public int rmrCreate(Pz pz, Out<Rmr> rmr) {
         return core.memory.rmrCreate(pz, rmr);
     }
 
-    /**
-     * dat_rmr_free. See {@code MemoryCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
-     */
+    /** dat_rmr_free. See {@code MemoryCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE. */
     public int rmrFree(Rmr rmr) {
         return core.memory.rmrFree(rmr);
     }
@@ -337,20 +285,12 @@ public final class DatProvider {
         return core.ep.epCreate(ia, pz, recvEvd, requestEvd, connectEvd, attr, ep);
     }
 
-    /**
-     * dat_ep_free. See {@code EpCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
-     */
+    /** dat_ep_free. See {@code EpCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE. */
     public int epFree(Ep ep) {
         return core.ep.epFree(ep);
     }
 
-    /**
-     * dat_ep_get_status. See {@code EpCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
-     */
+    /** dat_ep_get_status. See {@code EpCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE. */
     public int epGetStatus(Ep ep, Out<Integer> state) {
         return core.ep.epGetStatus(ep, state);
     }
@@ -401,11 +341,7 @@ public final class DatProvider {
         return core.cm.epReset(ep);
     }
 
-    /**
-     * dat_psp_free. See {@code ConnectionCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
-     */
+    /** dat_psp_free. See {@code ConnectionCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE. */
     public int pspFree(Psp psp) {
         return core.cm.pspFree(psp);
     }
@@ -428,11 +364,7 @@ public final class DatProvider {
         return core.cm.crHandoff(cr, handoff);
     }
 
-    /**
-     * dat_cr_reject. See {@code ConnectionCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
-     */
+    /** dat_cr_reject. See {@code ConnectionCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE. */
     public int crReject(Cr cr) {
         return core.cm.crReject(cr);
     }
@@ -447,29 +379,17 @@ public final class DatProvider {
         return core.cm.epDisconnect(ep, flags);
     }
 
-    /**
-     * dat_ep_post_send. See {@code DtoCalls}.
-     *
-     * @return see {@link #postRequest}
-     */
+    /** dat_ep_post_send. See {@code DtoCalls}; returns see {@link #postRequest}. */
     public int postSend(Ep ep, LmrTriplet[] iov, long cookie, int flags, Out<Long> opId) {
         return core.dto.postSend(ep, iov, cookie, flags, opId);
     }
 
-    /**
-     * dat_ep_post_rdma_write. See {@code DtoCalls}.
-     *
-     * @return see {@link #postRequest}
-     */
+    /** dat_ep_post_rdma_write. See {@code DtoCalls}; returns see {@link #postRequest}. */
     public int postRdmaWrite(Ep ep, LmrTriplet[] iov, long cookie, RmrTriplet remote, int flags, Out<Long> opId) {
         return core.dto.postRdmaWrite(ep, iov, cookie, remote, flags, opId);
     }
 
-    /**
-     * dat_ep_post_rdma_read. See {@code DtoCalls}.
-     *
-     * @return see {@link #postRequest}
-     */
+    /** dat_ep_post_rdma_read. See {@code DtoCalls}; returns see {@link #postRequest}. */
     public int postRdmaRead(Ep ep, LmrTriplet[] iov, long cookie, RmrTriplet remote, int flags, Out<Long> opId) {
         return core.dto.postRdmaRead(ep, iov, cookie, remote, flags, opId);
     }
@@ -546,11 +466,7 @@ public final class DatProvider {
         return core.srq.srqSetLw(srq, lowWatermark);
     }
 
-    /**
-     * dat_cno_create. See {@code CnoCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE/IA
-     */
+    /** dat_cno_create. See {@code CnoCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE/IA. */
     public int cnoCreate(Ia ia, String agent, Out<Cno> cno) {
         return core.cno.cnoCreate(ia, agent, cno);
     }
@@ -565,11 +481,7 @@ public final class DatProvider {
         return core.cno.cnoFree(cno);
     }
 
-    /**
-     * dat_cno_modify_agent. See {@code CnoCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE/CNO
-     */
+    /** dat_cno_modify_agent. See {@code CnoCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE/CNO. */
     public int cnoModifyAgent(Cno cno, String agent) {
         return core.cno.cnoModifyAgent(cno, agent);
     }
@@ -630,11 +542,7 @@ public final class DatProvider {
         return core.rsp.rspCreate(ia, connQual, ep, evd, rsp);
     }
 
-    /**
-     * dat_rsp_free. See {@code RspCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE/RSP
-     */
+    /** dat_rsp_free. See {@code RspCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE/RSP. */
     public int rspFree(Rsp rsp) {
         return core.rsp.rspFree(rsp);
     }
@@ -661,11 +569,7 @@ public final class DatProvider {
         return core.epx.epDupConnect(ep, dupEp, timeoutUs, privateData);
     }
 
-    /**
-     * dat_ep_recv_query. See {@code EpExtraCalls}.
-     *
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
-     */
+    /** dat_ep_recv_query. See {@code EpExtraCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE. */
     public int epRecvQuery(Ep ep, Out<Integer> nbufsAllocated, Out<Integer> bufsAllocSpan) {
         return core.epx.epRecvQuery(ep, nbufsAllocated, bufsAllocSpan);
     }
