@@ -1638,6 +1638,9 @@ public final class DatProvider {
                 if (suppressed) {
                     e.attr("suppressed", Boolean.TRUE);
                 }
+                if (wr.heldBehind() >= 0) {
+                    e.attr("held_behind", wr.heldBehind()).attr("finished_ps", wr.finishedPs());
+                }
                 trace.fire(e);
             }
             if (!suppressed && wr.opcode == WorkRequest.BIND && !bindAsDtoEvent) {
