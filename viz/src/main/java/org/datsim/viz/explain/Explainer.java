@@ -32,6 +32,8 @@ public final class Explainer {
         "ACK, NAK and connection-manager packets are not traced, so a wait behind them on a link does not show.",
         "the HCA's address translation and the CPU's cache misses are not modelled; the only cache effect traced is"
                 + " a stale CPU read on non-coherent memory.",
+        "switch queues are not traced: the time from a message's last bit leaving its host to its placement"
+                + " includes the links' latency, any switch queueing and the receiver's DMA.",
     };
 
     /** Everything the trace says about one operation. */
@@ -79,6 +81,7 @@ public final class Explainer {
     private final List<Explanation.Line> others = new ArrayList<>();
     private final List<String> header = new ArrayList<>();
     private long pcieLatency = 150_000;
+    private long lastEvent;
 
     /**
      * Sets the PCIe latency the run used (summary.json's {@code pcie.latency}), by which a start later than the post
@@ -165,6 +168,7 @@ public final class Explainer {
      */
     public void accept(TraceEvent e) {
         long t = e.tPs();
+        lastEvent = Math.max(lastEvent, t);
         switch (e.kind()) {
             case TraceEvent.POST: {
                 Op o = op(e);
@@ -421,6 +425,12 @@ public final class Explainer {
             String where = o.opcode.equals("rdma_read") ? "had its data placed in " + o.placeHost + "'s memory"
                     : o.recvOp >= 0 ? "had its message placed on " + o.placeHost + ", in receive op " + o.recvOp
                             : "had its data placed in " + o.placeHost + "'s memory";
+            List<long[]> wire = o.opcode.equals("rdma_read") ? o.responseTx : o.tx;
+            long lastBit = wire.isEmpty() ? -1 : wire.get(wire.size() - 1)[1];
+            if (lastBit >= 0 && lastBit <= o.place) {
+                where += ", " + Times.human(o.place - lastBit) + " after its last bit left "
+                        + (o.opcode.equals("rdma_read") ? o.responseHost : o.txHost);
+            }
             lines.add(new Explanation.Line(o.place, where, false));
         }
         completion(o, lines);
@@ -536,8 +546,8 @@ public final class Explainer {
 
     private void completion(Op o, List<Explanation.Line> lines) {
         if (o.complete < 0) {
-            lines.add(new Explanation.Line(Math.max(o.post, lastTime(lines)), "never completed before the run"
-                    + " ended", true));
+            lines.add(new Explanation.Line(Math.max(lastEvent, lastTime(lines)), "never completed: the trace ends"
+                    + " here", true));
             return;
         }
         String latency = Times.human(o.complete - o.post) + " after the post";
@@ -553,10 +563,11 @@ public final class Explainer {
         } else if ("DAT_DTO_ERR_FLUSHED".equals(o.status)) {
             long[] b = brokenAt.get(o.ep);
             String why = b != null && b[0] <= o.complete ? "the connection of " + o.ep + " broke at "
-                    + Times.human(b[0]) + " (" + brokenStatus.get(o.ep) + "), so every later outstanding operation"
-                    + " is flushed (rule 44)"
+                    + Times.human(b[0]) + " (" + brokenStatus.get(o.ep) + "), and the operations it still had"
+                    + " outstanding are flushed (rule 44)"
                     : "its endpoint was disconnected before it could finish (rules 42 and 43)";
-            lines.add(new Explanation.Line(o.complete, "was flushed, DAT_DTO_ERR_FLUSHED: " + why, true));
+            lines.add(new Explanation.Line(o.complete, "was flushed, DAT_DTO_ERR_FLUSHED: " + why + notStarted(o),
+                    true));
         } else if (!o.status.isEmpty() && !"DAT_DTO_SUCCESS".equals(o.status)) {
             lines.add(new Explanation.Line(o.complete, "failed with " + o.status + statusReason(o.status), true));
         } else {
@@ -567,6 +578,25 @@ public final class Explainer {
                     + (o.dequeue > o.complete ? ", " + Times.human(o.dequeue - o.complete) + " after it was queued"
                             : ""), false));
         }
+    }
+
+    /** For a request flushed before it started: what it was still waiting for, as far as the trace shows. */
+    private String notStarted(Op o) {
+        if (!o.starts.isEmpty() || "recv".equals(o.opcode)) {
+            return "";
+        }
+        if (o.fenceAt >= 0) {
+            return "; it had not started, still held by the fence";
+        }
+        if (o.creditAt >= 0) {
+            return "; it had not started, still waiting for a read credit";
+        }
+        Map.Entry<Long, Long> busy = startsByHost.getOrDefault(o.host, new TreeMap<>()).lowerEntry(o.complete);
+        if (busy != null) {
+            return "; it had not started (the last operation " + o.host + "'s send engine had started was "
+                    + name(busy.getValue()) + ", at " + Times.human(busy.getKey()) + ")";
+        }
+        return "; it had not started";
     }
 
     private static long lastTime(List<Explanation.Line> lines) {
