@@ -12,7 +12,10 @@ import org.datsim.viz.explain.Explanation;
 import org.datsim.viz.explain.Times;
 import org.junit.jupiter.api.Test;
 
-/** The explainer on hand-made traces: each cause it names comes from a field of the trace. */
+/**
+ * The explainer on hand-made traces: each cause it names comes from a field of the trace. These check the words, not
+ * the model, so they are not named ruleN_ (docs/rules.md lists the model's rule tests).
+ */
 class ExplainerTest {
 
     private static TraceEvent post(long t, long op, String opcode, String flags) {
@@ -35,7 +38,7 @@ class ExplainerTest {
     }
 
     @Test
-    void rule49_aCreditWaitAndItsReleaseAreTold() {
+    void aCreditWaitAndItsReleaseAreToldRule49() {
         Explainer x = new Explainer();
         x.accept(post(1_000_000, 1, "rdma_read", null));
         x.accept(post(1_060_000, 2, "rdma_read", null));
@@ -58,7 +61,7 @@ class ExplainerTest {
     }
 
     @Test
-    void rule39_anRnrRefusalAndTheRetryAreTold() {
+    void anRnrRefusalAndTheRetryAreToldRule39() {
         Explainer x = new Explainer();
         x.accept(post(1_000_000, 5, "send", null));
         x.accept(TraceEvent.of(1_150_000, TraceEvent.START, "A").ep("A/ep1").op(5));
@@ -72,7 +75,7 @@ class ExplainerTest {
     }
 
     @Test
-    void rule44_flushedOperationsNameTheBreakAndSuppressedOnesTheirSlot() {
+    void flushedOperationsNameTheBreakAndSuppressedOnesTheirSlotRule44() {
         Explainer x = new Explainer();
         x.accept(post(1_000_000, 1, "rdma_write", "DAT_COMPLETION_SUPPRESS_FLAG"));
         x.accept(post(1_100_000, 2, "rdma_write", null));
