@@ -212,7 +212,7 @@ public final class LessonRun {
         }
         for (Explanation.Line l : x.others()) {
             keys.add(new long[] {l.tPs(), keys.size()});
-            texts.add("(!) at " + Times.human(l.tPs()) + " " + l.text());
+            texts.add((l.notable() ? "(!) " : "") + "at " + Times.human(l.tPs()) + " " + l.text());
         }
         keys.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
         List<String> out = new ArrayList<>();

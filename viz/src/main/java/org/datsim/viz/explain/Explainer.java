@@ -77,6 +77,7 @@ public final class Explainer {
     private final Map<String, Map<Long, Long>> txEndsByHost = new HashMap<>();
     private final Map<String, long[]> brokenAt = new HashMap<>();
     private final Map<String, List<Op>> readsByEp = new HashMap<>();
+    private final Map<String, Long> disconnectAt = new HashMap<>();
     private final Map<String, String> brokenStatus = new HashMap<>();
     private final List<Explanation.Line> others = new ArrayList<>();
     private final List<String> header = new ArrayList<>();
@@ -291,12 +292,34 @@ public final class Explainer {
                             + " that are not what it expected (" + shortHex(text(e, "data_hex")) + ")", true));
                 }
                 break;
+            case TraceEvent.CALL:
+                call(e, t);
+                break;
             case "expect_failed":
                 others.add(new Explanation.Line(t, "an expectation of process " + text(e, "process") + " failed: "
                         + text(e, "message"), true));
                 break;
             default:
                 break;
+        }
+    }
+
+    private void call(TraceEvent e, long t) {
+        String c = e.call() == null ? "" : e.call();
+        boolean ok = "DAT_SUCCESS".equals(e.ret());
+        if (c.equals("dat_ep_disconnect") && ok && e.ep() != null) {
+            disconnectAt.putIfAbsent(e.ep(), t);
+            others.add(new Explanation.Line(t, "process " + text(e, "process") + " called dat_ep_disconnect on "
+                    + e.ep(), false));
+        } else if (!ok && (c.startsWith("dat_ep_post_") || c.equals("dat_rmr_bind"))) {
+            String sub = text(e, "subtype");
+            String hint = "DAT_INSUFFICIENT_RESOURCES".equals(e.ret()) ? ": max_request_dtos operations of the"
+                    + " endpoint still hold their slots (a suppressed completion keeps its slot until a later"
+                    + " signalled one is reaped, rule 11)" : "";
+            others.add(new Explanation.Line(t, "process " + text(e, "process") + "'s " + c + " on "
+                    + (e.ep() != null ? e.ep() : e.host()) + (e.hasCookie() ? " (cookie " + e.cookie() + ")" : "")
+                    + " returned " + e.ret() + (sub.isEmpty() ? "" : " (" + sub + ")") + ", so nothing was posted"
+                    + hint, true));
         }
     }
 
@@ -565,7 +588,13 @@ public final class Explainer {
             String why = b != null && b[0] <= o.complete ? "the connection of " + o.ep + " broke at "
                     + Times.human(b[0]) + " (" + brokenStatus.get(o.ep) + "), and the operations it still had"
                     + " outstanding are flushed (rule 44)"
-                    : "its endpoint was disconnected before it could finish (rules 42 and 43)";
+                    : disconnectAt.containsKey(o.ep) && disconnectAt.get(o.ep) <= o.post
+                            ? "it was posted after dat_ep_disconnect (at " + Times.human(disconnectAt.get(o.ep))
+                                    + "): a post on a DISCONNECTED endpoint is flushed at once (rule 42)"
+                    : disconnectAt.containsKey(o.ep) && disconnectAt.get(o.ep) <= o.complete
+                            ? "dat_ep_disconnect was called on " + o.ep + " at " + Times.human(disconnectAt.get(o.ep))
+                                    + ", before it could finish (rules 42 and 43)"
+                            : "its endpoint was disconnected before it could finish (rules 42 and 43)";
             lines.add(new Explanation.Line(o.complete, "was flushed, DAT_DTO_ERR_FLUSHED: " + why + notStarted(o),
                     true));
         } else if (!o.status.isEmpty() && !"DAT_DTO_SUCCESS".equals(o.status)) {
@@ -582,7 +611,8 @@ public final class Explainer {
 
     /** For a request flushed before it started: what it was still waiting for, as far as the trace shows. */
     private String notStarted(Op o) {
-        if (!o.starts.isEmpty() || "recv".equals(o.opcode)) {
+        Long disconnected = disconnectAt.get(o.ep);
+        if (!o.starts.isEmpty() || "recv".equals(o.opcode) || (disconnected != null && disconnected <= o.post)) {
             return "";
         }
         if (o.fenceAt >= 0) {

@@ -53,8 +53,10 @@ public record Explanation(List<String> header, List<Story> stories, List<Line> o
             }
         }
         for (Line l : others) {
-            keys.add(new long[] {l.tPs(), keys.size()});
-            texts.add("at " + Times.human(l.tPs()) + " " + l.text());
+            if (l.notable()) {
+                keys.add(new long[] {l.tPs(), keys.size()});
+                texts.add("at " + Times.human(l.tPs()) + " " + l.text());
+            }
         }
         keys.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
         java.util.ArrayList<String> out = new java.util.ArrayList<>(keys.size());
@@ -89,7 +91,7 @@ public record Explanation(List<String> header, List<Story> stories, List<Line> o
             out.println();
             out.println("Other happenings:");
             for (Line l : others) {
-                out.printf("  %12s  %s%n", Times.human(l.tPs()), l.text());
+                out.printf("  %12s  %s%s%n", Times.human(l.tPs()), l.notable() ? "* " : "", l.text());
             }
         }
         out.println();
