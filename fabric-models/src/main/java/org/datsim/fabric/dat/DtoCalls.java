@@ -284,6 +284,9 @@ final class DtoCalls extends ProviderPart {
                 if (suppressed) {
                     e.attr("suppressed", Boolean.TRUE);
                 }
+                if (wr.heldBehind() >= 0) {
+                    e.attr("held_behind", wr.heldBehind()).attr("finished_ps", wr.finishedPs());
+                }
                 trace.fire(e);
             }
             if (!suppressed && wr.opcode == WorkRequest.BIND && !core.bindAsDtoEvent) {

@@ -687,6 +687,7 @@ public final class Hca implements NetworkNode {
     private void transportDone(WorkRequest wr, int status) {
         wr.status = status;
         wr.done = true;
+        wr.finishedPs = sim.now();
         drain(wr.qp);
         QueuePair qp = wr.qp;
         if (wr.opcode == WorkRequest.RDMA_READ && wr.readCounted) {
@@ -707,10 +708,19 @@ public final class Hca implements NetworkNode {
         }
     }
 
-    /** Reports, in posting order, every finished operation at the head of the outstanding queue. */
+    /**
+     * Reports, in posting order, every finished operation at the head of the outstanding queue; one that finished
+     * earlier than the head that unblocked it records that head as what held it back.
+     */
     private void drain(QueuePair qp) {
+        WorkRequest first = null;
         while (!qp.outstanding.isEmpty() && qp.outstanding.peekFirst().done) {
             WorkRequest head = qp.outstanding.pollFirst();
+            if (first == null) {
+                first = head;
+            } else if (head.finishedPs >= 0 && head.finishedPs < sim.now()) {
+                head.heldBehind = first.opId; // finished earlier, reported only now (rule 2)
+            }
             sim.schedule(pcieLatency, () -> qp.listener.requestCompleted(head));
         }
     }

@@ -55,6 +55,10 @@ public final class WorkRequest {
     int rnrRetries;
     int placed;
     boolean remoteFailed;
+    /** When the transport finished it (ACK, last read response placed, bind executed), or -1. */
+    long finishedPs = -1;
+    /** The earlier operation whose completion held this one's back (rule 2), or -1. */
+    long heldBehind = -1;
 
     /**
      * Creates a work request.
@@ -100,6 +104,19 @@ public final class WorkRequest {
     /** Returns the bytes transferred; meaningful only for a successful completion. */
     public long transferred() {
         return transferred;
+    }
+
+    /**
+     * Returns the id of the earlier operation of the queue pair whose completion this one's was held behind (rule 2:
+     * completions in posting order), or -1 if its completion was not held back.
+     */
+    public long heldBehind() {
+        return heldBehind;
+    }
+
+    /** Returns when the transport finished the operation, in picoseconds, or -1 if unknown (failed or flushed). */
+    public long finishedPs() {
+        return finishedPs;
     }
 
     /** Returns the name of the operation, for example "rdma_write". */
