@@ -36,6 +36,22 @@ final class SweepRunCommand implements Callable<Integer> {
     @Spec
     CommandLine.Model.CommandSpec spec;
 
+    /**
+     * Returns true if standard output is a terminal: a console exists (Java 17) and, on Java 22 and later where a
+     * console may exist without one, {@code Console.isTerminal()} says so.
+     */
+    static boolean terminal() {
+        java.io.Console c = System.console();
+        if (c == null) {
+            return false;
+        }
+        try {
+            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(c);
+        } catch (ReflectiveOperationException e) {
+            return true;
+        }
+    }
+
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
@@ -63,7 +79,7 @@ final class SweepRunCommand implements Callable<Integer> {
         Path dir = out != null ? out : SweepCommand.defaultOut(s);
         SweepRunner.Outcome r;
         try {
-            r = SweepRunner.run(s, dir, jobs, k, n, new Progress(err, System.console() != null));
+            r = SweepRunner.run(s, dir, jobs, k, n, new Progress(err, terminal()));
         } catch (java.io.IOException e) {
             err.println("datsim: cannot write the sweep's outputs in " + dir + ": " + e.getMessage());
             return DatsimCli.EXIT_INVALID;

@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
  * {@code throughput_gbps} (bytes of the completed sends, RDMA Writes and RDMA Reads over the time from the first
  * of them posted to the last completed, so connection setup does not count), and per
  * operation kind K: {@code K.count}, {@code K.mean_us}, {@code K.p50_us}, {@code K.p90_us}, {@code K.p99_us},
- * {@code K.max_us}, {@code K.bytes}. Every number in the summary under a member whose name contains {@code cache}
- * (at any depth) is a metric too, named by its path joined with dots. A study may select metrics by name, by glob
+ * {@code K.max_us}, {@code K.bytes}. Every number in the summary under a member whose name contains {@code cache},
+ * {@code qpc}, {@code miss} or {@code hit} (at any depth) is a metric too, named by its path joined with dots. A study may select metrics by name, by glob
  * ({@code *.p99_us}) or by a JSON Pointer into summary.json ({@code /hca/qp_cache/miss_rate}).
  */
 public final class Metrics {
@@ -48,7 +48,7 @@ public final class Metrics {
                 return "\"" + sel + "\" is not a JSON Pointer into summary.json";
             }
         }
-        if (FIXED.contains(sel) || sel.contains("*") || sel.contains("cache")) {
+        if (FIXED.contains(sel) || sel.contains("*") || isCacheName(sel)) {
             return null;
         }
         int dot = sel.lastIndexOf('.');
@@ -116,12 +116,17 @@ public final class Metrics {
                     continue;
                 }
                 String p = path.isEmpty() ? e.getKey() : path + "." + e.getKey();
-                caches(e.getValue(), p, inCache || e.getKey().toLowerCase(java.util.Locale.ROOT).contains("cache"),
-                        out);
+                caches(e.getValue(), p, inCache || isCacheName(e.getKey()), out);
             }
         } else if (inCache && n.isNumber()) {
             out.put(path, n.asDouble());
         }
+    }
+
+    /** Returns true for a summary member that holds cache statistics: its name has cache, qpc, miss or hit. */
+    static boolean isCacheName(String key) {
+        String k = key.toLowerCase(java.util.Locale.ROOT);
+        return k.contains("cache") || k.contains("qpc") || k.contains("miss") || k.contains("hit");
     }
 
     /**
