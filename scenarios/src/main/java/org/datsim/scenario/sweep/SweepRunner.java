@@ -221,7 +221,8 @@ public final class SweepRunner {
             ObjectNode v = r.putObject("values");
             p.values().forEach(v::set);
         }
-        Path tmp = out.resolve(".tmp-plan-" + ProcessHandle.current().pid() + "-" + Thread.currentThread().getId());
+        // array tasks on several nodes write the same plan at once: each through a temporary file of its own
+        Path tmp = out.resolve(".tmp-plan-" + java.util.UUID.randomUUID());
         Files.writeString(tmp, MAPPER.writeValueAsString(plan) + "\n", StandardCharsets.UTF_8);
         Files.move(tmp, out.resolve(PLAN), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
