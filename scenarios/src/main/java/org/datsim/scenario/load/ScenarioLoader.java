@@ -149,8 +149,9 @@ public final class ScenarioLoader {
             problem("$", "expected a scenario object, found " + show(root));
             return null;
         }
-        unknownKeys(root, "$", Set.of("scenario", "description", "seed", "fabric", "processes", "limits",
+        unknownKeys(root, "$", Set.of("scenario", "description", "seed", "vars", "fabric", "processes", "limits",
                 "$schema"));
+        vars = vars(root.get("vars"));
         String name = string(root, "scenario", "$", true);
         String description = string(root, "description", "$", false);
         long seed = 1;
@@ -216,7 +217,55 @@ public final class ScenarioLoader {
         List<ProcessDef> processes = processes(root.get("processes"), hosts);
         return new Scenario(file, name, description == null ? "" : description, seed, topology, params, hostParams,
                 processes,
-                maxEvents, maxTime);
+                maxEvents, maxTime, vars);
+    }
+
+    /** The scenario's variables ({@code "vars"}), by name in file order; empty until read. */
+    private Map<String, Long> vars = Map.of();
+
+    /** The most variables a scenario may declare. */
+    static final int MAX_VARS = 1024;
+
+    private Map<String, Long> vars(JsonNode n) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        if (n == null) {
+            return out;
+        }
+        if (!n.isObject()) {
+            problem("$.vars", "expected an object of variable names and whole numbers or sizes, such as"
+                    + " {\"size\": \"4KiB\"}, found " + show(n));
+            return out;
+        }
+        if (n.size() > MAX_VARS) {
+            problem("$.vars", "expected at most " + MAX_VARS + " variables, found " + n.size());
+            return out;
+        }
+        Iterator<Map.Entry<String, JsonNode>> it = n.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String path = "$.vars." + e.getKey();
+            if (!Refs.isName(e.getKey())) {
+                problem(path, "expected a variable name of letters, digits and _");
+                continue;
+            }
+            if ("index".equals(e.getKey()) || "count".equals(e.getKey())) {
+                problem(path, "\"" + e.getKey() + "\" is reserved for the process's $index and $count");
+                continue;
+            }
+            JsonNode v = e.getValue();
+            if (v.isIntegralNumber() && v.canConvertToLong()) {
+                out.put(e.getKey(), v.asLong());
+            } else if (v.isTextual()) {
+                try {
+                    out.put(e.getKey(), ByteSize.parse(v.asText()));
+                } catch (IllegalArgumentException ex) {
+                    problem(path, "expected a whole number or a size such as \"4KiB\", found " + show(v));
+                }
+            } else {
+                problem(path, "expected a whole number or a size such as \"4KiB\", found " + show(v));
+            }
+        }
+        return out;
     }
 
     private List<String> names(JsonNode n, String path, boolean required) {
@@ -538,10 +587,13 @@ public final class ScenarioLoader {
                 if (calls == null || !calls.isArray()) {
                     problem(p.path() + ".calls", "expected an array of calls, found " + show(calls));
                 } else {
-                    java.util.ArrayDeque<String> vars = new java.util.ArrayDeque<>();
-                    vars.push("count");
-                    vars.push("index");
-                    steps(calls, p.path() + ".calls", p.name(), bound, shared, vars);
+                    java.util.ArrayDeque<String> scope = new java.util.ArrayDeque<>();
+                    for (String v : vars.keySet()) {
+                        scope.push(v);
+                    }
+                    scope.push("count");
+                    scope.push("index");
+                    steps(calls, p.path() + ".calls", p.name(), bound, shared, scope);
                 }
                 shared = List.copyOf(shared);
             }
@@ -691,6 +743,10 @@ public final class ScenarioLoader {
         JsonNode out = c.get("out");
         if (out != null && out.isTextual() && ("index".equals(out.asText()) || "count".equals(out.asText()))) {
             problem(path + ".out", "\"" + out.asText() + "\" is reserved for the process's $index and $count");
+        }
+        if (out != null && out.isTextual() && vars.containsKey(out.asText())) {
+            problem(path + ".out", "\"" + out.asText() + "\" is a scenario variable (\"vars\"); bind the result to"
+                    + " another name");
         }
         if (out != null && (!out.isTextual() || !Refs.isName(out.asText()))) {
             problem(path + ".out", "expected a name of letters, digits and _ to bind the result to, found "

@@ -45,6 +45,13 @@ public final class SchemaGenerator {
         props.putObject("scenario").put("type", "string").put("description", "The scenario's name.");
         props.putObject("description").put("type", "string");
         props.putObject("seed").put("type", "integer").put("description", "Random seed (default 1).");
+        ObjectNode vars = props.putObject("vars");
+        vars.put("type", "object").put("description", "Scenario variables: whole numbers or sizes, usable as $name"
+                + " in expressions and references of every process (a sweep's axes can set them).");
+        vars.putObject("propertyNames").put("pattern", "^[A-Za-z_][A-Za-z0-9_]*$");
+        ArrayNode varOf = vars.putObject("additionalProperties").putArray("oneOf");
+        varOf.addObject().put("type", "integer");
+        varOf.addObject().put("type", "string").put("pattern", "^[0-9.]+ ?(B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)?$");
         props.set("fabric", fabric());
         ObjectNode limits = props.putObject("limits");
         limits.put("type", "object").put("additionalProperties", false);

@@ -85,6 +85,7 @@ final class ConsumerProcess extends SimProcess {
         this.callOverhead = params.get(FabricParams.CPU_CALL_OVERHEAD);
         this.pollOverhead = params.get(FabricParams.CPU_POLL_OVERHEAD);
         this.memoryRate = params.rate(FabricParams.CPU_MEMORY_BANDWIDTH);
+        loopVars.putAll(runner.vars());
         loopVars.put("index", (long) def.index());
         loopVars.put("count", (long) def.count());
     }

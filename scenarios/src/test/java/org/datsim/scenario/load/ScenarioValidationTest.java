@@ -121,7 +121,7 @@ class ScenarioValidationTest {
     void unknownTopLevelField() {
         String json = base().replaceFirst("\"scenario\": \"t\",", "\"scenario\": \"t\", \"colour\": \"red\",");
         assertOnlyProblemAt(json, "$.colour", "unknown field; expected one of "
-                + "[$schema, description, fabric, limits, processes, scenario, seed]");
+                + "[$schema, description, fabric, limits, processes, scenario, seed, vars]");
     }
 
     @Test
