@@ -53,6 +53,8 @@ public final class WorkRequest {
     int rnrRetries;
     int placed;
     boolean remoteFailed;
+    /** The payload of an inline Send or RDMA Write, copied by the CPU at post time; null if not inline. */
+    byte[] inlineData;
 
     /**
      * Creates a work request.
