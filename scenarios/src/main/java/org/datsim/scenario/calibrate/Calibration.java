@@ -158,14 +158,16 @@ public final class Calibration {
      * @param preset the preset
      * @param tests the tests to run
      * @param sizes the sizes
+     * @param extraParams more parameter overrides as a JSON object body, or empty
      * @return the points in order
+     * @throws IllegalArgumentException if an override is invalid (the message says why)
      */
-    public static List<Point> curves(String preset, List<String> tests, List<Long> sizes) {
+    public static List<Point> curves(String preset, List<String> tests, List<Long> sizes, String extraParams) {
         List<Point> out = new ArrayList<>();
         for (String t : tests) {
             double peak = 0;
             for (long size : sizes) {
-                Point p = measure(preset, t, size, "");
+                Point p = measure(preset, t, size, extraParams);
                 out.add(p);
                 peak = Math.max(peak, p.value());
             }
@@ -283,7 +285,7 @@ public final class Calibration {
         try {
             s = ScenarioLoader.parse("calibration.json", json);
         } catch (ScenarioException e) {
-            throw new IllegalStateException("calibration scenario is invalid: " + e.problems());
+            throw new IllegalArgumentException(String.join("; ", e.problems()));
         }
         Path dir = null;
         try {

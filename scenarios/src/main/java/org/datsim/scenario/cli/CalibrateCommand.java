@@ -30,6 +30,10 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--sizes", paramLabel = "BYTES", split = ",", description = "Only these sizes in bytes.")
     List<Long> sizes;
 
+    @Option(names = "--param", paramLabel = "NAME=VALUE", description = "Override a parameter of the preset"
+            + " (repeatable), for what-if curves.")
+    java.util.Map<String, String> params = new java.util.LinkedHashMap<>();
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -55,12 +59,29 @@ public final class CalibrateCommand implements Callable<Integer> {
                 return DatsimCli.EXIT_INVALID;
             }
         }
-        o.println("preset " + preset + ": " + FabricPresets.get(preset).description());
+        StringBuilder extra = new StringBuilder();
+        for (java.util.Map.Entry<String, String> e : params.entrySet()) {
+            if (!org.datsim.core.param.Params.defaults(org.datsim.fabric.FabricParams.ALL).declares(e.getKey())) {
+                err.println("datsim: --param: unknown parameter \"" + e.getKey() + "\" (see datsim params)");
+                return DatsimCli.EXIT_INVALID;
+            }
+            extra.append(extra.length() == 0 ? "" : ", ").append(quote(e.getKey())).append(": ")
+                    .append(quote(e.getValue()));
+        }
+        o.println("preset " + preset + ": " + FabricPresets.get(preset).description()
+                + (params.isEmpty() ? "" : "; overrides " + params));
         o.println();
         o.println("| test | size | model | target | within |");
         o.println("|---|---:|---:|---:|---|");
         List<String> missed = new ArrayList<>();
-        for (Calibration.Point p : Calibration.curves(preset, t, s)) {
+        List<Calibration.Point> points;
+        try {
+            points = Calibration.curves(preset, t, s, extra.toString());
+        } catch (IllegalArgumentException e) {
+            err.println("datsim: --param: " + e.getMessage());
+            return DatsimCli.EXIT_INVALID;
+        }
+        for (Calibration.Point p : points) {
             String verdict = "";
             if (p.target() != null) {
                 boolean ok = p.target().accepts(p.value());
@@ -78,6 +99,10 @@ public final class CalibrateCommand implements Callable<Integer> {
             return 1;
         }
         return 0;
+    }
+
+    private static String quote(String text) {
+        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
     private static String fmt(double v) {

@@ -359,7 +359,7 @@ public final class ScenarioLoader {
             long v = p.get(spec);
             if (Long.bitCount(v) != 1) {
                 problem(at + "." + spec.name(), "expected a power of two" + (spec == FabricParams.HCA_MTU
-                        ? " (256B, 512B, 1KiB, 2KiB or 4KiB)" : "") + ", found " + spec.format(v));
+                        ? " (256B, 512B, 1KiB, 2KiB or 4KiB)" : "") + ", found " + v + " bytes");
             }
         }
     }
