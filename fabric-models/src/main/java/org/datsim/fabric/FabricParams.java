@@ -46,6 +46,10 @@ public final class FabricParams {
     /** Per-WQE processing. */
     public static final ParamSpec HCA_WQE_PROCESS = ParamSpec.time("hca.wqe_process", "30ns",
             "Time the HCA's send engine spends on one work request besides DMA (parsing, address translation)");
+    /** Send engine occupancy per WQE. */
+    public static final ParamSpec HCA_WQE_INTERVAL = ParamSpec.time("hca.wqe_interval", "30ns",
+            "Shortest time between two work requests the send engine takes up (its occupancy per WQE, which sets the"
+                    + " message rate); below hca.wqe_process the processing of successive WQEs overlaps");
     /** WQE size. */
     public static final ParamSpec HCA_WQE_BYTES = ParamSpec.bytes("hca.wqe_bytes", "64B", 16, 4096,
             "Size of a send work-queue element fetched by DMA");
@@ -164,7 +168,7 @@ public final class FabricParams {
     /** Every fabric parameter in catalogue order. */
     public static final List<ParamSpec> ALL = List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
             LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, PCIE_LATENCY, PCIE_BANDWIDTH, HCA_MTU, HCA_WQE_PROCESS,
-            HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY, HCA_QPC_MISS_PENALTY,
+            HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY, HCA_QPC_MISS_PENALTY,
             HCA_MTT_ENTRIES, HCA_MTT_POLICY, HCA_MTT_MISS_PENALTY, HCA_MTT_PAGE, HCA_BIND_TIME, PROVIDER_BIND_EVENT,
             PROVIDER_BIND_DISCONNECTED, CPU_POST_OVERHEAD, CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
             CM_PROCESSING, CM_MAD_BYTES, RNR_TIMER, RNR_RETRY, READ_ORDERING, READ_JITTER, IA_MAX_RDMA_READ_IN,

@@ -40,7 +40,7 @@ public final class FabricPresets {
             return description;
         }
 
-        /** Returns the parameters it sets, in catalogue order, as user text. */
+        /** Returns the parameters it sets, in the order it lists them, as user text. */
         public Map<String, String> values() {
             return values;
         }
@@ -75,6 +75,7 @@ public final class FabricPresets {
         edr.put("pcie.bandwidth", "96.6Gbps");       // Gen3 x16 after 128b/130b, TLP headers and DLLPs
         edr.put("hca.mtu", "4KiB");
         edr.put("hca.wqe_process", "150ns");
+        edr.put("hca.wqe_interval", "70ns");         // about 14 million messages per second
         edr.put("hca.wqe_bytes", "64B");
         edr.put("hca.rx_process", "150ns");
         edr.put("hca.max_inline", "220B");           // perftest's default inline size for latency tests
@@ -92,6 +93,7 @@ public final class FabricPresets {
         hdr.put("pcie.latency", "115ns");
         hdr.put("pcie.bandwidth", "196Gbps");        // Gen4 x16
         hdr.put("hca.wqe_process", "120ns");
+        hdr.put("hca.wqe_interval", "50ns");
         hdr.put("hca.rx_process", "120ns");
         hdr.put("hca.qpc_entries", "512");
         hdr.put("hca.qpc_miss_penalty", "230ns");
@@ -105,6 +107,7 @@ public final class FabricPresets {
         ndr.put("pcie.latency", "110ns");
         ndr.put("pcie.bandwidth", "392Gbps");        // Gen5 x16
         ndr.put("hca.wqe_process", "100ns");
+        ndr.put("hca.wqe_interval", "35ns");
         ndr.put("hca.rx_process", "100ns");
         ndr.put("hca.qpc_entries", "1024");
         ndr.put("hca.qpc_miss_penalty", "220ns");
@@ -131,6 +134,7 @@ public final class FabricPresets {
         ideal.put("pcie.latency", "0ns");
         ideal.put("pcie.bandwidth", "1000Tbps");
         ideal.put("hca.wqe_process", "0ns");
+        ideal.put("hca.wqe_interval", "0ns");
         ideal.put("hca.rx_process", "0ns");
         ideal.put("hca.bind_time", "0ns");
         ideal.put("hca.qpc_entries", "0");

@@ -19,16 +19,28 @@ import org.datsim.fabric.memory.HostMemory;
  * A single-port RDMA host channel adapter on the reliable-connected transport.
  *
  * <p>Requester: a post rings the doorbell, which reaches the HCA {@code pcie.latency} later. The send engine serves
- * queue pairs round-robin, one work request at a time: it spends {@code hca.wqe_process} plus a DMA read of the WQE,
- * then DMA-reads the payload packet by packet (each packet's bytes are read from host memory when its DMA finishes)
- * and hands each packet to the port. Completions are reported in posting order per queue pair, a CQE write
- * ({@code pcie.latency}) after the ACK, or after the placement of the last RDMA Read response (itself a DMA write
- * {@code pcie.latency} after its arrival).
+ * queue pairs round-robin, taking up a work request every {@code hca.wqe_interval} at most: it looks the QP
+ * context up in its cache and spends {@code hca.wqe_process}, then DMA-reads the WQE (a PCIe round trip, overlapping the next work request) and the
+ * payload (another round trip, then packet by packet at {@code pcie.bandwidth}; each packet's bytes are read from
+ * host memory when its DMA finishes, and every page is translated through the MTT cache). The payload DMA is one
+ * channel: the engine takes the next work request just early enough for that one's payload to follow without a
+ * gap. An inline Send or RDMA Write ({@code hca.max_inline}) carries its payload in the doorbell write (BlueFlame):
+ * the CPU copies the bytes at the post and the HCA fetches neither WQE nor payload. Packets leave in processing
+ * order. Completions are reported in posting order per queue pair, a CQE write ({@code pcie.latency}) after the
+ * ACK, or after the placement of the last RDMA Read response.
  *
- * <p>Responder: incoming RDMA Writes and Sends are checked (remote key, receive available, length), placed by DMA
- * {@code pcie.latency} after arrival, and acknowledged when their last packet arrives. A Send finding no receive is
- * refused with an RNR NAK and retried after {@code transport.rnr_timer}. RDMA Read requests are answered by a
- * response engine that DMA-reads the data and sends response packets.
+ * <p>Receive pipeline: every arriving packet needs its QP context; a miss stalls the pipeline (packets leave it in
+ * arrival order), which then spends {@code hca.rx_process}. Data is DMA-written in arrival order at
+ * {@code pcie.bandwidth} (each page translated) and lands {@code pcie.latency} later.
+ *
+ * <p>Responder: incoming RDMA Writes and Sends are checked (remote key, receive available, length), placed by DMA,
+ * and acknowledged once the last packet's DMA write has been issued. A Send finding no receive is refused with an
+ * RNR NAK and retried after {@code transport.rnr_timer}. RDMA Read requests are answered by a response engine that
+ * DMA-reads the data and sends response packets.
+ *
+ * <p>Caches ({@link EntryCache}): {@code hca.qpc_entries} QP contexts and {@code hca.mtt_entries} translation
+ * entries, each with its replacement policy and miss penalty; creating a queue pair or registering memory loads its
+ * entries. Every miss is traced as {@code cache_miss}.
  *
  * <p>Errors (remote access, length, RNR retries exhausted) complete the failing operation with its status, flush
  * every other outstanding operation of the queue pair with DAT_DTO_ERR_FLUSHED, and tell the owner the queue pair is
@@ -48,6 +60,7 @@ public final class Hca implements NetworkNode {
     private final DataRate pcieRate;
     private final int mtu;
     private final long wqeProcess;
+    private final long wqeInterval;
     private final long wqeBytes;
     private final int header;
     private final int reth;
@@ -110,6 +123,7 @@ public final class Hca implements NetworkNode {
         this.pcieRate = params.rate(FabricParams.PCIE_BANDWIDTH);
         this.mtu = (int) params.get(FabricParams.HCA_MTU);
         this.wqeProcess = params.get(FabricParams.HCA_WQE_PROCESS);
+        this.wqeInterval = params.get(FabricParams.HCA_WQE_INTERVAL);
         this.wqeBytes = params.get(FabricParams.HCA_WQE_BYTES);
         this.header = (int) params.get(FabricParams.LINK_HEADER_BYTES);
         this.reth = (int) params.get(FabricParams.LINK_RETH_BYTES);
@@ -384,10 +398,11 @@ public final class Hca implements NetworkNode {
                     .cookie(wr.cookie).attr("opcode", wr.opName()).attr("bytes", wr.length));
         }
         boolean inline = wr.inlineData != null;
-        // The engine itself is busy for the QP-context lookup and the processing; the WQE fetch's round trip
-        // overlaps the next work request (the engine keeps several WQE reads in flight).
-        long busy = now + qpcCost(wr.qp, wr) + wqeProcess;
-        long t = busy;
+        // The engine is busy for the QP-context lookup and hca.wqe_interval; the rest of the processing and the WQE
+        // fetch's round trip overlap the next work request (the engine keeps several WQEs in flight).
+        long stall = qpcCost(wr.qp, wr);
+        long busy = now + stall + wqeInterval;
+        long t = now + stall + wqeProcess;
         if (!inline) {
             t += 2 * pcieLatency + pcieRate.transmitTimePs(wqeBytes); // the WQE fetch, a DMA read
         }
@@ -507,7 +522,7 @@ public final class Hca implements NetworkNode {
 
     /**
      * Schedules a DMA write of {@code len} bytes after an MTT stall: writes cross PCIe one after another at its data
-     * rate, then its latency.
+     * rate, then its latency. A CQE (len 0) written this way lands after the data written before it.
      *
      * @return the delay from now until the bytes are in host memory
      */
