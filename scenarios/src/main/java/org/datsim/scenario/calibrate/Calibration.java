@@ -178,6 +178,30 @@ public final class Calibration {
         return out;
     }
 
+    /**
+     * Returns the scenario a point runs, as JSON text (for {@code datsim calibrate --emit}).
+     *
+     * @param preset the preset
+     * @param test one of {@link #TESTS}
+     * @param size the message size in bytes
+     * @return the scenario
+     */
+    public static String scenarioJson(String preset, String test, long size) {
+        switch (test) {
+            case "ib_send_lat":
+                return sendLat(preset, size, "");
+            case "ib_write_lat":
+                return simple(preset, size, "", "dat_ep_post_rdma_write", LAT_ITERS, 1);
+            case "ib_read_lat":
+                return simple(preset, size, "", "dat_ep_post_rdma_read", LAT_ITERS, 1);
+            case "ib_write_bw":
+                return simple(preset, size, "", "dat_ep_post_rdma_write", Math.max(200, Math.min(2000,
+                        (16L << 20) / size)), BW_DEPTH);
+            default:
+                throw new IllegalArgumentException("unknown test " + test);
+        }
+    }
+
     static String fmt(double v) {
         return v >= 100 ? String.format("%.1f", v) : v >= 10 ? String.format("%.2f", v) : String.format("%.3f", v);
     }

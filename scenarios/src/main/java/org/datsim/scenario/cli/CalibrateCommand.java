@@ -34,6 +34,10 @@ public final class CalibrateCommand implements Callable<Integer> {
             + " (repeatable), for what-if curves.")
     java.util.Map<String, String> params = new java.util.LinkedHashMap<>();
 
+    @Option(names = "--emit", description = "Print the scenario of the one test and size given (--test, --sizes)"
+            + " instead of running it.")
+    boolean emit;
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -58,6 +62,21 @@ public final class CalibrateCommand implements Callable<Integer> {
                 err.println("datsim: --sizes: expected sizes from 1 to 1073741824 bytes, found " + size);
                 return DatsimCli.EXIT_INVALID;
             }
+        }
+        if (emit) {
+            if (t.size() != 1 || s.size() != 1) {
+                err.println("datsim: --emit needs exactly one --test and one --sizes value");
+                return DatsimCli.EXIT_INVALID;
+            }
+            try {
+                com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
+                o.println(m.writerWithDefaultPrettyPrinter().writeValueAsString(m.readTree(
+                        Calibration.scenarioJson(preset, t.get(0), s.get(0)))));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+            o.flush();
+            return 0;
         }
         StringBuilder extra = new StringBuilder();
         for (java.util.Map.Entry<String, String> e : params.entrySet()) {

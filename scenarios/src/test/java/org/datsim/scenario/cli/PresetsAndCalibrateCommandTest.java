@@ -67,6 +67,18 @@ class PresetsAndCalibrateCommandTest {
     }
 
     @Test
+    void emitPrintsTheScenarioOfOnePointAndTheShippedExampleIsThatScenario() {
+        Result r = datsim("calibrate", "--emit", "--test", "ib_send_lat", "--sizes", "32");
+        assertEquals(0, r.code(), r.err());
+        com.fasterxml.jackson.databind.JsonNode emitted = org.datsim.scenario.ScenarioJson.readJson(r.out());
+        com.fasterxml.jackson.databind.JsonNode example = org.datsim.scenario.ScenarioJson.readJson(
+                org.datsim.scenario.ScenarioJson.examplesDir().resolve("ib-send-lat.json"));
+        assertEquals(emitted.get("processes"), example.get("processes"), "regenerate examples/ib-send-lat.json");
+        assertEquals(emitted.get("fabric"), example.get("fabric"));
+        assertEquals(2, datsim("calibrate", "--emit", "--test", "ib_send_lat").code(), "one size needed");
+    }
+
+    @Test
     void calibrateExitsOneWhenATargetIsMissed() {
         Result r = datsim("calibrate", "--test", "ib_send_lat", "--sizes", "32", "--param", "pcie.latency=1us");
         assertEquals(1, r.code(), r.out());
