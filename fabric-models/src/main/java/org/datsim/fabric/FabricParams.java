@@ -7,7 +7,7 @@ import org.datsim.core.param.ParamSpec;
  * The catalogue of fabric parameters: every timing, rate and size the models use, declared once with its unit,
  * default and meaning. Scenarios override them by name under {@code fabric.params}; {@code datsim params} prints
  * them. The defaults describe a 100 Gb/s InfiniBand EDR HCA on PCIe Gen3 x16; they are plausible round figures, not
- * yet calibrated against perftest (that is the job of the presets).
+ * calibrated: {@link FabricPresets} holds named sets of values, and its {@code ib-edr} is calibrated to perftest.
  */
 public final class FabricParams {
 
@@ -45,7 +45,8 @@ public final class FabricParams {
             "Path MTU: the largest payload of one packet");
     /** Per-WQE processing. */
     public static final ParamSpec HCA_WQE_PROCESS = ParamSpec.time("hca.wqe_process", "30ns",
-            "Time the HCA's send engine spends on one work request besides DMA (parsing, address translation)");
+            "Time the HCA's send engine spends on one work request besides DMA (parsing, scheduling, building"
+                    + " headers); the engine takes up the next one after hca.wqe_interval");
     /** Send engine occupancy per WQE. */
     public static final ParamSpec HCA_WQE_INTERVAL = ParamSpec.time("hca.wqe_interval", "30ns",
             "Shortest time between two work requests the send engine takes up (its occupancy per WQE, which sets the"
