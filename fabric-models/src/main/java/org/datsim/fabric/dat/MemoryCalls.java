@@ -39,6 +39,7 @@ final class MemoryCalls extends ProviderPart {
         long addr = address >= 0 ? address : h.memory.allocate(length);
         Lmr created = new Lmr(h.nextName("lmr"), ia, pz, addr, length, privileges, h.nextContext(),
                 h.nextContext());
+        h.hca.registerMemory(addr, length); // the registration leaves its translation entries in the HCA's cache
         h.byLmrContext.put(created.lmrContext, created);
         h.byRmrContext.put(created.rmrContext, created);
         pz.users++;

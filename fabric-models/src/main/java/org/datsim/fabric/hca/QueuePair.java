@@ -78,6 +78,8 @@ public final class QueuePair {
 
     final Hca hca;
     final String name;
+    /** The key of this queue pair's context in its HCA's QP-context cache (its index on the HCA). */
+    final int cacheKey;
     Listener listener;
     /** The shared receive queue this queue pair takes its receives from, or null for its own queue. */
     SharedReceiveQueue srq;
@@ -106,9 +108,10 @@ public final class QueuePair {
     /** Responder: the message refused with an RNR NAK; later packets are dropped until it is sent again. */
     WorkRequest rnrBlocked;
 
-    QueuePair(Hca hca, String name) {
+    QueuePair(Hca hca, String name, int cacheKey) {
         this.hca = hca;
         this.name = name;
+        this.cacheKey = cacheKey;
     }
 
     /**

@@ -59,6 +59,8 @@ public final class WorkRequest {
     long finishedPs = -1;
     /** The earlier operation whose completion held this one's back (rule 2), or -1. */
     long heldBehind = -1;
+    /** The payload of an inline Send or RDMA Write, copied by the CPU at post time; null if not inline. */
+    byte[] inlineData;
 
     /**
      * Creates a work request.

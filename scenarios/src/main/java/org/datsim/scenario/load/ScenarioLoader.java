@@ -20,11 +20,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.datsim.core.param.ParamSpec;
 import org.datsim.core.param.Params;
 import org.datsim.core.time.ByteSize;
 import org.datsim.core.time.DataRate;
 import org.datsim.core.time.SimTime;
 import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.FabricPresets;
 import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.NamedValues;
 import org.datsim.fabric.topology.LinkSpec;
@@ -200,17 +202,24 @@ public final class ScenarioLoader {
             problem("$.fabric", "expected an object, found " + show(fabric));
         } else {
             int before = problems.size();
-            unknownKeys(fabric, "$.fabric", Set.of("hosts", "switches", "links", "params", "host_params"));
+            unknownKeys(fabric, "$.fabric", Set.of("hosts", "switches", "links", "params", "host_params", "preset"));
             hosts = hostNames(fabric.get("hosts"));
             List<String> switches = names(fabric.get("switches"), "$.fabric.switches", false);
             List<LinkSpec> links = links(fabric.get("links"), hosts);
-            params = params(fabric.get("params"), params, "$.fabric.params");
+            params = params(fabric.get("params"), preset(fabric.get("preset"), params), "$.fabric.params");
             hostParams = hostParams(fabric.get("host_params"), params, hosts);
+            powersOfTwo(params, "$.fabric.params");
+            hostParams.forEach((h, hp) -> powersOfTwo(hp, "$.fabric.host_params." + h));
             if (problems.size() == before) {
                 List<String> topo = new ArrayList<>();
                 topology = Topology.build(hosts, switches, links, topo);
                 for (String p : topo) {
-                    problem("$.fabric", p);
+                    java.util.regex.Matcher m = LINK_PROBLEM.matcher(p);
+                    if (m.matches()) {
+                        problem("$.fabric." + m.group(1), m.group(2));
+                    } else {
+                        problem("$.fabric", p);
+                    }
                 }
             }
         }
@@ -290,6 +299,10 @@ public final class ScenarioLoader {
         }
         return out;
     }
+
+    /** A topology problem about one link: "links[3]: message". */
+    private static final java.util.regex.Pattern LINK_PROBLEM = java.util.regex.Pattern.compile(
+            "(links\\[\\d+\\]): (.*)");
 
     /** The largest number of hosts a {"prefix", "count"} generator makes. */
     static final int MAX_GENERATED_HOSTS = 65536;
@@ -374,6 +387,30 @@ public final class ScenarioLoader {
             }
         }
         return out;
+    }
+
+    /** Applies {@code fabric.preset}: its values replace the catalogue defaults. */
+    private Params preset(JsonNode n, Params defaults) {
+        if (n == null) {
+            return defaults;
+        }
+        FabricPresets.Preset preset = n.isTextual() ? FabricPresets.get(n.asText()) : null;
+        if (preset == null) {
+            problem("$.fabric.preset", "expected one of " + FabricPresets.names() + ", found " + show(n));
+            return defaults;
+        }
+        return preset.params();
+    }
+
+    /** The MTU (an InfiniBand MTU: 256, 512, 1024, 2048 or 4096 bytes) and the MTT page size are powers of two. */
+    private void powersOfTwo(Params p, String at) {
+        for (ParamSpec spec : List.of(FabricParams.HCA_MTU, FabricParams.HCA_MTT_PAGE)) {
+            long v = p.get(spec);
+            if (Long.bitCount(v) != 1) {
+                problem(at + "." + spec.name(), "expected a power of two" + (spec == FabricParams.HCA_MTU
+                        ? " (256B, 512B, 1KiB, 2KiB or 4KiB)" : "") + ", found " + v + " bytes");
+            }
+        }
     }
 
     private Map<String, Params> hostParams(JsonNode n, Params fabricParams, List<String> hosts) {

@@ -128,6 +128,10 @@ public final class SchemaGenerator {
         lp.putObject("b").put("type", "string");
         lp.putObject("bandwidth").put("type", "string").put("description", "For example \"100Gbps\".");
         lp.set("latency", pattern("time", "^[0-9.]+ ?(ps|ns|us|ms|s)$"));
+        ObjectNode preset = p.putObject("preset");
+        preset.put("description", "A named set of parameters (`datsim presets`); params, host_params and link"
+                + " attributes override it.");
+        org.datsim.fabric.FabricPresets.names().forEach(preset.putArray("enum")::add);
         ObjectNode params = p.putObject("params");
         ObjectNode hostParams = p.putObject("host_params");
         hostParams.put("type", "object").put("description", "Per-host overrides: {\"HOST\": {\"param\": value}}.");

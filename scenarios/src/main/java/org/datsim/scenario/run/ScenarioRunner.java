@@ -222,6 +222,19 @@ public final class ScenarioRunner {
         }
         root.put("packets", packets);
         root.put("wire_bytes", wire);
+        ObjectNode caches = root.putObject("hca_caches");
+        for (String name : new String[] {"qpc", "mtt"}) {
+            long hits = 0;
+            long misses = 0;
+            long evictions = 0;
+            for (org.datsim.fabric.dat.DatHost h : fabric.hosts()) {
+                org.datsim.fabric.hca.EntryCache c = name.equals("qpc") ? h.hca().qpcCache() : h.hca().mttCache();
+                hits += c.hits();
+                misses += c.misses();
+                evictions += c.evictions();
+            }
+            caches.putObject(name).put("hits", hits).put("misses", misses).put("evictions", evictions);
+        }
         ObjectNode kinds = root.putObject("trace_events");
         stats.kindCounts().forEach(kinds::put);
         ObjectNode exp = root.putObject("expectations");

@@ -327,7 +327,7 @@ class ScenarioValidationTest {
     void linkToAnUnknownNode() {
         String p = onlyProblem(withFabric("{\"hosts\": [\"A\", \"B\"],"
                 + " \"links\": [{\"a\": \"A\", \"b\": \"B\"}, {\"a\": \"B\", \"b\": \"Z\"}]}"));
-        assertStarts(FILE + ": $.fabric: ", p);
+        assertStarts(FILE + ": $.fabric.links[1]: ", p);
         assertMentions(p, "links[1]", "no host or switch is named \"Z\"");
     }
 
