@@ -450,7 +450,7 @@ public final class Hca implements NetworkNode {
         for (int i = 0; i < count; i++) {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
-            t += mttCostLocal(wr, off, len) + pcieRate.transmitTimePs(len);
+            t += mttCostLocal(wr, off, len, wr.qp.name) + pcieRate.transmitTimePs(len);
             emitAt(t, wr, kind, i, count, off, len);
         }
         sendFree = t;
@@ -499,8 +499,11 @@ public final class Hca implements NetworkNode {
         return cost;
     }
 
-    /** Looks up the pages of message bytes {@code [off, off + len)} of a work request's local segments. */
-    private long mttCostLocal(WorkRequest wr, long off, long len) {
+    /**
+     * Looks up the pages of message bytes {@code [off, off + len)} of a work request's local segments, on behalf of
+     * the queue pair named {@code ep} (a receive of a shared receive queue belongs to no queue pair of its own).
+     */
+    private long mttCostLocal(WorkRequest wr, long off, long len, String ep) {
         if (mtt.capacity() == 0) {
             return 0;
         }
@@ -513,7 +516,7 @@ public final class Hca implements NetworkNode {
                 continue;
             }
             long n = Math.min(wr.segLength[s] - skip, left);
-            cost += mttCost(wr.segAddress[s] + skip, n, wr.qp.name, wr);
+            cost += mttCost(wr.segAddress[s] + skip, n, ep, wr);
             left -= n;
             skip = 0;
         }
@@ -768,7 +771,7 @@ public final class Hca implements NetworkNode {
         if (last) {
             qp.inbound = null;
         }
-        long stall = mttCostLocal(recv, off, data.length);
+        long stall = mttCostLocal(recv, off, data.length, qp.name);
         long delay = dmaWriteDelay(data.length, stall);
         sim.schedule(delay, () -> {
             if (recv.done) {
@@ -853,7 +856,7 @@ public final class Hca implements NetworkNode {
         }
         byte[] data = p.data;
         long off = p.offset;
-        long stall = mttCostLocal(wr, off, data.length);
+        long stall = mttCostLocal(wr, off, data.length, wr.qp.name);
         sim.schedule(dmaWriteDelay(data.length, stall), () -> {
             if (wr.done) {
                 return;

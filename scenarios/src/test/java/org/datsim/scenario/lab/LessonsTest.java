@@ -66,9 +66,9 @@ class LessonsTest {
         assertEquals(0, code, e::toString);
         String text = o.toString();
         assertTrue(text.contains("op 3 (send) started while op 2 (rdma_read), posted before it on A/ep1, had not"
-                + " finished (it finished at 14.936 us)"), text);
-        assertTrue(text.contains("at 10.471 us op 3 (send, BARRIER_FENCE) was held by the barrier fence"), text);
-        assertTrue(text.contains("until op 2 (rdma_read) had finished, at 14.936 us (held 4.465 us)"), text);
+                + " finished (it finished at 14.94 us)"), text);
+        assertTrue(text.contains("at 10.197 us op 3 (send, BARRIER_FENCE) was held by the barrier fence"), text);
+        assertTrue(text.contains("until op 2 (rdma_read) had finished, at 14.94 us (held 4.743 us)"), text);
         assertTrue(text.contains("rules 17, 19 and 21"), text);
         assertTrue(text.contains("The hazard's sign does not occur in this run."), text);
     }
