@@ -12,16 +12,14 @@ RULES = os.path.join(os.path.dirname(ROOT), 'shared', 'reference', 'dat-rules.md
 
 # Rules not implemented yet, and why; and the examples that show a rule.
 MISSING = {
-    9: 'not yet: EVD sharing constraints are not checked',
-    14: 'not yet: solicited-wait receive notification; recv_completion_flags with SOLICITED_WAIT returns'
-        ' DAT_MODEL_NOT_SUPPORTED',
-    15: 'not yet (depends on 14)',
-    18: 'not yet: atomics are an IB extension (dat_extension_op) not modelled',
+    18: 'not modelled: atomics are an IB extension (dat_extension_op)',
 }
 EXAMPLES = {2: 'send-after-read-*.json', 17: 'send-after-read-fence.json', 19: 'send-after-read-no-fence.json',
             23: 'rmr-context-after-send.json', 24: 'rmr-context-too-early.json',
             25: 'rmr-old-context-after-rebind.json', 32: 'stale-read-cpu-noncoherent.json',
-            38: 'write-then-send.json', 51: 'write-then-send.json'}
+            38: 'write-then-send.json', 51: 'write-then-send.json', 43: 'flush-on-disconnect.json',
+            40: 'flush-on-disconnect.json', 47: 'protection-zone-violation.json', 48: 'privilege-violation.json',
+            8: 'evd-overflow.json'}
 
 rules = {}
 for line in open(RULES, encoding='utf-8'):

@@ -7,7 +7,7 @@ import org.datsim.core.param.ParamSpec;
  * The catalogue of fabric parameters: every timing, rate and size the models use, declared once with its unit,
  * default and meaning. Scenarios override them by name under {@code fabric.params}; {@code datsim params} prints
  * them. The defaults describe a 100 Gb/s InfiniBand EDR HCA on PCIe Gen3 x16; they are plausible round figures, not
- * yet calibrated against perftest (that is the job of the presets).
+ * calibrated: {@link FabricPresets} holds named sets of values, and its {@code ib-edr} is calibrated to perftest.
  */
 public final class FabricParams {
 
@@ -71,10 +71,51 @@ public final class FabricParams {
             "Path MTU: the largest payload of one packet");
     /** Per-WQE processing. */
     public static final ParamSpec HCA_WQE_PROCESS = ParamSpec.time("hca.wqe_process", "30ns",
-            "Time the HCA's send engine spends on one work request besides DMA (parsing, address translation)");
+            "Time the HCA's send engine spends on one work request besides DMA (parsing, scheduling, building"
+                    + " headers); the engine takes up the next one after hca.wqe_interval");
+    /** Send engine occupancy per WQE. */
+    public static final ParamSpec HCA_WQE_INTERVAL = ParamSpec.time("hca.wqe_interval", "30ns",
+            "Shortest time between two work requests the send engine takes up (its occupancy per WQE, which sets the"
+                    + " message rate); below hca.wqe_process the processing of successive WQEs overlaps");
     /** WQE size. */
     public static final ParamSpec HCA_WQE_BYTES = ParamSpec.bytes("hca.wqe_bytes", "64B", 16, 4096,
             "Size of a send work-queue element fetched by DMA");
+    /** Receive pipeline time. */
+    public static final ParamSpec HCA_RX_PROCESS = ParamSpec.time("hca.rx_process", "0ns",
+            "Time the HCA's receive pipeline spends on each arriving packet (header checks, QP lookup) before its"
+                    + " data is DMA-written or its acknowledgement is generated");
+    /** Inline threshold. */
+    public static final ParamSpec HCA_MAX_INLINE = ParamSpec.bytes("hca.max_inline", "0B", 0, 1024,
+            "Largest Send or RDMA Write the provider posts inline: the CPU copies the payload into the WQE and"
+                    + " writes both through the doorbell (BlueFlame), so the HCA fetches neither; 0 turns inline"
+                    + " off");
+    /** QP-context cache capacity. */
+    public static final ParamSpec HCA_QPC_ENTRIES = ParamSpec.integer("hca.qpc_entries", 256, 0, 1 << 20,
+            "Queue-pair contexts the HCA's on-chip cache holds; a QP whose context is not cached costs"
+                    + " hca.qpc_miss_penalty on WQE processing and on packet arrival; 0 = unlimited (never misses)");
+    /** QP-context cache replacement. */
+    public static final ParamSpec HCA_QPC_POLICY = ParamSpec.choice("hca.qpc_policy", "lru",
+            "Replacement policy of the QP-context cache: lru, fifo, or random (drawn from the run's seed)", "lru",
+            "fifo", "random");
+    /** QP-context miss penalty. */
+    public static final ParamSpec HCA_QPC_MISS_PENALTY = ParamSpec.time("hca.qpc_miss_penalty", "300ns",
+            "Stall of a QP-context cache miss: a DMA read of the context from host memory, one PCIe round trip"
+                    + " (2 x pcie.latency in the presets)");
+    /** MTT cache capacity. */
+    public static final ParamSpec HCA_MTT_ENTRIES = ParamSpec.integer("hca.mtt_entries", 4096, 0, 1 << 24,
+            "Memory translation/protection entries (one per registered page) the HCA's on-chip cache holds; each"
+                    + " DMA of registered memory looks up every page it touches; 0 = unlimited (never misses)");
+    /** MTT cache replacement. */
+    public static final ParamSpec HCA_MTT_POLICY = ParamSpec.choice("hca.mtt_policy", "lru",
+            "Replacement policy of the MTT/MPT cache: lru, fifo, or random (drawn from the run's seed)", "lru",
+            "fifo", "random");
+    /** MTT miss penalty. */
+    public static final ParamSpec HCA_MTT_MISS_PENALTY = ParamSpec.time("hca.mtt_miss_penalty", "300ns",
+            "Stall of an MTT/MPT cache miss, per page missed: a DMA read of the translation entry, one PCIe round"
+                    + " trip (2 x pcie.latency in the presets)");
+    /** Translation page size. */
+    public static final ParamSpec HCA_MTT_PAGE = ParamSpec.bytes("hca.mtt_page_size", "4KiB", 512, 1L << 30,
+            "Page size of memory registration: one MTT entry translates one page (a power of two)");
     /** Memory-window bind time. */
     public static final ParamSpec HCA_BIND_TIME = ParamSpec.time("hca.bind_time", "200ns",
             "Time the HCA takes to execute an RMR bind (update its protection tables) after fetching the WQE; the"
@@ -88,6 +129,13 @@ public final class FabricParams {
     public static final ParamSpec PROVIDER_BIND_DISCONNECTED = ParamSpec.choice("provider.bind_when_disconnected",
             "reject", "dat_rmr_bind on a DISCONNECTED endpoint: reject = DAT_INVALID_STATE (OFA dapl); flush = accepted"
                     + " and flushed at once (the DAT specification)", "reject", "flush");
+    /** SRQ low-watermark event. */
+    public static final ParamSpec PROVIDER_SRQ_LW_EVENT = ParamSpec.choice("provider.srq_low_watermark_event",
+            "provider_internal_error", "The SRQ low-watermark event armed by dat_srq_set_lw, which DAT 2.0 gives no"
+                    + " event number of its own: provider_internal_error = posted on the IA's async EVD as"
+                    + " DAT_ASYNC_ERROR_PROVIDER_INTERNAL_ERROR (0x08005), reason DAT_SRQ_LOW_WATERMARK_EVENT;"
+                    + " not_supported = dat_srq_set_lw returns DAT_MODEL_NOT_SUPPORTED (OFA dapl)",
+            "provider_internal_error", "not_supported");
     /** CPU cost of a post. */
     public static final ParamSpec CPU_POST_OVERHEAD = ParamSpec.time("cpu.post_overhead", "60ns",
             "CPU time of a dat_ep_post_* call: building the WQE and writing the doorbell");
@@ -155,7 +203,10 @@ public final class FabricParams {
     public static final List<ParamSpec> ALL = List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
             LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, SWITCH_MODE, SWITCH_BUFFER, LINK_FLOW_CONTROL,
             PFC_XOFF, PFC_XON, PCIE_LATENCY, PCIE_BANDWIDTH, HCA_MTU, HCA_WQE_PROCESS,
-            HCA_WQE_BYTES, HCA_BIND_TIME, PROVIDER_BIND_EVENT, PROVIDER_BIND_DISCONNECTED, CPU_POST_OVERHEAD, CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
+            HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,
+            HCA_QPC_MISS_PENALTY, HCA_MTT_ENTRIES, HCA_MTT_POLICY, HCA_MTT_MISS_PENALTY, HCA_MTT_PAGE, HCA_BIND_TIME,
+            PROVIDER_BIND_EVENT, PROVIDER_BIND_DISCONNECTED, PROVIDER_SRQ_LW_EVENT, CPU_POST_OVERHEAD,
+            CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
             CM_PROCESSING, CM_MAD_BYTES, RNR_TIMER, RNR_RETRY, READ_ORDERING, READ_JITTER, IA_MAX_RDMA_READ_IN,
             IA_MAX_RDMA_READ_OUT, MEMORY_MAX_RESIDENT, MEMORY_COHERENCE, IA_MAX_EVD_QLEN,
             IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV);

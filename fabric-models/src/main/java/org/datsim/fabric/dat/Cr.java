@@ -3,7 +3,10 @@ package org.datsim.fabric.dat;
 /** A connection request that arrived at a service point and awaits dat_cr_accept or dat_cr_reject. */
 public final class Cr extends DatHandle {
 
+    /** The public service point the request came to, or null for a reserved one. */
     final Psp psp;
+    /** The reserved service point the request came to, or null. */
+    Rsp rsp;
     final Ep remoteEp;
     final int remoteHost;
     final byte[] privateData;
@@ -23,6 +26,6 @@ public final class Cr extends DatHandle {
 
     /** Returns the connection qualifier the request was made to. */
     public long connQual() {
-        return psp.connQual;
+        return psp != null ? psp.connQual : rsp.connQual;
     }
 }

@@ -139,6 +139,8 @@ public final class Dat {
     // Endpoint states (DAT_EP_STATE)
     /** DAT_EP_STATE_UNCONNECTED. */
     public static final int EP_STATE_UNCONNECTED = 0;
+    /** DAT_EP_STATE_RESERVED. */
+    public static final int EP_STATE_RESERVED = 2;
     /** DAT_EP_STATE_PASSIVE_CONNECTION_PENDING. */
     public static final int EP_STATE_PASSIVE_CONNECTION_PENDING = 4;
     /** DAT_EP_STATE_ACTIVE_CONNECTION_PENDING. */

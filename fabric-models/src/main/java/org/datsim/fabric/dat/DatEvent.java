@@ -30,6 +30,8 @@ public final class DatEvent {
     public final long queuedPs;
     /** True when the event is not a notification (it does not wake a waiter). */
     public final boolean unsignalled;
+    /** The SRQ a receive completion's buffer was posted to, or the SRQ of a low-watermark event; else null. */
+    Srq srq;
 
     DatEvent(int number, Evd evd, Ep ep, long cookie, int status, long transferredLength, int operation, Cr cr,
             long opId, long queuedPs, boolean unsignalled) {
@@ -50,6 +52,11 @@ public final class DatEvent {
         this.opId = opId;
         this.queuedPs = queuedPs;
         this.unsignalled = unsignalled;
+    }
+
+    /** Returns the SRQ of the event (see {@link #srq}), or null. */
+    public Srq srq() {
+        return srq;
     }
 
     /** Returns the event number's name, for example "DAT_DTO_COMPLETION_EVENT". */

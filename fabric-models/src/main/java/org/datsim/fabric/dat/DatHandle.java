@@ -22,6 +22,12 @@ public abstract class DatHandle {
     public static final int TYPE_PZ = 6;
     /** DAT_HANDLE_TYPE_RMR. */
     public static final int TYPE_RMR = 7;
+    /** DAT_HANDLE_TYPE_RSP. */
+    public static final int TYPE_RSP = 8;
+    /** DAT_HANDLE_TYPE_CNO. */
+    public static final int TYPE_CNO = 9;
+    /** DAT_HANDLE_TYPE_SRQ. */
+    public static final int TYPE_SRQ = 10;
 
     private final int type;
     private final String name;

@@ -20,6 +20,11 @@ public final class DatHost {
     final TreeMap<Integer, Lmr> byLmrContext = new TreeMap<>();
     final TreeMap<Integer, Lmr> byRmrContext = new TreeMap<>();
     final TreeMap<Long, Psp> psps = new TreeMap<>();
+    final TreeMap<Long, Rsp> rsps = new TreeMap<>();
+    /** The dynamic registry: the IA names registered by providers. */
+    final java.util.TreeSet<String> registered = new java.util.TreeSet<>();
+    /** The IAs opened on this host, in opening order. */
+    final java.util.List<Ia> ias = new java.util.ArrayList<>();
     final TreeMap<Integer, Rmr> rmrByContext = new TreeMap<>();
     private int nextContext = 0x100;
     private final TreeMap<String, Integer> counters = new TreeMap<>();

@@ -12,7 +12,7 @@ public final class Ep extends DatHandle {
     final Evd recvEvd;
     final Evd requestEvd;
     final Evd connectEvd;
-    final EpAttributes attr;
+    EpAttributes attr;
     final QueuePair qp;
     int state = Dat.EP_STATE_UNCONNECTED;
     Ep peer;
@@ -23,6 +23,12 @@ public final class Ep extends DatHandle {
     int requestsInFlight;
     int suppressedUnreaped;
     int receivesPosted;
+    /** dat_ep_set_watermark: the soft and hard high watermarks (-1 is DAT_WATERMARK_INFINITE). */
+    int softHighWatermark = -1;
+    int hardHighWatermark = -1;
+    boolean softArmed;
+    /** The shared receive queue of an endpoint made by dat_ep_create_with_srq, else null. */
+    Srq srq;
 
     Ep(String name, Ia ia, Pz pz, Evd recvEvd, Evd requestEvd, Evd connectEvd, EpAttributes attr, QueuePair qp) {
         super(TYPE_EP, name, ia);
@@ -66,6 +72,8 @@ public final class Ep extends DatHandle {
                 return DatReturn.SUB_INVALID_STATE_EP_UNCONNECTED;
             case Dat.EP_STATE_ACTIVE_CONNECTION_PENDING:
                 return DatReturn.SUB_INVALID_STATE_EP_ACTCONNPENDING;
+            case Dat.EP_STATE_RESERVED:
+                return DatReturn.SUB_INVALID_STATE_EP_RESERVED;
             case Dat.EP_STATE_PASSIVE_CONNECTION_PENDING:
                 return DatReturn.SUB_INVALID_STATE_EP_PASSCONNPENDING;
             case Dat.EP_STATE_CONNECTED:

@@ -18,6 +18,8 @@ public final class Evd extends DatHandle {
     /** The endpoints whose DTO completions this EVD receives, in creation order. */
     final java.util.List<Ep> feeders = new java.util.ArrayList<>();
     long overflows;
+    /** The CNO this EVD notifies, or null. */
+    Cno cno;
 
     Evd(String name, Ia ia, int qlen, int flags) {
         super(TYPE_EVD, name, ia);
@@ -53,6 +55,11 @@ public final class Evd extends DatHandle {
     /** Returns false after dat_evd_disable (until dat_evd_enable). */
     public boolean isEnabled() {
         return enabled;
+    }
+
+    /** Returns the CNO this EVD notifies, or null. */
+    public Cno cno() {
+        return cno;
     }
 
     /** Returns how many events were lost to overflow. */

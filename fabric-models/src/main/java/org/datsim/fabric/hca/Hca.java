@@ -20,22 +20,37 @@ import org.datsim.fabric.memory.HostMemory;
  * A single-port RDMA host channel adapter on the reliable-connected transport.
  *
  * <p>Requester: a post rings the doorbell, which reaches the HCA {@code pcie.latency} later. The send engine serves
- * queue pairs round-robin, one work request at a time: it spends {@code hca.wqe_process} plus a DMA read of the WQE,
- * then DMA-reads the payload packet by packet (each packet's bytes are read from host memory when its DMA finishes)
- * and hands each packet to the port. Completions are reported in posting order per queue pair, a CQE write
- * ({@code pcie.latency}) after the ACK, or after the placement of the last RDMA Read response (itself a DMA write
- * {@code pcie.latency} after its arrival).
+ * queue pairs round-robin, taking up a work request every {@code hca.wqe_interval} at most: it looks the QP
+ * context up in its cache and spends {@code hca.wqe_process}, then DMA-reads the WQE (a PCIe round trip, overlapping the next work request) and the
+ * payload (another round trip, then packet by packet at {@code pcie.bandwidth}; each packet's bytes are read from
+ * host memory when its DMA finishes, and every page is translated through the MTT cache). The payload DMA is one
+ * channel: the engine takes the next work request just early enough for that one's payload to follow without a
+ * gap. An inline Send or RDMA Write ({@code hca.max_inline}) carries its payload in the doorbell write (BlueFlame):
+ * the CPU copies the bytes at the post and the HCA fetches neither WQE nor payload. Packets leave in processing
+ * order. Completions are reported in posting order per queue pair, a CQE write ({@code pcie.latency}) after the
+ * ACK, or after the placement of the last RDMA Read response.
  *
- * <p>Responder: incoming RDMA Writes and Sends are checked (remote key, receive available, length), placed by DMA
- * {@code pcie.latency} after arrival, and acknowledged when their last packet arrives. A Send finding no receive is
- * refused with an RNR NAK and retried after {@code transport.rnr_timer}. RDMA Read requests are answered by a
- * response engine that DMA-reads the data and sends response packets.
+ * <p>Receive pipeline: every arriving packet needs its QP context; a miss stalls the pipeline (packets leave it in
+ * arrival order), which then spends {@code hca.rx_process}. Data is DMA-written in arrival order at
+ * {@code pcie.bandwidth} (each page translated) and lands {@code pcie.latency} later.
+ *
+ * <p>Responder: incoming RDMA Writes and Sends are checked (remote key, receive available, length), placed by DMA,
+ * and acknowledged once the last packet's DMA write has been issued. A Send finding no receive is refused with an
+ * RNR NAK and retried after {@code transport.rnr_timer}. RDMA Read requests are answered by a response engine that
+ * DMA-reads the data and sends response packets.
+ *
+ * <p>Caches ({@link EntryCache}): {@code hca.qpc_entries} QP contexts and {@code hca.mtt_entries} translation
+ * entries, each with its replacement policy and miss penalty; creating a queue pair or registering memory loads its
+ * entries. Every miss is traced as {@code cache_miss}.
  *
  * <p>Errors (remote access, length, RNR retries exhausted) complete the failing operation with its status, flush
  * every other outstanding operation of the queue pair with DAT_DTO_ERR_FLUSHED, and tell the owner the queue pair is
  * broken.
  */
 public final class Hca implements NetworkNode {
+
+    /** The trace kind of an on-chip cache miss (fields {@code cache}, {@code key}, {@code penalty_ps}). */
+    public static final String CACHE_MISS = "cache_miss";
 
     private final Simulator sim;
     private final String hostName;
@@ -46,6 +61,7 @@ public final class Hca implements NetworkNode {
     private final DataRate pcieRate;
     private final int mtu;
     private final long wqeProcess;
+    private final long wqeInterval;
     private final long wqeBytes;
     private final int header;
     private final int reth;
@@ -56,6 +72,13 @@ public final class Hca implements NetworkNode {
     private final long bindTime;
     private final boolean strictReadOrdering;
     private final long readJitter;
+    private final long rxProcess;
+    private final long maxInline;
+    private final EntryCache qpc;
+    private final EntryCache mtt;
+    private final long qpcPenalty;
+    private final long mttPenalty;
+    private final int pageShift;
     private org.apache.commons.math3.random.RandomGenerator jitterRandom;
     private Port port;
     private Consumer<Object> cmListener;
@@ -73,15 +96,16 @@ public final class Hca implements NetworkNode {
     private PacketPool pool = new PacketPool();
     private final EventHandler emitHandler = id -> emit(pool.get(id));
     private final EventHandler transmitHandler = id -> transmit(pool.get(id));
+    private final EventHandler sendReplyHandler = id -> sendReply(pool.get(id));
     private final EventHandler placeWriteHandler = id -> placeWrite(pool.get(id));
     private final EventHandler placeSendHandler = id -> placeSend(pool.get(id));
     private final EventHandler placeReadResponseHandler = id -> placeReadResponse(pool.get(id));
-    private final ArrayDeque<WorkRequest> doorbells = new ArrayDeque<>();
+    private final Slots<WorkRequest> doorbells = new Slots<>();
     private final ArrayDeque<Packet> pendingPayloads = new ArrayDeque<>();
     private long pendingLo = Long.MAX_VALUE;
     private long pendingHi = Long.MIN_VALUE;
     private final Runnable copyPendingPayloads = this::copyAllPendingPayloads;
-    private final EventHandler doorbellHandler = a -> doorbell(doorbells.pollFirst());
+    private final EventHandler doorbellHandler = slot -> doorbell(doorbells.take(slot));
     private final ArrayDeque<WorkRequest> completions = new ArrayDeque<>();
     private final EventHandler completionHandler = a -> {
         WorkRequest wr = completions.pollFirst();
@@ -89,6 +113,14 @@ public final class Hca implements NetworkNode {
     };
     private int qpCount;
     private long packetsReceived;
+    /** Send engine: when the packets scheduled so far (after their payload DMA reads) have all been emitted. */
+    private long sendFree;
+    /** Receive pipeline: when the last stall (a QP-context miss) ends; packets leave it in arrival order. */
+    private long rxStallFree;
+    private final ArrayDeque<Packet> rxQueue = new ArrayDeque<>();
+    private final EventHandler rxDeliver = a -> dispatch(rxQueue.pollFirst());
+    /** DMA writes into host memory: when the writes scheduled so far have all crossed PCIe's data rate. */
+    private long dmaWriteFree;
 
     /**
      * Creates an HCA.
@@ -111,6 +143,7 @@ public final class Hca implements NetworkNode {
         this.pcieRate = params.rate(FabricParams.PCIE_BANDWIDTH);
         this.mtu = (int) params.get(FabricParams.HCA_MTU);
         this.wqeProcess = params.get(FabricParams.HCA_WQE_PROCESS);
+        this.wqeInterval = params.get(FabricParams.HCA_WQE_INTERVAL);
         this.wqeBytes = params.get(FabricParams.HCA_WQE_BYTES);
         this.header = (int) params.get(FabricParams.LINK_HEADER_BYTES);
         this.reth = (int) params.get(FabricParams.LINK_RETH_BYTES);
@@ -121,6 +154,55 @@ public final class Hca implements NetworkNode {
         this.bindTime = params.get(FabricParams.HCA_BIND_TIME);
         this.strictReadOrdering = "strict".equals(params.choice(FabricParams.READ_ORDERING));
         this.readJitter = params.get(FabricParams.READ_JITTER);
+        this.rxProcess = params.get(FabricParams.HCA_RX_PROCESS);
+        this.maxInline = params.get(FabricParams.HCA_MAX_INLINE);
+        this.qpc = new EntryCache((int) params.get(FabricParams.HCA_QPC_ENTRIES),
+                (int) params.get(FabricParams.HCA_QPC_POLICY));
+        this.mtt = new EntryCache((int) params.get(FabricParams.HCA_MTT_ENTRIES),
+                (int) params.get(FabricParams.HCA_MTT_POLICY));
+        this.qpcPenalty = params.get(FabricParams.HCA_QPC_MISS_PENALTY);
+        this.mttPenalty = params.get(FabricParams.HCA_MTT_MISS_PENALTY);
+        this.pageShift = Long.numberOfTrailingZeros(Long.highestOneBit(params.get(FabricParams.HCA_MTT_PAGE)));
+    }
+
+    /**
+     * Sets the random streams the caches' random replacement draws from.
+     *
+     * @param qpcRandom the QP-context cache's stream
+     * @param mttRandom the MTT cache's stream
+     */
+    public void setCacheRandom(org.apache.commons.math3.random.RandomGenerator qpcRandom,
+            org.apache.commons.math3.random.RandomGenerator mttRandom) {
+        qpc.setRandom(qpcRandom);
+        mtt.setRandom(mttRandom);
+    }
+
+    /** Returns the QP-context cache (its hits and misses). */
+    public EntryCache qpcCache() {
+        return qpc;
+    }
+
+    /** Returns the MTT/MPT cache (its hits and misses). */
+    public EntryCache mttCache() {
+        return mtt;
+    }
+
+    /**
+     * Memory registration: the driver writes the region's translation entries, which leaves them in the MTT cache
+     * (the last pages of the region when it has more pages than the cache holds).
+     *
+     * @param address the region's first virtual address
+     * @param length its length in bytes
+     */
+    public void registerMemory(long address, long length) {
+        if (mtt.capacity() == 0 || length <= 0) {
+            return;
+        }
+        long first = address >>> pageShift;
+        long last = (address + length - 1) >>> pageShift;
+        for (long page = Math.max(first, last - mtt.capacity() + 1); page <= last; page++) {
+            mtt.preload(page);
+        }
     }
 
     @Override
@@ -184,9 +266,9 @@ public final class Hca implements NetworkNode {
      * @return the new queue pair, not connected
      */
     public QueuePair createQueuePair(String name) {
-        qpCount++;
-        QueuePair qp = new QueuePair(this, name);
-        qp.flow = flowHash(hostId, qpCount);
+        QueuePair qp = new QueuePair(this, name, qpCount++);
+        qp.flow = flowHash(hostId, qpCount); // numbered from 1, as before the caches
+        qpc.preload(qp.cacheKey); // the create-QP command writes the context through the cache
         return qp;
     }
 
@@ -214,8 +296,23 @@ public final class Hca implements NetworkNode {
             transportDone(wr, Dat.DTO_ERR_FLUSHED);
             return;
         }
-        doorbells.addLast(wr); // every doorbell takes the same PCIe latency: they arrive in FIFO order
-        sim.schedule(pcieLatency, doorbellHandler, 0);
+        long doorbell = pcieLatency;
+        if (maxInline > 0 && wr.length <= maxInline
+                && (wr.opcode == WorkRequest.SEND || wr.opcode == WorkRequest.RDMA_WRITE)) {
+            // The CPU copies the payload into the WQE now and writes both through the doorbell (BlueFlame).
+            byte[] data = new byte[(int) wr.length];
+            int done = 0;
+            for (int s = 0; s < wr.segAddress.length; s++) {
+                int n = (int) wr.segLength[s];
+                System.arraycopy(memory.cpuRead(wr.segAddress[s], n), 0, data, done, n);
+                done += n;
+            }
+            wr.inlineData = data;
+            doorbell += pcieRate.transmitTimePs(wqeBytes + wr.length);
+        }
+        // An inline doorbell takes longer than a plain one, so doorbells may overtake each other: each event finds
+        // its work request by slot, not by FIFO order.
+        sim.schedule(doorbell, doorbellHandler, doorbells.put(wr));
     }
 
     /** A fixed hash of a host id and a number (murmur3's 32-bit finaliser): the ECMP flow of a queue pair. */
@@ -344,7 +441,18 @@ public final class Hca implements NetworkNode {
             trace.fire(TraceEvent.of(now, TraceEvent.START, hostName).ep(wr.qp.name).op(wr.opId)
                     .cookie(wr.cookie).attr("opcode", wr.opName()).attr("bytes", wr.length));
         }
-        long t = now + wqeProcess + 2 * pcieLatency + pcieRate.transmitTimePs(wqeBytes);
+        boolean inline = wr.inlineData != null;
+        // The engine is busy for the QP-context lookup and hca.wqe_interval; the rest of the processing and the WQE
+        // fetch's round trip overlap the next work request (the engine keeps several WQEs in flight).
+        long stall = qpcCost(wr.qp, wr);
+        long busy = now + stall + wqeInterval;
+        long t = now + stall + wqeProcess;
+        if (!inline) {
+            t += 2 * pcieLatency + pcieRate.transmitTimePs(wqeBytes); // the WQE fetch, a DMA read
+        }
+        long fetched = t;
+        // Packets leave in the order their work requests were processed: after every packet scheduled so far.
+        t = Math.max(t, sendFree);
         if (wr.opcode == WorkRequest.BIND) {
             // The engine hands the bind to the protection tables and goes on; later work of this queue pair waits
             // for the bind's completion (rule 23, the implicit fence).
@@ -358,26 +466,117 @@ public final class Hca implements NetworkNode {
                     }
                 }
             });
-            sim.scheduleAt(t, engineFree, 0);
+            sendFree = t;
+            sim.scheduleAt(busy, engineFree, 0);
             return;
         }
         if (wr.opcode == WorkRequest.RDMA_READ) {
             wr.qp.readsOut++;
             wr.readCounted = true;
             emitAt(t, wr, Packet.READ_REQUEST, 0, 1, 0, 0);
-            sim.scheduleAt(t, engineFree, 0);
+            sendFree = t;
+            sim.scheduleAt(busy, engineFree, 0);
             return;
         }
         int kind = wr.opcode == WorkRequest.SEND ? Packet.SEND : Packet.RDMA_WRITE;
         int count = packetCount(wr.length);
-        t += 2 * pcieLatency;
+        if (inline) {
+            for (int i = 0; i < count; i++) {
+                long off = (long) i * mtu;
+                emitAt(t, wr, kind, i, count, off, (int) Math.min(mtu, wr.length - off));
+            }
+            sendFree = t;
+            sim.scheduleAt(busy, engineFree, 0);
+            return;
+        }
+        // The payload DMA read: a round trip, then packet by packet at PCIe's rate, each page translated.
+        t = Math.max(fetched + 2 * pcieLatency, sendFree);
         for (int i = 0; i < count; i++) {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
-            t += pcieRate.transmitTimePs(len);
+            t += mttCostLocal(wr, off, len, wr.qp.name) + pcieRate.transmitTimePs(len);
             emitAt(t, wr, kind, i, count, off, len);
         }
-        sim.scheduleAt(t, engineFree, 0);
+        sendFree = t;
+        // The payload DMA channel is busy until t: the engine takes the next work request just early enough for
+        // that one's payload to follow without a gap (one WQE of lookahead), not earlier.
+        long lookahead = wqeProcess + 4 * pcieLatency + pcieRate.transmitTimePs(wqeBytes);
+        sim.scheduleAt(Math.max(busy, t - lookahead), engineFree, 0);
+    }
+
+    // ---------------------------------------------------------------- on-chip caches
+
+    /**
+     * Looks up a queue pair's context; on a miss traces {@code cache_miss} and returns the stall.
+     *
+     * @param qp the queue pair whose context is needed, or null (no lookup)
+     * @param wr the operation, for the trace
+     * @return the stall in picoseconds, 0 on a hit
+     */
+    private long qpcCost(QueuePair qp, WorkRequest wr) {
+        if (qp == null || qpc.access(qp.cacheKey)) {
+            return 0;
+        }
+        if (trace.isEnabled()) {
+            trace.fire(TraceEvent.of(sim.now(), CACHE_MISS, hostName).ep(qp.name).op(wr.opId)
+                    .attr("cache", "qpc").attr("key", (long) qp.cacheKey).attr("penalty_ps", qpcPenalty));
+        }
+        return qpcPenalty;
+    }
+
+    /** Looks up every page of {@code [address, address + len)}; returns the stall of the misses. */
+    private long mttCost(long address, long len, String ep, WorkRequest wr) {
+        if (mtt.capacity() == 0 || len <= 0) {
+            return 0;
+        }
+        long cost = 0;
+        long last = (address + len - 1) >>> pageShift;
+        for (long page = address >>> pageShift; page <= last; page++) {
+            if (!mtt.access(page)) {
+                cost += mttPenalty;
+                if (trace.isEnabled()) {
+                    trace.fire(TraceEvent.of(sim.now(), CACHE_MISS, hostName).ep(ep).op(wr.opId)
+                            .attr("cache", "mtt").attr("key", page << pageShift).attr("penalty_ps", mttPenalty));
+                }
+            }
+        }
+        return cost;
+    }
+
+    /**
+     * Looks up the pages of message bytes {@code [off, off + len)} of a work request's local segments, on behalf of
+     * the queue pair named {@code ep} (a receive of a shared receive queue belongs to no queue pair of its own).
+     */
+    private long mttCostLocal(WorkRequest wr, long off, long len, String ep) {
+        if (mtt.capacity() == 0) {
+            return 0;
+        }
+        long cost = 0;
+        long skip = off;
+        long left = len;
+        for (int s = 0; s < wr.segAddress.length && left > 0; s++) {
+            if (skip >= wr.segLength[s]) {
+                skip -= wr.segLength[s];
+                continue;
+            }
+            long n = Math.min(wr.segLength[s] - skip, left);
+            cost += mttCost(wr.segAddress[s] + skip, n, ep, wr);
+            left -= n;
+            skip = 0;
+        }
+        return cost;
+    }
+
+    /**
+     * Schedules a DMA write of {@code len} bytes after an MTT stall: writes cross PCIe one after another at its data
+     * rate, then its latency. A CQE (len 0) written this way lands after the data written before it.
+     *
+     * @return the delay from now until the bytes are in host memory
+     */
+    private long dmaWriteDelay(int len, long stall) {
+        long done = Math.max(sim.now() + stall, dmaWriteFree + stall) + pcieRate.transmitTimePs(len);
+        dmaWriteFree = done;
+        return done + pcieLatency - sim.now();
     }
 
     private int packetCount(long length) {
@@ -436,10 +635,11 @@ public final class Hca implements NetworkNode {
      * holding a buffer per packet queued at the port, a packet bound for the port (on memory without an I/O cache)
      * keeps its payload by reference ({@link Packet#payloadPending}) and the bytes are copied when it starts on the
      * wire, or all at once just before anything changes the bytes of the referenced range, whichever comes first.
-     * Either way the packet carries the bytes of this moment.
+     * Either way the packet carries the bytes of this moment. An inline Send or RDMA Write copies its bytes from
+     * the WQE (copied from memory at the post) at once.
      */
     private void readPayload(Packet p) {
-        if (p.dstHost == hostId || !memory.dmaReadIsPlain()) {
+        if (p.dstHost == hostId || !memory.dmaReadIsPlain() || isInline(p)) {
             copyPayload(p);
             return;
         }
@@ -464,12 +664,19 @@ public final class Hca implements NetworkNode {
         memory.armWriteHook(pendingLo, pendingHi, copyPendingPayloads);
     }
 
-    /** Copies a packet's payload from host memory into a pooled buffer. */
+    /** Whether a packet carries its payload from the WQE (an inline Send or RDMA Write), not from host memory. */
+    private static boolean isInline(Packet p) {
+        return p.kind != Packet.READ_RESPONSE && ((WorkRequest) p.context).inlineData != null;
+    }
+
+    /** Copies a packet's payload from host memory (or from its inline WQE) into a pooled buffer. */
     private void copyPayload(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         byte[] data = pool.attachBuffer(p, p.length);
         if (p.kind == Packet.READ_RESPONSE) {
             memory.dmaRead(wr.remoteAddress + p.offset, data, 0, p.length);
+        } else if (wr.inlineData != null) {
+            System.arraycopy(wr.inlineData, (int) p.offset, data, 0, p.length);
         } else {
             wr.copySegments(memory, p.offset, data, p.length, false);
         }
@@ -528,12 +735,31 @@ public final class Hca implements NetworkNode {
     @Override
     public void receive(Packet p, int inPort) {
         packetsReceived++;
+        if (p.kind == Packet.CM) {
+            Object message = p.context;
+            p.release();
+            cmListener.accept(message);
+            return;
+        }
+        // The receive pipeline needs the packet's QP context: a request's target QP, or the requester's own QP
+        // for its acknowledgements and read responses. A miss stalls the pipeline; packets leave it in order.
+        WorkRequest wr = (WorkRequest) p.context;
+        boolean toResponder = p.kind == Packet.SEND || p.kind == Packet.RDMA_WRITE || p.kind == Packet.READ_REQUEST;
+        QueuePair qp = toResponder ? wr.qp.peer : wr.qp;
+        long stall = qpcCost(qp, wr);
+        long now = sim.now();
+        if (stall == 0 && rxProcess == 0 && rxStallFree <= now && rxQueue.isEmpty()) {
+            dispatch(p);
+            return;
+        }
+        long t = Math.max(now, rxStallFree) + stall;
+        rxStallFree = t;
+        rxQueue.addLast(p);
+        sim.scheduleAt(t + rxProcess, rxDeliver, 0);
+    }
+
+    private void dispatch(Packet p) {
         switch (p.kind) {
-            case Packet.CM:
-                Object message = p.context;
-                p.release();
-                cmListener.accept(message);
-                break;
             case Packet.RDMA_WRITE:
                 onWrite(p);
                 break;
@@ -569,8 +795,17 @@ public final class Hca implements NetworkNode {
      * port, so it never overtakes them.
      */
     private void reply(WorkRequest wr, int kind, int status) {
-        Packet p = pool.acquire().set(kind, hostId, wr.qp.hca.hostId, header + aeth, wr, 0, 1, 0, status, wr.qp.flow);
-        QueuePair responder = wr.qp.peer;
+        sendReply(replyPacket(wr, kind, status));
+    }
+
+    /** Builds an ACK or NAK for a request of the peer. */
+    private Packet replyPacket(WorkRequest wr, int kind, int status) {
+        return pool.acquire().set(kind, hostId, wr.qp.hca.hostId, header + aeth, wr, 0, 1, 0, status, wr.qp.flow);
+    }
+
+    /** Sends an ACK or NAK built by {@link #replyPacket}, behind the responses scheduled before it. */
+    private void sendReply(Packet p) {
+        QueuePair responder = ((WorkRequest) p.context).qp.peer;
         if (responder != null && responder.responsesUntil > sim.now()) {
             sim.scheduleAt(responder.responsesUntil, transmitHandler, p.id);
         } else {
@@ -625,13 +860,15 @@ public final class Hca implements NetworkNode {
         }
         boolean last = p.isLast();
         p.aux = qp;
-        sim.schedule(pcieLatency, placeWriteHandler, p.id);
+        long stall = mttCost(wr.remoteAddress + p.offset, p.length, qp.name, wr);
+        long delay = dmaWriteDelay(p.length, stall);
+        sim.schedule(delay, placeWriteHandler, p.id);
         if (last) {
-            reply(wr, Packet.ACK, 0);
+            ackAfterWrite(wr, delay);
         }
     }
 
-    /** The DMA write of an RDMA Write packet's payload, a PCIe latency after its arrival. */
+    /** The DMA write of an RDMA Write packet's payload, when it lands in host memory ({@link #dmaWriteDelay}). */
     private void placeWrite(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = (QueuePair) p.aux;
@@ -654,10 +891,11 @@ public final class Hca implements NetworkNode {
         }
         if (p.index == 0) {
             qp.dropping = null;
+            WorkRequest taken = qp.active ? qp.takeReceive() : null; // own queue or the shared receive queue
             if (!qp.active) {
                 qp.dropping = wr;
                 reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
-            } else if (qp.receives.isEmpty()) {
+            } else if (taken == null) {
                 qp.dropping = wr;
                 qp.rnrBlocked = wr;
                 if (trace.isEnabled()) {
@@ -667,7 +905,7 @@ public final class Hca implements NetworkNode {
                 reply(wr, Packet.NAK, Dat.DTO_ERR_RECEIVER_NOT_READY);
             } else {
                 qp.listener.requestArrived();
-                WorkRequest recv = qp.receives.pollFirst();
+                WorkRequest recv = taken;
                 if (wr.length > recv.length) {
                     qp.dropping = wr;
                     recv.transferred = 0;
@@ -676,6 +914,7 @@ public final class Hca implements NetworkNode {
                     p.release();
                     return;
                 }
+                recv.takenBy = qp;
                 qp.inbound = recv;
             }
         }
@@ -689,17 +928,33 @@ public final class Hca implements NetworkNode {
             qp.inbound = null;
         }
         p.aux = recv;
-        sim.schedule(pcieLatency, placeSendHandler, p.id);
+        long stall = mttCostLocal(recv, p.offset, p.length, qp.name);
+        long delay = dmaWriteDelay(p.length, stall);
+        sim.schedule(delay, placeSendHandler, p.id);
         if (last) {
-            reply(wr, Packet.ACK, 0);
+            ackAfterWrite(wr, delay);
         }
     }
 
-    /** The DMA write of a Send packet's payload into its receive, a PCIe latency after its arrival. */
+    /**
+     * Acknowledges a message once its last DMA write has been issued to PCIe (it crossed PCIe's data rate; its
+     * latency overlaps the ACK's flight), so that the requester's completion never precedes the placement.
+     */
+    private void ackAfterWrite(WorkRequest wr, long writeDelay) {
+        long issued = writeDelay - pcieLatency;
+        Packet ack = replyPacket(wr, Packet.ACK, 0);
+        if (issued <= 0) {
+            sendReply(ack);
+        } else {
+            sim.schedule(issued, sendReplyHandler, ack.id);
+        }
+    }
+
+    /** The DMA write of a Send packet's payload into its receive, when it lands ({@link #dmaWriteDelay}). */
     private void placeSend(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         WorkRequest recv = (WorkRequest) p.aux;
-        QueuePair qp = recv.qp;
+        QueuePair qp = recv.takenBy; // the receiving queue pair (a receive of a shared receive queue has none)
         if (recv.done) {
             p.release();
             return; // flushed meanwhile
@@ -710,6 +965,7 @@ public final class Hca implements NetworkNode {
                 trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
                         .attr("recv_op", recv.opId).attr("bytes", wr.length));
             }
+            recv.solicited = (wr.flags & Dat.COMPLETION_SOLICITED_WAIT_FLAG) != 0;
             recv.transferred = wr.length;
             recv.status = Dat.DTO_SUCCESS;
             recv.done = true;
@@ -752,7 +1008,7 @@ public final class Hca implements NetworkNode {
         for (int i = 0; i < count; i++) {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
-            t += pcieRate.transmitTimePs(len);
+            t += mttCost(wr.remoteAddress + off, len, qp.name, wr) + pcieRate.transmitTimePs(len);
             emitAt(t, wr, Packet.READ_RESPONSE, i, count, off, len);
         }
         responderFree = t;
@@ -765,10 +1021,11 @@ public final class Hca implements NetworkNode {
             p.release();
             return;
         }
-        sim.schedule(pcieLatency, placeReadResponseHandler, p.id);
+        long stall = mttCostLocal(wr, p.offset, p.length, wr.qp.name);
+        sim.schedule(dmaWriteDelay(p.length, stall), placeReadResponseHandler, p.id);
     }
 
-    /** The DMA write of an RDMA Read response's payload, a PCIe latency after its arrival. */
+    /** The DMA write of an RDMA Read response's payload, when it lands ({@link #dmaWriteDelay}). */
     private void placeReadResponse(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         if (wr.done) {
@@ -841,6 +1098,7 @@ public final class Hca implements NetworkNode {
     private void transportDone(WorkRequest wr, int status) {
         wr.status = status;
         wr.done = true;
+        wr.finishedPs = sim.now();
         drain(wr.qp);
         QueuePair qp = wr.qp;
         if (wr.opcode == WorkRequest.RDMA_READ && wr.readCounted) {
@@ -861,10 +1119,20 @@ public final class Hca implements NetworkNode {
         }
     }
 
-    /** Reports, in posting order, every finished operation at the head of the outstanding queue. */
+    /**
+     * Reports, in posting order, every finished operation at the head of the outstanding queue; one that finished
+     * earlier than the head that unblocked it records that head as what held it back.
+     */
     private void drain(QueuePair qp) {
+        WorkRequest first = null;
         while (!qp.outstanding.isEmpty() && qp.outstanding.peekFirst().done) {
-            completions.addLast(qp.outstanding.pollFirst()); // same delay for every CQE write: FIFO order
+            WorkRequest head = qp.outstanding.pollFirst();
+            if (first == null) {
+                first = head;
+            } else if (head.finishedPs >= 0 && head.finishedPs < sim.now()) {
+                head.heldBehind = first.opId; // finished earlier, reported only now (rule 2)
+            }
+            completions.addLast(head); // same delay for every CQE write: FIFO order
             sim.schedule(pcieLatency, completionHandler, 0);
         }
     }
@@ -893,7 +1161,7 @@ public final class Hca implements NetworkNode {
         recv.status = status;
         recv.done = true;
         // Like every completion, a CQE write later: an earlier receive still being placed completes first (rule 2).
-        sim.schedule(pcieLatency, () -> qp.listener.receiveCompleted(recv));
+        sim.schedule(dmaWriteDelay(0, 0), () -> qp.listener.receiveCompleted(recv));
         fail(qp, null, status);
     }
 
@@ -940,7 +1208,7 @@ public final class Hca implements NetworkNode {
             r.status = Dat.DTO_ERR_FLUSHED;
             r.done = true;
             // A CQE write later, so that receives whose data is still being placed complete first, in order.
-            sim.schedule(pcieLatency, () -> qp.listener.receiveCompleted(r));
+            sim.schedule(dmaWriteDelay(0, 0), () -> qp.listener.receiveCompleted(r));
         }
     }
 
@@ -977,7 +1245,7 @@ public final class Hca implements NetworkNode {
         if (qp.errored) {
             wr.status = Dat.DTO_ERR_FLUSHED;
             wr.done = true;
-            sim.schedule(pcieLatency, () -> qp.listener.receiveCompleted(wr));
+            sim.schedule(dmaWriteDelay(0, 0), () -> qp.listener.receiveCompleted(wr));
             return;
         }
         qp.receives.addLast(wr);

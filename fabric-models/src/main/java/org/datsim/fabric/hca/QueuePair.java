@@ -62,9 +62,27 @@ public final class QueuePair {
         }
     }
 
+    /**
+     * A shared receive queue (DAT SRQ) that queue pairs attached to it take their receives from, in place of their
+     * own receive queue.
+     */
+    public interface SharedReceiveQueue {
+        /**
+         * Takes the next receive for a message arriving at a queue pair.
+         *
+         * @param qp the queue pair the message arrived at
+         * @return the receive, or null if none is posted (the sender is then refused with RNR, as without an SRQ)
+         */
+        WorkRequest take(QueuePair qp);
+    }
+
     final Hca hca;
     final String name;
+    /** The key of this queue pair's context in its HCA's QP-context cache (its index on the HCA). */
+    final int cacheKey;
     Listener listener;
+    /** The shared receive queue this queue pair takes its receives from, or null for its own queue. */
+    SharedReceiveQueue srq;
     QueuePair peer;
     boolean active;
     boolean errored;
@@ -92,9 +110,10 @@ public final class QueuePair {
     /** The flow hash of this queue pair's packets (and of the responses to them), for ECMP. */
     int flow;
 
-    QueuePair(Hca hca, String name) {
+    QueuePair(Hca hca, String name, int cacheKey) {
         this.hca = hca;
         this.name = name;
+        this.cacheKey = cacheKey;
     }
 
     /**
@@ -116,6 +135,20 @@ public final class QueuePair {
     /** Returns the HCA this queue pair lives on. */
     public Hca hca() {
         return hca;
+    }
+
+    /**
+     * Attaches this queue pair to a shared receive queue: incoming Sends then take their receives from it.
+     *
+     * @param srq the shared receive queue
+     */
+    public void setSharedReceiveQueue(SharedReceiveQueue srq) {
+        this.srq = srq;
+    }
+
+    /** Takes the receive for the next incoming message: from the shared receive queue if any, else its own. */
+    WorkRequest takeReceive() {
+        return srq != null ? srq.take(this) : receives.pollFirst();
     }
 
     /** Sets the owner that hears completions and errors. */

@@ -25,6 +25,8 @@ public final class WorkRequest {
     public final int opcode;
     /** The queue pair it was posted on. */
     public final QueuePair qp;
+    /** A receive: the Send that filled it asked for a solicited event (DAT_COMPLETION_SOLICITED_WAIT_FLAG). */
+    public boolean solicited;
     /** The consumer's cookie, returned in the completion. */
     public final long cookie;
     /** The DAT completion flags of the post. */
@@ -53,6 +55,14 @@ public final class WorkRequest {
     int rnrRetries;
     int placed;
     boolean remoteFailed;
+    /** When the transport finished it (ACK, last read response placed, bind executed), or -1. */
+    long finishedPs = -1;
+    /** The earlier operation whose completion held this one's back (rule 2), or -1. */
+    long heldBehind = -1;
+    /** A receive: the queue pair whose incoming Send took it (its own, or one of its shared receive queue's). */
+    QueuePair takenBy;
+    /** The payload of an inline Send or RDMA Write, copied by the CPU at post time; null if not inline. */
+    byte[] inlineData;
 
     /**
      * Creates a work request.
@@ -98,6 +108,19 @@ public final class WorkRequest {
     /** Returns the bytes transferred; meaningful only for a successful completion. */
     public long transferred() {
         return transferred;
+    }
+
+    /**
+     * Returns the id of the earlier operation of the queue pair whose completion this one's was held behind (rule 2:
+     * completions in posting order), or -1 if its completion was not held back.
+     */
+    public long heldBehind() {
+        return heldBehind;
+    }
+
+    /** Returns when the transport finished the operation, in picoseconds, or -1 if unknown (failed or flushed). */
+    public long finishedPs() {
+        return finishedPs;
     }
 
     /** Returns the name of the operation, for example "rdma_write". */

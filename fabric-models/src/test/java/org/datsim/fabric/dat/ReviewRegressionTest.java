@@ -154,13 +154,13 @@ class ReviewRegressionTest {
     }
 
     @Test
-    void solicitedWaitReceiveNotificationIsReportedAsNotSupported() {
+    void rule14_solicitedWaitReceiveNotificationIsAcceptedAtEpCreate() {
         TestFabric tf = TestFabric.backToBack();
         TestFabric.Node a = tf.open("A");
         int ret = tf.fabric.provider().epCreate(a.ia, a.pz, a.recvEvd, a.reqEvd, a.connEvd,
                 new EpAttributes(1L << 30, 1L << 30, 64, 64, 4, 4, 0, Dat.COMPLETION_SOLICITED_WAIT_FLAG),
                 new Out<>());
-        assertEquals(DatReturn.MODEL_NOT_SUPPORTED, DatReturn.type(ret));
+        assertEquals(DatReturn.SUCCESS, ret);
     }
 
     @Test

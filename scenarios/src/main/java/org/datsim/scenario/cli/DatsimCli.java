@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "datsim", mixinStandardHelpOptions = true, version = "datsim 0.1.0",
         description = "Discrete-event simulator of RDMA fabrics that speaks the DAT/uDAPL API.",
         subcommands = {DatsimCli.Run.class, DatsimCli.Validate.class, DatsimCli.Ops.class, DatsimCli.Params.class, DatsimCli.Schema.class,
-            DatsimCli.Bench.class})
+            DatsimCli.Bench.class, ExplainCommand.class, LabCommand.class, SweepCommand.class, PresetsCommand.class,
+            CalibrateCommand.class})
 public final class DatsimCli implements Runnable {
 
     /** Exit code: the input is invalid. */

@@ -25,7 +25,9 @@ public enum ArgType {
     /** Bytes: {"text": "..."}, {"hex": "..."} or {"fill": 171, "length": 64}. */
     DATA("an object with one of \"text\", \"hex\" or \"fill\" (with \"length\")"),
     /** Endpoint attributes: an object of DAT_EP_ATTR fields. */
-    EP_ATTR("an object of endpoint attributes such as {\"max_request_dtos\": 16}");
+    EP_ATTR("an object of endpoint attributes such as {\"max_request_dtos\": 16}"),
+    /** SRQ attributes: an object of DAT_SRQ_ATTR fields. */
+    SRQ_ATTR("an object of SRQ attributes such as {\"max_recv_dtos\": 16, \"max_recv_iov\": 1}");
 
     private final String expected;
 

@@ -16,6 +16,8 @@ public final class CallCatalog {
     private static final List<String> EVENT_EXPECT = List.of("event", "status", "cookie", "transfered_length",
             "operation", "ep");
     private static final Map<String, CallSpec> CALLS = new LinkedHashMap<>();
+    /** The fields of a DAT_SRQ_ATTR argument. */
+    public static final List<String> SRQ_ATTR_FIELDS = List.of("max_recv_dtos", "max_recv_iov", "low_watermark");
 
     /** The pseudo-call of repeat blocks (not a call a scenario names with "call"). */
     public static final CallSpec REPEAT = new CallSpec("repeat", null, List.of(),
@@ -50,10 +52,21 @@ public final class CallCatalog {
         add("dat_ia_query", "ia_attr", List.of("attrs"), "Read the IA and provider attributes (lmr_sync_req, limits)",
                 req("ia", ArgType.HANDLE));
         for (String[] q : new String[][] {{"ep", "ep_param"}, {"evd", "evd_param"}, {"lmr", "lmr_param"},
-            {"rmr", "rmr_param"}, {"pz", "pz_param"}, {"psp", "psp_param"}, {"cr", "cr_param"}}) {
+            {"rmr", "rmr_param"}, {"pz", "pz_param"}, {"psp", "psp_param"}, {"cr", "cr_param"},
+            {"srq", "srq_param"}, {"cno", "cno_param"}, {"rsp", "rsp_param"}}) {
             add("dat_" + q[0] + "_query", q[1], List.of("attrs"), "Read the " + q[0].toUpperCase(java.util.Locale.ROOT)
                     + "'s parameters", req(q[0], ArgType.HANDLE));
         }
+        add("dat_registry_list_providers", "provider_list", List.of("attrs"), "List the static registry's IA"
+                + " names (number_entries)", req("max_to_return", ArgType.INT));
+        add("dat_registry_add_provider", null, none, "Register an IA name (provider_info.ia_name) in the dynamic"
+                + " registry", req("ia_name", ArgType.STRING));
+        add("dat_registry_remove_provider", null, none, "Remove an IA name from the dynamic registry",
+                req("ia_name", ArgType.STRING));
+        add("dat_provider_init", null, none, "The provider's constructor: registers provider_info.ia_name if it"
+                + " serves it (void)", req("ia_name", ArgType.STRING), opt("instance_data", ArgType.STRING));
+        add("dat_provider_fini", null, none, "The provider's destructor: removes provider_info.ia_name (void)",
+                req("ia_name", ArgType.STRING));
         add("dat_set_consumer_context", null, none, "Attach a consumer value to any handle",
                 req("handle", ArgType.HANDLE), req("context", ArgType.INT));
         add("dat_get_consumer_context", "value", List.of("context"), "Read a handle's consumer value",
@@ -65,7 +78,7 @@ public final class CallCatalog {
         add("dat_pz_create", "pz", none, "Create a protection zone", req("ia", ArgType.HANDLE));
         add("dat_pz_free", null, none, "Free a protection zone", req("pz", ArgType.HANDLE));
         add("dat_evd_create", "evd", none, "Create an event dispatcher", req("ia", ArgType.HANDLE),
-                req("evd_min_qlen", ArgType.INT), flags("evd_flags", Dat.EVD_FLAGS, true));
+                req("evd_min_qlen", ArgType.INT), opt("cno", ArgType.HANDLE), flags("evd_flags", Dat.EVD_FLAGS, true));
         add("dat_evd_free", null, none, "Free an event dispatcher", req("evd", ArgType.HANDLE));
         add("dat_evd_wait", "event", EVENT_EXPECT, "Wait for events on an EVD", req("evd", ArgType.HANDLE),
                 opt("timeout", ArgType.TIMEOUT), opt("threshold", ArgType.INT));
@@ -80,6 +93,16 @@ public final class CallCatalog {
                 req("evd", ArgType.HANDLE), req("evd_min_qlen", ArgType.INT));
         add("dat_evd_post_se", null, none, "Queue a software event (its pointer comes back as the event's cookie)",
                 req("evd", ArgType.HANDLE), req("pointer", ArgType.INT));
+        add("dat_evd_modify_cno", null, none, "Associate an EVD with another CNO, or with none (null)",
+                req("evd", ArgType.HANDLE), req("cno", ArgType.HANDLE));
+        add("dat_cno_create", "cno", none, "Create a consumer notification object; agent names an OS wait proxy"
+                + " agent (default DAT_OS_WAIT_PROXY_AGENT_NULL)", req("ia", ArgType.HANDLE),
+                opt("agent", ArgType.STRING));
+        add("dat_cno_free", null, none, "Free a CNO", req("cno", ArgType.HANDLE));
+        add("dat_cno_modify_agent", null, none, "Replace a CNO's OS wait proxy agent", req("cno", ArgType.HANDLE),
+                opt("agent", ArgType.STRING));
+        add("dat_cno_wait", "evd", List.of("evd"), "Wait until an EVD of the CNO is notified; binds that EVD (a hint)",
+                req("cno", ArgType.HANDLE), opt("timeout", ArgType.TIMEOUT));
         add("dat_lmr_create", "lmr", none, "Register a region of host memory (DAT_MEM_TYPE_VIRTUAL)",
                 req("ia", ArgType.HANDLE), req("pz", ArgType.HANDLE), req("length", ArgType.SIZE),
                 opt("address", ArgType.INT), flags("privileges", Dat.MEM_PRIV, false));
@@ -113,6 +136,20 @@ public final class CallCatalog {
         add("dat_psp_create_any", "psp", none, "Listen on a connection qualifier the provider picks ($psp.conn_qual)",
                 req("ia", ArgType.HANDLE), req("evd", ArgType.HANDLE), flags("psp_flags", Dat.PSP_FLAGS, false));
         add("dat_psp_free", null, none, "Stop listening", req("psp", ArgType.HANDLE));
+        add("dat_ep_modify", null, none, "Change an endpoint's attributes before it connects (the fields given are"
+                + " the ep_param_mask)", req("ep", ArgType.HANDLE), req("ep_param", ArgType.EP_ATTR));
+        add("dat_ep_dup_connect", null, none, "Connect to the same remote service point as a connected endpoint",
+                req("ep", ArgType.HANDLE), req("dup_ep", ArgType.HANDLE), opt("timeout", ArgType.TIMEOUT),
+                opt("private_data", ArgType.DATA));
+        add("dat_ep_recv_query", "recv_info", List.of("attrs"), "Read the receive buffers at an endpoint"
+                + " (nbufs_allocated, bufs_alloc_span)", req("ep", ArgType.HANDLE));
+        add("dat_ep_set_watermark", null, none, "Set an endpoint's soft and hard high watermarks of receive buffers"
+                + " (-1 is DAT_WATERMARK_INFINITE)", req("ep", ArgType.HANDLE), req("soft_high_watermark", ArgType.INT),
+                req("hard_high_watermark", ArgType.INT));
+        add("dat_rsp_create", "rsp", none, "Reserve a connection qualifier for one endpoint (one connection"
+                + " request)", req("ia", ArgType.HANDLE), req("conn_qual", ArgType.INT), req("ep", ArgType.HANDLE),
+                req("evd", ArgType.HANDLE));
+        add("dat_rsp_free", null, none, "Free a reserved service point", req("rsp", ArgType.HANDLE));
         add("dat_ep_reset", null, none, "Return a DISCONNECTED endpoint to UNCONNECTED for another connection",
                 req("ep", ArgType.HANDLE));
         add("dat_cr_accept", null, none, "Accept a connection request", req("cr", ArgType.HANDLE),
@@ -131,6 +168,20 @@ public final class CallCatalog {
         add("dat_ep_post_rdma_read", "op", none, "Post an RDMA Read", req("ep", ArgType.HANDLE),
                 req("local_iov", ArgType.IOV), opt("user_cookie", ArgType.INT), req("remote_iov", ArgType.RMR),
                 flags("completion_flags", Dat.COMPLETION_FLAGS, false));
+        add("dat_ep_create_with_srq", "ep", none, "Create an endpoint whose receives come from a shared receive"
+                + " queue", req("ia", ArgType.HANDLE), req("pz", ArgType.HANDLE), req("recv_evd", ArgType.HANDLE),
+                req("request_evd", ArgType.HANDLE), req("connect_evd", ArgType.HANDLE), req("srq", ArgType.HANDLE),
+                opt("ep_attr", ArgType.EP_ATTR));
+        add("dat_srq_create", "srq", none, "Create a shared receive queue (low_watermark must be 0,"
+                + " DAT_SRQ_LW_DEFAULT)", req("ia", ArgType.HANDLE), req("pz", ArgType.HANDLE),
+                req("srq_attr", ArgType.SRQ_ATTR));
+        add("dat_srq_free", null, none, "Free a shared receive queue", req("srq", ArgType.HANDLE));
+        add("dat_srq_post_recv", "op", none, "Post a receive any endpoint of the SRQ may take",
+                req("srq", ArgType.HANDLE), req("local_iov", ArgType.IOV), opt("user_cookie", ArgType.INT));
+        add("dat_srq_resize", null, none, "Change an SRQ's max_recv_dtos without losing receives",
+                req("srq", ArgType.HANDLE), req("srq_max_recv_dto", ArgType.INT));
+        add("dat_srq_set_lw", null, none, "Set an SRQ's low watermark and arm its asynchronous event",
+                req("srq", ArgType.HANDLE), req("low_watermark", ArgType.INT));
         add("mem_write", null, none, "The consumer's CPU writes bytes into a registered region",
                 req("lmr", ArgType.HANDLE), opt("offset", ArgType.SIZE), req("data", ArgType.DATA));
         add("mem_read", null, List.of("data", "stale"), "The consumer's CPU reads bytes of a registered region",

@@ -17,9 +17,31 @@ import org.datsim.fabric.topology.Topology;
  * @param processes the consumer processes in declaration order
  * @param maxEvents the event guard
  * @param maxTimePs the simulated-time guard in picoseconds
+ * @param vars the scenario's variables ({@code "vars"}), usable as {@code $name} in every process, in file order
  */
 public record Scenario(String file, String name, String description, long seed, Topology topology, Params params,
-        java.util.Map<String, Params> hostParams, List<ProcessDef> processes, long maxEvents, long maxTimePs) {
+        java.util.Map<String, Params> hostParams, List<ProcessDef> processes, long maxEvents, long maxTimePs,
+        java.util.Map<String, Long> vars) {
+
+    /**
+     * A scenario without variables.
+     *
+     * @param file the file it came from
+     * @param name the scenario's name
+     * @param description what it shows
+     * @param seed the random seed
+     * @param topology the validated topology
+     * @param params the fabric parameters
+     * @param hostParams per-host parameters
+     * @param processes the consumer processes
+     * @param maxEvents the event guard
+     * @param maxTimePs the simulated-time guard in picoseconds
+     */
+    public Scenario(String file, String name, String description, long seed, Topology topology, Params params,
+            java.util.Map<String, Params> hostParams, List<ProcessDef> processes, long maxEvents, long maxTimePs) {
+        this(file, name, description, seed, topology, params, hostParams, processes, maxEvents, maxTimePs,
+                java.util.Map.of());
+    }
 
     /**
      * Returns a copy with other guards.
@@ -29,12 +51,13 @@ public record Scenario(String file, String name, String description, long seed, 
      * @return the copy
      */
     public Scenario withLimits(long events, long timePs) {
-        return new Scenario(file, name, description, seed, topology, params, hostParams, processes, events, timePs);
+        return new Scenario(file, name, description, seed, topology, params, hostParams, processes, events, timePs,
+                vars);
     }
 
     /** Returns a copy with another seed. */
     public Scenario withSeed(long newSeed) {
         return new Scenario(file, name, description, newSeed, topology, params, hostParams, processes, maxEvents,
-                maxTimePs);
+                maxTimePs, vars);
     }
 }

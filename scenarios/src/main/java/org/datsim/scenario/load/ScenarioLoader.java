@@ -20,11 +20,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.datsim.core.param.ParamSpec;
 import org.datsim.core.param.Params;
 import org.datsim.core.time.ByteSize;
 import org.datsim.core.time.DataRate;
 import org.datsim.core.time.SimTime;
 import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.FabricPresets;
 import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.NamedValues;
 import org.datsim.fabric.topology.LinkSpec;
@@ -150,8 +152,9 @@ public final class ScenarioLoader {
             problem("$", "expected a scenario object, found " + show(root));
             return null;
         }
-        unknownKeys(root, "$", Set.of("scenario", "description", "seed", "fabric", "processes", "limits",
+        unknownKeys(root, "$", Set.of("scenario", "description", "seed", "vars", "fabric", "processes", "limits",
                 "$schema"));
+        vars = vars(root.get("vars"));
         String name = string(root, "scenario", "$", true);
         String description = string(root, "description", "$", false);
         long seed = 1;
@@ -201,7 +204,7 @@ public final class ScenarioLoader {
         } else {
             int before = problems.size();
             unknownKeys(fabric, "$.fabric", Set.of("hosts", "switches", "links", "params", "host_params",
-                    "topology"));
+                    "topology", "preset"));
             List<String> switches;
             List<LinkSpec> links;
             if (fabric.has("topology")) {
@@ -220,25 +223,81 @@ public final class ScenarioLoader {
                 switches = names(fabric.get("switches"), "$.fabric.switches", false);
                 links = links(fabric.get("links"), hosts);
             }
-            params = params(fabric.get("params"), params, "$.fabric.params");
+            // The preset replaces the catalogue defaults; params, host_params and link attributes override it.
+            params = params(fabric.get("params"), preset(fabric.get("preset"), params), "$.fabric.params");
             for (String p : FabricParams.crossCheck(params)) {
                 problem("$.fabric.params", p);
             }
             hostParams = hostParams(fabric.get("host_params"), params, hosts);
             hostParams.forEach((h, hp) -> FabricParams.crossCheck(hp)
                     .forEach(p -> problem("$.fabric.host_params." + h, p)));
+            powersOfTwo(params, "$.fabric.params");
+            hostParams.forEach((h, hp) -> powersOfTwo(hp, "$.fabric.host_params." + h));
             if (problems.size() == before) {
                 List<String> topo = new ArrayList<>();
                 topology = Topology.build(hosts, switches, links, topo);
                 for (String p : topo) {
-                    problem("$.fabric", p);
+                    java.util.regex.Matcher m = LINK_PROBLEM.matcher(p);
+                    if (m.matches()) {
+                        problem("$.fabric." + m.group(1), m.group(2));
+                    } else {
+                        problem("$.fabric", p);
+                    }
                 }
             }
         }
         List<ProcessDef> processes = processes(root.get("processes"), hosts);
         return new Scenario(file, name, description == null ? "" : description, seed, topology, params, hostParams,
                 processes,
-                maxEvents, maxTime);
+                maxEvents, maxTime, vars);
+    }
+
+    /** The scenario's variables ({@code "vars"}), by name in file order; empty until read. */
+    private Map<String, Long> vars = Map.of();
+
+    /** The most variables a scenario may declare. */
+    static final int MAX_VARS = 1024;
+
+    private Map<String, Long> vars(JsonNode n) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        if (n == null) {
+            return out;
+        }
+        if (!n.isObject()) {
+            problem("$.vars", "expected an object of variable names and whole numbers or sizes, such as"
+                    + " {\"size\": \"4KiB\"}, found " + show(n));
+            return out;
+        }
+        if (n.size() > MAX_VARS) {
+            problem("$.vars", "expected at most " + MAX_VARS + " variables, found " + n.size());
+            return out;
+        }
+        Iterator<Map.Entry<String, JsonNode>> it = n.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String path = "$.vars." + e.getKey();
+            if (!Refs.isName(e.getKey())) {
+                problem(path, "expected a variable name of letters, digits and _");
+                continue;
+            }
+            if ("index".equals(e.getKey()) || "count".equals(e.getKey())) {
+                problem(path, "\"" + e.getKey() + "\" is reserved for the process's $index and $count");
+                continue;
+            }
+            JsonNode v = e.getValue();
+            if (v.isIntegralNumber() && v.canConvertToLong()) {
+                out.put(e.getKey(), v.asLong());
+            } else if (v.isTextual()) {
+                try {
+                    out.put(e.getKey(), ByteSize.parse(v.asText()));
+                } catch (IllegalArgumentException ex) {
+                    problem(path, "expected a whole number or a size such as \"4KiB\", found " + show(v));
+                }
+            } else {
+                problem(path, "expected a whole number or a size such as \"4KiB\", found " + show(v));
+            }
+        }
+        return out;
     }
 
     private List<String> names(JsonNode n, String path, boolean required) {
@@ -263,6 +322,10 @@ public final class ScenarioLoader {
         }
         return out;
     }
+
+    /** A topology problem about one link: "links[3]: message". */
+    private static final java.util.regex.Pattern LINK_PROBLEM = java.util.regex.Pattern.compile(
+            "(links\\[\\d+\\]): (.*)");
 
     /** The largest number of hosts a {"prefix", "count"} generator makes. */
     static final int MAX_GENERATED_HOSTS = 65536;
@@ -347,6 +410,30 @@ public final class ScenarioLoader {
             }
         }
         return out;
+    }
+
+    /** Applies {@code fabric.preset}: its values replace the catalogue defaults. */
+    private Params preset(JsonNode n, Params defaults) {
+        if (n == null) {
+            return defaults;
+        }
+        FabricPresets.Preset preset = n.isTextual() ? FabricPresets.get(n.asText()) : null;
+        if (preset == null) {
+            problem("$.fabric.preset", "expected one of " + FabricPresets.names() + ", found " + show(n));
+            return defaults;
+        }
+        return preset.params();
+    }
+
+    /** The MTU (an InfiniBand MTU: 256, 512, 1024, 2048 or 4096 bytes) and the MTT page size are powers of two. */
+    private void powersOfTwo(Params p, String at) {
+        for (ParamSpec spec : List.of(FabricParams.HCA_MTU, FabricParams.HCA_MTT_PAGE)) {
+            long v = p.get(spec);
+            if (Long.bitCount(v) != 1) {
+                problem(at + "." + spec.name(), "expected a power of two" + (spec == FabricParams.HCA_MTU
+                        ? " (256B, 512B, 1KiB, 2KiB or 4KiB)" : "") + ", found " + v + " bytes");
+            }
+        }
     }
 
     private Map<String, Params> hostParams(JsonNode n, Params fabricParams, List<String> hosts) {
@@ -560,10 +647,13 @@ public final class ScenarioLoader {
                 if (calls == null || !calls.isArray()) {
                     problem(p.path() + ".calls", "expected an array of calls, found " + show(calls));
                 } else {
-                    java.util.ArrayDeque<String> vars = new java.util.ArrayDeque<>();
-                    vars.push("count");
-                    vars.push("index");
-                    steps(calls, p.path() + ".calls", p.name(), bound, shared, vars);
+                    java.util.ArrayDeque<String> scope = new java.util.ArrayDeque<>();
+                    for (String v : vars.keySet()) {
+                        scope.push(v);
+                    }
+                    scope.push("count");
+                    scope.push("index");
+                    steps(calls, p.path() + ".calls", p.name(), bound, shared, scope);
                 }
                 shared = List.copyOf(shared);
             }
@@ -714,6 +804,10 @@ public final class ScenarioLoader {
         if (out != null && out.isTextual() && ("index".equals(out.asText()) || "count".equals(out.asText()))) {
             problem(path + ".out", "\"" + out.asText() + "\" is reserved for the process's $index and $count");
         }
+        if (out != null && out.isTextual() && vars.containsKey(out.asText())) {
+            problem(path + ".out", "\"" + out.asText() + "\" is a scenario variable (\"vars\"); bind the result to"
+                    + " another name");
+        }
         if (out != null && (!out.isTextual() || !Refs.isName(out.asText()))) {
             problem(path + ".out", "expected a name of letters, digits and _ to bind the result to, found "
                     + show(out));
@@ -832,6 +926,9 @@ public final class ScenarioLoader {
                 break;
             case EP_ATTR:
                 epAttr(v, path);
+                break;
+            case SRQ_ATTR:
+                srqAttr(v, path);
                 break;
             default:
                 throw new IllegalStateException(a.type().name());
@@ -990,6 +1087,19 @@ public final class ScenarioLoader {
         }
     }
 
+    private void srqAttr(JsonNode v, String path) {
+        if (!v.isObject()) {
+            problem(path, "expected " + ArgType.SRQ_ATTR.expected() + ", found " + show(v));
+            return;
+        }
+        unknownKeys(v, path, new java.util.TreeSet<>(CallCatalog.SRQ_ATTR_FIELDS));
+        Iterator<Map.Entry<String, JsonNode>> it = v.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            size(e.getValue(), path + "." + e.getKey());
+        }
+    }
+
     private void expect(JsonNode e, String path, CallSpec spec, String process,
             Map<String, Map<String, String>> bound) {
         if (!e.isObject()) {
@@ -1052,6 +1162,12 @@ public final class ScenarioLoader {
         }
         if (e.has("data")) {
             data(e.get("data"), path + ".data");
+        }
+        if (e.has("evd") && !e.get("evd").isNull() && !isRef(e.get("evd"))) {
+            problem(path + ".evd", "expected a reference to an EVD such as \"$evd\", or null, found "
+                    + show(e.get("evd")));
+        } else if (e.has("evd") && !e.get("evd").isNull()) {
+            ref(e.get("evd").asText(), path + ".evd", process, bound);
         }
         if (e.has("ep") && !isRef(e.get("ep"))) {
             problem(path + ".ep", "expected a reference to an endpoint such as \"$ep\", found " + show(e.get("ep")));

@@ -45,6 +45,13 @@ public final class SchemaGenerator {
         props.putObject("scenario").put("type", "string").put("description", "The scenario's name.");
         props.putObject("description").put("type", "string");
         props.putObject("seed").put("type", "integer").put("description", "Random seed (default 1).");
+        ObjectNode vars = props.putObject("vars");
+        vars.put("type", "object").put("description", "Scenario variables: whole numbers or sizes, usable as $name"
+                + " in expressions and references of every process (a sweep's axes can set them).");
+        vars.putObject("propertyNames").put("pattern", "^[A-Za-z_][A-Za-z0-9_]*$");
+        ArrayNode varOf = vars.putObject("additionalProperties").putArray("oneOf");
+        varOf.addObject().put("type", "integer");
+        varOf.addObject().put("type", "string").put("pattern", "^[0-9.]+ ?(B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)?$");
         props.set("fabric", fabric());
         ObjectNode limits = props.putObject("limits");
         limits.put("type", "object").put("additionalProperties", false);
@@ -126,6 +133,10 @@ public final class SchemaGenerator {
         lp.putObject("b").put("type", "string");
         lp.putObject("bandwidth").put("type", "string").put("description", "For example \"100Gbps\".");
         lp.set("latency", pattern("time", "^[0-9.]+ ?(ps|ns|us|ms|s)$"));
+        ObjectNode preset = p.putObject("preset");
+        preset.put("description", "A named set of parameters (`datsim presets`); params, host_params and link"
+                + " attributes override it.");
+        org.datsim.fabric.FabricPresets.names().forEach(preset.putArray("enum")::add);
         ObjectNode params = p.putObject("params");
         ObjectNode hostParams = p.putObject("host_params");
         hostParams.put("type", "object").put("description", "Per-host overrides: {\"HOST\": {\"param\": value}}.");
@@ -298,6 +309,15 @@ public final class SchemaGenerator {
                 }
                 p.set("request_completion_flags", flags(Dat.COMPLETION_FLAGS));
                 p.set("recv_completion_flags", flags(Dat.COMPLETION_FLAGS));
+                return n;
+            }
+            case SRQ_ATTR: {
+                ObjectNode n = MAPPER.createObjectNode();
+                n.put("type", "object").put("additionalProperties", false);
+                ObjectNode p = n.putObject("properties");
+                for (String k : CallCatalog.SRQ_ATTR_FIELDS) {
+                    p.set(k, size.deepCopy());
+                }
                 return n;
             }
             default:

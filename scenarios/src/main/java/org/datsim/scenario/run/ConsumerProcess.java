@@ -54,6 +54,7 @@ final class ConsumerProcess extends SimProcess {
     private final ProcessDef def;
     private final DatHost host;
     private final DatProvider dat;
+    private final MoreCalls more;
     private final Map<String, Object> values = new HashMap<>();
     private final Map<String, Long> loopVars = new HashMap<>();
     /** Open repeat blocks, innermost first: {index of the block's begin step, iteration, count}. */
@@ -79,10 +80,12 @@ final class ConsumerProcess extends SimProcess {
         this.def = def;
         this.host = host;
         this.dat = runner.fabric().provider();
+        this.more = new MoreCalls(this, dat);
         this.postOverhead = params.get(FabricParams.CPU_POST_OVERHEAD);
         this.callOverhead = params.get(FabricParams.CPU_CALL_OVERHEAD);
         this.pollOverhead = params.get(FabricParams.CPU_POLL_OVERHEAD);
         this.memoryRate = params.rate(FabricParams.CPU_MEMORY_BANDWIDTH);
+        loopVars.putAll(runner.vars());
         loopVars.put("index", (long) def.index());
         loopVars.put("count", (long) def.count());
     }
@@ -94,6 +97,36 @@ final class ConsumerProcess extends SimProcess {
         }
         Step s = def.steps().get(pc);
         return s.spec().name() + " at " + s.path();
+    }
+
+    /** Wakes the process after a delay; returns the wake's id for {@link #cancelTimer}. */
+    long timer(long delayPs) {
+        return wakeAfter(delayPs);
+    }
+
+    /** Cancels a wake set by {@link #timer}. */
+    void cancelTimer(long id) {
+        cancelWake(id);
+    }
+
+    /** Returns the CPU time of a poll, the cost of returning from a satisfied wait. */
+    long pollOverhead() {
+        return pollOverhead;
+    }
+
+    /** Resolves a reference such as "$evd" (for expectations checked outside this class). */
+    Object resolveRef(String text, String path) {
+        return resolve(text, path);
+    }
+
+    /** Returns the runner the process belongs to. */
+    ScenarioRunner runner() {
+        return runner;
+    }
+
+    /** Returns the provider state of the host the process runs on. */
+    DatHost host() {
+        return host;
     }
 
     /** Returns the name of the host the process runs on. */
@@ -126,6 +159,21 @@ final class ConsumerProcess extends SimProcess {
             if (s.kind() != Step.CALL) {
                 repeatStep(s);
                 continue;
+            }
+            if (more.waiting()) {
+                boolean done;
+                try {
+                    done = more.continueWait(s);
+                } catch (Unbound e) {
+                    runner.failure(this, s, e.getMessage()); // continueWait ends the wait before it can throw
+                    done = true;
+                }
+                if (!done) {
+                    return;
+                }
+                pc++;
+                wakeAfter(pollOverhead);
+                return;
             }
             if (waitEvd != null) {
                 boolean done;
@@ -212,7 +260,7 @@ final class ConsumerProcess extends SimProcess {
         if (c.startsWith("dat_ep_post_") || c.equals("dat_rmr_bind")) {
             return postOverhead;
         }
-        if (c.equals("dat_evd_wait") || c.equals("dat_evd_dequeue") || c.startsWith("mem_") || c.equals("sleep")) {
+        if (c.equals("dat_evd_wait") || c.equals("dat_cno_wait") || c.equals("dat_evd_dequeue") || c.startsWith("mem_") || c.equals("sleep")) {
             return 0;
         }
         return callOverhead;
@@ -315,7 +363,7 @@ final class ConsumerProcess extends SimProcess {
         return null;
     }
 
-    private DatHandle handle(Step s, String arg) {
+    DatHandle handle(Step s, String arg) {
         JsonNode n = s.node().get(arg);
         if (n == null || n.isNull()) {
             return null;
@@ -324,12 +372,12 @@ final class ConsumerProcess extends SimProcess {
         return v instanceof DatHandle ? (DatHandle) v : null;
     }
 
-    private <T> T handle(Step s, String arg, Class<T> type) {
+    <T> T handle(Step s, String arg, Class<T> type) {
         DatHandle h = handle(s, arg);
         return type.isInstance(h) ? type.cast(h) : null;
     }
 
-    private long number(JsonNode n, String path) {
+    long number(JsonNode n, String path) {
         if (n.isTextual() && org.datsim.scenario.load.Expr.isExpr(n.asText())) {
             org.datsim.scenario.load.Expr e = EXPRESSIONS.computeIfAbsent(n.asText(),
                     org.datsim.scenario.load.Expr::parse);
@@ -358,7 +406,7 @@ final class ConsumerProcess extends SimProcess {
         return n.asLong();
     }
 
-    private long number(Step s, String arg, long dflt) {
+    long number(Step s, String arg, long dflt) {
         JsonNode n = s.node().get(arg);
         return n == null ? dflt : number(n, s.path() + "." + arg);
     }
@@ -367,7 +415,7 @@ final class ConsumerProcess extends SimProcess {
      * Converts a scenario number to a C int argument (DAT_COUNT). Values outside the int range saturate, so a
      * too-large count stays too large and the provider's range check rejects it, instead of wrapping around.
      */
-    private static int count(long v) {
+    static int count(long v) {
         return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v));
     }
 
@@ -391,11 +439,11 @@ final class ConsumerProcess extends SimProcess {
         return bits;
     }
 
-    private int flags(Step s, String arg, NamedValues group) {
+    int flags(Step s, String arg, NamedValues group) {
         return flags(s.node().get(arg), group);
     }
 
-    private long timeoutUs(Step s) {
+    long timeoutUs(Step s) {
         JsonNode n = s.node().get("timeout");
         if (n == null || (n.isTextual() && !n.asText().startsWith("$"))) {
             return Dat.TIMEOUT_INFINITE;
@@ -407,7 +455,7 @@ final class ConsumerProcess extends SimProcess {
         return iov(s, "local_iov");
     }
 
-    private LmrTriplet[] iov(Step s, String arg) {
+    LmrTriplet[] iov(Step s, String arg) {
         JsonNode arr = s.node().get(arg);
         LmrTriplet[] out = new LmrTriplet[arr.size()];
         for (int i = 0; i < arr.size(); i++) {
@@ -447,7 +495,7 @@ final class ConsumerProcess extends SimProcess {
         return i >= 0 && i < hosts.size() ? hosts.get((int) i) : "";
     }
 
-    private static byte[] privateData(Step s) {
+    static byte[] privateData(Step s) {
         JsonNode d = s.node().get("private_data");
         if (d == null) {
             return new byte[0];
@@ -460,13 +508,18 @@ final class ConsumerProcess extends SimProcess {
         return Bytes.literal(d);
     }
 
-    private EpAttributes epAttr(Step s) {
-        JsonNode a = s.node().get("ep_attr");
+    EpAttributes epAttr(Step s) {
+        return epAttr(s, "ep_attr", null);
+    }
+
+    /** An attributes argument: its fields over {@code base} (the defaults when null); null when absent. */
+    EpAttributes epAttr(Step s, String arg, EpAttributes base) {
+        JsonNode a = s.node().get(arg);
         if (a == null) {
-            return null;
+            return base;
         }
-        EpAttributes d = EpAttributes.defaults();
-        String p = s.path() + ".ep_attr";
+        EpAttributes d = base != null ? base : EpAttributes.defaults();
+        String p = s.path() + "." + arg;
         return new EpAttributes(a.has("max_message_size") ? number(a.get("max_message_size"), p) : d.maxMessageSize(),
                 a.has("max_rdma_size") ? number(a.get("max_rdma_size"), p) : d.maxRdmaSize(),
                 count(a.has("max_recv_dtos") ? number(a.get("max_recv_dtos"), p) : d.maxRecvDtos()),
@@ -481,7 +534,7 @@ final class ConsumerProcess extends SimProcess {
                 count(a.has("max_rdma_read_out") ? number(a.get("max_rdma_read_out"), p) : d.maxRdmaReadOut()));
     }
 
-    private void bind(Step s, Object value) {
+    void bind(Step s, Object value) {
         JsonNode out = s.node().get("out");
         if (out != null && value != null) {
             values.put(out.asText(), value);
@@ -521,7 +574,10 @@ final class ConsumerProcess extends SimProcess {
             case "dat_rmr_query":
             case "dat_pz_query":
             case "dat_psp_query":
-            case "dat_cr_query": {
+            case "dat_cr_query":
+            case "dat_srq_query":
+            case "dat_cno_query":
+            case "dat_rsp_query": {
                 String kind = call.substring(4, call.length() - 6);
                 Out<Map<String, Long>> attrs = new Out<>();
                 int type = Dat.HANDLE_TYPES.value("DAT_HANDLE_TYPE_" + kind.toUpperCase(java.util.Locale.ROOT));
@@ -588,8 +644,11 @@ final class ConsumerProcess extends SimProcess {
                 break;
             case "dat_evd_create": {
                 Out<Evd> evd = new Out<>();
-                ret = dat.evdCreate(handle(s, "ia", Ia.class), count(number(s, "evd_min_qlen", 0)),
-                        flags(s, "evd_flags", Dat.EVD_FLAGS), evd);
+                DatHandle cno = handle(s, "cno");
+                ret = cno != null && !(cno instanceof org.datsim.fabric.dat.Cno)
+                        ? DatReturn.error(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_CNO)
+                        : dat.evdCreate(handle(s, "ia", Ia.class), count(number(s, "evd_min_qlen", 0)),
+                                (org.datsim.fabric.dat.Cno) cno, flags(s, "evd_flags", Dat.EVD_FLAGS), evd);
                 bind(s, evd.value);
                 break;
             }
@@ -745,8 +804,13 @@ final class ConsumerProcess extends SimProcess {
             case "sleep":
                 return SimTime.parse(s.node().get("time").asText());
             default:
-                throw new IllegalStateException("call " + call + " is in the catalogue but not executed");
+                return more.execute(s, call);
         }
+        return finish(s, ret, epName);
+    }
+
+    /** Traces a call that returns nothing but its DAT_RETURN, and checks expect.ret. */
+    long finish(Step s, int ret, String epName) {
         TraceEvent e = call(s, ret, null);
         if (epName != null) {
             e.ep(epName);
@@ -757,7 +821,7 @@ final class ConsumerProcess extends SimProcess {
     }
 
     /** Traces a query call, binds its result, and checks expect.attrs against it. */
-    private long finishQuery(Step s, int ret, Map<String, Long> attrs) {
+    long finishQuery(Step s, int ret, Map<String, Long> attrs) {
         bind(s, attrs);
         runner.trace(call(s, ret, null));
         checkRet(s, ret);
@@ -833,7 +897,7 @@ final class ConsumerProcess extends SimProcess {
         return 0;
     }
 
-    private TraceEvent call(Step s, int ret, Ep ep) {
+    TraceEvent call(Step s, int ret, Ep ep) {
         TraceEvent e = TraceEvent.of(sim().now(), TraceEvent.CALL, host.name()).call(s.spec().name())
                 .ret(DatReturn.typeName(ret));
         if (ep != null) {
@@ -1063,12 +1127,12 @@ final class ConsumerProcess extends SimProcess {
 
     // ------------------------------------------------------------------ expectations
 
-    private JsonNode expectNode(Step s, String key) {
+    JsonNode expectNode(Step s, String key) {
         JsonNode e = s.node().get("expect");
         return e == null ? null : e.get(key);
     }
 
-    private void checkRet(Step s, int ret) {
+    void checkRet(Step s, int ret) {
         JsonNode want = expectNode(s, "ret");
         String name = want == null ? "DAT_SUCCESS" : want.asText();
         if (name.equals("any")) {
@@ -1087,7 +1151,7 @@ final class ConsumerProcess extends SimProcess {
         }
     }
 
-    private void expectName(Step s, String key, NamedValues group, int actual) {
+    void expectName(Step s, String key, NamedValues group, int actual) {
         JsonNode want = expectNode(s, key);
         if (want != null && group.value(want.asText()) != actual) {
             runner.failure(this, s, "expected " + key + " " + want.asText() + ", got " + group.name(actual));

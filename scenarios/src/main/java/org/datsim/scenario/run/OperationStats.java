@@ -18,6 +18,9 @@ final class OperationStats implements TraceSink<TraceEvent> {
     private final Map<Long, Long> postedAt = new HashMap<>();
     private final Map<String, LatencyRecorder> latency = new TreeMap<>();
     private final Map<String, Counter> kinds = new TreeMap<>();
+    /** Per operation kind: {bytes completed, first post time, last completion time}. */
+    private final Map<String, long[]> bytes = new TreeMap<>();
+    private long staleReads;
 
     @Override
     public void accept(TraceEvent e) {
@@ -30,13 +33,45 @@ final class OperationStats implements TraceSink<TraceEvent> {
                 Object opcode = e.attrs().get("opcode");
                 String kind = opcode + ("DAT_DTO_SUCCESS".equals(e.status()) ? "" : ":" + e.status());
                 latency.computeIfAbsent(kind, k -> new LatencyRecorder(k)).record(e.tPs() - t0);
+                long[] k = bytes.computeIfAbsent(kind, x -> new long[] {0, t0, e.tPs()});
+                Object b = e.attrs().get("bytes");
+                if (b instanceof Number n) {
+                    k[0] += n.longValue();
+                }
+                k[1] = Math.min(k[1], t0);
+                k[2] = Math.max(k[2], e.tPs());
             }
+        } else if ("mem_read".equals(e.kind()) && Boolean.TRUE.equals(e.attrs().get("stale"))) {
+            staleReads++;
         }
     }
 
     /** Returns the latency recorders by operation kind, in name order. */
     Map<String, LatencyRecorder> latency() {
         return latency;
+    }
+
+    /** Returns the bytes of the completed operations of one kind (as keyed in {@link #latency()}). */
+    long bytes(String kind) {
+        long[] b = bytes.get(kind);
+        return b == null ? 0 : b[0];
+    }
+
+    /** Returns the time of the first post of an operation of one kind that completed, or -1. */
+    long firstPost(String kind) {
+        long[] b = bytes.get(kind);
+        return b == null ? -1 : b[1];
+    }
+
+    /** Returns the time of the last completion of an operation of one kind, or -1. */
+    long lastComplete(String kind) {
+        long[] b = bytes.get(kind);
+        return b == null ? -1 : b[2];
+    }
+
+    /** Returns how many CPU reads of registered memory returned stale bytes. */
+    long staleReads() {
+        return staleReads;
     }
 
     /** Returns how many trace events of each kind were seen, in name order. */

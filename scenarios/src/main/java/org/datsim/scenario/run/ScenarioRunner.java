@@ -75,6 +75,10 @@ public final class ScenarioRunner {
         return sim;
     }
 
+    Map<String, Long> vars() {
+        return scenario.vars();
+    }
+
     Fabric fabric() {
         return fabric;
     }
@@ -205,7 +209,11 @@ public final class ScenarioRunner {
             o.put("p90_ps", r.percentile(90));
             o.put("p99_ps", r.percentile(99));
             o.put("max_ps", r.max());
+            o.put("bytes", stats.bytes(e.getKey()));
+            o.put("first_post_ps", stats.firstPost(e.getKey()));
+            o.put("last_complete_ps", stats.lastComplete(e.getKey()));
         }
+        root.put("stale_reads", stats.staleReads());
         long packets = 0;
         long wire = 0;
         for (Port p : fabric.ports()) {
@@ -229,6 +237,19 @@ public final class ScenarioRunner {
                 o.put("drops", c.drops());
             }
         });
+        ObjectNode caches = root.putObject("hca_caches");
+        for (String name : new String[] {"qpc", "mtt"}) {
+            long hits = 0;
+            long misses = 0;
+            long evictions = 0;
+            for (org.datsim.fabric.dat.DatHost h : fabric.hosts()) {
+                org.datsim.fabric.hca.EntryCache c = name.equals("qpc") ? h.hca().qpcCache() : h.hca().mttCache();
+                hits += c.hits();
+                misses += c.misses();
+                evictions += c.evictions();
+            }
+            caches.putObject(name).put("hits", hits).put("misses", misses).put("evictions", evictions);
+        }
         ObjectNode kinds = root.putObject("trace_events");
         stats.kindCounts().forEach(kinds::put);
         ObjectNode exp = root.putObject("expectations");

@@ -121,7 +121,7 @@ class ScenarioValidationTest {
     void unknownTopLevelField() {
         String json = base().replaceFirst("\"scenario\": \"t\",", "\"scenario\": \"t\", \"colour\": \"red\",");
         assertOnlyProblemAt(json, "$.colour", "unknown field; expected one of "
-                + "[$schema, description, fabric, limits, processes, scenario, seed]");
+                + "[$schema, description, fabric, limits, processes, scenario, seed, vars]");
     }
 
     @Test
@@ -163,8 +163,8 @@ class ScenarioValidationTest {
 
     @Test
     void realDatCallNotSupportedYet() {
-        assertOnlyProblemAt(withCalls("{\"call\": \"dat_srq_create\", \"rmr\": \"$x\"}"),
-                "$.processes[0].calls[4].call", "\"dat_srq_create\" is not supported by this version of datsim");
+        assertOnlyProblemAt(withCalls("{\"call\": \"dat_cno_trigger\", \"rmr\": \"$x\"}"),
+                "$.processes[0].calls[4].call", "\"dat_cno_trigger\" is not supported by this version of datsim");
     }
 
     @Test
@@ -185,7 +185,7 @@ class ScenarioValidationTest {
         String call = EVD_CREATE_NO_QLEN.replace("\"ia\": \"$ia\",",
                 "\"ia\": \"$ia\", \"evd_min_qlen\": 16, \"evd_qlen\": 16,");
         assertOnlyProblemAt(replacingCall(2, call), "$.processes[0].calls[2].evd_qlen",
-                "unknown field; expected one of [call, comment, evd_flags, evd_min_qlen, expect, ia, out]");
+                "unknown field; expected one of [call, cno, comment, evd_flags, evd_min_qlen, expect, ia, out]");
     }
 
     @Test
@@ -327,7 +327,7 @@ class ScenarioValidationTest {
     void linkToAnUnknownNode() {
         String p = onlyProblem(withFabric("{\"hosts\": [\"A\", \"B\"],"
                 + " \"links\": [{\"a\": \"A\", \"b\": \"B\"}, {\"a\": \"B\", \"b\": \"Z\"}]}"));
-        assertStarts(FILE + ": $.fabric: ", p);
+        assertStarts(FILE + ": $.fabric.links[1]: ", p);
         assertMentions(p, "links[1]", "no host or switch is named \"Z\"");
     }
 

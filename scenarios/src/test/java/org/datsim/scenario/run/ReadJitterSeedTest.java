@@ -27,14 +27,15 @@ class ReadJitterSeedTest {
     @TempDir
     Path dir;
 
-    /** The no-fence lesson on a short link, where the race is close, with jitter and no data expectation. */
+    /** The no-fence lesson on a short link with slow posts (a close race), with jitter and no data expectation. */
     private String racyScenario() throws Exception {
         ObjectMapper m = new ObjectMapper();
         ObjectNode s = (ObjectNode) m.readTree(ScenarioJson.examplesDir().resolve("send-after-read-no-fence.json")
                 .toFile());
         ObjectNode fabric = (ObjectNode) s.get("fabric");
         ((ObjectNode) fabric.get("links").get(0)).put("latency", "50ns");
-        fabric.putObject("params").put("transport.read_jitter", "300ns");
+        // The Send is posted a slow post after the Read, so that its payload DMA and the Read's placement are close.
+        fabric.putObject("params").put("transport.read_jitter", "300ns").put("cpu.post_overhead", "400ns");
         for (JsonNode call : (ArrayNode) s.get("processes").get(0).get("calls")) {
             if ("mem_read".equals(call.get("call").asText())) {
                 ((ObjectNode) call).remove("expect");

@@ -1,0 +1,176 @@
+package org.datsim.fabric;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.datsim.core.param.Params;
+
+/**
+ * Named sets of fabric parameters describing a class of hardware. A scenario selects one with
+ * {@code "fabric": {"preset": "ib-edr"}}; the preset's values replace the catalogue defaults of {@link FabricParams},
+ * and the scenario's {@code params}, {@code host_params} and link attributes override the preset. Parameters a
+ * preset does not name keep their catalogue default.
+ *
+ * <p>{@code ib-edr} is calibrated against perftest on ConnectX-4 EDR back to back (see docs/calibration.md); the
+ * others scale it by the published rates of their generation and are not calibrated.
+ */
+public final class FabricPresets {
+
+    /** One preset: its name, a one-line description, and the parameter values it sets, as user text. */
+    public static final class Preset {
+        private final String name;
+        private final String description;
+        private final Map<String, String> values;
+
+        Preset(String name, String description, Map<String, String> values) {
+            this.name = name;
+            this.description = description;
+            this.values = Collections.unmodifiableMap(values);
+        }
+
+        /** Returns the preset's name, for example {@code "ib-edr"}. */
+        public String name() {
+            return name;
+        }
+
+        /** Returns a one-line description of the hardware it describes. */
+        public String description() {
+            return description;
+        }
+
+        /** Returns the parameters it sets, in the order it lists them, as user text. */
+        public Map<String, String> values() {
+            return values;
+        }
+
+        /**
+         * Returns the catalogue defaults with this preset applied.
+         *
+         * @return the parameters
+         */
+        public Params params() {
+            List<String> problems = new ArrayList<>();
+            Params p = Params.defaults(FabricParams.ALL).with(values, problems);
+            if (!problems.isEmpty()) {
+                throw new IllegalStateException("preset " + name + " is inconsistent: " + problems);
+            }
+            return p;
+        }
+    }
+
+    private static final Map<String, Preset> PRESETS = new LinkedHashMap<>();
+
+    static {
+        // ConnectX-4/5 EDR on PCIe Gen3 x16, back to back; tuned to perftest (docs/calibration.md).
+        Map<String, String> edr = new LinkedHashMap<>();
+        edr.put("link.bandwidth", "100Gbps");        // 4x 25.78125 Gbaud, 64b/66b
+        edr.put("link.latency", "90ns");             // cable, SerDes and PHY of both ports
+        edr.put("link.header_bytes", "26B");         // LRH 8 + BTH 12 + ICRC 4 + VCRC 2
+        edr.put("link.reth_bytes", "16B");
+        edr.put("link.aeth_bytes", "4B");
+        edr.put("switch.latency", "100ns");
+        edr.put("link.flow_control", "ib_credits");  // InfiniBand's credit-based lossless links (the default)
+        edr.put("pcie.latency", "125ns");
+        edr.put("pcie.bandwidth", "96.6Gbps");       // Gen3 x16 after 128b/130b, TLP headers and DLLPs
+        edr.put("hca.mtu", "4KiB");
+        edr.put("hca.wqe_process", "150ns");
+        edr.put("hca.wqe_interval", "70ns");         // about 14 million messages per second
+        edr.put("hca.wqe_bytes", "64B");
+        edr.put("hca.rx_process", "150ns");
+        edr.put("hca.max_inline", "220B");           // perftest's default inline size for latency tests
+        edr.put("hca.qpc_entries", "256");
+        edr.put("hca.qpc_miss_penalty", "250ns");    // 2 x pcie.latency
+        edr.put("hca.mtt_entries", "4096");
+        edr.put("hca.mtt_miss_penalty", "250ns");    // 2 x pcie.latency
+        edr.put("cpu.post_overhead", "60ns");
+        edr.put("cpu.poll_overhead", "40ns");
+        add("ib-edr", "InfiniBand EDR, 100 Gb/s, ConnectX-4/5 class on PCIe Gen3 x16 (calibrated to perftest)", edr);
+
+        Map<String, String> hdr = new LinkedHashMap<>(edr);
+        hdr.put("link.bandwidth", "200Gbps");        // 4x 53.125 Gbaud PAM4
+        hdr.put("link.latency", "120ns");            // PAM4 with RS-FEC adds latency
+        hdr.put("pcie.latency", "115ns");
+        hdr.put("pcie.bandwidth", "196Gbps");        // Gen4 x16
+        hdr.put("hca.wqe_process", "120ns");
+        hdr.put("hca.wqe_interval", "50ns");
+        hdr.put("hca.rx_process", "120ns");
+        hdr.put("hca.qpc_entries", "512");
+        hdr.put("hca.qpc_miss_penalty", "230ns");
+        hdr.put("hca.mtt_entries", "8192");
+        hdr.put("hca.mtt_miss_penalty", "230ns");
+        add("ib-hdr", "InfiniBand HDR, 200 Gb/s, ConnectX-6 class on PCIe Gen4 x16 (scaled from ib-edr)", hdr);
+
+        Map<String, String> ndr = new LinkedHashMap<>(edr);
+        ndr.put("link.bandwidth", "400Gbps");        // 4x 106.25 Gbaud PAM4
+        ndr.put("link.latency", "130ns");
+        ndr.put("pcie.latency", "110ns");
+        ndr.put("pcie.bandwidth", "392Gbps");        // Gen5 x16
+        ndr.put("hca.wqe_process", "100ns");
+        ndr.put("hca.wqe_interval", "35ns");
+        ndr.put("hca.rx_process", "100ns");
+        ndr.put("hca.qpc_entries", "1024");
+        ndr.put("hca.qpc_miss_penalty", "220ns");
+        ndr.put("hca.mtt_entries", "16384");
+        ndr.put("hca.mtt_miss_penalty", "220ns");
+        add("ib-ndr", "InfiniBand NDR, 400 Gb/s, ConnectX-7 class on PCIe Gen5 x16 (scaled from ib-edr)", ndr);
+
+        Map<String, String> roce = new LinkedHashMap<>(edr);
+        roce.put("link.latency", "150ns");           // Ethernet PHY with RS-FEC (Clause 91)
+        // Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4, plus preamble 8 and inter-frame gap 12 on the wire
+        roce.put("link.header_bytes", "82B");
+        roce.put("switch.latency", "300ns");
+        roce.put("hca.mtu", "1KiB");                 // the RoCE MTU that fits a standard 1500-byte Ethernet frame
+        roce.put("link.flow_control", "pfc");        // lossless RoCE: priority flow control (pfc.xoff/xon defaults)
+        add("roce-100g", "RoCEv2 over 100 Gb/s Ethernet, ConnectX-5 class, 1500-byte frames (scaled from ib-edr)",
+                roce);
+
+        Map<String, String> ideal = new LinkedHashMap<>();
+        ideal.put("link.bandwidth", "100Gbps");
+        ideal.put("link.latency", "0ns");
+        ideal.put("link.header_bytes", "0B");
+        ideal.put("link.reth_bytes", "0B");
+        ideal.put("link.aeth_bytes", "0B");
+        ideal.put("switch.latency", "0ns");
+        ideal.put("pcie.latency", "0ns");
+        ideal.put("pcie.bandwidth", "1000Tbps");
+        ideal.put("hca.wqe_process", "0ns");
+        ideal.put("hca.wqe_interval", "0ns");
+        ideal.put("hca.rx_process", "0ns");
+        ideal.put("hca.bind_time", "0ns");
+        ideal.put("hca.qpc_entries", "0");
+        ideal.put("hca.qpc_miss_penalty", "0ns");
+        ideal.put("hca.mtt_entries", "0");
+        ideal.put("hca.mtt_miss_penalty", "0ns");
+        ideal.put("cpu.post_overhead", "0ns");
+        ideal.put("cpu.call_overhead", "0ns");
+        ideal.put("cpu.poll_overhead", "0ns");
+        ideal.put("cpu.memory_bandwidth", "1000Tbps");
+        ideal.put("cm.processing", "0ns");
+        add("ideal", "No overheads: only the 100 Gb/s serialisation of the payload takes time (for teaching)",
+                ideal);
+    }
+
+    private FabricPresets() {
+    }
+
+    private static void add(String name, String description, Map<String, String> values) {
+        PRESETS.put(name, new Preset(name, description, values));
+    }
+
+    /** Returns the names of every preset, in a fixed order. */
+    public static List<String> names() {
+        return List.copyOf(PRESETS.keySet());
+    }
+
+    /**
+     * Returns a preset.
+     *
+     * @param name its name
+     * @return the preset, or null if no preset has that name
+     */
+    public static Preset get(String name) {
+        return PRESETS.get(name);
+    }
+}

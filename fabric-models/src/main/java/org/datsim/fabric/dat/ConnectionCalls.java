@@ -1,0 +1,405 @@
+package org.datsim.fabric.dat;
+
+import org.datsim.core.trace.TraceEvent;
+
+/**
+ * Connection management: dat_ep_connect, dat_ep_disconnect, dat_ep_reset, the PSP and CR calls, and the
+ * connection manager's messages between hosts.
+ */
+final class ConnectionCalls extends ProviderPart {
+
+    ConnectionCalls(ProviderCore core) {
+        super(core);
+    }
+
+    /**
+     * dat_ep_connect: starts an active connection to a service point on another host. The outcome arrives on the
+     * endpoint's connect EVD: ESTABLISHED, PEER_REJECTED, NON_PEER_REJECTED or TIMED_OUT.
+     *
+     * @param ep the endpoint, which must be UNCONNECTED
+     * @param remoteHost the remote IA address (a host name)
+     * @param connQual the remote connection qualifier
+     * @param timeoutUs the timeout in microseconds, or {@link Dat#TIMEOUT_INFINITE}
+     * @param privateData up to 56 bytes for the peer
+     * @return DAT_SUCCESS, DAT_INVALID_HANDLE, DAT_INVALID_STATE (with the state's subtype),
+     *     DAT_INVALID_ADDRESS/UNREACHABLE for an unknown host, or DAT_INVALID_PARAMETER
+     */
+    public int epConnect(Ep ep, String remoteHost, long connQual, long timeoutUs, byte[] privateData) {
+        if (bad(ep, Ep.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EP);
+        }
+        if (ep.state != Dat.EP_STATE_UNCONNECTED) {
+            return err(DatReturn.INVALID_STATE, ep.stateSubtype());
+        }
+        if (ep.connectEvd == null) {
+            return err(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_EP_EVD_CONNECT);
+        }
+        DatHost target = core.host(remoteHost);
+        if (target == null) {
+            return err(DatReturn.INVALID_ADDRESS, DatReturn.SUB_INVALID_ADDRESS_UNREACHABLE);
+        }
+        if (timeoutUs < 0 || timeoutUs > Dat.TIMEOUT_INFINITE) {
+            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG4);
+        }
+        if (privateData.length > ProviderCore.MAX_PRIVATE_DATA) {
+            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG5);
+        }
+        ep.state = Dat.EP_STATE_ACTIVE_CONNECTION_PENDING;
+        ep.remoteHost = target.id;
+        ep.remoteConnQual = connQual;
+        ep.disconnectSent = false;
+        ep.ia.host.hca.sendCm(target.id, new CmMessage("REQ", ep.ia.host.id, ep, null, connQual, privateData,
+                false));
+        if (timeoutUs != Dat.TIMEOUT_INFINITE) {
+            ep.connectTimer = sim.schedule(timeoutUs * 1_000_000L, () -> {
+                if (ep.state == Dat.EP_STATE_ACTIVE_CONNECTION_PENDING) {
+                    ep.state = Dat.EP_STATE_DISCONNECTED;
+                    ep.ia.host.hca.flush(ep.qp);
+                    core.postConnectionEvent(ep, Dat.CONNECTION_EVENT_TIMED_OUT);
+                }
+            });
+        }
+        return DatReturn.SUCCESS;
+    }
+
+    /**
+     * dat_psp_create: listens on a connection qualifier; requests arrive as DAT_CONNECTION_REQUEST_EVENT on
+     * {@code evd}.
+     *
+     * @param ia the IA
+     * @param connQual the connection qualifier
+     * @param evd an EVD accepting the CR stream
+     * @param flags DAT_PSP_CONSUMER_FLAG (0); DAT_PSP_PROVIDER_FLAG is not supported by this provider
+     * @param psp receives the service point
+     * @return DAT_SUCCESS, DAT_INVALID_HANDLE (IA or EVD_CR), DAT_CONN_QUAL_IN_USE, or DAT_INVALID_PARAMETER
+     */
+    public int pspCreate(Ia ia, long connQual, Evd evd, int flags, Out<Psp> psp) {
+        if (bad(ia, Ia.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_IA);
+        }
+        if (bad(evd, Evd.class) || evd.ia != ia || (evd.flags & Dat.EVD_CR_FLAG) == 0) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EVD_CR);
+        }
+        if (flags == 1) {
+            return err(DatReturn.MODEL_NOT_SUPPORTED, 0); // DAT_PSP_PROVIDER_FLAG: no provider-created endpoints
+        }
+        if (flags != 0) {
+            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG4);
+        }
+        if (ia.host.psps.containsKey(connQual) || ia.host.rsps.containsKey(connQual)) {
+            return err(DatReturn.CONN_QUAL_IN_USE, 0);
+        }
+        Psp created = new Psp(ia.host.nextName("psp"), ia, connQual, evd, flags);
+        ia.host.psps.put(connQual, created);
+        evd.users++;
+        ia.children.add(created);
+        psp.value = created;
+        return DatReturn.SUCCESS;
+    }
+
+    /**
+     * dat_psp_create_any: like dat_psp_create on a connection qualifier the provider picks, the lowest unused one
+     * from {@link DatProvider#FIRST_ANY_CONN_QUAL}.
+     *
+     * @param ia the IA
+     * @param evd an EVD accepting the CR stream
+     * @param flags DAT_PSP_CONSUMER_FLAG (0)
+     * @param psp receives the service point; its connection qualifier is {@link Psp#connQual()}
+     * @return as dat_psp_create, or DAT_CONN_QUAL_UNAVAILABLE when none is left
+     */
+    public int pspCreateAny(Ia ia, Evd evd, int flags, Out<Psp> psp) {
+        if (bad(ia, Ia.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_IA);
+        }
+        long q = DatProvider.FIRST_ANY_CONN_QUAL;
+        while (ia.host.psps.containsKey(q) || ia.host.rsps.containsKey(q)) {
+            q++;
+            if (q > 0xFFFFFFFFL) {
+                return err(DatReturn.CONN_QUAL_UNAVAILABLE, 0);
+            }
+        }
+        return pspCreate(ia, q, evd, flags, psp);
+    }
+
+    /**
+     * dat_ep_reset: from DISCONNECTED back to UNCONNECTED, ready for another connection; a no-op in UNCONNECTED
+     * (pre-posted receives stay). Completions not yet dequeued may be lost, as the man page allows.
+     *
+     * @param ep the endpoint
+     * @return DAT_SUCCESS, DAT_INVALID_HANDLE, or DAT_INVALID_STATE in any other state
+     */
+    public int epReset(Ep ep) {
+        if (bad(ep, Ep.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EP);
+        }
+        if (ep.state == Dat.EP_STATE_UNCONNECTED) {
+            return DatReturn.SUCCESS;
+        }
+        if (ep.state != Dat.EP_STATE_DISCONNECTED) {
+            return err(DatReturn.INVALID_STATE, ep.stateSubtype());
+        }
+        ep.ia.host.hca.reset(ep.qp);
+        ep.state = Dat.EP_STATE_UNCONNECTED;
+        ep.peer = null;
+        ep.remoteHost = -1;
+        ep.disconnectSent = false;
+        ep.requestsInFlight = 0;
+        ep.suppressedUnreaped = 0;
+        ep.receivesPosted = 0;
+        return DatReturn.SUCCESS;
+    }
+
+    /**
+     * dat_psp_free: stops listening.
+     *
+     * @param psp the service point
+     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
+     */
+    public int pspFree(Psp psp) {
+        if (bad(psp, Psp.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_PSP);
+        }
+        psp.freed = true;
+        psp.ia.host.psps.remove(psp.connQual);
+        psp.evd.users--;
+        return DatReturn.SUCCESS;
+    }
+
+    /**
+     * dat_cr_accept: accepts a connection request on a local endpoint. The endpoint becomes CONNECTED, with
+     * DAT_CONNECTION_EVENT_ESTABLISHED, when the requester's RTU arrives.
+     *
+     * @param cr the connection request
+     * @param ep an UNCONNECTED endpoint; for a request to an RSP, the RSP's endpoint, or null for it
+     * @param privateData up to 56 bytes for the requester
+     * @return DAT_SUCCESS, DAT_INVALID_HANDLE (CR or EP), DAT_INVALID_STATE, or DAT_INVALID_PARAMETER
+     */
+    public int crAccept(Cr cr, Ep ep, byte[] privateData) {
+        if (bad(cr, Cr.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_CR);
+        }
+        if (cr.rsp != null && ep == null) {
+            ep = cr.rsp.ep; // a request to an RSP already has its endpoint
+        }
+        if (bad(ep, Ep.class) || ep.ia.host != cr.ia.host || (cr.rsp != null && ep != cr.rsp.ep)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EP);
+        }
+        int expected = cr.rsp != null ? Dat.EP_STATE_PASSIVE_CONNECTION_PENDING : Dat.EP_STATE_UNCONNECTED;
+        if (ep.state != expected) {
+            return err(DatReturn.INVALID_STATE, ep.stateSubtype());
+        }
+        if (privateData.length > ProviderCore.MAX_PRIVATE_DATA) {
+            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG3);
+        }
+        cr.freed = true;
+        ep.state = Dat.EP_STATE_COMPLETION_PENDING;
+        ep.peer = cr.remoteEp;
+        ep.remoteHost = cr.remoteHost;
+        ep.disconnectSent = false;
+        ep.qp.connect(cr.remoteEp.qp);
+        ep.ia.host.hca.sendCm(cr.remoteHost, new CmMessage("REP", ep.ia.host.id, ep, cr.remoteEp, 0, privateData,
+                false));
+        return DatReturn.SUCCESS;
+    }
+
+    /**
+     * dat_cr_handoff: hands a connection request to the service point listening on another connection qualifier of
+     * the same IA, which receives it as a new DAT_CONNECTION_REQUEST_EVENT; the original request is destroyed.
+     *
+     * @param cr the connection request
+     * @param handoff the other connection qualifier
+     * @return DAT_SUCCESS, DAT_INVALID_HANDLE, or DAT_INVALID_PARAMETER (ARG2) when no PSP of the IA listens there
+     */
+    public int crHandoff(Cr cr, long handoff) {
+        if (bad(cr, Cr.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_CR);
+        }
+        Psp target = cr.ia.host.psps.get(handoff);
+        if (cr.rsp != null || target == null || target.freed || target.ia != cr.ia || target == cr.psp) {
+            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG2);
+        }
+        cr.freed = true;
+        DatHost host = cr.ia.host;
+        Cr moved = new Cr(host.nextName("cr"), cr.ia, target, cr.remoteEp, cr.remoteHost, cr.privateData);
+        cr.ia.children.add(moved);
+        if (trace.isEnabled()) {
+            trace.fire(TraceEvent.of(sim.now(), "event", host.name).attr("event", "DAT_CONNECTION_REQUEST_EVENT")
+                    .attr("cr", moved.name()).attr("conn_qual", handoff).attr("handed_off_from", cr.name()));
+        }
+        core.post(target.evd, new DatEvent(Dat.CONNECTION_REQUEST_EVENT, target.evd, null, 0, -1, 0, -1, moved, -1,
+                sim.now(), false));
+        return DatReturn.SUCCESS;
+    }
+
+    /**
+     * dat_cr_reject: refuses a connection request; the requester gets DAT_CONNECTION_EVENT_PEER_REJECTED.
+     *
+     * @param cr the connection request
+     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
+     */
+    public int crReject(Cr cr) {
+        if (bad(cr, Cr.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_CR);
+        }
+        cr.freed = true;
+        if (cr.rsp != null && !cr.rsp.ep.freed && cr.rsp.ep.state == Dat.EP_STATE_PASSIVE_CONNECTION_PENDING) {
+            cr.rsp.ep.state = Dat.EP_STATE_UNCONNECTED; // the reserved endpoint may be reused
+        }
+        cr.ia.host.hca.sendCm(cr.remoteHost, new CmMessage("REJ", cr.ia.host.id, null, cr.remoteEp, 0,
+                new byte[0], true));
+        return DatReturn.SUCCESS;
+    }
+
+    /**
+     * dat_ep_disconnect (rules 43, 45, 46). Graceful: the endpoint enters DISCONNECT_PENDING and lets outstanding
+     * requests complete before it disconnects. Abrupt: outstanding operations are flushed now. Both end with
+     * DAT_CONNECTION_EVENT_DISCONNECTED on each side's connect EVD.
+     *
+     * @param ep the endpoint
+     * @param flags DAT_CLOSE_ABRUPT_FLAG or DAT_CLOSE_GRACEFUL_FLAG
+     * @return DAT_SUCCESS (also a no-op in DISCONNECTED), DAT_INVALID_HANDLE, DAT_INVALID_PARAMETER, or
+     *     DAT_INVALID_STATE in UNCONNECTED
+     */
+    public int epDisconnect(Ep ep, int flags) {
+        if (bad(ep, Ep.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EP);
+        }
+        if (flags != Dat.CLOSE_ABRUPT_FLAG && flags != Dat.CLOSE_GRACEFUL_FLAG) {
+            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG2);
+        }
+        switch (ep.state) {
+            case Dat.EP_STATE_DISCONNECTED:
+                return DatReturn.SUCCESS;
+            case Dat.EP_STATE_ACTIVE_CONNECTION_PENDING:
+            case Dat.EP_STATE_COMPLETION_PENDING:
+                sim.cancel(ep.connectTimer);
+                sendDisconnect(ep);
+                ep.state = Dat.EP_STATE_DISCONNECTED;
+                ep.ia.host.hca.flush(ep.qp);
+                core.postConnectionEvent(ep, Dat.CONNECTION_EVENT_DISCONNECTED);
+                return DatReturn.SUCCESS;
+            case Dat.EP_STATE_CONNECTED:
+            case Dat.EP_STATE_DISCONNECT_PENDING:
+                if (flags == Dat.CLOSE_GRACEFUL_FLAG) {
+                    if (ep.state == Dat.EP_STATE_CONNECTED) {
+                        ep.state = Dat.EP_STATE_DISCONNECT_PENDING;
+                        maybeFinishGracefulDisconnect(ep);
+                    }
+                } else {
+                    // Rules 43, 45: abrupt disconnect flushes and forces DISCONNECTED at once, also during a
+                    // graceful one; the DREP that follows changes nothing.
+                    sendDisconnect(ep);
+                    ep.state = Dat.EP_STATE_DISCONNECTED;
+                    ep.ia.host.hca.flush(ep.qp);
+                    core.postConnectionEvent(ep, Dat.CONNECTION_EVENT_DISCONNECTED);
+                }
+                return DatReturn.SUCCESS;
+            default:
+                return err(DatReturn.INVALID_STATE, ep.stateSubtype());
+        }
+    }
+
+    void maybeFinishGracefulDisconnect(Ep ep) {
+        if (ep.state == Dat.EP_STATE_DISCONNECT_PENDING && !ep.disconnectSent && ep.qp.outstandingRequests() == 0) {
+            sendDisconnect(ep);
+            ep.ia.host.hca.flush(ep.qp);
+        }
+    }
+
+    void sendDisconnect(Ep ep) {
+        if (!ep.disconnectSent && ep.remoteHost >= 0) {
+            ep.disconnectSent = true;
+            ep.ia.host.hca.sendCm(ep.remoteHost, new CmMessage("DREQ", ep.ia.host.id, ep, ep.peer, 0, new byte[0],
+                    false));
+        }
+    }
+
+    void onCm(DatHost host, CmMessage m) {
+        if (trace.isEnabled()) {
+            trace.fire(TraceEvent.of(sim.now(), "cm", host.name).ep(m.to() != null ? m.to().name() : null)
+                    .attr("message", m.type()).attr("from", core.hosts.get(m.srcHost()).name));
+        }
+        switch (m.type()) {
+            case "REQ": {
+                Rsp rsp = host.rsps.get(m.connQual());
+                if (rsp != null && core.rsp.request(host, rsp, m)) {
+                    return;
+                }
+                Psp psp = host.psps.get(m.connQual());
+                if (psp == null || psp.freed) {
+                    host.hca.sendCm(m.srcHost(), new CmMessage("REJ", host.id, null, m.from(), 0, new byte[0],
+                            false));
+                    return;
+                }
+                Cr cr = new Cr(host.nextName("cr"), psp.ia, psp, m.from(), m.srcHost(), m.privateData());
+                psp.ia.children.add(cr);
+                if (trace.isEnabled()) {
+                    trace.fire(TraceEvent.of(sim.now(), "event", host.name)
+                            .attr("event", "DAT_CONNECTION_REQUEST_EVENT").attr("cr", cr.name())
+                            .attr("conn_qual", m.connQual()));
+                }
+                core.post(psp.evd, new DatEvent(Dat.CONNECTION_REQUEST_EVENT, psp.evd, null, 0, -1, 0, -1, cr, -1,
+                        sim.now(), false));
+                return;
+            }
+            case "REP": {
+                Ep ep = m.to();
+                if (ep.freed || ep.state != Dat.EP_STATE_ACTIVE_CONNECTION_PENDING) {
+                    host.hca.sendCm(m.srcHost(), new CmMessage("DREQ", host.id, ep, m.from(), 0, new byte[0],
+                            false));
+                    return;
+                }
+                sim.cancel(ep.connectTimer);
+                ep.peer = m.from();
+                ep.qp.connect(m.from().qp);
+                ep.state = Dat.EP_STATE_CONNECTED;
+                host.hca.sendCm(m.srcHost(), new CmMessage("RTU", host.id, ep, m.from(), 0, new byte[0], false));
+                core.postConnectionEvent(ep, Dat.CONNECTION_EVENT_ESTABLISHED);
+                return;
+            }
+            case "RTU": {
+                Ep ep = m.to();
+                if (!ep.freed && ep.state == Dat.EP_STATE_COMPLETION_PENDING) {
+                    ep.state = Dat.EP_STATE_CONNECTED;
+                    core.postConnectionEvent(ep, Dat.CONNECTION_EVENT_ESTABLISHED);
+                }
+                return;
+            }
+            case "REJ": {
+                Ep ep = m.to();
+                if (!ep.freed && ep.state == Dat.EP_STATE_ACTIVE_CONNECTION_PENDING) {
+                    sim.cancel(ep.connectTimer);
+                    ep.state = Dat.EP_STATE_DISCONNECTED;
+                    host.hca.flush(ep.qp);
+                    core.postConnectionEvent(ep, m.consumerReject() ? Dat.CONNECTION_EVENT_PEER_REJECTED
+                            : Dat.CONNECTION_EVENT_NON_PEER_REJECTED);
+                }
+                return;
+            }
+            case "DREQ": {
+                Ep ep = m.to();
+                if (ep == null) {
+                    return;
+                }
+                host.hca.sendCm(m.srcHost(), new CmMessage("DREP", host.id, ep, m.from(), 0, new byte[0], false));
+                if (!ep.freed && ep.state != Dat.EP_STATE_DISCONNECTED && ep.state != Dat.EP_STATE_UNCONNECTED) {
+                    ep.disconnectSent = true;
+                    ep.state = Dat.EP_STATE_DISCONNECTED;
+                    host.hca.flush(ep.qp);
+                    core.postConnectionEvent(ep, Dat.CONNECTION_EVENT_DISCONNECTED);
+                }
+                return;
+            }
+            case "DREP": {
+                Ep ep = m.to();
+                if (!ep.freed && ep.state == Dat.EP_STATE_DISCONNECT_PENDING) {
+                    ep.state = Dat.EP_STATE_DISCONNECTED;
+                    core.postConnectionEvent(ep, Dat.CONNECTION_EVENT_DISCONNECTED);
+                }
+                return;
+            }
+            default:
+                throw new IllegalStateException("unknown CM message " + m.type());
+        }
+    }
+}

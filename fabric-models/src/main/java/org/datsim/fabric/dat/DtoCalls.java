@@ -1,0 +1,374 @@
+package org.datsim.fabric.dat;
+
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.fabric.hca.QueuePair;
+import org.datsim.fabric.hca.WorkRequest;
+
+/**
+ * Data transfer: the dat_ep_post_* calls (rules 12, 40, 42, 47, 48, 50) and the listener that turns the HCA's
+ * completions, errors and binds into DAT events.
+ */
+final class DtoCalls extends ProviderPart {
+
+    DtoCalls(ProviderCore core) {
+        super(core);
+    }
+
+    /**
+     * dat_ep_post_send.
+     *
+     * @param ep the endpoint
+     * @param iov the local segments
+     * @param cookie the user cookie
+     * @param flags completion flags (SUPPRESS, SOLICITED_WAIT, UNSIGNALLED, BARRIER_FENCE)
+     * @param opId receives the operation id used in the trace
+     * @return see {@link #postRequest}
+     */
+    public int postSend(Ep ep, LmrTriplet[] iov, long cookie, int flags, Out<Long> opId) {
+        return postRequest(ep, WorkRequest.SEND, iov, cookie, null, flags, opId);
+    }
+
+    /**
+     * dat_ep_post_rdma_write.
+     *
+     * @param ep the endpoint
+     * @param iov the local source segments
+     * @param cookie the user cookie
+     * @param remote the remote target
+     * @param flags completion flags (SUPPRESS, UNSIGNALLED, BARRIER_FENCE)
+     * @param opId receives the operation id used in the trace
+     * @return see {@link #postRequest}
+     */
+    public int postRdmaWrite(Ep ep, LmrTriplet[] iov, long cookie, RmrTriplet remote, int flags, Out<Long> opId) {
+        return postRequest(ep, WorkRequest.RDMA_WRITE, iov, cookie, remote, flags, opId);
+    }
+
+    /**
+     * dat_ep_post_rdma_read.
+     *
+     * @param ep the endpoint
+     * @param iov the local sink segments
+     * @param cookie the user cookie
+     * @param remote the remote source
+     * @param flags completion flags (SUPPRESS, UNSIGNALLED, BARRIER_FENCE)
+     * @param opId receives the operation id used in the trace
+     * @return see {@link #postRequest}
+     */
+    public int postRdmaRead(Ep ep, LmrTriplet[] iov, long cookie, RmrTriplet remote, int flags, Out<Long> opId) {
+        return postRequest(ep, WorkRequest.RDMA_READ, iov, cookie, remote, flags, opId);
+    }
+
+    /**
+     * The checks and the posting common to the request DTOs (rules 12, 42, 47, 48, 50).
+     *
+     * @return DAT_SUCCESS; DAT_INVALID_HANDLE/EP; DAT_INVALID_STATE/EP_UNCONNECTED outside CONNECTED and
+     *     DISCONNECTED (as dapl); DAT_INVALID_PARAMETER for bad flags, too many segments or a segment outside its
+     *     LMR; DAT_PRIVILEGES_VIOLATION for an unknown lmr_context or a missing local privilege;
+     *     DAT_PROTECTION_VIOLATION for an LMR of another PZ; DAT_LENGTH_ERROR for a message over the limit or RDMA
+     *     lengths that differ; DAT_INSUFFICIENT_RESOURCES when max_request_dtos are outstanding
+     */
+    private int postRequest(Ep ep, int opcode, LmrTriplet[] iov, long cookie, RmrTriplet remote, int flags,
+            Out<Long> opId) {
+        if (bad(ep, Ep.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EP);
+        }
+        int allowed = Dat.COMPLETION_SUPPRESS_FLAG | Dat.COMPLETION_UNSIGNALLED_FLAG
+                | Dat.COMPLETION_BARRIER_FENCE_FLAG | (opcode == WorkRequest.SEND
+                        ? Dat.COMPLETION_SOLICITED_WAIT_FLAG : 0);
+        if ((flags & ~allowed) != 0) {
+            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG5);
+        }
+        if ((flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0
+                && (ep.attr.requestCompletionFlags() & Dat.COMPLETION_UNSIGNALLED_FLAG) == 0) {
+            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG5);
+        }
+        if (ep.state != Dat.EP_STATE_CONNECTED && ep.state != Dat.EP_STATE_DISCONNECTED) {
+            return err(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_EP_UNCONNECTED);
+        }
+        if (ep.requestEvd == null) {
+            return err(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_EP_EVD_REQUEST);
+        }
+        int localPriv = opcode == WorkRequest.RDMA_READ ? Dat.MEM_PRIV_LOCAL_WRITE : Dat.MEM_PRIV_LOCAL_READ;
+        int ret = checkIov(ep, iov, ep.attr.maxRequestIov(), localPriv);
+        if (ret != DatReturn.SUCCESS) {
+            return ret;
+        }
+        long length = 0;
+        for (LmrTriplet t : iov) {
+            length += t.length();
+        }
+        long limit = opcode == WorkRequest.SEND ? ep.attr.maxMessageSize() : ep.attr.maxRdmaSize();
+        if (length > limit) {
+            return err(DatReturn.LENGTH_ERROR, 0);
+        }
+        if (remote != null && remote.length() != length) {
+            return err(DatReturn.LENGTH_ERROR, 0);
+        }
+        if (ep.requestsInFlight >= ep.attr.maxRequestDtos()) {
+            return err(DatReturn.INSUFFICIENT_RESOURCES, DatReturn.SUB_RESOURCE_TEP);
+        }
+        WorkRequest wr = newWorkRequest(ep, opcode, iov, cookie, flags, remote);
+        ep.requestsInFlight++;
+        traceOp(ep, wr, TraceEvent.POST);
+        ep.ia.host.hca.postRequest(wr);
+        opId.value = wr.opId;
+        return DatReturn.SUCCESS;
+    }
+
+    /**
+     * dat_ep_post_recv (rule 40): allowed in every state; in DISCONNECTED the receive is flushed at once.
+     *
+     * @param ep the endpoint
+     * @param iov the local sink segments
+     * @param cookie the user cookie
+     * @param flags completion flags (only UNSIGNALLED, and only if the EP's recv_completion_flags has it)
+     * @param opId receives the operation id used in the trace
+     * @return DAT_SUCCESS, DAT_INVALID_HANDLE, DAT_INVALID_PARAMETER, DAT_PRIVILEGES_VIOLATION,
+     *     DAT_PROTECTION_VIOLATION or DAT_INSUFFICIENT_RESOURCES
+     */
+    public int postRecv(Ep ep, LmrTriplet[] iov, long cookie, int flags, Out<Long> opId) {
+        if (bad(ep, Ep.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EP);
+        }
+        if ((flags & ~Dat.COMPLETION_UNSIGNALLED_FLAG) != 0 || ((flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0
+                && (ep.attr.recvCompletionFlags() & Dat.COMPLETION_UNSIGNALLED_FLAG) == 0)) {
+            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG4);
+        }
+        if (ep.recvEvd == null) {
+            return err(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_EP_EVD_RECV);
+        }
+        if (ep.srq != null) {
+            return err(DatReturn.INVALID_STATE, 0); // its receives come from its SRQ (dat_srq_post_recv)
+        }
+        int ret = checkIov(ep, iov, ep.attr.maxRecvIov(), Dat.MEM_PRIV_LOCAL_WRITE);
+        if (ret != DatReturn.SUCCESS) {
+            return ret;
+        }
+        if (ep.receivesPosted >= ep.attr.maxRecvDtos()) {
+            return err(DatReturn.INSUFFICIENT_RESOURCES, DatReturn.SUB_RESOURCE_TEP);
+        }
+        WorkRequest wr = newWorkRequest(ep, WorkRequest.RECV, iov, cookie, flags, null);
+        ep.receivesPosted++;
+        if (ep.softArmed || ep.hardHighWatermark >= 0) {
+            core.epx.checkWatermarks(ep);
+        }
+        traceOp(ep, wr, TraceEvent.POST);
+        ep.ia.host.hca.postReceive(wr);
+        opId.value = wr.opId;
+        return DatReturn.SUCCESS;
+    }
+
+    private int checkIov(Ep ep, LmrTriplet[] iov, int maxSegments, int requiredPriv) {
+        return checkIov(ep.ia.host, ep.pz, iov, maxSegments, requiredPriv);
+    }
+
+    /**
+     * The checks of a local_iov (rules 47, 48, 50): segment count, registered LMRs of the right PZ with the needed
+     * privilege, ranges inside them.
+     */
+    int checkIov(DatHost h, Pz pz, LmrTriplet[] iov, int maxSegments, int requiredPriv) {
+        if (iov.length > maxSegments) {
+            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG2);
+        }
+        for (LmrTriplet t : iov) {
+            if (t.length() == 0) {
+                continue;
+            }
+            Lmr lmr = h.byLmrContext.get(t.lmrContext());
+            if (lmr == null || lmr.freed) {
+                return err(DatReturn.PRIVILEGES_VIOLATION, 0);
+            }
+            if (lmr.pz != pz) {
+                return err(DatReturn.PROTECTION_VIOLATION, 0);
+            }
+            if ((lmr.privileges & requiredPriv) != requiredPriv) {
+                return err(DatReturn.PRIVILEGES_VIOLATION, requiredPriv == Dat.MEM_PRIV_LOCAL_READ
+                        ? DatReturn.SUB_PRIVILEGES_READ : DatReturn.SUB_PRIVILEGES_WRITE);
+            }
+            if (!lmr.contains(t.address(), t.length())) {
+                return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG3);
+            }
+        }
+        return DatReturn.SUCCESS;
+    }
+
+    private WorkRequest newWorkRequest(Ep ep, int opcode, LmrTriplet[] iov, long cookie, int flags,
+            RmrTriplet remote) {
+        return newWorkRequest(ep.qp, opcode, iov, cookie, flags, remote);
+    }
+
+    /** Builds the work request of a post; {@code qp} is null for a receive posted to an SRQ. */
+    WorkRequest newWorkRequest(QueuePair qp, int opcode, LmrTriplet[] iov, long cookie, int flags,
+            RmrTriplet remote) {
+        int n = 0;
+        for (LmrTriplet t : iov) {
+            if (t.length() > 0) {
+                n++;
+            }
+        }
+        long[] addr = new long[n];
+        long[] len = new long[n];
+        int i = 0;
+        for (LmrTriplet t : iov) {
+            if (t.length() > 0) {
+                addr[i] = t.address();
+                len[i++] = t.length();
+            }
+        }
+        return new WorkRequest(core.nextOpId++, opcode, qp, cookie, flags, addr, len,
+                remote != null ? remote.address() : 0, remote != null ? remote.rmrContext() : 0);
+    }
+
+    void traceOp(Ep ep, WorkRequest wr, String kind) {
+        if (trace.isEnabled()) {
+            TraceEvent e = TraceEvent.of(sim.now(), kind, ep.ia.host.name).ep(ep.name()).op(wr.opId)
+                    .cookie(wr.cookie).attr("opcode", wr.opName()).attr("bytes", wr.length);
+            if (wr.flags != 0) {
+                e.attr("flags", Dat.COMPLETION_FLAGS.flagNames(wr.flags));
+            }
+            trace.fire(e);
+        }
+    }
+
+    /**
+     * Returns the listener that hears the HCA on behalf of an endpoint.
+     *
+     * @param ep the endpoint
+     * @return its queue pair's listener
+     */
+    QueuePair.Listener listener(Ep ep) {
+        return new EpListener(ep);
+    }
+
+    /** Hears the HCA on behalf of one endpoint. */
+    private final class EpListener implements QueuePair.Listener {
+
+        private final Ep ep;
+
+        EpListener(Ep ep) {
+            this.ep = ep;
+        }
+
+        @Override
+        public void requestCompleted(WorkRequest wr) {
+            if (wr.opcode == WorkRequest.BIND && wr.status() == Dat.DTO_ERR_FLUSHED) {
+                Rmr.Binding b = (Rmr.Binding) wr.bindTarget;
+                if (b.lmr() != null) {
+                    b.lmr().bindRefs--; // the flushed bind never executed: give back the LMR it held
+                }
+            }
+            if (wr.status() == Dat.DTO_SUCCESS && (wr.flags & Dat.COMPLETION_SUPPRESS_FLAG) != 0) {
+                ep.suppressedUnreaped++; // its slot stays taken until a later signalled completion is reaped
+            } else {
+                ep.requestsInFlight--;
+            }
+            deliver(ep.requestEvd, wr);
+            core.cm.maybeFinishGracefulDisconnect(ep);
+        }
+
+        @Override
+        public void receiveCompleted(WorkRequest wr) {
+            if (ep.srq == null) {
+                ep.receivesPosted--;
+            }
+            deliver(ep.recvEvd, wr);
+        }
+
+        private void deliver(Evd evd, WorkRequest wr) {
+            boolean suppressed = wr.status() == Dat.DTO_SUCCESS
+                    && (wr.flags & Dat.COMPLETION_SUPPRESS_FLAG) != 0;
+            if (trace.isEnabled()) {
+                TraceEvent e = TraceEvent.of(sim.now(), TraceEvent.COMPLETE, ep.ia.host.name).ep(ep.name())
+                        .op(wr.opId).cookie(wr.cookie).status(Dat.DTO_STATUS.name(wr.status()))
+                        .attr("opcode", wr.opName()).attr("bytes", wr.transferred());
+                if (suppressed) {
+                    e.attr("suppressed", Boolean.TRUE);
+                }
+                if (wr.heldBehind() >= 0) {
+                    e.attr("held_behind", wr.heldBehind()).attr("finished_ps", wr.finishedPs());
+                }
+                trace.fire(e);
+            }
+            if (!suppressed && wr.opcode == WorkRequest.BIND && !core.bindAsDtoEvent) {
+                core.post(evd, new DatEvent(Dat.RMR_BIND_COMPLETION_EVENT, evd, ep, wr.cookie, wr.status(), 0,
+                        Dat.DTO_BIND_MW, null, ((Rmr.Binding) wr.bindTarget).rmr(), wr.opId, sim.now(),
+                        (wr.flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0));
+            } else if (!suppressed) {
+                // Rule 14: on a SOLICITED_WAIT receive stream only a solicited Send (or a failure) notifies.
+                boolean silent = wr.opcode == WorkRequest.RECV && wr.status() == Dat.DTO_SUCCESS && !wr.solicited
+                        && (ep.attr.recvCompletionFlags() & Dat.COMPLETION_SOLICITED_WAIT_FLAG) != 0;
+                DatEvent e = new DatEvent(Dat.DTO_COMPLETION_EVENT, evd, ep, wr.cookie, wr.status(),
+                        wr.status() == Dat.DTO_SUCCESS ? wr.transferred() : 0, wr.opcode, null, wr.opId,
+                        sim.now(), silent || (wr.flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0);
+                if (wr.opcode == WorkRequest.RECV) {
+                    e.srq = ep.srq; // the SRQ's receive stays outstanding until this completion is reaped
+                }
+                core.post(evd, e);
+            }
+        }
+
+        @Override
+        public void broken(int status) {
+            if (ep.state == Dat.EP_STATE_DISCONNECTED || ep.freed) {
+                return;
+            }
+            ep.state = Dat.EP_STATE_DISCONNECTED;
+            if (trace.isEnabled()) {
+                trace.fire(TraceEvent.of(sim.now(), TraceEvent.ERROR, ep.ia.host.name).ep(ep.name())
+                        .status(Dat.DTO_STATUS.name(status)).attr("error", "connection broken"));
+            }
+            core.postConnectionEvent(ep, Dat.CONNECTION_EVENT_BROKEN);
+        }
+
+        @Override
+        public int bindExecuted(WorkRequest wr) {
+            Rmr.Binding b = (Rmr.Binding) wr.bindTarget;
+            Rmr rmr = b.rmr();
+            if (rmr.freed || (b.lmr() != null && b.lmr().freed)) {
+                if (b.lmr() != null) {
+                    b.lmr().bindRefs--;
+                }
+                return Dat.RMR_OPERATION_FAILED; // rule 26: the bind fails after dat_rmr_bind returned
+            }
+            core.memory.unbindNow(rmr);
+            if (b.lmr() != null) {
+                rmr.lmr = b.lmr(); // takes over the reference the bind held
+                rmr.address = b.address();
+                rmr.length = b.length();
+                rmr.privileges = b.privileges();
+                rmr.activeContext = b.context();
+                ep.ia.host.rmrByContext.put(b.context(), rmr);
+            }
+            return Dat.DTO_SUCCESS;
+        }
+
+        @Override
+        public void requestArrived() {
+            if (ep.state == Dat.EP_STATE_COMPLETION_PENDING && !ep.freed) {
+                ep.state = Dat.EP_STATE_CONNECTED; // the RTU is overtaken by data: communication established
+                core.postConnectionEvent(ep, Dat.CONNECTION_EVENT_ESTABLISHED);
+            }
+        }
+
+        @Override
+        public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
+            int priv = write ? Dat.MEM_PRIV_REMOTE_WRITE : Dat.MEM_PRIV_REMOTE_READ;
+            Rmr rmr = ep.ia.host.rmrByContext.get(rkey);
+            if (rmr != null) {
+                // A window: only its current, executed bind counts (rules 24, 25).
+                boolean inRange = address >= rmr.address && length >= 0 && address - rmr.address <= rmr.length - length;
+                if (rmr.freed || rmr.activeContext != rkey || rmr.pz != ep.pz || (rmr.privileges & priv) == 0
+                        || !inRange) {
+                    return Dat.DTO_ERR_REMOTE_ACCESS;
+                }
+                return Dat.DTO_SUCCESS;
+            }
+            Lmr lmr = ep.ia.host.byRmrContext.get(rkey);
+            if (lmr == null || lmr.freed || lmr.pz != ep.pz || (lmr.privileges & priv) == 0
+                    || !lmr.contains(address, length)) {
+                return Dat.DTO_ERR_REMOTE_ACCESS;
+            }
+            return Dat.DTO_SUCCESS;
+        }
+    }
+}

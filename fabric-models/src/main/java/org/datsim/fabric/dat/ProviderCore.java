@@ -1,0 +1,144 @@
+package org.datsim.fabric.dat;
+
+import java.util.List;
+import org.datsim.core.engine.Simulator;
+import org.datsim.core.param.Params;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
+import org.datsim.fabric.FabricParams;
+
+/**
+ * The state the parts of the DAT provider share: the simulator, the trace, the hosts, the provider limits read
+ * from the parameters, the operation ids, the parts themselves, and the queuing of events on EVDs (with overflow,
+ * rule 8) that every part uses.
+ */
+final class ProviderCore {
+
+    static final int MAX_PRIVATE_DATA = 56;
+
+    final Simulator sim;
+    final TraceSource<TraceEvent> trace;
+    final List<DatHost> hosts;
+    final long cmProcessing;
+    final int maxEvdQlen;
+    final int maxDtoPerEp;
+    final long maxMessageSize;
+    final int maxIov;
+    final boolean bindAsDtoEvent;
+    final int maxReadsIn;
+    final int maxReadsOut;
+    final boolean bindFlushWhenDisconnected;
+    long nextOpId = 1;
+
+    final IaCalls ia;
+    final EvdCalls evd;
+    final MemoryCalls memory;
+    final EpCalls ep;
+    final ConnectionCalls cm;
+    final DtoCalls dto;
+    final SrqCalls srq;
+    final CnoCalls cno;
+    final RspCalls rsp;
+    final EpExtraCalls epx;
+    final RegistryCalls registry;
+
+    ProviderCore(Simulator sim, TraceSource<TraceEvent> trace, List<DatHost> hosts, Params params) {
+        this.sim = sim;
+        this.trace = trace;
+        this.hosts = List.copyOf(hosts);
+        this.cmProcessing = params.get(FabricParams.CM_PROCESSING);
+        this.maxEvdQlen = (int) params.get(FabricParams.IA_MAX_EVD_QLEN);
+        this.maxDtoPerEp = (int) params.get(FabricParams.IA_MAX_DTO_PER_EP);
+        this.maxMessageSize = params.get(FabricParams.IA_MAX_MESSAGE_SIZE);
+        this.maxIov = (int) params.get(FabricParams.IA_MAX_IOV);
+        this.bindAsDtoEvent = "dto_bind_mw".equals(params.choice(FabricParams.PROVIDER_BIND_EVENT));
+        this.maxReadsIn = (int) params.get(FabricParams.IA_MAX_RDMA_READ_IN);
+        this.maxReadsOut = (int) params.get(FabricParams.IA_MAX_RDMA_READ_OUT);
+        this.bindFlushWhenDisconnected = "flush".equals(params.choice(FabricParams.PROVIDER_BIND_DISCONNECTED));
+        this.ia = new IaCalls(this);
+        this.evd = new EvdCalls(this);
+        this.memory = new MemoryCalls(this);
+        this.ep = new EpCalls(this);
+        this.cm = new ConnectionCalls(this);
+        this.dto = new DtoCalls(this);
+        this.cno = new CnoCalls(this);
+        this.rsp = new RspCalls(this);
+        this.epx = new EpExtraCalls(this);
+        this.registry = new RegistryCalls(this);
+        this.srq = new SrqCalls(this,
+                "provider_internal_error".equals(params.choice(FabricParams.PROVIDER_SRQ_LW_EVENT)));
+        for (DatHost h : this.hosts) {
+            h.hca.setCmListener(m -> sim.schedule(cmProcessing, () -> cm.onCm(h, (CmMessage) m)));
+        }
+    }
+
+    /**
+     * Finds a host by name.
+     *
+     * @param name the host name
+     * @return the host, or null
+     */
+    DatHost host(String name) {
+        for (DatHost h : hosts) {
+            if (h.name.equals(name)) {
+                return h;
+            }
+        }
+        return null;
+    }
+
+    void post(Evd evd, DatEvent e) {
+        if (evd == null || evd.freed) {
+            released(e);
+            return;
+        }
+        if (evd.queue.size() >= evd.qlen) {
+            evd.overflows++;
+            released(e);
+            if (trace.isEnabled()) {
+                trace.fire(TraceEvent.of(sim.now(), TraceEvent.ERROR, evd.ia.host.name).attr("evd", evd.name())
+                        .attr("error", "DAT_ASYNC_ERROR_EVD_OVERFLOW").attr("lost_event", e.numberName()));
+            }
+            Evd async = evd.ia.asyncEvd;
+            if (async != evd && async.queue.size() < async.qlen) {
+                async.queue.addLast(new DatEvent(Dat.ASYNC_ERROR_EVD_OVERFLOW, async, null, 0, -1, 0, -1, null, -1,
+                        sim.now(), false));
+                cno.notify(async);
+                wake(async);
+            }
+            // Rule 8: on InfiniBand a completion-queue overflow is fatal for every queue pair feeding it.
+            for (Ep ep : List.copyOf(evd.feeders)) {
+                if (ep.state == Dat.EP_STATE_CONNECTED || ep.state == Dat.EP_STATE_DISCONNECT_PENDING) {
+                    ep.ia.host.hca.fail(ep.qp, null, Dat.DTO_ERR_LOCAL_EP);
+                }
+            }
+            return;
+        }
+        evd.queue.addLast(e);
+        if (!e.unsignalled) {
+            cno.notify(evd); // before the waiter is woken: a consumer waiting on the EVD itself preempts the CNO
+            wake(evd);
+        }
+    }
+
+    /** An event leaves the provider (reaped, or lost): an SRQ receive it completes stops being outstanding. */
+    void released(DatEvent e) {
+        if (e.srq != null && e.number == Dat.DTO_COMPLETION_EVENT) {
+            srq.reaped(e.srq);
+        }
+    }
+
+    void wake(Evd evd) {
+        if (evd.waiter != null) {
+            evd.waiter.run();
+        }
+    }
+
+    void postConnectionEvent(Ep ep, int number) {
+        if (trace.isEnabled()) {
+            trace.fire(TraceEvent.of(sim.now(), "event", ep.ia.host.name).ep(ep.name())
+                    .attr("event", Dat.EVENTS.name(number)).attr("state", ep.stateName()));
+        }
+        post(ep.connectEvd, new DatEvent(number, ep.connectEvd, ep, 0, -1, 0, -1, null, -1, sim.now(), false));
+    }
+}

@@ -1,0 +1,236 @@
+package org.datsim.fabric.hca;
+
+import org.apache.commons.math3.random.RandomGenerator;
+
+/**
+ * A fixed-capacity cache of {@code long} keys, as the on-chip caches of an HCA hold QP contexts or memory translation
+ * entries: it only records which keys are present and counts hits and misses; the caller charges the miss penalty.
+ *
+ * <p>Allocation-free after construction: the entries live in primitive arrays, threaded on an intrusive doubly
+ * linked list (most recently used or most recently inserted first) and indexed by an open-addressing hash table with
+ * linear probing and backward-shift deletion. {@link #access} costs O(1) expected time.
+ *
+ * <p>Replacement: {@link #LRU} evicts the least recently used entry, {@link #FIFO} the oldest inserted one,
+ * {@link #RANDOM} an entry drawn uniformly from a seeded stream. A capacity of 0 means unlimited: every access hits
+ * and nothing is stored.
+ */
+public final class EntryCache {
+
+    /** Least recently used replacement. */
+    public static final int LRU = 0;
+    /** First in, first out replacement. */
+    public static final int FIFO = 1;
+    /** Random replacement from a seeded stream. */
+    public static final int RANDOM = 2;
+
+    private final int capacity;
+    private final int policy;
+    private final long[] keys;
+    private final int[] prev;
+    private final int[] next;
+    private final int[] table;
+    private final int mask;
+    private int size;
+    private int head = -1;
+    private int tail = -1;
+    private long hits;
+    private long misses;
+    private long evictions;
+    private RandomGenerator random;
+
+    /**
+     * Creates a cache.
+     *
+     * @param capacity the number of entries; 0 for unlimited (never misses)
+     * @param policy {@link #LRU}, {@link #FIFO} or {@link #RANDOM}
+     */
+    public EntryCache(int capacity, int policy) {
+        if (capacity < 0 || policy < LRU || policy > RANDOM) {
+            throw new IllegalArgumentException("capacity " + capacity + ", policy " + policy);
+        }
+        this.capacity = capacity;
+        this.policy = policy;
+        this.keys = new long[capacity];
+        this.prev = new int[capacity];
+        this.next = new int[capacity];
+        int tableSize = Integer.highestOneBit(Math.max(2, capacity * 2 - 1)) << 1;
+        this.table = new int[capacity == 0 ? 0 : tableSize];
+        this.mask = tableSize - 1;
+    }
+
+    /**
+     * Sets the stream the {@link #RANDOM} policy draws victims from.
+     *
+     * @param random a stream derived from the run's seed
+     */
+    public void setRandom(RandomGenerator random) {
+        this.random = random;
+    }
+
+    /**
+     * Looks a key up, counting a hit or a miss; a missing key is inserted, evicting an entry if the cache is full.
+     *
+     * @param key the key
+     * @return true on a hit
+     */
+    public boolean access(long key) {
+        if (capacity == 0) {
+            hits++;
+            return true;
+        }
+        int pos = find(key);
+        if (pos >= 0) {
+            hits++;
+            if (policy == LRU) {
+                toFront(table[pos] - 1);
+            }
+            return true;
+        }
+        misses++;
+        insert(key);
+        return false;
+    }
+
+    /**
+     * Loads a key without counting an access (as the driver's create-QP or register-memory command leaves the new
+     * entry in the cache). A present key counts as used.
+     *
+     * @param key the key
+     */
+    public void preload(long key) {
+        if (capacity == 0) {
+            return;
+        }
+        int pos = find(key);
+        if (pos >= 0) {
+            if (policy == LRU) {
+                toFront(table[pos] - 1);
+            }
+        } else {
+            insert(key);
+        }
+    }
+
+    /** Returns true if the key is cached now (always true for an unlimited cache); counts nothing. */
+    public boolean contains(long key) {
+        return capacity == 0 || find(key) >= 0;
+    }
+
+    /** Returns the capacity in entries (0 = unlimited). */
+    public int capacity() {
+        return capacity;
+    }
+
+    /** Returns the number of entries held. */
+    public int size() {
+        return size;
+    }
+
+    /** Returns the number of accesses that hit. */
+    public long hits() {
+        return hits;
+    }
+
+    /** Returns the number of accesses that missed. */
+    public long misses() {
+        return misses;
+    }
+
+    /** Returns the number of entries evicted to make room. */
+    public long evictions() {
+        return evictions;
+    }
+
+    private static int hash(long key) {
+        long h = key * 0x9E3779B97F4A7C15L;
+        return (int) (h ^ (h >>> 32));
+    }
+
+    /** Returns the table position holding the key, or -1. */
+    private int find(long key) {
+        int i = hash(key) & mask;
+        while (true) {
+            int s = table[i];
+            if (s == 0) {
+                return -1;
+            }
+            if (keys[s - 1] == key) {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    private void insert(long key) {
+        int slot;
+        if (size < capacity) {
+            slot = size++;
+        } else {
+            slot = policy == RANDOM && random != null ? random.nextInt(capacity) : tail;
+            removeFromTable(keys[slot]);
+            unlink(slot);
+            evictions++;
+        }
+        keys[slot] = key;
+        linkFront(slot);
+        int i = hash(key) & mask;
+        while (table[i] != 0) {
+            i = (i + 1) & mask;
+        }
+        table[i] = slot + 1;
+    }
+
+    private void removeFromTable(long key) {
+        int i = find(key);
+        int j = i;
+        while (true) {
+            j = (j + 1) & mask;
+            int s = table[j];
+            if (s == 0) {
+                break;
+            }
+            int home = hash(keys[s - 1]) & mask;
+            // Move the entry at j back into the hole at i unless its home lies cyclically in (i, j].
+            boolean stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+            if (!stays) {
+                table[i] = s;
+                i = j;
+            }
+        }
+        table[i] = 0;
+    }
+
+    private void toFront(int slot) {
+        if (slot != head) {
+            unlink(slot);
+            linkFront(slot);
+        }
+    }
+
+    private void unlink(int slot) {
+        int p = prev[slot];
+        int n = next[slot];
+        if (p >= 0) {
+            next[p] = n;
+        } else {
+            head = n;
+        }
+        if (n >= 0) {
+            prev[n] = p;
+        } else {
+            tail = p;
+        }
+    }
+
+    private void linkFront(int slot) {
+        prev[slot] = -1;
+        next[slot] = head;
+        if (head >= 0) {
+            prev[head] = slot;
+        }
+        head = slot;
+        if (tail < 0) {
+            tail = slot;
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package org.datsim.scenario.cli;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.datsim.fabric.FabricPresets;
+import org.datsim.scenario.calibrate.Calibration;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code datsim calibrate}: runs the perftest-style scenarios of a preset over message sizes and prints the curves
+ * as a Markdown table (test, size, model, target, verdict). Exits 1 if a published target is missed.
+ */
+@Command(name = "calibrate", mixinStandardHelpOptions = true,
+        description = "Print perftest-style curves (ib_send_lat, ib_write_lat, ib_read_lat, ib_write_bw) of a"
+                + " preset over 2 B..1 MiB, with the published targets where known; exit 1 if one is missed.")
+public final class CalibrateCommand implements Callable<Integer> {
+
+    @Option(names = "--preset", paramLabel = "NAME", defaultValue = "ib-edr", description = "The preset (default:"
+            + " ${DEFAULT-VALUE}).")
+    String preset;
+
+    @Option(names = "--test", paramLabel = "TEST", split = ",", description = "Only these tests (comma-separated).")
+    List<String> tests;
+
+    @Option(names = "--sizes", paramLabel = "BYTES", split = ",", description = "Only these sizes in bytes.")
+    List<Long> sizes;
+
+    @Option(names = "--param", paramLabel = "NAME=VALUE", description = "Override a parameter of the preset"
+            + " (repeatable), for what-if curves.")
+    java.util.Map<String, String> params = new java.util.LinkedHashMap<>();
+
+    @Option(names = "--emit", description = "Print the scenario of the one test and size given (--test, --sizes)"
+            + " instead of running it.")
+    boolean emit;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter o = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (FabricPresets.get(preset) == null) {
+            err.println("datsim: no preset is named \"" + preset + "\"; the presets are " + FabricPresets.names());
+            return DatsimCli.EXIT_INVALID;
+        }
+        List<String> t = tests != null ? tests : Calibration.TESTS;
+        for (String name : t) {
+            if (!Calibration.TESTS.contains(name)) {
+                err.println("datsim: unknown test \"" + name + "\"; the tests are " + Calibration.TESTS);
+                return DatsimCli.EXIT_INVALID;
+            }
+        }
+        List<Long> s = sizes != null ? sizes : Calibration.SIZES;
+        for (long size : s) {
+            if (size < 1 || size > (1L << 30)) {
+                err.println("datsim: --sizes: expected sizes from 1 to 1073741824 bytes, found " + size);
+                return DatsimCli.EXIT_INVALID;
+            }
+        }
+        if (emit) {
+            if (t.size() != 1 || s.size() != 1) {
+                err.println("datsim: --emit needs exactly one --test and one --sizes value");
+                return DatsimCli.EXIT_INVALID;
+            }
+            try {
+                com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
+                o.println(m.writerWithDefaultPrettyPrinter().writeValueAsString(m.readTree(
+                        Calibration.scenarioJson(preset, t.get(0), s.get(0)))));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+            o.flush();
+            return 0;
+        }
+        StringBuilder extra = new StringBuilder();
+        for (java.util.Map.Entry<String, String> e : params.entrySet()) {
+            if (!org.datsim.core.param.Params.defaults(org.datsim.fabric.FabricParams.ALL).declares(e.getKey())) {
+                err.println("datsim: --param: unknown parameter \"" + e.getKey() + "\" (see datsim params)");
+                return DatsimCli.EXIT_INVALID;
+            }
+            extra.append(extra.length() == 0 ? "" : ", ").append(quote(e.getKey())).append(": ")
+                    .append(quote(e.getValue()));
+        }
+        o.println("preset " + preset + ": " + FabricPresets.get(preset).description()
+                + (params.isEmpty() ? "" : "; overrides " + params));
+        o.println();
+        o.println("| test | size | model | target | within |");
+        o.println("|---|---:|---:|---:|---|");
+        List<String> missed = new ArrayList<>();
+        List<Calibration.Point> points;
+        try {
+            points = Calibration.curves(preset, t, s, extra.toString());
+        } catch (IllegalArgumentException e) {
+            err.println("datsim: --param: " + e.getMessage());
+            return DatsimCli.EXIT_INVALID;
+        }
+        for (Calibration.Point p : points) {
+            String verdict = "";
+            if (p.target() != null) {
+                boolean ok = p.target().accepts(p.value());
+                verdict = (ok ? "yes" : "NO") + String.format(" (%.0f%%)", p.target().tolerance() * 100);
+                if (!ok) {
+                    missed.add(p.test() + " " + size(p.size()));
+                }
+            }
+            o.printf("| %s | %s | %s %s | %s | %s |%n", p.test(), size(p.size()), fmt(p.value()), p.unit(),
+                    p.target() != null ? p.target().text() + " " + p.unit() : "", verdict);
+        }
+        o.flush();
+        if (!missed.isEmpty()) {
+            err.println("datsim: targets missed: " + missed);
+            return 1;
+        }
+        return 0;
+    }
+
+    private static String quote(String text) {
+        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    private static String fmt(double v) {
+        return v >= 100 ? String.format("%.1f", v) : v >= 10 ? String.format("%.2f", v) : String.format("%.3f", v);
+    }
+
+    private static String size(long b) {
+        if (b < 0) {
+            return "peak";
+        }
+        if (b >= (1L << 20) && b % (1L << 20) == 0) {
+            return (b >> 20) + " MiB";
+        }
+        if (b >= 1024 && b % 1024 == 0) {
+            return (b >> 10) + " KiB";
+        }
+        return b + " B";
+    }
+}

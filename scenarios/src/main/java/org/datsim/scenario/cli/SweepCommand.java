@@ -1,0 +1,45 @@
+package org.datsim.scenario.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import org.datsim.scenario.load.ScenarioException;
+import org.datsim.scenario.sweep.Study;
+import org.datsim.scenario.sweep.StudyLoader;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Spec;
+
+/** {@code datsim sweep}: what-if studies (plan, run, merge, slurm). */
+@Command(name = "sweep", mixinStandardHelpOptions = true,
+        description = "What-if studies: run a scenario over axes of parameter values, locally or as a Slurm job"
+                + " array, and merge the results into tables and plots.",
+        subcommands = {SweepPlanCommand.class, SweepRunCommand.class, SweepMergeCommand.class,
+            SweepSlurmCommand.class})
+public final class SweepCommand implements Runnable {
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Loads a study, printing its problems; returns null if it is invalid. */
+    static Study load(Path file, PrintWriter err) {
+        try {
+            return StudyLoader.load(file);
+        } catch (ScenarioException e) {
+            for (String p : e.problems()) {
+                err.println(p);
+            }
+            err.println(e.problems().size() + " problem(s) in " + file + "; nothing was run");
+            return null;
+        }
+    }
+
+    /** The default output directory of a study. */
+    static Path defaultOut(Study s) {
+        return Path.of("sweeps", s.name());
+    }
+}

@@ -1,0 +1,94 @@
+package org.datsim.scenario.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Arrays;
+import java.util.List;
+import org.datsim.fabric.FabricParams;
+import org.junit.jupiter.api.Test;
+
+/** {@code datsim presets} and {@code datsim calibrate}. */
+class PresetsAndCalibrateCommandTest {
+
+    private record Result(int code, String out, String err) {
+        List<String> outLines() {
+            return Arrays.asList(out.split("\n"));
+        }
+    }
+
+    private static Result datsim(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = DatsimCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Result(code, out.toString().replace("\r\n", "\n"), err.toString());
+    }
+
+    @Test
+    void presetsListsEveryPreset() {
+        Result r = datsim("presets");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(5, r.outLines().size(), r.out());
+        assertTrue(r.out().startsWith("ib-edr "), r.out());
+        assertTrue(r.out().contains("roce-100g"), r.out());
+    }
+
+    @Test
+    void presetsNamePrintsEveryParameterMarkingThoseItSets() {
+        Result r = datsim("presets", "ib-hdr");
+        assertEquals(0, r.code(), r.err());
+        List<String> params = r.outLines().stream().filter(l -> !l.startsWith("#")).toList();
+        assertEquals(FabricParams.ALL.size(), params.size(), r.out());
+        assertTrue(params.stream().anyMatch(l -> l.matches("link\\.bandwidth +200Gbps +\\* +rate .*")), r.out());
+        assertTrue(params.stream().anyMatch(l -> l.matches("cm\\.processing +2us +time .*")), "defaults unmarked: "
+                + r.out());
+    }
+
+    @Test
+    void unknownPresetIsAnInputError() {
+        Result r = datsim("presets", "ib-qdr");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("[ib-edr, ib-hdr, ib-ndr, roce-100g, ideal]"), r.err());
+        assertEquals(2, datsim("calibrate", "--preset", "nope").code());
+        assertEquals(2, datsim("calibrate", "--test", "ib_atomic_lat").code());
+    }
+
+    @Test
+    void calibratePrintsTheCurveWithTargetsAndVerdicts() {
+        Result r = datsim("calibrate", "--test", "ib_send_lat", "--sizes", "2,32");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("| test | size | model | target | within |"), r.out());
+        assertTrue(r.outLines().stream().anyMatch(l -> l.matches("\\| ib_send_lat \\| 2 B \\| 0\\.\\d+ us \\|  \\|  \\|")),
+                r.out());
+        assertTrue(r.outLines().stream().anyMatch(l -> l.matches(
+                "\\| ib_send_lat \\| 32 B \\| 0\\.\\d+ us \\| 0\\.810-0\\.830 us \\| yes \\(5%\\) \\|")), r.out());
+    }
+
+    @Test
+    void emitPrintsTheScenarioOfOnePointAndTheShippedExampleIsThatScenario() {
+        Result r = datsim("calibrate", "--emit", "--test", "ib_send_lat", "--sizes", "32");
+        assertEquals(0, r.code(), r.err());
+        com.fasterxml.jackson.databind.JsonNode emitted = org.datsim.scenario.ScenarioJson.readJson(r.out());
+        com.fasterxml.jackson.databind.JsonNode example = org.datsim.scenario.ScenarioJson.readJson(
+                org.datsim.scenario.ScenarioJson.examplesDir().resolve("ib-send-lat.json"));
+        assertEquals(emitted.get("processes"), example.get("processes"), "regenerate examples/ib-send-lat.json");
+        assertEquals(emitted.get("fabric"), example.get("fabric"));
+        assertEquals(2, datsim("calibrate", "--emit", "--test", "ib_send_lat").code(), "one size needed");
+    }
+
+    @Test
+    void calibrateExitsOneWhenATargetIsMissed() {
+        Result r = datsim("calibrate", "--test", "ib_send_lat", "--sizes", "32", "--param", "pcie.latency=1us");
+        assertEquals(1, r.code(), r.out());
+        assertTrue(r.out().contains("| NO (5%) |"), r.out());
+        assertTrue(r.err().contains("targets missed: [ib_send_lat 32 B]"), r.err());
+        Result ideal = datsim("calibrate", "--test", "ib_send_lat", "--sizes", "32", "--preset", "ideal");
+        assertEquals(0, ideal.code(), "no targets to miss: " + ideal.err());
+        assertEquals(2, datsim("calibrate", "--param", "pcie.latncy=1us").code());
+        Result bad = datsim("calibrate", "--sizes", "32", "--test", "ib_send_lat", "--param", "pcie.latency=fast");
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains("$.fabric.params.pcie.latency"), bad.err());
+    }
+}

@@ -1,0 +1,70 @@
+package org.datsim.scenario.explain;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import org.datsim.scenario.ScenarioJson;
+import org.datsim.scenario.cli.DatsimCli;
+import org.datsim.scenario.load.ScenarioLoader;
+import org.datsim.scenario.run.ScenarioRunner;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code datsim explain} on example runs against reviewed golden files ({@code src/test/resources/explain/NAME.txt}).
+ * To regenerate after a deliberate change: run the example, {@code datsim explain} it into the file, and review the
+ * diff line by line.
+ */
+class ExplainGoldenTest {
+
+    private static String explain(String example, Path out) throws Exception {
+        return explainFile(ScenarioJson.examplesDir().resolve(example + ".json"), out);
+    }
+
+    private static String explainFile(Path scenario, Path out) throws Exception {
+        new ScenarioRunner(ScenarioLoader.load(scenario)).run(out, List.of());
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        int code = DatsimCli.execute(new String[] {"explain", out.toString()}, new PrintWriter(o),
+                new PrintWriter(e));
+        assertEquals(0, code, e::toString);
+        return o.toString();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"send-after-read-fence", "rmr-context-too-early"})
+    void explainMatchesTheReviewedGolden(String example, @TempDir Path out) throws Exception {
+        String got = explain(example, out);
+        Path golden = Paths.get("src/test/resources/explain", example + ".txt");
+        String want = Files.readString(golden, StandardCharsets.UTF_8);
+        assertEquals(want, got.replace("\r\n", "\n"), "golden " + golden);
+    }
+
+    @Test
+    void rule2_aCompletionHeldBehindAnEarlierReadIsExplainedWithBothTimes(@TempDir Path out) throws Exception {
+        // lab lesson 7: a 64-byte Send posted behind a 256 KiB RDMA Read on the same endpoint
+        String got = explainFile(ScenarioJson.examplesDir().resolve("../lab/07-completion-order/hazard.json")
+                .normalize(), out);
+        assertTrue(got.contains("* completed DAT_DTO_SUCCESS only now"), got);
+        assertTrue(got.contains("behind op 2 (rdma_read), posted before it on A/ep1 (rule 2"), got);
+        assertTrue(got.contains("* started while op 2 (rdma_read), posted before it on A/ep1, had not finished"),
+                got);
+    }
+
+    @Test
+    void aDirectoryWithoutATraceIsAnInputError(@TempDir Path empty) {
+        StringWriter e = new StringWriter();
+        assertEquals(2, DatsimCli.execute(new String[] {"explain", empty.toString()},
+                new PrintWriter(new StringWriter()), new PrintWriter(e)));
+        assertTrue(e.toString().contains("events.jsonl: no such file"), e::toString);
+    }
+}

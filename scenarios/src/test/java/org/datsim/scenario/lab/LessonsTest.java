@@ -1,0 +1,104 @@
+package org.datsim.scenario.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.datsim.scenario.cli.DatsimCli;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every lesson of the fencing lab: its hazard scenario shows the hazard's trace sign and its fix does not, the fix
+ * shows its own sign (the fence_wait, credit_wait, sync call ... that makes it right), and both runs finish with
+ * every expectation holding (the scenarios' own expectations check return codes, statuses and the bytes read).
+ */
+class LessonsTest {
+
+    static Stream<Lesson> lessons() throws LabException {
+        return Lessons.load(Lessons.defaultDir()).stream();
+    }
+
+    @Test
+    void theLabHasTheTenLessonsOfIssue5InOrder() throws LabException {
+        List<String> names = lessons().map(Lesson::name).collect(Collectors.toList());
+        assertEquals(List.of("01-send-after-read", "02-read-write-race", "03-rmr-bind-too-early",
+                "04-rmr-rebind-old-context", "05-sync-rdma-write", "06-sync-rdma-read", "07-completion-order",
+                "08-suppressed-slots", "09-flush-on-disconnect", "10-read-credits"), names);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("lessons")
+    void theHazardHappensInTheFirstScenarioAndNotInTheSecond(Lesson lesson, @TempDir Path out) throws Exception {
+        LessonRun run = new LessonRun(lesson);
+        LessonRun.Outcome hazard = run.runHazard(out);
+        LessonRun.Outcome fix = run.runFix(out);
+        assertEquals(0, hazard.exitCode(), () -> String.join("\n", hazard.summary()));
+        assertEquals(0, fix.exitCode(), () -> String.join("\n", fix.summary()));
+        assertNotNull(hazard.hazardSeen(), () -> lesson.name() + ": no " + lesson.hazardSign() + " in the hazard");
+        assertNull(fix.hazardSeen(), () -> lesson.name() + ": " + lesson.hazardSign() + " in the fix");
+        if (lesson.fixSign() != null) {
+            assertNotNull(fix.fixSeen(), () -> lesson.name() + ": no " + lesson.fixSign() + " in the fix");
+        }
+        assertTrue(run.problems(hazard, fix).isEmpty(), () -> String.join("\n", run.problems(hazard, fix)));
+        assertTrue(Files.isRegularFile(out.resolve("hazard/events.jsonl")));
+        assertTrue(Files.isRegularFile(out.resolve("fix/events.jsonl")));
+    }
+
+    @Test
+    void rule17_lessonOneTellsFromTheTraceThatTheFencedSendWasHeldUntilTheReadFinished(@TempDir Path out) {
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        int code = DatsimCli.execute(new String[] {"lab", "1", "--out", out.toString()}, new PrintWriter(o),
+                new PrintWriter(e));
+        assertEquals(0, code, e::toString);
+        String text = o.toString();
+        assertTrue(text.contains("op 3 (send) started while op 2 (rdma_read), posted before it on A/ep1, had not"
+                + " finished (it finished at 14.94 us)"), text);
+        assertTrue(text.contains("at 10.197 us op 3 (send, BARRIER_FENCE) was held by the barrier fence"), text);
+        assertTrue(text.contains("until op 2 (rdma_read) had finished, at 14.94 us (held 4.743 us)"), text);
+        assertTrue(text.contains("rules 17, 19 and 21"), text);
+        assertTrue(text.contains("The hazard's sign does not occur in this run."), text);
+    }
+
+    @Test
+    void theListNamesEveryLessonAndAnUnknownNumberIsAnInputError() {
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        assertEquals(0, DatsimCli.execute(new String[] {"lab"}, new PrintWriter(o), new PrintWriter(e)));
+        assertTrue(o.toString().contains(" 10  RDMA Read credits"), o::toString);
+        StringWriter e2 = new StringWriter();
+        assertEquals(2, DatsimCli.execute(new String[] {"lab", "99"}, new PrintWriter(new StringWriter()),
+                new PrintWriter(e2)));
+        assertTrue(e2.toString().contains("no lesson 99"), e2::toString);
+    }
+
+    @Test
+    void aBrokenLessonFileIsReportedWithItsFileAndJsonPath(@TempDir Path lab) throws Exception {
+        Path d = Files.createDirectories(lab.resolve("01-bad"));
+        Files.writeString(d.resolve("lesson.json"), "{\"title\": \"t\", \"rules\": [99], \"summary\": \"s\","
+                + " \"hazard\": {\"explains\": \"x\"}, \"fix\": {\"explains\": \"y\"}, \"extra\": 1}");
+        LabException ex = assertThrows(LabException.class, () -> Lessons.load(lab));
+        String all = String.join("\n", ex.problems());
+        assertTrue(all.contains("lesson.json: $.rules[0]: expected a DAT rule number from 1 to 51"), all);
+        assertTrue(all.contains("$.hazard.sign: expected an object of trace fields"), all);
+        assertTrue(all.contains("$.extra: unknown field"), all);
+        assertTrue(all.contains("hazard.json: no such file"), all);
+        StringWriter e = new StringWriter();
+        assertEquals(2, DatsimCli.execute(new String[] {"lab", "--lessons", lab.toString()},
+                new PrintWriter(new StringWriter()), new PrintWriter(e)));
+        assertFalse(e.toString().contains("Exception"), e::toString);
+    }
+}

@@ -1,0 +1,99 @@
+package org.datsim.scenario.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.datsim.scenario.ScenarioJson;
+import org.datsim.scenario.load.ScenarioLoader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The scenarios under {@code src/test/resources/calls}: each exercises a group of DAT calls (SRQ, CNO, RSP, the EP
+ * extras, the registry) with an expectation on every call, covering each DAT_RETURN a scenario can reach. A
+ * scenario passes when it runs to the end with exit code 0, every expectation holding.
+ */
+class CallScenariosTest {
+
+    static Stream<Path> scenarios() throws IOException, URISyntaxException {
+        Path dir = Path.of(CallScenariosTest.class.getResource("/calls").toURI());
+        try (Stream<Path> files = Files.list(dir)) {
+            List<Path> list = files.filter(p -> p.toString().endsWith(".json")).sorted().collect(Collectors.toList());
+            return list.stream();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("scenarios")
+    void everyExpectationHolds(Path scenario, @TempDir Path out) throws Exception {
+        RunResultSummary r = new ScenarioRunner(ScenarioLoader.load(scenario)).run(out, List.of());
+        assertEquals(0, r.exitCode(), () -> String.join("\n", r.lines()));
+        assertTrue(r.lines().get(r.lines().size() - 1).startsWith("OK: 0 failed expectation(s)"),
+                () -> String.join("\n", r.lines()));
+    }
+
+    private static List<JsonNode> run(String name, Path out) throws Exception {
+        Path file = Path.of(CallScenariosTest.class.getResource("/calls/" + name).toURI());
+        RunResultSummary r = new ScenarioRunner(ScenarioLoader.load(file)).run(out, List.of());
+        assertEquals(0, r.exitCode(), () -> String.join("\n", r.lines()));
+        return ScenarioJson.readTrace(out.resolve("events.jsonl"));
+    }
+
+    private static long firstCall(List<JsonNode> trace, String process, long step) {
+        return trace.stream().filter(e -> "call".equals(e.path("kind").asText())
+                && process.equals(e.path("process").asText()) && e.path("step").asLong() == step)
+                .mapToLong(e -> e.path("t_ps").asLong()).findFirst().orElseThrow();
+    }
+
+    @Test
+    void rule14_anUnsolicitedReceiveCompletesSilentlyAndTheSolicitedOneWakesTheWaiter(@TempDir Path out)
+            throws Exception {
+        List<JsonNode> trace = run("solicited-wait-and-evd-sharing.json", out);
+        long solicitedSend = firstCall(trace, "a", 10);
+        long waitReturned = firstCall(trace, "b", 23);
+        long unsolicitedSend = firstCall(trace, "a", 7);
+        assertTrue(unsolicitedSend < solicitedSend);
+        assertTrue(waitReturned > solicitedSend, "the wait ends only after the solicited Send, although the"
+                + " unsolicited receive completed long before");
+    }
+
+    @Test
+    void rule15_thresholdAboveOneIsRefusedOnAnEvdOfSolicitedWaitReceives(@TempDir Path out) throws Exception {
+        List<JsonNode> trace = run("solicited-wait-and-evd-sharing.json", out);
+        assertEquals("DAT_INVALID_STATE", trace.stream().filter(e -> "call".equals(e.path("kind").asText())
+                && "b".equals(e.path("process").asText()) && e.path("step").asLong() == 16).findFirst()
+                .orElseThrow().path("ret").asText());
+    }
+
+    @Test
+    void rule9_streamsSharingAnEvdMustUseOneNotificationModel(@TempDir Path out) throws Exception {
+        List<JsonNode> trace = run("solicited-wait-and-evd-sharing.json", out);
+        long refused = trace.stream().filter(e -> "call".equals(e.path("kind").asText())
+                && "b".equals(e.path("process").asText()) && e.path("step").asLong() >= 8
+                && e.path("step").asLong() <= 13 && "DAT_INVALID_PARAMETER".equals(e.path("ret").asText())).count();
+        assertEquals(4, refused, "three dat_ep_create and one dat_ep_modify break the sharing rule");
+    }
+
+    @Test
+    void rule36_theReceivesOfAnSrqAreTakenInPostingOrderByWhicheverEndpointGetsAMessage(@TempDir Path out)
+            throws Exception {
+        List<JsonNode> trace = run("srq.json", out);
+        List<String> takers = trace.stream().filter(e -> "srq_take".equals(e.path("kind").asText()))
+                .map(e -> e.path("ep").asText() + "#" + e.path("op").asLong()).collect(Collectors.toList());
+        assertEquals(2, takers.size(), takers.toString());
+        assertTrue(takers.get(0).startsWith("B/ep1#") && takers.get(1).startsWith("B/ep2#"), takers.toString());
+        long first = Long.parseLong(takers.get(0).substring(takers.get(0).indexOf('#') + 1));
+        long second = Long.parseLong(takers.get(1).substring(takers.get(1).indexOf('#') + 1));
+        assertTrue(first < second, "the first posted receive is taken first");
+    }
+}

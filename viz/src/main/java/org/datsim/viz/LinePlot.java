@@ -1,0 +1,180 @@
+package org.datsim.viz;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Rectangle;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.CategoryAxis;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.category.StatisticalLineAndShapeRenderer;
+import org.jfree.chart.renderer.xy.XYErrorRenderer;
+import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
+import org.jfree.data.xy.YIntervalSeries;
+import org.jfree.data.xy.YIntervalSeriesCollection;
+import org.jfree.svg.SVGGraphics2D;
+
+/**
+ * A line chart of one measured quantity against one parameter, one line per value of another parameter, each point
+ * a mean with an error bar (for example a confidence interval). The x values are numbers (drawn on a linear or
+ * logarithmic axis) when every point has one, else categories in the order they were added. Rendered with JFreeChart
+ * to SVG (JFreeSVG, with fixed definition ids so the same data give the same file) or PNG. Not thread-safe.
+ */
+public final class LinePlot {
+
+    /** Chart width in pixels. */
+    public static final int WIDTH = 800;
+    /** Chart height in pixels. */
+    public static final int HEIGHT = 500;
+
+    private record Pt(String xText, Double x, double y, double halfWidth) {
+    }
+
+    private final String title;
+    private final String xLabel;
+    private final String yLabel;
+    private final boolean logX;
+    private final Map<String, List<Pt>> series = new LinkedHashMap<>();
+
+    static {
+        if (System.getProperty("java.awt.headless") == null) {
+            System.setProperty("java.awt.headless", "true");
+        }
+    }
+
+    /**
+     * Creates an empty plot.
+     *
+     * @param title the chart title
+     * @param xLabel the x axis label
+     * @param yLabel the y axis label
+     * @param logX true for a logarithmic x axis (numeric x only; needs positive x values)
+     */
+    public LinePlot(String title, String xLabel, String yLabel, boolean logX) {
+        this.title = title;
+        this.xLabel = xLabel;
+        this.yLabel = yLabel;
+        this.logX = logX;
+    }
+
+    /**
+     * Adds a point.
+     *
+     * @param seriesName the line it belongs to
+     * @param xText the x value as text (the category when x is not numeric)
+     * @param x the x value as a number, or null if it has none
+     * @param y the mean
+     * @param halfWidth half the error bar (0 for none; NaN is taken as 0)
+     */
+    public void add(String seriesName, String xText, Double x, double y, double halfWidth) {
+        series.computeIfAbsent(seriesName, k -> new ArrayList<>()).add(new Pt(xText, x, y,
+                Double.isNaN(halfWidth) ? 0 : halfWidth));
+    }
+
+    /** Returns true if no point was added. */
+    public boolean isEmpty() {
+        return series.isEmpty();
+    }
+
+    private boolean numeric() {
+        for (List<Pt> l : series.values()) {
+            for (Pt p : l) {
+                if (p.x() == null || logX && p.x() <= 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Builds the chart. */
+    public JFreeChart chart() {
+        Font font = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
+        JFreeChart chart;
+        if (numeric()) {
+            YIntervalSeriesCollection data = new YIntervalSeriesCollection();
+            for (Map.Entry<String, List<Pt>> e : series.entrySet()) {
+                YIntervalSeries s = new YIntervalSeries(e.getKey());
+                for (Pt p : e.getValue()) {
+                    s.add(p.x(), p.y(), p.y() - p.halfWidth(), p.y() + p.halfWidth());
+                }
+                data.addSeries(s);
+            }
+            ValueAxis xAxis = logX ? new LogAxis(xLabel) : new NumberAxis(xLabel);
+            if (xAxis instanceof NumberAxis n) {
+                n.setAutoRangeIncludesZero(false);
+            }
+            NumberAxis yAxis = new NumberAxis(yLabel);
+            XYErrorRenderer r = new XYErrorRenderer();
+            r.setDefaultLinesVisible(true);
+            r.setDefaultShapesVisible(true);
+            r.setDrawXError(false);
+            XYPlot plot = new XYPlot(data, xAxis, yAxis, r);
+            plot.setBackgroundPaint(Color.WHITE);
+            plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
+            plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+            for (int i = 0; i < data.getSeriesCount(); i++) {
+                r.setSeriesStroke(i, new BasicStroke(1.5f));
+            }
+            chart = new JFreeChart(title, font, plot, true);
+        } else {
+            DefaultStatisticalCategoryDataset data = new DefaultStatisticalCategoryDataset();
+            Set<String> categories = new LinkedHashSet<>();
+            series.values().forEach(l -> l.forEach(p -> categories.add(p.xText())));
+            for (String c : categories) {
+                for (Map.Entry<String, List<Pt>> e : series.entrySet()) {
+                    for (Pt p : e.getValue()) {
+                        if (p.xText().equals(c)) {
+                            data.add(p.y(), p.halfWidth(), e.getKey(), c);
+                        }
+                    }
+                }
+            }
+            StatisticalLineAndShapeRenderer r = new StatisticalLineAndShapeRenderer(true, true);
+            CategoryPlot plot = new CategoryPlot(data, new CategoryAxis(xLabel), new NumberAxis(yLabel), r);
+            plot.setBackgroundPaint(Color.WHITE);
+            plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+            chart = new JFreeChart(title, font, plot, true);
+        }
+        chart.setBackgroundPaint(Color.WHITE);
+        return chart;
+    }
+
+    /**
+     * Writes the chart as SVG.
+     *
+     * @param file the file
+     * @throws IOException if it cannot be written
+     */
+    public void writeSvg(Path file) throws IOException {
+        SVGGraphics2D g = new SVGGraphics2D(WIDTH, HEIGHT);
+        g.setDefsKeyPrefix("datsim");
+        chart().draw(g, new Rectangle(0, 0, WIDTH, HEIGHT));
+        Files.writeString(file, g.getSVGDocument() + "\n", StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Writes the chart as PNG.
+     *
+     * @param file the file
+     * @throws IOException if it cannot be written
+     */
+    public void writePng(Path file) throws IOException {
+        ChartUtils.saveChartAsPNG(file.toFile(), chart(), WIDTH, HEIGHT);
+    }
+}

@@ -1,0 +1,60 @@
+package org.datsim.viz;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.data.xy.YIntervalSeriesCollection;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Line plots: numeric x on an XY plot with error bars, categories otherwise, and reproducible SVG. */
+class LinePlotTest {
+
+    @TempDir
+    Path dir;
+
+    private static LinePlot numeric() {
+        LinePlot p = new LinePlot("t", "size (B)", "latency", true);
+        p.add("mtu=1KiB", "64", 64.0, 1.5, 0.1);
+        p.add("mtu=1KiB", "4096", 4096.0, 3.0, 0.2);
+        p.add("mtu=4KiB", "64", 64.0, 1.4, Double.NaN);
+        return p;
+    }
+
+    @Test
+    void numericXGivesSeriesWithIntervals() {
+        XYPlot plot = assertInstanceOf(XYPlot.class, numeric().chart().getPlot());
+        YIntervalSeriesCollection d = (YIntervalSeriesCollection) plot.getDataset();
+        assertEquals(2, d.getSeriesCount());
+        assertEquals("mtu=1KiB", d.getSeriesKey(0));
+        assertEquals(3.2, d.getEndYValue(0, 1), 1e-12);
+        assertEquals(1.4, d.getStartYValue(1, 0), 1e-12, "NaN half-width is drawn as none");
+    }
+
+    @Test
+    void textXGivesCategoriesInOrder() {
+        LinePlot p = new LinePlot("t", "fence", "us", false);
+        p.add("a", "DEFAULT", null, 1, 0);
+        p.add("a", "FENCE", null, 2, 0);
+        CategoryPlot plot = assertInstanceOf(CategoryPlot.class, p.chart().getPlot());
+        assertEquals(2, plot.getDataset().getColumnCount());
+        assertEquals("DEFAULT", plot.getDataset().getColumnKey(0));
+    }
+
+    @Test
+    void theSameDataGiveTheSameSvg() throws Exception {
+        numeric().writeSvg(dir.resolve("a.svg"));
+        numeric().writeSvg(dir.resolve("b.svg"));
+        String a = Files.readString(dir.resolve("a.svg"));
+        assertTrue(a.contains("<svg") && a.contains("mtu=4KiB"), a.substring(0, Math.min(200, a.length())));
+        assertEquals(a, Files.readString(dir.resolve("b.svg")));
+        numeric().writePng(dir.resolve("c.png"));
+        byte[] png = Files.readAllBytes(dir.resolve("c.png"));
+        assertEquals((byte) 0x89, png[0]);
+    }
+}
