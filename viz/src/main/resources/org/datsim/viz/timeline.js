@@ -1,6 +1,7 @@
 // datsim timeline viewer: draws the columnar data of #datsim-data on a canvas. No dependencies, no network.
 (function () {
     'use strict';
+    var started = performance.now();
     var state = window.datsimTimeline = {ready: false, errors: [], frames: 0};
     window.addEventListener('error', function (e) {
         state.errors.push(String(e.message));
@@ -324,6 +325,7 @@
     }
 
     function draw() {
+        var drawStart = performance.now();
         drawn = {bars: 0, aggregated: 0, spans: 0, marks: 0, arrows: 0, arrowsHidden: 0};
         ctx.clearRect(0, 0, W, H);
         var tA = tOf(LABEL_W), tB = tOf(W);
@@ -472,6 +474,7 @@
             + ' operations \u00b7 ' + drawn.bars + ' bars drawn'
             + (drawn.arrowsHidden ? ' \u00b7 zoom in for ' + drawn.arrowsHidden + ' arrows' : '');
         state.frames++;
+        state.lastDrawMs = Math.round(performance.now() - drawStart);
         publish();
     }
 
@@ -627,6 +630,45 @@
         return opText(h.op);
     }
 
+    function showTip(h, mx, my) {
+        if (!h) {
+            tip.hidden = true;
+            return;
+        }
+        tip.textContent = tipText(h);
+        tip.hidden = false;
+        var tx = mx + 14, ty = my + 14;
+        if (tx + tip.offsetWidth > W) {
+            tx = Math.max(0, mx - tip.offsetWidth - 10);
+        }
+        if (ty + tip.offsetHeight > H) {
+            ty = Math.max(0, my - tip.offsetHeight - 10);
+        }
+        tip.style.left = tx + 'px';
+        tip.style.top = ty + 'px';
+    }
+
+    // timeline.html#hover=op:N points at operation N's bar as the mouse would and shows its details (for links
+    // and tests); what the pointer found is published as state.hover.
+    function hoverFromHash() {
+        var m = /hover=op:([0-9]+)/.exec(window.location.hash);
+        if (!m) {
+            return;
+        }
+        for (var j = 0; j < nO; j++) {
+            if (O.id[j] === +m[1]) {
+                var ts = T.start[j] === T.start[j] ? T.start[j] : t0[j];
+                var mx = Math.min(Math.max(xOf((ts + t1[j]) / 2), LABEL_W + 1), W - 1);
+                var my = rowY(O.lane[j], O.row[j]) + ROW_H / 2 - view.y + AXIS_H;
+                var h = hit(mx, my);
+                showTip(h, mx, my);
+                state.hover = h ? tipText(h) : null;
+                publish();
+                return;
+            }
+        }
+    }
+
     var drag = null;
     canvas.addEventListener('mousedown', function (e) {
         drag = {x: e.clientX, y: e.clientY, t: view.t, vy: view.y};
@@ -646,22 +688,7 @@
             return;
         }
         var mx = e.clientX - rect.left, my = e.clientY - rect.top;
-        var h = mx >= 0 && my >= 0 && mx < W && my < H ? hit(mx, my) : null;
-        if (!h) {
-            tip.hidden = true;
-            return;
-        }
-        tip.textContent = tipText(h);
-        tip.hidden = false;
-        var tx = mx + 14, ty = my + 14;
-        if (tx + tip.offsetWidth > W) {
-            tx = Math.max(0, mx - tip.offsetWidth - 10);
-        }
-        if (ty + tip.offsetHeight > H) {
-            ty = Math.max(0, my - tip.offsetHeight - 10);
-        }
-        tip.style.left = tx + 'px';
-        tip.style.top = ty + 'px';
+        showTip(mx >= 0 && my >= 0 && mx < W && my < H ? hit(mx, my) : null, mx, my);
     });
     canvas.addEventListener('wheel', function (e) {
         e.preventDefault();
@@ -709,9 +736,23 @@
     sw('rgba(0,0,0,0.35)', 'wire');
     sw('#e6550d', 'fence wait');
 
+    // timeline.html#from=PS&to=PS (picoseconds) opens the page on that interval.
+    function fromHash() {
+        var m = /from=(-?[0-9.e+]+)&to=(-?[0-9.e+]+)/.exec(window.location.hash);
+        if (m && +m[2] > +m[1]) {
+            view.t = +m[1];
+            view.scale = (W - LABEL_W) / (+m[2] - +m[1]);
+            return true;
+        }
+        return false;
+    }
+
     resize();
     fit();
+    fromHash();
+    state.loadMs = Math.round(performance.now() - started);
     draw();
     state.ready = true;
     publish();
+    hoverFromHash();
 }());

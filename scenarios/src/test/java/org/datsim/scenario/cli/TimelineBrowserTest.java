@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Opens the timeline of a run in headless Chromium, as a person would: {@code datsim run} an example, {@code datsim
  * view} it, load {@code timeline.html} from {@code file://}, and read what the page says it drew (its
  * {@code #datsim-state} element, via {@code --dump-dom}): the lanes, the bars, the fence arrow, the error marks, and
- * no script error and no console message. Saves a screenshot as {@code target/timeline-screenshot.png}.
+ * no script error and no console message; pointing at the fenced Send ({@code #hover=op:3}) shows why it waited.
+ * Saves a screenshot, with that tooltip, as {@code target/timeline-screenshot.png}.
  *
  * <p>Chromium is Debian's {@code chromium} package (CI's {@code .ci/run} installs it), or the browser named by the
  * environment variable {@code DATSIM_CHROMIUM}. Without one the tests are skipped with a message saying so.
@@ -84,13 +85,17 @@ class TimelineBrowserTest {
 
     /** Runs the browser on a page; returns {stdout, stderr}. */
     private String[] chromium(Path page, String... extra) throws IOException, InterruptedException {
+        return chromium(page.toUri().toString(), extra);
+    }
+
+    private String[] chromium(String url, String... extra) throws IOException, InterruptedException {
         Path profile = Files.createTempDirectory(tmp, "chromium-profile");
         List<String> cmd = new ArrayList<>(List.of(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0",
                 "--window-size=1400,700"));
         cmd.addAll(List.of(extra));
-        cmd.add(page.toUri().toString());
+        cmd.add(url);
         Path out = tmp.resolve("chromium.out");
         Path err = tmp.resolve("chromium.err");
         Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
@@ -107,7 +112,11 @@ class TimelineBrowserTest {
 
     /** Loads a page and returns the state it published, after checking the console stayed silent. */
     private JsonNode state(Path page) throws Exception {
-        String[] r = chromium(page, "--dump-dom");
+        return state(page.toUri().toString());
+    }
+
+    private JsonNode state(String url) throws Exception {
+        String[] r = chromium(url, "--dump-dom");
         Matcher m = Pattern.compile("<pre id=\"datsim-state\"[^>]*>(.*?)</pre>", Pattern.DOTALL).matcher(r[0]);
         assertTrue(m.find(), () -> "the page published no #datsim-state; stderr:\n" + r[1]);
         String json = m.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"")
@@ -140,10 +149,16 @@ class TimelineBrowserTest {
         assertEquals(0, s.path("staleReads").asInt());
         assertEquals(0, s.path("errorOperations").asInt());
 
+        // pointing at the fenced send, as a mouse would, shows why it waited
+        String hover = page.toUri() + "#hover=op:3";
+        String text = state(hover).path("hover").asText();
+        assertTrue(text.startsWith("op 3  send  64 B"), text);
+        assertTrue(text.contains("held at 10.471 us by barrier fence: waited for op 2 (rdma_read)"), text);
+
         Path shot = Paths.get("target", "timeline-screenshot.png").toAbsolutePath();
         Files.createDirectories(shot.getParent());
         Files.deleteIfExists(shot);
-        chromium(page, "--screenshot=" + shot, "--hide-scrollbars");
+        chromium(hover, "--screenshot=" + shot, "--hide-scrollbars");
         assertTrue(Files.size(shot) > 5_000, "a screenshot with content: " + shot);
         System.err.println("timeline screenshot: " + shot);
     }
