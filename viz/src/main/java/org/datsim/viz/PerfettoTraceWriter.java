@@ -186,7 +186,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
             case TraceEvent.TX_END:
             case TraceEvent.PLACE:
                 if (op != null) {
-                    if (op.pid == pid && host.equals(hostOf(op))) {
+                    if (op.pid == pid && op.ep.equals(e.ep() == null ? host + "/?" : e.ep())) {
                         own(op, kind, t);
                     } else {
                         remote(op, e, host, pid, kind, t);
@@ -228,11 +228,6 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
             default:
                 instant(pid, e.ep() == null ? CPU : e.ep(), t, kind, e);
         }
-    }
-
-    private String hostOf(Op op) {
-        int slash = op.ep.indexOf('/');
-        return slash < 0 ? op.ep : op.ep.substring(0, slash);
     }
 
     private void post(TraceEvent e, int pid, long t, Map<String, Object> a) throws IOException {

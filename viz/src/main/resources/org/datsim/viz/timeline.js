@@ -335,6 +335,7 @@
         ctx.rect(0, AXIS_H, W, H - AXIS_H);
         ctx.clip();
         var firstLane = Math.max(0, lowerBound(laneY, view.y) - 1);
+        var linked = [];
         for (var ln = firstLane; ln < nL && laneY[ln] - view.y < H - AXIS_H; ln++) {
             var top = laneY[ln] - view.y + AXIS_H;
             ctx.fillStyle = L.kind[ln] === 'host' ? '#eef2f7' : (ln % 2 ? '#ffffff' : '#fbfbfb');
@@ -398,6 +399,9 @@
                         ctx.fillRect(sx1 - 1, sy - 1, 2, SPAN_H + 1);
                     }
                     drawn.spans++;
+                    if (linked.length <= 300) {
+                        linked.push(js);
+                    }
                 }
             }
             var mg = markLanes[ln];
@@ -416,6 +420,27 @@
                     drawn.marks++;
                 }
             }
+            ctx.restore();
+        }
+        // Messages: when few are in view, a dotted line from an operation to its work on the other side and back.
+        if (linked.length <= 300) {
+            ctx.save();
+            ctx.setLineDash([2, 3]);
+            ctx.strokeStyle = 'rgba(60,60,60,0.55)';
+            linked.forEach(function (js2) {
+                var o = SP.op[js2];
+                var oy = rowY(O.lane[o], O.row[o]) + (ROW_H - 3) / 2 - view.y + AXIS_H;
+                var sy2 = laneY[SP.lane[js2]] + laneH[SP.lane[js2]] - PAD - SPAN_H / 2 - view.y + AXIS_H;
+                var from = T.tx_end[o] === T.tx_end[o] ? T.tx_end[o] : (T.start[o] === T.start[o] ? T.start[o] : t0[o]);
+                ctx.beginPath();
+                ctx.moveTo(xOf(Math.min(from, SP.t0[js2])), oy);
+                ctx.lineTo(xOf(SP.t0[js2]), sy2);
+                if (T.place[o] === T.place[o] && T.place[o] > SP.t1[js2]) {
+                    ctx.moveTo(xOf(SP.t1[js2]), sy2);
+                    ctx.lineTo(xOf(T.place[o]), oy);
+                }
+                ctx.stroke();
+            });
             ctx.restore();
         }
         // Arrows: from an operation held by a fence (or credits) to each operation it waited for.
