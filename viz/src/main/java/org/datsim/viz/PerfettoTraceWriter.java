@@ -53,6 +53,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         int pid;
         String ep;
         int row;
+        int tid;
         String opcode = "";
         long bytes = -1;
         long cookie;
@@ -175,8 +176,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
                     if (op.waits != null) {
                         for (long[] f : op.waits) {
                             f[2] = t + 1_000;
-                            flowAt("f", f[0], f[1] == 1 ? "credit" : "fence", op.pid, tid(op.pid, rowName(op.ep,
-                                    op.row)), f[2]);
+                            flowAt("f", f[0], f[1] == 1 ? "credit" : "fence", op.pid, op.tid, f[2]);
                         }
                         op.waits = null;
                     }
@@ -252,7 +252,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         c.rowEnd[r] = Long.MAX_VALUE;
         op.row = r;
         ops.put(op.id, op);
-        tid(pid, rowName(op.ep, r));
+        op.tid = tid(pid, rowName(op.ep, r));
         c.outstanding++;
         counters(pid, op.ep, t, c);
     }
@@ -285,7 +285,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
             op.remote.put(host, r);
             op.remoteEp = e.ep() == null ? host + "/?" : e.ep();
             long src = op.txStart >= 0 ? op.txStart : op.start >= 0 ? op.start : op.post;
-            flowAt("s", r[2], "message", op.pid, tid(op.pid, rowName(op.ep, op.row)), src + 1_000);
+            flowAt("s", r[2], "message", op.pid, op.tid, src + 1_000);
         }
         r[1] = t;
         op.remoteWhat = TraceEvent.PLACE.equals(kind) ? "place" : String.valueOf(e.attrs().get("packet"));
@@ -345,7 +345,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
     }
 
     private void complete(Op op, TraceEvent e, long t) throws IOException {
-        int tid = tid(op.pid, rowName(op.ep, op.row));
+        int tid = op.tid;
         long execStart = op.start >= 0 ? op.start : op.post;
         if (op.start > op.post) {
             complete(op.pid, tid, op.post, op.start - op.post, "queued", "queue", op, null);
@@ -510,8 +510,17 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         if (frac == 0) {
             return sign + whole;
         }
-        String f = String.format("%06d", frac).replaceFirst("0+$", "");
-        return sign + whole + "." + f;
+        int digits = 6;
+        while (frac % 10 == 0) {
+            frac /= 10;
+            digits--;
+        }
+        StringBuilder sb = new StringBuilder(24).append(sign).append(whole).append('.');
+        String f = Long.toString(frac);
+        for (int i = f.length(); i < digits; i++) {
+            sb.append('0');
+        }
+        return sb.append(f).toString();
     }
 
     private int pid(String host) throws IOException {
@@ -577,7 +586,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         closed = true;
         try {
             for (Op op : new TreeMap<>(ops).values()) {
-                int tid = tid(op.pid, rowName(op.ep, op.row));
+                int tid = op.tid;
                 long s = op.start >= 0 ? op.start : op.post;
                 complete(op.pid, tid, s, lastT - s, op.opcode + " op " + op.id + " (not completed)", "op", op, null);
             }
