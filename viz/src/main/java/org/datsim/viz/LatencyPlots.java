@@ -4,17 +4,25 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Rectangle;
 import java.io.IOException;
+import java.text.DecimalFormat;
+import java.text.DecimalFormatSymbols;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSink;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.title.TextTitle;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYBarRenderer;
@@ -27,8 +35,10 @@ import org.jfree.svg.SVGGraphics2D;
 
 /**
  * The latency from post to completion of every operation, per operation kind (the opcode, with {@code :STATUS}
- * appended for completions that did not succeed, as in summary.json), drawn with JFreeChart as two SVG files: a
- * histogram ({@value #HISTOGRAM}) and a cumulative distribution ({@value #CDF}). Feed it trace events, then
+ * appended for completions that did not succeed, as in summary.json), drawn with JFreeChart as two SVG files:
+ * {@value #HISTOGRAM}, one histogram per kind over its own range with its percentiles, and {@value #CDF}, the
+ * cumulative distributions of all kinds on one chart (a logarithmic time axis when they span more than a factor of
+ * 20). Feed it trace events, then
  * {@link #write(Path)}. Keeps one number per completed operation and one per operation in flight.
  */
 public final class LatencyPlots implements TraceSink<TraceEvent> {
@@ -92,34 +102,60 @@ public final class LatencyPlots implements TraceSink<TraceEvent> {
         Map<String, long[]> data = latencies();
         Path h = dir.resolve(HISTOGRAM);
         Path c = dir.resolve(CDF);
-        svg(histogram(data), h);
-        svg(cdf(data), c);
+        JFreeChart[] hs = histograms(data);
+        int cols = hs.length == 1 ? 1 : 2;
+        int rows = (hs.length + cols - 1) / cols;
+        svg(hs, cols, rows, 450 * (cols == 1 ? 2 : 1), 300, h);
+        svg(new JFreeChart[] {cdf(data)}, 1, 1, 900, 520, c);
         return new Path[] {h, c};
     }
 
-    private static JFreeChart histogram(Map<String, long[]> data) {
-        HistogramDataset ds = new HistogramDataset();
-        double max = 0;
-        for (long[] v : data.values()) {
-            max = Math.max(max, v[v.length - 1] / 1e6);
+    /** One histogram per kind, each over its own range (kinds can differ by orders of magnitude). */
+    private static JFreeChart[] histograms(Map<String, long[]> data) {
+        if (data.isEmpty()) {
+            return new JFreeChart[] {ChartFactory.createHistogram(title("Latency histogram", data), "latency (us)",
+                    "operations", new HistogramDataset(), PlotOrientation.VERTICAL, false, false, false)};
         }
+        JFreeChart[] out = new JFreeChart[data.size()];
+        int k = 0;
         for (Map.Entry<String, long[]> e : data.entrySet()) {
-            double[] us = new double[e.getValue().length];
+            long[] v = e.getValue();
+            double[] us = new double[v.length];
             for (int i = 0; i < us.length; i++) {
-                us[i] = e.getValue()[i] / 1e6;
+                us[i] = v[i] / 1e6;
             }
-            ds.addSeries(e.getKey() + " (n=" + us.length + ")", us, BINS, 0, max > 0 ? max * 1.0001 : 1);
+            double lo = us[0];
+            double hi = us[us.length - 1];
+            if (hi <= lo) {
+                hi = lo + Math.max(1e-6, lo * 1e-3);
+            }
+            HistogramDataset ds = new HistogramDataset();
+            ds.addSeries(e.getKey(), us, BINS, lo, hi);
+            JFreeChart chart = ChartFactory.createHistogram(e.getKey() + " (n=" + v.length + ")",
+                    "latency from post to completion (us)", "operations", ds, PlotOrientation.VERTICAL, false, false,
+                    false);
+            chart.addSubtitle(new TextTitle("p50 " + fmt(pct(v, 50)) + "   p90 " + fmt(pct(v, 90)) + "   p99 "
+                    + fmt(pct(v, 99)) + "   max " + fmt(v[v.length - 1])));
+            XYPlot plot = chart.getXYPlot();
+            XYBarRenderer r = (XYBarRenderer) plot.getRenderer();
+            r.setBarPainter(new StandardXYBarPainter());
+            r.setShadowVisible(false);
+            r.setDrawBarOutline(false);
+            style(chart, 0);
+            r.setSeriesPaint(0, PALETTE[k % PALETTE.length]);
+            out[k++] = chart;
         }
-        JFreeChart chart = ChartFactory.createHistogram(title("Latency histogram", data),
-                "latency from post to completion (us)", "operations", ds, PlotOrientation.VERTICAL, true, false,
-                false);
-        XYPlot plot = chart.getXYPlot();
-        plot.setForegroundAlpha(0.65f);
-        XYBarRenderer r = (XYBarRenderer) plot.getRenderer();
-        r.setBarPainter(new StandardXYBarPainter());
-        r.setShadowVisible(false);
-        style(chart, data.size());
-        return chart;
+        return out;
+    }
+
+    /** The nearest-rank percentile of sorted values. */
+    private static long pct(long[] sorted, double p) {
+        int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+    }
+
+    private static String fmt(long ps) {
+        return org.datsim.core.time.SimTime.format(ps);
     }
 
     private static JFreeChart cdf(Map<String, long[]> data) {
@@ -146,6 +182,20 @@ public final class LatencyPlots implements TraceSink<TraceEvent> {
         }
         plot.setRenderer(r);
         plot.getRangeAxis().setRange(0, 1.02);
+        double lo = Double.MAX_VALUE;
+        double hi = 0;
+        for (long[] v : data.values()) {
+            lo = Math.min(lo, Math.max(1, v[0]) / 1e6);
+            hi = Math.max(hi, v[v.length - 1] / 1e6);
+        }
+        if (!data.isEmpty() && hi / lo > 20) {
+            LogAxis x = new LogAxis("latency from post to completion (us, log scale)");
+            x.setSmallestValue(1e-6);
+            x.setRange(lo / 1.2, hi * 1.2);
+            x.setAutoTickUnitSelection(false);
+            x.setTickUnit(new NumberTickUnit(hi / lo > 1e4 ? 1.0 : 0.5));
+            plot.setDomainAxis(x);
+        }
         style(chart, data.size());
         return chart;
     }
@@ -157,6 +207,15 @@ public final class LatencyPlots implements TraceSink<TraceEvent> {
     private static void style(JFreeChart chart, int series) {
         chart.setBackgroundPaint(Color.WHITE);
         XYPlot plot = chart.getXYPlot();
+        // numbers formatted the same on every machine, whatever its locale
+        DecimalFormat f = new DecimalFormat("#,##0.###", DecimalFormatSymbols.getInstance(Locale.ROOT));
+        for (ValueAxis a : new ValueAxis[] {plot.getDomainAxis(), plot.getRangeAxis()}) {
+            if (a instanceof NumberAxis) {
+                ((NumberAxis) a).setNumberFormatOverride(f);
+            } else if (a instanceof LogAxis) {
+                ((LogAxis) a).setNumberFormatOverride(f);
+            }
+        }
         plot.setBackgroundPaint(Color.WHITE);
         plot.setDomainGridlinePaint(new Color(0xdddddd));
         plot.setRangeGridlinePaint(new Color(0xdddddd));
@@ -165,10 +224,12 @@ public final class LatencyPlots implements TraceSink<TraceEvent> {
         }
     }
 
-    private static void svg(JFreeChart chart, Path file) throws IOException {
-        SVGGraphics2D g = new SVGGraphics2D(900, 520);
+    private static void svg(JFreeChart[] charts, int cols, int rows, int w, int h, Path file) throws IOException {
+        SVGGraphics2D g = new SVGGraphics2D(cols * w, rows * h);
         g.setDefsKeyPrefix("datsim");
-        chart.draw(g, new Rectangle(0, 0, 900, 520));
+        for (int i = 0; i < charts.length; i++) {
+            charts[i].draw(g, new Rectangle((i % cols) * w, (i / cols) * h, w, h));
+        }
         Files.writeString(file, g.getSVGDocument() + "\n", StandardCharsets.UTF_8);
     }
 }
