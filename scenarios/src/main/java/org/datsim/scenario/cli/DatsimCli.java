@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
         description = "Discrete-event simulator of RDMA fabrics that speaks the DAT/uDAPL API.",
         subcommands = {DatsimCli.Run.class, DatsimCli.Validate.class, DatsimCli.Ops.class, DatsimCli.Params.class, DatsimCli.Schema.class,
             DatsimCli.Bench.class, ExplainCommand.class, LabCommand.class, SweepCommand.class, PresetsCommand.class,
-            CalibrateCommand.class})
+            CalibrateCommand.class, ViewCommand.class})
 public final class DatsimCli implements Runnable {
 
     /** Exit code: the input is invalid. */
@@ -87,7 +87,7 @@ public final class DatsimCli implements Runnable {
 
     /** {@code datsim run}. */
     @Command(name = "run", mixinStandardHelpOptions = true,
-            description = "Run a scenario; write events.jsonl and summary.json to the output directory.")
+            description = "Run a scenario; write events.jsonl, summary.json and trace.json to the output directory.")
     static final class Run implements Callable<Integer> {
 
         @Parameters(paramLabel = "FILE", description = "The scenario JSON file.")
@@ -107,6 +107,10 @@ public final class DatsimCli implements Runnable {
         @Option(names = "--max-time", paramLabel = "TIME",
                 description = "Stop at this simulated time, e.g. 10ms (overrides limits.max_time).")
         String maxTime;
+
+        @Option(names = "--no-perfetto",
+                description = "Do not write trace.json (the Chrome Trace Event format, for ui.perfetto.dev).")
+        boolean noPerfetto;
 
         @Spec
         CommandLine.Model.CommandSpec spec;
@@ -143,7 +147,7 @@ public final class DatsimCli implements Runnable {
             long t0 = System.nanoTime();
             RunResultSummary r;
             try {
-                r = new ScenarioRunner(s).run(dir, List.of());
+                r = new ScenarioRunner(s).perfetto(!noPerfetto).run(dir, List.of());
             } catch (java.io.IOException e) {
                 err.println("datsim: cannot write the outputs in " + dir + ": " + e.getMessage());
                 return EXIT_INVALID;

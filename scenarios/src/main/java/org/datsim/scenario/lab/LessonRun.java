@@ -12,6 +12,7 @@ import org.datsim.scenario.load.ScenarioException;
 import org.datsim.scenario.load.ScenarioLoader;
 import org.datsim.scenario.run.RunResultSummary;
 import org.datsim.scenario.run.ScenarioRunner;
+import org.datsim.viz.RunViews;
 import org.datsim.viz.TraceReader;
 import org.datsim.viz.explain.Explainer;
 import org.datsim.viz.explain.Explanation;
@@ -93,14 +94,11 @@ public final class LessonRun {
     }
 
     /**
-     * Writes the run's timelines next to its trace.
-     *
-     * <p>MERGE POINT (issue 5, the viz branch): call {@code org.datsim.viz.Timeline.write(runDir)} here, which writes
-     * {@code timeline.html} and the Perfetto {@code trace.json}. Until then nothing is written, and the lab only
-     * mentions timeline files that exist.
+     * Writes the run's views next to its trace: {@code timeline.html} and the latency plots (the run itself wrote the
+     * Perfetto {@code trace.json}).
      */
-    private static void writeTimelines(Path runDir) {
-        // Timeline.write(runDir);  <- the one call to add at merge time
+    private static void writeTimelines(Path runDir) throws IOException {
+        RunViews.write(runDir);
     }
 
     /**

@@ -21,28 +21,46 @@ final class OperationStats implements TraceSink<TraceEvent> {
     /** Per operation kind: {bytes completed, first post time, last completion time}. */
     private final Map<String, long[]> bytes = new TreeMap<>();
     private long staleReads;
+    private long errorCompletions;
+    private long completions;
+    private long bytesCompleted;
+    private long firstPost = -1;
+    private long lastComplete = -1;
 
     @Override
     public void accept(TraceEvent e) {
         kinds.computeIfAbsent(e.kind(), k -> new Counter(k, "events")).increment();
         if (TraceEvent.POST.equals(e.kind())) {
             postedAt.put(e.op(), e.tPs());
+            if (firstPost < 0) {
+                firstPost = e.tPs();
+            }
+        } else if (TraceEvent.MEM_READ.equals(e.kind())) {
+            if (Boolean.TRUE.equals(e.attrs().get("stale"))) {
+                staleReads++;
+            }
         } else if (TraceEvent.COMPLETE.equals(e.kind())) {
+            completions++;
+            lastComplete = e.tPs();
+            boolean ok = "DAT_DTO_SUCCESS".equals(e.status());
+            Object opcode = e.attrs().get("opcode");
+            Object b = e.attrs().get("bytes");
+            if (!ok) {
+                errorCompletions++;
+            } else if (b instanceof Number n && !"recv".equals(opcode) && !"rmr_bind".equals(opcode)) {
+                bytesCompleted += n.longValue();
+            }
             Long t0 = postedAt.remove(e.op());
             if (t0 != null) {
-                Object opcode = e.attrs().get("opcode");
                 String kind = opcode + ("DAT_DTO_SUCCESS".equals(e.status()) ? "" : ":" + e.status());
                 latency.computeIfAbsent(kind, k -> new LatencyRecorder(k)).record(e.tPs() - t0);
                 long[] k = bytes.computeIfAbsent(kind, x -> new long[] {0, t0, e.tPs()});
-                Object b = e.attrs().get("bytes");
                 if (b instanceof Number n) {
                     k[0] += n.longValue();
                 }
                 k[1] = Math.min(k[1], t0);
                 k[2] = Math.max(k[2], e.tPs());
             }
-        } else if ("mem_read".equals(e.kind()) && Boolean.TRUE.equals(e.attrs().get("stale"))) {
-            staleReads++;
         }
     }
 
@@ -79,6 +97,26 @@ final class OperationStats implements TraceSink<TraceEvent> {
         Map<String, Long> out = new LinkedHashMap<>();
         kinds.forEach((k, c) -> out.put(k, c.value()));
         return out;
+    }
+
+    /** Returns how many completions had a status other than DAT_DTO_SUCCESS. */
+    long errorCompletions() {
+        return errorCompletions;
+    }
+
+    /** Returns how many completions were queued (every kind and status). */
+    long completions() {
+        return completions;
+    }
+
+    /** Returns the bytes of successful sends, RDMA Writes and RDMA Reads (receives are not counted twice). */
+    long bytesCompleted() {
+        return bytesCompleted;
+    }
+
+    /** Returns the time from the first post to the last completion, in picoseconds (0 if none). */
+    long windowPs() {
+        return firstPost < 0 || lastComplete < firstPost ? 0 : lastComplete - firstPost;
     }
 
     /** Returns the number of trace events of one kind. */

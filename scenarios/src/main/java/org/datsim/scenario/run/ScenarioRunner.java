@@ -28,6 +28,8 @@ import org.datsim.fabric.memory.MemoryLimitException;
 import org.datsim.scenario.load.ProcessDef;
 import org.datsim.scenario.load.Scenario;
 import org.datsim.scenario.load.Step;
+import org.datsim.viz.PerfettoTraceWriter;
+import org.datsim.viz.RunViews;
 
 /**
  * Runs a validated scenario: builds the fabric, starts one consumer process per scenario process, runs the engine to
@@ -51,6 +53,7 @@ public final class ScenarioRunner {
     private long failureCount;
     private long calls;
     private long datErrors;
+    private boolean perfetto = true;
 
     /**
      * Prepares a run.
@@ -69,6 +72,18 @@ public final class ScenarioRunner {
         if (scenario.maxTimePs() != Long.MAX_VALUE) {
             sim.setMaxTimePs(scenario.maxTimePs());
         }
+    }
+
+    /**
+     * Chooses whether the run also writes {@code trace.json} (the Chrome Trace Event format, for ui.perfetto.dev);
+     * on by default.
+     *
+     * @param on true to write it
+     * @return this runner
+     */
+    public ScenarioRunner perfetto(boolean on) {
+        this.perfetto = on;
+        return this;
     }
 
     Simulator sim() {
@@ -124,8 +139,16 @@ public final class ScenarioRunner {
         OperationStats stats = new OperationStats();
         RunResult result;
         String abort = null;
-        try (JsonLinesTraceWriter writer = new JsonLinesTraceWriter(outDir.resolve("events.jsonl"))) {
+        for (String stale : RunViews.OUTPUTS) {
+            Files.deleteIfExists(outDir.resolve(stale));
+        }
+        try (JsonLinesTraceWriter writer = new JsonLinesTraceWriter(outDir.resolve("events.jsonl"));
+                PerfettoTraceWriter chrome = perfetto
+                        ? new PerfettoTraceWriter(outDir.resolve(PerfettoTraceWriter.FILE)) : null) {
             trace.subscribe(writer);
+            if (chrome != null) {
+                trace.subscribe(chrome);
+            }
             trace.subscribe(stats);
             for (org.datsim.core.trace.TraceSink<TraceEvent> s : subscribers) {
                 trace.subscribe(s);
@@ -213,13 +236,27 @@ public final class ScenarioRunner {
             o.put("first_post_ps", stats.firstPost(e.getKey()));
             o.put("last_complete_ps", stats.lastComplete(e.getKey()));
         }
-        root.put("stale_reads", stats.staleReads());
         long packets = 0;
         long wire = 0;
         for (Port p : fabric.ports()) {
             packets += p.packetsSent();
             wire += p.bytesSent();
         }
+        ObjectNode tp = root.putObject("throughput");
+        long window = stats.windowPs();
+        tp.put("operations_completed", stats.completions());
+        tp.put("bytes_completed", stats.bytesCompleted());
+        tp.put("window_ps", window);
+        tp.put("operations_per_s", window == 0 ? 0 : Math.round(stats.completions() * 1e12 / window));
+        tp.put("bytes_per_s", window == 0 ? 0 : Math.round(stats.bytesCompleted() * 1e12 / window));
+        root.put("fence_waits", stats.count(TraceEvent.FENCE_WAIT));
+        root.put("credit_waits", stats.count("credit_wait"));
+        root.put("stale_reads", stats.staleReads());
+        ObjectNode errs = root.putObject("errors");
+        errs.put("error_events", stats.count(TraceEvent.ERROR));
+        errs.put("error_completions", stats.errorCompletions());
+        errs.put("calls_returning_errors", datErrors);
+        errs.put("failed_expectations", failureCount);
         root.put("packets", packets);
         root.put("wire_bytes", wire);
         // Per-port counters (the fabric's statistics), for the ports that sent anything.

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Determinism of runs: the write-then-send example run twice with the same seed, by two separate runners into two
- * directories, writes byte-identical {@code events.jsonl} and {@code summary.json}; and the trace is written in
+ * directories, writes byte-identical {@code events.jsonl}, {@code summary.json} and {@code trace.json}, and
+ * {@code datsim view} byte-identical timelines and plots; and the trace is written in
  * non-decreasing simulated time.
  */
 class DeterminismTest {
@@ -26,7 +27,10 @@ class DeterminismTest {
         assertEquals(0, new ScenarioRunner(s).run(first, List.of()).exitCode());
         assertEquals(0, new ScenarioRunner(ScenarioLoader.load(ScenarioJson.writeThenSend())).run(second, List.of())
                 .exitCode());
-        for (String name : new String[] {"events.jsonl", "summary.json"}) {
+        org.datsim.viz.RunViews.write(first);
+        org.datsim.viz.RunViews.write(second);
+        for (String name : new String[] {"events.jsonl", "summary.json", "trace.json", "timeline.html",
+            "latency-histogram.svg", "latency-cdf.svg"}) {
             assertTrue(Files.size(first.resolve(name)) > 0, name + " is not empty");
             assertEquals(-1L, Files.mismatch(first.resolve(name), second.resolve(name)),
                     name + " differs between two runs with the same seed");

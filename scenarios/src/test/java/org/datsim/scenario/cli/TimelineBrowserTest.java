@@ -1,0 +1,191 @@
+package org.datsim.scenario.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.datsim.scenario.ScenarioJson;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Opens the timeline of a run in headless Chromium, as a person would: {@code datsim run} an example, {@code datsim
+ * view} it, load {@code timeline.html} from {@code file://}, and read what the page says it drew (its
+ * {@code #datsim-state} element, via {@code --dump-dom}): the lanes, the bars, the fence arrow, the error marks, and
+ * no script error and no console message; pointing at the fenced Send ({@code #hover=op:3}) shows why it waited.
+ * Saves a screenshot, with that tooltip, as {@code target/timeline-screenshot.png}.
+ *
+ * <p>Chromium is Debian's {@code chromium} package (CI's {@code .ci/run} installs it), or the browser named by the
+ * environment variable {@code DATSIM_CHROMIUM} ({@code none}: do not use a browser). Without one the tests are
+ * skipped with a message saying so.
+ */
+class TimelineBrowserTest {
+
+    private static final String NO_BROWSER = "SKIPPED TimelineBrowserTest: no Chromium found (install Debian's"
+            + " chromium package, or set DATSIM_CHROMIUM); timeline.html was NOT checked in a browser";
+
+    private static Path browser;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void findBrowser() {
+        String env = System.getenv("DATSIM_CHROMIUM");
+        List<String> names = new ArrayList<>();
+        if ("none".equals(env)) {
+            names.clear();
+        } else if (env != null && !env.isBlank()) {
+            names.add(env);
+        }
+        if (!"none".equals(env)) {
+            names.addAll(List.of("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"));
+        }
+        for (String n : names) {
+            Path p = Paths.get(n);
+            if (p.isAbsolute() && Files.isExecutable(p)) {
+                browser = p;
+                return;
+            }
+            for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+                Path c = Paths.get(dir, n);
+                if (!dir.isEmpty() && Files.isExecutable(c)) {
+                    browser = c;
+                    return;
+                }
+            }
+        }
+        System.err.println(NO_BROWSER);
+    }
+
+    @BeforeEach
+    void needsABrowser() {
+        Assumptions.assumeTrue(browser != null, NO_BROWSER);
+    }
+
+    private Path runAndView(String example) {
+        Path out = tmp.resolve(example.replace(".json", ""));
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        int code = DatsimCli.execute(new String[] {"run", ScenarioJson.examplesDir().resolve(example).toString(),
+            "--out", out.toString()}, new PrintWriter(o), new PrintWriter(e));
+        assertEquals(0, code, () -> o + "\n" + e);
+        code = DatsimCli.execute(new String[] {"view", out.toString()}, new PrintWriter(o), new PrintWriter(e));
+        assertEquals(0, code, () -> o + "\n" + e);
+        assertTrue(o.toString().contains("timeline.html"), o::toString);
+        return out.resolve("timeline.html");
+    }
+
+    /** Runs the browser on a page; returns {stdout, stderr}. */
+    private String[] chromium(Path page, String... extra) throws IOException, InterruptedException {
+        return chromium(page.toUri().toString(), extra);
+    }
+
+    private String[] chromium(String url, String... extra) throws IOException, InterruptedException {
+        Path profile = Files.createTempDirectory(tmp, "chromium-profile");
+        List<String> cmd = new ArrayList<>(List.of(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0",
+                "--window-size=1400,700"));
+        cmd.addAll(List.of(extra));
+        cmd.add(url);
+        Path out = tmp.resolve("chromium.out");
+        Path err = tmp.resolve("chromium.err");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(90, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("chromium did not finish within 90 s: " + cmd);
+        }
+        try (Stream<Path> s = Files.walk(profile)) {
+            s.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+        return new String[] {Files.readString(out, StandardCharsets.UTF_8), Files.readString(err,
+                StandardCharsets.UTF_8)};
+    }
+
+    /** Loads a page and returns the state it published, after checking the console stayed silent. */
+    private JsonNode state(Path page) throws Exception {
+        return state(page.toUri().toString());
+    }
+
+    private JsonNode state(String url) throws Exception {
+        String[] r = chromium(url, "--dump-dom");
+        Matcher m = Pattern.compile("<pre id=\"datsim-state\"[^>]*>(.*?)</pre>", Pattern.DOTALL).matcher(r[0]);
+        assertTrue(m.find(), () -> "the page published no #datsim-state; stderr:\n" + r[1]);
+        String json = m.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"")
+                .replace("&amp;", "&");
+        List<String> console = r[1].lines().filter(l -> l.contains(":CONSOLE") || l.contains("Uncaught"))
+                .collect(Collectors.toList());
+        assertEquals(List.of(), console, "the console has no messages");
+        JsonNode s = ScenarioJson.readJson(json);
+        assertTrue(s.path("ready").asBoolean(), json);
+        assertEquals(0, s.path("errors").size(), () -> "script errors: " + s.path("errors"));
+        return s;
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    @Test
+    void theFencedSendShowsItsLanesBarsAndFenceArrowAndIsScreenshotted() throws Exception {
+        Path page = runAndView("send-after-read-fence.json");
+        JsonNode s = state(page);
+        assertEquals(List.of("A", "A/ep1", "B", "B/ep1"), texts(s.path("lanes")));
+        assertEquals(List.of("host", "ep", "host", "ep"), texts(s.path("laneKinds")));
+        assertEquals(3, s.path("operations").asInt(), "the recv, the rdma_read and the send");
+        assertEquals(3, s.path("drawn").path("bars").asInt(), "all three bars are drawn when the run fits");
+        assertEquals(1, s.path("drawn").path("arrows").asInt(), "the send's fence wait on the read");
+        assertEquals(2, s.path("drawn").path("spans").asInt(), "the read's response and the send's placement at B");
+        assertEquals(0, s.path("staleReads").asInt());
+        assertEquals(0, s.path("errorOperations").asInt());
+
+        // pointing at the fenced send, as a mouse would, shows why it waited
+        String hover = page.toUri() + "#hover=op:3";
+        String text = state(hover).path("hover").asText();
+        assertTrue(text.startsWith("op 3  send  64 B"), text);
+        assertTrue(text.contains("held at 10.197 us by barrier fence: waited for op 2 (rdma_read)"), text);
+
+        Path shot = Paths.get("target", "timeline-screenshot.png").toAbsolutePath();
+        Files.createDirectories(shot.getParent());
+        Files.deleteIfExists(shot);
+        chromium(hover, "--screenshot=" + shot, "--hide-scrollbars");
+        assertTrue(Files.size(shot) > 5_000, "a screenshot with content: " + shot);
+        System.err.println("timeline screenshot: " + shot);
+    }
+
+    @Test
+    void aBrokenConnectionShowsItsErrorsInRed() throws Exception {
+        JsonNode s = state(runAndView("rmr-context-too-early.json"));
+        assertEquals(4, s.path("errorOperations").asInt(), "the flushed and refused operations");
+        assertTrue(s.path("badMarks").asInt() >= 2, "the two 'connection broken' errors are marked");
+        assertEquals(4, s.path("drawn").path("bars").asInt());
+    }
+
+    @Test
+    void aStaleReadIsMarked() throws Exception {
+        JsonNode s = state(runAndView("stale-read-cpu-noncoherent.json"));
+        assertEquals(1, s.path("staleReads").asInt());
+        assertTrue(s.path("drawn").path("marks").asInt() > 0);
+    }
+}

@@ -1,0 +1,604 @@
+package org.datsim.viz;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSink;
+
+/**
+ * Streams a run's trace as {@code trace.json} in the Chrome Trace Event format, which ui.perfetto.dev and
+ * chrome://tracing open. Subscribe it to the run's trace source (or feed it a finished trace through
+ * {@link #write(Path)}); it writes each event as soon as it is complete and keeps only the operations in flight.
+ *
+ * <p>Mapping: each host is a process ({@code pid}, named by {@code process_name} metadata); its consumer's CPU is
+ * thread "cpu" (calls that returned an error, memory reads and writes, completions dequeued), each endpoint is a
+ * thread, with extra threads "EP (2)", "EP (3)", ... for operations in flight at the same time (complete events
+ * on one thread must nest), and "EP responder" threads for an operation's work on the other side (an RDMA Read's
+ * response, data placed at the target). Operations are complete events ({@code "ph":"X"}): "queued" from post to
+ * start, then "OPCODE op N" from start to completion with a nested "wire" slice from the first to the last bit
+ * sent. Flow events ({@code "s"}/{@code "f"}, category "fence" or "credit") link an operation that waited for a
+ * fence or RDMA Read credits to each operation it waited for, and (category "message") a request to the work it
+ * caused on the other side and a response back. Counter events ({@code "C"}) track per endpoint the operations
+ * outstanding, the RDMA Reads in flight (the read credits in use) and the completions not yet dequeued. Errors,
+ * stale reads, failed expectations, RNR NAKs and connection events are instant events ({@code "i"}).
+ *
+ * <p>Times are microseconds with six decimals (picosecond precision); the output is deterministic.
+ */
+public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeable {
+
+    /** The file name written into the run directory. */
+    public static final String FILE = "trace.json";
+
+    private static final JsonFactory FACTORY = new JsonFactory();
+    private static final String CPU = "cpu";
+
+    /** An operation in flight. */
+    private static final class Op {
+        long id;
+        int pid;
+        String ep;
+        int row;
+        int tid;
+        String opcode = "";
+        long bytes = -1;
+        long cookie;
+        String flags;
+        long post = -1;
+        long start = -1;
+        long txStart = -1;
+        long txEnd = -1;
+        long place = -1;
+        boolean readCounted;
+        /** Flows to emit when this operation completes: ids of waits on it. */
+        List<long[]> waitedBy;
+        /** Flows that end when this operation starts. */
+        List<long[]> waits;
+        /** The flow from this operation's response back to it, or 0. */
+        long back;
+        /** Remote work not yet emitted: host of the responder -> [t0, t1, flow, pid]. */
+        Map<String, long[]> remote;
+        String remoteEp;
+        String remoteWhat;
+    }
+
+    /** Counters of one endpoint. */
+    private static final class EpCounters {
+        long outstanding;
+        long readsOut;
+        long cqWaiting;
+        long[] rowEnd = new long[0];
+        long[] remoteRowEnd = new long[0];
+    }
+
+    private final JsonGenerator g;
+    private final Map<String, Integer> pids = new LinkedHashMap<>();
+    private final Map<String, Integer> tids = new LinkedHashMap<>();
+    private final Map<Integer, Integer> nextTid = new HashMap<>();
+    private final Map<Long, Op> ops = new HashMap<>();
+    private final Map<String, EpCounters> eps = new HashMap<>();
+    private long flowSeq;
+    private long lastT;
+    private long events;
+    private boolean closed;
+
+    /**
+     * Creates (or truncates) a file and starts the trace.
+     *
+     * @param file the trace.json to write
+     * @throws IOException if the file cannot be created
+     */
+    public PerfettoTraceWriter(Path file) throws IOException {
+        this(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16));
+    }
+
+    /**
+     * Starts the trace on a stream; closing this writer closes the stream.
+     *
+     * @param out the stream
+     * @throws IOException if writing fails
+     */
+    public PerfettoTraceWriter(OutputStream out) throws IOException {
+        g = FACTORY.createGenerator(out, JsonEncoding.UTF8);
+        g.writeStartObject();
+        g.writeStringField("displayTimeUnit", "ns");
+        g.writeArrayFieldStart("traceEvents");
+    }
+
+    /**
+     * Writes {@code RUN_DIR/trace.json} from {@code RUN_DIR/events.jsonl}.
+     *
+     * @param runDir a directory written by {@code datsim run}
+     * @return the path written
+     * @throws IOException if the trace cannot be read (the message names the file and line) or the output written
+     */
+    public static Path write(Path runDir) throws IOException {
+        Path events = runDir.resolve("events.jsonl");
+        if (!Files.isRegularFile(events)) {
+            throw new IOException(events + ": no such file (is " + runDir + " the output directory of `datsim run`?)");
+        }
+        Path out = runDir.resolve(FILE);
+        try (PerfettoTraceWriter w = new PerfettoTraceWriter(out)) {
+            TraceReader.read(events, w::accept);
+        }
+        return out;
+    }
+
+    /** Returns the number of trace events written so far. */
+    public long eventsWritten() {
+        return events;
+    }
+
+    @Override
+    public void accept(TraceEvent e) {
+        try {
+            handle(e);
+        } catch (IOException x) {
+            throw new UncheckedIOException(x);
+        }
+    }
+
+    private void handle(TraceEvent e) throws IOException {
+        long t = e.tPs();
+        lastT = Math.max(lastT, t);
+        String host = e.host() == null ? "" : e.host();
+        int pid = pid(host);
+        String kind = e.kind();
+        Map<String, Object> a = e.attrs();
+        Op op = e.op() >= 0 ? ops.get(e.op()) : null;
+        switch (kind) {
+            case TraceEvent.POST:
+                post(e, pid, t, a);
+                return;
+            case TraceEvent.START:
+                if (op != null && op.start < 0 && op.pid == pid) {
+                    op.start = t;
+                    if ("rdma_read".equals(op.opcode)) {
+                        op.readCounted = true;
+                        EpCounters c = ep(op.ep);
+                        c.readsOut++;
+                        counters(op.pid, op.ep, t, c);
+                    }
+                    if (op.waits != null) {
+                        for (long[] f : op.waits) {
+                            f[2] = t + 1_000;
+                            flowAt("f", f[0], f[1] == 1 ? "credit" : "fence", op.pid, op.tid, f[2]);
+                        }
+                        op.waits = null;
+                    }
+                }
+                return;
+            case TraceEvent.TX_START:
+            case TraceEvent.TX_END:
+            case TraceEvent.PLACE:
+                if (op != null) {
+                    if (op.pid == pid && op.ep.equals(e.ep() == null ? host + "/?" : e.ep())) {
+                        own(op, kind, t);
+                    } else {
+                        remote(op, e, host, pid, kind, t);
+                    }
+                }
+                return;
+            case TraceEvent.COMPLETE:
+                if (op != null) {
+                    complete(op, e, t);
+                } else {
+                    instant(pid, e.ep() == null ? CPU : e.ep(), t, "complete", e);
+                }
+                return;
+            case TraceEvent.DEQUEUE:
+                if (e.op() >= 0 && e.ep() != null) {
+                    EpCounters c = ep(e.ep());
+                    if (c.cqWaiting > 0) {
+                        c.cqWaiting--;
+                        counters(pid, e.ep(), t, c);
+                    }
+                }
+                instant(pid, CPU, t, "dequeue" + (e.op() >= 0 ? " op " + e.op() : ""), e);
+                return;
+            case TraceEvent.FENCE_WAIT:
+            case "credit_wait":
+                waits(op, e, a, kind);
+                instant(pid, e.ep() == null ? CPU : e.ep(), t, kind.replace('_', ' '), e);
+                return;
+            case TraceEvent.CALL:
+                if (e.ret() != null && !"DAT_SUCCESS".equals(e.ret())) {
+                    instant(pid, CPU, t, e.call() + " -> " + e.ret(), e);
+                }
+                return;
+            case TraceEvent.MEM_READ:
+                instant(pid, CPU, t, Boolean.TRUE.equals(a.get("stale")) ? "STALE mem_read" : "mem_read", e);
+                return;
+            case "cm":
+                return;
+            default:
+                instant(pid, e.ep() == null ? CPU : e.ep(), t, kind, e);
+        }
+    }
+
+    private void post(TraceEvent e, int pid, long t, Map<String, Object> a) throws IOException {
+        Op op = new Op();
+        op.id = e.op();
+        op.pid = pid;
+        op.ep = e.ep() == null ? e.host() + "/?" : e.ep();
+        op.opcode = String.valueOf(a.get("opcode"));
+        Object b = a.get("bytes");
+        op.bytes = b instanceof Number ? ((Number) b).longValue() : -1;
+        op.cookie = e.hasCookie() ? e.cookie() : 0;
+        op.flags = a.get("flags") == null ? null : String.valueOf(a.get("flags"));
+        op.post = t;
+        EpCounters c = ep(op.ep);
+        int r = 0;
+        while (r < c.rowEnd.length && c.rowEnd[r] > t) {
+            r++;
+        }
+        if (r == c.rowEnd.length) {
+            c.rowEnd = Arrays.copyOf(c.rowEnd, r + 1);
+        }
+        c.rowEnd[r] = Long.MAX_VALUE;
+        op.row = r;
+        ops.put(op.id, op);
+        op.tid = tid(pid, rowName(op.ep, r));
+        c.outstanding++;
+        counters(pid, op.ep, t, c);
+    }
+
+    private void own(Op op, String kind, long t) {
+        switch (kind) {
+            case TraceEvent.TX_START:
+                if (op.txStart < 0) {
+                    op.txStart = t;
+                }
+                break;
+            case TraceEvent.TX_END:
+                op.txEnd = t;
+                break;
+            default:
+                op.place = t;
+                break;
+        }
+    }
+
+    private void remote(Op op, TraceEvent e, String host, int pid, String kind, long t) throws IOException {
+        if (op.remote == null) {
+            op.remote = new LinkedHashMap<>();
+        }
+        long[] r = op.remote.get(host);
+        if (r == null) {
+            // [t0, t1, id of the flow from the requester, pid]
+            long from = TraceEvent.PLACE.equals(kind) && op.txEnd >= 0 ? op.txEnd : t;
+            r = new long[] {from, t, ++flowSeq, pid};
+            op.remote.put(host, r);
+            op.remoteEp = e.ep() == null ? host + "/?" : e.ep();
+            long src = op.txStart >= 0 ? op.txStart : op.start >= 0 ? op.start : op.post;
+            flowAt("s", r[2], "message", op.pid, op.tid, src + 1_000);
+        }
+        r[1] = t;
+        op.remoteWhat = TraceEvent.PLACE.equals(kind) ? "place" : String.valueOf(e.attrs().get("packet"));
+        if (TraceEvent.TX_END.equals(kind) || TraceEvent.PLACE.equals(kind)) {
+            emitRemote(op, host);
+        }
+    }
+
+    /** Writes an operation's work on another host as a slice of that endpoint's responder thread. */
+    private void emitRemote(Op op, String host) throws IOException {
+        long[] r = op.remote.remove(host);
+        if (op.remote.isEmpty()) {
+            op.remote = null;
+        }
+        int pid = (int) r[3];
+        EpCounters c = ep(op.remoteEp);
+        int row = 0;
+        while (row < c.remoteRowEnd.length && c.remoteRowEnd[row] > r[0]) {
+            row++;
+        }
+        if (row == c.remoteRowEnd.length) {
+            c.remoteRowEnd = Arrays.copyOf(c.remoteRowEnd, row + 1);
+        }
+        c.remoteRowEnd[row] = r[1];
+        int tid = tid(pid, op.remoteEp + " responder" + (row == 0 ? "" : " (" + (row + 1) + ")"));
+        complete(pid, tid, r[0], r[1] - r[0], op.remoteWhat + " op " + op.id, "remote", op, null);
+        flowAt("f", r[2], "message", pid, tid, inside(r[0], r[1]));
+        if ("read_response".equals(op.remoteWhat)) {
+            // the response travels back: a flow to the requester, which ends when the operation completes
+            op.back = ++flowSeq;
+            flowAt("s", op.back, "message", pid, tid, inside(r[0], r[1]));
+        }
+    }
+
+    private void waits(Op op, TraceEvent e, Map<String, Object> a, String kind) throws IOException {
+        Object w = a.get("waiting_for");
+        if (op == null || !(w instanceof long[])) {
+            return;
+        }
+        for (long id : (long[]) w) {
+            Op target = ops.get(id);
+            if (target == null) {
+                continue;
+            }
+            long flow = ++flowSeq;
+            long type = "credit_wait".equals(kind) ? 1 : 0;
+            if (target.waitedBy == null) {
+                target.waitedBy = new ArrayList<>();
+            }
+            long[] f = {flow, type, -1};
+            target.waitedBy.add(f);
+            if (op.waits == null) {
+                op.waits = new ArrayList<>();
+            }
+            op.waits.add(f);
+        }
+    }
+
+    private void complete(Op op, TraceEvent e, long t) throws IOException {
+        int tid = op.tid;
+        long execStart = op.start >= 0 ? op.start : op.post;
+        if (op.start > op.post) {
+            complete(op.pid, tid, op.post, op.start - op.post, "queued", "queue", op, null);
+        }
+        String status = e.status() == null ? "" : e.status();
+        String name = op.opcode + " op " + op.id + ("DAT_DTO_SUCCESS".equals(status) || status.isEmpty() ? ""
+                : " " + status);
+        complete(op.pid, tid, execStart, t - execStart, name, "op", op, e);
+        if (op.txStart >= 0 && op.txEnd >= op.txStart && op.txStart >= execStart && op.txEnd <= t) {
+            complete(op.pid, tid, op.txStart, op.txEnd - op.txStart, "wire", "wire", op, null);
+        }
+        if (op.back != 0) {
+            flowAt("f", op.back, "message", op.pid, tid, op.place >= execStart ? op.place : t);
+        }
+        if (op.waitedBy != null) {
+            for (long[] f : op.waitedBy) {
+                // the waiter may start before this completion is queued (a fence releases on placement)
+                long at = inside(execStart, t);
+                if (f[2] >= 0) {
+                    at = Math.max(execStart, Math.min(at, f[2] - 1_000));
+                }
+                flowAt("s", f[0], f[1] == 1 ? "credit" : "fence", op.pid, tid, at);
+            }
+        }
+        if (op.remote != null) {
+            for (String h : new ArrayList<>(op.remote.keySet())) {
+                emitRemote(op, h);
+            }
+        }
+        EpCounters c = ep(op.ep);
+        c.rowEnd[op.row] = t;
+        c.outstanding--;
+        if (op.readCounted) {
+            c.readsOut--;
+        }
+        if (!Boolean.TRUE.equals(e.attrs().get("suppressed"))) {
+            c.cqWaiting++;
+        }
+        counters(op.pid, op.ep, t, c);
+        ops.remove(op.id);
+    }
+
+    /** A time strictly inside [t0, t1] when the slice is long enough, so a flow binds to it (Perfetto: ns). */
+    private static long inside(long t0, long t1) {
+        long d = t1 - t0;
+        return d > 2_000 ? t1 - 1_000 : t0 + d / 2;
+    }
+
+    private void complete(int pid, int tid, long ts, long dur, String name, String cat, Op op, TraceEvent e)
+            throws IOException {
+        begin("X", name, cat, pid, tid, ts);
+        g.writeFieldName("dur");
+        g.writeNumber(us(Math.max(0, dur)));
+        g.writeObjectFieldStart("args");
+        g.writeNumberField("op", op.id);
+        if ("op".equals(cat)) {
+            g.writeStringField("opcode", op.opcode);
+            if (op.bytes >= 0) {
+                g.writeNumberField("bytes", op.bytes);
+            }
+            g.writeNumberField("cookie", op.cookie);
+            if (op.flags != null) {
+                g.writeStringField("flags", op.flags);
+            }
+            if (e != null && e.status() != null) {
+                g.writeStringField("status", e.status());
+            }
+            g.writeStringField("post", us(op.post) + " us");
+            if (op.place >= 0) {
+                g.writeStringField("place", us(op.place) + " us");
+            }
+            g.writeNumberField("latency_ps", e == null ? -1 : e.tPs() - op.post);
+        }
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    private void flowAt(String ph, long id, String cat, int pid, int tid, long ts) throws IOException {
+        begin(ph, cat.equals("message") ? "message" : cat + " wait", cat, pid, tid, ts);
+        g.writeNumberField("id", id);
+        if ("f".equals(ph)) {
+            g.writeStringField("bp", "e");
+        }
+        g.writeEndObject();
+    }
+
+    private void instant(int pid, String thread, long t, String name, TraceEvent e) throws IOException {
+        int tid = tid(pid, thread);
+        begin("i", name, e.kind(), pid, tid, t);
+        g.writeStringField("s", "t");
+        g.writeObjectFieldStart("args");
+        if (e.ep() != null) {
+            g.writeStringField("ep", e.ep());
+        }
+        if (e.op() >= 0) {
+            g.writeNumberField("op", e.op());
+        }
+        if (e.hasCookie()) {
+            g.writeNumberField("cookie", e.cookie());
+        }
+        if (e.call() != null) {
+            g.writeStringField("call", e.call());
+        }
+        if (e.ret() != null) {
+            g.writeStringField("ret", e.ret());
+        }
+        if (e.status() != null) {
+            g.writeStringField("status", e.status());
+        }
+        for (Map.Entry<String, Object> f : e.attrs().entrySet()) {
+            Object v = f.getValue();
+            g.writeFieldName(f.getKey());
+            if (v instanceof Long || v instanceof Integer) {
+                g.writeNumber(((Number) v).longValue());
+            } else if (v instanceof Boolean) {
+                g.writeBoolean((Boolean) v);
+            } else if (v instanceof long[]) {
+                long[] arr = (long[]) v;
+                g.writeArray(arr, 0, arr.length);
+            } else if (v instanceof String[]) {
+                String[] arr = (String[]) v;
+                g.writeArray(arr, 0, arr.length);
+            } else if (v == null) {
+                g.writeNull();
+            } else {
+                g.writeString(String.valueOf(v));
+            }
+        }
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    private void counters(int pid, String epName, long t, EpCounters c) throws IOException {
+        begin("C", epName + " queues", "counters", pid, 0, t);
+        g.writeObjectFieldStart("args");
+        g.writeNumberField("outstanding", c.outstanding);
+        g.writeNumberField("rdma_reads_out", c.readsOut);
+        g.writeNumberField("completions_waiting", c.cqWaiting);
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    /** Starts an event object with the fields every event has: name, cat, ph, ts, pid, tid. */
+    private void begin(String ph, String name, String cat, int pid, int tid, long ts) throws IOException {
+        events++;
+        g.writeStartObject();
+        g.writeStringField("name", name);
+        g.writeStringField("cat", cat);
+        g.writeStringField("ph", ph);
+        g.writeFieldName("ts");
+        g.writeNumber(us(ts));
+        g.writeNumberField("pid", pid);
+        g.writeNumberField("tid", tid);
+    }
+
+    /** Picoseconds as microseconds with six decimals, exactly. */
+    static String us(long ps) {
+        String sign = ps < 0 ? "-" : "";
+        long a = Math.abs(ps);
+        long whole = a / 1_000_000;
+        long frac = a % 1_000_000;
+        if (frac == 0) {
+            return sign + whole;
+        }
+        int digits = 6;
+        while (frac % 10 == 0) {
+            frac /= 10;
+            digits--;
+        }
+        StringBuilder sb = new StringBuilder(24).append(sign).append(whole).append('.');
+        String f = Long.toString(frac);
+        for (int i = f.length(); i < digits; i++) {
+            sb.append('0');
+        }
+        return sb.append(f).toString();
+    }
+
+    private int pid(String host) throws IOException {
+        Integer p = pids.get(host);
+        if (p == null) {
+            p = pids.size() + 1;
+            pids.put(host, p);
+            metadata("process_name", p, 0, "host " + host);
+            metadata("process_sort_index", p, 0, null);
+            tid(p, CPU);
+        }
+        return p;
+    }
+
+    private int tid(int pid, String thread) throws IOException {
+        String key = pid + "\u0000" + thread;
+        Integer t = tids.get(key);
+        if (t == null) {
+            t = nextTid.merge(pid, 1, Integer::sum);
+            tids.put(key, t);
+            metadata("thread_name", pid, t, thread);
+            metadata("thread_sort_index", pid, t, null);
+        }
+        return t;
+    }
+
+    private void metadata(String name, int pid, int tid, String value) throws IOException {
+        events++;
+        g.writeStartObject();
+        g.writeStringField("name", name);
+        g.writeStringField("ph", "M");
+        g.writeNumberField("ts", 0);
+        g.writeNumberField("pid", pid);
+        g.writeNumberField("tid", tid);
+        g.writeObjectFieldStart("args");
+        if (value != null) {
+            g.writeStringField("name", value);
+        } else {
+            g.writeNumberField("sort_index", name.startsWith("process") ? pid : tid);
+        }
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    private static String rowName(String ep, int row) {
+        return row == 0 ? ep : ep + " (" + (row + 1) + ")";
+    }
+
+    private EpCounters ep(String name) {
+        return eps.computeIfAbsent(name, k -> new EpCounters());
+    }
+
+    /**
+     * Ends the trace: operations still in flight are drawn up to the last time seen, named "(not completed)".
+     *
+     * @throws IOException if writing fails
+     */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            for (Op op : new TreeMap<>(ops).values()) {
+                int tid = op.tid;
+                long s = op.start >= 0 ? op.start : op.post;
+                complete(op.pid, tid, s, lastT - s, op.opcode + " op " + op.id + " (not completed)", "op", op, null);
+            }
+            ops.clear();
+            g.writeEndArray();
+            g.writeObjectFieldStart("otherData");
+            g.writeStringField("generator", "datsim");
+            g.writeStringField("time_unit", "ts and dur in microseconds with picosecond precision");
+            g.writeEndObject();
+            g.writeEndObject();
+        } finally {
+            g.close();
+        }
+    }
+}

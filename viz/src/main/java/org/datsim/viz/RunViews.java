@@ -1,0 +1,62 @@
+package org.datsim.viz;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything {@code datsim view} writes for a run directory, from one read of its {@code events.jsonl}: the
+ * timeline page, the latency histogram and CDF, and {@code trace.json} when the run did not write one.
+ */
+public final class RunViews {
+
+    /** The files views of a run may write; a new run deletes old ones so none outlives its trace. */
+    public static final List<String> OUTPUTS = List.of(Timeline.FILE, LatencyPlots.HISTOGRAM, LatencyPlots.CDF,
+            PerfettoTraceWriter.FILE);
+
+    private RunViews() {
+    }
+
+    /**
+     * Writes the views of a run.
+     *
+     * @param runDir a directory written by {@code datsim run}
+     * @return the files written, in the order timeline, histogram, CDF, and trace.json if it was written
+     * @throws IOException if the trace cannot be read (the message names the file and line) or an output written
+     */
+    public static List<Path> write(Path runDir) throws IOException {
+        Path events = runDir.resolve("events.jsonl");
+        if (!Files.isRegularFile(events)) {
+            throw new IOException(events + ": no such file (is " + runDir + " the output directory of `datsim run`?)");
+        }
+        TimelineData timeline = new TimelineData();
+        LatencyPlots plots = new LatencyPlots();
+        Path chromePath = runDir.resolve(PerfettoTraceWriter.FILE);
+        boolean chrome = !Files.isRegularFile(chromePath);
+        List<Path> out = new ArrayList<>();
+        try (PerfettoTraceWriter w = chrome ? new PerfettoTraceWriter(chromePath) : null) {
+            TraceReader.read(events, e -> {
+                timeline.accept(e);
+                plots.accept(e);
+                if (w != null) {
+                    w.accept(e);
+                }
+            });
+        } catch (IOException | RuntimeException e) {
+            if (chrome) {
+                Files.deleteIfExists(chromePath);
+            }
+            throw e;
+        }
+        Path html = runDir.resolve(Timeline.FILE);
+        Timeline.write(timeline, Timeline.scenarioName(runDir), html);
+        out.add(html);
+        out.addAll(List.of(plots.write(runDir)));
+        if (chrome) {
+            out.add(chromePath);
+        }
+        return out;
+    }
+}

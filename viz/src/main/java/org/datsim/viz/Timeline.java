@@ -1,0 +1,143 @@
+package org.datsim.viz;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Writes {@code timeline.html} for a run: one self-contained page (its script, style and data inline; no network;
+ * works from {@code file://}) that draws a lane per host and endpoint, each operation's post, start, transmission,
+ * placement, completion and dequeue along simulated time, fence and credit waits as arrows to the operations waited
+ * for, stale reads and errors in red; zoom with the wheel, pan by dragging, hover for an event's fields.
+ *
+ * <p>The page draws on a canvas and culls what is off screen or narrower than a pixel, so a run of 100,000
+ * operations stays interactive; its data is columnar JSON ({@link TimelineData}). After each drawing the page
+ * publishes what it drew in {@code window.datsimTimeline} and, as JSON, in the element {@code #datsim-state}
+ * (lanes, counts of bars, marks and arrows drawn, and any script errors), which tests read.
+ */
+public final class Timeline {
+
+    /** The file name written into the run directory. */
+    public static final String FILE = "timeline.html";
+
+    private static final String DATA_MARK = "/*@DATA@*/";
+    private static final String SCRIPT_MARK = "/*@SCRIPT@*/";
+
+    private Timeline() {
+    }
+
+    /**
+     * Writes {@code RUN_DIR/timeline.html} from {@code RUN_DIR/events.jsonl}; the title names the scenario from
+     * {@code RUN_DIR/summary.json} when there is one, else the directory.
+     *
+     * @param runDir a directory written by {@code datsim run}
+     * @return the path of the page written
+     * @throws IOException if the trace cannot be read (the message names the file and line) or the page written
+     */
+    public static Path write(Path runDir) throws IOException {
+        Path events = runDir.resolve("events.jsonl");
+        if (!Files.isRegularFile(events)) {
+            throw new IOException(events + ": no such file (is " + runDir + " the output directory of `datsim run`?)");
+        }
+        TimelineData data = new TimelineData();
+        TraceReader.read(events, data::accept);
+        Path out = runDir.resolve(FILE);
+        write(data, scenarioName(runDir), out);
+        return out;
+    }
+
+    /**
+     * Returns the scenario name recorded in a run directory's summary, or the directory's name.
+     *
+     * @param runDir the run directory
+     * @return the name
+     */
+    static String scenarioName(Path runDir) {
+        Path summary = runDir.resolve("summary.json");
+        if (Files.isRegularFile(summary)) {
+            try {
+                JsonNode n = new ObjectMapper().readTree(summary.toFile());
+                if (n != null && n.path("scenario").isTextual()) {
+                    return n.path("scenario").asText();
+                }
+            } catch (IOException e) {
+                // a damaged summary only costs the title
+            }
+        }
+        Path name = runDir.toAbsolutePath().normalize().getFileName();
+        return name == null ? "run" : name.toString();
+    }
+
+    /**
+     * Writes the page for gathered data.
+     *
+     * @param data the timeline data
+     * @param scenario the title
+     * @param out the file to write
+     * @throws IOException if the page cannot be written
+     */
+    public static void write(TimelineData data, String scenario, Path out) throws IOException {
+        String page = resource("timeline.html");
+        String script = resource("timeline.js");
+        int d = page.indexOf(DATA_MARK);
+        int s = page.indexOf(SCRIPT_MARK);
+        try (Writer w = new BufferedWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8), 1 << 16)) {
+            w.write(page.substring(0, d).replace("@TITLE@", htmlEscape(scenario)));
+            JsonFactory f = new JsonFactory();
+            f.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            try (JsonGenerator g = f.createGenerator(w)) {
+                g.setCharacterEscapes(new ScriptSafeEscapes());
+                data.write(g, scenario);
+            }
+            w.write(page.substring(d + DATA_MARK.length(), s));
+            w.write(script);
+            w.write(page.substring(s + SCRIPT_MARK.length()));
+        }
+    }
+
+    static String resource(String name) throws IOException {
+        try (InputStream in = Timeline.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IOException("datsim is missing its resource " + name + " (a broken build)");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static String htmlEscape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    /** Escapes what could end a script element or confuse the HTML parser: {@code < > &} and non-ASCII. */
+    private static final class ScriptSafeEscapes extends CharacterEscapes {
+        private static final long serialVersionUID = 1L;
+        private final int[] codes;
+
+        ScriptSafeEscapes() {
+            codes = CharacterEscapes.standardAsciiEscapesForJSON();
+            codes['<'] = CharacterEscapes.ESCAPE_STANDARD;
+            codes['>'] = CharacterEscapes.ESCAPE_STANDARD;
+            codes['&'] = CharacterEscapes.ESCAPE_STANDARD;
+        }
+
+        @Override
+        public int[] getEscapeCodesForAscii() {
+            return codes;
+        }
+
+        @Override
+        public SerializableString getEscapeSequence(int ch) {
+            return null;
+        }
+    }
+}

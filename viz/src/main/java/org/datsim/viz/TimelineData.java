@@ -1,0 +1,536 @@
+package org.datsim.viz;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSink;
+
+/**
+ * The data of a timeline, gathered from a trace in one pass and written as compact columnar JSON (one array per
+ * field, strings interned in one table) for the page {@link Timeline} writes. It holds per operation a handful of
+ * numbers, never the trace itself.
+ *
+ * <p>What it keeps: lanes (one per host for the consumer's CPU, one per endpoint), operations on the lane of the
+ * endpoint that posted them (post, start, first and last bit on the wire, placement, completion and dequeue times),
+ * spans of an operation's activity on another lane (an RDMA Read's response leaving the responder, data placed at
+ * the target), marks (memory reads, stale ones flagged; errors; calls that returned an error; failed expectations;
+ * fence and credit waits; RNR NAKs; connection events), and arrows from an operation held by a fence or by RDMA
+ * Read credits to each operation it waited for.
+ *
+ * <p>The JSON layout ({@code "format": "datsim-timeline/1"}): {@code lanes {name, host, kind, rows}},
+ * {@code strings [...]}, {@code ops {id, lane, row, opcode, bytes, cookie, flags, status, post, start, tx_start,
+ * tx_end, place, complete, dequeue}} where {@code post} is in picoseconds and every other time is picoseconds after
+ * the post or -1 when that step did not happen, {@code spans {lane, op, kind, t0, t1}}, {@code marks {lane, t, kind,
+ * op, bad, detail}} and {@code arrows {t, op, to, reason}}; {@code op}, {@code to} are indexes into {@code ops},
+ * string-valued fields are indexes into {@code strings} (-1 for none). Lanes are in natural order of host then
+ * endpoint names, so the output depends only on the trace.
+ */
+public final class TimelineData implements TraceSink<TraceEvent> {
+
+    /** Most sub-rows of one lane; beyond it, bars of concurrent operations share rows. */
+    static final int MAX_ROWS = 12;
+
+    private final Map<String, Integer> strings = new LinkedHashMap<>();
+    private final List<String> stringList = new ArrayList<>();
+    private final Map<String, Integer> laneIndex = new LinkedHashMap<>();
+    private final List<String> laneHost = new ArrayList<>();
+    private final List<Boolean> laneIsHost = new ArrayList<>();
+
+    private final Map<Long, Integer> opIndex = new HashMap<>();
+    private final Columns opId = new Columns();
+    private final Columns opLane = new Columns();
+    private final Columns opOpcode = new Columns();
+    private final Columns opBytes = new Columns();
+    private final Columns opCookie = new Columns();
+    private final Columns opFlags = new Columns();
+    private final Columns opStatus = new Columns();
+    private final Columns[] opTimes = new Columns[7];
+
+    private final Map<Long, Integer> spanIndex = new HashMap<>();
+    private final Columns spanLane = new Columns();
+    private final Columns spanOp = new Columns();
+    private final Columns spanKind = new Columns();
+    private final Columns spanT0 = new Columns();
+    private final Columns spanT1 = new Columns();
+
+    private final Columns markLane = new Columns();
+    private final Columns markT = new Columns();
+    private final Columns markKind = new Columns();
+    private final Columns markOp = new Columns();
+    private final Columns markBad = new Columns();
+    private final Columns markDetail = new Columns();
+
+    private final Columns arrowT = new Columns();
+    private final Columns arrowOp = new Columns();
+    private final Columns arrowTo = new Columns();
+    private final Columns arrowReason = new Columns();
+
+    private long endPs;
+    private long staleReads;
+    private long errors;
+
+    private static final int POST = 0;
+    private static final int START = 1;
+    private static final int TX_START = 2;
+    private static final int TX_END = 3;
+    private static final int PLACE = 4;
+    private static final int COMPLETE = 5;
+    private static final int DEQUEUE = 6;
+    private static final String[] TIME_NAMES = {"post", "start", "tx_start", "tx_end", "place", "complete",
+        "dequeue"};
+
+    /** Creates an empty timeline. */
+    public TimelineData() {
+        for (int i = 0; i < opTimes.length; i++) {
+            opTimes[i] = new Columns();
+        }
+    }
+
+    private int str(String s) {
+        if (s == null) {
+            return -1;
+        }
+        Integer i = strings.get(s);
+        if (i == null) {
+            i = strings.size();
+            strings.put(s, i);
+            stringList.add(s);
+        }
+        return i;
+    }
+
+    private int lane(TraceEvent e) {
+        String host = e.host() == null ? "" : e.host();
+        boolean isHost = e.ep() == null;
+        String name = isHost ? host : e.ep();
+        Integer i = laneIndex.get(name);
+        if (i == null) {
+            i = laneIndex.size();
+            laneIndex.put(name, i);
+            laneHost.add(host);
+            laneIsHost.add(isHost);
+        }
+        return i;
+    }
+
+    private int op(TraceEvent e, int lane) {
+        Integer i = opIndex.get(e.op());
+        if (i == null) {
+            i = opId.add(e.op());
+            opIndex.put(e.op(), i);
+            opLane.add(lane);
+            opOpcode.add(-1);
+            opBytes.add(-1);
+            opCookie.add(0);
+            opFlags.add(-1);
+            opStatus.add(-1);
+            for (Columns c : opTimes) {
+                c.add(-1);
+            }
+        }
+        return i;
+    }
+
+    private static String text(Object o) {
+        return o == null ? null : String.valueOf(o);
+    }
+
+    @Override
+    public void accept(TraceEvent e) {
+        long t = e.tPs();
+        endPs = Math.max(endPs, t);
+        String kind = e.kind();
+        int lane = lane(e);
+        Map<String, Object> a = e.attrs();
+        if (e.op() >= 0 && isOpPhase(kind)) {
+            int i = op(e, lane);
+            if (TraceEvent.POST.equals(kind)) {
+                opLane.set(i, lane);
+                opTimes[POST].set(i, t);
+                opOpcode.set(i, str(text(a.get("opcode"))));
+                Object b = a.get("bytes");
+                opBytes.set(i, b instanceof Number ? ((Number) b).longValue() : -1);
+                opCookie.set(i, e.hasCookie() ? e.cookie() : 0);
+                opFlags.set(i, str(text(a.get("flags"))));
+                return;
+            }
+            if (opLane.get(i) != lane) {
+                remote(e, i, lane, t);
+                return;
+            }
+            switch (kind) {
+                case TraceEvent.START:
+                    setFirst(START, i, t);
+                    break;
+                case TraceEvent.TX_START:
+                    setFirst(TX_START, i, t);
+                    break;
+                case TraceEvent.TX_END:
+                    opTimes[TX_END].set(i, t);
+                    break;
+                case TraceEvent.PLACE:
+                    opTimes[PLACE].set(i, t);
+                    break;
+                case TraceEvent.COMPLETE:
+                    opTimes[COMPLETE].set(i, t);
+                    opStatus.set(i, str(e.status()));
+                    if (opOpcode.get(i) < 0) {
+                        opOpcode.set(i, str(text(a.get("opcode"))));
+                    }
+                    if (e.status() != null && !"DAT_DTO_SUCCESS".equals(e.status())) {
+                        errors++;
+                    }
+                    break;
+                default:
+                    opTimes[DEQUEUE].set(i, t);
+                    break;
+            }
+            return;
+        }
+        mark(e, kind, lane, t, a);
+    }
+
+    private static boolean isOpPhase(String kind) {
+        switch (kind) {
+            case TraceEvent.POST:
+            case TraceEvent.START:
+            case TraceEvent.TX_START:
+            case TraceEvent.TX_END:
+            case TraceEvent.PLACE:
+            case TraceEvent.COMPLETE:
+            case TraceEvent.DEQUEUE:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    private void setFirst(int which, int i, long t) {
+        if (opTimes[which].get(i) < 0) {
+            opTimes[which].set(i, t);
+        }
+    }
+
+    private void remote(TraceEvent e, int i, int lane, long t) {
+        long key = ((long) i << 20) ^ lane;
+        Integer s = spanIndex.get(key);
+        String what = TraceEvent.PLACE.equals(e.kind()) ? "place"
+                : TraceEvent.DEQUEUE.equals(e.kind()) ? "dequeue" : text(e.attrs().get("packet"));
+        if (s == null || spanLane.get(s) != lane || spanOp.get(s) != i) {
+            s = spanLane.add(lane);
+            spanIndex.put(key, s);
+            spanOp.add(i);
+            spanKind.add(str(what == null ? e.kind() : what));
+            spanT0.add(t);
+            spanT1.add(t);
+        } else {
+            spanT1.set(s, t);
+            if ("place".equals(what)) {
+                spanKind.set(s, str(stringList.get((int) spanKind.get(s)) + " + place"));
+            }
+        }
+    }
+
+    private void mark(TraceEvent e, String kind, int lane, long t, Map<String, Object> a) {
+        String k;
+        boolean bad = false;
+        boolean detailed = true;
+        switch (kind) {
+            case TraceEvent.MEM_READ:
+                bad = Boolean.TRUE.equals(a.get("stale"));
+                k = bad ? "mem_read_stale" : "mem_read";
+                detailed = bad;
+                if (bad) {
+                    staleReads++;
+                }
+                break;
+            case TraceEvent.MEM_WRITE:
+                k = kind;
+                detailed = false;
+                break;
+            case TraceEvent.CALL:
+                if (e.ret() == null || "DAT_SUCCESS".equals(e.ret())) {
+                    return;
+                }
+                k = "call_error";
+                bad = true;
+                break;
+            case TraceEvent.ERROR:
+            case "expect_failed":
+                k = kind;
+                bad = true;
+                errors++;
+                break;
+            case TraceEvent.FENCE_WAIT:
+            case "credit_wait":
+                k = kind;
+                arrows(e, t, a);
+                break;
+            case "rnr_nak":
+            case "event":
+                k = kind;
+                break;
+            default:
+                return;
+        }
+        markLane.add(lane);
+        markT.add(t);
+        markKind.add(str(k));
+        markOp.add(e.op() >= 0 && opIndex.containsKey(e.op()) ? opIndex.get(e.op()) : -1);
+        markBad.add(bad ? 1 : 0);
+        markDetail.add(str(detailed ? detail(e) : brief(a)));
+    }
+
+    private void arrows(TraceEvent e, long t, Map<String, Object> a) {
+        Object w = a.get("waiting_for");
+        Integer from = opIndex.get(e.op());
+        if (!(w instanceof long[]) || from == null) {
+            return;
+        }
+        for (long id : (long[]) w) {
+            Integer to = opIndex.get(id);
+            if (to != null) {
+                arrowT.add(t);
+                arrowOp.add(from);
+                arrowTo.add(to);
+                arrowReason.add(str(text(a.get("reason"))));
+            }
+        }
+    }
+
+    private static String brief(Map<String, Object> a) {
+        return "lmr " + a.get("lmr") + ", " + a.get("bytes") + " B";
+    }
+
+    /** The event's fields other than time, kind, host and endpoint, as "key: value" lines. */
+    static String detail(TraceEvent e) {
+        StringBuilder sb = new StringBuilder();
+        if (e.op() >= 0) {
+            sb.append("op: ").append(e.op()).append('\n');
+        }
+        if (e.hasCookie()) {
+            sb.append("cookie: ").append(e.cookie()).append('\n');
+        }
+        if (e.call() != null) {
+            sb.append("call: ").append(e.call()).append('\n');
+        }
+        if (e.ret() != null) {
+            sb.append("ret: ").append(e.ret()).append('\n');
+        }
+        if (e.status() != null) {
+            sb.append("status: ").append(e.status()).append('\n');
+        }
+        for (Map.Entry<String, Object> f : e.attrs().entrySet()) {
+            Object v = f.getValue();
+            String s = v instanceof long[] ? Arrays.toString((long[]) v)
+                    : v instanceof String[] ? Arrays.toString((String[]) v) : String.valueOf(v);
+            sb.append(f.getKey()).append(": ").append(s).append('\n');
+        }
+        return sb.length() == 0 ? "" : sb.substring(0, sb.length() - 1);
+    }
+
+    /** Returns the number of operations seen. */
+    public int operations() {
+        return opId.size();
+    }
+
+    /** Returns the number of memory reads that returned stale bytes. */
+    public long staleReads() {
+        return staleReads;
+    }
+
+    /** Returns the number of error events, failed expectations and completions with an error status. */
+    public long errors() {
+        return errors;
+    }
+
+    /** Returns the lane names in display order. */
+    public List<String> laneNames() {
+        String[] names = laneIndex.keySet().toArray(new String[0]);
+        List<String> out = new ArrayList<>();
+        for (int i : laneOrder()) {
+            out.add(names[i]);
+        }
+        return out;
+    }
+
+    private int[] laneOrder() {
+        String[] names = laneIndex.keySet().toArray(new String[0]);
+        Integer[] idx = new Integer[names.length];
+        for (int i = 0; i < idx.length; i++) {
+            idx[i] = i;
+        }
+        Comparator<Integer> byHost = (x, y) -> NaturalOrder.compare(laneHost.get(x), laneHost.get(y));
+        Arrays.sort(idx, byHost.thenComparing((x, y) -> Boolean.compare(laneIsHost.get(y), laneIsHost.get(x)))
+                .thenComparing((x, y) -> NaturalOrder.compare(names[x], names[y])));
+        int[] out = new int[idx.length];
+        for (int i = 0; i < idx.length; i++) {
+            out[i] = idx[i];
+        }
+        return out;
+    }
+
+    /**
+     * Writes the data as one JSON object.
+     *
+     * @param g the generator
+     * @param scenario the scenario's name, shown in the page title
+     * @throws IOException if writing fails
+     */
+    public void write(JsonGenerator g, String scenario) throws IOException {
+        int[] order = laneOrder();
+        int[] newIndex = new int[order.length];
+        for (int k = 0; k < order.length; k++) {
+            newIndex[order[k]] = k;
+        }
+        int nOps = opId.size();
+        int[] rows = new int[nOps];
+        int[] laneRows = packRows(rows);
+        g.writeStartObject();
+        g.writeStringField("format", "datsim-timeline/1");
+        g.writeStringField("scenario", scenario);
+        g.writeNumberField("end_ps", endPs);
+        g.writeObjectFieldStart("lanes");
+        String[] names = laneIndex.keySet().toArray(new String[0]);
+        g.writeArrayFieldStart("name");
+        for (int i : order) {
+            g.writeString(names[i]);
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("host");
+        for (int i : order) {
+            g.writeString(laneHost.get(i));
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("kind");
+        for (int i : order) {
+            g.writeString(laneIsHost.get(i) ? "host" : "ep");
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("rows");
+        for (int i : order) {
+            g.writeNumber(laneRows[i]);
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+        g.writeArrayFieldStart("strings");
+        for (String s : strings.keySet()) {
+            g.writeString(s);
+        }
+        g.writeEndArray();
+
+        g.writeObjectFieldStart("ops");
+        opId.write(g, "id", null);
+        writeRemapped(g, "lane", opLane, newIndex);
+        g.writeArrayFieldStart("row");
+        for (int r : rows) {
+            g.writeNumber(r);
+        }
+        g.writeEndArray();
+        opOpcode.write(g, "opcode", null);
+        opBytes.write(g, "bytes", null);
+        opCookie.write(g, "cookie", null);
+        opFlags.write(g, "flags", null);
+        opStatus.write(g, "status", null);
+        opTimes[POST].write(g, "post", null);
+        for (int k = START; k <= DEQUEUE; k++) {
+            g.writeArrayFieldStart(TIME_NAMES[k]);
+            for (int i = 0; i < nOps; i++) {
+                long v = opTimes[k].get(i);
+                long p = opTimes[POST].get(i);
+                g.writeNumber(v < 0 ? -1 : p < 0 ? v : v - p);
+            }
+            g.writeEndArray();
+        }
+        g.writeEndObject();
+
+        g.writeObjectFieldStart("spans");
+        writeRemapped(g, "lane", spanLane, newIndex);
+        spanOp.write(g, "op", null);
+        spanKind.write(g, "kind", null);
+        spanT0.write(g, "t0", null);
+        spanT1.write(g, "t1", null);
+        g.writeEndObject();
+
+        g.writeObjectFieldStart("marks");
+        writeRemapped(g, "lane", markLane, newIndex);
+        markT.write(g, "t", null);
+        markKind.write(g, "kind", null);
+        markOp.write(g, "op", null);
+        markBad.write(g, "bad", null);
+        markDetail.write(g, "detail", null);
+        g.writeEndObject();
+
+        g.writeObjectFieldStart("arrows");
+        arrowT.write(g, "t", null);
+        arrowOp.write(g, "op", null);
+        arrowTo.write(g, "to", null);
+        arrowReason.write(g, "reason", null);
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    private static void writeRemapped(JsonGenerator g, String name, Columns c, int[] map) throws IOException {
+        g.writeArrayFieldStart(name);
+        for (int i = 0; i < c.size(); i++) {
+            g.writeNumber(map[(int) c.get(i)]);
+        }
+        g.writeEndArray();
+    }
+
+    /**
+     * Packs each lane's operations into sub-rows so that bars overlapping in time are drawn on different rows
+     * (first row free at the post time; past {@link #MAX_ROWS}, the row that frees first).
+     *
+     * @param rows receives each operation's row
+     * @return the number of rows per lane (by lane index of first appearance)
+     */
+    private int[] packRows(int[] rows) {
+        int lanes = laneIndex.size();
+        int[] used = new int[lanes];
+        long[][] ends = new long[lanes][MAX_ROWS];
+        for (int i = 0; i < rows.length; i++) {
+            int l = (int) opLane.get(i);
+            long start = opTimes[POST].get(i);
+            long end = start;
+            for (Columns c : opTimes) {
+                end = Math.max(end, c.get(i));
+            }
+            if (start < 0) {
+                start = end;
+            }
+            int pick = -1;
+            for (int r = 0; r < used[l]; r++) {
+                if (ends[l][r] < start) {
+                    pick = r;
+                    break;
+                }
+            }
+            if (pick < 0 && used[l] < MAX_ROWS) {
+                pick = used[l]++;
+            }
+            if (pick < 0) {
+                pick = 0;
+                for (int r = 1; r < MAX_ROWS; r++) {
+                    if (ends[l][r] < ends[l][pick]) {
+                        pick = r;
+                    }
+                }
+            }
+            rows[i] = pick;
+            ends[l][pick] = Math.max(ends[l][pick], end);
+        }
+        int[] out = new int[lanes];
+        for (int l = 0; l < lanes; l++) {
+            out[l] = laneIsHost.get(l) ? 0 : Math.max(1, used[l]);
+        }
+        return out;
+    }
+}

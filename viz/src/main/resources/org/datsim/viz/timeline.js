@@ -1,0 +1,783 @@
+// datsim timeline viewer: draws the columnar data of #datsim-data on a canvas. No dependencies, no network.
+(function () {
+    'use strict';
+    var started = performance.now();
+    var state = window.datsimTimeline = {ready: false, errors: [], frames: 0};
+    window.addEventListener('error', function (e) {
+        state.errors.push(String(e.message));
+        publish();
+    });
+    var consoleError = console.error;
+    console.error = function () {
+        state.errors.push(Array.prototype.join.call(arguments, ' '));
+        consoleError.apply(console, arguments);
+    };
+
+    var D = JSON.parse(document.getElementById('datsim-data').textContent);
+    var S = D.strings;
+    var L = D.lanes, nL = L.name.length;
+    var O = D.ops, nO = O.id.length;
+    var SP = D.spans, nS = SP.lane.length;
+    var M = D.marks, nM = M.lane.length;
+    var A = D.arrows, nA = A.t.length;
+
+    var LABEL_W = 150, AXIS_H = 26, ROW_H = 13, MARK_H = 12, SPAN_H = 7, PAD = 3;
+    var COLORS = {send: '#1f77b4', recv: '#2ca02c', rdma_write: '#ff7f0e', rdma_read: '#9467bd',
+        rmr_bind: '#17becf'};
+    var RED = '#d62728';
+
+    function str(i) {
+        return i < 0 ? '' : S[i];
+    }
+
+    // Absolute times (ps) of every phase; NaN where the phase did not happen.
+    var PH = ['start', 'tx_start', 'tx_end', 'place', 'complete', 'dequeue'];
+    var T = {post: new Float64Array(nO)};
+    var t0 = new Float64Array(nO), t1 = new Float64Array(nO);
+    PH.forEach(function (p) {
+        T[p] = new Float64Array(nO);
+    });
+    var i, k;
+    for (i = 0; i < nO; i++) {
+        var base = O.post[i];
+        T.post[i] = base < 0 ? NaN : base;
+        var lo = base < 0 ? Infinity : base, hi = base < 0 ? -Infinity : base;
+        for (k = 0; k < PH.length; k++) {
+            var v = O[PH[k]][i];
+            var a = v < 0 ? NaN : (base < 0 ? v : base + v);
+            T[PH[k]][i] = a;
+            if (a === a) {
+                lo = Math.min(lo, a);
+                hi = Math.max(hi, a);
+            }
+        }
+        t0[i] = lo === Infinity ? 0 : lo;
+        t1[i] = hi === -Infinity ? t0[i] : hi;
+    }
+    var bad = new Uint8Array(nO);
+    for (i = 0; i < nO; i++) {
+        var st = str(O.status[i]);
+        bad[i] = st !== '' && st !== 'DAT_DTO_SUCCESS' ? 1 : 0;
+    }
+
+    // Lane layout.
+    var laneY = new Float64Array(nL + 1), laneH = new Float64Array(nL);
+    var y = 0;
+    for (var l = 0; l < nL; l++) {
+        laneY[l] = y;
+        laneH[l] = L.kind[l] === 'host' ? MARK_H + 2 * PAD + 4 : PAD + MARK_H + L.rows[l] * ROW_H + SPAN_H + PAD;
+        y += laneH[l];
+    }
+    laneY[nL] = y;
+    var totalH = y;
+
+    function rowY(lane, row) {
+        return laneY[lane] + PAD + MARK_H + row * ROW_H;
+    }
+
+    // Index lists sorted by start time, with the longest duration for culling.
+    function group(n, keyOf, startOf, endOf) {
+        var buckets = {};
+        for (var j = 0; j < n; j++) {
+            var key = keyOf(j);
+            (buckets[key] = buckets[key] || []).push(j);
+        }
+        var out = {};
+        Object.keys(buckets).forEach(function (key) {
+            var list = buckets[key];
+            list.sort(function (x, z) {
+                return startOf(x) - startOf(z) || x - z;
+            });
+            var maxDur = 0;
+            for (var q = 0; q < list.length; q++) {
+                maxDur = Math.max(maxDur, endOf(list[q]) - startOf(list[q]));
+            }
+            out[key] = {idx: Int32Array.from(list), starts: Float64Array.from(list.map(startOf)), maxDur: maxDur};
+        });
+        return out;
+    }
+
+    var opRows = group(nO, function (j) {
+        return O.lane[j] * 64 + O.row[j];
+    }, function (j) {
+        return t0[j];
+    }, function (j) {
+        return t1[j];
+    });
+    var spanLanes = group(nS, function (j) {
+        return SP.lane[j];
+    }, function (j) {
+        return SP.t0[j];
+    }, function (j) {
+        return SP.t1[j];
+    });
+    var markLanes = group(nM, function (j) {
+        return M.lane[j];
+    }, function (j) {
+        return M.t[j];
+    }, function (j) {
+        return M.t[j];
+    });
+
+    function lowerBound(arr, x) {
+        var lo2 = 0, hi2 = arr.length;
+        while (lo2 < hi2) {
+            var mid = (lo2 + hi2) >> 1;
+            if (arr[mid] < x) {
+                lo2 = mid + 1;
+            } else {
+                hi2 = mid;
+            }
+        }
+        return lo2;
+    }
+
+    // View: x = LABEL_W + (t - view.t) * view.scale; y = AXIS_H + laneTop - view.y.
+    var canvas = document.getElementById('cv');
+    var ctx = canvas.getContext('2d');
+    var wrap = document.getElementById('wrap');
+    var tip = document.getElementById('tip');
+    var W = 800, H = 600;
+    var endPs = Math.max(D.end_ps, 1);
+    var view = {t: 0, scale: 1, y: 0};
+
+    function fit() {
+        view.t = -endPs * 0.01;
+        view.scale = (W - LABEL_W - 10) / (endPs * 1.02);
+        view.y = 0;
+    }
+
+    function resize() {
+        var dpr = window.devicePixelRatio || 1;
+        W = Math.max(300, wrap.clientWidth);
+        H = Math.max(200, wrap.clientHeight);
+        canvas.width = Math.round(W * dpr);
+        canvas.height = Math.round(H * dpr);
+        canvas.style.width = W + 'px';
+        canvas.style.height = H + 'px';
+        ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    }
+
+    function fmt(ps) {
+        var a = Math.abs(ps);
+        var units = [[1e12, 's'], [1e9, 'ms'], [1e6, 'us'], [1e3, 'ns'], [1, 'ps']];
+        for (var u = 0; u < units.length; u++) {
+            if (a >= units[u][0] || u === units.length - 1) {
+                var x = ps / units[u][0];
+                return (Math.round(x * 1000) / 1000) + ' ' + units[u][1];
+            }
+        }
+        return String(ps);
+    }
+
+    function xOf(t) {
+        return LABEL_W + (t - view.t) * view.scale;
+    }
+
+    function tOf(x) {
+        return view.t + (x - LABEL_W) / view.scale;
+    }
+
+    function colorOf(j) {
+        return bad[j] ? RED : (COLORS[str(O.opcode[j])] || '#7f7f7f');
+    }
+
+    var drawn;
+    var scheduled = false;
+
+    function request() {
+        if (!scheduled) {
+            scheduled = true;
+            window.requestAnimationFrame(function () {
+                scheduled = false;
+                draw();
+            });
+        }
+    }
+
+    function drawAxis(tA, tB) {
+        var span = (W - LABEL_W) / view.scale;
+        var step = Math.pow(10, Math.floor(Math.log10(Math.max(span / 8, 1e-3))));
+        [1, 2, 5, 10].some(function (m) {
+            if ((step * m) * view.scale >= 80) {
+                step *= m;
+                return true;
+            }
+            return false;
+        });
+        ctx.fillStyle = '#fafafa';
+        ctx.fillRect(0, 0, W, AXIS_H);
+        ctx.strokeStyle = '#e4e4e4';
+        ctx.fillStyle = '#444';
+        ctx.font = '11px system-ui, sans-serif';
+        ctx.textBaseline = 'middle';
+        ctx.beginPath();
+        for (var t = Math.ceil(tA / step) * step; t <= tB; t += step) {
+            var x = Math.round(xOf(t)) + 0.5;
+            ctx.moveTo(x, AXIS_H - 6);
+            ctx.lineTo(x, H);
+            ctx.fillText(fmt(t), x + 3, AXIS_H / 2);
+        }
+        ctx.stroke();
+        ctx.strokeStyle = '#bbb';
+        ctx.beginPath();
+        ctx.moveTo(0, AXIS_H - 0.5);
+        ctx.lineTo(W, AXIS_H - 0.5);
+        ctx.stroke();
+    }
+
+    function drawOp(j, yy, x0, x1) {
+        var c = colorOf(j);
+        var h = ROW_H - 3;
+        var xs = function (t) {
+            return xOf(t);
+        };
+        var start = T.start[j], comp = T.complete[j], deq = T.dequeue[j];
+        var execStart = start === start ? start : T.post[j];
+        var execEnd = comp === comp ? comp : t1[j];
+        if (T.post[j] === T.post[j] && execStart > T.post[j]) {
+            ctx.fillStyle = '#9a9a9a';
+            ctx.fillRect(xs(T.post[j]), yy + h / 2 - 1, xs(execStart) - xs(T.post[j]), 2);
+            ctx.fillRect(xs(T.post[j]), yy + 1, 1.5, h - 2);
+        }
+        ctx.globalAlpha = comp === comp ? 0.9 : 0.45;
+        ctx.fillStyle = c;
+        ctx.fillRect(xs(execStart), yy, Math.max(1.5, xs(execEnd) - xs(execStart)), h);
+        ctx.globalAlpha = 1;
+        if (T.tx_start[j] === T.tx_start[j] && T.tx_end[j] === T.tx_end[j]) {
+            ctx.fillStyle = 'rgba(0,0,0,0.35)';
+            ctx.fillRect(xs(T.tx_start[j]), yy + 3, Math.max(1, xs(T.tx_end[j]) - xs(T.tx_start[j])), h - 6);
+        }
+        if (T.place[j] === T.place[j]) {
+            ctx.fillStyle = '#000';
+            ctx.fillRect(xs(T.place[j]) - 1, yy, 2, h);
+        }
+        if (deq === deq && comp === comp && deq >= comp) {
+            ctx.globalAlpha = 0.3;
+            ctx.fillStyle = c;
+            ctx.fillRect(xs(comp), yy + 2, xs(deq) - xs(comp), h - 4);
+            ctx.globalAlpha = 1;
+            ctx.fillStyle = '#333';
+            ctx.fillRect(xs(deq) - 0.5, yy - 1, 1.5, h + 2);
+        }
+        if (x1 - x0 > 60) {
+            ctx.save();
+            ctx.beginPath();
+            ctx.rect(Math.max(x0, LABEL_W), yy, x1 - Math.max(x0, LABEL_W), h);
+            ctx.clip();
+            ctx.fillStyle = '#fff';
+            ctx.font = '10px system-ui, sans-serif';
+            ctx.fillText('op ' + O.id[j] + ' ' + str(O.opcode[j]), Math.max(xs(execStart), LABEL_W) + 3, yy + h / 2);
+            ctx.restore();
+        }
+    }
+
+    function drawMark(j, x, lane) {
+        var kind = str(M.kind[j]);
+        var yy;
+        if ((kind === 'fence_wait' || kind === 'credit_wait') && M.op[j] >= 0) {
+            yy = rowY(lane, O.row[M.op[j]]) + (ROW_H - 3) / 2 - view.y + AXIS_H;
+            ctx.fillStyle = kind === 'fence_wait' ? '#e6550d' : '#756bb1';
+            ctx.beginPath();
+            ctx.arc(x, yy, 3.5, 0, Math.PI * 2);
+            ctx.fill();
+            return;
+        }
+        yy = laneY[lane] + PAD + MARK_H / 2 - view.y + AXIS_H;
+        if (M.bad[j]) {
+            ctx.fillStyle = RED;
+            ctx.beginPath();
+            ctx.moveTo(x, yy - 6);
+            ctx.lineTo(x + 5, yy);
+            ctx.lineTo(x, yy + 6);
+            ctx.lineTo(x - 5, yy);
+            ctx.closePath();
+            ctx.fill();
+            ctx.strokeStyle = '#600';
+            ctx.lineWidth = 1;
+            ctx.stroke();
+            return;
+        }
+        ctx.fillStyle = kind === 'event' ? '#3182bd' : kind === 'rnr_nak' ? '#e6550d' : '#8a8a8a';
+        ctx.fillRect(x - 1, yy - 4, 2, 8);
+    }
+
+    function drawArrow(xa, ya, xb, yb, color) {
+        ctx.strokeStyle = color;
+        ctx.fillStyle = color;
+        ctx.lineWidth = 1.3;
+        ctx.beginPath();
+        ctx.moveTo(xa, ya);
+        var mx = (xa + xb) / 2;
+        ctx.bezierCurveTo(mx, ya, mx, yb, xb, yb);
+        ctx.stroke();
+        var ang = Math.atan2(yb - ya, xb - xa);
+        if (Math.abs(xb - xa) > 8) {
+            ang = xb > xa ? 0 : Math.PI;
+        }
+        ctx.beginPath();
+        ctx.moveTo(xb, yb);
+        ctx.lineTo(xb - 7 * Math.cos(ang - 0.45), yb - 7 * Math.sin(ang - 0.45));
+        ctx.lineTo(xb - 7 * Math.cos(ang + 0.45), yb - 7 * Math.sin(ang + 0.45));
+        ctx.closePath();
+        ctx.fill();
+        ctx.lineWidth = 1;
+    }
+
+    function draw() {
+        var drawStart = performance.now();
+        drawn = {bars: 0, aggregated: 0, spans: 0, marks: 0, arrows: 0, arrowsHidden: 0};
+        ctx.clearRect(0, 0, W, H);
+        var tA = tOf(LABEL_W), tB = tOf(W);
+        drawAxis(tA, tB);
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(0, AXIS_H, W, H - AXIS_H);
+        ctx.clip();
+        var firstLane = Math.max(0, lowerBound(laneY, view.y) - 1);
+        var linked = [];
+        for (var ln = firstLane; ln < nL && laneY[ln] - view.y < H - AXIS_H; ln++) {
+            var top = laneY[ln] - view.y + AXIS_H;
+            ctx.fillStyle = L.kind[ln] === 'host' ? '#eef2f7' : (ln % 2 ? '#ffffff' : '#fbfbfb');
+            ctx.fillRect(LABEL_W, top, W - LABEL_W, laneH[ln]);
+            ctx.strokeStyle = '#ddd';
+            ctx.beginPath();
+            ctx.moveTo(0, Math.round(top + laneH[ln]) - 0.5);
+            ctx.lineTo(W, Math.round(top + laneH[ln]) - 0.5);
+            ctx.stroke();
+            ctx.save();
+            ctx.beginPath();
+            ctx.rect(LABEL_W, top, W - LABEL_W, laneH[ln]);
+            ctx.clip();
+            for (var r = 0; r < (L.kind[ln] === 'host' ? 0 : L.rows[ln]); r++) {
+                var g = opRows[ln * 64 + r];
+                if (!g) {
+                    continue;
+                }
+                var yy = rowY(ln, r) - view.y + AXIS_H;
+                var lastPx = -1e9, lastBad = -1e9;
+                for (var q = lowerBound(g.starts, tA - g.maxDur); q < g.idx.length && g.starts[q] <= tB; q++) {
+                    var j = g.idx[q];
+                    if (t1[j] < tA) {
+                        continue;
+                    }
+                    var x0 = xOf(t0[j]), x1 = xOf(t1[j]);
+                    if (x1 - x0 < 2) {
+                        var px = Math.floor(x0);
+                        if (px === lastPx && !(bad[j] && px !== lastBad)) {
+                            drawn.aggregated++;
+                            continue;
+                        }
+                        lastPx = px;
+                        if (bad[j]) {
+                            lastBad = px;
+                        }
+                        ctx.fillStyle = colorOf(j);
+                        ctx.fillRect(px, yy, Math.max(1, Math.ceil(x1) - px), ROW_H - 3);
+                        drawn.bars++;
+                    } else {
+                        drawOp(j, yy, x0, x1);
+                        drawn.bars++;
+                    }
+                }
+            }
+            var sg = spanLanes[ln];
+            if (sg) {
+                var sy = top + laneH[ln] - PAD - SPAN_H;
+                var lastSpx = -1e9;
+                for (var s = lowerBound(sg.starts, tA - sg.maxDur); s < sg.idx.length && sg.starts[s] <= tB; s++) {
+                    var js = sg.idx[s];
+                    var sx0 = xOf(SP.t0[js]), sx1 = xOf(SP.t1[js]);
+                    if (Math.floor(sx0) === lastSpx && sx1 - sx0 < 2) {
+                        continue;
+                    }
+                    lastSpx = Math.floor(sx0);
+                    ctx.fillStyle = colorOf(SP.op[js]);
+                    ctx.fillRect(sx0, sy, Math.max(2, sx1 - sx0), SPAN_H - 1);
+                    if (str(SP.kind[js]).indexOf('place') >= 0) {
+                        ctx.fillStyle = '#000';
+                        ctx.fillRect(sx1 - 1, sy - 1, 2, SPAN_H + 1);
+                    }
+                    drawn.spans++;
+                    if (linked.length <= 300) {
+                        linked.push(js);
+                    }
+                }
+            }
+            var mg = markLanes[ln];
+            if (mg) {
+                var lastM = {};
+                for (var m = lowerBound(mg.starts, tA - 10 / view.scale); m < mg.idx.length
+                        && mg.starts[m] <= tB + 10 / view.scale; m++) {
+                    var jm = mg.idx[m];
+                    var mx = xOf(M.t[jm]);
+                    var key = M.kind[jm];
+                    if (lastM[key] !== undefined && mx - lastM[key] < (M.bad[jm] ? 3 : 1)) {
+                        continue;
+                    }
+                    lastM[key] = mx;
+                    drawMark(jm, mx, ln);
+                    drawn.marks++;
+                }
+            }
+            ctx.restore();
+        }
+        // Messages: when few are in view, a dotted line from an operation to its work on the other side and back.
+        if (linked.length <= 300) {
+            ctx.save();
+            ctx.setLineDash([2, 3]);
+            ctx.strokeStyle = 'rgba(60,60,60,0.55)';
+            linked.forEach(function (js2) {
+                var o = SP.op[js2];
+                var oy = rowY(O.lane[o], O.row[o]) + (ROW_H - 3) / 2 - view.y + AXIS_H;
+                var sy2 = laneY[SP.lane[js2]] + laneH[SP.lane[js2]] - PAD - SPAN_H / 2 - view.y + AXIS_H;
+                var from = T.tx_end[o] === T.tx_end[o] ? T.tx_end[o] : (T.start[o] === T.start[o] ? T.start[o] : t0[o]);
+                ctx.beginPath();
+                ctx.moveTo(xOf(Math.min(from, SP.t0[js2])), oy);
+                ctx.lineTo(xOf(SP.t0[js2]), sy2);
+                if (T.place[o] === T.place[o] && T.place[o] > SP.t1[js2]) {
+                    ctx.moveTo(xOf(SP.t1[js2]), sy2);
+                    ctx.lineTo(xOf(T.place[o]), oy);
+                }
+                ctx.stroke();
+            });
+            ctx.restore();
+        }
+        // Arrows: from an operation held by a fence (or credits) to each operation it waited for.
+        var visible = [];
+        for (var ia = 0; ia < nA; ia++) {
+            var from = A.op[ia], to = A.to[ia];
+            var ta = A.t[ia];
+            var tb = T.complete[to] === T.complete[to] ? T.complete[to] : t1[to];
+            if (Math.max(ta, tb) >= tA && Math.min(ta, tb) <= tB) {
+                visible.push(ia);
+            }
+        }
+        if (visible.length > 2000) {
+            drawn.arrowsHidden = visible.length;
+        } else {
+            visible.forEach(function (ia2) {
+                var f = A.op[ia2], tt = A.to[ia2];
+                var ya = rowY(O.lane[f], O.row[f]) + (ROW_H - 3) / 2 - view.y + AXIS_H;
+                var yb = rowY(O.lane[tt], O.row[tt]) + (ROW_H - 3) / 2 - view.y + AXIS_H;
+                var tEnd = T.complete[tt] === T.complete[tt] ? T.complete[tt] : t1[tt];
+                drawArrow(xOf(A.t[ia2]), ya, xOf(tEnd), yb, str(A.reason[ia2]).indexOf('credit') >= 0 || str(A.reason[ia2]).indexOf('read') === 0 ? '#756bb1' : '#e6550d');
+                drawn.arrows++;
+            });
+        }
+        ctx.restore();
+        // Lane labels.
+        ctx.fillStyle = '#f3f3f3';
+        ctx.fillRect(0, AXIS_H, LABEL_W, H - AXIS_H);
+        ctx.font = '11px system-ui, sans-serif';
+        ctx.textBaseline = 'middle';
+        for (var lb = firstLane; lb < nL && laneY[lb] - view.y < H - AXIS_H; lb++) {
+            var ly = laneY[lb] - view.y + AXIS_H;
+            if (ly + laneH[lb] < AXIS_H) {
+                continue;
+            }
+            ctx.fillStyle = L.kind[lb] === 'host' ? '#000' : '#333';
+            ctx.font = L.kind[lb] === 'host' ? 'bold 11px system-ui, sans-serif' : '11px system-ui, sans-serif';
+            var label = L.kind[lb] === 'host' ? 'host ' + L.name[lb] : '  ' + L.name[lb];
+            ctx.fillText(label, 6, Math.max(ly, AXIS_H) + 9);
+            ctx.strokeStyle = '#ddd';
+            ctx.beginPath();
+            ctx.moveTo(0, Math.round(ly + laneH[lb]) - 0.5);
+            ctx.lineTo(LABEL_W, Math.round(ly + laneH[lb]) - 0.5);
+            ctx.stroke();
+        }
+        ctx.strokeStyle = '#bbb';
+        ctx.beginPath();
+        ctx.moveTo(LABEL_W - 0.5, AXIS_H);
+        ctx.lineTo(LABEL_W - 0.5, H);
+        ctx.stroke();
+        ctx.fillStyle = '#fafafa';
+        ctx.fillRect(0, 0, LABEL_W, AXIS_H - 1);
+        ctx.fillStyle = '#444';
+        ctx.fillText('simulated time', 6, AXIS_H / 2);
+        document.getElementById('info').textContent = fmt(tA) + ' \u2013 ' + fmt(tB) + ' \u00b7 ' + nO
+            + ' operations \u00b7 ' + drawn.bars + ' bars drawn'
+            + (drawn.arrowsHidden ? ' \u00b7 zoom in for ' + drawn.arrowsHidden + ' arrows' : '');
+        state.frames++;
+        state.lastDrawMs = Math.round(performance.now() - drawStart);
+        publish();
+    }
+
+    function countMarks(kind) {
+        var n = 0;
+        for (var j = 0; j < nM; j++) {
+            if (str(M.kind[j]) === kind) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    var staleCount = countMarks('mem_read_stale');
+    var badMarks = 0;
+    for (i = 0; i < nM; i++) {
+        badMarks += M.bad[i];
+    }
+    var badOps = 0;
+    for (i = 0; i < nO; i++) {
+        badOps += bad[i];
+    }
+
+    function publish() {
+        state.scenario = D.scenario;
+        state.lanes = L.name;
+        state.laneKinds = L.kind;
+        state.operations = nO;
+        state.spans = nS;
+        state.marks = nM;
+        state.arrows = nA;
+        state.staleReads = staleCount;
+        state.badMarks = badMarks;
+        state.errorOperations = badOps;
+        state.drawn = drawn;
+        state.view = {fromPs: tOf(LABEL_W), toPs: tOf(W)};
+        state.canvas = {width: W, height: H};
+        var el = document.getElementById('datsim-state');
+        if (el) {
+            el.textContent = JSON.stringify(state);
+        }
+    }
+
+    // Hover: the event or operation under the pointer.
+    function hit(mx, my) {
+        var yl = my - AXIS_H + view.y;
+        if (my < AXIS_H || mx < LABEL_W) {
+            return null;
+        }
+        var ln = lowerBound(laneY, yl + 1e-9) - 1;
+        if (ln < 0 || ln >= nL) {
+            return null;
+        }
+        var t = tOf(mx), tol = 5 / view.scale;
+        var mg = markLanes[ln];
+        var best = null, bestD = 7;
+        if (mg) {
+            for (var m = lowerBound(mg.starts, t - tol); m < mg.idx.length && mg.starts[m] <= t + tol; m++) {
+                var jm = mg.idx[m];
+                var kind = str(M.kind[jm]);
+                var my2 = (kind === 'fence_wait' || kind === 'credit_wait') && M.op[jm] >= 0
+                    ? rowY(ln, O.row[M.op[jm]]) + ROW_H / 2 : laneY[ln] + PAD + MARK_H / 2;
+                var dd = Math.abs(xOf(M.t[jm]) - mx) + Math.abs(my2 - yl) / 2;
+                if (dd < bestD) {
+                    bestD = dd;
+                    best = {mark: jm};
+                }
+            }
+        }
+        if (best) {
+            return best;
+        }
+        var rel = yl - laneY[ln] - PAD - MARK_H;
+        if (L.kind[ln] !== 'host' && rel >= 0 && rel < L.rows[ln] * ROW_H) {
+            var g = opRows[ln * 64 + Math.floor(rel / ROW_H)];
+            if (g) {
+                var cand = null;
+                for (var q = lowerBound(g.starts, t - g.maxDur - tol); q < g.idx.length && g.starts[q] <= t + tol;
+                     q++) {
+                    var j = g.idx[q];
+                    if (t0[j] - tol <= t && t <= t1[j] + tol) {
+                        cand = j;
+                    }
+                }
+                if (cand !== null) {
+                    return {op: cand};
+                }
+            }
+        }
+        var sg = spanLanes[ln];
+        if (sg && rel >= L.rows[ln] * ROW_H - 2) {
+            for (var s = lowerBound(sg.starts, t - sg.maxDur - tol); s < sg.idx.length && sg.starts[s] <= t + tol;
+                 s++) {
+                var js = sg.idx[s];
+                if (SP.t0[js] - tol <= t && t <= SP.t1[js] + tol) {
+                    return {span: js};
+                }
+            }
+        }
+        return null;
+    }
+
+    function opText(j) {
+        var lines = ['op ' + O.id[j] + '  ' + str(O.opcode[j]) + (O.bytes[j] >= 0 ? '  ' + O.bytes[j] + ' B' : '')
+            + '  cookie ' + O.cookie[j], 'endpoint ' + L.name[O.lane[j]]];
+        if (O.flags[j] >= 0) {
+            lines.push('flags ' + str(O.flags[j]));
+        }
+        var p = T.post[j];
+        ['post'].concat(PH).forEach(function (name) {
+            var v = T[name][j];
+            if (v === v) {
+                lines.push((name + '          ').slice(0, 10) + fmt(v) + (name !== 'post' && p === p ? '   (+'
+                    + fmt(v - p) + ')' : ''));
+            }
+        });
+        if (O.status[j] >= 0) {
+            lines.push('status    ' + str(O.status[j]));
+        }
+        if (p === p && T.complete[j] === T.complete[j]) {
+            lines.push('latency   ' + fmt(T.complete[j] - p) + ' (post to completion)');
+        }
+        for (var ia = 0; ia < nA; ia++) {
+            if (A.op[ia] === j) {
+                lines.push('held at ' + fmt(A.t[ia]) + ' by ' + str(A.reason[ia]) + ': waited for op '
+                    + O.id[A.to[ia]] + ' (' + str(O.opcode[A.to[ia]]) + ')');
+            } else if (A.to[ia] === j) {
+                lines.push('op ' + O.id[A.op[ia]] + ' waited for this (' + str(A.reason[ia]) + ')');
+            }
+        }
+        for (var s = 0; s < nS; s++) {
+            if (SP.op[s] === j) {
+                lines.push('on ' + L.name[SP.lane[s]] + ': ' + str(SP.kind[s]) + ' ' + fmt(SP.t0[s])
+                    + (SP.t1[s] > SP.t0[s] ? ' \u2013 ' + fmt(SP.t1[s]) : ''));
+            }
+        }
+        return lines.join('\n');
+    }
+
+    function tipText(h) {
+        if (h.mark !== undefined) {
+            var j = h.mark;
+            var kind = str(M.kind[j]);
+            return (M.bad[j] ? '\u26a0 ' : '') + kind.replace('_stale', ' (STALE bytes)') + ' at ' + fmt(M.t[j])
+                + '\n' + L.name[M.lane[j]] + (str(M.detail[j]) ? '\n' + str(M.detail[j]) : '');
+        }
+        if (h.span !== undefined) {
+            var o = SP.op[h.span];
+            return 'op ' + O.id[o] + ' (' + str(O.opcode[o]) + ' from ' + L.name[O.lane[o]] + ') on '
+                + L.name[SP.lane[h.span]] + ': ' + str(SP.kind[h.span]) + '\n' + fmt(SP.t0[h.span])
+                + (SP.t1[h.span] > SP.t0[h.span] ? ' \u2013 ' + fmt(SP.t1[h.span]) : '');
+        }
+        return opText(h.op);
+    }
+
+    function showTip(h, mx, my) {
+        if (!h) {
+            tip.hidden = true;
+            return;
+        }
+        tip.textContent = tipText(h);
+        tip.hidden = false;
+        var tx = mx + 14, ty = my + 14;
+        if (tx + tip.offsetWidth > W) {
+            tx = Math.max(0, mx - tip.offsetWidth - 10);
+        }
+        if (ty + tip.offsetHeight > H) {
+            ty = Math.max(0, my - tip.offsetHeight - 10);
+        }
+        tip.style.left = tx + 'px';
+        tip.style.top = ty + 'px';
+    }
+
+    // timeline.html#hover=op:N points at operation N's bar as the mouse would and shows its details (for links
+    // and tests); what the pointer found is published as state.hover.
+    function hoverFromHash() {
+        var m = /hover=op:([0-9]+)/.exec(window.location.hash);
+        if (!m) {
+            return;
+        }
+        for (var j = 0; j < nO; j++) {
+            if (O.id[j] === +m[1]) {
+                var ts = T.start[j] === T.start[j] ? T.start[j] : t0[j];
+                var mx = Math.min(Math.max(xOf((ts + t1[j]) / 2), LABEL_W + 1), W - 1);
+                var my = rowY(O.lane[j], O.row[j]) + ROW_H / 2 - view.y + AXIS_H;
+                var h = hit(mx, my);
+                showTip(h, mx, my);
+                state.hover = h ? tipText(h) : null;
+                publish();
+                return;
+            }
+        }
+    }
+
+    var drag = null;
+    canvas.addEventListener('mousedown', function (e) {
+        drag = {x: e.clientX, y: e.clientY, t: view.t, vy: view.y};
+        canvas.classList.add('dragging');
+        tip.hidden = true;
+    });
+    window.addEventListener('mouseup', function () {
+        drag = null;
+        canvas.classList.remove('dragging');
+    });
+    window.addEventListener('mousemove', function (e) {
+        var rect = canvas.getBoundingClientRect();
+        if (drag) {
+            view.t = drag.t - (e.clientX - drag.x) / view.scale;
+            view.y = Math.max(0, Math.min(Math.max(0, totalH - (H - AXIS_H) + 20), drag.vy - (e.clientY - drag.y)));
+            request();
+            return;
+        }
+        var mx = e.clientX - rect.left, my = e.clientY - rect.top;
+        showTip(mx >= 0 && my >= 0 && mx < W && my < H ? hit(mx, my) : null, mx, my);
+    });
+    canvas.addEventListener('wheel', function (e) {
+        e.preventDefault();
+        var rect = canvas.getBoundingClientRect();
+        var mx = Math.max(LABEL_W, e.clientX - rect.left);
+        if (e.shiftKey) {
+            view.y = Math.max(0, Math.min(Math.max(0, totalH - (H - AXIS_H) + 20), view.y + e.deltaY));
+        } else {
+            var t = tOf(mx);
+            var f = Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0015));
+            view.scale = Math.min(Math.max(view.scale * f, (W - LABEL_W) / (endPs * 50)), 1000);
+            view.t = t - (mx - LABEL_W) / view.scale;
+        }
+        tip.hidden = true;
+        request();
+    }, {passive: false});
+    canvas.addEventListener('dblclick', function () {
+        fit();
+        request();
+    });
+    document.getElementById('reset').addEventListener('click', function () {
+        fit();
+        request();
+    });
+    window.addEventListener('resize', function () {
+        var keep = {t: view.t, scale: view.scale * (W - LABEL_W)};
+        resize();
+        view.scale = keep.scale / (W - LABEL_W);
+        request();
+    });
+
+    var legend = document.getElementById('legend');
+    function sw(color, text) {
+        var s = document.createElement('span');
+        s.className = 'sw';
+        s.style.background = color;
+        legend.appendChild(s);
+        legend.appendChild(document.createTextNode(text));
+    }
+    Object.keys(COLORS).forEach(function (k2) {
+        sw(COLORS[k2], k2);
+    });
+    sw(RED, 'error / stale');
+    sw('#9a9a9a', 'queued');
+    sw('rgba(0,0,0,0.35)', 'wire');
+    sw('#e6550d', 'fence wait');
+
+    // timeline.html#from=PS&to=PS (picoseconds) opens the page on that interval.
+    function fromHash() {
+        var m = /from=(-?[0-9.e+]+)&to=(-?[0-9.e+]+)/.exec(window.location.hash);
+        if (m && +m[2] > +m[1]) {
+            view.t = +m[1];
+            view.scale = (W - LABEL_W) / (+m[2] - +m[1]);
+            return true;
+        }
+        return false;
+    }
+
+    resize();
+    fit();
+    fromHash();
+    state.loadMs = Math.round(performance.now() - started);
+    draw();
+    state.ready = true;
+    publish();
+    hoverFromHash();
+}());
