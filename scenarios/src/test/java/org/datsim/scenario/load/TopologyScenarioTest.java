@@ -112,4 +112,22 @@ class TopologyScenarioTest {
         assertEquals(1, p.size(), p::toString);
         assertTrue(p.get(0).contains("$.fabric.params") && p.get(0).contains("ib_credits"), p::toString);
     }
+
+    @Test
+    void aPresetAppliesToAGeneratedTopologyAndParamsOverrideIt() throws ScenarioException {
+        Scenario roce = ScenarioLoader.parse(FILE, onHost0("{\"preset\": \"roce-100g\", \"topology\":"
+                + " {\"single_switch\": {\"hosts\": 4}}}"));
+        assertEquals(4, roce.topology().hosts().size());
+        assertEquals("pfc", roce.params().choice(org.datsim.fabric.FabricParams.LINK_FLOW_CONTROL),
+                "lossless RoCE: the preset turns on priority flow control");
+        assertEquals(1024, roce.params().get(org.datsim.fabric.FabricParams.HCA_MTU));
+        Scenario edr = ScenarioLoader.parse(FILE, onHost0("{\"preset\": \"ib-edr\", \"topology\":"
+                + " {\"back_to_back\": {}}, \"params\": {\"link.flow_control\": \"none\"}}"));
+        assertEquals("none", edr.params().choice(org.datsim.fabric.FabricParams.LINK_FLOW_CONTROL),
+                "params override the preset");
+        assertEquals(90_000, edr.params().get(org.datsim.fabric.FabricParams.LINK_LATENCY), "the preset's latency");
+        // The cross-checks see the preset's values: pfc, and its largest packet (82 B of headers + 1 KiB MTU + 16).
+        assertOnlyProblemAt(onHost0("{\"preset\": \"roce-100g\", \"topology\": {\"back_to_back\": {}},"
+                + " \"params\": {\"switch.buffer\": \"64KiB\"}}"), "$.fabric.params", "pfc.xoff", "(1122 B)");
+    }
 }
