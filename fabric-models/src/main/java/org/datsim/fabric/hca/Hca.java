@@ -292,6 +292,9 @@ public final class Hca implements NetworkNode {
     public void postRequest(WorkRequest wr) {
         QueuePair qp = wr.qp;
         qp.outstanding.addLast(wr);
+        if (wr.fenceSource()) {
+            qp.fenceSources++;
+        }
         if (!qp.active) {
             transportDone(wr, Dat.DTO_ERR_FLUSHED);
             return;
@@ -401,6 +404,9 @@ public final class Hca implements NetworkNode {
      * @return true if the work request must wait
      */
     private boolean fenced(WorkRequest wr) {
+        if (wr.qp.fenceSources == 0) {
+            return false; // no Read or bind outstanding: nothing to wait for, no scan
+        }
         boolean barrier = (wr.flags & Dat.COMPLETION_BARRIER_FENCE_FLAG) != 0
                 || (strictReadOrdering && wr.opcode != WorkRequest.RDMA_READ);
         long[] waiting = null;
@@ -1127,6 +1133,9 @@ public final class Hca implements NetworkNode {
         WorkRequest first = null;
         while (!qp.outstanding.isEmpty() && qp.outstanding.peekFirst().done) {
             WorkRequest head = qp.outstanding.pollFirst();
+            if (head.fenceSource()) {
+                qp.fenceSources--;
+            }
             if (first == null) {
                 first = head;
             } else if (head.finishedPs >= 0 && head.finishedPs < sim.now()) {
@@ -1227,6 +1236,7 @@ public final class Hca implements NetworkNode {
         qp.creditBlocked = false;
         qp.notStarted.clear();
         qp.outstanding.clear();
+        qp.fenceSources = 0;
         qp.inbound = null;
         qp.dropping = null;
         qp.rnrBlocked = null;

@@ -88,6 +88,11 @@ public final class QueuePair {
     boolean errored;
     final ArrayDeque<WorkRequest> notStarted = new ArrayDeque<>();
     final ArrayDeque<WorkRequest> outstanding = new ArrayDeque<>();
+    /**
+     * How many of {@link #outstanding} a fence can wait for (RDMA Reads and RMR binds, finished or not): while it is
+     * zero no fence can hold anything, and the send engine skips the scan of the outstanding queue.
+     */
+    int fenceSources;
     final ArrayDeque<WorkRequest> receives = new ArrayDeque<>();
     boolean queued;
     /** Requester: set from an RNR NAK until the retransmission restarts; the send engine skips this QP. */

@@ -166,4 +166,9 @@ public final class WorkRequest {
             skip = 0;
         }
     }
+
+    /** Whether a fence waits for this operation: an RDMA Read (rules 17, 18) or an RMR bind (rule 23). */
+    boolean fenceSource() {
+        return opcode == RDMA_READ || opcode == BIND;
+    }
 }
