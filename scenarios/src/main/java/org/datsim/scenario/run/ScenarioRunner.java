@@ -54,6 +54,7 @@ public final class ScenarioRunner {
     private long calls;
     private long datErrors;
     private boolean perfetto = true;
+    private boolean eventsJsonl = true;
 
     /**
      * Prepares a run.
@@ -83,6 +84,18 @@ public final class ScenarioRunner {
      */
     public ScenarioRunner perfetto(boolean on) {
         this.perfetto = on;
+        return this;
+    }
+
+    /**
+     * Chooses whether the run writes {@code events.jsonl}; on by default. Off, the trace still feeds the statistics
+     * of {@code summary.json} (sweeps that keep no traces save the writing).
+     *
+     * @param on true to write it
+     * @return this runner
+     */
+    public ScenarioRunner eventsJsonl(boolean on) {
+        this.eventsJsonl = on;
         return this;
     }
 
@@ -142,10 +155,13 @@ public final class ScenarioRunner {
         for (String stale : RunViews.OUTPUTS) {
             Files.deleteIfExists(outDir.resolve(stale));
         }
-        try (JsonLinesTraceWriter writer = new JsonLinesTraceWriter(outDir.resolve("events.jsonl"));
+        Files.deleteIfExists(outDir.resolve("events.jsonl"));
+        try (JsonLinesTraceWriter writer = eventsJsonl ? new JsonLinesTraceWriter(outDir.resolve("events.jsonl")) : null;
                 PerfettoTraceWriter chrome = perfetto
                         ? new PerfettoTraceWriter(outDir.resolve(PerfettoTraceWriter.FILE)) : null) {
-            trace.subscribe(writer);
+            if (writer != null) {
+                trace.subscribe(writer);
+            }
             if (chrome != null) {
                 trace.subscribe(chrome);
             }

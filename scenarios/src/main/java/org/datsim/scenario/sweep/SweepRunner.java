@@ -171,12 +171,10 @@ public final class SweepRunner {
         }
         Files.createDirectories(tmp);
         Scenario s = ScenarioLoader.parse(target.resolve("scenario.json").toString(), p.scenarioJson());
-        RunResultSummary r = new ScenarioRunner(s).perfetto(study.keepTraces()).run(tmp, List.of());
+        boolean traces = study.keepTraces();
+        RunResultSummary r = new ScenarioRunner(s).perfetto(traces).eventsJsonl(traces).run(tmp, List.of());
         Files.writeString(tmp.resolve("scenario.json"), p.scenarioJson() + "\n", StandardCharsets.UTF_8);
         Files.write(tmp.resolve("run.txt"), r.lines(), StandardCharsets.UTF_8);
-        if (!study.keepTraces()) {
-            Files.deleteIfExists(tmp.resolve("events.jsonl"));
-        }
         ObjectNode pj = MAPPER.createObjectNode();
         pj.put("study", study.name());
         pj.put("point", p.point());
