@@ -36,7 +36,9 @@ import org.datsim.fabric.memory.HostMemory;
  * <p>Responder: incoming RDMA Writes and Sends are checked (remote key, receive available, length), placed by DMA,
  * and acknowledged once the last packet's DMA write has been issued. A Send finding no receive is refused with an
  * RNR NAK and retried after {@code transport.rnr_timer}. RDMA Read requests are answered by a response engine that
- * DMA-reads the data and sends response packets.
+ * DMA-reads the data and sends response packets. The IB atomics (Fetch and Add, Compare and Swap) go the same way: the
+ * response engine reads, modifies and writes the 8 bytes and returns the original value in an atomic acknowledgement;
+ * like Reads they use read credits and a barrier fence waits for them (rule 18).
  *
  * <p>Caches ({@link EntryCache}): {@code hca.qpc_entries} QP contexts and {@code hca.mtt_entries} translation
  * entries, each with its replacement policy and miss penalty; creating a queue pair or registering memory loads its
@@ -50,6 +52,10 @@ public final class Hca implements NetworkNode {
 
     /** The trace kind of an on-chip cache miss (fields {@code cache}, {@code key}, {@code penalty_ps}). */
     public static final String CACHE_MISS = "cache_miss";
+    /** The IBA AtomicETH: virtual address, R_Key, swap (or add) data, compare data. */
+    private static final int ATOMIC_ETH_BYTES = 28;
+    /** The IBA AtomicAckETH: the original remote data. */
+    private static final int ATOMIC_ACK_ETH_BYTES = 8;
 
     private final Simulator sim;
     private final String hostName;
@@ -312,7 +318,7 @@ public final class Hca implements NetworkNode {
                 qp.fenced = true;
                 continue;
             }
-            if (head != null && head.opcode == WorkRequest.RDMA_READ && qp.readsOut >= qp.maxReadsOut) {
+            if (head != null && head.isReadLike() && qp.readsOut >= qp.maxReadsOut) {
                 creditWait(head);
                 qp.queued = false;
                 qp.creditBlocked = true;
@@ -339,7 +345,7 @@ public final class Hca implements NetworkNode {
         long[] waiting = new long[wr.qp.readsOut];
         int i = 0;
         for (WorkRequest o : wr.qp.outstanding) {
-            if (o.opcode == WorkRequest.RDMA_READ && !o.done && !wr.qp.notStarted.contains(o) && i < waiting.length) {
+            if (o.isReadLike() && !o.done && !wr.qp.notStarted.contains(o) && i < waiting.length) {
                 waiting[i++] = o.opId;
             }
         }
@@ -350,15 +356,15 @@ public final class Hca implements NetworkNode {
 
     /**
      * Whether a work request must wait behind earlier ones of its queue pair (traced once as fence_wait): the barrier
-     * fence (rule 17) and strict read ordering wait for earlier RDMA Reads only, since Sends and Writes are already
-     * ordered on the wire; an earlier RMR bind holds everything posted after it (rule 23, the implicit fence).
+     * fence (rules 17, 18) and strict read ordering wait for earlier RDMA Reads and atomics only, since Sends and
+     * Writes are already ordered on the wire; an earlier RMR bind holds everything posted after it (rule 23, the implicit fence).
      * Everything behind a waiting request on the queue pair waits too.
      *
      * @return true if the work request must wait
      */
     private boolean fenced(WorkRequest wr) {
         boolean barrier = (wr.flags & Dat.COMPLETION_BARRIER_FENCE_FLAG) != 0
-                || (strictReadOrdering && wr.opcode != WorkRequest.RDMA_READ);
+                || (strictReadOrdering && !wr.isReadLike());
         long[] waiting = null;
         int n = 0;
         boolean byBind = false;
@@ -366,7 +372,7 @@ public final class Hca implements NetworkNode {
             if (o == wr) {
                 break;
             }
-            if (!o.done && ((barrier && o.opcode == WorkRequest.RDMA_READ) || o.opcode == WorkRequest.BIND)) {
+            if (!o.done && ((barrier && o.isReadLike()) || o.opcode == WorkRequest.BIND)) {
                 if (!wr.fenceTraced && trace.isEnabled()) {
                     if (waiting == null) {
                         waiting = new long[4];
@@ -426,10 +432,14 @@ public final class Hca implements NetworkNode {
             sim.scheduleAt(busy, engineFree, 0);
             return;
         }
-        if (wr.opcode == WorkRequest.RDMA_READ) {
+        if (wr.isReadLike()) {
             wr.qp.readsOut++;
             wr.readCounted = true;
-            emitAt(t, wr, Packet.READ_REQUEST, 0, 1, 0, 0);
+            if (wr.isAtomic()) {
+                emitAtomicAt(t, wr);
+            } else {
+                emitAt(t, wr, Packet.READ_REQUEST, 0, 1, 0, 0);
+            }
             sendFree = t;
             sim.scheduleAt(busy, engineFree, 0);
             return;
@@ -584,7 +594,7 @@ public final class Hca implements NetworkNode {
         }
         if ((start && p.index == 0) || (!start && p.isLast())) {
             WorkRequest wr = (WorkRequest) p.context;
-            QueuePair sender = p.kind == Packet.READ_RESPONSE ? wr.qp.peer : wr.qp;
+            QueuePair sender = p.kind == Packet.READ_RESPONSE || p.kind == Packet.ATOMIC_ACK ? wr.qp.peer : wr.qp;
             trace.fire(TraceEvent.of(sim.now(), start ? TraceEvent.TX_START : TraceEvent.TX_END, hostName)
                     .ep(sender != null ? sender.name : null).op(wr.opId).attr("packet", Packet.kindName(p.kind))
                     .attr("packets", p.count));
@@ -616,7 +626,8 @@ public final class Hca implements NetworkNode {
         // The receive pipeline needs the packet's QP context: a request's target QP, or the requester's own QP
         // for its acknowledgements and read responses. A miss stalls the pipeline; packets leave it in order.
         WorkRequest wr = (WorkRequest) p.context;
-        boolean toResponder = p.kind == Packet.SEND || p.kind == Packet.RDMA_WRITE || p.kind == Packet.READ_REQUEST;
+        boolean toResponder = p.kind == Packet.SEND || p.kind == Packet.RDMA_WRITE || p.kind == Packet.READ_REQUEST
+                || p.kind == Packet.ATOMIC;
         QueuePair qp = toResponder ? wr.qp.peer : wr.qp;
         long stall = qpcCost(qp, wr);
         long now = sim.now();
@@ -643,6 +654,12 @@ public final class Hca implements NetworkNode {
                 break;
             case Packet.READ_RESPONSE:
                 onReadResponse(p);
+                break;
+            case Packet.ATOMIC:
+                onAtomicRequest(p);
+                break;
+            case Packet.ATOMIC_ACK:
+                onAtomicResponse(p);
                 break;
             case Packet.ACK:
                 onAck((WorkRequest) p.context);
@@ -873,6 +890,110 @@ public final class Hca implements NetworkNode {
         });
     }
 
+    // ---------------------------------------------------------------- IB atomics (rule 18)
+
+    /** Sends an atomic request (its AtomicETH carries the address, the key and both operands) at {@code time}. */
+    private void emitAtomicAt(long time, WorkRequest wr) {
+        sim.scheduleAt(time, () -> {
+            if (!wr.done) { // not flushed while the WQE was fetched
+                transmit(new Packet(Packet.ATOMIC, hostId, wr.qp.peer.hca.hostId, header + ATOMIC_ETH_BYTES, wr, 0,
+                        1, null, 0, 0));
+            }
+        });
+    }
+
+    /**
+     * Responder: an atomic is checked like an RDMA Read (remote key and DAT_IB_MEM_PRIV_REMOTE_ATOMIC, then the
+     * 8-byte alignment, then a read credit) and executed by the response engine in the order the requests arrived,
+     * after RDMA Read responses scheduled before it.
+     */
+    private void onAtomicRequest(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        QueuePair qp = wr.qp.peer;
+        if (blockedByRnr(qp, p)) {
+            return;
+        }
+        if (!qp.active) {
+            reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+            return;
+        }
+        qp.listener.requestArrived();
+        int status = qp.listener.checkRemoteAtomic(wr.rkey, wr.remoteAddress);
+        if (status == Dat.DTO_SUCCESS && (wr.remoteAddress & (WorkRequest.ATOMIC_BYTES - 1)) != 0) {
+            // A misaligned atomic is an invalid request: NAK, IBV_WC_REM_INV_REQ_ERR, which dapl reports as
+            // DAT_DTO_ERR_REMOTE_RESPONDER (openib_common/cq.c).
+            status = Dat.DTO_ERR_REMOTE_RESPONDER;
+        }
+        if (status == Dat.DTO_SUCCESS && qp.readsIn >= qp.maxReadsIn) {
+            status = Dat.DTO_ERR_REMOTE_RESPONDER; // rule 49: atomics use the responder's read resources too
+        }
+        if (status != Dat.DTO_SUCCESS) {
+            reply(wr, Packet.NAK, status);
+            fail(qp, null, status);
+            return;
+        }
+        qp.readsIn++;
+        long t = Math.max(sim.now(), responderFree) + 2 * pcieLatency; // the atomic DMA read's round trip
+        if (readJitter > 0 && jitterRandom != null) {
+            t += (long) (jitterRandom.nextDouble() * (readJitter + 1));
+        }
+        t += mttCost(wr.remoteAddress, WorkRequest.ATOMIC_BYTES, qp.name, wr)
+                + pcieRate.transmitTimePs(WorkRequest.ATOMIC_BYTES);
+        sim.scheduleAt(t, () -> executeAtomic(wr, qp));
+        responderFree = t;
+        qp.responsesUntil = t;
+    }
+
+    /**
+     * Executes an atomic at the responder, indivisibly: reads the 64-bit value (little-endian, the x86 host's order),
+     * writes the sum (Fetch and Add) or the swap value if it equals the compare value (Compare and Swap), and sends the
+     * original value back in an atomic acknowledgement.
+     */
+    private void executeAtomic(WorkRequest wr, QueuePair qp) {
+        byte[] old = new byte[WorkRequest.ATOMIC_BYTES];
+        memory.dmaRead(wr.remoteAddress, old, 0, old.length);
+        long value = 0;
+        for (int i = old.length - 1; i >= 0; i--) {
+            value = (value << 8) | (old[i] & 0xff);
+        }
+        long updated = wr.opcode == WorkRequest.FETCH_ADD ? value + wr.compareAdd
+                : value == wr.compareAdd ? wr.swap : value;
+        if (updated != value) {
+            byte[] b = new byte[WorkRequest.ATOMIC_BYTES];
+            for (int i = 0; i < b.length; i++) {
+                b[i] = (byte) (updated >>> (8 * i));
+            }
+            memory.dmaWrite(wr.remoteAddress, b, 0, b.length);
+        }
+        if (qp.readsIn > 0) {
+            qp.readsIn--;
+        }
+        transmit(new Packet(Packet.ATOMIC_ACK, hostId, wr.qp.hca.hostId, header + aeth + ATOMIC_ACK_ETH_BYTES, wr, 0,
+                1, old, 0, 0));
+    }
+
+    /** Requester: the original value is DMA-written into the local 8-byte segment, then the atomic completes. */
+    private void onAtomicResponse(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        if (wr.done) {
+            return;
+        }
+        byte[] data = p.data;
+        long stall = mttCostLocal(wr, 0, data.length, wr.qp.name);
+        sim.schedule(dmaWriteDelay(data.length, stall), () -> {
+            if (wr.done) {
+                return;
+            }
+            wr.copySegments(memory, 0, data, data.length, true);
+            if (trace.isEnabled()) {
+                trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(wr.qp.name).op(wr.opId)
+                        .attr("bytes", wr.length));
+            }
+            wr.transferred = wr.length;
+            transportDone(wr, Dat.DTO_SUCCESS);
+        });
+    }
+
     private void onAck(WorkRequest wr) {
         if (wr.done) {
             return;
@@ -929,7 +1050,7 @@ public final class Hca implements NetworkNode {
         wr.finishedPs = sim.now();
         drain(wr.qp);
         QueuePair qp = wr.qp;
-        if (wr.opcode == WorkRequest.RDMA_READ && wr.readCounted) {
+        if (wr.readCounted) {
             wr.readCounted = false;
             qp.readsOut--;
             if (qp.creditBlocked) {
@@ -937,7 +1058,7 @@ public final class Hca implements NetworkNode {
                 qp.fenced = true; // looked at again below
             }
         }
-        if ((wr.opcode == WorkRequest.RDMA_READ || wr.opcode == WorkRequest.BIND) && qp.fenced) {
+        if ((wr.isReadLike() || wr.opcode == WorkRequest.BIND) && qp.fenced) {
             qp.fenced = false; // the fenced request is looked at again
             if (!qp.queued && !qp.notStarted.isEmpty()) {
                 qp.queued = true;
