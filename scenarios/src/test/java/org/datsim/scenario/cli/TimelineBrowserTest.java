@@ -164,7 +164,7 @@ class TimelineBrowserTest {
         String hover = page.toUri() + "#hover=op:3";
         String text = state(hover).path("hover").asText();
         assertTrue(text.startsWith("op 3  send  64 B"), text);
-        assertTrue(text.contains("held at 10.471 us by barrier fence: waited for op 2 (rdma_read)"), text);
+        assertTrue(text.contains("held at 10.197 us by barrier fence: waited for op 2 (rdma_read)"), text);
 
         Path shot = Paths.get("target", "timeline-screenshot.png").toAbsolutePath();
         Files.createDirectories(shot.getParent());
