@@ -1012,7 +1012,7 @@ final class ConsumerProcess extends SimProcess {
         if (ev.ep != null) {
             d.ep(ev.ep.name());
         }
-        if (ev.number == Dat.DTO_COMPLETION_EVENT) {
+        if (ev.number == Dat.DTO_COMPLETION_EVENT || ev.number == Dat.IB_DTO_EVENT) {
             d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr("opcode", Dat.DTO_OPS.name(ev.operation))
                     .attr("transfered_length", ev.transferredLength);
         }
