@@ -171,7 +171,7 @@ public final class SweepRunner {
         }
         Files.createDirectories(tmp);
         Scenario s = ScenarioLoader.parse(target.resolve("scenario.json").toString(), p.scenarioJson());
-        RunResultSummary r = new ScenarioRunner(s).run(tmp, List.of());
+        RunResultSummary r = new ScenarioRunner(s).perfetto(study.keepTraces()).run(tmp, List.of());
         Files.writeString(tmp.resolve("scenario.json"), p.scenarioJson() + "\n", StandardCharsets.UTF_8);
         Files.write(tmp.resolve("run.txt"), r.lines(), StandardCharsets.UTF_8);
         if (!study.keepTraces()) {
