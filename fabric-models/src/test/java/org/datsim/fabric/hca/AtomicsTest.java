@@ -20,6 +20,7 @@ import org.datsim.fabric.dat.EpAttributes;
 import org.datsim.fabric.dat.LmrTriplet;
 import org.datsim.fabric.dat.Lmr;
 import org.datsim.fabric.dat.Out;
+import org.datsim.fabric.dat.Rmr;
 import org.datsim.fabric.dat.RmrTriplet;
 import org.junit.jupiter.api.Test;
 
@@ -241,5 +242,36 @@ class AtomicsTest {
         assertArrayEquals(new long[] {op[0]}, (long[]) tf.event("credit_wait", "A", op[1]).attrs().get("waiting_for"));
         assertTrue(tf.event(TraceEvent.START, "A", op[1]).tPs() >= tf.event(TraceEvent.PLACE, "A", op[0]).tPs());
         assertEquals(2, value(p.b, target, 0));
+    }
+
+    @Test
+    void rule18_anAtomicPostedAfterAnRmrBindWaitsForItsImplicitFenceAndTheBindNeedsLocalWrite() {
+        TestFabric.Pair p = TestFabric.pair();
+        TestFabric tf = p.tf;
+        Lmr local = tf.lmr(p.a, 8, Dat.MEM_PRIV_ALL);
+        Lmr window = tf.lmr(p.a, 64, Dat.MEM_PRIV_ALL);
+        Lmr noLocalWrite = tf.lmr(p.a, 8, Dat.MEM_PRIV_LOCAL_READ | Dat.MEM_PRIV_REMOTE_READ);
+        Lmr target = tf.lmr(p.b, 8, ATOMIC_PRIV);
+        cpuWrite(p.b, target, 0, le(40));
+        Out<Rmr> win = new Out<>();
+        TestFabric.ok(tf.dat.rmrCreate(p.a.pz, win));
+        TestFabric.assertError(DatReturn.PRIVILEGES_VIOLATION, 0, tf.dat.rmrBind(win.value, noLocalWrite,
+                TestFabric.seg(noLocalWrite, 0, 8), Dat.IB_MEM_PRIV_REMOTE_ATOMIC, p.epA, 1, 0, new Out<>(),
+                new Out<>()));
+        long[] op = new long[2];
+        tf.at(T0, () -> {
+            Out<Long> bindOp = new Out<>();
+            TestFabric.ok(tf.dat.rmrBind(win.value, window, TestFabric.seg(window, 0, 64),
+                    Dat.IB_MEM_PRIV_REMOTE_ATOMIC | Dat.MEM_PRIV_REMOTE_WRITE, p.epA, 1, 0, new Out<>(), bindOp));
+            op[0] = bindOp.get();
+            TestFabric.ok(fetchAdd(tf, p, 2, iov(local, 0, 8), 2, remote(target, 0, 8), 0, op, 1));
+        });
+        tf.run();
+        TraceEvent wait = tf.event(TraceEvent.FENCE_WAIT, "A", op[1]);
+        assertEquals("rmr_bind implicit fence", wait.attrs().get("reason"));
+        assertArrayEquals(new long[] {op[0]}, (long[]) wait.attrs().get("waiting_for"));
+        assertTrue(tf.event(TraceEvent.START, "A", op[1]).tPs() > tf.event(TraceEvent.START, "A", op[0]).tPs());
+        assertEquals(40, value(p.a, local, 0));
+        assertEquals(42, value(p.b, target, 0));
     }
 }
