@@ -8,10 +8,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.text.DecimalFormat;
+import java.text.DecimalFormatSymbols;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.jfree.chart.ChartUtils;
@@ -115,7 +118,7 @@ public final class LinePlot {
                 }
                 data.addSeries(s);
             }
-            ValueAxis xAxis = logX ? new LogAxis(xLabel) : new NumberAxis(xLabel);
+            ValueAxis xAxis = logX ? log2Axis(xLabel) : new NumberAxis(xLabel);
             if (xAxis instanceof NumberAxis n) {
                 n.setAutoRangeIncludesZero(false);
             }
@@ -176,5 +179,14 @@ public final class LinePlot {
      */
     public void writePng(Path file) throws IOException {
         ChartUtils.saveChartAsPNG(file.toFile(), chart(), WIDTH, HEIGHT);
+    }
+
+    /** A base-2 logarithmic axis with ticks at powers of two, labelled with plain numbers (1, 2, 4, ... 1048576). */
+    private static LogAxis log2Axis(String label) {
+        LogAxis a = new LogAxis(label);
+        a.setBase(2);
+        a.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+        a.setNumberFormatOverride(new DecimalFormat("0.###", DecimalFormatSymbols.getInstance(Locale.ROOT)));
+        return a;
     }
 }
