@@ -7,13 +7,16 @@ import java.util.Map;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
 import org.datsim.core.random.RandomStreams;
+import org.datsim.core.stats.StatsRegistry;
 import org.datsim.core.time.DataRate;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.dat.DatHost;
 import org.datsim.fabric.dat.DatProvider;
 import org.datsim.fabric.hca.Hca;
+import org.datsim.fabric.link.FlowControl;
 import org.datsim.fabric.link.NetworkNode;
+import org.datsim.fabric.link.PacketPool;
 import org.datsim.fabric.link.Port;
 import org.datsim.fabric.memory.Coherence;
 import org.datsim.fabric.memory.HostMemory;
@@ -35,6 +38,7 @@ public final class Fabric {
     private final Map<String, Switch> switches = new LinkedHashMap<>();
     private final List<Port> ports = new ArrayList<>();
     private final DatProvider provider;
+    private final PacketPool packetPool = new PacketPool();
 
     /**
      * Builds a fabric.
@@ -73,6 +77,7 @@ public final class Fabric {
             HostMemory memory = new HostMemory(hp.get(FabricParams.MEMORY_MAX_RESIDENT),
                     Coherence.of(hp.choice(FabricParams.MEMORY_COHERENCE)));
             Hca hca = new Hca(sim, name, i, memory, hp, trace);
+            hca.setPacketPool(packetPool);
             hca.setRandom(random.stream("hca/" + name + "/read_jitter"));
             hca.setCacheRandom(random.stream("hca/" + name + "/qpc_cache"),
                     random.stream("hca/" + name + "/mtt_cache"));
@@ -80,8 +85,13 @@ public final class Fabric {
             nodes.put(name, hca);
             hostIds.put(name, i);
         }
+        Switch.Mode mode = "cut_through".equals(params.choice(FabricParams.SWITCH_MODE)) ? Switch.Mode.CUT_THROUGH
+                : Switch.Mode.STORE_AND_FORWARD;
+        FlowControl fc = FlowControl.of(params.choice(FabricParams.LINK_FLOW_CONTROL));
+        long buffer = fc == FlowControl.NONE ? Long.MAX_VALUE : params.get(FabricParams.SWITCH_BUFFER);
         for (String s : topology.switches()) {
-            Switch sw = new Switch(s, sim, params.get(FabricParams.SWITCH_LATENCY));
+            Switch sw = new Switch(s, sim, params.get(FabricParams.SWITCH_LATENCY), mode, fc, buffer,
+                    params.get(FabricParams.PFC_XOFF), params.get(FabricParams.PFC_XON), switches.size());
             switches.put(s, sw);
             nodes.put(s, sw);
         }
@@ -92,22 +102,41 @@ public final class Fabric {
             long latency = l.latencyPs() >= 0 ? l.latencyPs() : params.get(FabricParams.LINK_LATENCY);
             Port ab = new Port(sim, rate, latency);
             Port ba = new Port(sim, rate, latency);
+            ab.setName(l.a() + "->" + l.b());
+            ba.setName(l.b() + "->" + l.a());
             ports.add(ab);
             ports.add(ba);
-            int ia = attach(nodes.get(l.a()), ab);
-            int ib = attach(nodes.get(l.b()), ba);
-            ab.connect(nodes.get(l.b()), ib);
-            ba.connect(nodes.get(l.a()), ia);
+            NetworkNode na = nodes.get(l.a());
+            NetworkNode nb = nodes.get(l.b());
+            int ia = attach(na, ab);
+            int ib = attach(nb, ba);
+            ab.connect(nb, ib);
+            ba.connect(na, ia);
+            if (nb instanceof Switch) {
+                ((Switch) nb).setUpstream(ib, ab);
+                ab.setFlowControl(fc, buffer);
+            }
+            if (na instanceof Switch) {
+                ((Switch) na).setUpstream(ia, ba);
+                ba.setFlowControl(fc, buffer);
+            }
             portIndex.add(new int[] {ia, ib});
         }
+        Topology.Routes routes = topology.equalCostRoutes();
+        int si = 0;
         for (Map.Entry<String, Switch> e : switches.entrySet()) {
-            int[] routes = new int[hostNames.size()];
-            for (int h = 0; h < hostNames.size(); h++) {
-                int link = topology.nextHopIndex(e.getKey(), hostNames.get(h));
-                int[] idx = portIndex.get(link);
-                routes[h] = topology.links().get(link).a().equals(e.getKey()) ? idx[0] : idx[1];
+            int[][] linkSets = routes.sets()[si];
+            int[][] portSets = new int[linkSets.length][];
+            for (int k = 0; k < linkSets.length; k++) {
+                portSets[k] = new int[linkSets[k].length];
+                for (int c = 0; c < linkSets[k].length; c++) {
+                    int link = linkSets[k][c];
+                    int[] idx = portIndex.get(link);
+                    portSets[k][c] = topology.links().get(link).a().equals(e.getKey()) ? idx[0] : idx[1];
+                }
             }
-            e.getValue().setRoutes(routes);
+            e.getValue().setRoutes(routes.setOf()[si], portSets);
+            si++;
         }
         this.provider = new DatProvider(sim, trace, hosts, params);
     }
@@ -153,6 +182,27 @@ public final class Fabric {
     /** Returns every link direction's sending port, two per link in link order. */
     public List<Port> ports() {
         return List.copyOf(ports);
+    }
+
+    /** Returns the pool every packet of this fabric comes from. */
+    public PacketPool packetPool() {
+        return packetPool;
+    }
+
+    /**
+     * Registers every port's counters ({@link org.datsim.fabric.link.PortCounters}) under {@code port.FROM->TO}
+     * ({@code #2}, {@code #3}, ... for parallel links), in link order.
+     *
+     * @param registry the run's statistics
+     */
+    public void registerStats(StatsRegistry registry) {
+        for (Port p : ports) {
+            String name = "port." + p.name();
+            for (int k = 2; registry.get(name) != null; k++) {
+                name = "port." + p.name() + "#" + k; // parallel links
+            }
+            registry.register(name, p.counters());
+        }
     }
 
     /** Returns the switches in declaration order. */

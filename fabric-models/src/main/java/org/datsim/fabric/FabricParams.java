@@ -31,8 +31,34 @@ public final class FabricParams {
             "Extra header bytes on ACK, NAK and RDMA Read response packets (AETH)");
     /** Switch forwarding latency. */
     public static final ParamSpec SWITCH_LATENCY = ParamSpec.time("switch.latency", "100ns",
-            "Store-and-forward latency of a switch, from the last bit received to the packet joining the output"
-                    + " queue");
+            "Forwarding latency of a switch, from the last bit received (store_and_forward) or the first bit"
+                    + " received (cut_through) to the packet joining the output queue");
+    /** Switch forwarding mode. */
+    public static final ParamSpec SWITCH_MODE = ParamSpec.choice("switch.mode", "store_and_forward",
+            "store_and_forward: a switch forwards a packet once its last bit has arrived; cut_through: once its"
+                    + " first bit has arrived (its last bit still cannot leave before it has arrived)",
+            "store_and_forward", "cut_through");
+    /** Switch buffer per input port. */
+    public static final ParamSpec SWITCH_BUFFER = ParamSpec.bytes("switch.buffer", "128KiB", 1024, 1L << 30,
+            "Buffer of a switch per input port: the bytes of the packets that arrived on a port and have not yet"
+                    + " fully left their output port (InfiniBand credit; the PFC buffer whose xoff/xon thresholds"
+                    + " pause the upstream port)");
+    /** Link-level flow control. */
+    public static final ParamSpec LINK_FLOW_CONTROL = ParamSpec.choice("link.flow_control", "ib_credits",
+            "Lossless link-level flow control into switches: ib_credits = InfiniBand credit per virtual lane (one"
+                    + " VL), a port sends only while the switch has buffer for the whole packet, credit returns a"
+                    + " propagation delay after the packet leaves the switch; pfc = RoCE priority flow control (one"
+                    + " priority), PAUSE at pfc.xoff buffered bytes and RESUME at pfc.xon, each a propagation delay"
+                    + " to take effect; none = no back-pressure and unbounded switch buffers",
+            "ib_credits", "pfc", "none");
+    /** PFC pause threshold. */
+    public static final ParamSpec PFC_XOFF = ParamSpec.bytes("pfc.xoff", "96KiB", 0, 1L << 30,
+            "PFC: buffered bytes of a switch input at which it pauses the upstream port; switch.buffer minus xoff is"
+                    + " the headroom, which must absorb what arrives while the PAUSE travels (2 x latency x rate"
+                    + " + 2 packets), or packets are dropped and counted");
+    /** PFC resume threshold. */
+    public static final ParamSpec PFC_XON = ParamSpec.bytes("pfc.xon", "64KiB", 0, 1L << 30,
+            "PFC: buffered bytes of a paused switch input at or below which it resumes the upstream port");
     /** PCIe one-way latency. */
     public static final ParamSpec PCIE_LATENCY = ParamSpec.time("pcie.latency", "150ns",
             "One-way latency between host memory or CPU and the HCA over PCIe (an MMIO doorbell, a posted DMA"
@@ -175,11 +201,41 @@ public final class FabricParams {
 
     /** Every fabric parameter in catalogue order. */
     public static final List<ParamSpec> ALL = List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
-            LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, PCIE_LATENCY, PCIE_BANDWIDTH, HCA_MTU, HCA_WQE_PROCESS,
-            HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY, HCA_QPC_MISS_PENALTY,
-            HCA_MTT_ENTRIES, HCA_MTT_POLICY, HCA_MTT_MISS_PENALTY, HCA_MTT_PAGE, HCA_BIND_TIME, PROVIDER_BIND_EVENT,
-            PROVIDER_BIND_DISCONNECTED, PROVIDER_SRQ_LW_EVENT, CPU_POST_OVERHEAD, CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
+            LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, SWITCH_MODE, SWITCH_BUFFER, LINK_FLOW_CONTROL,
+            PFC_XOFF, PFC_XON, PCIE_LATENCY, PCIE_BANDWIDTH, HCA_MTU, HCA_WQE_PROCESS,
+            HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,
+            HCA_QPC_MISS_PENALTY, HCA_MTT_ENTRIES, HCA_MTT_POLICY, HCA_MTT_MISS_PENALTY, HCA_MTT_PAGE, HCA_BIND_TIME,
+            PROVIDER_BIND_EVENT, PROVIDER_BIND_DISCONNECTED, PROVIDER_SRQ_LW_EVENT, CPU_POST_OVERHEAD,
+            CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
             CM_PROCESSING, CM_MAD_BYTES, RNR_TIMER, RNR_RETRY, READ_ORDERING, READ_JITTER, IA_MAX_RDMA_READ_IN,
             IA_MAX_RDMA_READ_OUT, MEMORY_MAX_RESIDENT, MEMORY_COHERENCE, IA_MAX_EVD_QLEN,
             IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV);
+
+    /**
+     * Checks the parameters that constrain each other (flow control thresholds, buffer against the largest
+     * packet).
+     *
+     * @param p the parameters
+     * @return one message per problem, each naming the parameters; empty if they are consistent
+     */
+    public static List<String> crossCheck(org.datsim.core.param.Params p) {
+        List<String> out = new java.util.ArrayList<>();
+        long largest = p.get(LINK_HEADER_BYTES) + p.get(HCA_MTU)
+                + Math.max(p.get(LINK_RETH_BYTES), p.get(LINK_AETH_BYTES));
+        largest = Math.max(largest, p.get(LINK_HEADER_BYTES) + p.get(CM_MAD_BYTES));
+        if (!"none".equals(p.choice(LINK_FLOW_CONTROL)) && p.get(SWITCH_BUFFER) < largest) {
+            out.add("switch.buffer (" + p.get(SWITCH_BUFFER) + " B) must hold the largest packet (" + largest
+                    + " B: headers + hca.mtu), or flow control would never let it through");
+        }
+        if ("pfc".equals(p.choice(LINK_FLOW_CONTROL))) {
+            if (p.get(PFC_XON) >= p.get(PFC_XOFF)) {
+                out.add("pfc.xon (" + p.get(PFC_XON) + " B) must be below pfc.xoff (" + p.get(PFC_XOFF) + " B)");
+            }
+            if (p.get(PFC_XOFF) > p.get(SWITCH_BUFFER) - largest) {
+                out.add("pfc.xoff (" + p.get(PFC_XOFF) + " B) must leave at least one largest packet (" + largest
+                        + " B) of headroom below switch.buffer (" + p.get(SWITCH_BUFFER) + " B)");
+            }
+        }
+        return out;
+    }
 }

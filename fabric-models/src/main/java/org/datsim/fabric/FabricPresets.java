@@ -71,6 +71,7 @@ public final class FabricPresets {
         edr.put("link.reth_bytes", "16B");
         edr.put("link.aeth_bytes", "4B");
         edr.put("switch.latency", "100ns");
+        edr.put("link.flow_control", "ib_credits");  // InfiniBand's credit-based lossless links (the default)
         edr.put("pcie.latency", "125ns");
         edr.put("pcie.bandwidth", "96.6Gbps");       // Gen3 x16 after 128b/130b, TLP headers and DLLPs
         edr.put("hca.mtu", "4KiB");
@@ -121,6 +122,7 @@ public final class FabricPresets {
         roce.put("link.header_bytes", "82B");
         roce.put("switch.latency", "300ns");
         roce.put("hca.mtu", "1KiB");                 // the RoCE MTU that fits a standard 1500-byte Ethernet frame
+        roce.put("link.flow_control", "pfc");        // lossless RoCE: priority flow control (pfc.xoff/xon defaults)
         add("roce-100g", "RoCEv2 over 100 Gb/s Ethernet, ConnectX-5 class, 1500-byte frames (scaled from ib-edr)",
                 roce);
 

@@ -12,6 +12,7 @@ import org.datsim.fabric.FabricParams;
 import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.NetworkNode;
 import org.datsim.fabric.link.Packet;
+import org.datsim.fabric.link.PacketPool;
 import org.datsim.fabric.link.Port;
 import org.datsim.fabric.memory.HostMemory;
 
@@ -97,6 +98,28 @@ public final class Hca implements NetworkNode {
     private long responderFree;
     private final ArrayDeque<Packet> loopback = new ArrayDeque<>();
     private final EventHandler loopbackDeliver = a -> receive(loopback.pollFirst(), 0);
+    // Allocation-free packet path: events about a packet carry its pool id; events with a fixed delay use FIFOs.
+    private PacketPool pool = new PacketPool();
+    private final EventHandler emitHandler = id -> emit(pool.get(id));
+    private final EventHandler transmitHandler = id -> transmit(pool.get(id));
+    private final EventHandler sendReplyHandler = id -> sendReply(pool.get(id));
+    private final EventHandler placeWriteHandler = id -> placeWrite(pool.get(id));
+    private final EventHandler placeSendHandler = id -> placeSend(pool.get(id));
+    private final EventHandler placeReadResponseHandler = id -> placeReadResponse(pool.get(id));
+    private final EventHandler executeAtomicHandler = id -> executeAtomic(pool.get(id));
+    /** The value an atomic writes back, encoded here (the DMA write copies it). */
+    private final byte[] atomicScratch = new byte[WorkRequest.ATOMIC_BYTES];
+    private final Slots<WorkRequest> doorbells = new Slots<>();
+    private final ArrayDeque<Packet> pendingPayloads = new ArrayDeque<>();
+    private long pendingLo = Long.MAX_VALUE;
+    private long pendingHi = Long.MIN_VALUE;
+    private final Runnable copyPendingPayloads = this::copyAllPendingPayloads;
+    private final EventHandler doorbellHandler = slot -> doorbell(doorbells.take(slot));
+    private final ArrayDeque<WorkRequest> completions = new ArrayDeque<>();
+    private final EventHandler completionHandler = a -> {
+        WorkRequest wr = completions.pollFirst();
+        wr.qp.listener.requestCompleted(wr);
+    };
     private int qpCount;
     private long packetsReceived;
     /** Send engine: when the packets scheduled so far (after their payload DMA reads) have all been emitted. */
@@ -230,6 +253,16 @@ public final class Hca implements NetworkNode {
         return port;
     }
 
+    /**
+     * Makes this HCA take its packets from a pool shared by the fabric (packets travel between hosts and are given
+     * back by the host that consumes them). Call before the run.
+     *
+     * @param pool the fabric's packet pool
+     */
+    public void setPacketPool(PacketPool pool) {
+        this.pool = pool;
+    }
+
     /** Sets who receives connection-management messages arriving at this host. */
     public void setCmListener(Consumer<Object> listener) {
         this.cmListener = listener;
@@ -243,6 +276,7 @@ public final class Hca implements NetworkNode {
      */
     public QueuePair createQueuePair(String name) {
         QueuePair qp = new QueuePair(this, name, qpCount++);
+        qp.flow = flowHash(hostId, qpCount); // numbered from 1, as before the caches
         qpc.preload(qp.cacheKey); // the create-QP command writes the context through the cache
         return qp;
     }
@@ -267,6 +301,9 @@ public final class Hca implements NetworkNode {
     public void postRequest(WorkRequest wr) {
         QueuePair qp = wr.qp;
         qp.outstanding.addLast(wr);
+        if (wr.fenceSource()) {
+            qp.fenceSources++;
+        }
         if (!qp.active) {
             transportDone(wr, Dat.DTO_ERR_FLUSHED);
             return;
@@ -285,7 +322,20 @@ public final class Hca implements NetworkNode {
             wr.inlineData = data;
             doorbell += pcieRate.transmitTimePs(wqeBytes + wr.length);
         }
-        sim.schedule(doorbell, () -> doorbell(wr));
+        // An inline doorbell takes longer than a plain one, so doorbells may overtake each other: each event finds
+        // its work request by slot, not by FIFO order.
+        sim.schedule(doorbell, doorbellHandler, doorbells.put(wr));
+    }
+
+    /** A fixed hash of a host id and a number (murmur3's 32-bit finaliser): the ECMP flow of a queue pair. */
+    private static int flowHash(int host, int n) {
+        int h = host * 0x9E3779B1 + n * 0x85EBCA77;
+        h ^= h >>> 16;
+        h *= 0x85EBCA6B;
+        h ^= h >>> 13;
+        h *= 0xC2B2AE35;
+        h ^= h >>> 16;
+        return h;
     }
 
     private void doorbell(WorkRequest wr) {
@@ -363,6 +413,9 @@ public final class Hca implements NetworkNode {
      * @return true if the work request must wait
      */
     private boolean fenced(WorkRequest wr) {
+        if (wr.qp.fenceSources == 0) {
+            return false; // no Read or bind outstanding: nothing to wait for, no scan
+        }
         boolean barrier = (wr.flags & Dat.COMPLETION_BARRIER_FENCE_FLAG) != 0
                 || (strictReadOrdering && !wr.isReadLike());
         long[] waiting = null;
@@ -435,11 +488,7 @@ public final class Hca implements NetworkNode {
         if (wr.isReadLike()) {
             wr.qp.readsOut++;
             wr.readCounted = true;
-            if (wr.isAtomic()) {
-                emitAtomicAt(t, wr);
-            } else {
-                emitAt(t, wr, Packet.READ_REQUEST, 0, 1, 0, 0);
-            }
+            emitAt(t, wr, wr.isAtomic() ? Packet.ATOMIC : Packet.READ_REQUEST, 0, 1, 0, 0);
             sendFree = t;
             sim.scheduleAt(busy, engineFree, 0);
             return;
@@ -549,33 +598,44 @@ public final class Hca implements NetworkNode {
         return (int) Math.max(1, (length + mtu - 1) / mtu);
     }
 
+    /**
+     * Schedules a packet's creation at the time its DMA read finishes: a pooled packet holds the arguments until
+     * then (its {@code status} field carries the payload length).
+     */
     private void emitAt(long time, WorkRequest wr, int kind, int index, int count, long off, int len) {
-        sim.scheduleAt(time, () -> emit(wr, kind, index, count, off, len));
+        Packet p = pool.acquire().set(kind, hostId, -1, 0, wr, index, count, off, len, wr.qp.flow);
+        sim.scheduleAt(time, emitHandler, p.id);
     }
 
-    private void emit(WorkRequest wr, int kind, int index, int count, long off, int len) {
+    private void emit(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        int kind = p.kind;
+        int index = p.index;
+        int count = p.count;
+        long off = p.offset;
+        int len = p.status;
+        p.status = 0;
         if (wr.done && kind != Packet.READ_RESPONSE) {
+            p.release();
             return; // flushed while its DMA was in progress
         }
-        byte[] data = null;
         int wire = header;
+        p.length = len;
+        p.dstHost = kind == Packet.READ_RESPONSE ? wr.qp.hca.hostId : wr.qp.peer.hca.hostId;
         switch (kind) {
             case Packet.SEND:
             case Packet.RDMA_WRITE:
-                data = new byte[len];
-                if (wr.inlineData != null) {
-                    System.arraycopy(wr.inlineData, (int) off, data, 0, len);
-                } else {
-                    wr.copySegments(memory, off, data, len, false);
-                }
+                readPayload(p);
                 wire += len + (kind == Packet.RDMA_WRITE && index == 0 ? reth : 0);
                 break;
             case Packet.READ_REQUEST:
                 wire += reth;
                 break;
+            case Packet.ATOMIC:
+                wire += ATOMIC_ETH_BYTES;
+                break;
             case Packet.READ_RESPONSE:
-                data = new byte[len];
-                memory.dmaRead(wr.remoteAddress + off, data, 0, len);
+                readPayload(p);
                 wire += len + aeth;
                 if (index == count - 1 && wr.qp.peer != null && wr.qp.peer.readsIn > 0) {
                     wr.qp.peer.readsIn--; // the responder has sent this Read's last response
@@ -584,11 +644,85 @@ public final class Hca implements NetworkNode {
             default:
                 break;
         }
-        int dst = kind == Packet.READ_RESPONSE ? wr.qp.hca.hostId : wr.qp.peer.hca.hostId;
-        transmit(new Packet(kind, hostId, dst, wire, wr, index, count, data, off, 0));
+        p.wireBytes = wire;
+        transmit(p);
+    }
+
+    /**
+     * The payload DMA of a packet, at the time its DMA finishes. The bytes read are those in memory now; to avoid
+     * holding a buffer per packet queued at the port, a packet bound for the port (on memory without an I/O cache)
+     * keeps its payload by reference ({@link Packet#payloadPending}) and the bytes are copied when it starts on the
+     * wire, or all at once just before anything changes the bytes of the referenced range, whichever comes first.
+     * Either way the packet carries the bytes of this moment. An inline Send or RDMA Write copies its bytes from
+     * the WQE (copied from memory at the post) at once.
+     */
+    private void readPayload(Packet p) {
+        if (p.dstHost == hostId || !memory.dmaReadIsPlain() || isInline(p)) {
+            copyPayload(p);
+            return;
+        }
+        WorkRequest wr = (WorkRequest) p.context;
+        long lo;
+        long hi;
+        if (p.kind == Packet.READ_RESPONSE) {
+            lo = wr.remoteAddress + p.offset;
+            hi = lo + p.length;
+        } else {
+            lo = Long.MAX_VALUE;
+            hi = Long.MIN_VALUE;
+            for (int i = 0; i < wr.segAddress.length; i++) {
+                lo = Math.min(lo, wr.segAddress[i]);
+                hi = Math.max(hi, wr.segAddress[i] + wr.segLength[i]);
+            }
+        }
+        p.payloadPending = true;
+        pendingPayloads.addLast(p);
+        pendingLo = Math.min(pendingLo, lo);
+        pendingHi = Math.max(pendingHi, hi);
+        memory.armWriteHook(pendingLo, pendingHi, copyPendingPayloads);
+    }
+
+    /** Whether a packet carries its payload from the WQE (an inline Send or RDMA Write), not from host memory. */
+    private static boolean isInline(Packet p) {
+        return p.kind != Packet.READ_RESPONSE && ((WorkRequest) p.context).inlineData != null;
+    }
+
+    /** Copies a packet's payload from host memory (or from its inline WQE) into a pooled buffer. */
+    private void copyPayload(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        byte[] data = pool.attachBuffer(p, p.length);
+        if (p.kind == Packet.READ_RESPONSE) {
+            memory.dmaRead(wr.remoteAddress + p.offset, data, 0, p.length);
+        } else if (wr.inlineData != null) {
+            System.arraycopy(wr.inlineData, (int) p.offset, data, 0, p.length);
+        } else {
+            wr.copySegments(memory, p.offset, data, p.length, false);
+        }
+        p.payloadPending = false;
+    }
+
+    /** Before the referenced bytes change: copies every payload still held by reference. */
+    private void copyAllPendingPayloads() {
+        for (Packet q = pendingPayloads.pollFirst(); q != null; q = pendingPayloads.pollFirst()) {
+            copyPayload(q);
+        }
+        pendingLo = Long.MAX_VALUE;
+        pendingHi = Long.MIN_VALUE;
     }
 
     private void onTransmit(Packet p, boolean start) {
+        if (start && p.payloadPending) {
+            // Packets leave the port in the order they were queued: p is the oldest payload held by reference.
+            if (pendingPayloads.pollFirst() != p) {
+                throw new IllegalStateException("payload references out of order at " + hostName);
+            }
+            copyPayload(p);
+            if (pendingPayloads.isEmpty()) {
+                pendingLo = Long.MAX_VALUE;
+                pendingHi = Long.MIN_VALUE;
+                memory.disarmWriteHook();
+            }
+        }
         if (!trace.isEnabled() || p.kind == Packet.CM || p.kind == Packet.ACK || p.kind == Packet.NAK) {
             return;
         }
@@ -620,7 +754,9 @@ public final class Hca implements NetworkNode {
     public void receive(Packet p, int inPort) {
         packetsReceived++;
         if (p.kind == Packet.CM) {
-            cmListener.accept(p.context);
+            Object message = p.context;
+            p.release();
+            cmListener.accept(message);
             return;
         }
         // The receive pipeline needs the packet's QP context: a request's target QP, or the requester's own QP
@@ -651,21 +787,28 @@ public final class Hca implements NetworkNode {
                 break;
             case Packet.READ_REQUEST:
                 onReadRequest(p);
+                p.release();
                 break;
             case Packet.READ_RESPONSE:
                 onReadResponse(p);
                 break;
             case Packet.ATOMIC:
                 onAtomicRequest(p);
+                p.release();
                 break;
             case Packet.ATOMIC_ACK:
-                onAtomicResponse(p);
+                onReadResponse(p); // the original value, placed like a one-packet RDMA Read response
                 break;
             case Packet.ACK:
-                onAck((WorkRequest) p.context);
+                WorkRequest acked = (WorkRequest) p.context;
+                p.release();
+                onAck(acked);
                 break;
             case Packet.NAK:
-                onNak((WorkRequest) p.context, p.status);
+                WorkRequest naked = (WorkRequest) p.context;
+                int status = p.status;
+                p.release();
+                onNak(naked, status);
                 break;
             default:
                 throw new IllegalStateException("unknown packet kind " + p.kind);
@@ -678,10 +821,19 @@ public final class Hca implements NetworkNode {
      * port, so it never overtakes them.
      */
     private void reply(WorkRequest wr, int kind, int status) {
-        Packet p = new Packet(kind, hostId, wr.qp.hca.hostId, header + aeth, wr, 0, 1, null, 0, status);
-        QueuePair responder = wr.qp.peer;
+        sendReply(replyPacket(wr, kind, status));
+    }
+
+    /** Builds an ACK or NAK for a request of the peer. */
+    private Packet replyPacket(WorkRequest wr, int kind, int status) {
+        return pool.acquire().set(kind, hostId, wr.qp.hca.hostId, header + aeth, wr, 0, 1, 0, status, wr.qp.flow);
+    }
+
+    /** Sends an ACK or NAK built by {@link #replyPacket}, behind the responses scheduled before it. */
+    private void sendReply(Packet p) {
+        QueuePair responder = ((WorkRequest) p.context).qp.peer;
         if (responder != null && responder.responsesUntil > sim.now()) {
-            sim.scheduleAt(responder.responsesUntil, () -> transmit(p));
+            sim.scheduleAt(responder.responsesUntil, transmitHandler, p.id);
         } else {
             transmit(p);
         }
@@ -708,11 +860,13 @@ public final class Hca implements NetworkNode {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = wr.qp.peer;
         if (blockedByRnr(qp, p)) {
+            p.release();
             return;
         }
         if (p.index == 0) {
             if (!qp.active) {
                 wr.remoteFailed = true;
+                p.release();
                 reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
                 return;
             }
@@ -720,35 +874,45 @@ public final class Hca implements NetworkNode {
             int status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, true);
             if (status != Dat.DTO_SUCCESS) {
                 wr.remoteFailed = true;
+                p.release();
                 reply(wr, Packet.NAK, status);
                 fail(qp, null, status);
                 return;
             }
         }
         if (wr.remoteFailed || !qp.active) {
+            p.release();
             return; // refused, or the queue pair was flushed while the message was arriving: drop, no ACK
         }
-        byte[] data = p.data;
-        long address = wr.remoteAddress + p.offset;
         boolean last = p.isLast();
-        long stall = mttCost(address, data.length, qp.name, wr);
-        long delay = dmaWriteDelay(data.length, stall);
-        sim.schedule(delay, () -> {
-            memory.dmaWrite(address, data, 0, data.length);
-            if (last && trace.isEnabled()) {
-                trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
-                        .attr("address", address + data.length - wr.length).attr("bytes", wr.length));
-            }
-        });
+        p.aux = qp;
+        long stall = mttCost(wr.remoteAddress + p.offset, p.length, qp.name, wr);
+        long delay = dmaWriteDelay(p.length, stall);
+        sim.schedule(delay, placeWriteHandler, p.id);
         if (last) {
             ackAfterWrite(wr, delay);
         }
+    }
+
+    /** The DMA write of an RDMA Write packet's payload, when it lands in host memory ({@link #dmaWriteDelay}). */
+    private void placeWrite(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        QueuePair qp = (QueuePair) p.aux;
+        long address = wr.remoteAddress + p.offset;
+        int length = p.length;
+        memory.dmaWrite(address, p.data, 0, length);
+        if (p.isLast() && trace.isEnabled()) {
+            trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
+                    .attr("address", address + length - wr.length).attr("bytes", wr.length));
+        }
+        p.release();
     }
 
     private void onSend(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = wr.qp.peer;
         if (blockedByRnr(qp, p)) {
+            p.release();
             return;
         }
         if (p.index == 0) {
@@ -773,42 +937,26 @@ public final class Hca implements NetworkNode {
                     recv.transferred = 0;
                     reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
                     failReceive(qp, recv, Dat.DTO_ERR_LOCAL_LENGTH);
+                    p.release();
                     return;
                 }
+                recv.takenBy = qp;
                 qp.inbound = recv;
             }
         }
         WorkRequest recv = qp.inbound;
         if (qp.dropping == wr || recv == null || !qp.active) {
+            p.release();
             return; // refused, or the queue pair was flushed while the message was arriving: drop, no ACK
         }
-        byte[] data = p.data;
-        long off = p.offset;
         boolean last = p.isLast();
         if (last) {
             qp.inbound = null;
         }
-        long stall = mttCostLocal(recv, off, data.length, qp.name);
-        long delay = dmaWriteDelay(data.length, stall);
-        sim.schedule(delay, () -> {
-            if (recv.done) {
-                return; // flushed meanwhile
-            }
-            recv.copySegments(memory, off, data, data.length, true);
-            if (last) {
-                if (trace.isEnabled()) {
-                    trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
-                            .attr("recv_op", recv.opId).attr("bytes", wr.length));
-                }
-                if (!recv.done) {
-                    recv.solicited = (wr.flags & Dat.COMPLETION_SOLICITED_WAIT_FLAG) != 0;
-                    recv.transferred = wr.length;
-                    recv.status = Dat.DTO_SUCCESS;
-                    recv.done = true;
-                    qp.listener.receiveCompleted(recv);
-                }
-            }
-        });
+        p.aux = recv;
+        long stall = mttCostLocal(recv, p.offset, p.length, qp.name);
+        long delay = dmaWriteDelay(p.length, stall);
+        sim.schedule(delay, placeSendHandler, p.id);
         if (last) {
             ackAfterWrite(wr, delay);
         }
@@ -820,11 +968,38 @@ public final class Hca implements NetworkNode {
      */
     private void ackAfterWrite(WorkRequest wr, long writeDelay) {
         long issued = writeDelay - pcieLatency;
+        Packet ack = replyPacket(wr, Packet.ACK, 0);
         if (issued <= 0) {
-            reply(wr, Packet.ACK, 0);
+            sendReply(ack);
         } else {
-            sim.schedule(issued, () -> reply(wr, Packet.ACK, 0));
+            sim.schedule(issued, sendReplyHandler, ack.id);
         }
+    }
+
+    /** The DMA write of a Send packet's payload into its receive, when it lands ({@link #dmaWriteDelay}). */
+    private void placeSend(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        WorkRequest recv = (WorkRequest) p.aux;
+        QueuePair qp = recv.takenBy; // the receiving queue pair (a receive of a shared receive queue has none)
+        if (recv.done) {
+            p.release();
+            return; // flushed meanwhile
+        }
+        recv.copySegments(memory, p.offset, p.data, p.length, true);
+        if (p.isLast()) {
+            if (trace.isEnabled()) {
+                trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
+                        .attr("recv_op", recv.opId).attr("bytes", wr.length));
+            }
+            recv.solicited = (wr.flags & Dat.COMPLETION_SOLICITED_WAIT_FLAG) != 0;
+            recv.transferred = wr.length;
+            recv.status = Dat.DTO_SUCCESS;
+            recv.done = true;
+            p.release();
+            qp.listener.receiveCompleted(recv);
+            return;
+        }
+        p.release();
     }
 
     private void onReadRequest(Packet p) {
@@ -869,43 +1044,40 @@ public final class Hca implements NetworkNode {
     private void onReadResponse(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         if (wr.done) {
+            p.release();
             return;
         }
-        byte[] data = p.data;
-        long off = p.offset;
-        long stall = mttCostLocal(wr, off, data.length, wr.qp.name);
-        sim.schedule(dmaWriteDelay(data.length, stall), () -> {
-            if (wr.done) {
-                return;
+        long stall = mttCostLocal(wr, p.offset, p.length, wr.qp.name);
+        sim.schedule(dmaWriteDelay(p.length, stall), placeReadResponseHandler, p.id);
+    }
+
+    /** The DMA write of an RDMA Read response's payload, when it lands ({@link #dmaWriteDelay}). */
+    private void placeReadResponse(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        if (wr.done) {
+            p.release();
+            return;
+        }
+        wr.copySegments(memory, p.offset, p.data, p.length, true);
+        int count = p.count;
+        p.release();
+        if (++wr.placed == count) {
+            if (trace.isEnabled()) {
+                trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(wr.qp.name).op(wr.opId)
+                        .attr("bytes", wr.length));
             }
-            wr.copySegments(memory, off, data, data.length, true);
-            if (++wr.placed == p.count) {
-                if (trace.isEnabled()) {
-                    trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(wr.qp.name).op(wr.opId)
-                            .attr("bytes", wr.length));
-                }
-                wr.transferred = wr.length;
-                transportDone(wr, Dat.DTO_SUCCESS);
-            }
-        });
+            wr.transferred = wr.length;
+            transportDone(wr, Dat.DTO_SUCCESS);
+        }
     }
 
     // ---------------------------------------------------------------- IB atomics (rule 18)
 
-    /** Sends an atomic request (its AtomicETH carries the address, the key and both operands) at {@code time}. */
-    private void emitAtomicAt(long time, WorkRequest wr) {
-        sim.scheduleAt(time, () -> {
-            if (!wr.done) { // not flushed while the WQE was fetched
-                transmit(new Packet(Packet.ATOMIC, hostId, wr.qp.peer.hca.hostId, header + ATOMIC_ETH_BYTES, wr, 0,
-                        1, null, 0, 0));
-            }
-        });
-    }
-
     /**
      * Responder: an atomic is checked like an RDMA Read (remote key and DAT_IB_MEM_PRIV_REMOTE_ATOMIC, then the
      * 8-byte alignment, then a read credit) and executed by the response engine in the order the requests arrived,
-     * after RDMA Read responses scheduled before it.
+     * after RDMA Read responses scheduled before it. Its acknowledgement is taken from the pool now and carries the
+     * request until the execution.
      */
     private void onAtomicRequest(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
@@ -939,59 +1111,43 @@ public final class Hca implements NetworkNode {
         }
         t += mttCost(wr.remoteAddress, WorkRequest.ATOMIC_BYTES, qp.name, wr)
                 + pcieRate.transmitTimePs(WorkRequest.ATOMIC_BYTES);
-        sim.scheduleAt(t, () -> executeAtomic(wr, qp));
+        Packet ack = pool.acquire().set(Packet.ATOMIC_ACK, hostId, wr.qp.hca.hostId,
+                header + aeth + ATOMIC_ACK_ETH_BYTES, wr, 0, 1, 0, 0, wr.qp.flow);
+        ack.aux = qp;
+        sim.scheduleAt(t, executeAtomicHandler, ack.id);
         responderFree = t;
         qp.responsesUntil = t;
     }
 
     /**
-     * Executes an atomic at the responder, indivisibly: reads the 64-bit value (little-endian, the x86 host's order),
-     * writes the sum (Fetch and Add) or the swap value if it equals the compare value (Compare and Swap), and sends the
-     * original value back in an atomic acknowledgement.
+     * Executes an atomic at the responder, indivisibly: reads the 64-bit value (little-endian, the x86 host's order)
+     * into the acknowledgement, writes the sum (Fetch and Add) or the swap value if the value equals the compare
+     * value (Compare and Swap), and sends the original value back. The requester places it as it places a one-packet
+     * RDMA Read response.
      */
-    private void executeAtomic(WorkRequest wr, QueuePair qp) {
-        byte[] old = new byte[WorkRequest.ATOMIC_BYTES];
-        memory.dmaRead(wr.remoteAddress, old, 0, old.length);
+    private void executeAtomic(Packet ack) {
+        WorkRequest wr = (WorkRequest) ack.context;
+        QueuePair qp = (QueuePair) ack.aux;
+        ack.aux = null;
+        byte[] old = pool.attachBuffer(ack, WorkRequest.ATOMIC_BYTES);
+        ack.length = WorkRequest.ATOMIC_BYTES;
+        memory.dmaRead(wr.remoteAddress, old, 0, WorkRequest.ATOMIC_BYTES);
         long value = 0;
-        for (int i = old.length - 1; i >= 0; i--) {
+        for (int i = WorkRequest.ATOMIC_BYTES - 1; i >= 0; i--) {
             value = (value << 8) | (old[i] & 0xff);
         }
         long updated = wr.opcode == WorkRequest.FETCH_ADD ? value + wr.compareAdd
                 : value == wr.compareAdd ? wr.swap : value;
         if (updated != value) {
-            byte[] b = new byte[WorkRequest.ATOMIC_BYTES];
-            for (int i = 0; i < b.length; i++) {
-                b[i] = (byte) (updated >>> (8 * i));
+            for (int i = 0; i < WorkRequest.ATOMIC_BYTES; i++) {
+                atomicScratch[i] = (byte) (updated >>> (8 * i));
             }
-            memory.dmaWrite(wr.remoteAddress, b, 0, b.length);
+            memory.dmaWrite(wr.remoteAddress, atomicScratch, 0, WorkRequest.ATOMIC_BYTES);
         }
         if (qp.readsIn > 0) {
             qp.readsIn--;
         }
-        transmit(new Packet(Packet.ATOMIC_ACK, hostId, wr.qp.hca.hostId, header + aeth + ATOMIC_ACK_ETH_BYTES, wr, 0,
-                1, old, 0, 0));
-    }
-
-    /** Requester: the original value is DMA-written into the local 8-byte segment, then the atomic completes. */
-    private void onAtomicResponse(Packet p) {
-        WorkRequest wr = (WorkRequest) p.context;
-        if (wr.done) {
-            return;
-        }
-        byte[] data = p.data;
-        long stall = mttCostLocal(wr, 0, data.length, wr.qp.name);
-        sim.schedule(dmaWriteDelay(data.length, stall), () -> {
-            if (wr.done) {
-                return;
-            }
-            wr.copySegments(memory, 0, data, data.length, true);
-            if (trace.isEnabled()) {
-                trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(wr.qp.name).op(wr.opId)
-                        .attr("bytes", wr.length));
-            }
-            wr.transferred = wr.length;
-            transportDone(wr, Dat.DTO_SUCCESS);
-        });
+        transmit(ack);
     }
 
     private void onAck(WorkRequest wr) {
@@ -1076,12 +1232,16 @@ public final class Hca implements NetworkNode {
         WorkRequest first = null;
         while (!qp.outstanding.isEmpty() && qp.outstanding.peekFirst().done) {
             WorkRequest head = qp.outstanding.pollFirst();
+            if (head.fenceSource()) {
+                qp.fenceSources--;
+            }
             if (first == null) {
                 first = head;
             } else if (head.finishedPs >= 0 && head.finishedPs < sim.now()) {
                 head.heldBehind = first.opId; // finished earlier, reported only now (rule 2)
             }
-            sim.schedule(pcieLatency, () -> qp.listener.requestCompleted(head));
+            completions.addLast(head); // same delay for every CQE write: FIFO order
+            sim.schedule(pcieLatency, completionHandler, 0);
         }
     }
 
@@ -1175,6 +1335,7 @@ public final class Hca implements NetworkNode {
         qp.creditBlocked = false;
         qp.notStarted.clear();
         qp.outstanding.clear();
+        qp.fenceSources = 0;
         qp.inbound = null;
         qp.dropping = null;
         qp.rnrBlocked = null;
@@ -1206,6 +1367,7 @@ public final class Hca implements NetworkNode {
      * @param message the message, delivered to that host's CM listener
      */
     public void sendCm(int dstHost, Object message) {
-        transmit(new Packet(Packet.CM, hostId, dstHost, cmBytes, message, 0, 1, null, 0, 0));
+        transmit(pool.acquire().set(Packet.CM, hostId, dstHost, cmBytes, message, 0, 1, 0, 0,
+                flowHash(hostId, dstHost)));
     }
 }

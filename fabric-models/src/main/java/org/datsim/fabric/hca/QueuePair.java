@@ -100,6 +100,11 @@ public final class QueuePair {
     boolean errored;
     final ArrayDeque<WorkRequest> notStarted = new ArrayDeque<>();
     final ArrayDeque<WorkRequest> outstanding = new ArrayDeque<>();
+    /**
+     * How many of {@link #outstanding} a fence can wait for (RDMA Reads, IB atomics and RMR binds, finished or not):
+     * while it is zero no fence can hold anything, and the send engine skips the scan of the outstanding queue.
+     */
+    int fenceSources;
     final ArrayDeque<WorkRequest> receives = new ArrayDeque<>();
     boolean queued;
     /** Requester: set from an RNR NAK until the retransmission restarts; the send engine skips this QP. */
@@ -119,6 +124,8 @@ public final class QueuePair {
     long responsesUntil;
     /** Responder: the message refused with an RNR NAK; later packets are dropped until it is sent again. */
     WorkRequest rnrBlocked;
+    /** The flow hash of this queue pair's packets (and of the responses to them), for ECMP. */
+    int flow;
 
     QueuePair(Hca hca, String name, int cacheKey) {
         this.hca = hca;

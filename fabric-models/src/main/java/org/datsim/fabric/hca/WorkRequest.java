@@ -71,6 +71,8 @@ public final class WorkRequest {
     long finishedPs = -1;
     /** The earlier operation whose completion held this one's back (rule 2), or -1. */
     long heldBehind = -1;
+    /** A receive: the queue pair whose incoming Send took it (its own, or one of its shared receive queue's). */
+    QueuePair takenBy;
     /** The payload of an inline Send or RDMA Write, copied by the CPU at post time; null if not inline. */
     byte[] inlineData;
 
@@ -192,5 +194,10 @@ public final class WorkRequest {
             done += n;
             skip = 0;
         }
+    }
+
+    /** Whether a fence waits for this operation: an RDMA Read or IB atomic (rules 17, 18) or an RMR bind (rule 23). */
+    boolean fenceSource() {
+        return isReadLike() || opcode == BIND;
     }
 }

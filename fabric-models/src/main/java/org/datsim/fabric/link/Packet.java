@@ -2,7 +2,12 @@ package org.datsim.fabric.link;
 
 /**
  * One packet on the wire. The transport that made it keeps its meaning in {@link #context}; the network only reads
- * the destination, the size and the kind. Payload bytes travel in {@link #data}.
+ * the destination, the size, the kind and the flow hash. Payload bytes travel in {@link #data} (the first
+ * {@link #length} bytes of a pooled buffer).
+ *
+ * <p>Packets are pooled ({@link PacketPool}): the fields are set by {@link #set} when a packet is taken from the
+ * pool, and the final receiver gives the packet back with {@link #release()} once it has used it. A packet must not
+ * be touched after its release.
  */
 public final class Packet {
 
@@ -28,29 +33,56 @@ public final class Packet {
     private static final String[] KIND_NAMES = {"cm", "send", "rdma_write", "read_request", "read_response", "ack",
         "nak", "atomic", "atomic_ack"};
 
+    /** The pool this packet belongs to. */
+    final PacketPool pool;
+    /** This packet's slot in its pool: pass it as an event's {@code long} argument and look it up again. */
+    public final int id;
+    boolean free;
+
     /** The packet kind, one of the constants of this class. */
-    public final int kind;
+    public int kind;
     /** The id of the destination host. */
-    public final int dstHost;
+    public int dstHost;
     /** The id of the source host. */
-    public final int srcHost;
+    public int srcHost;
     /** The bytes this packet occupies on the wire, headers included. */
-    public final int wireBytes;
+    public int wireBytes;
     /** The transport's context (the work request, the CM message, ...). */
-    public final Object context;
+    public Object context;
+    /** A second transport context (for example the receive a Send's payload is placed into), or null. */
+    public Object aux;
     /** This packet's index within its message, from 0. */
-    public final int index;
+    public int index;
     /** The number of packets of its message. */
-    public final int count;
-    /** The payload bytes, or null when the packet has none. */
-    public final byte[] data;
+    public int count;
+    /** The payload buffer, or null when the packet has none; only the first {@link #length} bytes count. */
+    public byte[] data;
+    /** The payload bytes. */
+    public int length;
+    /**
+     * True while the payload is held by reference: the sending HCA copies it into {@link #data} when the packet
+     * starts on the wire, or earlier if the source bytes are about to change (the copy is of the bytes as they were
+     * when the packet's DMA finished).
+     */
+    public boolean payloadPending;
     /** The offset of this packet's payload within its message, in bytes. */
-    public final long offset;
+    public long offset;
     /** A status for NAKs (a DAT DTO completion status), otherwise 0. */
-    public final int status;
+    public int status;
+    /** The flow hash switches use to choose among equal-cost paths (the same for every packet of a flow). */
+    public int flow;
+    /** The index of the switch port the packet arrived on (set by the switch that holds it). */
+    int inPort;
+    /** When the packet's last bit arrives at the node holding it, in picoseconds (cut-through forwarding). */
+    long tailPs;
+
+    Packet(PacketPool pool, int id) {
+        this.pool = pool;
+        this.id = id;
+    }
 
     /**
-     * Creates a packet.
+     * Sets every field of a packet taken from the pool.
      *
      * @param kind the kind
      * @param srcHost the source host id
@@ -59,22 +91,46 @@ public final class Packet {
      * @param context the transport's context
      * @param index the index within the message
      * @param count the packets in the message
-     * @param data the payload or null
      * @param offset the payload's offset within the message in bytes
      * @param status a NAK status or 0
+     * @param flow the flow hash
+     * @return this packet
      */
-    public Packet(int kind, int srcHost, int dstHost, int wireBytes, Object context, int index, int count,
-            byte[] data, long offset, int status) {
+    public Packet set(int kind, int srcHost, int dstHost, int wireBytes, Object context, int index, int count,
+            long offset, int status, int flow) {
         this.kind = kind;
         this.srcHost = srcHost;
         this.dstHost = dstHost;
         this.wireBytes = wireBytes;
         this.context = context;
+        this.aux = null;
         this.index = index;
         this.count = count;
-        this.data = data;
+        this.data = null;
+        this.length = 0;
+        this.payloadPending = false;
         this.offset = offset;
         this.status = status;
+        this.flow = flow;
+        this.inPort = -1;
+        this.tailPs = 0;
+        return this;
+    }
+
+    /**
+     * Gives the packet (and its payload buffer) back to its pool. Called once, by whoever consumed it last.
+     */
+    public void release() {
+        pool.release(this);
+    }
+
+    /**
+     * Records the switch port the packet arrived on (used by the switch to account its buffer).
+     *
+     * @param port the input port index
+     */
+    public void setInPort(int port) {
+        this.inPort = port;
     }
 
     /** Returns true for the last packet of its message. */

@@ -8,8 +8,15 @@ import org.datsim.core.time.DataRate;
 /**
  * The sending side of one direction of a link. Packets queue in FIFO order; each occupies the wire for its
  * {@link Packet#wireBytes} at the link's rate, and reaches the peer node the propagation delay after its last bit
- * left. The queue is unbounded here (lossless flow control is modelled by the fabric models issue); its depth is
- * observable.
+ * left (or, when the peer is a cut-through switch, the propagation delay after its first bit left).
+ *
+ * <p>When the peer is a switch, link-level flow control ({@link FlowControl}) may hold the head packet back: with
+ * InfiniBand credits the port starts a packet only while it holds credit for all its wire bytes (credit is the free
+ * space of the switch's buffer share for this input, returned by {@link #returnCredit}); with PFC the port starts
+ * no new packet while paused ({@link #pauseArrived}). The port's own queue is unbounded: it is the HCA's send queue
+ * or a switch output queue whose bytes are bounded by the flow control of the links into the switch.
+ *
+ * <p>Per-port counters ({@link PortCounters}): packets, bytes, deepest queue, flow-control stall time.
  */
 public final class Port {
 
@@ -31,13 +38,33 @@ public final class Port {
     private final EventHandler txDone = this::txDone;
     private final EventHandler arrive = this::arrive;
     private final ArrayDeque<Packet> inFlight = new ArrayDeque<>();
+    private final PortCounters counters = new PortCounters();
+    /** Wakes a port stalled for credit when returned credit arrives. */
+    private final EventHandler creditWake = this::creditWake;
+    // Credit on its way back, in arrival order (a ring of (arrival time, bytes)): absorbed when the port looks at its
+    // credit, so returning credit costs an event only when the port is stalled waiting for it.
+    private long[] returnAt = new long[16];
+    private long[] returnBytes = new long[16];
+    private int returnHead;
+    private int returnCount;
+    private boolean wakeScheduled;
+    /** Pauses (argument 1) or resumes (argument 0) this port. */
+    private final EventHandler pauseArrived = this::pauseArrived;
+    private String name = "port";
     private NetworkNode peer;
     private int peerPort;
+    private boolean headDelivery;
+    private Ingress owner;
     private Packet sending;
+    private int sendingIn;
     private TxListener listener;
-    private long packetsSent;
-    private long bytesSent;
     private long busyPs;
+    private long queuedBytes;
+    private FlowControl flowControl = FlowControl.NONE;
+    private long credits;
+    private boolean paused;
+    private long stallSince = -1;
+    private long lastDeliveryPs = -1;
 
     /**
      * Creates a port.
@@ -61,6 +88,37 @@ public final class Port {
     public void connect(NetworkNode peer, int peerPort) {
         this.peer = peer;
         this.peerPort = peerPort;
+        this.headDelivery = peer.receivesAtFirstBit();
+    }
+
+    /** Names the port (for counters), for example {@code "A->S"}. */
+    public void setName(String name) {
+        this.name = name;
+    }
+
+    /** Returns the port's name. */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Makes this port an output port of a node that accounts buffered packets per input port.
+     *
+     * @param owner the node told when each packet has left
+     */
+    public void setOwner(Ingress owner) {
+        this.owner = owner;
+    }
+
+    /**
+     * Sets the link-level flow control towards the peer (a switch).
+     *
+     * @param mode the mode
+     * @param initialCredits the peer's buffer share for this link in bytes (the credit of {@link FlowControl#IB_CREDITS})
+     */
+    public void setFlowControl(FlowControl mode, long initialCredits) {
+        this.flowControl = mode;
+        this.credits = initialCredits;
     }
 
     /** Sets the transmission observer (one at most). */
@@ -73,48 +131,176 @@ public final class Port {
         return peer;
     }
 
+    /** Returns the propagation delay in picoseconds. */
+    public long propagationPs() {
+        return propagationPs;
+    }
+
+    /** Returns the link's rate. */
+    public DataRate rate() {
+        return rate;
+    }
+
+    /**
+     * Returns credit to this port: it becomes usable {@code delayPs} from now (the flow-control update crossing the
+     * link). Calls must come in order of arrival time (a constant delay from increasing times).
+     *
+     * @param bytes the bytes of credit
+     * @param delayPs the delay before the port holds it, in picoseconds
+     */
+    public void returnCredit(long bytes, long delayPs) {
+        long at = sim.now() + delayPs;
+        if (returnCount == returnAt.length) {
+            long[] t = new long[2 * returnCount];
+            long[] b = new long[2 * returnCount];
+            for (int i = 0; i < returnCount; i++) {
+                t[i] = returnAt[(returnHead + i) % returnCount];
+                b[i] = returnBytes[(returnHead + i) % returnCount];
+            }
+            returnAt = t;
+            returnBytes = b;
+            returnHead = 0;
+        }
+        int slot = (returnHead + returnCount) % returnAt.length;
+        returnAt[slot] = at;
+        returnBytes[slot] = bytes;
+        returnCount++;
+        if (stallSince >= 0 && !wakeScheduled) {
+            wakeScheduled = true;
+            sim.scheduleAt(at, creditWake, 0);
+        }
+    }
+
+    /** Takes every returned credit that has arrived by now. */
+    private void absorbCredit() {
+        long now = sim.now();
+        while (returnCount > 0 && returnAt[returnHead] <= now) {
+            credits += returnBytes[returnHead];
+            returnHead = (returnHead + 1) % returnAt.length;
+            returnCount--;
+        }
+    }
+
+    /** Returns the handler that pauses (argument 1) or resumes (argument 0) this port. */
+    public EventHandler pauseHandler() {
+        return pauseArrived;
+    }
+
     /**
      * Queues a packet for transmission now.
      *
      * @param packet the packet
      */
     public void send(Packet packet) {
-        if (sending == null) {
-            start(packet);
-        } else {
-            queue.addLast(packet);
+        queue.addLast(packet);
+        queuedBytes += packet.wireBytes;
+        trySend();
+        int depth = queue.size();
+        if (depth > counters.maxQueuePackets) {
+            counters.maxQueuePackets = depth;
         }
+        if (queuedBytes > counters.maxQueueBytes) {
+            counters.maxQueueBytes = queuedBytes;
+        }
+    }
+
+    private void trySend() {
+        if (sending != null) {
+            return;
+        }
+        Packet p = queue.peekFirst();
+        if (p == null) {
+            return;
+        }
+        if (flowControl == FlowControl.IB_CREDITS && credits < p.wireBytes) {
+            absorbCredit();
+        }
+        boolean may = flowControl == FlowControl.NONE
+                || (flowControl == FlowControl.IB_CREDITS ? credits >= p.wireBytes : !paused);
+        if (!may) {
+            if (stallSince < 0) {
+                stallSince = sim.now();
+            }
+            if (flowControl == FlowControl.IB_CREDITS && returnCount > 0 && !wakeScheduled) {
+                wakeScheduled = true;
+                sim.scheduleAt(returnAt[returnHead], creditWake, 0);
+            }
+            return;
+        }
+        if (stallSince >= 0) {
+            counters.stallPs += sim.now() - stallSince;
+            stallSince = -1;
+        }
+        queue.pollFirst();
+        queuedBytes -= p.wireBytes;
+        start(p);
     }
 
     private void start(Packet packet) {
         sending = packet;
-        long t = rate.transmitTimePs(packet.wireBytes);
-        busyPs += t;
+        sendingIn = packet.inPort;
+        long now = sim.now();
+        long end = now + rate.transmitTimePs(packet.wireBytes);
+        if (packet.tailPs > end) {
+            end = packet.tailPs; // cut through: the last bit cannot leave before it has arrived
+        }
+        if (flowControl == FlowControl.IB_CREDITS) {
+            credits -= packet.wireBytes;
+        }
+        busyPs += end - now;
         if (listener != null) {
             listener.onTransmit(packet, true);
         }
-        sim.schedule(t, txDone, 0);
+        sim.scheduleAt(end, txDone, 0);
+        if (headDelivery) {
+            packet.tailPs = end + propagationPs;
+            inFlight.addLast(packet);
+            sim.schedule(propagationPs, arrive, 0);
+        }
     }
 
     private void txDone(long unused) {
         Packet p = sending;
-        packetsSent++;
-        bytesSent += p.wireBytes;
+        int wire = p.wireBytes;
+        int in = sendingIn;
+        counters.packets++;
+        counters.bytes += wire;
         if (listener != null) {
             listener.onTransmit(p, false);
         }
-        inFlight.addLast(p);
-        sim.schedule(propagationPs, arrive, 0);
-        Packet next = queue.pollFirst();
-        sending = null;
-        if (next != null) {
-            start(next);
+        if (!headDelivery) {
+            p.tailPs = sim.now() + propagationPs;
+            inFlight.addLast(p);
+            sim.schedule(propagationPs, arrive, 0);
         }
+        sending = null;
+        if (owner != null) {
+            owner.departed(p, in, wire);
+        }
+        trySend();
     }
 
     private void arrive(long unused) {
         // Every packet has the same propagation delay, so arrivals leave in FIFO order.
+        lastDeliveryPs = sim.now();
         peer.receive(inFlight.pollFirst(), peerPort);
+    }
+
+    private void creditWake(long unused) {
+        wakeScheduled = false;
+        trySend();
+    }
+
+    private void pauseArrived(long pause) {
+        paused = pause != 0;
+        if (!paused) {
+            trySend();
+        }
+    }
+
+    /** Counts a packet the far end dropped because its buffer overflowed. */
+    public void countDrop() {
+        counters.drops++;
     }
 
     /** Returns the packets waiting behind the one on the wire. */
@@ -122,18 +308,48 @@ public final class Port {
         return queue.size();
     }
 
+    /** Returns the bytes of the packets waiting behind the one on the wire. */
+    public long queuedBytes() {
+        return queuedBytes;
+    }
+
     /** Returns the packets fully transmitted so far. */
     public long packetsSent() {
-        return packetsSent;
+        return counters.packets;
     }
 
     /** Returns the wire bytes fully transmitted so far. */
     public long bytesSent() {
-        return bytesSent;
+        return counters.bytes;
     }
 
     /** Returns the picoseconds the port has spent transmitting (or committed to). */
     public long busyPs() {
         return busyPs;
+    }
+
+    /**
+     * Returns when the last packet was delivered to the peer (its last bit, or its first bit for a cut-through
+     * switch), in picoseconds, or -1 if none was.
+     */
+    public long lastDeliveryPs() {
+        return lastDeliveryPs;
+    }
+
+    /**
+     * Returns the credit this port holds now plus the credit on its way back to it, in bytes (meaningful with
+     * InfiniBand credits only).
+     */
+    public long credits() {
+        long c = credits;
+        for (int i = 0; i < returnCount; i++) {
+            c += returnBytes[(returnHead + i) % returnAt.length];
+        }
+        return c;
+    }
+
+    /** Returns the port's counters (a live view). */
+    public PortCounters counters() {
+        return counters;
     }
 }

@@ -187,6 +187,33 @@ public final class HostMemory {
     }
 
     /**
+     * Whether a DMA read has no side effect and reads the memory's bytes directly (not through an I/O cache), so
+     * that it may be deferred until the bytes are about to change ({@link #armWriteHook}).
+     *
+     * @return true unless the host is I/O non-coherent
+     */
+    public boolean dmaReadIsPlain() {
+        return coherence != Coherence.IO_NONCOHERENT;
+    }
+
+    /**
+     * Arms a one-shot hook that runs just before the first change of the memory's bytes in {@code [lo, hi)} (by DMA,
+     * by a CPU write reaching memory, or by a write-back). See {@link SparseMemory#armWriteHook}.
+     *
+     * @param lo the first address watched
+     * @param hi the end of the watched range (exclusive)
+     * @param beforeWrite the hook
+     */
+    public void armWriteHook(long lo, long hi, Runnable beforeWrite) {
+        bytes.armWriteHook(lo, hi, beforeWrite);
+    }
+
+    /** Disarms the write hook. */
+    public void disarmWriteHook() {
+        bytes.disarmWriteHook();
+    }
+
+    /**
      * A DMA write by the HCA.
      *
      * @param address the first address

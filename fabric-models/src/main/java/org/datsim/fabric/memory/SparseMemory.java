@@ -1,14 +1,12 @@
 package org.datsim.fabric.memory;
 
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * A 64-bit byte-addressed memory stored as 4 KiB pages created on first write. Unwritten bytes read as zero. The
  * number of resident pages is bounded; a write that would exceed the bound throws {@link MemoryLimitException}
- * instead of exhausting the Java heap. Pages are looked up by number in a hash map and never iterated, so the map's
- * order cannot affect results.
+ * instead of exhausting the Java heap. Pages are looked up by number in an open-addressing hash table of primitive
+ * keys (no boxing on the packet path) and never iterated, so its order cannot affect results.
  */
 public final class SparseMemory {
 
@@ -17,7 +15,12 @@ public final class SparseMemory {
     private static final int PAGE_SHIFT = 12;
     private static final long PAGE_MASK = PAGE_SIZE - 1;
 
-    private final Map<Long, byte[]> pages = new HashMap<>();
+    private long[] keys = new long[16];
+    private byte[][] values = new byte[16][];
+    private int size;
+    private long hookLo;
+    private long hookHi;
+    private Runnable hook;
     private final long maxResidentBytes;
 
     /**
@@ -29,9 +32,36 @@ public final class SparseMemory {
         this.maxResidentBytes = maxResidentBytes;
     }
 
+    /**
+     * Arms a one-shot hook that runs just before the first write or fill that touches {@code [lo, hi)}; replaces any
+     * armed hook. Used by the HCA to copy out payloads it has read by reference before their bytes change.
+     *
+     * @param lo the first address watched
+     * @param hi the end of the watched range (exclusive)
+     * @param beforeWrite the hook
+     */
+    public void armWriteHook(long lo, long hi, Runnable beforeWrite) {
+        this.hookLo = lo;
+        this.hookHi = hi;
+        this.hook = beforeWrite;
+    }
+
+    /** Disarms the write hook. */
+    public void disarmWriteHook() {
+        this.hook = null;
+    }
+
+    private void beforeWrite(long address, long length) {
+        if (hook != null && address < hookHi && address + length > hookLo) {
+            Runnable h = hook;
+            hook = null;
+            h.run();
+        }
+    }
+
     /** Returns the bytes of pages that exist (4 KiB per touched page). */
     public long residentBytes() {
-        return (long) pages.size() * PAGE_SIZE;
+        return (long) size * PAGE_SIZE;
     }
 
     /**
@@ -48,7 +78,7 @@ public final class SparseMemory {
             long a = address + done;
             int inPage = (int) (a & PAGE_MASK);
             int n = Math.min(length - done, PAGE_SIZE - inPage);
-            byte[] page = pages.get(a >>> PAGE_SHIFT);
+            byte[] page = page(a >>> PAGE_SHIFT);
             if (page == null) {
                 Arrays.fill(dst, dstOff + done, dstOff + done + n, (byte) 0);
             } else {
@@ -69,13 +99,14 @@ public final class SparseMemory {
      * @throws MemoryLimitException if a new page would exceed the resident bound
      */
     public void write(long address, byte[] src, int srcOff, int length) {
+        beforeWrite(address, length);
         int done = 0;
         while (done < length) {
             long a = address + done;
             int inPage = (int) (a & PAGE_MASK);
             int n = Math.min(length - done, PAGE_SIZE - inPage);
             long pageNo = a >>> PAGE_SHIFT;
-            byte[] page = pages.get(pageNo);
+            byte[] page = page(pageNo);
             if (page == null) {
                 if (!allZero(src, srcOff + done, n)) {
                     page = newPage(pageNo);
@@ -97,13 +128,14 @@ public final class SparseMemory {
      * @throws MemoryLimitException if the pages needed would exceed the resident bound
      */
     public void fill(long address, long length, byte value) {
+        beforeWrite(address, length);
         long done = 0;
         while (done < length) {
             long a = address + done;
             int inPage = (int) (a & PAGE_MASK);
             int n = (int) Math.min(length - done, PAGE_SIZE - inPage);
             long pageNo = a >>> PAGE_SHIFT;
-            byte[] page = pages.get(pageNo);
+            byte[] page = page(pageNo);
             if (page == null && value != 0) {
                 page = newPage(pageNo);
             }
@@ -120,8 +152,48 @@ public final class SparseMemory {
                     + " bytes (raise memory.max_resident or touch less memory)");
         }
         byte[] page = new byte[PAGE_SIZE];
-        pages.put(pageNo, page);
+        put(pageNo, page);
         return page;
+    }
+
+    private static int slot(long pageNo, int mask) {
+        long h = pageNo * 0x9E3779B97F4A7C15L;
+        return (int) (h >>> 40) & mask;
+    }
+
+    private byte[] page(long pageNo) {
+        int mask = keys.length - 1;
+        for (int i = slot(pageNo, mask);; i = (i + 1) & mask) {
+            byte[] v = values[i];
+            if (v == null || keys[i] == pageNo) {
+                return v;
+            }
+        }
+    }
+
+    private void put(long pageNo, byte[] page) {
+        if (2 * (size + 1) > keys.length) {
+            long[] oldKeys = keys;
+            byte[][] oldValues = values;
+            keys = new long[2 * oldKeys.length];
+            values = new byte[2 * oldKeys.length][];
+            size = 0;
+            for (int i = 0; i < oldKeys.length; i++) {
+                if (oldValues[i] != null) {
+                    put(oldKeys[i], oldValues[i]);
+                }
+            }
+        }
+        int mask = keys.length - 1;
+        int i = slot(pageNo, mask);
+        while (values[i] != null && keys[i] != pageNo) {
+            i = (i + 1) & mask;
+        }
+        if (values[i] == null) {
+            size++;
+        }
+        keys[i] = pageNo;
+        values[i] = page;
     }
 
     private static boolean allZero(byte[] b, int off, int len) {

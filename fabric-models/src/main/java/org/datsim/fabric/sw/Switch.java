@@ -5,25 +5,66 @@ import java.util.ArrayList;
 import java.util.List;
 import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
+import org.datsim.fabric.link.FlowControl;
+import org.datsim.fabric.link.Ingress;
 import org.datsim.fabric.link.NetworkNode;
 import org.datsim.fabric.link.Packet;
 import org.datsim.fabric.link.Port;
 
 /**
- * A store-and-forward switch: a packet that has fully arrived joins the output queue of the port its route names
- * after a fixed forwarding latency. Routes are a table from destination host id to output port, filled from the
- * topology before the run.
+ * An output-queued switch. A packet is received when its last bit has arrived (store and forward) or its first bit
+ * (cut through); after the forwarding latency it joins the FIFO output queue of the port its route names. A packet
+ * occupies its input port's share of the buffer ({@code switch.buffer}) from arrival until its last bit has left
+ * the output port; link-level flow control keeps each share from overflowing: InfiniBand credit returned to the
+ * upstream port, or PFC pause and resume at the {@code pfc.xoff} and {@code pfc.xon} thresholds.
+ *
+ * <p>Routes: for each destination host, the output ports on shortest paths (equal-cost multipath); a packet takes
+ * the one its flow hash picks, salted per switch so that successive switches choose independently. Every packet of
+ * a flow takes the same path, so packets of a flow stay in order.
  */
-public final class Switch implements NetworkNode {
+public final class Switch implements NetworkNode, Ingress {
+
+    /** How a switch forwards. */
+    public enum Mode {
+        /** From the last bit received. */
+        STORE_AND_FORWARD,
+        /** From the first bit received; the output cannot finish before the input has. */
+        CUT_THROUGH
+    }
 
     private final String name;
     private final Simulator sim;
     private final long latencyPs;
+    private final Mode mode;
+    private final FlowControl flowControl;
+    private final long bufferBytes;
+    private final long xoff;
+    private final long xon;
+    private final int salt;
     private final List<Port> ports = new ArrayList<>();
+    private Port[] upstream = new Port[0];
+    private long[] ingressBytes = new long[0];
+    private long[] maxIngressBytes = new long[0];
+    private boolean[] pauseSent = new boolean[0];
     private final ArrayDeque<Packet> forwarding = new ArrayDeque<>();
     private final EventHandler forward = this::forward;
-    private int[] routes = new int[0];
+    private Port[] out = new Port[0];
+    private int[] routeSet = new int[0];
+    private int[][] sets = new int[0][];
     private long packetsForwarded;
+    private long drops;
+
+    /**
+     * Creates a store-and-forward switch without flow control.
+     *
+     * @param name its unique name
+     * @param sim the simulator
+     * @param latencyPs the forwarding latency in picoseconds
+     */
+    public Switch(String name, Simulator sim, long latencyPs) {
+        this(name, sim, latencyPs, Mode.STORE_AND_FORWARD, FlowControl.NONE, Long.MAX_VALUE, Long.MAX_VALUE,
+                Long.MAX_VALUE, 0);
+    }
 
     /**
      * Creates a switch.
@@ -31,16 +72,44 @@ public final class Switch implements NetworkNode {
      * @param name its unique name
      * @param sim the simulator
      * @param latencyPs the forwarding latency in picoseconds
+     * @param mode store and forward or cut through
+     * @param flowControl the flow control of the links into it
+     * @param bufferBytes each input port's share of the buffer in bytes
+     * @param xoff PFC: the buffered bytes of an input at which its upstream port is paused
+     * @param xon PFC: the buffered bytes at or below which a paused upstream port is resumed
+     * @param salt the ECMP hash salt of this switch (for example its index)
      */
-    public Switch(String name, Simulator sim, long latencyPs) {
+    public Switch(String name, Simulator sim, long latencyPs, Mode mode, FlowControl flowControl, long bufferBytes,
+            long xoff, long xon, int salt) {
         this.name = name;
         this.sim = sim;
         this.latencyPs = latencyPs;
+        this.mode = mode;
+        this.flowControl = flowControl;
+        this.bufferBytes = bufferBytes;
+        this.xoff = xoff;
+        this.xon = xon;
+        this.salt = mix(salt * 0x9E3779B9 + 0x7F4A7C15);
     }
 
     @Override
     public String name() {
         return name;
+    }
+
+    @Override
+    public boolean receivesAtFirstBit() {
+        return mode == Mode.CUT_THROUGH;
+    }
+
+    /** Returns the flow control of the links into this switch. */
+    public FlowControl flowControl() {
+        return flowControl;
+    }
+
+    /** Returns each input port's share of the buffer, in bytes. */
+    public long bufferBytes() {
+        return bufferBytes;
     }
 
     /**
@@ -51,20 +120,137 @@ public final class Switch implements NetworkNode {
      */
     public int addPort(Port port) {
         ports.add(port);
-        return ports.size() - 1;
+        port.setOwner(this);
+        int n = ports.size();
+        out = ports.toArray(new Port[0]);
+        upstream = java.util.Arrays.copyOf(upstream, n);
+        ingressBytes = java.util.Arrays.copyOf(ingressBytes, n);
+        maxIngressBytes = java.util.Arrays.copyOf(maxIngressBytes, n);
+        pauseSent = java.util.Arrays.copyOf(pauseSent, n);
+        return n - 1;
     }
 
     /**
-     * Sets the route table.
+     * Names the port that sends into one of this switch's ports (the other direction of its link), which receives
+     * credit or pause frames.
+     *
+     * @param port the index of this switch's port
+     * @param sender the peer's port sending into it
+     */
+    public void setUpstream(int port, Port sender) {
+        upstream[port] = sender;
+    }
+
+    /**
+     * Sets the route table: one output port per destination host.
      *
      * @param routes for each destination host id, the output port index (-1 if unreachable)
      */
     public void setRoutes(int[] routes) {
-        this.routes = routes.clone();
+        int[][] s = new int[routes.length][];
+        for (int h = 0; h < routes.length; h++) {
+            s[h] = routes[h] < 0 ? new int[0] : new int[] {routes[h]};
+        }
+        setRoutes(s);
+    }
+
+    /**
+     * Sets the route table with equal-cost choices. Identical choice lists are stored once.
+     *
+     * @param choices for each destination host id, the output port indexes on shortest paths (empty if unreachable)
+     */
+    public void setRoutes(int[][] choices) {
+        java.util.Map<java.util.List<Integer>, Integer> interned = new java.util.LinkedHashMap<>();
+        List<int[]> distinct = new ArrayList<>();
+        int[] bySet = new int[choices.length];
+        for (int h = 0; h < choices.length; h++) {
+            List<Integer> key = new ArrayList<>();
+            for (int c : choices[h]) {
+                key.add(c);
+            }
+            Integer id = interned.get(key);
+            if (id == null) {
+                id = distinct.size();
+                interned.put(key, id);
+                distinct.add(choices[h].clone());
+            }
+            bySet[h] = id;
+        }
+        this.routeSet = bySet;
+        this.sets = distinct.toArray(new int[0][]);
+    }
+
+    /**
+     * Sets the route table from distinct choice lists.
+     *
+     * @param setOf for each destination host id, the index of its choice list in {@code choiceLists}
+     * @param choiceLists the distinct lists of output port indexes (an empty list: unreachable)
+     */
+    public void setRoutes(int[] setOf, int[][] choiceLists) {
+        this.routeSet = setOf.clone();
+        this.sets = choiceLists.clone();
+    }
+
+    /**
+     * Returns the output ports a packet to a host may take.
+     *
+     * @param dstHost the destination host id
+     * @return the port indexes (a copy)
+     */
+    public int[] routeChoices(int dstHost) {
+        return sets[routeSet[dstHost]].clone();
+    }
+
+    /**
+     * Returns the output port this switch sends a flow to.
+     *
+     * @param dstHost the destination host id
+     * @param flow the flow hash
+     * @return the port index, or -1 if the host is unreachable
+     */
+    public int route(int dstHost, int flow) {
+        if (dstHost < 0 || dstHost >= routeSet.length) {
+            return -1;
+        }
+        int[] c = sets[routeSet[dstHost]];
+        if (c.length == 0) {
+            return -1;
+        }
+        return c.length == 1 ? c[0] : c[(mix(flow ^ salt) >>> 1) % c.length];
+    }
+
+    /** A 32-bit finaliser (murmur3's fmix32): a fixed, platform-independent hash. */
+    static int mix(int h) {
+        h ^= h >>> 16;
+        h *= 0x85EBCA6B;
+        h ^= h >>> 13;
+        h *= 0xC2B2AE35;
+        h ^= h >>> 16;
+        return h;
     }
 
     @Override
     public void receive(Packet packet, int inPort) {
+        long held = ingressBytes[inPort] + packet.wireBytes;
+        if (flowControl == FlowControl.PFC) {
+            if (held > bufferBytes) {
+                // The PFC headroom did not absorb what was in flight when the pause was sent.
+                drops++;
+                upstream[inPort].countDrop();
+                packet.release();
+                return;
+            }
+            if (!pauseSent[inPort] && held >= xoff) {
+                pauseSent[inPort] = true;
+                Port up = upstream[inPort];
+                sim.schedule(up.propagationPs(), up.pauseHandler(), 1);
+            }
+        }
+        ingressBytes[inPort] = held;
+        if (held > maxIngressBytes[inPort]) {
+            maxIngressBytes[inPort] = held;
+        }
+        packet.setInPort(inPort);
         forwarding.addLast(packet);
         sim.schedule(latencyPs, forward, 0);
     }
@@ -72,17 +258,61 @@ public final class Switch implements NetworkNode {
     private void forward(long unused) {
         // Every packet waits the same latency, so they leave the forwarding stage in arrival order.
         Packet p = forwarding.pollFirst();
-        int out = p.dstHost < routes.length ? routes[p.dstHost] : -1;
-        if (out < 0) {
+        int o = route(p.dstHost, p.flow);
+        if (o < 0) {
             throw new IllegalStateException("switch " + name + " has no route to host " + p.dstHost);
         }
         packetsForwarded++;
-        ports.get(out).send(p);
+        out[o].send(p);
+    }
+
+    @Override
+    public void departed(Packet packet, int inPort, int wireBytes) {
+        if (inPort < 0) {
+            return;
+        }
+        long held = ingressBytes[inPort] - wireBytes;
+        ingressBytes[inPort] = held;
+        Port up = upstream[inPort];
+        if (up == null) {
+            return;
+        }
+        if (flowControl == FlowControl.IB_CREDITS) {
+            up.returnCredit(wireBytes, up.propagationPs());
+        } else if (flowControl == FlowControl.PFC && pauseSent[inPort] && held <= xon) {
+            pauseSent[inPort] = false;
+            sim.schedule(up.propagationPs(), up.pauseHandler(), 0);
+        }
     }
 
     /** Returns the packets forwarded so far. */
     public long packetsForwarded() {
         return packetsForwarded;
+    }
+
+    /** Returns the packets dropped because an input's buffer share overflowed (PFC with too little headroom). */
+    public long drops() {
+        return drops;
+    }
+
+    /**
+     * Returns the most bytes an input port's share of the buffer held at once.
+     *
+     * @param port the input port index
+     * @return the bytes
+     */
+    public long maxIngressBytes(int port) {
+        return maxIngressBytes[port];
+    }
+
+    /**
+     * Returns the bytes an input port's share of the buffer holds now.
+     *
+     * @param port the input port index
+     * @return the bytes
+     */
+    public long ingressBytes(int port) {
+        return ingressBytes[port];
     }
 
     /** Returns the switch's ports in index order. */

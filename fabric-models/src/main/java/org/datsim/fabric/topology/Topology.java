@@ -140,4 +140,109 @@ public final class Topology {
         }
         return path.getEdgeList().get(0);
     }
+
+    /**
+     * Computes the equal-cost routes of every switch: for each destination host, the links that start a shortest
+     * path (fewest hops) to it, in link order. Hosts are never transit nodes. Identical choice lists of a switch are
+     * stored once, so a fat-tree's tables stay small. Costs one breadth-first search per host.
+     *
+     * @return the routes, switches in {@link #switches()} order
+     */
+    public Routes equalCostRoutes() {
+        int nh = hosts.size();
+        int ns = switches.size();
+        int n = nh + ns;
+        java.util.Map<String, Integer> index = new java.util.HashMap<>();
+        for (int i = 0; i < nh; i++) {
+            index.put(hosts.get(i), i);
+        }
+        for (int i = 0; i < ns; i++) {
+            index.put(switches.get(i), nh + i);
+        }
+        int[] degree = new int[n];
+        int[] ea = new int[links.size()];
+        int[] eb = new int[links.size()];
+        for (int l = 0; l < links.size(); l++) {
+            ea[l] = index.get(links.get(l).a());
+            eb[l] = index.get(links.get(l).b());
+            degree[ea[l]]++;
+            degree[eb[l]]++;
+        }
+        int[][] adjLink = new int[n][];
+        for (int v = 0; v < n; v++) {
+            adjLink[v] = new int[degree[v]];
+        }
+        int[] fill = new int[n];
+        for (int l = 0; l < links.size(); l++) {
+            adjLink[ea[l]][fill[ea[l]]++] = l;
+            adjLink[eb[l]][fill[eb[l]]++] = l;
+        }
+        int[][] setOf = new int[ns][nh];
+        List<List<int[]>> sets = new ArrayList<>();
+        List<java.util.Map<java.util.List<Integer>, Integer>> interned = new ArrayList<>();
+        for (int s = 0; s < ns; s++) {
+            sets.add(new ArrayList<>());
+            interned.add(new java.util.HashMap<>());
+        }
+        int[] dist = new int[n];
+        int[] queue = new int[n];
+        int[] buf = new int[n];
+        for (int h = 0; h < nh; h++) {
+            java.util.Arrays.fill(dist, -1);
+            dist[h] = 0;
+            int head = 0;
+            int tail = 0;
+            queue[tail++] = h;
+            while (head < tail) {
+                int v = queue[head++];
+                if (v != h && v < nh) {
+                    continue; // hosts are not transit nodes
+                }
+                for (int l : adjLink[v]) {
+                    int w = ea[l] == v ? eb[l] : ea[l];
+                    if (dist[w] < 0) {
+                        dist[w] = dist[v] + 1;
+                        queue[tail++] = w;
+                    }
+                }
+            }
+            for (int s = 0; s < ns; s++) {
+                int v = nh + s;
+                int k = 0;
+                if (dist[v] > 0) {
+                    for (int l : adjLink[v]) {
+                        int w = ea[l] == v ? eb[l] : ea[l];
+                        if (dist[w] == dist[v] - 1 && (w >= nh || w == h)) {
+                            buf[k++] = l;
+                        }
+                    }
+                }
+                List<Integer> key = new ArrayList<>(k);
+                for (int i = 0; i < k; i++) {
+                    key.add(buf[i]);
+                }
+                Integer id = interned.get(s).get(key);
+                if (id == null) {
+                    id = sets.get(s).size();
+                    interned.get(s).put(key, id);
+                    sets.get(s).add(java.util.Arrays.copyOf(buf, k));
+                }
+                setOf[s][h] = id;
+            }
+        }
+        int[][][] out = new int[ns][][];
+        for (int s = 0; s < ns; s++) {
+            out[s] = sets.get(s).toArray(new int[0][]);
+        }
+        return new Routes(setOf, out);
+    }
+
+    /**
+     * Equal-cost routes of every switch.
+     *
+     * @param setOf for each switch and destination host, the index of its choice list
+     * @param sets for each switch, its distinct choice lists of link indexes (empty list: unreachable)
+     */
+    public record Routes(int[][] setOf, int[][][] sets) {
+    }
 }

@@ -97,6 +97,7 @@ class AtomicsTest {
         assertEquals(0, value(p.b, target, 0), "the neighbouring bytes are untouched");
         assertEquals("fetch_add", tf.event(TraceEvent.START, "A", op[0]).attrs().get("opcode"));
         tf.event(TraceEvent.PLACE, "A", op[1]);
+        assertEquals(0, tf.fabric.packetPool().inUse(), "every pooled packet of the atomics went back to the pool");
     }
 
     @Test
@@ -189,6 +190,7 @@ class AtomicsTest {
         assertEquals(Dat.DTO_ERR_REMOTE_ACCESS, e.status);
         assertEquals(-1, e.extensionType(), "a failed atomic carries no extension type");
         assertEquals(3, value(p.b, target, 0), "the remote value is untouched");
+        assertEquals(0, tf.fabric.packetPool().inUse(), "the NAK path gives its packets back too");
         assertEquals(Dat.CONNECTION_EVENT_BROKEN, tf.only(p.a.connEvd).number);
     }
 

@@ -105,4 +105,27 @@ class CacheAndInlineTest {
         tf.run();
         assertArrayEquals(after, TestFabric.cpuRead(p.b, dst, 0, 64), "64 B > max_inline: read by DMA later");
     }
+
+    @Test
+    void aPlainDoorbellOvertakesAnInlineOnePostedJustBefore() {
+        // An inline doorbell carries the WQE and payload, so it reaches the HCA later than a plain one posted at the
+        // same moment: the plain one's work request is taken up first (and each doorbell finds its own request).
+        TestFabric.Pair p = TestFabric.pair("hca.max_inline", "1KiB", "cpu.post_overhead", "0ns");
+        TestFabric tf = p.tf;
+        Lmr src = tf.lmr(p.a, 8192, Dat.MEM_PRIV_ALL);
+        Lmr dst = tf.lmr(p.b, 8192, Dat.MEM_PRIV_ALL);
+        TestFabric.cpuWrite(p.a, src, 0, TestFabric.randomBytes(8192, 5));
+        long[] op = new long[2];
+        tf.at(T0, () -> {
+            op[0] = tf.write(p.epA, iov(src, 0, 1024), 1, remote(dst, 0, 1024), 0);
+            op[1] = tf.write(p.epA, iov(src, 1024, 4096), 2, remote(dst, 1024, 4096), 0);
+        });
+        tf.run();
+        long inlineStart = tf.event(TraceEvent.START, "A", op[0]).tPs();
+        long plainStart = tf.event(TraceEvent.START, "A", op[1]).tPs();
+        long pcie = TestFabric.params().get(FabricParams.PCIE_LATENCY);
+        assertEquals(T0 + pcie, plainStart, "the plain doorbell arrives a PCIe latency after the post");
+        assertTrue(inlineStart > plainStart, "the inline doorbell (1 KiB + WQE at PCIe's rate) arrives later");
+        assertArrayEquals(TestFabric.cpuRead(p.a, src, 0, 5120), TestFabric.cpuRead(p.b, dst, 0, 5120));
+    }
 }

@@ -258,8 +258,8 @@ public final class DatsimCli implements Runnable {
     }
 
     /** {@code datsim bench}. */
-    @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks of the engine.",
-            subcommands = {Bench.PholdCommand.class})
+    @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks of the engine and the fabric models.",
+            subcommands = {Bench.PholdCommand.class, StreamBenchCommand.class, FatTreeBenchCommand.class})
     static final class Bench implements Runnable {
 
         @Spec

@@ -31,6 +31,7 @@ import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.NamedValues;
 import org.datsim.fabric.topology.LinkSpec;
 import org.datsim.fabric.topology.Topology;
+import org.datsim.fabric.topology.TopologyBuilder;
 
 /**
  * Reads and validates a scenario file completely before anything runs. Every problem is collected, each message
@@ -202,12 +203,34 @@ public final class ScenarioLoader {
             problem("$.fabric", "expected an object, found " + show(fabric));
         } else {
             int before = problems.size();
-            unknownKeys(fabric, "$.fabric", Set.of("hosts", "switches", "links", "params", "host_params", "preset"));
-            hosts = hostNames(fabric.get("hosts"));
-            List<String> switches = names(fabric.get("switches"), "$.fabric.switches", false);
-            List<LinkSpec> links = links(fabric.get("links"), hosts);
+            unknownKeys(fabric, "$.fabric", Set.of("hosts", "switches", "links", "params", "host_params",
+                    "topology", "preset"));
+            List<String> switches;
+            List<LinkSpec> links;
+            if (fabric.has("topology")) {
+                TopologyBuilder gen = TopologyReader.read(fabric.get("topology"), "$.fabric.topology", this::problem);
+                for (String k : List.of("hosts", "switches", "links")) {
+                    if (fabric.has(k)) {
+                        problem("$.fabric." + k, "not allowed with $.fabric.topology, which makes the hosts,"
+                                + " switches and links");
+                    }
+                }
+                hosts = gen != null ? new ArrayList<>(gen.hosts()) : new ArrayList<>();
+                switches = gen != null ? gen.switches() : List.of();
+                links = gen != null ? gen.links() : List.of();
+            } else {
+                hosts = hostNames(fabric.get("hosts"));
+                switches = names(fabric.get("switches"), "$.fabric.switches", false);
+                links = links(fabric.get("links"), hosts);
+            }
+            // The preset replaces the catalogue defaults; params, host_params and link attributes override it.
             params = params(fabric.get("params"), preset(fabric.get("preset"), params), "$.fabric.params");
+            for (String p : FabricParams.crossCheck(params)) {
+                problem("$.fabric.params", p);
+            }
             hostParams = hostParams(fabric.get("host_params"), params, hosts);
+            hostParams.forEach((h, hp) -> FabricParams.crossCheck(hp)
+                    .forEach(p -> problem("$.fabric.host_params." + h, p)));
             powersOfTwo(params, "$.fabric.params");
             hostParams.forEach((h, hp) -> powersOfTwo(hp, "$.fabric.host_params." + h));
             if (problems.size() == before) {

@@ -101,8 +101,13 @@ public final class SchemaGenerator {
     private static ObjectNode fabric() {
         ObjectNode f = MAPPER.createObjectNode();
         f.put("type", "object").put("additionalProperties", false);
-        f.putArray("required").add("hosts").add("links");
+        ObjectNode explicit = MAPPER.createObjectNode();
+        explicit.putArray("required").add("hosts").add("links");
+        ObjectNode generatedTopology = MAPPER.createObjectNode();
+        generatedTopology.putArray("required").add("topology");
+        f.set("oneOf", anyOf(explicit, generatedTopology).get("anyOf"));
         ObjectNode p = f.putObject("properties");
+        p.set("topology", topology());
         ObjectNode names = MAPPER.createObjectNode();
         names.put("type", "array");
         names.putObject("items").put("type", "string").put("pattern", "^[A-Za-z_][A-Za-z0-9_]*$");
@@ -155,6 +160,38 @@ public final class SchemaGenerator {
             }
         }
         return f;
+    }
+
+    /** {@code fabric.topology}: exactly one generated topology (see TopologyReader). */
+    private static ObjectNode topology() {
+        ObjectNode t = MAPPER.createObjectNode();
+        t.put("type", "object").put("additionalProperties", false).put("minProperties", 1).put("maxProperties", 1)
+                .put("description", "A generated topology; hosts are named host_prefix + index (default h0, h1,"
+                        + " ...). Replaces hosts, switches and links.");
+        ObjectNode tp = t.putObject("properties");
+        ObjectNode b2b = tp.putObject("back_to_back");
+        b2b.put("type", "object").put("additionalProperties", false);
+        b2b.putObject("properties").putObject("host_prefix").put("type", "string");
+        ObjectNode single = tp.putObject("single_switch");
+        single.put("type", "object").put("additionalProperties", false);
+        single.putArray("required").add("hosts");
+        ObjectNode sp = single.putObject("properties");
+        sp.putObject("hosts").put("type", "integer").put("minimum", 1)
+                .put("maximum", org.datsim.fabric.topology.TopologyBuilder.MAX_SINGLE_SWITCH_HOSTS);
+        sp.putObject("host_prefix").put("type", "string");
+        ObjectNode ft = tp.putObject("fat_tree");
+        ft.put("type", "object").put("additionalProperties", false);
+        ft.putArray("required").add("k");
+        ObjectNode fp = ft.putObject("properties");
+        fp.putObject("k").put("type", "integer").put("minimum", 2).put("multipleOf", 2)
+                .put("maximum", org.datsim.fabric.topology.TopologyBuilder.MAX_K_TWO_LEVELS)
+                .put("description", "Switch radix, even; at most "
+                        + org.datsim.fabric.topology.TopologyBuilder.MAX_K_THREE_LEVELS + " with 3 levels.");
+        fp.putObject("levels").put("type", "integer").put("minimum", 2).put("maximum", 3)
+                .put("description", "3 (default): k-ary fat-tree of edge, aggregation and core switches; 2: leaf"
+                        + " and spine.");
+        fp.putObject("host_prefix").put("type", "string");
+        return t;
     }
 
     private static ObjectNode pattern(String what, String regex) {

@@ -259,6 +259,21 @@ public final class ScenarioRunner {
         errs.put("failed_expectations", failureCount);
         root.put("packets", packets);
         root.put("wire_bytes", wire);
+        // Per-port counters (the fabric's statistics), for the ports that sent anything.
+        org.datsim.core.stats.StatsRegistry registry = new org.datsim.core.stats.StatsRegistry();
+        fabric.registerStats(registry);
+        ObjectNode portsNode = root.putObject("ports");
+        registry.stats().forEach((name, stat) -> {
+            if (stat instanceof org.datsim.fabric.link.PortCounters c && c.packets() > 0) {
+                ObjectNode o = portsNode.putObject(name.substring("port.".length()));
+                o.put("packets", c.packets());
+                o.put("bytes", c.bytes());
+                o.put("max_queue_packets", c.maxQueuePackets());
+                o.put("max_queue_bytes", c.maxQueueBytes());
+                o.put("stall_ps", c.stallPs());
+                o.put("drops", c.drops());
+            }
+        });
         ObjectNode caches = root.putObject("hca_caches");
         for (String name : new String[] {"qpc", "mtt"}) {
             long hits = 0;

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The {@code datsim} command line through {@link DatsimCli#execute(String[], PrintWriter, PrintWriter)}: exit codes
  * (0 ok, 1 a failed run, 2 invalid input), what goes to standard output and standard error for {@code run},
- * {@code validate}, {@code params}, {@code bench phold} and {@code --help}, and that invalid input is reported as
+ * {@code validate}, {@code params}, {@code bench phold}, {@code bench stream}, {@code bench fattree} and {@code --help}, and that invalid input is reported as
  * plain problem lines without a Java stack trace.
  */
 class CliTest {
@@ -204,6 +204,35 @@ class CliTest {
         assertTrue(lines.get(lines.size() - 1).matches("events_per_second=\\d+"), r.all());
         assertTrue(lines.contains("lps=64"), r.all());
         assertTrue(lines.contains("events=20000"), r.all());
+    }
+
+    @Test
+    void benchStreamPrintsAMatchingPrediction() {
+        Result r = datsim("bench", "stream", "--writes", "300");
+        assertEquals(0, r.code(), r.all());
+        assertTrue(r.outLines().contains("prediction_holds=true"), r.all());
+        assertTrue(r.outLines().contains("completed=300"), r.all());
+        assertTrue(r.outLines().contains("packets=1500"), r.all());
+    }
+
+    @Test
+    void benchFatTreeSmallVariantCompletesEveryWrite() {
+        Result r = datsim("bench", "fattree", "--k", "4", "--peers", "3", "--bytes", "8192", "--param",
+                "link.flow_control=pfc");
+        assertEquals(0, r.code(), r.all());
+        assertTrue(r.outLines().contains("writes=48"), r.all());
+        assertTrue(r.outLines().contains("completed=48"), r.all());
+        assertTrue(r.outLines().contains("flow_control=pfc"), r.all());
+    }
+
+    @Test
+    void benchFatTreeRejectsAnOddRadixAndABadParameter() {
+        Result r = datsim("bench", "fattree", "--k", "5");
+        assertEquals(2, r.code(), r.all());
+        assertTrue(r.err().contains("--k must be even"), r.all());
+        Result p = datsim("bench", "fattree", "--k", "4", "--peers", "3", "--param", "link.flow_control=xon");
+        assertEquals(2, p.code(), p.all());
+        assertTrue(p.err().contains("link.flow_control"), p.all());
     }
 
     @Test

@@ -1,0 +1,116 @@
+package org.datsim.fabric.link;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Recycles {@link Packet}s and their payload buffers, so the packet path allocates nothing in the steady state.
+ * One pool serves a whole fabric (packets travel between hosts). A packet's {@link Packet#id} finds it again
+ * ({@link #get}), which lets a model schedule an event about a packet with the simulator's allocation-free
+ * {@code (EventHandler, long)} API. Payload buffers are {@link #BUFFER_BYTES} long, the largest MTU.
+ *
+ * <p>Not thread-safe: a pool belongs to one simulator.
+ */
+public final class PacketPool {
+
+    /** The size of every payload buffer: the largest path MTU. */
+    public static final int BUFFER_BYTES = 4096;
+
+    private final List<Packet> all = new ArrayList<>();
+    private Packet[] byId = new Packet[0];
+    private Packet[] free = new Packet[64];
+    private int freeCount;
+    private byte[][] buffers = new byte[64][];
+    private int bufferCount;
+    private long acquired;
+
+    /** Creates an empty pool. */
+    public PacketPool() {
+    }
+
+    /**
+     * Takes a packet; its fields are to be set with {@link Packet#set}.
+     *
+     * @return a packet no one else holds
+     */
+    public Packet acquire() {
+        acquired++;
+        Packet p;
+        if (freeCount > 0) {
+            p = free[--freeCount];
+            free[freeCount] = null;
+        } else {
+            p = new Packet(this, all.size());
+            all.add(p);
+            if (byId.length < all.size()) {
+                byId = java.util.Arrays.copyOf(byId, Math.max(64, 2 * byId.length));
+            }
+            byId[p.id] = p;
+        }
+        p.free = false;
+        return p;
+    }
+
+    /**
+     * Gives a packet a payload buffer of {@link #BUFFER_BYTES} bytes (contents undefined).
+     *
+     * @param p the packet
+     * @param length the payload bytes the packet will carry, at most {@link #BUFFER_BYTES}
+     * @return the buffer, also in {@link Packet#data}
+     */
+    public byte[] attachBuffer(Packet p, int length) {
+        if (length > BUFFER_BYTES) {
+            throw new IllegalArgumentException("payload of " + length + " bytes exceeds " + BUFFER_BYTES);
+        }
+        byte[] b = bufferCount > 0 ? buffers[--bufferCount] : new byte[BUFFER_BYTES];
+        buffers[bufferCount] = null;
+        p.data = b;
+        p.length = length;
+        return b;
+    }
+
+    /**
+     * Returns the packet with an id.
+     *
+     * @param id the id
+     * @return the packet
+     */
+    public Packet get(long id) {
+        return byId[(int) id];
+    }
+
+    void release(Packet p) {
+        if (p.free) {
+            throw new IllegalStateException("packet released twice: " + p);
+        }
+        p.free = true;
+        if (p.data != null) {
+            if (bufferCount == buffers.length) {
+                buffers = java.util.Arrays.copyOf(buffers, 2 * bufferCount);
+            }
+            buffers[bufferCount++] = p.data;
+            p.data = null;
+        }
+        p.context = null;
+        p.aux = null;
+        if (freeCount == free.length) {
+            free = java.util.Arrays.copyOf(free, 2 * freeCount);
+        }
+        free[freeCount++] = p;
+    }
+
+    /** Returns how many packets exist (in use or free): the most that were ever in use at once. */
+    public int created() {
+        return all.size();
+    }
+
+    /** Returns how many packets were taken from the pool in total. */
+    public long acquired() {
+        return acquired;
+    }
+
+    /** Returns how many packets are in use now (taken and not yet released). */
+    public int inUse() {
+        return all.size() - freeCount;
+    }
+}

@@ -1,0 +1,58 @@
+package org.datsim.fabric.link;
+
+/**
+ * The counters of one port (one direction of a link), as registered in the run's statistics: packets and wire bytes
+ * sent, the deepest its output queue got (packets and bytes waiting behind the one on the wire), and how long a
+ * waiting packet was held back by flow control (no credit, or paused).
+ */
+public final class PortCounters {
+
+    long packets;
+    long bytes;
+    int maxQueuePackets;
+    long maxQueueBytes;
+    long stallPs;
+    long drops;
+
+    PortCounters() {
+    }
+
+    /** Returns the packets fully transmitted. */
+    public long packets() {
+        return packets;
+    }
+
+    /** Returns the wire bytes fully transmitted. */
+    public long bytes() {
+        return bytes;
+    }
+
+    /** Returns the most packets that waited in the output queue at once. */
+    public int maxQueuePackets() {
+        return maxQueuePackets;
+    }
+
+    /** Returns the most bytes that waited in the output queue at once. */
+    public long maxQueueBytes() {
+        return maxQueueBytes;
+    }
+
+    /**
+     * Returns the picoseconds during which a packet was waiting and the port was idle because flow control held it
+     * back (InfiniBand: not enough credit; PFC: paused). Counts up to the last stall's end.
+     */
+    public long stallPs() {
+        return stallPs;
+    }
+
+    /** Returns the packets dropped on arrival at the far end because its buffer overflowed (PFC headroom too small). */
+    public long drops() {
+        return drops;
+    }
+
+    @Override
+    public String toString() {
+        return "packets=" + packets + " bytes=" + bytes + " max_queue_packets=" + maxQueuePackets
+                + " max_queue_bytes=" + maxQueueBytes + " stall_ps=" + stallPs + " drops=" + drops;
+    }
+}

@@ -1,0 +1,117 @@
+package org.datsim.fabric.hca;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Map;
+import org.datsim.core.engine.Simulator;
+import org.datsim.core.random.RandomStreams;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
+import org.datsim.fabric.Fabric;
+import org.datsim.fabric.TestFabric;
+import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.topology.TopologyBuilder;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Packets queued at the port hold their payload by reference (no buffer each), yet carry the bytes as they were
+ * when their DMA finished: a change of the source buffer while they wait does not reach the target, and a change
+ * after the DMA of some packets but before that of others shows only in the later ones.
+ */
+class PayloadByReferenceTest {
+
+    private static final int LEN = 64 * 1024;
+
+    private static final class Setup {
+        final Simulator sim = new Simulator();
+        final Fabric fabric;
+        final Hca a;
+        final Hca b;
+        final long src;
+        final long dst;
+        final WorkRequest wr;
+
+        Setup(String coherence) {
+            fabric = new Fabric(sim, TopologyBuilder.backToBack("h").build(new ArrayList<>()),
+                    TestFabric.params("link.bandwidth", "10Gbps", "memory.coherence", coherence), Map.of(),
+                    new RandomStreams(1), new TraceSource<TraceEvent>("t"));
+            a = fabric.hosts().get(0).hca();
+            b = fabric.hosts().get(1).hca();
+            QueuePair qa = a.createQueuePair("a");
+            QueuePair qb = b.createQueuePair("b");
+            QueuePair.Listener l = new QueuePair.Listener() {
+                @Override
+                public void requestCompleted(WorkRequest w) {
+                }
+
+                @Override
+                public void receiveCompleted(WorkRequest w) {
+                }
+
+                @Override
+                public void broken(int status) {
+                }
+
+                @Override
+                public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
+                    return Dat.DTO_SUCCESS;
+                }
+            };
+            qa.setListener(l);
+            qb.setListener(l);
+            qa.connect(qb);
+            qb.connect(qa);
+            src = a.memory().allocate(LEN);
+            dst = b.memory().allocate(LEN);
+            a.memory().cpuFill(src, LEN, (byte) 1);
+            wr = new WorkRequest(1, WorkRequest.RDMA_WRITE, qa, 1, 0, new long[] {src}, new long[] {LEN}, dst, 1);
+            a.postRequest(wr);
+        }
+
+        byte[] landed() {
+            byte[] out = new byte[LEN];
+            b.memory().dmaRead(dst, out, 0, LEN); // as the HCA sees it (the CPU of an I/O non-coherent host may not)
+            return out;
+        }
+    }
+
+    @Test
+    void aChangeWhileThePacketsWaitAtThePortDoesNotReachTheTarget() {
+        Setup s = new Setup("coherent");
+        // All 16 packets are read by 7 us; at 10 Gb/s the last one starts on the wire after about 50 us.
+        s.sim.scheduleAt(20_000_000L, () -> s.a.memory().cpuFill(s.src, LEN, (byte) 2));
+        s.sim.run();
+        assertEquals(Dat.DTO_SUCCESS, s.wr.status());
+        byte[] ones = new byte[LEN];
+        Arrays.fill(ones, (byte) 1);
+        assertArrayEquals(ones, s.landed());
+        assertTrue(s.fabric.packetPool().created() < 30);
+    }
+
+    @Test
+    void aChangeDuringTheDmaShowsOnlyInThePacketsReadAfterIt() {
+        for (String coherence : new String[] {"coherent", "io_noncoherent"}) {
+            Setup s = new Setup(coherence);
+            // The payload DMA starts about 0.9 us after the post and reads a 4 KiB packet every 256 ns.
+            s.sim.scheduleAt(2_000_000L, () -> s.a.memory().cpuFill(s.src, LEN, (byte) 2));
+            s.sim.run();
+            byte[] got = s.landed();
+            int firstTwo = -1;
+            for (int i = 0; i < LEN; i++) {
+                if (got[i] == 2) {
+                    firstTwo = i;
+                    break;
+                }
+            }
+            assertTrue(firstTwo > 0 && firstTwo % 4096 == 0, coherence + ": new bytes from a packet boundary on, at "
+                    + firstTwo);
+            for (int i = 0; i < LEN; i++) {
+                assertEquals(i < firstTwo ? 1 : 2, got[i], coherence + " byte " + i);
+            }
+        }
+    }
+}

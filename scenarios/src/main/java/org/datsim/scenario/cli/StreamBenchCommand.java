@@ -1,0 +1,71 @@
+package org.datsim.scenario.cli;
+
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.Callable;
+import org.datsim.core.param.Params;
+import org.datsim.fabric.bench.StreamBench;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code datsim bench stream}: RDMA Writes between two hosts through the whole HCA and link model. */
+@Command(name = "stream", mixinStandardHelpOptions = true,
+        description = "Two hosts back to back (100 Gb/s, 1 us, 1 KiB MTU); one queue pair keeps W of N RDMA Writes"
+                + " outstanding. Prints key=value lines: the last byte's predicted (closed form) and simulated arrival"
+                + " times, packets, events per second, and the process's wall time. Exits 1 if they disagree or a"
+                + " write failed.")
+final class StreamBenchCommand implements Callable<Integer> {
+
+    @Option(names = "--writes", paramLabel = "N", defaultValue = "100000", description = "RDMA Writes (default:"
+            + " ${DEFAULT-VALUE}).")
+    int writes;
+
+    @Option(names = "--bytes", paramLabel = "B", defaultValue = "4096", description = "Bytes per write (default:"
+            + " ${DEFAULT-VALUE}).")
+    int bytes;
+
+    @Option(names = "--window", paramLabel = "W", defaultValue = "128", description = "Writes outstanding at once,"
+            + " like perftest's tx depth: W are posted at time 0, then each completion posts the next (default:"
+            + " ${DEFAULT-VALUE}).")
+    int window;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter o = spec.commandLine().getOut();
+        if (writes < 1 || window < 1 || bytes < 1 || bytes > (1 << 30)) {
+            spec.commandLine().getErr().println("datsim: --writes and --window must be positive and --bytes from 1"
+                    + " to 1GiB");
+            return 2;
+        }
+        Params p = StreamBench.params();
+        StreamBench.Result r = StreamBench.run(p, writes, bytes, window);
+        double simS = r.simNanos() / 1e9;
+        o.printf("window=%d%n", window);
+        o.printf("writes=%d%nbytes_per_write=%d%nmtu=%d%ncompleted=%d%nfailed=%d%npackets=%d%nevents=%d%n", writes,
+                bytes, p.get(org.datsim.fabric.FabricParams.HCA_MTU), r.completed(), r.failed(), r.packets(),
+                r.events());
+        o.printf("bottleneck=%s%npredicted_last_byte_ps=%d%nsimulated_last_byte_ps=%d%nprediction_holds=%b%n",
+                r.regime(), r.predictedLastArrivalPs(), r.simulatedLastArrivalPs(),
+                r.predictedLastArrivalPs() == r.simulatedLastArrivalPs());
+        o.printf("last_completion_ps=%d%npooled_packets=%d%nsim_wall_s=%.3f%nevents_per_second=%.0f%n",
+                r.lastCompletionPs(), r.pooledPackets(), simS, r.events() / simS);
+        long processMs = System.currentTimeMillis() - ManagementFactory.getRuntimeMXBean().getStartTime();
+        o.printf("process_wall_s=%.3f%n", processMs / 1000.0);
+        // CPU time of this thread (the simulation) since JVM start: what the wall time would be on an idle machine,
+        // less the JVM start-up done on other threads. The machine may be shared, so both are printed.
+        o.printf("main_thread_cpu_s=%.3f%n",
+                ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1e9);
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            o.printf("process_cpu_s=%.3f%n", os.getProcessCpuTime() / 1e9); // all threads: JIT and GC too
+        }
+        o.flush();
+        boolean ok = r.failed() == 0 && r.completed() == writes
+                && r.predictedLastArrivalPs() == r.simulatedLastArrivalPs();
+        return ok ? 0 : 1;
+    }
+}

@@ -1,0 +1,111 @@
+package org.datsim.scenario.load;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Iterator;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.BiConsumer;
+import org.datsim.fabric.topology.TopologyBuilder;
+
+/**
+ * Reads {@code fabric.topology}, a generated topology: exactly one of
+ * {@code {"back_to_back": {}}}, {@code {"single_switch": {"hosts": N}}} or
+ * {@code {"fat_tree": {"k": K, "levels": 2|3}}}, each with an optional {@code "host_prefix"} (default {@code "h"}).
+ * Sizes are bounded so that a scenario cannot ask for a fabric that exhausts memory.
+ */
+final class TopologyReader {
+
+    private static final Set<String> KINDS = Set.of("back_to_back", "single_switch", "fat_tree");
+
+    private TopologyReader() {
+    }
+
+    /**
+     * Reads a topology description.
+     *
+     * @param n the {@code topology} node
+     * @param path its JSON path
+     * @param problem receives (JSON path, message) for each problem
+     * @return the generated lists, or null if there were problems
+     */
+    static TopologyBuilder read(JsonNode n, String path, BiConsumer<String, String> problem) {
+        if (n == null || !n.isObject() || n.size() != 1) {
+            problem.accept(path, "expected an object with exactly one of " + new TreeSet<>(KINDS)
+                    + ", such as {\"fat_tree\": {\"k\": 4, \"levels\": 3}}, found " + show(n));
+            return null;
+        }
+        String kind = n.fieldNames().next();
+        JsonNode spec = n.get(kind);
+        String at = path + "." + kind;
+        if (!KINDS.contains(kind)) {
+            problem.accept(at, "unknown topology; expected one of " + new TreeSet<>(KINDS));
+            return null;
+        }
+        if (!spec.isObject()) {
+            problem.accept(at, "expected an object, found " + show(spec));
+            return null;
+        }
+        Set<String> allowed = switch (kind) {
+            case "single_switch" -> Set.of("hosts", "host_prefix");
+            case "fat_tree" -> Set.of("k", "levels", "host_prefix");
+            default -> Set.of("host_prefix");
+        };
+        boolean ok = true;
+        for (Iterator<String> it = spec.fieldNames(); it.hasNext();) {
+            String k = it.next();
+            if (!allowed.contains(k)) {
+                problem.accept(at + "." + k, "unknown field; expected one of " + new TreeSet<>(allowed));
+                ok = false;
+            }
+        }
+        String prefix = "h";
+        JsonNode p = spec.get("host_prefix");
+        if (p != null) {
+            if (!p.isTextual() || !Refs.isName(p.asText())) {
+                problem.accept(at + ".host_prefix", "expected a name of letters, digits and _, found " + show(p));
+                ok = false;
+            } else {
+                prefix = p.asText();
+            }
+        }
+        switch (kind) {
+            case "single_switch": {
+                long hosts = integer(spec, "hosts", at, 1, TopologyBuilder.MAX_SINGLE_SWITCH_HOSTS, -1, problem);
+                return ok && hosts > 0 ? TopologyBuilder.singleSwitch(prefix, (int) hosts) : null;
+            }
+            case "fat_tree": {
+                long levels = integer(spec, "levels", at, 2, 3, 3, problem);
+                long max = levels == 2 ? TopologyBuilder.MAX_K_TWO_LEVELS : TopologyBuilder.MAX_K_THREE_LEVELS;
+                long k = integer(spec, "k", at, 2, max, -1, problem);
+                if (k > 0 && k % 2 != 0) {
+                    problem.accept(at + ".k", "expected an even switch radix (each switch splits its k ports half"
+                            + " down, half up), found " + k);
+                    return null;
+                }
+                return ok && k > 0 && levels > 0 ? TopologyBuilder.fatTree(prefix, (int) k, (int) levels) : null;
+            }
+            default:
+                return ok ? TopologyBuilder.backToBack(prefix) : null;
+        }
+    }
+
+    /** Reads an integer field within bounds; returns -1 after reporting a problem, or the default if absent. */
+    private static long integer(JsonNode spec, String key, String at, long min, long max, long dflt,
+            BiConsumer<String, String> problem) {
+        JsonNode v = spec.get(key);
+        if (v == null && dflt >= 0) {
+            return dflt;
+        }
+        if (v == null || !v.isIntegralNumber() || v.asLong() < min || v.asLong() > max) {
+            problem.accept(at + "." + key, (v == null ? "missing; expected" : "expected") + " an integer from "
+                    + min + " to " + max + (v == null ? "" : ", found " + show(v)));
+            return -1;
+        }
+        return v.asLong();
+    }
+
+    private static String show(JsonNode n) {
+        String s = n == null ? "nothing" : n.toString();
+        return s.length() > 60 ? s.substring(0, 57) + "..." : s;
+    }
+}
