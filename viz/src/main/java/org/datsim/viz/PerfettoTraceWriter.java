@@ -313,7 +313,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         int tid = tid(pid, op.remoteEp + " responder" + (row == 0 ? "" : " (" + (row + 1) + ")"));
         complete(pid, tid, r[0], r[1] - r[0], op.remoteWhat + " op " + op.id, "remote", op, null);
         flowAt("f", r[2], "message", pid, tid, inside(r[0], r[1]));
-        if ("read_response".equals(op.remoteWhat)) {
+        if ("read_response".equals(op.remoteWhat) || "atomic_ack".equals(op.remoteWhat)) {
             // the response travels back: a flow to the requester, which ends when the operation completes
             op.back = ++flowSeq;
             flowAt("s", op.back, "message", pid, tid, inside(r[0], r[1]));

@@ -41,13 +41,19 @@ public final class Dat {
     public static final int MEM_PRIV_REMOTE_WRITE = 0x20;
     /** DAT_MEM_PRIV_ALL_FLAG. */
     public static final int MEM_PRIV_ALL = 0x33;
+    /**
+     * DAT_IB_MEM_PRIV_REMOTE_ATOMIC (dat_ib_extensions.h, = DAT_MEM_PRIV_EXTENSION_BASE): the region may be the target
+     * of the IB atomics dat_ib_post_fetch_and_add and dat_ib_post_cmp_and_swap.
+     */
+    public static final int IB_MEM_PRIV_REMOTE_ATOMIC = 0x40;
 
     /** The memory privilege flags by name. */
     public static final NamedValues MEM_PRIV = new NamedValues("memory privilege flag",
             "DAT_MEM_PRIV_NONE_FLAG", 0x00, "DAT_MEM_PRIV_LOCAL_READ_FLAG", 0x01,
             "DAT_MEM_PRIV_REMOTE_READ_FLAG", 0x02, "DAT_MEM_PRIV_LOCAL_WRITE_FLAG", 0x10,
             "DAT_MEM_PRIV_REMOTE_WRITE_FLAG", 0x20, "DAT_MEM_PRIV_ALL_FLAG", 0x33,
-            "DAT_MEM_PRIV_READ_FLAG", 0x03, "DAT_MEM_PRIV_WRITE_FLAG", 0x30);
+            "DAT_MEM_PRIV_READ_FLAG", 0x03, "DAT_MEM_PRIV_WRITE_FLAG", 0x30,
+            "DAT_IB_MEM_PRIV_REMOTE_ATOMIC", 0x40);
 
     // Event numbers (DAT_EVENT_NUMBER)
     /** DAT_DTO_COMPLETION_EVENT. */
@@ -76,6 +82,11 @@ public final class Dat {
     public static final int ASYNC_ERROR_EP_BROKEN = 0x08003;
     /** DAT_SOFTWARE_EVENT. */
     public static final int SOFTWARE_EVENT = 0x10001;
+    /**
+     * DAT_IB_DTO_EVENT (dat_ib_extensions.h, = DAT_IB_EXTENSION_RANGE_BASE): the completion of an IB extended DTO
+     * (the atomics); its operation is a DAT_IB_DTOS value and its extension data carries a DAT_IB_EXT_TYPE.
+     */
+    public static final int IB_DTO_EVENT = 0x40000;
 
     /** The event numbers by name. */
     public static final NamedValues EVENTS = new NamedValues("event number",
@@ -87,7 +98,8 @@ public final class Dat {
             "DAT_CONNECTION_EVENT_UNREACHABLE", 0x04008, "DAT_ASYNC_ERROR_EVD_OVERFLOW", 0x08001,
             "DAT_ASYNC_ERROR_IA_CATASTROPHIC", 0x08002, "DAT_ASYNC_ERROR_EP_BROKEN", 0x08003,
             "DAT_ASYNC_ERROR_TIMED_OUT", 0x08004, "DAT_ASYNC_ERROR_PROVIDER_INTERNAL_ERROR", 0x08005,
-            "DAT_HA_DOWN_TO_1", 0x08101, "DAT_HA_UP_TO_MULTI_PATH", 0x08102, "DAT_SOFTWARE_EVENT", 0x10001);
+            "DAT_HA_DOWN_TO_1", 0x08101, "DAT_HA_UP_TO_MULTI_PATH", 0x08102, "DAT_SOFTWARE_EVENT", 0x10001,
+            "DAT_IB_DTO_EVENT", 0x40000);
 
     // DTO completion status (DAT_DTO_COMPLETION_STATUS)
     /** DAT_DTO_SUCCESS. */
@@ -128,13 +140,22 @@ public final class Dat {
     public static final int DTO_RECEIVE = 3;
     /** DAT_DTO_BIND_MW. */
     public static final int DTO_BIND_MW = 5;
+    /** DAT_IB_DTO_FETCH_ADD (DAT_DTO_EXTENSION_BASE + 2, dat_ib_extensions.h): an IB atomic Fetch and Add. */
+    public static final int IB_DTO_FETCH_ADD = 10;
+    /** DAT_IB_DTO_CMP_SWAP (DAT_DTO_EXTENSION_BASE + 3, dat_ib_extensions.h): an IB atomic Compare and Swap. */
+    public static final int IB_DTO_CMP_SWAP = 11;
+    /** DAT_IB_FETCH_AND_ADD (DAT_IB_EXT_TYPE): the extension type of a Fetch and Add's completion event. */
+    public static final int IB_EXT_FETCH_AND_ADD = 0;
+    /** DAT_IB_CMP_AND_SWAP (DAT_IB_EXT_TYPE): the extension type of a Compare and Swap's completion event. */
+    public static final int IB_EXT_CMP_AND_SWAP = 1;
     /** DAT_RMR_OPERATION_FAILED: an RMR bind failed after dat_rmr_bind returned. */
     public static final int RMR_OPERATION_FAILED = 11;
 
     /** The DTO operation codes by name. */
     public static final NamedValues DTO_OPS = new NamedValues("DTO operation",
             "DAT_DTO_SEND", 0, "DAT_DTO_RDMA_WRITE", 1, "DAT_DTO_RDMA_READ", 2, "DAT_DTO_RECEIVE", 3,
-            "DAT_DTO_RECEIVE_WITH_INVALIDATE", 4, "DAT_DTO_BIND_MW", 5);
+            "DAT_DTO_RECEIVE_WITH_INVALIDATE", 4, "DAT_DTO_BIND_MW", 5, "DAT_IB_DTO_FETCH_ADD", 10,
+            "DAT_IB_DTO_CMP_SWAP", 11);
 
     // Endpoint states (DAT_EP_STATE)
     /** DAT_EP_STATE_UNCONNECTED. */

@@ -30,6 +30,11 @@ public final class DatEvent {
     public final long queuedPs;
     /** True when the event is not a notification (it does not wake a waiter). */
     public final boolean unsignalled;
+    /**
+     * The DAT_IB_EXT_TYPE of a successful IB extended DTO completion (DAT_IB_DTO_EVENT: DAT_IB_FETCH_AND_ADD = 0,
+     * DAT_IB_CMP_AND_SWAP = 1), or -1.
+     */
+    int extType = -1;
     /** The SRQ a receive completion's buffer was posted to, or the SRQ of a low-watermark event; else null. */
     Srq srq;
 
@@ -57,6 +62,11 @@ public final class DatEvent {
     /** Returns the SRQ of the event (see {@link #srq}), or null. */
     public Srq srq() {
         return srq;
+    }
+
+    /** Returns the DAT_IB_EXT_TYPE of an IB extended DTO completion (see {@link #extType}), or -1. */
+    public int extensionType() {
+        return extType;
     }
 
     /** Returns the event number's name, for example "DAT_DTO_COMPLETION_EVENT". */

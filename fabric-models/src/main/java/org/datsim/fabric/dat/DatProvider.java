@@ -395,6 +395,31 @@ public final class DatProvider {
     }
 
     /**
+     * dat_ib_post_fetch_and_add (IB extension, rule 18): adds {@code addValue} to the 64-bit value at the remote
+     * address and places the original value in the 8-byte local_iov. See {@code DtoCalls}.
+     *
+     * @return as dat_ep_post_rdma_read; DAT_LENGTH_ERROR when local_iov or remote_iov is not 8 bytes
+     */
+    public int postFetchAndAdd(Ep ep, long addValue, LmrTriplet[] iov, long cookie, RmrTriplet remote, int flags,
+            Out<Long> opId) {
+        return core.dto.postAtomic(ep, org.datsim.fabric.hca.WorkRequest.FETCH_ADD, addValue, 0, iov, cookie, remote,
+                flags, opId);
+    }
+
+    /**
+     * dat_ib_post_cmp_and_swap (IB extension, rule 18): stores {@code swapValue} at the remote address if the 64-bit
+     * value there equals {@code cmpValue}, and in every case places the original value in the 8-byte local_iov.
+     * See {@code DtoCalls}.
+     *
+     * @return as dat_ep_post_rdma_read; DAT_LENGTH_ERROR when local_iov or remote_iov is not 8 bytes
+     */
+    public int postCmpAndSwap(Ep ep, long cmpValue, long swapValue, LmrTriplet[] iov, long cookie, RmrTriplet remote,
+            int flags, Out<Long> opId) {
+        return core.dto.postAtomic(ep, org.datsim.fabric.hca.WorkRequest.CMP_SWAP, cmpValue, swapValue, iov, cookie,
+                remote, flags, opId);
+    }
+
+    /**
      * dat_ep_post_recv (rule 40). See {@code DtoCalls}.
      *
      * @return DAT_SUCCESS, DAT_INVALID_HANDLE, DAT_INVALID_PARAMETER, DAT_PRIVILEGES_VIOLATION,

@@ -5,7 +5,7 @@ import org.datsim.fabric.hca.QueuePair;
 import org.datsim.fabric.hca.WorkRequest;
 
 /**
- * Data transfer: the dat_ep_post_* calls (rules 12, 40, 42, 47, 48, 50) and the listener that turns the HCA's
+ * Data transfer: the dat_ep_post_* calls and the IB atomics (rules 12, 18, 40, 42, 47, 48, 50) and the listener that turns the HCA's
  * completions, errors and binds into DAT events.
  */
 final class DtoCalls extends ProviderPart {
@@ -59,6 +59,41 @@ final class DtoCalls extends ProviderPart {
     }
 
     /**
+     * dat_ib_post_fetch_and_add and dat_ib_post_cmp_and_swap (dat_ib_extensions.h, through dat_extension_op): an
+     * 8-byte atomic on remote memory whose original value lands in the 8-byte local_iov. Checked as an RDMA Read
+     * (dapl's extension path leaves these checks to the verbs; the simulator applies the post checks of
+     * dat_ep_post_rdma_read), with lengths of exactly 8 bytes; completes as a DAT_IB_DTO_EVENT.
+     *
+     * @param ep the endpoint
+     * @param opcode {@link WorkRequest#FETCH_ADD} or {@link WorkRequest#CMP_SWAP}
+     * @param compareAdd the value added (Fetch and Add) or compared (Compare and Swap)
+     * @param swap the value stored by a Compare and Swap whose compare matched (ignored by Fetch and Add)
+     * @param iov the local sink segments, 8 bytes in all
+     * @param cookie the user cookie
+     * @param remote the remote 64-bit value (8 bytes, 8-byte aligned, DAT_IB_MEM_PRIV_REMOTE_ATOMIC)
+     * @param flags completion flags (SUPPRESS, UNSIGNALLED, BARRIER_FENCE)
+     * @param opId receives the operation id used in the trace
+     * @return see {@link #postRequest}; DAT_LENGTH_ERROR when local_iov or remote_iov is not 8 bytes
+     */
+    public int postAtomic(Ep ep, int opcode, long compareAdd, long swap, LmrTriplet[] iov, long cookie,
+            RmrTriplet remote, int flags, Out<Long> opId) {
+        if (bad(ep, Ep.class)) {
+            return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EP);
+        }
+        long length = 0;
+        for (LmrTriplet t : iov) {
+            length += t.length();
+        }
+        if (length != WorkRequest.ATOMIC_BYTES || remote.length() != WorkRequest.ATOMIC_BYTES) {
+            return err(DatReturn.LENGTH_ERROR, 0);
+        }
+        return postRequest(ep, opcode, iov, cookie, remote, flags, opId, wr -> {
+            wr.compareAdd = compareAdd;
+            wr.swap = swap;
+        });
+    }
+
+    /**
      * The checks and the posting common to the request DTOs (rules 12, 42, 47, 48, 50).
      *
      * @return DAT_SUCCESS; DAT_INVALID_HANDLE/EP; DAT_INVALID_STATE/EP_UNCONNECTED outside CONNECTED and
@@ -69,6 +104,12 @@ final class DtoCalls extends ProviderPart {
      */
     private int postRequest(Ep ep, int opcode, LmrTriplet[] iov, long cookie, RmrTriplet remote, int flags,
             Out<Long> opId) {
+        return postRequest(ep, opcode, iov, cookie, remote, flags, opId, null);
+    }
+
+    /** {@link #postRequest} that lets {@code setup} fill in the work request (an atomic's operands) before it goes. */
+    private int postRequest(Ep ep, int opcode, LmrTriplet[] iov, long cookie, RmrTriplet remote, int flags,
+            Out<Long> opId, java.util.function.Consumer<WorkRequest> setup) {
         if (bad(ep, Ep.class)) {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EP);
         }
@@ -88,7 +129,8 @@ final class DtoCalls extends ProviderPart {
         if (ep.requestEvd == null) {
             return err(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_EP_EVD_REQUEST);
         }
-        int localPriv = opcode == WorkRequest.RDMA_READ ? Dat.MEM_PRIV_LOCAL_WRITE : Dat.MEM_PRIV_LOCAL_READ;
+        int localPriv = opcode == WorkRequest.RDMA_READ || opcode == WorkRequest.FETCH_ADD
+                || opcode == WorkRequest.CMP_SWAP ? Dat.MEM_PRIV_LOCAL_WRITE : Dat.MEM_PRIV_LOCAL_READ;
         int ret = checkIov(ep, iov, ep.attr.maxRequestIov(), localPriv);
         if (ret != DatReturn.SUCCESS) {
             return ret;
@@ -108,6 +150,9 @@ final class DtoCalls extends ProviderPart {
             return err(DatReturn.INSUFFICIENT_RESOURCES, DatReturn.SUB_RESOURCE_TEP);
         }
         WorkRequest wr = newWorkRequest(ep, opcode, iov, cookie, flags, remote);
+        if (setup != null) {
+            setup.accept(wr);
+        }
         ep.requestsInFlight++;
         traceOp(ep, wr, TraceEvent.POST);
         ep.ia.host.hca.postRequest(wr);
@@ -297,9 +342,15 @@ final class DtoCalls extends ProviderPart {
                 // Rule 14: on a SOLICITED_WAIT receive stream only a solicited Send (or a failure) notifies.
                 boolean silent = wr.opcode == WorkRequest.RECV && wr.status() == Dat.DTO_SUCCESS && !wr.solicited
                         && (ep.attr.recvCompletionFlags() & Dat.COMPLETION_SOLICITED_WAIT_FLAG) != 0;
-                DatEvent e = new DatEvent(Dat.DTO_COMPLETION_EVENT, evd, ep, wr.cookie, wr.status(),
-                        wr.status() == Dat.DTO_SUCCESS ? wr.transferred() : 0, wr.opcode, null, wr.opId,
-                        sim.now(), silent || (wr.flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0);
+                // The IB atomics complete as dapl's extended DTO event: DAT_IB_DTO_EVENT with a DAT_IB_DTOS
+                // operation and, on success, the DAT_IB_EXT_TYPE in the extension data (dapl_ib_extensions.c).
+                DatEvent e = new DatEvent(wr.isAtomic() ? Dat.IB_DTO_EVENT : Dat.DTO_COMPLETION_EVENT, evd, ep,
+                        wr.cookie, wr.status(), wr.status() == Dat.DTO_SUCCESS ? wr.transferred() : 0, wr.opcode,
+                        null, wr.opId, sim.now(), silent || (wr.flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0);
+                if (wr.isAtomic() && wr.status() == Dat.DTO_SUCCESS) {
+                    e.extType = wr.opcode == WorkRequest.FETCH_ADD ? Dat.IB_EXT_FETCH_AND_ADD
+                            : Dat.IB_EXT_CMP_AND_SWAP;
+                }
                 if (wr.opcode == WorkRequest.RECV) {
                     e.srq = ep.srq; // the SRQ's receive stays outstanding until this completion is reaped
                 }
@@ -351,8 +402,16 @@ final class DtoCalls extends ProviderPart {
         }
 
         @Override
+        public int checkRemoteAtomic(int rkey, long address) {
+            return checkRemote(rkey, address, WorkRequest.ATOMIC_BYTES, Dat.IB_MEM_PRIV_REMOTE_ATOMIC);
+        }
+
+        @Override
         public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
-            int priv = write ? Dat.MEM_PRIV_REMOTE_WRITE : Dat.MEM_PRIV_REMOTE_READ;
+            return checkRemote(rkey, address, length, write ? Dat.MEM_PRIV_REMOTE_WRITE : Dat.MEM_PRIV_REMOTE_READ);
+        }
+
+        private int checkRemote(int rkey, long address, long length, int priv) {
             Rmr rmr = ep.ia.host.rmrByContext.get(rkey);
             if (rmr != null) {
                 // A window: only its current, executed bind counts (rules 24, 25).

@@ -17,7 +17,7 @@ final class MemoryCalls extends ProviderPart {
      * @param address the region's virtual address, or -1 to have the host allocate one
      * @param length the region's length in bytes
      * @param pz the protection zone
-     * @param privileges the DAT_MEM_PRIV flags
+     * @param privileges the DAT_MEM_PRIV flags, DAT_IB_MEM_PRIV_REMOTE_ATOMIC included
      * @param lmr receives the LMR (its contexts, address and size are read from it)
      * @return DAT_SUCCESS, DAT_INVALID_HANDLE (IA or PZ), or DAT_INVALID_PARAMETER for a bad length (ARG3) or
      *     privileges (ARG5)
@@ -32,7 +32,7 @@ final class MemoryCalls extends ProviderPart {
         if (length <= 0 || length > (1L << 40)) {
             return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG3);
         }
-        if ((privileges & ~Dat.MEM_PRIV_ALL) != 0) {
+        if ((privileges & ~(Dat.MEM_PRIV_ALL | Dat.IB_MEM_PRIV_REMOTE_ATOMIC)) != 0) {
             return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG5);
         }
         DatHost h = ia.host;
@@ -184,7 +184,8 @@ final class MemoryCalls extends ProviderPart {
      * @param rmr the RMR
      * @param lmr the LMR whose range is bound (ignored when unbinding)
      * @param range the range: the LMR's lmr_context, an address and a length
-     * @param privileges DAT_MEM_PRIV_REMOTE_READ_FLAG and/or DAT_MEM_PRIV_REMOTE_WRITE_FLAG
+     * @param privileges DAT_MEM_PRIV_REMOTE_READ_FLAG, DAT_MEM_PRIV_REMOTE_WRITE_FLAG and/or
+     *     DAT_IB_MEM_PRIV_REMOTE_ATOMIC (which, like REMOTE_WRITE, needs the LMR's LOCAL_WRITE)
      * @param ep the endpoint whose request queue carries the bind
      * @param cookie the user cookie of the completion
      * @param flags completion flags (SUPPRESS, UNSIGNALLED, BARRIER_FENCE)
@@ -213,7 +214,8 @@ final class MemoryCalls extends ProviderPart {
                 && (ep.attr.requestCompletionFlags() & Dat.COMPLETION_UNSIGNALLED_FLAG) == 0)) {
             return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG8);
         }
-        if ((privileges & ~(Dat.MEM_PRIV_REMOTE_READ | Dat.MEM_PRIV_REMOTE_WRITE)) != 0) {
+        if ((privileges & ~(Dat.MEM_PRIV_REMOTE_READ | Dat.MEM_PRIV_REMOTE_WRITE
+                | Dat.IB_MEM_PRIV_REMOTE_ATOMIC)) != 0) {
             return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG4);
         }
         if (!unbind) {
@@ -224,7 +226,7 @@ final class MemoryCalls extends ProviderPart {
                 return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG3);
             }
             if (((privileges & Dat.MEM_PRIV_REMOTE_READ) != 0 && (lmr.privileges & Dat.MEM_PRIV_LOCAL_READ) == 0)
-                    || ((privileges & Dat.MEM_PRIV_REMOTE_WRITE) != 0
+                    || ((privileges & (Dat.MEM_PRIV_REMOTE_WRITE | Dat.IB_MEM_PRIV_REMOTE_ATOMIC)) != 0
                             && (lmr.privileges & Dat.MEM_PRIV_LOCAL_WRITE) == 0)) {
                 return err(DatReturn.PRIVILEGES_VIOLATION, 0); // rule 27
             }

@@ -37,7 +37,9 @@ import org.datsim.fabric.memory.HostMemory;
  * <p>Responder: incoming RDMA Writes and Sends are checked (remote key, receive available, length), placed by DMA,
  * and acknowledged once the last packet's DMA write has been issued. A Send finding no receive is refused with an
  * RNR NAK and retried after {@code transport.rnr_timer}. RDMA Read requests are answered by a response engine that
- * DMA-reads the data and sends response packets.
+ * DMA-reads the data and sends response packets. The IB atomics (Fetch and Add, Compare and Swap) go the same way: the
+ * response engine reads, modifies and writes the 8 bytes and returns the original value in an atomic acknowledgement;
+ * like Reads they use read credits and a barrier fence waits for them (rule 18).
  *
  * <p>Caches ({@link EntryCache}): {@code hca.qpc_entries} QP contexts and {@code hca.mtt_entries} translation
  * entries, each with its replacement policy and miss penalty; creating a queue pair or registering memory loads its
@@ -51,6 +53,10 @@ public final class Hca implements NetworkNode {
 
     /** The trace kind of an on-chip cache miss (fields {@code cache}, {@code key}, {@code penalty_ps}). */
     public static final String CACHE_MISS = "cache_miss";
+    /** The IBA AtomicETH: virtual address, R_Key, swap (or add) data, compare data. */
+    private static final int ATOMIC_ETH_BYTES = 28;
+    /** The IBA AtomicAckETH: the original remote data. */
+    private static final int ATOMIC_ACK_ETH_BYTES = 8;
 
     private final Simulator sim;
     private final String hostName;
@@ -100,6 +106,9 @@ public final class Hca implements NetworkNode {
     private final EventHandler placeWriteHandler = id -> placeWrite(pool.get(id));
     private final EventHandler placeSendHandler = id -> placeSend(pool.get(id));
     private final EventHandler placeReadResponseHandler = id -> placeReadResponse(pool.get(id));
+    private final EventHandler executeAtomicHandler = id -> executeAtomic(pool.get(id));
+    /** The value an atomic writes back, encoded here (the DMA write copies it). */
+    private final byte[] atomicScratch = new byte[WorkRequest.ATOMIC_BYTES];
     private final Slots<WorkRequest> doorbells = new Slots<>();
     private final ArrayDeque<Packet> pendingPayloads = new ArrayDeque<>();
     private long pendingLo = Long.MAX_VALUE;
@@ -359,7 +368,7 @@ public final class Hca implements NetworkNode {
                 qp.fenced = true;
                 continue;
             }
-            if (head != null && head.opcode == WorkRequest.RDMA_READ && qp.readsOut >= qp.maxReadsOut) {
+            if (head != null && head.isReadLike() && qp.readsOut >= qp.maxReadsOut) {
                 creditWait(head);
                 qp.queued = false;
                 qp.creditBlocked = true;
@@ -386,7 +395,7 @@ public final class Hca implements NetworkNode {
         long[] waiting = new long[wr.qp.readsOut];
         int i = 0;
         for (WorkRequest o : wr.qp.outstanding) {
-            if (o.opcode == WorkRequest.RDMA_READ && !o.done && !wr.qp.notStarted.contains(o) && i < waiting.length) {
+            if (o.isReadLike() && !o.done && !wr.qp.notStarted.contains(o) && i < waiting.length) {
                 waiting[i++] = o.opId;
             }
         }
@@ -397,8 +406,8 @@ public final class Hca implements NetworkNode {
 
     /**
      * Whether a work request must wait behind earlier ones of its queue pair (traced once as fence_wait): the barrier
-     * fence (rule 17) and strict read ordering wait for earlier RDMA Reads only, since Sends and Writes are already
-     * ordered on the wire; an earlier RMR bind holds everything posted after it (rule 23, the implicit fence).
+     * fence (rules 17, 18) and strict read ordering wait for earlier RDMA Reads and atomics only, since Sends and
+     * Writes are already ordered on the wire; an earlier RMR bind holds everything posted after it (rule 23, the implicit fence).
      * Everything behind a waiting request on the queue pair waits too.
      *
      * @return true if the work request must wait
@@ -408,7 +417,7 @@ public final class Hca implements NetworkNode {
             return false; // no Read or bind outstanding: nothing to wait for, no scan
         }
         boolean barrier = (wr.flags & Dat.COMPLETION_BARRIER_FENCE_FLAG) != 0
-                || (strictReadOrdering && wr.opcode != WorkRequest.RDMA_READ);
+                || (strictReadOrdering && !wr.isReadLike());
         long[] waiting = null;
         int n = 0;
         boolean byBind = false;
@@ -416,7 +425,7 @@ public final class Hca implements NetworkNode {
             if (o == wr) {
                 break;
             }
-            if (!o.done && ((barrier && o.opcode == WorkRequest.RDMA_READ) || o.opcode == WorkRequest.BIND)) {
+            if (!o.done && ((barrier && o.isReadLike()) || o.opcode == WorkRequest.BIND)) {
                 if (!wr.fenceTraced && trace.isEnabled()) {
                     if (waiting == null) {
                         waiting = new long[4];
@@ -476,10 +485,10 @@ public final class Hca implements NetworkNode {
             sim.scheduleAt(busy, engineFree, 0);
             return;
         }
-        if (wr.opcode == WorkRequest.RDMA_READ) {
+        if (wr.isReadLike()) {
             wr.qp.readsOut++;
             wr.readCounted = true;
-            emitAt(t, wr, Packet.READ_REQUEST, 0, 1, 0, 0);
+            emitAt(t, wr, wr.isAtomic() ? Packet.ATOMIC : Packet.READ_REQUEST, 0, 1, 0, 0);
             sendFree = t;
             sim.scheduleAt(busy, engineFree, 0);
             return;
@@ -622,6 +631,9 @@ public final class Hca implements NetworkNode {
             case Packet.READ_REQUEST:
                 wire += reth;
                 break;
+            case Packet.ATOMIC:
+                wire += ATOMIC_ETH_BYTES;
+                break;
             case Packet.READ_RESPONSE:
                 readPayload(p);
                 wire += len + aeth;
@@ -716,7 +728,7 @@ public final class Hca implements NetworkNode {
         }
         if ((start && p.index == 0) || (!start && p.isLast())) {
             WorkRequest wr = (WorkRequest) p.context;
-            QueuePair sender = p.kind == Packet.READ_RESPONSE ? wr.qp.peer : wr.qp;
+            QueuePair sender = p.kind == Packet.READ_RESPONSE || p.kind == Packet.ATOMIC_ACK ? wr.qp.peer : wr.qp;
             trace.fire(TraceEvent.of(sim.now(), start ? TraceEvent.TX_START : TraceEvent.TX_END, hostName)
                     .ep(sender != null ? sender.name : null).op(wr.opId).attr("packet", Packet.kindName(p.kind))
                     .attr("packets", p.count));
@@ -750,7 +762,8 @@ public final class Hca implements NetworkNode {
         // The receive pipeline needs the packet's QP context: a request's target QP, or the requester's own QP
         // for its acknowledgements and read responses. A miss stalls the pipeline; packets leave it in order.
         WorkRequest wr = (WorkRequest) p.context;
-        boolean toResponder = p.kind == Packet.SEND || p.kind == Packet.RDMA_WRITE || p.kind == Packet.READ_REQUEST;
+        boolean toResponder = p.kind == Packet.SEND || p.kind == Packet.RDMA_WRITE || p.kind == Packet.READ_REQUEST
+                || p.kind == Packet.ATOMIC;
         QueuePair qp = toResponder ? wr.qp.peer : wr.qp;
         long stall = qpcCost(qp, wr);
         long now = sim.now();
@@ -778,6 +791,13 @@ public final class Hca implements NetworkNode {
                 break;
             case Packet.READ_RESPONSE:
                 onReadResponse(p);
+                break;
+            case Packet.ATOMIC:
+                onAtomicRequest(p);
+                p.release();
+                break;
+            case Packet.ATOMIC_ACK:
+                onReadResponse(p); // the original value, placed like a one-packet RDMA Read response
                 break;
             case Packet.ACK:
                 WorkRequest acked = (WorkRequest) p.context;
@@ -1051,6 +1071,85 @@ public final class Hca implements NetworkNode {
         }
     }
 
+    // ---------------------------------------------------------------- IB atomics (rule 18)
+
+    /**
+     * Responder: an atomic is checked like an RDMA Read (remote key and DAT_IB_MEM_PRIV_REMOTE_ATOMIC, then the
+     * 8-byte alignment, then a read credit) and executed by the response engine in the order the requests arrived,
+     * after RDMA Read responses scheduled before it. Its acknowledgement is taken from the pool now and carries the
+     * request until the execution.
+     */
+    private void onAtomicRequest(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        QueuePair qp = wr.qp.peer;
+        if (blockedByRnr(qp, p)) {
+            return;
+        }
+        if (!qp.active) {
+            reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+            return;
+        }
+        qp.listener.requestArrived();
+        int status = qp.listener.checkRemoteAtomic(wr.rkey, wr.remoteAddress);
+        if (status == Dat.DTO_SUCCESS && (wr.remoteAddress & (WorkRequest.ATOMIC_BYTES - 1)) != 0) {
+            // A misaligned atomic is an invalid request: NAK, IBV_WC_REM_INV_REQ_ERR, which dapl reports as
+            // DAT_DTO_ERR_REMOTE_RESPONDER (openib_common/cq.c).
+            status = Dat.DTO_ERR_REMOTE_RESPONDER;
+        }
+        if (status == Dat.DTO_SUCCESS && qp.readsIn >= qp.maxReadsIn) {
+            status = Dat.DTO_ERR_REMOTE_RESPONDER; // rule 49: atomics use the responder's read resources too
+        }
+        if (status != Dat.DTO_SUCCESS) {
+            reply(wr, Packet.NAK, status);
+            fail(qp, null, status);
+            return;
+        }
+        qp.readsIn++;
+        long t = Math.max(sim.now(), responderFree) + 2 * pcieLatency; // the atomic DMA read's round trip
+        if (readJitter > 0 && jitterRandom != null) {
+            t += (long) (jitterRandom.nextDouble() * (readJitter + 1));
+        }
+        t += mttCost(wr.remoteAddress, WorkRequest.ATOMIC_BYTES, qp.name, wr)
+                + pcieRate.transmitTimePs(WorkRequest.ATOMIC_BYTES);
+        Packet ack = pool.acquire().set(Packet.ATOMIC_ACK, hostId, wr.qp.hca.hostId,
+                header + aeth + ATOMIC_ACK_ETH_BYTES, wr, 0, 1, 0, 0, wr.qp.flow);
+        ack.aux = qp;
+        sim.scheduleAt(t, executeAtomicHandler, ack.id);
+        responderFree = t;
+        qp.responsesUntil = t;
+    }
+
+    /**
+     * Executes an atomic at the responder, indivisibly: reads the 64-bit value (little-endian, the x86 host's order)
+     * into the acknowledgement, writes the sum (Fetch and Add) or the swap value if the value equals the compare
+     * value (Compare and Swap), and sends the original value back. The requester places it as it places a one-packet
+     * RDMA Read response.
+     */
+    private void executeAtomic(Packet ack) {
+        WorkRequest wr = (WorkRequest) ack.context;
+        QueuePair qp = (QueuePair) ack.aux;
+        ack.aux = null;
+        byte[] old = pool.attachBuffer(ack, WorkRequest.ATOMIC_BYTES);
+        ack.length = WorkRequest.ATOMIC_BYTES;
+        memory.dmaRead(wr.remoteAddress, old, 0, WorkRequest.ATOMIC_BYTES);
+        long value = 0;
+        for (int i = WorkRequest.ATOMIC_BYTES - 1; i >= 0; i--) {
+            value = (value << 8) | (old[i] & 0xff);
+        }
+        long updated = wr.opcode == WorkRequest.FETCH_ADD ? value + wr.compareAdd
+                : value == wr.compareAdd ? wr.swap : value;
+        if (updated != value) {
+            for (int i = 0; i < WorkRequest.ATOMIC_BYTES; i++) {
+                atomicScratch[i] = (byte) (updated >>> (8 * i));
+            }
+            memory.dmaWrite(wr.remoteAddress, atomicScratch, 0, WorkRequest.ATOMIC_BYTES);
+        }
+        if (qp.readsIn > 0) {
+            qp.readsIn--;
+        }
+        transmit(ack);
+    }
+
     private void onAck(WorkRequest wr) {
         if (wr.done) {
             return;
@@ -1107,7 +1206,7 @@ public final class Hca implements NetworkNode {
         wr.finishedPs = sim.now();
         drain(wr.qp);
         QueuePair qp = wr.qp;
-        if (wr.opcode == WorkRequest.RDMA_READ && wr.readCounted) {
+        if (wr.readCounted) {
             wr.readCounted = false;
             qp.readsOut--;
             if (qp.creditBlocked) {
@@ -1115,7 +1214,7 @@ public final class Hca implements NetworkNode {
                 qp.fenced = true; // looked at again below
             }
         }
-        if ((wr.opcode == WorkRequest.RDMA_READ || wr.opcode == WorkRequest.BIND) && qp.fenced) {
+        if ((wr.isReadLike() || wr.opcode == WorkRequest.BIND) && qp.fenced) {
             qp.fenced = false; // the fenced request is looked at again
             if (!qp.queued && !qp.notStarted.isEmpty()) {
                 qp.queued = true;

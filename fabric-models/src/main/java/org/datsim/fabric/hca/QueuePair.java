@@ -45,6 +45,18 @@ public final class QueuePair {
         int checkRemoteAccess(int rkey, long address, long length, boolean write);
 
         /**
+         * Checks an incoming IB atomic against the memory registered on this queue pair's host: like an RDMA Write,
+         * but the region needs the remote-atomic privilege (DAT_IB_MEM_PRIV_REMOTE_ATOMIC).
+         *
+         * @param rkey the remote key (rmr_context)
+         * @param address the address of the 8-byte value
+         * @return DAT_DTO_SUCCESS or the DTO error status to report
+         */
+        default int checkRemoteAtomic(int rkey, long address) {
+            return checkRemoteAccess(rkey, address, WorkRequest.ATOMIC_BYTES, true);
+        }
+
+        /**
          * The first packet of a request from the peer arrived; on a passive endpoint still waiting for the
          * connection manager's RTU this establishes the connection (InfiniBand's communication-established event).
          */
@@ -89,8 +101,8 @@ public final class QueuePair {
     final ArrayDeque<WorkRequest> notStarted = new ArrayDeque<>();
     final ArrayDeque<WorkRequest> outstanding = new ArrayDeque<>();
     /**
-     * How many of {@link #outstanding} a fence can wait for (RDMA Reads and RMR binds, finished or not): while it is
-     * zero no fence can hold anything, and the send engine skips the scan of the outstanding queue.
+     * How many of {@link #outstanding} a fence can wait for (RDMA Reads, IB atomics and RMR binds, finished or not):
+     * while it is zero no fence can hold anything, and the send engine skips the scan of the outstanding queue.
      */
     int fenceSources;
     final ArrayDeque<WorkRequest> receives = new ArrayDeque<>();

@@ -3,8 +3,9 @@ package org.datsim.fabric.hca;
 import org.datsim.fabric.dat.Dat;
 
 /**
- * One posted operation: a Send, RDMA Write, RDMA Read or Receive, with its local scatter/gather list (host virtual
- * addresses), its remote target for RDMA, and its progress. Operation codes are the DAT_DTOS values.
+ * One posted operation: a Send, RDMA Write, RDMA Read, IB atomic (Fetch and Add, Compare and Swap) or Receive, with
+ * its local scatter/gather list (host virtual addresses), its remote target for RDMA, and its progress. Operation
+ * codes are the DAT_DTOS values (DAT_IB_DTOS for the atomics).
  */
 public final class WorkRequest {
 
@@ -18,6 +19,12 @@ public final class WorkRequest {
     public static final int RECV = Dat.DTO_RECEIVE;
     /** DAT_DTO_BIND_MW: an RMR bind posted on the request queue. */
     public static final int BIND = 5;
+    /** DAT_IB_DTO_FETCH_ADD: an IB atomic Fetch and Add (dat_ib_post_fetch_and_add). */
+    public static final int FETCH_ADD = Dat.IB_DTO_FETCH_ADD;
+    /** DAT_IB_DTO_CMP_SWAP: an IB atomic Compare and Swap (dat_ib_post_cmp_and_swap). */
+    public static final int CMP_SWAP = Dat.IB_DTO_CMP_SWAP;
+    /** The bytes an atomic reads and writes at the responder and returns to the requester. */
+    public static final int ATOMIC_BYTES = 8;
 
     /** The run-unique operation id. */
     public final long opId;
@@ -41,6 +48,11 @@ public final class WorkRequest {
     public final long remoteAddress;
     /** The remote key (rmr_context) of an RDMA operation. */
     public final int rkey;
+
+    /** An atomic's operand: the value added (Fetch and Add) or compared (Compare and Swap). */
+    public long compareAdd;
+    /** A Compare and Swap's value, stored when the remote value equals {@link #compareAdd}. */
+    public long swap;
 
     /** What an RMR bind binds (the DAT layer's object); null for data transfers. */
     public Object bindTarget;
@@ -123,9 +135,26 @@ public final class WorkRequest {
         return finishedPs;
     }
 
+    /** Returns true for the IB atomics (Fetch and Add, Compare and Swap). */
+    public boolean isAtomic() {
+        return opcode == FETCH_ADD || opcode == CMP_SWAP;
+    }
+
+    /**
+     * Returns true for the operations the responder answers with data: RDMA Reads and atomics. They use read credits
+     * (max_rdma_read_out/in) and are what a barrier fence waits for (rules 17, 18, 49).
+     */
+    public boolean isReadLike() {
+        return opcode == RDMA_READ || opcode == FETCH_ADD || opcode == CMP_SWAP;
+    }
+
     /** Returns the name of the operation, for example "rdma_write". */
     public String opName() {
         switch (opcode) {
+            case FETCH_ADD:
+                return "fetch_add";
+            case CMP_SWAP:
+                return "cmp_swap";
             case SEND:
                 return "send";
             case RDMA_WRITE:
@@ -167,8 +196,8 @@ public final class WorkRequest {
         }
     }
 
-    /** Whether a fence waits for this operation: an RDMA Read (rules 17, 18) or an RMR bind (rule 23). */
+    /** Whether a fence waits for this operation: an RDMA Read or IB atomic (rules 17, 18) or an RMR bind (rule 23). */
     boolean fenceSource() {
-        return opcode == RDMA_READ || opcode == BIND;
+        return isReadLike() || opcode == BIND;
     }
 }

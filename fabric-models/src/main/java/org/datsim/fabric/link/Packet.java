@@ -25,9 +25,13 @@ public final class Packet {
     public static final int ACK = 5;
     /** A negative acknowledgement (RNR or an error); the reason is in {@link #status}. */
     public static final int NAK = 6;
+    /** An IB atomic request (Fetch and Add or Compare and Swap, with its AtomicETH). */
+    public static final int ATOMIC = 7;
+    /** An IB atomic acknowledgement carrying the original remote value (AtomicAckETH). */
+    public static final int ATOMIC_ACK = 8;
 
     private static final String[] KIND_NAMES = {"cm", "send", "rdma_write", "read_request", "read_response", "ack",
-        "nak"};
+        "nak", "atomic", "atomic_ack"};
 
     /** The pool this packet belongs to. */
     final PacketPool pool;

@@ -168,6 +168,16 @@ public final class CallCatalog {
         add("dat_ep_post_rdma_read", "op", none, "Post an RDMA Read", req("ep", ArgType.HANDLE),
                 req("local_iov", ArgType.IOV), opt("user_cookie", ArgType.INT), req("remote_iov", ArgType.RMR),
                 flags("completion_flags", Dat.COMPLETION_FLAGS, false));
+        add("dat_ib_post_fetch_and_add", "op", none, "Post an IB atomic Fetch and Add (DAT IB extension): add"
+                + " add_value to the 64-bit value at remote_iov; its original value lands in the 8-byte local_iov",
+                req("ep", ArgType.HANDLE), req("add_value", ArgType.INT), req("local_iov", ArgType.IOV),
+                opt("user_cookie", ArgType.INT), req("remote_iov", ArgType.RMR),
+                flags("completion_flags", Dat.COMPLETION_FLAGS, false));
+        add("dat_ib_post_cmp_and_swap", "op", none, "Post an IB atomic Compare and Swap (DAT IB extension): if"
+                + " the 64-bit value at remote_iov equals cmp_value, store swap_value; the original value lands in the"
+                + " 8-byte local_iov", req("ep", ArgType.HANDLE), req("cmp_value", ArgType.INT),
+                req("swap_value", ArgType.INT), req("local_iov", ArgType.IOV), opt("user_cookie", ArgType.INT),
+                req("remote_iov", ArgType.RMR), flags("completion_flags", Dat.COMPLETION_FLAGS, false));
         add("dat_ep_create_with_srq", "ep", none, "Create an endpoint whose receives come from a shared receive"
                 + " queue", req("ia", ArgType.HANDLE), req("pz", ArgType.HANDLE), req("recv_evd", ArgType.HANDLE),
                 req("request_evd", ArgType.HANDLE), req("connect_evd", ArgType.HANDLE), req("srq", ArgType.HANDLE),

@@ -796,6 +796,8 @@ final class ConsumerProcess extends SimProcess {
             case "dat_ep_post_recv":
             case "dat_ep_post_rdma_write":
             case "dat_ep_post_rdma_read":
+            case "dat_ib_post_fetch_and_add":
+            case "dat_ib_post_cmp_and_swap":
                 return post(s, call);
             case "mem_write":
                 return memWrite(s);
@@ -882,6 +884,13 @@ final class ConsumerProcess extends SimProcess {
                 break;
             case "dat_ep_post_rdma_write":
                 ret = dat.postRdmaWrite(ep, iov, cookie, rmr(s), flags, op);
+                break;
+            case "dat_ib_post_fetch_and_add":
+                ret = dat.postFetchAndAdd(ep, number(s, "add_value", 0), iov, cookie, rmr(s), flags, op);
+                break;
+            case "dat_ib_post_cmp_and_swap":
+                ret = dat.postCmpAndSwap(ep, number(s, "cmp_value", 0), number(s, "swap_value", 0), iov, cookie,
+                        rmr(s), flags, op);
                 break;
             default:
                 ret = dat.postRdmaRead(ep, iov, cookie, rmr(s), flags, op);
@@ -1003,7 +1012,7 @@ final class ConsumerProcess extends SimProcess {
         if (ev.ep != null) {
             d.ep(ev.ep.name());
         }
-        if (ev.number == Dat.DTO_COMPLETION_EVENT) {
+        if (ev.number == Dat.DTO_COMPLETION_EVENT || ev.number == Dat.IB_DTO_EVENT) {
             d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr("opcode", Dat.DTO_OPS.name(ev.operation))
                     .attr("transfered_length", ev.transferredLength);
         }

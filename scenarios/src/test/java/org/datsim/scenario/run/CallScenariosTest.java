@@ -68,6 +68,26 @@ class CallScenariosTest {
     }
 
     @Test
+    void rule18_aFencedWriteWaitsForTheEarlierAtomicAndAnUnfencedOneOvertakesIt(@TempDir Path out) throws Exception {
+        List<JsonNode> trace = run("ib-atomics.json", out);
+        List<Long> atomics = trace.stream().filter(e -> "post".equals(e.path("kind").asText())
+                && "fetch_add".equals(e.path("opcode").asText())).map(e -> e.path("op").asLong())
+                .collect(Collectors.toList());
+        List<JsonNode> waits = trace.stream().filter(e -> "fence_wait".equals(e.path("kind").asText()))
+                .collect(Collectors.toList());
+        assertEquals(1, waits.size(), "only the fenced Write was held: " + waits);
+        JsonNode wait = waits.get(0);
+        assertEquals("rdma_write", wait.path("opcode").asText());
+        assertEquals("barrier fence", wait.path("reason").asText());
+        assertEquals(List.of(atomics.get(1)), List.of(wait.path("waiting_for").get(0).asLong()),
+                "the fence names the second Fetch and Add, the one posted right before the fenced Write");
+        assertEquals(1, wait.path("waiting_for").size());
+        long dequeued = trace.stream().filter(e -> "dequeue".equals(e.path("kind").asText())
+                && "DAT_IB_DTO_EVENT".equals(e.path("event").asText())).count();
+        assertEquals(5, dequeued, "four atomics succeeded and one failed, each reported as DAT_IB_DTO_EVENT");
+    }
+
+    @Test
     void rule15_thresholdAboveOneIsRefusedOnAnEvdOfSolicitedWaitReceives(@TempDir Path out) throws Exception {
         List<JsonNode> trace = run("solicited-wait-and-evd-sharing.json", out);
         assertEquals("DAT_INVALID_STATE", trace.stream().filter(e -> "call".equals(e.path("kind").asText())

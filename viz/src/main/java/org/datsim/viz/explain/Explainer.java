@@ -213,7 +213,8 @@ public final class Explainer {
                     break;
                 }
                 Op o = op(e);
-                boolean response = "read_response".equals(text(e, "packet"));
+                String packet = text(e, "packet");
+                boolean response = "read_response".equals(packet) || "atomic_ack".equals(packet);
                 List<long[]> list = response ? o.responseTx : o.tx;
                 if (e.kind().equals(TraceEvent.TX_START)) {
                     list.add(new long[] {t, -1});
