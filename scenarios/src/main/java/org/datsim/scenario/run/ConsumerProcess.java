@@ -61,6 +61,14 @@ final class ConsumerProcess extends SimProcess {
     private final java.util.ArrayDeque<long[]> loops = new java.util.ArrayDeque<>();
     private static final Map<String, org.datsim.scenario.load.Expr> EXPRESSIONS =
             new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * Parsed references and sizes by their scenario text: a call in a loop resolves the same texts over and over,
+     * and parsing them (a regex, a decimal unit conversion) cost more than the call. Lookups only, so the order of
+     * the maps never reaches an output; bounded by {@link #MAX_CACHED}.
+     */
+    private static final Map<String, Refs.Ref> REFS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<String, Long> SIZES = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int MAX_CACHED = 100_000;
     /** Steps one resume may take without simulated time passing before the process is declared runaway. */
     static final long MAX_STEPS_WITHOUT_TIME = 10_000_000L;
     private final long postOverhead;
@@ -269,7 +277,13 @@ final class ConsumerProcess extends SimProcess {
     // ------------------------------------------------------------------ argument access
 
     private Object resolve(String text, String path) {
-        Refs.Ref r = Refs.parse(text);
+        Refs.Ref r = REFS.get(text);
+        if (r == null) {
+            r = Refs.parse(text);
+            if (r != null && REFS.size() < MAX_CACHED) {
+                REFS.put(text, r);
+            }
+        }
         if (r.process() == null && r.field() == null && loopVars.containsKey(r.name())) {
             return loopVars.get(r.name());
         }
@@ -401,7 +415,14 @@ final class ConsumerProcess extends SimProcess {
                 }
                 throw new Unbound(path + ": \"" + n.asText() + "\" is not a number");
             }
-            return ByteSize.parse(n.asText());
+            Long size = SIZES.get(n.asText());
+            if (size == null) {
+                size = ByteSize.parse(n.asText());
+                if (SIZES.size() < MAX_CACHED) {
+                    SIZES.put(n.asText(), size);
+                }
+            }
+            return size;
         }
         return n.asLong();
     }
