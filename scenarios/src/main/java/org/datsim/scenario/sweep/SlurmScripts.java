@@ -117,11 +117,11 @@ public final class SlurmScripts {
         Files.write(a, array, StandardCharsets.UTF_8);
         Files.write(m, merge, StandardCharsets.UTF_8);
         Files.write(s, submit, StandardCharsets.UTF_8);
-        for (Path p : List.of(a, m, s)) {
-            try {
+        // The scripts are run as `bash submit.sh` (the command prints that), so the executable bit is only a
+        // convenience, set where the file system has POSIX permissions.
+        if (dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            for (Path p : List.of(a, m, s)) {
                 Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
-            } catch (UnsupportedOperationException e) {
-                // not a POSIX file system: run them with bash
             }
         }
         return List.of(a, m, s);
