@@ -93,7 +93,6 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
     private final Map<String, EpCounters> eps = new HashMap<>();
     private long flowSeq;
     private long lastT;
-    private long events;
     private boolean closed;
 
     /**
@@ -136,11 +135,6 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
             TraceReader.read(events, w::accept);
         }
         return out;
-    }
-
-    /** Returns the number of trace events written so far. */
-    public long eventsWritten() {
-        return events;
     }
 
     @Override
@@ -490,7 +484,6 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
 
     /** Starts an event object with the fields every event has: name, cat, ph, ts, pid, tid. */
     private void begin(String ph, String name, String cat, int pid, int tid, long ts) throws IOException {
-        events++;
         g.writeStartObject();
         g.writeStringField("name", name);
         g.writeStringField("cat", cat);
@@ -548,7 +541,6 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
     }
 
     private void metadata(String name, int pid, int tid, String value) throws IOException {
-        events++;
         g.writeStartObject();
         g.writeStringField("name", name);
         g.writeStringField("ph", "M");

@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSink;
 
 /**
  * Everything {@code datsim view} writes for a run directory, from one read of its {@code events.jsonl}: the
@@ -27,6 +29,18 @@ public final class RunViews {
      * @throws IOException if the trace cannot be read (the message names the file and line) or an output written
      */
     public static List<Path> write(Path runDir) throws IOException {
+        return write(runDir, e -> { });
+    }
+
+    /**
+     * Writes the views of a run and hands every event of its trace to {@code also} in the same single read.
+     *
+     * @param runDir a directory written by {@code datsim run}
+     * @param also another reader of the trace (the lab's explainer)
+     * @return the files written, as {@link #write(Path)}
+     * @throws IOException if the trace cannot be read (the message names the file and line) or an output written
+     */
+    public static List<Path> write(Path runDir, TraceSink<TraceEvent> also) throws IOException {
         Path events = runDir.resolve("events.jsonl");
         if (!Files.isRegularFile(events)) {
             throw new IOException(events + ": no such file (is " + runDir + " the output directory of `datsim run`?)");
@@ -40,6 +54,7 @@ public final class RunViews {
             TraceReader.read(events, e -> {
                 timeline.accept(e);
                 plots.accept(e);
+                also.accept(e);
                 if (w != null) {
                     w.accept(e);
                 }

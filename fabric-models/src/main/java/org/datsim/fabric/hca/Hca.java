@@ -14,6 +14,7 @@ import org.datsim.fabric.link.NetworkNode;
 import org.datsim.fabric.link.Packet;
 import org.datsim.fabric.link.PacketPool;
 import org.datsim.fabric.link.Port;
+import org.datsim.fabric.sw.Switch;
 import org.datsim.fabric.memory.HostMemory;
 
 /**
@@ -329,13 +330,7 @@ public final class Hca implements NetworkNode {
 
     /** A fixed hash of a host id and a number (murmur3's 32-bit finaliser): the ECMP flow of a queue pair. */
     private static int flowHash(int host, int n) {
-        int h = host * 0x9E3779B1 + n * 0x85EBCA77;
-        h ^= h >>> 16;
-        h *= 0x85EBCA6B;
-        h ^= h >>> 13;
-        h *= 0xC2B2AE35;
-        h ^= h >>> 16;
-        return h;
+        return Switch.mix(host * 0x9E3779B1 + n * 0x85EBCA77);
     }
 
     private void doorbell(WorkRequest wr) {

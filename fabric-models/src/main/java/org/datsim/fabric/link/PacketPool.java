@@ -22,7 +22,6 @@ public final class PacketPool {
     private int freeCount;
     private byte[][] buffers = new byte[64][];
     private int bufferCount;
-    private long acquired;
 
     /** Creates an empty pool. */
     public PacketPool() {
@@ -34,7 +33,6 @@ public final class PacketPool {
      * @return a packet no one else holds
      */
     public Packet acquire() {
-        acquired++;
         Packet p;
         if (freeCount > 0) {
             p = free[--freeCount];
@@ -102,11 +100,6 @@ public final class PacketPool {
     /** Returns how many packets exist (in use or free): the most that were ever in use at once. */
     public int created() {
         return all.size();
-    }
-
-    /** Returns how many packets were taken from the pool in total. */
-    public long acquired() {
-        return acquired;
     }
 
     /** Returns how many packets are in use now (taken and not yet released). */

@@ -136,11 +136,6 @@ public final class Port {
         return propagationPs;
     }
 
-    /** Returns the link's rate. */
-    public DataRate rate() {
-        return rate;
-    }
-
     /**
      * Returns credit to this port: it becomes usable {@code delayPs} from now (the flow-control update crossing the
      * link). Calls must come in order of arrival time (a constant delay from increasing times).
@@ -306,11 +301,6 @@ public final class Port {
     /** Returns the packets waiting behind the one on the wire. */
     public int queueDepth() {
         return queue.size();
-    }
-
-    /** Returns the bytes of the packets waiting behind the one on the wire. */
-    public long queuedBytes() {
-        return queuedBytes;
     }
 
     /** Returns the packets fully transmitted so far. */

@@ -284,6 +284,11 @@ public final class HostMemory {
             return;
         }
         long base = lineNo * LINE;
+        if (line.dirty == -1L) {
+            bytes.write(base, line.data, 0, LINE); // every byte dirty: one write of the whole line
+            line.dirty = 0;
+            return;
+        }
         for (int i = 0; i < LINE; i++) {
             if ((line.dirty & (1L << i)) != 0) {
                 bytes.write(base + i, line.data, i, 1);

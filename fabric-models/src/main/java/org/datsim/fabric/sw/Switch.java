@@ -102,16 +102,6 @@ public final class Switch implements NetworkNode, Ingress {
         return mode == Mode.CUT_THROUGH;
     }
 
-    /** Returns the flow control of the links into this switch. */
-    public FlowControl flowControl() {
-        return flowControl;
-    }
-
-    /** Returns each input port's share of the buffer, in bytes. */
-    public long bufferBytes() {
-        return bufferBytes;
-    }
-
     /**
      * Adds a port and returns its index.
      *
@@ -139,45 +129,6 @@ public final class Switch implements NetworkNode, Ingress {
      */
     public void setUpstream(int port, Port sender) {
         upstream[port] = sender;
-    }
-
-    /**
-     * Sets the route table: one output port per destination host.
-     *
-     * @param routes for each destination host id, the output port index (-1 if unreachable)
-     */
-    public void setRoutes(int[] routes) {
-        int[][] s = new int[routes.length][];
-        for (int h = 0; h < routes.length; h++) {
-            s[h] = routes[h] < 0 ? new int[0] : new int[] {routes[h]};
-        }
-        setRoutes(s);
-    }
-
-    /**
-     * Sets the route table with equal-cost choices. Identical choice lists are stored once.
-     *
-     * @param choices for each destination host id, the output port indexes on shortest paths (empty if unreachable)
-     */
-    public void setRoutes(int[][] choices) {
-        java.util.Map<java.util.List<Integer>, Integer> interned = new java.util.LinkedHashMap<>();
-        List<int[]> distinct = new ArrayList<>();
-        int[] bySet = new int[choices.length];
-        for (int h = 0; h < choices.length; h++) {
-            List<Integer> key = new ArrayList<>();
-            for (int c : choices[h]) {
-                key.add(c);
-            }
-            Integer id = interned.get(key);
-            if (id == null) {
-                id = distinct.size();
-                interned.put(key, id);
-                distinct.add(choices[h].clone());
-            }
-            bySet[h] = id;
-        }
-        this.routeSet = bySet;
-        this.sets = distinct.toArray(new int[0][]);
     }
 
     /**
@@ -220,7 +171,7 @@ public final class Switch implements NetworkNode, Ingress {
     }
 
     /** A 32-bit finaliser (murmur3's fmix32): a fixed, platform-independent hash. */
-    static int mix(int h) {
+    public static int mix(int h) {
         h ^= h >>> 16;
         h *= 0x85EBCA6B;
         h ^= h >>> 13;

@@ -127,21 +127,6 @@ public final class Topology {
     }
 
     /**
-     * Returns the index of the first link of a shortest path (fewest hops) from a node to a host.
-     *
-     * @param from the node the packet is at
-     * @param toHost the destination host
-     * @return the link's index in {@link #links()}, or -1 if from equals toHost
-     */
-    public int nextHopIndex(String from, String toHost) {
-        GraphPath<String, Integer> path = new BFSShortestPath<>(graph).getPath(from, toHost);
-        if (path == null || path.getEdgeList().isEmpty()) {
-            return -1;
-        }
-        return path.getEdgeList().get(0);
-    }
-
-    /**
      * Computes the equal-cost routes of every switch: for each destination host, the links that start a shortest
      * path (fewest hops) to it, in link order. Hosts are never transit nodes. Identical choice lists of a switch are
      * stored once, so a fat-tree's tables stay small. Costs one breadth-first search per host.

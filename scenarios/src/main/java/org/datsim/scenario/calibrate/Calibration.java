@@ -202,8 +202,9 @@ public final class Calibration {
         }
     }
 
-    static String fmt(double v) {
-        return v >= 100 ? String.format("%.1f", v) : v >= 10 ? String.format("%.2f", v) : String.format("%.3f", v);
+    /** Formats a figure with three significant-ish digits, the same on every locale. */
+    public static String fmt(double v) {
+        return String.format(java.util.Locale.ROOT, v >= 100 ? "%.1f" : v >= 10 ? "%.2f" : "%.3f", v);
     }
 
     // ------------------------------------------------------------------ scenarios
@@ -314,7 +315,7 @@ public final class Calibration {
         Path dir = null;
         try {
             dir = Files.createTempDirectory("datsim-calibrate");
-            RunResultSummary r = new ScenarioRunner(s).run(dir, List.of(sink));
+            RunResultSummary r = new ScenarioRunner(s).perfetto(false).eventsJsonl(false).run(dir, List.of(sink));
             if (r.exitCode() != 0) {
                 throw new IllegalStateException("calibration run failed: " + r.lines());
             }

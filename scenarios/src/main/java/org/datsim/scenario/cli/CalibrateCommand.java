@@ -109,7 +109,7 @@ public final class CalibrateCommand implements Callable<Integer> {
                     missed.add(p.test() + " " + size(p.size()));
                 }
             }
-            o.printf("| %s | %s | %s %s | %s | %s |%n", p.test(), size(p.size()), fmt(p.value()), p.unit(),
+            o.printf("| %s | %s | %s %s | %s | %s |%n", p.test(), size(p.size()), Calibration.fmt(p.value()), p.unit(),
                     p.target() != null ? p.target().text() + " " + p.unit() : "", verdict);
         }
         o.flush();
@@ -122,10 +122,6 @@ public final class CalibrateCommand implements Callable<Integer> {
 
     private static String quote(String text) {
         return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
-    }
-
-    private static String fmt(double v) {
-        return v >= 100 ? String.format("%.1f", v) : v >= 10 ? String.format("%.2f", v) : String.format("%.3f", v);
     }
 
     private static String size(long b) {

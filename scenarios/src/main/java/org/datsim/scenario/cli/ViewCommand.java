@@ -1,7 +1,6 @@
 package org.datsim.scenario.cli;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -29,11 +28,6 @@ final class ViewCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!Files.isRegularFile(dir.resolve("events.jsonl"))) {
-            spec.commandLine().getErr().println("datsim: " + dir.resolve("events.jsonl") + ": no such file (is "
-                    + dir + " the output directory of `datsim run`?)");
-            return DatsimCli.EXIT_INVALID;
-        }
         List<Path> written;
         try {
             written = RunViews.write(dir);

@@ -13,7 +13,6 @@ import org.datsim.scenario.load.ScenarioLoader;
 import org.datsim.scenario.run.RunResultSummary;
 import org.datsim.scenario.run.ScenarioRunner;
 import org.datsim.viz.RunViews;
-import org.datsim.viz.TraceReader;
 import org.datsim.viz.explain.Explainer;
 import org.datsim.viz.explain.Explanation;
 import org.datsim.viz.explain.Times;
@@ -77,11 +76,11 @@ public final class LessonRun {
     private Outcome run(Path file, Path dir) throws ScenarioException, IOException {
         Scenario s = ScenarioLoader.load(file);
         RunResultSummary r = new ScenarioRunner(s).run(dir, List.of());
-        writeTimelines(dir);
         Explainer x = new Explainer();
         TraceEvent[] hazard = new TraceEvent[1];
         TraceEvent[] fix = new TraceEvent[1];
-        TraceReader.read(dir.resolve("events.jsonl"), e -> {
+        // one read of the trace: the views (timeline.html, latency plots) and the story from the same events
+        RunViews.write(dir, e -> {
             x.accept(e);
             if (hazard[0] == null && lesson.hazardSign().matches(e)) {
                 hazard[0] = e;
@@ -91,14 +90,6 @@ public final class LessonRun {
             }
         });
         return new Outcome(s.name(), dir, r.exitCode(), r.lines(), hazard[0], fix[0], x.explain());
-    }
-
-    /**
-     * Writes the run's views next to its trace: {@code timeline.html} and the latency plots (the run itself wrote the
-     * Perfetto {@code trace.json}).
-     */
-    private static void writeTimelines(Path runDir) throws IOException {
-        RunViews.write(runDir);
     }
 
     /**
