@@ -1,5 +1,6 @@
 package org.datsim.fabric.dat;
 
+import org.datsim.core.time.SimTime;
 import org.datsim.core.trace.TraceEvent;
 
 /**
@@ -51,7 +52,7 @@ final class ConnectionCalls extends ProviderPart {
         ep.ia.host.hca.sendCm(target.id, new CmMessage("REQ", ep.ia.host.id, ep, null, connQual, privateData,
                 false));
         if (timeoutUs != Dat.TIMEOUT_INFINITE) {
-            ep.connectTimer = sim.schedule(timeoutUs * 1_000_000L, () -> {
+            ep.connectTimer = sim.schedule(timeoutUs * SimTime.US, () -> {
                 if (ep.state == Dat.EP_STATE_ACTIVE_CONNECTION_PENDING) {
                     ep.state = Dat.EP_STATE_DISCONNECTED;
                     ep.ia.host.hca.flush(ep.qp);

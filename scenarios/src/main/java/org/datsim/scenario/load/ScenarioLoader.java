@@ -520,6 +520,7 @@ public final class ScenarioLoader {
 
     private List<Instance> instances(JsonNode n, List<String> hosts) {
         List<Instance> out = new ArrayList<>();
+        Set<String> hostSet = new java.util.HashSet<>(hosts); // membership only: up to 65,536 hosts
         for (int i = 0; i < n.size(); i++) {
             String path = "$.processes[" + i + "]";
             JsonNode p = n.get(i);
@@ -539,14 +540,14 @@ public final class ScenarioLoader {
                 if (p.has("host")) {
                     problem(path, "give either \"host\" (one process) or \"hosts\" (a template), not both");
                 }
-                List<String> chosen = templateHosts(p.get("hosts"), path + ".hosts", hosts);
+                List<String> chosen = templateHosts(p.get("hosts"), path + ".hosts", hosts, hostSet);
                 for (int k = 0; k < chosen.size(); k++) {
                     out.add(new Instance(pname + "_" + chosen.get(k), chosen.get(k), k, chosen.size(), p, path,
                             k == 0));
                 }
             } else {
                 String host = string(p, "host", path, true);
-                if (host != null && !hosts.isEmpty() && !hosts.contains(host)) {
+                if (host != null && !hosts.isEmpty() && !hostSet.contains(host)) {
                     problem(path + ".host", "no host is named \"" + host + "\"; the fabric's hosts are "
                             + abbreviate(hosts));
                 }
@@ -566,7 +567,7 @@ public final class ScenarioLoader {
                         + names.size() + " hosts)";
     }
 
-    private List<String> templateHosts(JsonNode h, String path, List<String> hosts) {
+    private List<String> templateHosts(JsonNode h, String path, List<String> hosts, Set<String> hostSet) {
         if (h.isTextual() && "*".equals(h.asText())) {
             return hosts;
         }
@@ -581,7 +582,7 @@ public final class ScenarioLoader {
             Set<String> skip = new java.util.HashSet<>();
             for (JsonNode e : except) {
                 skip.add(e.asText());
-                if (!hosts.contains(e.asText())) {
+                if (!hostSet.contains(e.asText())) {
                     problem(path + ".all_except", "no host is named " + show(e));
                 }
             }
@@ -599,7 +600,7 @@ public final class ScenarioLoader {
         }
         for (int i = 0; i < h.size(); i++) {
             String x = h.get(i).asText();
-            if (!hosts.contains(x)) {
+            if (!hostSet.contains(x)) {
                 problem(path + "[" + i + "]", "no host is named " + show(h.get(i)));
             } else {
                 chosen.add(x);

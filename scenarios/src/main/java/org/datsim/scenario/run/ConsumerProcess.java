@@ -393,8 +393,13 @@ final class ConsumerProcess extends SimProcess {
 
     long number(JsonNode n, String path) {
         if (n.isTextual() && org.datsim.scenario.load.Expr.isExpr(n.asText())) {
-            org.datsim.scenario.load.Expr e = EXPRESSIONS.computeIfAbsent(n.asText(),
-                    org.datsim.scenario.load.Expr::parse);
+            org.datsim.scenario.load.Expr e = EXPRESSIONS.get(n.asText());
+            if (e == null) {
+                e = org.datsim.scenario.load.Expr.parse(n.asText());
+                if (EXPRESSIONS.size() < MAX_CACHED) {
+                    EXPRESSIONS.put(n.asText(), e);
+                }
+            }
             try {
                 return e.eval(ref -> {
                     Object v = resolve(ref, path);

@@ -312,13 +312,14 @@ public final class ScenarioRunner {
         ArrayNode b = root.putArray("unfinished_processes");
         blocked.forEach(b::add);
         ObjectNode params = root.putObject("params");
-        scenario.params().asText().forEach(params::put);
+        Map<String, String> base = scenario.params().asText();
+        base.forEach(params::put);
         if (!scenario.hostParams().isEmpty()) {
             ObjectNode hp = root.putObject("host_params");
             scenario.hostParams().forEach((host, p) -> {
                 ObjectNode h = hp.putObject(host);
                 p.asText().forEach((k, v) -> {
-                    if (!v.equals(scenario.params().asText().get(k))) {
+                    if (!v.equals(base.get(k))) {
                         h.put(k, v);
                     }
                 });
