@@ -254,4 +254,30 @@ class CliTest {
         assertEquals(0, runHelp.code(), runHelp.all());
         assertTrue(runHelp.out().contains("--out"), runHelp.all());
     }
+
+    @Test
+    void theUsageListsEverySubcommandInOrder() {
+        // Subcommands are registered lazily (only the one named); the usage must still list all of them.
+        String out = datsim("--help").out();
+        int last = -1;
+        for (Class<?> c : DatsimCli.SUBCOMMANDS) {
+            String name = c.getAnnotation(picocli.CommandLine.Command.class).name();
+            int at = out.indexOf("\n  " + name + " ");
+            assertTrue(at > last, name + " missing or out of order in:\n" + out);
+            last = at;
+        }
+        assertEquals(12, DatsimCli.SUBCOMMANDS.size());
+    }
+
+    @Test
+    void anUnknownSubcommandOrOptionNamesTheHelpToRead() {
+        Result r = datsim("bnch");
+        assertEquals(2, r.code(), r.all());
+        assertTrue(r.err().contains("'bnch'"), r.all());
+        assertTrue(r.err().contains("(see: datsim --help)"), r.all());
+        Result nested = datsim("bench", "stream", "--writs", "3");
+        assertEquals(2, nested.code(), nested.all());
+        assertTrue(nested.err().contains("(see: datsim bench stream --help)"), nested.all());
+        assertNoStackTrace(nested);
+    }
 }
