@@ -84,6 +84,11 @@ public final class FabricParams {
     public static final ParamSpec HCA_RX_PROCESS = ParamSpec.time("hca.rx_process", "0ns",
             "Time the HCA's receive pipeline spends on each arriving packet (header checks, QP lookup) before its"
                     + " data is DMA-written or its acknowledgement is generated");
+    /** Transmit buffer of the send engine. */
+    public static final ParamSpec HCA_TX_BUFFER = ParamSpec.bytes("hca.tx_buffer", "256KiB", 0, 1L << 40,
+            "Bytes of packets that may wait for the link (DMA-read, or being read, and not yet on the wire): while"
+                    + " that many wait, the send engine takes up no new work request, so a backlogged port holds"
+                    + " the HCA back instead of the HCA reading ahead without bound; 0 for no bound");
     /** Inline threshold. */
     public static final ParamSpec HCA_MAX_INLINE = ParamSpec.bytes("hca.max_inline", "0B", 0, 1024,
             "Largest Send or RDMA Write the provider posts inline: the CPU copies the payload into the WQE and"
@@ -203,7 +208,7 @@ public final class FabricParams {
     public static final List<ParamSpec> ALL = List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
             LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, SWITCH_MODE, SWITCH_BUFFER, LINK_FLOW_CONTROL,
             PFC_XOFF, PFC_XON, PCIE_LATENCY, PCIE_BANDWIDTH, HCA_MTU, HCA_WQE_PROCESS,
-            HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,
+            HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_TX_BUFFER, HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,
             HCA_QPC_MISS_PENALTY, HCA_MTT_ENTRIES, HCA_MTT_POLICY, HCA_MTT_MISS_PENALTY, HCA_MTT_PAGE, HCA_BIND_TIME,
             PROVIDER_BIND_EVENT, PROVIDER_BIND_DISCONNECTED, PROVIDER_SRQ_LW_EVENT, CPU_POST_OVERHEAD,
             CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,

@@ -78,6 +78,10 @@ public final class EntryCache {
             hits++;
             return true;
         }
+        if (head >= 0 && keys[head] == key) {
+            hits++; // the most recently used (LRU) or inserted (FIFO, random) entry: a hit changes no order
+            return true;
+        }
         int pos = find(key);
         if (pos >= 0) {
             hits++;

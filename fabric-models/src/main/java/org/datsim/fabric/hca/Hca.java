@@ -92,6 +92,10 @@ public final class Hca implements NetworkNode {
 
     private final ArrayDeque<QueuePair> ready = new ArrayDeque<>();
     private boolean engineBusy;
+    /** hca.tx_buffer: the send engine takes up no work request while this many bytes wait for the link; 0: no bound. */
+    private final long txBuffer;
+    /** Wire bytes of the packets DMA-read or being DMA-read that have not yet started on the wire (or left by loopback). */
+    private long txWaiting;
     private final EventHandler engineFree = a -> {
         engineBusy = false;
         kick();
@@ -166,6 +170,7 @@ public final class Hca implements NetworkNode {
         this.readJitter = params.get(FabricParams.READ_JITTER);
         this.rxProcess = params.get(FabricParams.HCA_RX_PROCESS);
         this.maxInline = params.get(FabricParams.HCA_MAX_INLINE);
+        this.txBuffer = params.get(FabricParams.HCA_TX_BUFFER);
         this.qpc = new EntryCache((int) params.get(FabricParams.HCA_QPC_ENTRIES),
                 (int) params.get(FabricParams.HCA_QPC_POLICY));
         this.mtt = new EntryCache((int) params.get(FabricParams.HCA_MTT_ENTRIES),
@@ -350,8 +355,13 @@ public final class Hca implements NetworkNode {
         kick();
     }
 
+    /** Whether the packets waiting for the link fill the transmit buffer (hca.tx_buffer). */
+    private boolean txFull() {
+        return txBuffer > 0 && txWaiting >= txBuffer;
+    }
+
     private void kick() {
-        while (!engineBusy && !ready.isEmpty()) {
+        while (!engineBusy && !ready.isEmpty() && !txFull()) {
             QueuePair qp = ready.pollFirst();
             if (qp.paused) {
                 qp.queued = false;
@@ -598,8 +608,41 @@ public final class Hca implements NetworkNode {
      * then (its {@code status} field carries the payload length).
      */
     private void emitAt(long time, WorkRequest wr, int kind, int index, int count, long off, int len) {
-        Packet p = pool.acquire().set(kind, hostId, -1, 0, wr, index, count, off, len, wr.qp.flow);
+        int wire = header;
+        switch (kind) {
+            case Packet.SEND:
+            case Packet.RDMA_WRITE:
+                wire += len + (kind == Packet.RDMA_WRITE && index == 0 ? reth : 0);
+                break;
+            case Packet.READ_REQUEST:
+                wire += reth;
+                break;
+            case Packet.ATOMIC:
+                wire += ATOMIC_ETH_BYTES;
+                break;
+            case Packet.READ_RESPONSE:
+                wire += len + aeth;
+                break;
+            default:
+                throw new IllegalArgumentException("not a DMA-read packet kind: " + kind);
+        }
+        txWaiting += wire;
+        Packet p = pool.acquire().set(kind, hostId, -1, wire, wr, index, count, off, len, wr.qp.flow);
         sim.scheduleAt(time, emitHandler, p.id);
+    }
+
+    /** Whether a packet of this kind was counted in {@link #txWaiting} by {@link #emitAt}. */
+    private static boolean countedInTx(int kind) {
+        return kind == Packet.SEND || kind == Packet.RDMA_WRITE || kind == Packet.READ_REQUEST
+                || kind == Packet.ATOMIC || kind == Packet.READ_RESPONSE;
+    }
+
+    /** A packet counted in {@link #txWaiting} has started on the wire, or will not: room for the send engine. */
+    private void txLeft(Packet p) {
+        txWaiting -= p.wireBytes;
+        if (!engineBusy && !ready.isEmpty() && !txFull()) {
+            kick();
+        }
     }
 
     private void emit(Packet p) {
@@ -611,35 +654,20 @@ public final class Hca implements NetworkNode {
         int len = p.status;
         p.status = 0;
         if (wr.done && kind != Packet.READ_RESPONSE) {
+            txLeft(p);
             p.release();
             return; // flushed while its DMA was in progress
         }
-        int wire = header;
         p.length = len;
         p.dstHost = kind == Packet.READ_RESPONSE ? wr.qp.hca.hostId : wr.qp.peer.hca.hostId;
-        switch (kind) {
-            case Packet.SEND:
-            case Packet.RDMA_WRITE:
-                readPayload(p);
-                wire += len + (kind == Packet.RDMA_WRITE && index == 0 ? reth : 0);
-                break;
-            case Packet.READ_REQUEST:
-                wire += reth;
-                break;
-            case Packet.ATOMIC:
-                wire += ATOMIC_ETH_BYTES;
-                break;
-            case Packet.READ_RESPONSE:
-                readPayload(p);
-                wire += len + aeth;
-                if (index == count - 1 && wr.qp.peer != null && wr.qp.peer.readsIn > 0) {
-                    wr.qp.peer.readsIn--; // the responder has sent this Read's last response
-                }
-                break;
-            default:
-                break;
+        if (kind == Packet.SEND || kind == Packet.RDMA_WRITE) {
+            readPayload(p);
+        } else if (kind == Packet.READ_RESPONSE) {
+            readPayload(p);
+            if (index == count - 1 && wr.qp.peer != null && wr.qp.peer.readsIn > 0) {
+                wr.qp.peer.readsIn--; // the responder has sent this Read's last response
+            }
         }
-        p.wireBytes = wire;
         transmit(p);
     }
 
@@ -706,6 +734,9 @@ public final class Hca implements NetworkNode {
     }
 
     private void onTransmit(Packet p, boolean start) {
+        if (start && countedInTx(p.kind)) {
+            txLeft(p);
+        }
         if (start && p.payloadPending) {
             // Packets leave the port in the order they were queued: p is the oldest payload held by reference.
             if (pendingPayloads.pollFirst() != p) {
@@ -736,6 +767,9 @@ public final class Hca implements NetworkNode {
      */
     private void transmit(Packet p) {
         if (p.dstHost == hostId) {
+            if (countedInTx(p.kind)) {
+                txLeft(p); // two queue pairs of this HCA: the packet never waits for the link
+            }
             loopback.addLast(p);
             sim.schedule(0, loopbackDeliver, 0);
         } else {

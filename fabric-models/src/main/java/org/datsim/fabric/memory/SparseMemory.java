@@ -18,6 +18,9 @@ public final class SparseMemory {
     private long[] keys = new long[16];
     private byte[][] values = new byte[16][];
     private int size;
+    /** The page found last and its number: a page, once made, is never replaced or dropped. */
+    private long lastPageNo;
+    private byte[] lastPage;
     private long hookLo;
     private long hookHi;
     private Runnable hook;
@@ -162,10 +165,17 @@ public final class SparseMemory {
     }
 
     private byte[] page(long pageNo) {
+        if (pageNo == lastPageNo && lastPage != null) {
+            return lastPage; // DMA and CPU copies go page after page over the same few pages
+        }
         int mask = keys.length - 1;
         for (int i = slot(pageNo, mask);; i = (i + 1) & mask) {
             byte[] v = values[i];
             if (v == null || keys[i] == pageNo) {
+                if (v != null) {
+                    lastPageNo = pageNo;
+                    lastPage = v;
+                }
                 return v;
             }
         }
