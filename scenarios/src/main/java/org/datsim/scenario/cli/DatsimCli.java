@@ -9,7 +9,6 @@ import org.datsim.core.bench.Phold;
 import org.datsim.core.param.ParamSpec;
 import org.datsim.fabric.FabricParams;
 import org.datsim.scenario.load.Scenario;
-import org.datsim.scenario.load.ScenarioException;
 import org.datsim.scenario.load.ScenarioLoader;
 import org.datsim.scenario.run.RunResultSummary;
 import org.datsim.scenario.run.ScenarioRunner;
@@ -95,16 +94,9 @@ public final class DatsimCli implements Runnable {
         return null;
     }
 
+    /** Loads a scenario, printing its problems; returns null if it is invalid. */
     private static Scenario load(Path file, PrintWriter err) {
-        try {
-            return ScenarioLoader.load(file);
-        } catch (ScenarioException e) {
-            for (String p : e.problems()) {
-                err.println(p);
-            }
-            err.println(e.problems().size() + " problem(s) in " + file + "; nothing was run");
-            return null;
-        }
+        return InputFiles.load(file, err, ScenarioLoader::load);
     }
 
     /** {@code datsim run}. */

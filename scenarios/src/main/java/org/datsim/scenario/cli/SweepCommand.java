@@ -2,7 +2,6 @@ package org.datsim.scenario.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import org.datsim.scenario.load.ScenarioException;
 import org.datsim.scenario.sweep.Study;
 import org.datsim.scenario.sweep.StudyLoader;
 import picocli.CommandLine;
@@ -27,15 +26,7 @@ public final class SweepCommand implements Runnable {
 
     /** Loads a study, printing its problems; returns null if it is invalid. */
     static Study load(Path file, PrintWriter err) {
-        try {
-            return StudyLoader.load(file);
-        } catch (ScenarioException e) {
-            for (String p : e.problems()) {
-                err.println(p);
-            }
-            err.println(e.problems().size() + " problem(s) in " + file + "; nothing was run");
-            return null;
-        }
+        return InputFiles.load(file, err, StudyLoader::load);
     }
 
     /** The default output directory of a study. */

@@ -18,10 +18,34 @@ import org.datsim.fabric.topology.Topology;
  * @param maxEvents the event guard
  * @param maxTimePs the simulated-time guard in picoseconds
  * @param vars the scenario's variables ({@code "vars"}), usable as {@code $name} in every process, in file order
+ * @param operands the references, expressions, sizes and durations of the processes' calls, parsed once by the
+ *     loader
  */
 public record Scenario(String file, String name, String description, long seed, Topology topology, Params params,
         java.util.Map<String, Params> hostParams, List<ProcessDef> processes, long maxEvents, long maxTimePs,
-        java.util.Map<String, Long> vars) {
+        java.util.Map<String, Long> vars, Operands operands) {
+
+    /**
+     * A scenario whose operands are parsed when its calls run (each time).
+     *
+     * @param file the file it came from
+     * @param name the scenario's name
+     * @param description what it shows
+     * @param seed the random seed
+     * @param topology the validated topology
+     * @param params the fabric parameters
+     * @param hostParams per-host parameters
+     * @param processes the consumer processes
+     * @param maxEvents the event guard
+     * @param maxTimePs the simulated-time guard in picoseconds
+     * @param vars the scenario's variables
+     */
+    public Scenario(String file, String name, String description, long seed, Topology topology, Params params,
+            java.util.Map<String, Params> hostParams, List<ProcessDef> processes, long maxEvents, long maxTimePs,
+            java.util.Map<String, Long> vars) {
+        this(file, name, description, seed, topology, params, hostParams, processes, maxEvents, maxTimePs, vars,
+                Operands.NONE);
+    }
 
     /**
      * A scenario without variables.
@@ -40,7 +64,7 @@ public record Scenario(String file, String name, String description, long seed, 
     public Scenario(String file, String name, String description, long seed, Topology topology, Params params,
             java.util.Map<String, Params> hostParams, List<ProcessDef> processes, long maxEvents, long maxTimePs) {
         this(file, name, description, seed, topology, params, hostParams, processes, maxEvents, maxTimePs,
-                java.util.Map.of());
+                java.util.Map.of(), Operands.NONE);
     }
 
     /**
@@ -52,12 +76,12 @@ public record Scenario(String file, String name, String description, long seed, 
      */
     public Scenario withLimits(long events, long timePs) {
         return new Scenario(file, name, description, seed, topology, params, hostParams, processes, events, timePs,
-                vars);
+                vars, operands);
     }
 
     /** Returns a copy with another seed. */
     public Scenario withSeed(long newSeed) {
         return new Scenario(file, name, description, newSeed, topology, params, hostParams, processes, maxEvents,
-                maxTimePs, vars);
+                maxTimePs, vars, operands);
     }
 }

@@ -53,6 +53,8 @@ public final class ScenarioLoader {
 
     private final String file;
     private final List<String> problems = new ArrayList<>();
+    /** What validation parsed of the calls' operands, kept so that no call parses them again when it runs. */
+    private final Operands.Builder operands = new Operands.Builder();
 
     private ScenarioLoader(String file) {
         this.file = file;
@@ -249,7 +251,7 @@ public final class ScenarioLoader {
         List<ProcessDef> processes = processes(root.get("processes"), hosts);
         return new Scenario(file, name, description == null ? "" : description, seed, topology, params, hostParams,
                 processes,
-                maxEvents, maxTime, vars);
+                maxEvents, maxTime, vars, operands.build());
     }
 
     /** The scenario's variables ({@code "vars"}), by name in file order; empty until read. */
@@ -501,6 +503,7 @@ public final class ScenarioLoader {
                 problem(path, "expected a time of at most 1000000s, found \"" + n.asText() + "\"");
                 return null;
             }
+            operands.duration(n.asText(), t);
             return t;
         } catch (IllegalArgumentException e) {
             problem(path, e.getMessage());
@@ -742,7 +745,9 @@ public final class ScenarioLoader {
         }
         if (v.isTextual() && Expr.isExpr(v.asText())) {
             try {
-                for (String r : Expr.parse(v.asText()).refs()) {
+                Expr e = Expr.parse(v.asText());
+                operands.expr(v.asText(), e);
+                for (String r : e.refs()) {
                     ref(r, path, process, bound, loopVars);
                 }
             } catch (IllegalArgumentException e) {
@@ -827,6 +832,9 @@ public final class ScenarioLoader {
     private void ref(String text, String path, String process, Map<String, Map<String, String>> bound,
             java.util.Collection<String> loopVars) {
         Refs.Ref r = Refs.parse(text);
+        if (r != null) {
+            operands.ref(text, r);
+        }
         if (r != null && r.process() == null && r.field() == null && loopVars.contains(r.name())) {
             return; // a loop variable in scope
         }
@@ -942,7 +950,7 @@ public final class ScenarioLoader {
         }
         if (v.isTextual()) {
             try {
-                ByteSize.parse(v.asText());
+                operands.size(v.asText(), ByteSize.parse(v.asText()));
                 return;
             } catch (IllegalArgumentException e) {
                 problem(path, e.getMessage());

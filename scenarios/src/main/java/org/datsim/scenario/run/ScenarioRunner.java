@@ -25,6 +25,7 @@ import org.datsim.fabric.Fabric;
 import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.link.Port;
 import org.datsim.fabric.memory.MemoryLimitException;
+import org.datsim.scenario.load.Operands;
 import org.datsim.scenario.load.ProcessDef;
 import org.datsim.scenario.load.Scenario;
 import org.datsim.scenario.load.Step;
@@ -65,8 +66,11 @@ public final class ScenarioRunner {
         this.scenario = scenario;
         this.random = new RandomStreams(scenario.seed());
         this.fabric = new Fabric(sim, scenario.topology(), scenario.params(), scenario.hostParams(), random, trace);
+        // One program per list of steps: the processes of a template share theirs (lookups only, by identity).
+        Map<List<Step>, Program> programs = new java.util.IdentityHashMap<>();
         for (ProcessDef p : scenario.processes()) {
-            processes.put(p.name(), new ConsumerProcess(this, p, fabric.provider().host(p.host()),
+            Program program = programs.computeIfAbsent(p.steps(), Program::new);
+            processes.put(p.name(), new ConsumerProcess(this, p, program, fabric.provider().host(p.host()),
                     scenario.hostParams().getOrDefault(p.host(), scenario.params())));
         }
         sim.setMaxEvents(scenario.maxEvents());
@@ -105,6 +109,10 @@ public final class ScenarioRunner {
 
     Map<String, Long> vars() {
         return scenario.vars();
+    }
+
+    Operands operands() {
+        return scenario.operands();
     }
 
     Fabric fabric() {

@@ -1,0 +1,255 @@
+package org.datsim.scenario.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.dat.DatHandle;
+import org.datsim.fabric.dat.EpAttributes;
+import org.datsim.fabric.dat.Lmr;
+import org.datsim.fabric.dat.LmrTriplet;
+import org.datsim.fabric.dat.NamedValues;
+import org.datsim.fabric.dat.RmrTriplet;
+import org.datsim.scenario.load.Expr;
+import org.datsim.scenario.load.Operands;
+import org.datsim.scenario.load.ProcessDef;
+import org.datsim.scenario.load.Refs;
+import org.datsim.scenario.load.Step;
+
+/**
+ * A process's named values (what its calls bound with "out", the scenario's variables, {@code $index},
+ * {@code $count} and the loop variables in scope) and the reading of a step's arguments against them: handles,
+ * numbers, flags, I/O vectors, attributes. References, expressions and sizes come parsed from the scenario's
+ * {@link Operands}. A value that was never bound throws {@link Unbound}.
+ */
+final class Args {
+
+    private final ScenarioRunner runner;
+    private final Operands operands;
+    private final Map<String, Object> values = new HashMap<>();
+    private final Map<String, Long> loopVars = new HashMap<>();
+
+    Args(ScenarioRunner runner, ProcessDef def) {
+        this.runner = runner;
+        this.operands = runner.operands();
+        loopVars.putAll(runner.vars());
+        loopVars.put("index", (long) def.index());
+        loopVars.put("count", (long) def.count());
+    }
+
+    /** Returns the value bound to a name, or null. */
+    Object value(String name) {
+        return values.get(name);
+    }
+
+    /** Binds a step's result to the name its "out" gives (nothing when it has none or the result is null). */
+    void bind(Step s, Object value) {
+        JsonNode out = s.node().get("out");
+        if (out != null && value != null) {
+            values.put(out.asText(), value);
+        }
+    }
+
+    /** Sets a loop variable. */
+    void loopVar(String name, long value) {
+        loopVars.put(name, value);
+    }
+
+    /** Removes a loop variable whose block has ended. */
+    void endLoop(String name) {
+        loopVars.remove(name);
+    }
+
+    /** Resolves a reference such as "$evd", "$buf.address" or "$peer/buf.rmr_context". */
+    Object resolve(String text, String path) {
+        Refs.Ref r = operands.ref(text);
+        if (r.process() == null && r.field() == null && loopVars.containsKey(r.name())) {
+            return loopVars.get(r.name());
+        }
+        Object v = r.process() == null ? values.get(r.name()) : runner.process(r.process()).args().value(r.name());
+        if (v == null) {
+            throw new Unbound(path + ": \"" + text + "\" is not bound: the call that binds it failed or has not run"
+                    + " yet");
+        }
+        if (r.field() == null) {
+            return v;
+        }
+        Object f = Fields.of(v, r.field());
+        if (f == null) {
+            throw new Unbound(path + ": \"" + text + "\" has no value");
+        }
+        return f;
+    }
+
+    DatHandle handle(Step s, String arg) {
+        JsonNode n = s.node().get(arg);
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        Object v = resolve(n.asText(), s.path() + "." + arg);
+        return v instanceof DatHandle ? (DatHandle) v : null;
+    }
+
+    <T> T handle(Step s, String arg, Class<T> type) {
+        DatHandle h = handle(s, arg);
+        return type.isInstance(h) ? type.cast(h) : null;
+    }
+
+    long number(JsonNode n, String path) {
+        if (n.isTextual() && Expr.isExpr(n.asText())) {
+            Expr e = operands.expr(n.asText());
+            try {
+                return e.eval(ref -> {
+                    Object v = resolve(ref, path);
+                    if (v instanceof Long) {
+                        return (Long) v;
+                    }
+                    throw new Unbound(path + ": \"" + ref + "\" in " + n.asText() + " is not a number");
+                });
+            } catch (ArithmeticException x) {
+                throw new Unbound(path + ": " + n.asText() + ": " + x.getMessage());
+            }
+        }
+        if (n.isTextual()) {
+            if (n.asText().startsWith("$")) {
+                Object v = resolve(n.asText(), path);
+                if (v instanceof Long) {
+                    return (Long) v;
+                }
+                throw new Unbound(path + ": \"" + n.asText() + "\" is not a number");
+            }
+            return operands.size(n.asText());
+        }
+        return n.asLong();
+    }
+
+    /** A duration argument, in picoseconds. */
+    long duration(Step s, String arg) {
+        return operands.duration(s.node().get(arg).asText());
+    }
+
+    long number(Step s, String arg, long dflt) {
+        JsonNode n = s.node().get(arg);
+        return n == null ? dflt : number(n, s.path() + "." + arg);
+    }
+
+    /**
+     * Converts a scenario number to a C int argument (DAT_COUNT). Values outside the int range saturate, so a
+     * too-large count stays too large and the provider's range check rejects it, instead of wrapping around.
+     */
+    static int count(long v) {
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v));
+    }
+
+    private static int flags(JsonNode n, NamedValues group) {
+        if (n == null) {
+            return 0;
+        }
+        if (n.isNumber()) {
+            return n.asInt();
+        }
+        int bits = 0;
+        if (n.isArray()) {
+            for (JsonNode e : n) {
+                bits |= group.value(e.asText());
+            }
+        } else {
+            for (String name : n.asText().split("\\|")) {
+                bits |= group.value(name.trim());
+            }
+        }
+        return bits;
+    }
+
+    int flags(Step s, String arg, NamedValues group) {
+        return flags(s.node().get(arg), group);
+    }
+
+    long timeoutUs(Step s) {
+        JsonNode n = s.node().get("timeout");
+        if (n == null || (n.isTextual() && !n.asText().startsWith("$"))) {
+            return Dat.TIMEOUT_INFINITE;
+        }
+        return number(n, s.path() + ".timeout");
+    }
+
+    LmrTriplet[] iov(Step s, String arg) {
+        JsonNode arr = s.node().get(arg);
+        LmrTriplet[] out = new LmrTriplet[arr.size()];
+        for (int i = 0; i < arr.size(); i++) {
+            JsonNode seg = arr.get(i);
+            String p = s.path() + "." + arg + "[" + i + "]";
+            Object l = resolve(seg.get("lmr").asText(), p + ".lmr");
+            long offset = seg.has("offset") ? number(seg.get("offset"), p + ".offset") : 0;
+            long length = number(seg.get("length"), p + ".length");
+            if (l instanceof Lmr) {
+                Lmr lmr = (Lmr) l;
+                out[i] = new LmrTriplet(lmr.lmrContext(), lmr.address() + offset, length);
+            } else {
+                out[i] = new LmrTriplet(0, offset, length); // not an LMR: a context no LMR has
+            }
+        }
+        return out;
+    }
+
+    RmrTriplet rmr(Step s) {
+        JsonNode r = s.node().get("remote_iov");
+        String p = s.path() + ".remote_iov";
+        long ctx = number(r.get("rmr_context"), p + ".rmr_context");
+        long address = number(r.get("address"), p + ".address");
+        long offset = r.has("offset") ? number(r.get("offset"), p + ".offset") : 0;
+        long length = number(r.get("length"), p + ".length");
+        return new RmrTriplet(ctx >= 0 && ctx <= 0xffffffffL ? (int) ctx : 0, address + offset, length);
+    }
+
+    /** A host argument: a name, or {"host_index": n} for the fabric's n-th host ("" when out of range). */
+    String hostArg(Step s, String arg) {
+        JsonNode n = s.node().get(arg);
+        if (n.isTextual()) {
+            return n.asText();
+        }
+        long i = number(n.get("host_index"), s.path() + "." + arg + ".host_index");
+        List<String> hosts = runner.fabric().topology().hosts();
+        return i >= 0 && i < hosts.size() ? hosts.get((int) i) : "";
+    }
+
+    static byte[] privateData(Step s) {
+        JsonNode d = s.node().get("private_data");
+        if (d == null) {
+            return new byte[0];
+        }
+        if (Bytes.fill(d) >= 0) {
+            byte[] b = new byte[(int) Math.min(Bytes.length(d), 4096)];
+            java.util.Arrays.fill(b, (byte) Bytes.fill(d));
+            return b;
+        }
+        return Bytes.literal(d);
+    }
+
+    EpAttributes epAttr(Step s) {
+        return epAttr(s, "ep_attr", null);
+    }
+
+    /** An attributes argument: its fields over {@code base} (the defaults when null); null when absent. */
+    EpAttributes epAttr(Step s, String arg, EpAttributes base) {
+        JsonNode a = s.node().get(arg);
+        if (a == null) {
+            return base;
+        }
+        EpAttributes d = base != null ? base : EpAttributes.defaults();
+        String p = s.path() + "." + arg;
+        return new EpAttributes(a.has("max_message_size") ? number(a.get("max_message_size"), p) : d.maxMessageSize(),
+                a.has("max_rdma_size") ? number(a.get("max_rdma_size"), p) : d.maxRdmaSize(),
+                count(a.has("max_recv_dtos") ? number(a.get("max_recv_dtos"), p) : d.maxRecvDtos()),
+                count(a.has("max_request_dtos") ? number(a.get("max_request_dtos"), p) : d.maxRequestDtos()),
+                count(a.has("max_recv_iov") ? number(a.get("max_recv_iov"), p) : d.maxRecvIov()),
+                count(a.has("max_request_iov") ? number(a.get("max_request_iov"), p) : d.maxRequestIov()),
+                a.has("request_completion_flags") ? flags(a.get("request_completion_flags"), Dat.COMPLETION_FLAGS)
+                        : d.requestCompletionFlags(),
+                a.has("recv_completion_flags") ? flags(a.get("recv_completion_flags"), Dat.COMPLETION_FLAGS)
+                        : d.recvCompletionFlags(),
+                count(a.has("max_rdma_read_in") ? number(a.get("max_rdma_read_in"), p) : d.maxRdmaReadIn()),
+                count(a.has("max_rdma_read_out") ? number(a.get("max_rdma_read_out"), p) : d.maxRdmaReadOut()));
+    }
+}

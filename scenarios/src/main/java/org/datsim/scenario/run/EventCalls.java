@@ -1,0 +1,142 @@
+package org.datsim.scenario.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Set;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.dat.DatEvent;
+import org.datsim.fabric.dat.DatHandle;
+import org.datsim.fabric.dat.DatReturn;
+import org.datsim.fabric.dat.Evd;
+import org.datsim.fabric.dat.Out;
+import org.datsim.scenario.load.Step;
+
+/**
+ * The calls that take events: dat_evd_dequeue, and dat_evd_wait and dat_cno_wait (which block in {@link Wait}).
+ * Here too is how each reports: the call, the {@code dequeue} trace event of the event taken, and the checks of the
+ * event against the step's expectations.
+ */
+final class EventCalls {
+
+    /** The calls executed here. */
+    static final Set<String> CALLS = Set.of("dat_evd_wait", "dat_cno_wait", "dat_evd_dequeue");
+
+    private EventCalls() {
+    }
+
+    /**
+     * Executes one call.
+     *
+     * @return the CPU time the process spends after the call, or -1 if it blocked
+     */
+    static long execute(ConsumerProcess p, Step s) {
+        String call = s.spec().name();
+        switch (call) {
+            case "dat_evd_wait":
+                return p.waits().evdWait(s);
+            case "dat_cno_wait":
+                return p.waits().cnoWait(s);
+            case "dat_evd_dequeue": {
+                Evd evd = p.args().handle(s, "evd", Evd.class);
+                Out<DatEvent> ev = new Out<>();
+                int ret = p.dat().evdDequeue(evd, ev);
+                report(p, s, ret, ev.value, evd);
+                return DatReturn.isSuccess(ret) ? p.pollOverhead() : 0;
+            }
+            default:
+                throw new IllegalStateException("call " + call + " is in the catalogue but not executed");
+        }
+    }
+
+    /** Dequeues the event that ends a dat_evd_wait, and reports it. */
+    static void take(ConsumerProcess p, Step s, Evd evd) {
+        Out<DatEvent> ev = new Out<>();
+        int ret = p.dat().evdDequeue(evd, ev);
+        report(p, s, ret, ev.value, evd);
+    }
+
+    /** Reports a dat_evd_wait or dat_evd_dequeue: the call, and the event it took (or null) with its checks. */
+    static void report(ConsumerProcess p, Step s, int ret, DatEvent ev, Evd evd) {
+        TraceEvent c = Outcome.call(p, s, ret, null);
+        if (evd != null) {
+            c.attr("evd", evd.name());
+            if (ev != null || DatReturn.type(ret) == DatReturn.TIMEOUT_EXPIRED) {
+                c.attr("nmore", (long) evd.size());
+            }
+        }
+        p.runner().trace(c);
+        Outcome.checkRet(p, s, ret);
+        if (ev == null) {
+            return;
+        }
+        p.args().bind(s, ev);
+        TraceEvent d = TraceEvent.of(p.sim().now(), TraceEvent.DEQUEUE, p.hostName()).attr("event", ev.numberName());
+        if (ev.ep != null) {
+            d.ep(ev.ep.name());
+        }
+        if (ev.number == Dat.DTO_COMPLETION_EVENT || ev.number == Dat.IB_DTO_EVENT) {
+            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr("opcode", Dat.DTO_OPS.name(ev.operation))
+                    .attr("transfered_length", ev.transferredLength);
+        }
+        if (ev.cr != null) {
+            d.attr("cr", ev.cr.name());
+        }
+        if (ev.rmr != null) {
+            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr("rmr", ev.rmr.name());
+        }
+        d.attr("queued_ps", ev.queuedPs).attr("process", p.name());
+        p.runner().trace(d);
+        expectEvent(p, s, ev);
+    }
+
+    private static void expectEvent(ConsumerProcess p, Step s, DatEvent ev) {
+        Outcome.expectName(p, s, "event", Dat.EVENTS, ev.number);
+        if (ev.status >= 0) {
+            Outcome.expectName(p, s, "status", Dat.DTO_STATUS, ev.status);
+            Outcome.expectName(p, s, "operation", Dat.DTO_OPS, ev.operation);
+        } else {
+            for (String k : new String[] {"status", "operation"}) {
+                if (Outcome.expectNode(s, k) != null) {
+                    p.fail(s, "expected " + k + " " + Outcome.expectNode(s, k).asText() + ", but the event is "
+                            + ev.numberName() + ", which has none");
+                }
+            }
+        }
+        JsonNode cookie = Outcome.expectNode(s, "cookie");
+        if (cookie != null && cookie.asLong() != ev.cookie) {
+            p.fail(s, "expected cookie " + cookie.asLong() + ", got " + ev.cookie);
+        }
+        JsonNode len = Outcome.expectNode(s, "transfered_length");
+        if (len != null && len.asLong() != ev.transferredLength) {
+            p.fail(s, "expected transfered_length " + len.asLong() + ", got " + ev.transferredLength);
+        }
+        JsonNode ep = Outcome.expectNode(s, "ep");
+        if (ep != null) {
+            Object want = p.args().resolve(ep.asText(), s.path() + ".expect.ep");
+            if (want != ev.ep) {
+                String wantName = want instanceof DatHandle ? ((DatHandle) want).name() : "not an endpoint";
+                p.fail(s, "expected the event of endpoint " + ep.asText() + " (" + wantName + "), got "
+                        + (ev.ep == null ? "an event of no endpoint" : ev.ep.name()));
+            }
+        }
+    }
+
+    /** Reports a dat_cno_wait: the call, the EVD it returns (a hint, or null), and the check of expect.evd. */
+    static void reportCno(ConsumerProcess p, Step s, int ret, Evd evd) {
+        TraceEvent e = Outcome.call(p, s, ret, null);
+        if (evd != null) {
+            e.attr("evd", evd.name());
+        }
+        p.runner().trace(e);
+        Outcome.checkRet(p, s, ret);
+        p.args().bind(s, evd);
+        JsonNode want = Outcome.expectNode(s, "evd");
+        if (want != null && DatReturn.isSuccess(ret)) {
+            Object w = want.isNull() ? null : p.args().resolve(want.asText(), s.path() + ".expect.evd");
+            if (w != evd) {
+                p.fail(s, "expected the EVD " + (want.isNull() ? "null" : want.asText()) + ", got "
+                        + (evd == null ? "none" : evd.name()));
+            }
+        }
+    }
+}

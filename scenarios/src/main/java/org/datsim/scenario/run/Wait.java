@@ -1,0 +1,168 @@
+package org.datsim.scenario.run;
+
+import org.datsim.core.time.SimTime;
+import org.datsim.fabric.dat.Cno;
+import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.dat.DatProvider;
+import org.datsim.fabric.dat.DatReturn;
+import org.datsim.fabric.dat.Evd;
+import org.datsim.scenario.load.Step;
+
+/**
+ * The blocking calls of a process, dat_evd_wait and dat_cno_wait, and the state of the one it may be blocked in: the
+ * object waited on, the process's wake-up registered with it, and the timeout's deadline and timer. A wait that can
+ * end at once ends at once; otherwise the process sleeps until the object wakes it or the timer does, and looks
+ * again ({@link #resume}) each time.
+ */
+final class Wait {
+
+    private final ConsumerProcess p;
+    private final DatProvider dat;
+    private final Runnable wake;
+    /** The EVD of a blocked dat_evd_wait, or null. */
+    private Evd evd;
+    private int threshold;
+    /** The CNO of a blocked dat_cno_wait, or null. */
+    private Cno cno;
+    private long deadline;
+    private long timer;
+
+    Wait(ConsumerProcess p) {
+        this.p = p;
+        this.dat = p.dat();
+        this.wake = p::wake;
+    }
+
+    /** Returns true while the process is blocked in a wait. */
+    boolean active() {
+        return evd != null || cno != null;
+    }
+
+    /**
+     * dat_evd_wait: returns an event at once when {@code threshold} are queued, else blocks.
+     *
+     * @return the CPU time after the call, or -1 if the process blocked
+     */
+    long evdWait(Step s) {
+        Args a = p.args();
+        Evd e = a.handle(s, "evd", Evd.class);
+        long timeout = a.timeoutUs(s);
+        int n = Args.count(a.number(s, "threshold", 1));
+        int ret = dat.evdWaitCheck(e, timeout, n);
+        if (!DatReturn.isSuccess(ret)) {
+            EventCalls.report(p, s, ret, null, e);
+            return 0;
+        }
+        if (e.size() >= n) {
+            EventCalls.take(p, s, e);
+            return p.pollOverhead();
+        }
+        evd = e;
+        threshold = n;
+        return block(timeout);
+    }
+
+    /**
+     * dat_cno_wait: returns the notifying EVD at once when one is pending, else blocks.
+     *
+     * @return the CPU time after the call, or -1 if the process blocked
+     */
+    long cnoWait(Step s) {
+        Args a = p.args();
+        Cno c = a.handle(s, "cno", Cno.class);
+        long timeout = a.timeoutUs(s);
+        int ret = dat.cnoWaitCheck(c, timeout);
+        if (!DatReturn.isSuccess(ret)) {
+            EventCalls.reportCno(p, s, ret, null);
+            return 0;
+        }
+        if (c.pending() != null) {
+            EventCalls.reportCno(p, s, ret, dat.cnoTake(c));
+            return p.pollOverhead();
+        }
+        cno = c;
+        return block(timeout);
+    }
+
+    /**
+     * Looks again at the blocked wait. A dat_evd_wait ends when the IA was closed under it (DAT_ABORT), the EVD was
+     * made unwaitable (DAT_INVALID_STATE), enough events are queued, or at the timeout (DAT_TIMEOUT_EXPIRED). A
+     * dat_cno_wait ends with the notifying EVD, with no EVD when the IA was closed or the CNO's last EVD freed, or
+     * with DAT_QUEUE_EMPTY at the timeout. The wait is over before the call reports (which may throw
+     * {@link Unbound}).
+     *
+     * @return true if the wait ended
+     */
+    boolean resume(Step s) {
+        boolean timedOut = p.sim().now() >= deadline;
+        if (evd != null) {
+            Evd e = evd;
+            if (e.isFreed()) {
+                end();
+                EventCalls.report(p, s, DatReturn.error(DatReturn.ABORT, 0), null, null);
+            } else if (!e.isWaitable()) {
+                end();
+                EventCalls.report(p, s, DatReturn.error(DatReturn.INVALID_STATE,
+                        DatReturn.SUB_INVALID_STATE_EVD_UNWAITABLE), null, e);
+            } else if (e.size() >= threshold) {
+                end();
+                EventCalls.take(p, s, e);
+            } else if (timedOut) {
+                end();
+                EventCalls.report(p, s, DatReturn.error(DatReturn.TIMEOUT_EXPIRED, 0), null, e);
+            } else {
+                return false;
+            }
+            return true;
+        }
+        Cno c = cno;
+        if (c.pending() != null) {
+            end();
+            EventCalls.reportCno(p, s, DatReturn.SUCCESS, dat.cnoTake(c));
+        } else if (c.isFreed() || c.evdCount() == 0) {
+            end();
+            EventCalls.reportCno(p, s, DatReturn.SUCCESS, null);
+        } else if (timedOut) {
+            end();
+            EventCalls.reportCno(p, s, DatReturn.error(DatReturn.QUEUE_EMPTY, 0), null);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    /** Blocks on the object set: registers the process's wake-up with it and arms the timeout. Returns -1. */
+    private long block(long timeoutUs) {
+        watch(true);
+        if (timeoutUs != Dat.TIMEOUT_INFINITE) {
+            long delay = timeoutUs * SimTime.US;
+            deadline = p.sim().now() + delay;
+            timer = p.timer(delay);
+        } else {
+            deadline = Long.MAX_VALUE;
+            timer = 0;
+        }
+        return -1;
+    }
+
+    /** Ends the wait: cancels the timer and takes the wake-up back from the object (a freed EVD has none). */
+    private void end() {
+        if (timer != 0) {
+            p.cancelTimer(timer);
+            timer = 0;
+        }
+        watch(false);
+        evd = null;
+        cno = null;
+    }
+
+    private void watch(boolean on) {
+        if (evd != null) {
+            if (on || !evd.isFreed()) {
+                dat.evdSetWaiter(evd, on ? wake : null);
+            }
+        } else {
+            dat.cnoWaiter(cno, wake, on);
+        }
+    }
+}
