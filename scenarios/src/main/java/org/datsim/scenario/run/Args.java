@@ -162,8 +162,16 @@ final class Args {
         return bits;
     }
 
+    /**
+     * A flags argument: a number, names joined by {@code |} or listed, or a reference to a number (a loop variable
+     * or a scenario var), which the loader accepts for every scalar argument.
+     */
     int flags(Step s, String arg, NamedValues group) {
-        return flags(s.node().get(arg), group);
+        JsonNode n = s.node().get(arg);
+        if (n != null && n.isTextual() && n.asText().startsWith("$")) {
+            return count(number(n, s.path() + "." + arg));
+        }
+        return flags(n, group);
     }
 
     long timeoutUs(Step s) {

@@ -55,6 +55,24 @@ class ScenarioVarsTest {
     }
 
     @Test
+    void aFlagsArgumentMayBeAReferenceToANumber() throws Exception {
+        // The loader accepts a reference for every scalar argument; flags used to reach the run unresolved (exit 3).
+        String json = withVars("{\"f\": 16}",
+                "{\"call\": \"dat_evd_create\", \"ia\": \"$ia\", \"evd_min_qlen\": 4, \"evd_flags\": \"$f\","
+                        + " \"out\": \"cr\"}",
+                "{\"call\": \"dat_psp_create\", \"ia\": \"$ia\", \"conn_qual\": 7, \"evd\": \"$cr\"}");
+        RunResultSummary r = new ScenarioRunner(ScenarioLoader.parse("t.json", json)).run(dir, List.of());
+        assertEquals(0, r.exitCode(), String.join("\n", r.lines()));
+        String bad = withVars("{\"f\": 16}",
+                "{\"call\": \"dat_evd_create\", \"ia\": \"$ia\", \"evd_min_qlen\": 4, \"evd_flags\": \"$buf\"}");
+        RunResultSummary b = new ScenarioRunner(ScenarioLoader.parse("t.json", bad)).run(dir.resolve("bad"),
+                List.of());
+        String all = String.join("\n", b.lines());
+        assertEquals(1, b.exitCode(), all);
+        assertTrue(all.contains("evd_flags: \"$buf\" is not a number"), all);
+    }
+
+    @Test
     void badVarsAreReportedWithTheirPaths() {
         List<String> p = problems(withVars("{\"index\": 1, \"x\": \"lots\", \"y\": [1], \"9z\": 2}"));
         assertTrue(p.contains("t.json: $.vars.index: \"index\" is reserved for the process's $index and $count"),
