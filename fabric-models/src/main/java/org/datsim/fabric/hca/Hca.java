@@ -322,7 +322,7 @@ public final class Hca implements NetworkNode {
             int done = 0;
             for (int s = 0; s < wr.segAddress.length; s++) {
                 int n = (int) wr.segLength[s];
-                System.arraycopy(memory.cpuRead(wr.segAddress[s], n), 0, data, done, n);
+                memory.cpuRead(wr.segAddress[s], data, done, n);
                 done += n;
             }
             wr.inlineData = data;
@@ -486,16 +486,14 @@ public final class Hca implements NetworkNode {
                     }
                 }
             });
-            sendFree = t;
-            sim.scheduleAt(busy, engineFree, 0);
+            engineDone(t, busy);
             return;
         }
         if (wr.isReadLike()) {
             wr.qp.readsOut++;
             wr.readCounted = true;
             emitAt(t, wr, wr.isAtomic() ? Packet.ATOMIC : Packet.READ_REQUEST, 0, 1, 0, 0);
-            sendFree = t;
-            sim.scheduleAt(busy, engineFree, 0);
+            engineDone(t, busy);
             return;
         }
         int kind = wr.opcode == WorkRequest.SEND ? Packet.SEND : Packet.RDMA_WRITE;
@@ -505,8 +503,7 @@ public final class Hca implements NetworkNode {
                 long off = (long) i * mtu;
                 emitAt(t, wr, kind, i, count, off, (int) Math.min(mtu, wr.length - off));
             }
-            sendFree = t;
-            sim.scheduleAt(busy, engineFree, 0);
+            engineDone(t, busy);
             return;
         }
         // The payload DMA read: a round trip, then packet by packet at PCIe's rate, each page translated.
@@ -517,11 +514,19 @@ public final class Hca implements NetworkNode {
             t += mttCostLocal(wr, off, len, wr.qp.name) + pcieRate.transmitTimePs(len);
             emitAt(t, wr, kind, i, count, off, len);
         }
-        sendFree = t;
         // The payload DMA channel is busy until t: the engine takes the next work request just early enough for
         // that one's payload to follow without a gap (one WQE of lookahead), not earlier.
         long lookahead = wqeProcess + 4 * pcieLatency + pcieRate.transmitTimePs(wqeBytes);
-        sim.scheduleAt(Math.max(busy, t - lookahead), engineFree, 0);
+        engineDone(t, Math.max(busy, t - lookahead));
+    }
+
+    /**
+     * The end of {@link #process}: the packets scheduled so far are emitted by {@code lastEmit}, and the engine takes
+     * up the next work request at {@code freeAt}.
+     */
+    private void engineDone(long lastEmit, long freeAt) {
+        sendFree = lastEmit;
+        sim.scheduleAt(freeAt, engineFree, 0);
     }
 
     // ---------------------------------------------------------------- on-chip caches
@@ -605,7 +610,7 @@ public final class Hca implements NetworkNode {
 
     /**
      * Schedules a packet's creation at the time its DMA read finishes: a pooled packet holds the arguments until
-     * then (its {@code status} field carries the payload length).
+     * then; it counts in the transmit buffer ({@link #txWaiting}) from now until it starts on the wire.
      */
     private void emitAt(long time, WorkRequest wr, int kind, int index, int count, long off, int len) {
         int wire = header;
@@ -627,7 +632,8 @@ public final class Hca implements NetworkNode {
                 throw new IllegalArgumentException("not a DMA-read packet kind: " + kind);
         }
         txWaiting += wire;
-        Packet p = pool.acquire().set(kind, hostId, -1, wire, wr, index, count, off, len, wr.qp.flow);
+        Packet p = pool.acquire().set(kind, hostId, -1, wire, wr, index, count, off, 0, wr.qp.flow);
+        p.length = len; // the payload, read when the DMA read finishes (emit)
         sim.scheduleAt(time, emitHandler, p.id);
     }
 
@@ -648,23 +654,17 @@ public final class Hca implements NetworkNode {
     private void emit(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         int kind = p.kind;
-        int index = p.index;
-        int count = p.count;
-        long off = p.offset;
-        int len = p.status;
-        p.status = 0;
         if (wr.done && kind != Packet.READ_RESPONSE) {
             txLeft(p);
             p.release();
             return; // flushed while its DMA was in progress
         }
-        p.length = len;
         p.dstHost = kind == Packet.READ_RESPONSE ? wr.qp.hca.hostId : wr.qp.peer.hca.hostId;
         if (kind == Packet.SEND || kind == Packet.RDMA_WRITE) {
             readPayload(p);
         } else if (kind == Packet.READ_RESPONSE) {
             readPayload(p);
-            if (index == count - 1 && wr.qp.peer != null && wr.qp.peer.readsIn > 0) {
+            if (p.isLast() && wr.qp.peer != null && wr.qp.peer.readsIn > 0) {
                 wr.qp.peer.readsIn--; // the responder has sent this Read's last response
             }
         }
@@ -1033,32 +1033,11 @@ public final class Hca implements NetworkNode {
 
     private void onReadRequest(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
-        QueuePair qp = wr.qp.peer;
-        if (blockedByRnr(qp, p)) {
+        QueuePair qp = admitReadLike(p, false);
+        if (qp == null) {
             return;
         }
-        if (!qp.active) {
-            reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
-            return;
-        }
-        qp.listener.requestArrived();
-        int status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, false);
-        if (status != Dat.DTO_SUCCESS) {
-            reply(wr, Packet.NAK, status);
-            fail(qp, null, status);
-            return;
-        }
-        if (qp.readsIn >= qp.maxReadsIn) {
-            // Rule 49: the peer sent more RDMA Reads than this endpoint's max_rdma_read_in.
-            reply(wr, Packet.NAK, Dat.DTO_ERR_REMOTE_RESPONDER);
-            fail(qp, null, Dat.DTO_ERR_REMOTE_RESPONDER);
-            return;
-        }
-        qp.readsIn++;
-        long t = Math.max(sim.now(), responderFree) + 2 * pcieLatency;
-        if (readJitter > 0 && jitterRandom != null) {
-            t += (long) (jitterRandom.nextDouble() * (readJitter + 1));
-        }
+        long t = responderReadStart();
         int count = packetCount(wr.length);
         for (int i = 0; i < count; i++) {
             long off = (long) i * mtu;
@@ -1068,6 +1047,60 @@ public final class Hca implements NetworkNode {
         }
         responderFree = t;
         qp.responsesUntil = t;
+    }
+
+    /**
+     * Responder checks of an RDMA Read or atomic request, in order: the connection (go-back-N after an RNR NAK, an
+     * inactive queue pair), the remote key and rights (for an atomic, DAT_IB_MEM_PRIV_REMOTE_ATOMIC and the 8-byte
+     * alignment), then a read credit (rule 49: atomics use the responder's read resources too). A refused request
+     * is NAK'd (and a protection or credit error breaks the connection).
+     *
+     * @return the responding queue pair, its read credit taken, or null if the request was refused or dropped
+     */
+    private QueuePair admitReadLike(Packet p, boolean atomic) {
+        WorkRequest wr = (WorkRequest) p.context;
+        QueuePair qp = wr.qp.peer;
+        if (blockedByRnr(qp, p)) {
+            return null;
+        }
+        if (!qp.active) {
+            reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+            return null;
+        }
+        qp.listener.requestArrived();
+        int status;
+        if (atomic) {
+            status = qp.listener.checkRemoteAtomic(wr.rkey, wr.remoteAddress);
+            if (status == Dat.DTO_SUCCESS && (wr.remoteAddress & (WorkRequest.ATOMIC_BYTES - 1)) != 0) {
+                // A misaligned atomic is an invalid request: NAK, IBV_WC_REM_INV_REQ_ERR, which dapl reports as
+                // DAT_DTO_ERR_REMOTE_RESPONDER (openib_common/cq.c).
+                status = Dat.DTO_ERR_REMOTE_RESPONDER;
+            }
+        } else {
+            status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, false);
+        }
+        if (status == Dat.DTO_SUCCESS && qp.readsIn >= qp.maxReadsIn) {
+            status = Dat.DTO_ERR_REMOTE_RESPONDER; // the peer sent more than this endpoint's max_rdma_read_in
+        }
+        if (status != Dat.DTO_SUCCESS) {
+            reply(wr, Packet.NAK, status);
+            fail(qp, null, status);
+            return null;
+        }
+        qp.readsIn++;
+        return qp;
+    }
+
+    /**
+     * When the responder's DMA read of a Read or atomic begins to return data: after the responses scheduled before
+     * it, a PCIe round trip, and the configured jitter.
+     */
+    private long responderReadStart() {
+        long t = Math.max(sim.now(), responderFree) + 2 * pcieLatency;
+        if (readJitter > 0 && jitterRandom != null) {
+            t += (long) (jitterRandom.nextDouble() * (readJitter + 1));
+        }
+        return t;
     }
 
     private void onReadResponse(Packet p) {
@@ -1110,34 +1143,11 @@ public final class Hca implements NetworkNode {
      */
     private void onAtomicRequest(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
-        QueuePair qp = wr.qp.peer;
-        if (blockedByRnr(qp, p)) {
+        QueuePair qp = admitReadLike(p, true);
+        if (qp == null) {
             return;
         }
-        if (!qp.active) {
-            reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
-            return;
-        }
-        qp.listener.requestArrived();
-        int status = qp.listener.checkRemoteAtomic(wr.rkey, wr.remoteAddress);
-        if (status == Dat.DTO_SUCCESS && (wr.remoteAddress & (WorkRequest.ATOMIC_BYTES - 1)) != 0) {
-            // A misaligned atomic is an invalid request: NAK, IBV_WC_REM_INV_REQ_ERR, which dapl reports as
-            // DAT_DTO_ERR_REMOTE_RESPONDER (openib_common/cq.c).
-            status = Dat.DTO_ERR_REMOTE_RESPONDER;
-        }
-        if (status == Dat.DTO_SUCCESS && qp.readsIn >= qp.maxReadsIn) {
-            status = Dat.DTO_ERR_REMOTE_RESPONDER; // rule 49: atomics use the responder's read resources too
-        }
-        if (status != Dat.DTO_SUCCESS) {
-            reply(wr, Packet.NAK, status);
-            fail(qp, null, status);
-            return;
-        }
-        qp.readsIn++;
-        long t = Math.max(sim.now(), responderFree) + 2 * pcieLatency; // the atomic DMA read's round trip
-        if (readJitter > 0 && jitterRandom != null) {
-            t += (long) (jitterRandom.nextDouble() * (readJitter + 1));
-        }
+        long t = responderReadStart(); // the atomic DMA read's round trip
         t += mttCost(wr.remoteAddress, WorkRequest.ATOMIC_BYTES, qp.name, wr)
                 + pcieRate.transmitTimePs(WorkRequest.ATOMIC_BYTES);
         Packet ack = pool.acquire().set(Packet.ATOMIC_ACK, hostId, wr.qp.hca.hostId,

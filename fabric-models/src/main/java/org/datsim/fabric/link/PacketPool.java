@@ -1,8 +1,5 @@
 package org.datsim.fabric.link;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * Recycles {@link Packet}s and their payload buffers, so the packet path allocates nothing in the steady state.
  * One pool serves a whole fabric (packets travel between hosts). A packet's {@link Packet#id} finds it again
@@ -16,8 +13,8 @@ public final class PacketPool {
     /** The size of every payload buffer: the largest path MTU. */
     public static final int BUFFER_BYTES = 4096;
 
-    private final List<Packet> all = new ArrayList<>();
-    private Packet[] byId = new Packet[0];
+    private Packet[] byId = new Packet[64];
+    private int created;
     private Packet[] free = new Packet[64];
     private int freeCount;
     private byte[][] buffers = new byte[64][];
@@ -38,12 +35,11 @@ public final class PacketPool {
             p = free[--freeCount];
             free[freeCount] = null;
         } else {
-            p = new Packet(this, all.size());
-            all.add(p);
-            if (byId.length < all.size()) {
-                byId = java.util.Arrays.copyOf(byId, Math.max(64, 2 * byId.length));
+            if (created == byId.length) {
+                byId = java.util.Arrays.copyOf(byId, 2 * created);
             }
-            byId[p.id] = p;
+            p = new Packet(this, created);
+            byId[created++] = p;
         }
         p.free = false;
         return p;
@@ -99,11 +95,11 @@ public final class PacketPool {
 
     /** Returns how many packets exist (in use or free): the most that were ever in use at once. */
     public int created() {
-        return all.size();
+        return created;
     }
 
     /** Returns how many packets are in use now (taken and not yet released). */
     public int inUse() {
-        return all.size() - freeCount;
+        return created - freeCount;
     }
 }

@@ -1,8 +1,5 @@
 package org.datsim.fabric.memory;
 
-import java.util.HashMap;
-import java.util.Map;
-
 /**
  * The memory of one host: a virtual address space from which consumers allocate buffers, backed by
  * {@link SparseMemory}, seen by the CPU and by the HCA's DMA engine through separate methods.
@@ -11,8 +8,8 @@ import java.util.Map;
  * a cache of 64-byte lines that the other side does not snoop. Each cached line remembers which of its bytes were
  * written through it (and so are newer than memory). Lines stay until the matching sync call: a non-coherent cache
  * never evicts on its own, so a consumer that skips {@code dat_lmr_sync_*} reliably sees or sends stale bytes.
- * Cache lines count towards the host's resident bound. Lines are looked up by number in a hash map that is never
- * iterated in an order that affects results (sync walks the line numbers of its range in address order).
+ * Cache lines count towards the host's resident bound. Lines are looked up by number in a {@link LongTable}, never
+ * iterated (sync walks the line numbers of its range in address order).
  */
 public final class HostMemory {
 
@@ -30,7 +27,7 @@ public final class HostMemory {
     private final SparseMemory bytes;
     private final Coherence coherence;
     private final long maxResidentBytes;
-    private final Map<Long, Line> cache = new HashMap<>();
+    private final LongTable<Line> cache = new LongTable<>();
     private long next = BASE_ADDRESS;
 
     /**
@@ -93,12 +90,24 @@ public final class HostMemory {
      */
     public byte[] cpuRead(long address, int length) {
         byte[] out = new byte[length];
-        if (coherence == Coherence.CPU_NONCOHERENT) {
-            throughCache(address, out, 0, length, false);
-        } else {
-            bytes.read(address, out, 0, length);
-        }
+        cpuRead(address, out, 0, length);
         return out;
+    }
+
+    /**
+     * A CPU read into a caller's buffer.
+     *
+     * @param address the first address
+     * @param dst where the bytes the CPU sees go
+     * @param off the first index in {@code dst}
+     * @param length the number of bytes
+     */
+    public void cpuRead(long address, byte[] dst, int off, int length) {
+        if (coherence == Coherence.CPU_NONCOHERENT) {
+            throughCache(address, dst, off, length, false);
+        } else {
+            bytes.read(address, dst, off, length);
+        }
     }
 
     /**

@@ -15,9 +15,7 @@ public final class SparseMemory {
     private static final int PAGE_SHIFT = 12;
     private static final long PAGE_MASK = PAGE_SIZE - 1;
 
-    private long[] keys = new long[16];
-    private byte[][] values = new byte[16][];
-    private int size;
+    private final LongTable<byte[]> pages = new LongTable<>();
     /** The page found last and its number: a page, once made, is never replaced or dropped. */
     private long lastPageNo;
     private byte[] lastPage;
@@ -64,7 +62,7 @@ public final class SparseMemory {
 
     /** Returns the bytes of pages that exist (4 KiB per touched page). */
     public long residentBytes() {
-        return (long) size * PAGE_SIZE;
+        return (long) pages.size() * PAGE_SIZE;
     }
 
     /**
@@ -155,55 +153,20 @@ public final class SparseMemory {
                     + " bytes (raise memory.max_resident or touch less memory)");
         }
         byte[] page = new byte[PAGE_SIZE];
-        put(pageNo, page);
+        pages.put(pageNo, page);
         return page;
-    }
-
-    private static int slot(long pageNo, int mask) {
-        long h = pageNo * 0x9E3779B97F4A7C15L;
-        return (int) (h >>> 40) & mask;
     }
 
     private byte[] page(long pageNo) {
         if (pageNo == lastPageNo && lastPage != null) {
             return lastPage; // DMA and CPU copies go page after page over the same few pages
         }
-        int mask = keys.length - 1;
-        for (int i = slot(pageNo, mask);; i = (i + 1) & mask) {
-            byte[] v = values[i];
-            if (v == null || keys[i] == pageNo) {
-                if (v != null) {
-                    lastPageNo = pageNo;
-                    lastPage = v;
-                }
-                return v;
-            }
+        byte[] v = pages.get(pageNo);
+        if (v != null) {
+            lastPageNo = pageNo;
+            lastPage = v;
         }
-    }
-
-    private void put(long pageNo, byte[] page) {
-        if (2 * (size + 1) > keys.length) {
-            long[] oldKeys = keys;
-            byte[][] oldValues = values;
-            keys = new long[2 * oldKeys.length];
-            values = new byte[2 * oldKeys.length][];
-            size = 0;
-            for (int i = 0; i < oldKeys.length; i++) {
-                if (oldValues[i] != null) {
-                    put(oldKeys[i], oldValues[i]);
-                }
-            }
-        }
-        int mask = keys.length - 1;
-        int i = slot(pageNo, mask);
-        while (values[i] != null && keys[i] != pageNo) {
-            i = (i + 1) & mask;
-        }
-        if (values[i] == null) {
-            size++;
-        }
-        keys[i] = pageNo;
-        values[i] = page;
+        return v;
     }
 
     private static boolean allZero(byte[] b, int off, int len) {
