@@ -1,0 +1,41 @@
+package org.datsim.viz.explain;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Everything the trace says about one operation, gathered by {@link TraceIndex}. */
+final class OpRecord {
+
+    long id;
+    String host = "";
+    String ep = "";
+    String opcode = "?";
+    long bytes = -1;
+    long cookie;
+    boolean hasCookie;
+    String flags = "";
+    long post = -1;
+    final List<Long> starts = new ArrayList<>(1);
+    long fenceAt = -1;
+    long[] fenceFor;
+    String fenceReason = "";
+    long creditAt = -1;
+    long[] creditFor;
+    final List<long[]> tx = new ArrayList<>(1);
+    String txHost = "";
+    long packets;
+    final List<long[]> responseTx = new ArrayList<>(1);
+    String responseHost = "";
+    final List<Long> rnr = new ArrayList<>(0);
+    String rnrHost = "";
+    long place = -1;
+    String placeHost = "";
+    long recvOp = -1;
+    long complete = -1;
+    String status = "";
+    boolean suppressed;
+    long heldBehind = -1;
+    long finishedPs = -1;
+    long dequeue = -1;
+    String dequeueProcess = "";
+}
