@@ -1,6 +1,7 @@
 package org.datsim.viz;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
@@ -93,5 +94,83 @@ class ExplainerTest {
                 + " (DAT_DTO_ERR_REMOTE_ACCESS)"), t);
         assertTrue(t.contains("it had not started (the last operation A's send engine had started was op 1"
                 + " (rdma_write), at 1.15 us)"), t);
+    }
+
+    /** Two operations and a fenced Send on A/ep1, whose fence_wait names {@code waitingFor}; its notable sentence. */
+    private static String fencedSendWaitingFor(String firstOpcode, String secondOpcode, long... waitingFor) {
+        Explainer x = new Explainer();
+        x.accept(post(1_000_000, 1, firstOpcode, null));
+        x.accept(post(1_060_000, 2, secondOpcode, null));
+        x.accept(post(1_120_000, 3, "send", "DAT_COMPLETION_BARRIER_FENCE_FLAG"));
+        x.accept(TraceEvent.of(1_150_000, TraceEvent.START, "A").ep("A/ep1").op(1));
+        x.accept(TraceEvent.of(1_210_000, TraceEvent.START, "A").ep("A/ep1").op(2));
+        x.accept(TraceEvent.of(1_270_000, TraceEvent.FENCE_WAIT, "A").ep("A/ep1").op(3).attr("opcode", "send")
+                .attr("waiting_for", waitingFor).attr("reason", "barrier fence"));
+        x.accept(TraceEvent.of(3_000_000, TraceEvent.START, "A").ep("A/ep1").op(3));
+        List<String> held = x.explain().notableSentences().stream().filter(n -> n.contains(" was held ")).toList();
+        assertEquals(1, held.size(), held::toString);
+        return held.get(0);
+    }
+
+    @Test
+    void aFenceThatWaitedForAnAtomicSaysAtomicsNotReads() {
+        String t = fencedSendWaitingFor("fetch_add", "rdma_write", 1);
+        assertEquals("at 1.27 us op 3 (send, BARRIER_FENCE) was held by the barrier fence"
+                + " (DAT_COMPLETION_BARRIER_FENCE_FLAG, rule 18), which on InfiniBand waits for earlier atomics as it"
+                + " does for RDMA Reads, until op 1 (fetch_add) had finished, at 3 us (held 1.73 us)", t);
+    }
+
+    @Test
+    void aFenceThatWaitedForAReadAndAnAtomicNamesBoth() {
+        String t = fencedSendWaitingFor("rdma_read", "cmp_swap", 1, 2);
+        assertTrue(t.contains("(DAT_COMPLETION_BARRIER_FENCE_FLAG, rules 17 and 18), which waits for earlier RDMA"
+                + " Reads and atomics, until op 1 (rdma_read) and op 2 (cmp_swap) had finished"), t);
+    }
+
+    @Test
+    void aFenceThatWaitedForReadsOnlyKeepsItsWording() {
+        String t = fencedSendWaitingFor("rdma_read", "rdma_read", 1, 2);
+        assertTrue(t.contains("(DAT_COMPLETION_BARRIER_FENCE_FLAG, rule 17), which waits for earlier RDMA Reads,"
+                + " until op 1 (rdma_read) and op 2 (rdma_read) had finished"), t);
+        assertFalse(t.contains("atomic"), t);
+    }
+
+    @Test
+    void anAtomicHeldForAReadCreditSaysAtomicsTakeReadCredits() {
+        Explainer x = new Explainer();
+        x.accept(post(1_000_000, 1, "rdma_read", null));
+        x.accept(post(1_060_000, 2, "cmp_swap", null));
+        x.accept(TraceEvent.of(1_150_000, TraceEvent.START, "A").ep("A/ep1").op(1));
+        x.accept(TraceEvent.of(1_500_000, "credit_wait", "A").ep("A/ep1").op(2).attr("opcode", "cmp_swap")
+                .attr("waiting_for", new long[] {1}).attr("reason", "max_rdma_read_out reads outstanding"));
+        x.accept(TraceEvent.of(3_000_000, TraceEvent.START, "A").ep("A/ep1").op(2));
+        String t = x.explain().notableSentences().get(0);
+        assertTrue(t.startsWith("at 1.5 us op 2 (cmp_swap) was held for an RDMA Read credit: max_rdma_read_out RDMA"
+                + " Reads and atomics of its endpoint are outstanding (an atomic takes a read credit as a Read does),"
+                + " and an atomic beyond the limit waits rather than fails (rule 49); held until one of op 1"
+                + " (rdma_read) had finished"), t);
+    }
+
+    @Test
+    void anAtomicsResultComesBackFromTheResponderAndAWriteThatOvertookItIsMarked() {
+        Explainer x = new Explainer();
+        x.accept(post(1_000_000, 1, "fetch_add", null));
+        x.accept(post(1_060_000, 2, "rdma_write", null));
+        x.accept(TraceEvent.of(1_150_000, TraceEvent.START, "A").ep("A/ep1").op(1));
+        x.accept(TraceEvent.of(1_210_000, TraceEvent.START, "A").ep("A/ep1").op(2));
+        x.accept(TraceEvent.of(1_300_000, TraceEvent.TX_START, "A").ep("A/ep1").op(1).attr("packet", "atomic")
+                .attr("packets", 1L));
+        x.accept(TraceEvent.of(1_304_000, TraceEvent.TX_END, "A").ep("A/ep1").op(1).attr("packet", "atomic")
+                .attr("packets", 1L));
+        x.accept(TraceEvent.of(2_000_000, TraceEvent.TX_START, "B").ep("B/ep1").op(1).attr("packet", "atomic_ack")
+                .attr("packets", 1L));
+        x.accept(TraceEvent.of(2_003_000, TraceEvent.TX_END, "B").ep("B/ep1").op(1).attr("packet", "atomic_ack")
+                .attr("packets", 1L));
+        x.accept(TraceEvent.of(2_203_000, TraceEvent.PLACE, "A").ep("A/ep1").op(1).attr("bytes", 8L));
+        String t = text(x.explain());
+        assertTrue(t.contains("put its request on A's link, the last bit out at 1.304 us"), t);
+        assertTrue(t.contains("had the original value placed in A's memory, 200 ns after its last bit left B"), t);
+        assertTrue(t.contains("* started while op 1 (fetch_add), posted before it on A/ep1, had not finished (it"
+                + " finished at 2.203 us): nothing holds it behind the atomic without a fence (rules 18 and 19)"), t);
     }
 }

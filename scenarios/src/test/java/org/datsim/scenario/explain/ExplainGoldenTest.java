@@ -50,6 +50,22 @@ class ExplainGoldenTest {
     }
 
     @Test
+    void aFencedSendThatWaitedForAnAtomicIsToldSoNotAsAWaitForReads(@TempDir Path out) throws Exception {
+        // B's counter: a Fetch and Add, then a fenced Send of its result; a Read, a Compare and Swap, a fenced Send
+        String got = explainFile(Paths.get("src/test/resources/explain/send-after-atomic-fence.json"), out)
+                .replace("\r\n", "\n");
+        assertTrue(got.contains("* was held by the barrier fence (DAT_COMPLETION_BARRIER_FENCE_FLAG, rule 18), which on"
+                + " InfiniBand waits for earlier atomics as it does for RDMA Reads, until op 3 (fetch_add) had"
+                + " finished"), got);
+        assertTrue(got.contains("* was held by the barrier fence (DAT_COMPLETION_BARRIER_FENCE_FLAG, rules 17 and 18),"
+                + " which waits for earlier RDMA Reads and atomics, until op 5 (rdma_read) and op 6 (cmp_swap) had"
+                + " finished"), got);
+        assertTrue(got.contains("had the original value placed in A's memory"), got);
+        Path golden = Paths.get("src/test/resources/explain/send-after-atomic-fence.txt");
+        assertEquals(Files.readString(golden, StandardCharsets.UTF_8), got, "golden " + golden);
+    }
+
+    @Test
     void rule2_aCompletionHeldBehindAnEarlierReadIsExplainedWithBothTimes(@TempDir Path out) throws Exception {
         // lab lesson 7: a 64-byte Send posted behind a 256 KiB RDMA Read on the same endpoint
         String got = explainFile(ScenarioJson.examplesDir().resolve("../lab/07-completion-order/hazard.json")

@@ -146,8 +146,9 @@ public final class Explainer {
 
     /** Where a request's data (or message) was placed, and how long after its last bit left. */
     private static String placed(OpRecord o) {
-        boolean read = o.opcode.equals("rdma_read");
-        String where = read ? "had its data placed in " + o.placeHost + "'s memory"
+        boolean read = o.isReadLike();
+        String where = o.isAtomic() ? "had the original value placed in " + o.placeHost + "'s memory"
+                : read ? "had its data placed in " + o.placeHost + "'s memory"
                 : o.recvOp >= 0 ? "had its message placed on " + o.placeHost + ", in receive op " + o.recvOp
                         : "had its data placed in " + o.placeHost + "'s memory";
         List<long[]> wire = read ? o.responseTx : o.tx;

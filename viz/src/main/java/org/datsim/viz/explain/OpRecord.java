@@ -38,4 +38,17 @@ final class OpRecord {
     long finishedPs = -1;
     long dequeue = -1;
     String dequeueProcess = "";
+
+    /** Tells whether this is one of the IB atomics (Fetch and Add, Compare and Swap). */
+    boolean isAtomic() {
+        return "fetch_add".equals(opcode) || "cmp_swap".equals(opcode);
+    }
+
+    /**
+     * Tells whether this is an RDMA Read or an atomic: a request answered by the responder's response engine, which
+     * the barrier fence waits for (rules 17 and 18) and which takes a read credit (rule 49).
+     */
+    boolean isReadLike() {
+        return "rdma_read".equals(opcode) || isAtomic();
+    }
 }

@@ -46,15 +46,15 @@ final class StartCauses {
                 + " started";
         if (o.fenceAt >= 0) {
             hold = o.fenceAt;
-            lines.add(new Explanation.Line(o.fenceAt, "was held by " + Wording.fenceRule(o.fenceReason) + ", until "
+            lines.add(new Explanation.Line(o.fenceAt, "was held by "
+                    + Wording.fenceRule(o.fenceReason, index.readLikeKinds(o.fenceFor)) + ", until "
                     + index.names(o.fenceFor) + until + (first >= 0 ? Times.human(first - o.fenceAt) + ")" : ""),
                     true));
         }
         if (o.creditAt >= 0) {
             hold = hold < 0 ? o.creditAt : hold;
-            lines.add(new Explanation.Line(o.creditAt, "was held for an RDMA Read credit: max_rdma_read_out Reads of"
-                    + " its endpoint are outstanding, and a Read beyond the limit waits rather than fails (rule 49);"
-                    + " held until one of " + index.names(o.creditFor) + until
+            lines.add(new Explanation.Line(o.creditAt, "was held " + Wording.creditHold(o.isAtomic(),
+                    index.readLikeKinds(o.creditFor)) + "; held until one of " + index.names(o.creditFor) + until
                     + (first >= 0 ? Times.human(first - o.creditAt) + ")" : ""), true));
         }
         return hold;
@@ -85,7 +85,7 @@ final class StartCauses {
     private void wire(OpRecord o, List<Explanation.Line> lines) {
         for (int i = 0; i < o.tx.size(); i++) {
             long[] w = o.tx.get(i);
-            String what = o.opcode.equals("rdma_read") ? "its request" : o.packets > 1 ? "its " + o.packets
+            String what = o.isReadLike() ? "its request" : o.packets > 1 ? "its " + o.packets
                     + " packets" : "its packet";
             String text = "put " + what + " on " + o.txHost + "'s link" + (w[1] >= 0 && w[1] != w[0]
                     ? ", the last bit out at " + Times.human(w[1]) : "");
@@ -110,9 +110,12 @@ final class StartCauses {
         }
     }
 
-    /** Rule 19: an operation that started while an RDMA Read posted before it on its endpoint had not finished. */
+    /**
+     * Rules 18 and 19: an operation that started while an RDMA Read or an atomic posted before it on its endpoint had
+     * not finished. Reads and atomics themselves overtake none: the responder answers them in order.
+     */
     private void overtook(OpRecord o, long start, List<Explanation.Line> lines) {
-        if (o.opcode.equals("rdma_read")) {
+        if (o.isReadLike()) {
             return;
         }
         List<OpRecord> reads = index.readsByEp.get(o.ep);
@@ -135,7 +138,9 @@ final class StartCauses {
             if (done < 0 || done > start) {
                 lines.add(new Explanation.Line(start, "started while " + index.name(r.id) + ", posted before it on "
                         + o.ep + ", had not finished" + (done >= 0 ? " (it finished at " + Times.human(done) + ")"
-                                : "") + ": nothing holds it behind the Read without a fence (rule 19)", true));
+                                : "") + (r.isAtomic() ? ": nothing holds it behind the atomic without a fence (rules 18"
+                                        + " and 19)" : ": nothing holds it behind the Read without a fence (rule 19)"),
+                        true));
                 return;
             }
         }

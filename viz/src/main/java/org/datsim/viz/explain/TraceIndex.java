@@ -16,6 +16,11 @@ import org.datsim.core.trace.TraceEvent;
  */
 final class TraceIndex {
 
+    /** A bit of {@link #readLikeKinds}: RDMA Reads. */
+    static final int READS = 1;
+    /** A bit of {@link #readLikeKinds}: IB atomics. */
+    static final int ATOMICS = 2;
+
     final Map<Long, OpRecord> ops = new LinkedHashMap<>();
     /** Per host: start time to the operation its send engine started then (lookups only, never iterated). */
     final Map<String, TreeMap<Long, Long>> startsByHost = new HashMap<>();
@@ -24,7 +29,7 @@ final class TraceIndex {
     /** Per endpoint: when its connection broke (first break only), and the status it broke with. */
     final Map<String, long[]> brokenAt = new HashMap<>();
     final Map<String, String> brokenStatus = new HashMap<>();
-    /** Per endpoint: its RDMA Reads in posting order. */
+    /** Per endpoint: its RDMA Reads and atomics in posting order. */
     final Map<String, List<OpRecord>> readsByEp = new HashMap<>();
     /** Per endpoint: when dat_ep_disconnect was first called on it. */
     final Map<String, Long> disconnectAt = new HashMap<>();
@@ -78,7 +83,7 @@ final class TraceIndex {
                 o.hasCookie = e.hasCookie();
                 o.cookie = e.cookie();
                 o.flags = text(e, "flags");
-                if (o.opcode.equals("rdma_read")) {
+                if (o.isReadLike()) {
                     readsByEp.computeIfAbsent(o.ep, k -> new ArrayList<>()).add(o);
                 }
                 break;
@@ -198,6 +203,25 @@ final class TraceIndex {
     String name(long id) {
         OpRecord o = ops.get(id);
         return "op " + id + (o != null ? " (" + o.opcode + ")" : "");
+    }
+
+    /**
+     * Tells which kinds of response-engine requests are among some operations.
+     *
+     * @param ids operation ids
+     * @return {@link #READS} if an RDMA Read is among them, plus {@link #ATOMICS} if an atomic is
+     */
+    int readLikeKinds(long[] ids) {
+        int kinds = 0;
+        for (long id : ids == null ? new long[0] : ids) {
+            OpRecord o = ops.get(id);
+            if (o != null && o.isAtomic()) {
+                kinds |= ATOMICS;
+            } else if (o != null && "rdma_read".equals(o.opcode)) {
+                kinds |= READS;
+            }
+        }
+        return kinds;
     }
 
     /** Returns "op 1 (rdma_read), op 2 (rdma_read) and op 4 (fetch_add)", or "earlier operations" for none. */

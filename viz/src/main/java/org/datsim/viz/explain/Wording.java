@@ -34,16 +34,25 @@ final class Wording {
     }
 
     /**
-     * Names the rule behind a {@code fence_wait}.
+     * Names the rule behind a {@code fence_wait}, and for the barrier fence what it waited for.
      *
      * @param reason the trace's {@code reason}
+     * @param kinds what the operations waited for are ({@link TraceIndex#readLikeKinds}); 0 if not known
      * @return e.g. "the implicit fence of an earlier dat_rmr_bind (rule 23)"
      */
-    static String fenceRule(String reason) {
+    static String fenceRule(String reason, int kinds) {
         switch (reason) {
             case "barrier fence":
-                return "the barrier fence (DAT_COMPLETION_BARRIER_FENCE_FLAG, rule 17), which waits for earlier RDMA"
-                        + " Reads";
+                if (kinds == TraceIndex.READS) {
+                    return "the barrier fence (DAT_COMPLETION_BARRIER_FENCE_FLAG, rule 17), which waits for earlier"
+                            + " RDMA Reads";
+                }
+                if (kinds == TraceIndex.ATOMICS) {
+                    return "the barrier fence (DAT_COMPLETION_BARRIER_FENCE_FLAG, rule 18), which on InfiniBand"
+                            + " waits for earlier atomics as it does for RDMA Reads";
+                }
+                return "the barrier fence (DAT_COMPLETION_BARRIER_FENCE_FLAG, rules 17 and 18), which waits for"
+                        + " earlier RDMA Reads and atomics";
             case "rmr_bind implicit fence":
                 return "the implicit fence of an earlier dat_rmr_bind (rule 23)";
             case "strict read ordering":
@@ -51,6 +60,22 @@ final class Wording {
             default:
                 return reason.isEmpty() ? "a fence" : reason;
         }
+    }
+
+    /**
+     * Explains a {@code credit_wait}: which requests hold the read credits (rule 49).
+     *
+     * @param atomic whether the held operation is an atomic
+     * @param kinds what the operations it waited for are ({@link TraceIndex#readLikeKinds}); 0 if not known
+     * @return the phrase after "was held"
+     */
+    static String creditHold(boolean atomic, int kinds) {
+        int all = kinds | (atomic ? TraceIndex.ATOMICS : TraceIndex.READS);
+        String outstanding = all == TraceIndex.READS ? "Reads" : all == TraceIndex.ATOMICS ? "atomics"
+                : "RDMA Reads and atomics";
+        return "for an RDMA Read credit: max_rdma_read_out " + outstanding + " of its endpoint are outstanding"
+                + (all == TraceIndex.READS ? "" : " (an atomic takes a read credit as a Read does)") + ", and "
+                + (atomic ? "an atomic" : "a Read") + " beyond the limit waits rather than fails (rule 49)";
     }
 
     /**
