@@ -173,4 +173,52 @@ class ExplainerTest {
         assertTrue(t.contains("* started while op 1 (fetch_add), posted before it on A/ep1, had not finished (it"
                 + " finished at 2.203 us): nothing holds it behind the atomic without a fence (rules 18 and 19)"), t);
     }
+
+    private static TraceEvent miss(long t, String host, long op, String cache, long penalty) {
+        return TraceEvent.of(t, "cache_miss", host).ep(host + "/ep1").op(op).attr("cache", cache)
+                .attr("key", 4096L).attr("penalty_ps", penalty);
+    }
+
+    @Test
+    void cacheMissesAreChargedToTheirOperationPerHostWithTheTotalStall() {
+        Explainer x = new Explainer();
+        x.accept(post(1_000_000, 1, "rdma_write", null));
+        x.accept(post(1_060_000, 2, "rdma_write", null));
+        x.accept(TraceEvent.of(1_150_000, TraceEvent.START, "A").ep("A/ep1").op(1));
+        x.accept(miss(1_150_000, "A", 1, "qpc", 300_000));
+        x.accept(miss(1_500_000, "A", 1, "mtt", 250_000));
+        x.accept(miss(1_800_000, "A", 1, "mtt", 250_000));
+        x.accept(miss(2_400_000, "B", 1, "mtt", 250_000));
+        x.accept(TraceEvent.of(2_500_000, TraceEvent.START, "A").ep("A/ep1").op(2));
+        x.accept(miss(2_500_000, "A", 2, "qpc", 300_000));
+        x.accept(TraceEvent.of(4_000_000, TraceEvent.COMPLETE, "A").ep("A/ep1").op(1).status("DAT_DTO_SUCCESS"));
+        x.accept(TraceEvent.of(4_100_000, TraceEvent.COMPLETE, "A").ep("A/ep1").op(2).status("DAT_DTO_SUCCESS"));
+        List<String> notable = x.explain().notableSentences();
+        assertEquals(List.of("at 1.15 us op 1 (rdma_write) missed the HCAs' on-chip caches 4 times, 1.05 us of stalls in"
+                + " all: on A 1 QP-context miss and 2 translation (MTT) misses (800 ns); on B 1 translation (MTT) miss"
+                + " (250 ns); each miss fetches the entry from host memory over PCIe (hca.qpc_miss_penalty,"
+                + " hca.mtt_miss_penalty per page), and the caches hold hca.qpc_entries QP contexts and"
+                + " hca.mtt_entries pages",
+                "at 2.5 us op 2 (rdma_write) missed the HCAs' on-chip caches once, 300 ns of stalls in all: on A 1"
+                + " QP-context miss (300 ns); each miss fetches the entry from host memory over PCIe"
+                + " (hca.qpc_miss_penalty), and the cache holds hca.qpc_entries QP contexts"), notable);
+        String t = text(x.explain());
+        int story = t.indexOf("op 1  rdma_write");
+        assertTrue(t.indexOf("was started by A's send engine") > story
+                && t.indexOf("was started by A's send engine") < t.indexOf("* missed the HCAs' on-chip caches 4"), t);
+    }
+
+    @Test
+    void aReceiveIsChargedTheTranslationMissesOfItsBuffer() {
+        Explainer x = new Explainer();
+        x.accept(TraceEvent.of(1_000_000, TraceEvent.POST, "B").ep("B/ep1").op(7).attr("opcode", "recv")
+                .attr("bytes", 8192L));
+        x.accept(miss(3_000_000, "B", 7, "mtt", 300_000));
+        x.accept(miss(3_100_000, "B", 7, "mtt", 300_000));
+        x.accept(TraceEvent.of(4_000_000, TraceEvent.COMPLETE, "B").ep("B/ep1").op(7).status("DAT_DTO_SUCCESS"));
+        String t = text(x.explain());
+        assertTrue(t.contains("3 us  * missed the HCAs' on-chip caches twice, 600 ns of stalls in all: on B 2"
+                + " translation (MTT) misses (600 ns); each miss fetches the entry from host memory over PCIe"
+                + " (hca.mtt_miss_penalty per page), and the cache holds hca.mtt_entries pages"), t);
+    }
 }

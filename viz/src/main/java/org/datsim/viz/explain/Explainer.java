@@ -15,8 +15,8 @@ import org.datsim.viz.TraceReader;
  * Derives the causal story of a run from its trace: for each operation, in posting order, when it was posted, what
  * held it back and why (a barrier fence, an RMR bind's implicit fence, strict read ordering, RDMA Read credits, the
  * HCA's send engine busy with another operation, the link busy with another operation's packets, a receiver not
- * ready), when it went on the wire, was placed and completed (and whether its completion waited for an earlier
- * operation), and when the consumer took the completion. Only what the trace shows is claimed; what it cannot show
+ * ready), the HCA cache misses that stalled it, when it went on the wire, was placed and completed (and whether its
+ * completion waited for an earlier operation), and when the consumer took the completion. Only what the trace shows is claimed; what it cannot show
  * is listed in {@link Explanation#limits()}.
  *
  * <p>Feed events with {@link #accept(TraceEvent)} in file order, then call {@link #explain()}; or use
@@ -102,18 +102,19 @@ public final class Explainer {
      */
     public Explanation explain() {
         StartCauses starts = new StartCauses(index, pcieLatency);
+        CacheCauses caches = new CacheCauses();
         CompletionCauses ends = new CompletionCauses(index);
         List<Explanation.Story> stories = new ArrayList<>(index.ops.size());
         for (OpRecord o : index.ops.values()) {
             if (o.post < 0) {
                 continue; // an id seen without its post (a truncated trace): nothing to tell from the start
             }
-            stories.add(story(o, starts, ends));
+            stories.add(story(o, starts, caches, ends));
         }
         return new Explanation(List.copyOf(header), stories, index.others.sorted(), List.of(LIMITS));
     }
 
-    private Explanation.Story story(OpRecord o, StartCauses starts, CompletionCauses ends) {
+    private Explanation.Story story(OpRecord o, StartCauses starts, CacheCauses caches, CompletionCauses ends) {
         String fl = Wording.shortFlags(o.flags);
         String title = "op " + o.id + " (" + o.opcode + (fl.isEmpty() ? "" : ", " + fl) + ")";
         StringBuilder heading = new StringBuilder("op ").append(o.id).append("  ").append(o.opcode);
@@ -139,6 +140,7 @@ public final class Explainer {
         if (!recv && o.place >= 0) {
             lines.add(new Explanation.Line(o.place, placed(o), false));
         }
+        caches.write(o, lines);
         ends.write(o, lines);
         lines.sort((a, b) -> Long.compare(a.tPs(), b.tPs()));
         return new Explanation.Story(o.id, title, heading.toString(), lines);

@@ -6,6 +6,17 @@ import java.util.List;
 /** Everything the trace says about one operation, gathered by {@link TraceIndex}. */
 final class OpRecord {
 
+    /**
+     * One miss of an HCA's on-chip cache charged to the operation (a {@code cache_miss} trace line).
+     *
+     * @param tPs when the HCA looked the entry up
+     * @param host the host whose HCA missed
+     * @param mtt true for a translation entry (MTT), false for a QP context
+     * @param penaltyPs the stall it cost
+     */
+    record CacheMiss(long tPs, String host, boolean mtt, long penaltyPs) {
+    }
+
     long id;
     String host = "";
     String ep = "";
@@ -38,6 +49,8 @@ final class OpRecord {
     long finishedPs = -1;
     long dequeue = -1;
     String dequeueProcess = "";
+    /** The cache misses charged to it, in trace order; null while there are none. */
+    List<CacheMiss> cacheMisses;
 
     /** Tells whether this is one of the IB atomics (Fetch and Add, Compare and Swap). */
     boolean isAtomic() {

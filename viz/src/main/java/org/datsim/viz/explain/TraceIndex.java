@@ -113,6 +113,16 @@ final class TraceIndex {
             case TraceEvent.TX_END:
                 wire(e, t);
                 break;
+            case "cache_miss":
+                if (e.op() >= 0) {
+                    OpRecord o = op(e);
+                    if (o.cacheMisses == null) {
+                        o.cacheMisses = new ArrayList<>(2);
+                    }
+                    o.cacheMisses.add(new OpRecord.CacheMiss(t, e.host(), "mtt".equals(text(e, "cache")),
+                            number(e, "penalty_ps", 0)));
+                }
+                break;
             case "rnr_nak": {
                 OpRecord o = op(e);
                 o.rnr.add(t);
