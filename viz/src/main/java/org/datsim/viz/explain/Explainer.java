@@ -26,8 +26,8 @@ public final class Explainer {
 
     private static final String[] LIMITS = {
         "ACK, NAK and connection-manager packets are not traced, so a wait behind them on a link does not show.",
-        "the HCA's address translation and the CPU's cache misses are not modelled; the only cache effect traced is"
-                + " a stale CPU read on non-coherent memory.",
+        "the CPU's cache misses are not modelled; the only CPU cache effect traced is a stale read on non-coherent"
+                + " memory.",
         "switch queues are not traced: the time from a message's last bit leaving its host to its placement"
                 + " includes the links' latency, any switch queueing and the receiver's DMA.",
     };
