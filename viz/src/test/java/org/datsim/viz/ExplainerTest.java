@@ -221,4 +221,44 @@ class ExplainerTest {
                 + " translation (MTT) misses (600 ns); each miss fetches the entry from host memory over PCIe"
                 + " (hca.mtt_miss_penalty per page), and the cache holds hca.mtt_entries pages"), t);
     }
+
+    private static TraceEvent call(long t, String call, String ret) {
+        return TraceEvent.of(t, TraceEvent.CALL, "A").call(call).ret(ret).attr("process", "a");
+    }
+
+    @Test
+    void unsignalledCompletionsAreToldAsQueuedButWakingNoWaiterRule13() {
+        String u = "DAT_COMPLETION_UNSIGNALLED_FLAG";
+        Explainer x = new Explainer();
+        x.accept(post(1_000_000, 1, "rdma_write", u));
+        x.accept(post(1_060_000, 2, "rdma_write", u));
+        x.accept(post(1_120_000, 3, "rdma_write", null));
+        x.accept(call(1_200_000, "dat_evd_wait", "DAT_INVALID_STATE").attr("subtype",
+                "DAT_INVALID_STATE_EVD_CONFIG_THRESHOLD").attr("evd", "A/evd4"));
+        x.accept(TraceEvent.of(2_000_000, TraceEvent.COMPLETE, "A").ep("A/ep1").op(1).status("DAT_DTO_SUCCESS"));
+        x.accept(TraceEvent.of(2_100_000, TraceEvent.COMPLETE, "A").ep("A/ep1").op(2).status("DAT_DTO_SUCCESS"));
+        // op 1: taken by a wait that nothing woke until 9 us; op 2: by one op 3's signalled completion woke
+        x.accept(call(9_000_000, "dat_evd_wait", "DAT_SUCCESS").attr("evd", "A/evd4").attr("nmore", 0L));
+        x.accept(TraceEvent.of(9_000_000, TraceEvent.DEQUEUE, "A").ep("A/ep1").op(1).attr("process", "a"));
+        x.accept(TraceEvent.of(9_500_000, TraceEvent.COMPLETE, "A").ep("A/ep1").op(3).status("DAT_DTO_SUCCESS"));
+        x.accept(call(9_500_000, "dat_evd_wait", "DAT_SUCCESS").attr("evd", "A/evd4").attr("nmore", 1L));
+        x.accept(TraceEvent.of(9_500_000, TraceEvent.DEQUEUE, "A").ep("A/ep1").op(2).attr("process", "a"));
+        x.accept(call(9_540_000, "dat_evd_dequeue", "DAT_SUCCESS").attr("evd", "A/evd4").attr("nmore", 0L));
+        x.accept(TraceEvent.of(9_540_000, TraceEvent.DEQUEUE, "A").ep("A/ep1").op(3).attr("process", "a"));
+        String t = text(x.explain());
+        assertTrue(t.contains("2 us  completed DAT_DTO_SUCCESS, 1 us after the post; its event is queued, but an"
+                + " unsignalled one is no notification: it wakes no dat_evd_wait waiter and triggers no CNO (rule 13)"),
+                t);
+        assertTrue(t.contains("9 us  * was taken by process a's dat_evd_wait 7 us after it was queued: an unsignalled"
+                + " completion wakes no waiter (rule 13), and no signalled completion of A/ep1 came in between"), t);
+        assertTrue(t.contains("9.5 us  was taken by process a's dat_evd_wait 7.4 us after it was queued, when op 3"
+                + " (rdma_write)'s signalled completion woke the waiter, which finds the earlier unsignalled events"
+                + " too (rule 13)"), t);
+        assertTrue(t.contains("9.5 us  completed DAT_DTO_SUCCESS, 8.38 us after the post\n"), t);
+        assertTrue(t.contains("9.54 us  was dequeued by process a, 40 ns after it was queued"), t);
+        assertTrue(t.contains("1.2 us  * process a's dat_evd_wait on A/evd4 returned DAT_INVALID_STATE"
+                + " (DAT_INVALID_STATE_EVD_CONFIG_THRESHOLD), so it took no event: an EVD fed by a stream whose"
+                + " notifications the consumer controls (UNSIGNALLED completions) or the sender does (SOLICITED_WAIT"
+                + " receives) allows only threshold 1 (rules 6 and 15)"), t);
+    }
 }

@@ -40,14 +40,43 @@ final class CompletionCauses {
         } else if (!o.status.isEmpty() && !"DAT_DTO_SUCCESS".equals(o.status)) {
             lines.add(new Explanation.Line(o.complete, "failed with " + o.status + Wording.statusReason(o.status),
                     true));
+        } else if (o.flags.contains("DAT_COMPLETION_UNSIGNALLED_FLAG") && "DAT_DTO_SUCCESS".equals(o.status)) {
+            lines.add(new Explanation.Line(o.complete, "completed " + o.status + ", " + latency + "; its event is"
+                    + " queued, but an unsignalled one is no notification: it wakes no dat_evd_wait waiter and triggers"
+                    + " no CNO (rule 13)", false));
         } else {
             lines.add(new Explanation.Line(o.complete, "completed " + o.status + ", " + latency, false));
         }
-        if (o.dequeue >= 0) {
+        Explanation.Line taken = o.dequeue >= 0 && o.dequeuedByWait && o.isUnsignalled()
+                && o.dequeue > o.complete && "DAT_DTO_SUCCESS".equals(o.status) ? takenByWait(o) : null;
+        if (taken != null) {
+            lines.add(taken);
+        } else if (o.dequeue >= 0) {
             lines.add(new Explanation.Line(o.dequeue, "was dequeued by process " + o.dequeueProcess
                     + (o.dequeue > o.complete ? ", " + Times.human(o.dequeue - o.complete) + " after it was queued"
                             : ""), false));
         }
+    }
+
+    /**
+     * Rule 13 for an unsignalled completion a dat_evd_wait took later than it was queued: the wait returned when
+     * another completion of the endpoint, a notification, was queued; or no such completion came in between, and
+     * nothing but the wait's timeout (or its late start) ended it. Null when neither holds.
+     */
+    private Explanation.Line takenByWait(OpRecord o) {
+        String taken = "was taken by process " + o.dequeueProcess + "'s dat_evd_wait "
+                + Times.human(o.dequeue - o.complete) + " after it was queued";
+        TreeMap<Long, Long> notified = index.notifiedByEp.getOrDefault(o.ep, new TreeMap<>());
+        Long by = notified.get(o.dequeue);
+        if (by != null) {
+            return new Explanation.Line(o.dequeue, taken + ", when " + index.name(by) + "'s signalled completion"
+                    + " woke the waiter, which finds the earlier unsignalled events too (rule 13)", false);
+        }
+        if (notified.subMap(o.complete, false, o.dequeue, false).isEmpty()) {
+            return new Explanation.Line(o.dequeue, taken + ": an unsignalled completion wakes no waiter (rule 13),"
+                    + " and no signalled completion of " + o.ep + " came in between", true);
+        }
+        return null;
     }
 
     private String whyFlushed(OpRecord o) {

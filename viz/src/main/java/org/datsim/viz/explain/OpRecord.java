@@ -49,8 +49,15 @@ final class OpRecord {
     long finishedPs = -1;
     long dequeue = -1;
     String dequeueProcess = "";
+    /** Whether a dat_evd_wait took its completion (rather than dat_evd_dequeue). */
+    boolean dequeuedByWait;
     /** The cache misses charged to it, in trace order; null while there are none. */
     List<CacheMiss> cacheMisses;
+
+    /** Tells whether it was posted with DAT_COMPLETION_UNSIGNALLED_FLAG. */
+    boolean isUnsignalled() {
+        return flags.contains("DAT_COMPLETION_UNSIGNALLED_FLAG");
+    }
 
     /** Tells whether this is one of the IB atomics (Fetch and Add, Compare and Swap). */
     boolean isAtomic() {

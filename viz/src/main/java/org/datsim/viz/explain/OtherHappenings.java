@@ -39,7 +39,10 @@ final class OtherHappenings {
         }
     }
 
-    /** A {@code call}: a successful dat_ep_disconnect, or a post or bind the provider refused. */
+    /**
+     * A {@code call}: a successful dat_ep_disconnect, a post or bind the provider refused, or a dat_evd_wait refused
+     * with DAT_INVALID_STATE.
+     */
     void call(TraceEvent e, long t) {
         String c = e.call() == null ? "" : e.call();
         boolean ok = "DAT_SUCCESS".equals(e.ret());
@@ -55,6 +58,26 @@ final class OtherHappenings {
                     + (e.ep() != null ? e.ep() : e.host()) + (e.hasCookie() ? " (cookie " + e.cookie() + ")" : "")
                     + " returned " + e.ret() + (sub.isEmpty() ? "" : " (" + sub + ")") + ", so nothing was posted"
                     + hint, true));
+        } else if (c.equals("dat_evd_wait") && "DAT_INVALID_STATE".equals(e.ret())) {
+            String sub = TraceIndex.text(e, "subtype");
+            String evd = TraceIndex.text(e, "evd");
+            lines.add(new Explanation.Line(t, "process " + TraceIndex.text(e, "process") + "'s dat_evd_wait on "
+                    + (evd.isEmpty() ? e.host() : evd) + " returned DAT_INVALID_STATE" + (sub.isEmpty() ? ""
+                            : " (" + sub + ")") + ", so it took no event" + waitHint(sub), true));
+        }
+    }
+
+    private static String waitHint(String subtype) {
+        switch (subtype) {
+            case "DAT_INVALID_STATE_EVD_CONFIG_THRESHOLD":
+                return ": an EVD fed by a stream whose notifications the consumer controls (UNSIGNALLED completions)"
+                        + " or the sender does (SOLICITED_WAIT receives) allows only threshold 1 (rules 6 and 15)";
+            case "DAT_INVALID_STATE_EVD_WAITER":
+                return ": another consumer was already waiting on the EVD, which it owns meanwhile (rule 4)";
+            case "DAT_INVALID_STATE_EVD_UNWAITABLE":
+                return ": the EVD is unwaitable (dat_evd_set_unwaitable)";
+            default:
+                return "";
         }
     }
 

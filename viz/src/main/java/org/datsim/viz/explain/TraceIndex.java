@@ -33,8 +33,14 @@ final class TraceIndex {
     final Map<String, List<OpRecord>> readsByEp = new HashMap<>();
     /** Per endpoint: when dat_ep_disconnect was first called on it. */
     final Map<String, Long> disconnectAt = new HashMap<>();
+    /** Per endpoint: completion time to the operation whose completion was a notification then. */
+    final Map<String, TreeMap<Long, Long>> notifiedByEp = new HashMap<>();
     final OtherHappenings others = new OtherHappenings();
     long lastEvent;
+    /** The last call traced: a dequeue event follows the dat_evd_wait or dat_evd_dequeue that took it. */
+    private String lastCall = "";
+    private String lastCallProcess = "";
+    private long lastCallAt = -1;
 
     private OpRecord op(TraceEvent e) {
         OpRecord o = ops.get(e.op());
@@ -150,6 +156,9 @@ final class TraceIndex {
                 o.suppressed = Boolean.TRUE.equals(e.attrs().get("suppressed"));
                 o.heldBehind = number(e, "held_behind", -1);
                 o.finishedPs = number(e, "finished_ps", -1);
+                if (!o.suppressed && !o.isUnsignalled()) {
+                    notifiedByEp.computeIfAbsent(o.ep, k -> new TreeMap<>()).putIfAbsent(t, o.id);
+                }
                 break;
             }
             case TraceEvent.DEQUEUE:
@@ -157,6 +166,8 @@ final class TraceIndex {
                     OpRecord o = op(e);
                     o.dequeue = t;
                     o.dequeueProcess = text(e, "process");
+                    o.dequeuedByWait = lastCall.equals("dat_evd_wait") && lastCallAt == t
+                            && lastCallProcess.equals(o.dequeueProcess);
                 }
                 break;
             case TraceEvent.ERROR:
@@ -171,6 +182,9 @@ final class TraceIndex {
                 break;
             case TraceEvent.CALL:
                 String c = e.call() == null ? "" : e.call();
+                lastCall = c;
+                lastCallProcess = text(e, "process");
+                lastCallAt = t;
                 if (c.equals("dat_ep_disconnect") && "DAT_SUCCESS".equals(e.ret()) && e.ep() != null) {
                     disconnectAt.putIfAbsent(e.ep(), t);
                 }
