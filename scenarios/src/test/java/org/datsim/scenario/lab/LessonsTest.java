@@ -13,11 +13,17 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.datsim.core.time.SimTime;
 import org.datsim.scenario.ScenarioJson;
 import org.datsim.scenario.cli.DatsimCli;
+import org.datsim.scenario.load.ScenarioLoader;
+import org.datsim.scenario.run.RunResultSummary;
+import org.datsim.scenario.run.ScenarioRunner;
+import org.datsim.viz.TraceReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -75,6 +81,39 @@ class LessonsTest {
         assertTrue(text.contains("until op 2 (rdma_read) had finished, at 14.94 us (held 4.743 us)"), text);
         assertTrue(text.contains("rules 17, 19 and 21"), text);
         assertTrue(text.contains("The hazard's sign does not occur in this run."), text);
+    }
+
+    /** Runs a lesson scenario with another seed; returns whether the sign showed, and when B's Read response began. */
+    private static long[] runWithSeed(Path file, long seed, TraceSign sign, Path dir) throws Exception {
+        RunResultSummary r = new ScenarioRunner(ScenarioLoader.load(file).withSeed(seed)).run(dir, List.of());
+        assertEquals(0, r.exitCode(), () -> file + " seed " + seed + ":\n" + String.join("\n", r.lines()));
+        long[] seenAndResponse = {0, -1};
+        TraceReader.read(dir.resolve("events.jsonl"), e -> {
+            if (sign.matches(e)) {
+                seenAndResponse[0] = 1;
+            }
+            if (seenAndResponse[1] < 0 && "tx_start".equals(e.kind()) && "B".equals(e.host())
+                    && "read_response".equals(e.attrs().get("packet"))) {
+                seenAndResponse[1] = e.tPs();
+            }
+        });
+        return seenAndResponse;
+    }
+
+    @Test
+    void lessonTwosRaceShowsWhateverTheSeedDrawsForTheResponder(@TempDir Path out) throws Exception {
+        Lesson lesson = Lessons.load(Lessons.defaultDir()).get(1);
+        assertEquals("02-read-write-race", lesson.name());
+        Set<Long> responseStarts = new TreeSet<>();
+        for (long seed = 1; seed <= 8; seed++) {
+            long[] hazard = runWithSeed(lesson.hazardScenario(), seed, lesson.hazardSign(), out.resolve("h" + seed));
+            assertEquals(1, hazard[0], "seed " + seed + ": no " + lesson.hazardSign() + " in the hazard");
+            long[] fix = runWithSeed(lesson.fixScenario(), seed, lesson.hazardSign(), out.resolve("f" + seed));
+            assertEquals(0, fix[0], "seed " + seed + ": " + lesson.hazardSign() + " in the fix");
+            responseStarts.add(hazard[1]);
+        }
+        // the seeds did draw different read jitters: B's Read response began at different times
+        assertTrue(responseStarts.size() >= 6, responseStarts::toString);
     }
 
     /** When process a took op {@code op}'s completion minus when it was queued, from the run's trace. */
