@@ -69,6 +69,10 @@ final class CompletionCauses {
         TreeMap<Long, Long> notified = index.notifiedByEp.getOrDefault(o.ep, new TreeMap<>());
         Long by = notified.get(o.dequeue);
         if (by != null) {
+            OpRecord b = index.ops.get(by);
+            if (b == null || "recv".equals(b.opcode) != "recv".equals(o.opcode)) {
+                return null; // the other queue's completion: it may feed another EVD; nothing sure to tell
+            }
             return new Explanation.Line(o.dequeue, taken + ", when " + index.name(by) + "'s signalled completion"
                     + " woke the waiter, which finds the earlier unsignalled events too (rule 13)", false);
         }
