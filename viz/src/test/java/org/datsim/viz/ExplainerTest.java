@@ -1,6 +1,7 @@
 package org.datsim.viz;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
@@ -93,5 +94,171 @@ class ExplainerTest {
                 + " (DAT_DTO_ERR_REMOTE_ACCESS)"), t);
         assertTrue(t.contains("it had not started (the last operation A's send engine had started was op 1"
                 + " (rdma_write), at 1.15 us)"), t);
+    }
+
+    /** Two operations and a fenced Send on A/ep1, whose fence_wait names {@code waitingFor}; its notable sentence. */
+    private static String fencedSendWaitingFor(String firstOpcode, String secondOpcode, long... waitingFor) {
+        Explainer x = new Explainer();
+        x.accept(post(1_000_000, 1, firstOpcode, null));
+        x.accept(post(1_060_000, 2, secondOpcode, null));
+        x.accept(post(1_120_000, 3, "send", "DAT_COMPLETION_BARRIER_FENCE_FLAG"));
+        x.accept(TraceEvent.of(1_150_000, TraceEvent.START, "A").ep("A/ep1").op(1));
+        x.accept(TraceEvent.of(1_210_000, TraceEvent.START, "A").ep("A/ep1").op(2));
+        x.accept(TraceEvent.of(1_270_000, TraceEvent.FENCE_WAIT, "A").ep("A/ep1").op(3).attr("opcode", "send")
+                .attr("waiting_for", waitingFor).attr("reason", "barrier fence"));
+        x.accept(TraceEvent.of(3_000_000, TraceEvent.START, "A").ep("A/ep1").op(3));
+        List<String> held = x.explain().notableSentences().stream().filter(n -> n.contains(" was held ")).toList();
+        assertEquals(1, held.size(), held::toString);
+        return held.get(0);
+    }
+
+    @Test
+    void aFenceThatWaitedForAnAtomicSaysAtomicsNotReads() {
+        String t = fencedSendWaitingFor("fetch_add", "rdma_write", 1);
+        assertEquals("at 1.27 us op 3 (send, BARRIER_FENCE) was held by the barrier fence"
+                + " (DAT_COMPLETION_BARRIER_FENCE_FLAG, rule 18), which on InfiniBand waits for earlier atomics as it"
+                + " does for RDMA Reads, until op 1 (fetch_add) had finished, at 3 us (held 1.73 us)", t);
+    }
+
+    @Test
+    void aFenceThatWaitedForAReadAndAnAtomicNamesBoth() {
+        String t = fencedSendWaitingFor("rdma_read", "cmp_swap", 1, 2);
+        assertTrue(t.contains("(DAT_COMPLETION_BARRIER_FENCE_FLAG, rules 17 and 18), which waits for earlier RDMA"
+                + " Reads and atomics, until op 1 (rdma_read) and op 2 (cmp_swap) had finished"), t);
+    }
+
+    @Test
+    void aFenceThatWaitedForReadsOnlyKeepsItsWording() {
+        String t = fencedSendWaitingFor("rdma_read", "rdma_read", 1, 2);
+        assertTrue(t.contains("(DAT_COMPLETION_BARRIER_FENCE_FLAG, rule 17), which waits for earlier RDMA Reads,"
+                + " until op 1 (rdma_read) and op 2 (rdma_read) had finished"), t);
+        assertFalse(t.contains("atomic"), t);
+    }
+
+    @Test
+    void anAtomicHeldForAReadCreditSaysAtomicsTakeReadCredits() {
+        Explainer x = new Explainer();
+        x.accept(post(1_000_000, 1, "rdma_read", null));
+        x.accept(post(1_060_000, 2, "cmp_swap", null));
+        x.accept(TraceEvent.of(1_150_000, TraceEvent.START, "A").ep("A/ep1").op(1));
+        x.accept(TraceEvent.of(1_500_000, "credit_wait", "A").ep("A/ep1").op(2).attr("opcode", "cmp_swap")
+                .attr("waiting_for", new long[] {1}).attr("reason", "max_rdma_read_out reads outstanding"));
+        x.accept(TraceEvent.of(3_000_000, TraceEvent.START, "A").ep("A/ep1").op(2));
+        String t = x.explain().notableSentences().get(0);
+        assertTrue(t.startsWith("at 1.5 us op 2 (cmp_swap) was held for an RDMA Read credit: max_rdma_read_out RDMA"
+                + " Reads and atomics of its endpoint are outstanding (an atomic takes a read credit as a Read does),"
+                + " and an atomic beyond the limit waits rather than fails (rule 49); held until one of op 1"
+                + " (rdma_read) had finished"), t);
+    }
+
+    @Test
+    void anAtomicsResultComesBackFromTheResponderAndAWriteThatOvertookItIsMarked() {
+        Explainer x = new Explainer();
+        x.accept(post(1_000_000, 1, "fetch_add", null));
+        x.accept(post(1_060_000, 2, "rdma_write", null));
+        x.accept(TraceEvent.of(1_150_000, TraceEvent.START, "A").ep("A/ep1").op(1));
+        x.accept(TraceEvent.of(1_210_000, TraceEvent.START, "A").ep("A/ep1").op(2));
+        x.accept(TraceEvent.of(1_300_000, TraceEvent.TX_START, "A").ep("A/ep1").op(1).attr("packet", "atomic")
+                .attr("packets", 1L));
+        x.accept(TraceEvent.of(1_304_000, TraceEvent.TX_END, "A").ep("A/ep1").op(1).attr("packet", "atomic")
+                .attr("packets", 1L));
+        x.accept(TraceEvent.of(2_000_000, TraceEvent.TX_START, "B").ep("B/ep1").op(1).attr("packet", "atomic_ack")
+                .attr("packets", 1L));
+        x.accept(TraceEvent.of(2_003_000, TraceEvent.TX_END, "B").ep("B/ep1").op(1).attr("packet", "atomic_ack")
+                .attr("packets", 1L));
+        x.accept(TraceEvent.of(2_203_000, TraceEvent.PLACE, "A").ep("A/ep1").op(1).attr("bytes", 8L));
+        String t = text(x.explain());
+        assertTrue(t.contains("put its request on A's link, the last bit out at 1.304 us"), t);
+        assertTrue(t.contains("had the original value placed in A's memory, 200 ns after its last bit left B"), t);
+        assertTrue(t.contains("* started while op 1 (fetch_add), posted before it on A/ep1, had not finished (it"
+                + " finished at 2.203 us): nothing holds it behind the atomic without a fence (rules 18 and 19)"), t);
+    }
+
+    private static TraceEvent miss(long t, String host, long op, String cache, long penalty) {
+        return TraceEvent.of(t, "cache_miss", host).ep(host + "/ep1").op(op).attr("cache", cache)
+                .attr("key", 4096L).attr("penalty_ps", penalty);
+    }
+
+    @Test
+    void cacheMissesAreChargedToTheirOperationPerHostWithTheTotalStall() {
+        Explainer x = new Explainer();
+        x.accept(post(1_000_000, 1, "rdma_write", null));
+        x.accept(post(1_060_000, 2, "rdma_write", null));
+        x.accept(TraceEvent.of(1_150_000, TraceEvent.START, "A").ep("A/ep1").op(1));
+        x.accept(miss(1_150_000, "A", 1, "qpc", 300_000));
+        x.accept(miss(1_500_000, "A", 1, "mtt", 250_000));
+        x.accept(miss(1_800_000, "A", 1, "mtt", 250_000));
+        x.accept(miss(2_400_000, "B", 1, "mtt", 250_000));
+        x.accept(TraceEvent.of(2_500_000, TraceEvent.START, "A").ep("A/ep1").op(2));
+        x.accept(miss(2_500_000, "A", 2, "qpc", 300_000));
+        x.accept(TraceEvent.of(4_000_000, TraceEvent.COMPLETE, "A").ep("A/ep1").op(1).status("DAT_DTO_SUCCESS"));
+        x.accept(TraceEvent.of(4_100_000, TraceEvent.COMPLETE, "A").ep("A/ep1").op(2).status("DAT_DTO_SUCCESS"));
+        List<String> notable = x.explain().notableSentences();
+        assertEquals(List.of("at 1.15 us op 1 (rdma_write) missed the HCAs' on-chip caches 4 times, 1.05 us of stalls in"
+                + " all: on A 1 QP-context miss and 2 translation (MTT) misses (800 ns); on B 1 translation (MTT) miss"
+                + " (250 ns); each miss fetches the entry from host memory over PCIe (hca.qpc_miss_penalty,"
+                + " hca.mtt_miss_penalty per page), and the caches hold hca.qpc_entries QP contexts and"
+                + " hca.mtt_entries pages",
+                "at 2.5 us op 2 (rdma_write) missed the HCAs' on-chip caches once, 300 ns of stalls in all: on A 1"
+                + " QP-context miss (300 ns); each miss fetches the entry from host memory over PCIe"
+                + " (hca.qpc_miss_penalty), and the cache holds hca.qpc_entries QP contexts"), notable);
+        String t = text(x.explain());
+        int story = t.indexOf("op 1  rdma_write");
+        assertTrue(t.indexOf("was started by A's send engine") > story
+                && t.indexOf("was started by A's send engine") < t.indexOf("* missed the HCAs' on-chip caches 4"), t);
+    }
+
+    @Test
+    void aReceiveIsChargedTheTranslationMissesOfItsBuffer() {
+        Explainer x = new Explainer();
+        x.accept(TraceEvent.of(1_000_000, TraceEvent.POST, "B").ep("B/ep1").op(7).attr("opcode", "recv")
+                .attr("bytes", 8192L));
+        x.accept(miss(3_000_000, "B", 7, "mtt", 300_000));
+        x.accept(miss(3_100_000, "B", 7, "mtt", 300_000));
+        x.accept(TraceEvent.of(4_000_000, TraceEvent.COMPLETE, "B").ep("B/ep1").op(7).status("DAT_DTO_SUCCESS"));
+        String t = text(x.explain());
+        assertTrue(t.contains("3 us  * missed the HCAs' on-chip caches twice, 600 ns of stalls in all: on B 2"
+                + " translation (MTT) misses (600 ns); each miss fetches the entry from host memory over PCIe"
+                + " (hca.mtt_miss_penalty per page), and the cache holds hca.mtt_entries pages"), t);
+    }
+
+    private static TraceEvent call(long t, String call, String ret) {
+        return TraceEvent.of(t, TraceEvent.CALL, "A").call(call).ret(ret).attr("process", "a");
+    }
+
+    @Test
+    void unsignalledCompletionsAreToldAsQueuedButWakingNoWaiterRule13() {
+        String u = "DAT_COMPLETION_UNSIGNALLED_FLAG";
+        Explainer x = new Explainer();
+        x.accept(post(1_000_000, 1, "rdma_write", u));
+        x.accept(post(1_060_000, 2, "rdma_write", u));
+        x.accept(post(1_120_000, 3, "rdma_write", null));
+        x.accept(call(1_200_000, "dat_evd_wait", "DAT_INVALID_STATE").attr("subtype",
+                "DAT_INVALID_STATE_EVD_CONFIG_THRESHOLD").attr("evd", "A/evd4"));
+        x.accept(TraceEvent.of(2_000_000, TraceEvent.COMPLETE, "A").ep("A/ep1").op(1).status("DAT_DTO_SUCCESS"));
+        x.accept(TraceEvent.of(2_100_000, TraceEvent.COMPLETE, "A").ep("A/ep1").op(2).status("DAT_DTO_SUCCESS"));
+        // op 1: taken by a wait that nothing woke until 9 us; op 2: by one op 3's signalled completion woke
+        x.accept(call(9_000_000, "dat_evd_wait", "DAT_SUCCESS").attr("evd", "A/evd4").attr("nmore", 0L));
+        x.accept(TraceEvent.of(9_000_000, TraceEvent.DEQUEUE, "A").ep("A/ep1").op(1).attr("process", "a"));
+        x.accept(TraceEvent.of(9_500_000, TraceEvent.COMPLETE, "A").ep("A/ep1").op(3).status("DAT_DTO_SUCCESS"));
+        x.accept(call(9_500_000, "dat_evd_wait", "DAT_SUCCESS").attr("evd", "A/evd4").attr("nmore", 1L));
+        x.accept(TraceEvent.of(9_500_000, TraceEvent.DEQUEUE, "A").ep("A/ep1").op(2).attr("process", "a"));
+        x.accept(call(9_540_000, "dat_evd_dequeue", "DAT_SUCCESS").attr("evd", "A/evd4").attr("nmore", 0L));
+        x.accept(TraceEvent.of(9_540_000, TraceEvent.DEQUEUE, "A").ep("A/ep1").op(3).attr("process", "a"));
+        String t = text(x.explain());
+        assertTrue(t.contains("2 us  completed DAT_DTO_SUCCESS, 1 us after the post; its event is queued, but an"
+                + " unsignalled one is no notification: it wakes no dat_evd_wait waiter and triggers no CNO (rule 13)"),
+                t);
+        assertTrue(t.contains("9 us  * was taken by process a's dat_evd_wait 7 us after it was queued: an unsignalled"
+                + " completion wakes no waiter (rule 13), and no signalled completion of A/ep1 came in between"), t);
+        assertTrue(t.contains("9.5 us  was taken by process a's dat_evd_wait 7.4 us after it was queued, when op 3"
+                + " (rdma_write)'s signalled completion woke the waiter, which finds the earlier unsignalled events"
+                + " too (rule 13)"), t);
+        assertTrue(t.contains("9.5 us  completed DAT_DTO_SUCCESS, 8.38 us after the post\n"), t);
+        assertTrue(t.contains("9.54 us  was dequeued by process a, 40 ns after it was queued"), t);
+        assertTrue(t.contains("1.2 us  * process a's dat_evd_wait on A/evd4 returned DAT_INVALID_STATE"
+                + " (DAT_INVALID_STATE_EVD_CONFIG_THRESHOLD), so it took no event: an EVD fed by a stream whose"
+                + " notifications the consumer controls (UNSIGNALLED completions) or the sender does (SOLICITED_WAIT"
+                + " receives) allows only threshold 1 (rules 6 and 15)"), t);
     }
 }

@@ -3,6 +3,7 @@ package org.datsim.scenario.explain;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -10,10 +11,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import org.datsim.scenario.ScenarioJson;
 import org.datsim.scenario.cli.DatsimCli;
 import org.datsim.scenario.load.ScenarioLoader;
 import org.datsim.scenario.run.ScenarioRunner;
+import org.datsim.viz.explain.Times;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -47,6 +52,49 @@ class ExplainGoldenTest {
         Path golden = Paths.get("src/test/resources/explain", example + ".txt");
         String want = Files.readString(golden, StandardCharsets.UTF_8);
         assertEquals(want, got.replace("\r\n", "\n"), "golden " + golden);
+    }
+
+    @Test
+    void aFencedSendThatWaitedForAnAtomicIsToldSoNotAsAWaitForReads(@TempDir Path out) throws Exception {
+        // B's counter: a Fetch and Add, then a fenced Send of its result; a Read, a Compare and Swap, a fenced Send
+        String got = explainFile(Paths.get("src/test/resources/explain/send-after-atomic-fence.json"), out)
+                .replace("\r\n", "\n");
+        assertTrue(got.contains("* was held by the barrier fence (DAT_COMPLETION_BARRIER_FENCE_FLAG, rule 18), which on"
+                + " InfiniBand waits for earlier atomics as it does for RDMA Reads, until op 3 (fetch_add) had"
+                + " finished"), got);
+        assertTrue(got.contains("* was held by the barrier fence (DAT_COMPLETION_BARRIER_FENCE_FLAG, rules 17 and 18),"
+                + " which waits for earlier RDMA Reads and atomics, until op 5 (rdma_read) and op 6 (cmp_swap) had"
+                + " finished"), got);
+        assertTrue(got.contains("had the original value placed in A's memory"), got);
+        Path golden = Paths.get("src/test/resources/explain/send-after-atomic-fence.txt");
+        assertEquals(Files.readString(golden, StandardCharsets.UTF_8), got, "golden " + golden);
+    }
+
+    @Test
+    void cacheMissesAreChargedToEachOperationWithTheStallsTheTraceGives(@TempDir Path out) throws Exception {
+        // one QP context and one page translation per HCA; three 8 KiB Writes over two connections miss everywhere
+        String got = explainFile(Paths.get("src/test/resources/explain/cache-misses.json"), out)
+                .replace("\r\n", "\n");
+        Map<Long, long[]> perOp = new TreeMap<>(); // op -> {misses, penalty}
+        for (JsonNode e : ScenarioJson.readTrace(out.resolve("events.jsonl"))) {
+            if ("cache_miss".equals(e.get("kind").asText())) {
+                long[] m = perOp.computeIfAbsent(e.get("op").asLong(), k -> new long[2]);
+                m[0]++;
+                m[1] += e.get("penalty_ps").asLong();
+            }
+        }
+        assertEquals(Set.of(1L, 2L, 3L), perOp.keySet(), "every Write misses");
+        for (Map.Entry<Long, long[]> m : perOp.entrySet()) {
+            String want = "* missed the HCAs' on-chip caches " + m.getValue()[0] + " times, "
+                    + Times.human(m.getValue()[1]) + " of stalls in all: on A ";
+            int story = got.indexOf("op " + m.getKey() + "  rdma_write");
+            int line = got.indexOf(want, story);
+            assertTrue(story >= 0 && line > story && line < got.indexOf("completed DAT_DTO_SUCCESS", story),
+                    () -> "op " + m.getKey() + ": no \"" + want + "\" in its story\n" + got);
+        }
+        assertTrue(got.contains("on B 1 QP-context miss and 2 translation (MTT) misses (900 ns)"), got);
+        Path golden = Paths.get("src/test/resources/explain/cache-misses.txt");
+        assertEquals(Files.readString(golden, StandardCharsets.UTF_8), got, "golden " + golden);
     }
 
     @Test

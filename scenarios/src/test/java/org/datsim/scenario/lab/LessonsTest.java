@@ -7,14 +7,23 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.datsim.core.time.SimTime;
+import org.datsim.scenario.ScenarioJson;
 import org.datsim.scenario.cli.DatsimCli;
+import org.datsim.scenario.load.ScenarioLoader;
+import org.datsim.scenario.run.RunResultSummary;
+import org.datsim.scenario.run.ScenarioRunner;
+import org.datsim.viz.TraceReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,11 +41,12 @@ class LessonsTest {
     }
 
     @Test
-    void theLabHasTheTenLessonsOfIssue5InOrder() throws LabException {
+    void theLabHasTheTenLessonsOfIssue5AndTheUnsignalledOneInOrder() throws LabException {
         List<String> names = lessons().map(Lesson::name).collect(Collectors.toList());
         assertEquals(List.of("01-send-after-read", "02-read-write-race", "03-rmr-bind-too-early",
                 "04-rmr-rebind-old-context", "05-sync-rdma-write", "06-sync-rdma-read", "07-completion-order",
-                "08-suppressed-slots", "09-flush-on-disconnect", "10-read-credits"), names);
+                "08-suppressed-slots", "09-flush-on-disconnect", "10-read-credits", "11-unsignalled-completions"),
+                names);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -71,6 +81,81 @@ class LessonsTest {
         assertTrue(text.contains("until op 2 (rdma_read) had finished, at 14.94 us (held 4.743 us)"), text);
         assertTrue(text.contains("rules 17, 19 and 21"), text);
         assertTrue(text.contains("The hazard's sign does not occur in this run."), text);
+    }
+
+    /** Runs a lesson scenario with another seed; returns whether the sign showed, and when B's Read response began. */
+    private static long[] runWithSeed(Path file, long seed, TraceSign sign, Path dir) throws Exception {
+        RunResultSummary r = new ScenarioRunner(ScenarioLoader.load(file).withSeed(seed)).run(dir, List.of());
+        assertEquals(0, r.exitCode(), () -> file + " seed " + seed + ":\n" + String.join("\n", r.lines()));
+        long[] seenAndResponse = {0, -1};
+        TraceReader.read(dir.resolve("events.jsonl"), e -> {
+            if (sign.matches(e)) {
+                seenAndResponse[0] = 1;
+            }
+            if (seenAndResponse[1] < 0 && "tx_start".equals(e.kind()) && "B".equals(e.host())
+                    && "read_response".equals(e.attrs().get("packet"))) {
+                seenAndResponse[1] = e.tPs();
+            }
+        });
+        return seenAndResponse;
+    }
+
+    @Test
+    void lessonTwosRaceShowsWhateverTheSeedDrawsForTheResponder(@TempDir Path out) throws Exception {
+        Lesson lesson = Lessons.load(Lessons.defaultDir()).get(1);
+        assertEquals("02-read-write-race", lesson.name());
+        Set<Long> responseStarts = new TreeSet<>();
+        for (long seed = 1; seed <= 8; seed++) {
+            long[] hazard = runWithSeed(lesson.hazardScenario(), seed, lesson.hazardSign(), out.resolve("h" + seed));
+            assertEquals(1, hazard[0], "seed " + seed + ": no " + lesson.hazardSign() + " in the hazard");
+            long[] fix = runWithSeed(lesson.fixScenario(), seed, lesson.hazardSign(), out.resolve("f" + seed));
+            assertEquals(0, fix[0], "seed " + seed + ": " + lesson.hazardSign() + " in the fix");
+            responseStarts.add(hazard[1]);
+        }
+        // the seeds did draw different read jitters: B's Read response began at different times
+        assertTrue(responseStarts.size() >= 6, responseStarts::toString);
+    }
+
+    /** When process a took op {@code op}'s completion minus when it was queued, from the run's trace. */
+    private static long dequeueDelay(LessonRun.Outcome o, long op) {
+        for (JsonNode e : ScenarioJson.readTrace(o.dir().resolve("events.jsonl"))) {
+            if ("dequeue".equals(e.get("kind").asText()) && e.path("op").asLong(-1) == op) {
+                return e.get("t_ps").asLong() - e.get("queued_ps").asLong();
+            }
+        }
+        throw new AssertionError("op " + op + " was never dequeued in " + o.dir());
+    }
+
+    @Test
+    void lessonElevenShowsUnsignalledCompletionsQueuedButWakingNoWaiter(@TempDir Path out) throws Exception {
+        Lesson lesson = Lessons.load(Lessons.defaultDir()).get(10);
+        assertEquals("11-unsignalled-completions", lesson.name());
+        LessonRun run = new LessonRun(lesson);
+        LessonRun.Outcome hazard = run.runHazard(out);
+        LessonRun.Outcome fix = run.runFix(out);
+        // The scenarios really post DAT_COMPLETION_UNSIGNALLED_FLAG on an endpoint that allows it (rule 12).
+        List<String> steps = LessonRun.steps(hazard.explanation());
+        assertEquals(4, steps.stream().filter(l -> l.contains("(rdma_write, UNSIGNALLED) completed DAT_DTO_SUCCESS")
+                && l.contains("an unsignalled one is no notification: it wakes no dat_evd_wait waiter")).count(),
+                () -> String.join("\n", steps));
+        assertTrue(steps.stream().anyMatch(l -> l.startsWith("(!) at 6.387 us process a's dat_evd_wait on A/evd4"
+                + " returned DAT_INVALID_STATE (DAT_INVALID_STATE_EVD_CONFIG_THRESHOLD)") && l.contains("rules 6 and 15")),
+                () -> String.join("\n", steps));
+        // Rule 13 in time: unsignalled, the first completion lies on the EVD until the wait's 20 us timeout ends it;
+        // with the last Write signalled, that completion wakes the waiter as soon as it is queued.
+        assertTrue(dequeueDelay(hazard, 1) > 19 * SimTime.US, () -> "hazard: " + dequeueDelay(hazard, 1));
+        assertTrue(dequeueDelay(fix, 1) < SimTime.US, () -> "fix: " + dequeueDelay(fix, 1));
+        // ... and the lab tells both from the traces.
+        assertTrue(steps.contains("(!) at 26.387 us op 1 (rdma_write, UNSIGNALLED) was taken by process a's dat_evd_wait"
+                + " 19.127 us after it was queued: an unsignalled completion wakes no waiter (rule 13), and no"
+                + " signalled completion of A/ep1 came in between"), () -> String.join("\n", steps));
+        List<String> fixSteps = LessonRun.steps(fix.explanation());
+        assertTrue(fixSteps.contains("at 7.439 us op 1 (rdma_write, UNSIGNALLED) was taken by process a's"
+                + " dat_evd_wait 180 ns after it was queued, when op 4 (rdma_write)'s signalled completion woke the"
+                + " waiter, which finds the earlier unsignalled events too (rule 13)"), () -> String.join("\n", fixSteps));
+        assertEquals(3, fixSteps.stream()
+                .filter(l -> l.contains("(rdma_write, UNSIGNALLED) completed DAT_DTO_SUCCESS")).count(),
+                "three unsignalled Writes in the fix, the fourth signalled");
     }
 
     @Test

@@ -1,0 +1,74 @@
+package org.datsim.viz.explain;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Everything the trace says about one operation, gathered by {@link TraceIndex}. */
+final class OpRecord {
+
+    /**
+     * One miss of an HCA's on-chip cache charged to the operation (a {@code cache_miss} trace line).
+     *
+     * @param tPs when the HCA looked the entry up
+     * @param host the host whose HCA missed
+     * @param mtt true for a translation entry (MTT), false for a QP context
+     * @param penaltyPs the stall it cost
+     */
+    record CacheMiss(long tPs, String host, boolean mtt, long penaltyPs) {
+    }
+
+    long id;
+    String host = "";
+    String ep = "";
+    String opcode = "?";
+    long bytes = -1;
+    long cookie;
+    boolean hasCookie;
+    String flags = "";
+    long post = -1;
+    final List<Long> starts = new ArrayList<>(1);
+    long fenceAt = -1;
+    long[] fenceFor;
+    String fenceReason = "";
+    long creditAt = -1;
+    long[] creditFor;
+    final List<long[]> tx = new ArrayList<>(1);
+    String txHost = "";
+    long packets;
+    final List<long[]> responseTx = new ArrayList<>(1);
+    String responseHost = "";
+    final List<Long> rnr = new ArrayList<>(0);
+    String rnrHost = "";
+    long place = -1;
+    String placeHost = "";
+    long recvOp = -1;
+    long complete = -1;
+    String status = "";
+    boolean suppressed;
+    long heldBehind = -1;
+    long finishedPs = -1;
+    long dequeue = -1;
+    String dequeueProcess = "";
+    /** Whether a dat_evd_wait took its completion (rather than dat_evd_dequeue). */
+    boolean dequeuedByWait;
+    /** The cache misses charged to it, in trace order; null while there are none. */
+    List<CacheMiss> cacheMisses;
+
+    /** Tells whether it was posted with DAT_COMPLETION_UNSIGNALLED_FLAG. */
+    boolean isUnsignalled() {
+        return flags.contains("DAT_COMPLETION_UNSIGNALLED_FLAG");
+    }
+
+    /** Tells whether this is one of the IB atomics (Fetch and Add, Compare and Swap). */
+    boolean isAtomic() {
+        return "fetch_add".equals(opcode) || "cmp_swap".equals(opcode);
+    }
+
+    /**
+     * Tells whether this is an RDMA Read or an atomic: a request answered by the responder's response engine, which
+     * the barrier fence waits for (rules 17 and 18) and which takes a read credit (rule 49).
+     */
+    boolean isReadLike() {
+        return "rdma_read".equals(opcode) || isAtomic();
+    }
+}

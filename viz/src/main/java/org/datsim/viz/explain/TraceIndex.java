@@ -1,0 +1,262 @@
+package org.datsim.viz.explain;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.datsim.core.trace.TraceEvent;
+
+/**
+ * Reads a trace, event by event in file order, into what the writers of causes look up: each operation's
+ * {@link OpRecord} (in order of first sighting, which is posting order), and per host or endpoint the indexes that
+ * name the competitor of a wait (the send engine's starts, the link's last bits, the Reads posted, disconnects and
+ * broken connections). Happenings that belong to no operation go to {@link OtherHappenings}.
+ */
+final class TraceIndex {
+
+    /** A bit of {@link #readLikeKinds}: RDMA Reads. */
+    static final int READS = 1;
+    /** A bit of {@link #readLikeKinds}: IB atomics. */
+    static final int ATOMICS = 2;
+
+    final Map<Long, OpRecord> ops = new LinkedHashMap<>();
+    /** Per host: start time to the operation its send engine started then (lookups only, never iterated). */
+    final Map<String, TreeMap<Long, Long>> startsByHost = new HashMap<>();
+    /** Per host: the time a message's last bit left it to that operation. */
+    final Map<String, Map<Long, Long>> txEndsByHost = new HashMap<>();
+    /** Per endpoint: when its connection broke (first break only), and the status it broke with. */
+    final Map<String, long[]> brokenAt = new HashMap<>();
+    final Map<String, String> brokenStatus = new HashMap<>();
+    /** Per endpoint: its RDMA Reads and atomics in posting order. */
+    final Map<String, List<OpRecord>> readsByEp = new HashMap<>();
+    /** Per endpoint: when dat_ep_disconnect was first called on it. */
+    final Map<String, Long> disconnectAt = new HashMap<>();
+    /** Per endpoint: completion time to the operation whose completion was a notification then. */
+    final Map<String, TreeMap<Long, Long>> notifiedByEp = new HashMap<>();
+    final OtherHappenings others = new OtherHappenings();
+    long lastEvent;
+    /** The last call traced: a dequeue event follows the dat_evd_wait or dat_evd_dequeue that took it. */
+    private String lastCall = "";
+    private String lastCallProcess = "";
+    private long lastCallAt = -1;
+
+    private OpRecord op(TraceEvent e) {
+        OpRecord o = ops.get(e.op());
+        if (o == null) {
+            o = new OpRecord();
+            o.id = e.op();
+            ops.put(e.op(), o);
+        }
+        return o;
+    }
+
+    static String text(TraceEvent e, String key) {
+        Object v = e.attrs().get(key);
+        if (v instanceof String[]) {
+            return String.join("|", (String[]) v);
+        }
+        return v == null ? "" : String.valueOf(v);
+    }
+
+    static long number(TraceEvent e, String key, long dflt) {
+        Object v = e.attrs().get(key);
+        return v instanceof Number ? ((Number) v).longValue() : dflt;
+    }
+
+    private static long[] ids(TraceEvent e, String key) {
+        Object v = e.attrs().get(key);
+        return v instanceof long[] ? (long[]) v : new long[0];
+    }
+
+    /**
+     * Takes one trace event, in file order.
+     *
+     * @param e the event
+     */
+    void accept(TraceEvent e) {
+        long t = e.tPs();
+        lastEvent = Math.max(lastEvent, t);
+        switch (e.kind()) {
+            case TraceEvent.POST: {
+                OpRecord o = op(e);
+                o.post = t;
+                o.host = e.host();
+                o.ep = e.ep() == null ? "" : e.ep();
+                o.opcode = text(e, "opcode");
+                o.bytes = number(e, "bytes", -1);
+                o.hasCookie = e.hasCookie();
+                o.cookie = e.cookie();
+                o.flags = text(e, "flags");
+                if (o.isReadLike()) {
+                    readsByEp.computeIfAbsent(o.ep, k -> new ArrayList<>()).add(o);
+                }
+                break;
+            }
+            case TraceEvent.START:
+                op(e).starts.add(t);
+                startsByHost.computeIfAbsent(e.host(), k -> new TreeMap<>()).put(t, e.op());
+                break;
+            case TraceEvent.FENCE_WAIT: {
+                OpRecord o = op(e);
+                if (o.fenceAt < 0) {
+                    o.fenceAt = t;
+                    o.fenceFor = ids(e, "waiting_for");
+                    o.fenceReason = text(e, "reason");
+                }
+                break;
+            }
+            case "credit_wait": {
+                OpRecord o = op(e);
+                if (o.creditAt < 0) {
+                    o.creditAt = t;
+                    o.creditFor = ids(e, "waiting_for");
+                }
+                break;
+            }
+            case TraceEvent.TX_START:
+            case TraceEvent.TX_END:
+                wire(e, t);
+                break;
+            case "cache_miss":
+                if (e.op() >= 0) {
+                    OpRecord o = op(e);
+                    if (o.cacheMisses == null) {
+                        o.cacheMisses = new ArrayList<>(2);
+                    }
+                    o.cacheMisses.add(new OpRecord.CacheMiss(t, e.host(), "mtt".equals(text(e, "cache")),
+                            number(e, "penalty_ps", 0)));
+                }
+                break;
+            case "rnr_nak": {
+                OpRecord o = op(e);
+                o.rnr.add(t);
+                o.rnrHost = e.ep() != null ? e.ep() : e.host();
+                break;
+            }
+            case TraceEvent.PLACE: {
+                OpRecord o = op(e);
+                o.place = t;
+                o.placeHost = e.host();
+                long recv = number(e, "recv_op", -1);
+                if (recv >= 0) {
+                    o.recvOp = recv;
+                    OpRecord r = ops.get(recv);
+                    if (r != null) {
+                        r.recvOp = e.op(); // for a receive: the Send whose message filled it
+                    }
+                }
+                break;
+            }
+            case TraceEvent.COMPLETE: {
+                OpRecord o = op(e);
+                o.complete = t;
+                o.status = e.status() == null ? "" : e.status();
+                o.suppressed = Boolean.TRUE.equals(e.attrs().get("suppressed"));
+                o.heldBehind = number(e, "held_behind", -1);
+                o.finishedPs = number(e, "finished_ps", -1);
+                if (!o.suppressed && !o.isUnsignalled()) {
+                    notifiedByEp.computeIfAbsent(o.ep, k -> new TreeMap<>()).putIfAbsent(t, o.id);
+                }
+                break;
+            }
+            case TraceEvent.DEQUEUE:
+                if (e.op() >= 0) {
+                    OpRecord o = op(e);
+                    o.dequeue = t;
+                    o.dequeueProcess = text(e, "process");
+                    o.dequeuedByWait = lastCall.equals("dat_evd_wait") && lastCallAt == t
+                            && lastCallProcess.equals(o.dequeueProcess);
+                }
+                break;
+            case TraceEvent.ERROR:
+                if ("connection broken".equals(text(e, "error")) && e.ep() != null) {
+                    brokenAt.putIfAbsent(e.ep(), new long[] {t});
+                    brokenStatus.putIfAbsent(e.ep(), e.status() == null ? "" : e.status());
+                }
+                others.error(e, t);
+                break;
+            case TraceEvent.MEM_READ:
+                others.memRead(e, t);
+                break;
+            case TraceEvent.CALL:
+                String c = e.call() == null ? "" : e.call();
+                lastCall = c;
+                lastCallProcess = text(e, "process");
+                lastCallAt = t;
+                if (c.equals("dat_ep_disconnect") && "DAT_SUCCESS".equals(e.ret()) && e.ep() != null) {
+                    disconnectAt.putIfAbsent(e.ep(), t);
+                }
+                others.call(e, t);
+                break;
+            case "expect_failed":
+                others.expectFailed(e, t);
+                break;
+            default:
+                break;
+        }
+    }
+
+    /** tx_start / tx_end: a message of the operation on the wire (its request, or a response coming back). */
+    private void wire(TraceEvent e, long t) {
+        if (e.op() < 0) {
+            return;
+        }
+        OpRecord o = op(e);
+        String packet = text(e, "packet");
+        boolean response = "read_response".equals(packet) || "atomic_ack".equals(packet);
+        List<long[]> list = response ? o.responseTx : o.tx;
+        if (e.kind().equals(TraceEvent.TX_START)) {
+            list.add(new long[] {t, -1});
+            if (response) {
+                o.responseHost = e.host();
+            } else {
+                o.txHost = e.host();
+            }
+            o.packets = number(e, "packets", 1);
+        } else {
+            if (!list.isEmpty()) {
+                list.get(list.size() - 1)[1] = t;
+            }
+            txEndsByHost.computeIfAbsent(e.host(), k -> new HashMap<>()).put(t, e.op());
+        }
+    }
+
+    /** Returns "op N (opcode)", or "op N" for an id the trace never posted. */
+    String name(long id) {
+        OpRecord o = ops.get(id);
+        return "op " + id + (o != null ? " (" + o.opcode + ")" : "");
+    }
+
+    /**
+     * Tells which kinds of response-engine requests are among some operations.
+     *
+     * @param ids operation ids
+     * @return {@link #READS} if an RDMA Read is among them, plus {@link #ATOMICS} if an atomic is
+     */
+    int readLikeKinds(long[] ids) {
+        int kinds = 0;
+        for (long id : ids == null ? new long[0] : ids) {
+            OpRecord o = ops.get(id);
+            if (o != null && o.isAtomic()) {
+                kinds |= ATOMICS;
+            } else if (o != null && "rdma_read".equals(o.opcode)) {
+                kinds |= READS;
+            }
+        }
+        return kinds;
+    }
+
+    /** Returns "op 1 (rdma_read), op 2 (rdma_read) and op 4 (fetch_add)", or "earlier operations" for none. */
+    String names(long[] ids) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < ids.length; i++) {
+            if (i > 0) {
+                sb.append(i == ids.length - 1 ? " and " : ", ");
+            }
+            sb.append(name(ids[i]));
+        }
+        return sb.length() == 0 ? "earlier operations" : sb.toString();
+    }
+}

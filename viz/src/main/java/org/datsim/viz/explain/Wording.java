@@ -1,0 +1,105 @@
+package org.datsim.viz.explain;
+
+/** The fixed phrases of the explanation: short flag names, the rule behind a fence, the reason for a status. */
+final class Wording {
+
+    private Wording() {
+    }
+
+    /**
+     * Returns the short form of completion flags: "BARRIER_FENCE", "SUPPRESS|UNSIGNALLED", or "".
+     *
+     * @param flags the flag names joined by |
+     * @return the short form
+     */
+    static String shortFlags(String flags) {
+        if (flags.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String f : flags.split("\\|")) {
+            String s = f.trim();
+            if (s.startsWith("DAT_COMPLETION_")) {
+                s = s.substring("DAT_COMPLETION_".length());
+            }
+            if (s.endsWith("_FLAG")) {
+                s = s.substring(0, s.length() - "_FLAG".length());
+            }
+            if (sb.length() > 0) {
+                sb.append('|');
+            }
+            sb.append(s);
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Names the rule behind a {@code fence_wait}, and for the barrier fence what it waited for.
+     *
+     * @param reason the trace's {@code reason}
+     * @param kinds what the operations waited for are ({@link TraceIndex#readLikeKinds}); 0 if not known
+     * @return e.g. "the implicit fence of an earlier dat_rmr_bind (rule 23)"
+     */
+    static String fenceRule(String reason, int kinds) {
+        switch (reason) {
+            case "barrier fence":
+                if (kinds == TraceIndex.READS) {
+                    return "the barrier fence (DAT_COMPLETION_BARRIER_FENCE_FLAG, rule 17), which waits for earlier"
+                            + " RDMA Reads";
+                }
+                if (kinds == TraceIndex.ATOMICS) {
+                    return "the barrier fence (DAT_COMPLETION_BARRIER_FENCE_FLAG, rule 18), which on InfiniBand"
+                            + " waits for earlier atomics as it does for RDMA Reads";
+                }
+                return "the barrier fence (DAT_COMPLETION_BARRIER_FENCE_FLAG, rules 17 and 18), which waits for"
+                        + " earlier RDMA Reads and atomics";
+            case "rmr_bind implicit fence":
+                return "the implicit fence of an earlier dat_rmr_bind (rule 23)";
+            case "strict read ordering":
+                return "strict read ordering (transport.read_ordering strict, rule 19), as if fenced";
+            default:
+                return reason.isEmpty() ? "a fence" : reason;
+        }
+    }
+
+    /**
+     * Explains a {@code credit_wait}: which requests hold the read credits (rule 49).
+     *
+     * @param atomic whether the held operation is an atomic
+     * @param kinds what the operations it waited for are ({@link TraceIndex#readLikeKinds}); 0 if not known
+     * @return the phrase after "was held"
+     */
+    static String creditHold(boolean atomic, int kinds) {
+        int all = kinds | (atomic ? TraceIndex.ATOMICS : TraceIndex.READS);
+        String outstanding = all == TraceIndex.READS ? "Reads" : all == TraceIndex.ATOMICS ? "atomics"
+                : "RDMA Reads and atomics";
+        return "for an RDMA Read credit: max_rdma_read_out " + outstanding + " of its endpoint are outstanding"
+                + (all == TraceIndex.READS ? "" : " (an atomic takes a read credit as a Read does)") + ", and "
+                + (atomic ? "an atomic" : "a Read") + " beyond the limit waits rather than fails (rule 49)";
+    }
+
+    /**
+     * Explains an error status of a completion, after its name.
+     *
+     * @param status the DTO status
+     * @return ": why ...", or "" for a status without a known reason
+     */
+    static String statusReason(String status) {
+        switch (status) {
+            case "DAT_DTO_ERR_REMOTE_ACCESS":
+                return ": the responder refused the remote access (an rmr_context not (yet or any longer) bound,"
+                        + " rules 24 and 25, or missing privileges, rules 47 and 48); the connection breaks";
+            case "DAT_DTO_ERR_RECEIVER_NOT_READY":
+                return ": the RNR retries ran out with no receive posted (rule 39); the connection breaks";
+            case "DAT_DTO_ERR_LOCAL_LENGTH":
+                return ": the message was longer than the receive buffer (rule 37); the connection breaks";
+            case "DAT_DTO_ERR_REMOTE_RESPONDER":
+                return ": the responder got more RDMA Reads than its max_rdma_read_in (rule 49); the connection"
+                        + " breaks";
+            case "DAT_RMR_OPERATION_FAILED":
+                return ": the bind failed after dat_rmr_bind returned (rule 26); the connection breaks";
+            default:
+                return "";
+        }
+    }
+}
