@@ -52,14 +52,7 @@ final class DtoCalls {
                 Out<Long> op = new Out<>();
                 long cookie = a.number(s, "user_cookie", 0);
                 int ret = p.dat().srqPostRecv(a.handle(s, "srq", Srq.class), a.iov(s, "local_iov"), cookie, op);
-                TraceEvent e = Outcome.call(p, s, ret, null).cookie(cookie);
-                if (op.value != null) {
-                    e.op(op.value);
-                    a.bind(s, op.value);
-                }
-                p.runner().trace(e);
-                Outcome.checkRet(p, s, ret);
-                return 0;
+                return posted(p, s, ret, null, cookie, op);
             }
             case "dat_rmr_bind":
                 return rmrBind(p, s);
@@ -104,10 +97,15 @@ final class DtoCalls {
                 ret = dat.postRdmaRead(ep, iov, cookie, a.rmr(s), flags, op);
                 break;
         }
+        return posted(p, s, ret, ep, cookie, op);
+    }
+
+    /** Traces a post call with its cookie and, if it was accepted, its operation id, which its {@code out} binds. */
+    private static long posted(ConsumerProcess p, Step s, int ret, Ep ep, long cookie, Out<Long> op) {
         TraceEvent e = Outcome.call(p, s, ret, ep).cookie(cookie);
         if (op.value != null) {
             e.op(op.value);
-            a.bind(s, op.value);
+            p.args().bind(s, op.value);
         }
         p.runner().trace(e);
         Outcome.checkRet(p, s, ret);
