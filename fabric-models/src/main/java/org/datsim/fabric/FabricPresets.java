@@ -13,8 +13,11 @@ import org.datsim.core.param.Params;
  * and the scenario's {@code params}, {@code host_params} and link attributes override the preset. Parameters a
  * preset does not name keep their catalogue default.
  *
- * <p>{@code ib-edr} is calibrated against perftest on ConnectX-4 EDR back to back (see docs/calibration.md); the
- * others scale it by the published rates of their generation and are not calibrated.
+ * <p>{@code ib-edr} is calibrated against perftest on ConnectX-4 EDR back to back (see docs/calibration.md).
+ * {@code roce-100g} keeps its RoCEv2 headers and rates and has its link latency calibrated against a published
+ * ConnectX-5 RoCE {@code ib_send_lat}; its Write bandwidth at 2 and 4 KiB MTU matches published figures too.
+ * {@code ib-hdr} and {@code ib-ndr} scale {@code ib-edr} by the rates of their generation: no published perftest
+ * figures were found to calibrate them against.
  */
 public final class FabricPresets {
 
@@ -89,7 +92,7 @@ public final class FabricPresets {
         add("ib-edr", "InfiniBand EDR, 100 Gb/s, ConnectX-4/5 class on PCIe Gen3 x16 (calibrated to perftest)", edr);
 
         Map<String, String> hdr = new LinkedHashMap<>(edr);
-        hdr.put("link.bandwidth", "200Gbps");        // 4x 53.125 Gbaud PAM4
+        hdr.put("link.bandwidth", "200Gbps");        // 4 lanes of 53.125 Gb/s (26.5625 GBd PAM4), less FEC and coding
         hdr.put("link.latency", "120ns");            // PAM4 with RS-FEC adds latency
         hdr.put("pcie.latency", "115ns");
         hdr.put("pcie.bandwidth", "196Gbps");        // Gen4 x16
@@ -100,10 +103,11 @@ public final class FabricPresets {
         hdr.put("hca.qpc_miss_penalty", "230ns");
         hdr.put("hca.mtt_entries", "8192");
         hdr.put("hca.mtt_miss_penalty", "230ns");
-        add("ib-hdr", "InfiniBand HDR, 200 Gb/s, ConnectX-6 class on PCIe Gen4 x16 (scaled from ib-edr)", hdr);
+        add("ib-hdr", "InfiniBand HDR, 200 Gb/s, ConnectX-6 class on PCIe Gen4 x16 (scaled from ib-edr, not"
+                + " calibrated)", hdr);
 
         Map<String, String> ndr = new LinkedHashMap<>(edr);
-        ndr.put("link.bandwidth", "400Gbps");        // 4x 106.25 Gbaud PAM4
+        ndr.put("link.bandwidth", "400Gbps");        // 4 lanes of 106.25 Gb/s (53.125 GBd PAM4), less FEC and coding
         ndr.put("link.latency", "130ns");
         ndr.put("pcie.latency", "110ns");
         ndr.put("pcie.bandwidth", "392Gbps");        // Gen5 x16
@@ -114,17 +118,21 @@ public final class FabricPresets {
         ndr.put("hca.qpc_miss_penalty", "220ns");
         ndr.put("hca.mtt_entries", "16384");
         ndr.put("hca.mtt_miss_penalty", "220ns");
-        add("ib-ndr", "InfiniBand NDR, 400 Gb/s, ConnectX-7 class on PCIe Gen5 x16 (scaled from ib-edr)", ndr);
+        add("ib-ndr", "InfiniBand NDR, 400 Gb/s, ConnectX-7 class on PCIe Gen5 x16 (scaled from ib-edr, not"
+                + " calibrated)", ndr);
 
         Map<String, String> roce = new LinkedHashMap<>(edr);
-        roce.put("link.latency", "150ns");           // Ethernet PHY with RS-FEC (Clause 91)
+        // ib-edr's 90 ns plus the RS(528,514) FEC that 100GBASE-CR4 requires (Clause 91): a 5280-bit codeword takes
+        // 51 ns to arrive over 4 x 25.78125 Gb/s before it can be decoded, and decoding as long again. Calibrated:
+        // ib_send_lat 8 B, ConnectX-5 RoCE back to back, 0.92 us (docs/calibration.md).
+        roce.put("link.latency", "200ns");
         // Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4, plus preamble 8 and inter-frame gap 12 on the wire
         roce.put("link.header_bytes", "82B");
         roce.put("switch.latency", "300ns");
         roce.put("hca.mtu", "1KiB");                 // the RoCE MTU that fits a standard 1500-byte Ethernet frame
         roce.put("link.flow_control", "pfc");        // lossless RoCE: priority flow control (pfc.xoff/xon defaults)
-        add("roce-100g", "RoCEv2 over 100 Gb/s Ethernet, ConnectX-5 class, 1500-byte frames (scaled from ib-edr)",
-                roce);
+        add("roce-100g", "RoCEv2 over 100 Gb/s Ethernet, ConnectX-5 class, 1500-byte frames (small-message latency"
+                + " calibrated to perftest, the rest scaled from ib-edr)", roce);
 
         Map<String, String> ideal = new LinkedHashMap<>();
         ideal.put("link.bandwidth", "100Gbps");

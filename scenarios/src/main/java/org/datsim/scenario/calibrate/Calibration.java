@@ -78,8 +78,16 @@ public final class Calibration {
     }
 
     /**
-     * Returns the published target of a point, or null. Targets exist for {@code ib-edr} only: ConnectX-4 EDR back to
-     * back, perftest medians ({@code ib_send_lat} RC within 5%, the peak of {@code ib_write_bw} within 2%).
+     * Returns the published target of a point, or null (docs/calibration.md gives the sources):
+     *
+     * <ul>
+     *   <li>{@code ib-edr}: ConnectX-4 EDR back to back, perftest medians; {@code ib_send_lat} RC at 32 B, 1 KiB,
+     *       4 KiB and 32 KiB within 5%, the peak of {@code ib_write_bw} within 2%.</li>
+     *   <li>{@code roce-100g}: ConnectX-5 RoCEv2 at 100 GbE back to back, perftest median ("typical");
+     *       {@code ib_send_lat} at 8 B within 5%.</li>
+     * </ul>
+     *
+     * {@code ib-hdr} and {@code ib-ndr} have none: no published perftest figures were found for them.
      *
      * @param preset the preset
      * @param test the perftest test
@@ -87,6 +95,9 @@ public final class Calibration {
      * @return the target, or null if none is published
      */
     public static Target target(String preset, String test, long size) {
+        if ("roce-100g".equals(preset)) {
+            return test.equals("ib_send_lat") && size == 8 ? new Target(0.92, 0.92, 0.05) : null;
+        }
         if (!"ib-edr".equals(preset)) {
             return null;
         }

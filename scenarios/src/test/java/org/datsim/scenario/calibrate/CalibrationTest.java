@@ -1,6 +1,7 @@
 package org.datsim.scenario.calibrate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,8 +10,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The ib-edr preset meets the published perftest targets (ConnectX-4 EDR, back to back): ib_send_lat RC within 5% at
- * 32 B, 1 KiB, 4 KiB and 32 KiB; the peak of ib_write_bw within 2% of 96.6 Gb/s. Other presets have no targets.
+ * The presets meet the published perftest targets (docs/calibration.md gives the sources). ib-edr (ConnectX-4 EDR,
+ * back to back): ib_send_lat RC within 5% at 32 B, 1 KiB, 4 KiB and 32 KiB; the peak of ib_write_bw within 2% of
+ * 96.6 Gb/s. roce-100g (ConnectX-5 RoCEv2, 100 GbE, back to back): ib_send_lat within 5% of 0.92 us at 8 B, and the
+ * RoCEv2 Write bandwidth within 2% of the published figures at 2 KiB and 4 KiB MTU. ib-hdr and ib-ndr have none.
  */
 class CalibrationTest {
 
@@ -52,9 +55,46 @@ class CalibrationTest {
     }
 
     @Test
-    void onlyIbEdrHasTargets() {
-        assertNull(Calibration.target("ib-hdr", "ib_send_lat", 32));
+    void roce100gSendLatencyMeetsTheTarget() {
+        Calibration.Point p = Calibration.measure("roce-100g", "ib_send_lat", 8, "");
+        assertNotNull(p.target(), "a target exists at 8 B");
+        assertTrue(p.target().accepts(p.value()), "ib_send_lat 8 B: model " + p.value() + " us, target "
+                + p.target().text() + " us");
+        // The RS-FEC of 100 GbE is what the target pins: with ib-edr's 90 ns link the model is far too fast.
+        double noFec = Calibration.measure("roce-100g", "ib_send_lat", 8, "\"link.latency\": \"90ns\"").value();
+        assertFalse(p.target().accepts(noFec), "without the FEC latency: " + noFec + " us");
+        assertEquals(0.11, p.value() - noFec, 0.005, "one link crossing per half round trip");
+    }
+
+    @Test
+    void roce100gWriteBandwidthMatchesThePublishedFiguresAtEachMtu() {
+        // RoCEv2 RDMA Write into host memory at 100 GbE (J. Synchrotron Rad. 27 (2020) 1297, table 2): 95.2 Gb/s
+        // with 2 KiB packets, 97.5 Gb/s with 4 KiB. They check the 82 B of Ethernet, IP, UDP and RoCE headers per
+        // packet: the wire carries payload at 100 Gb/s x MTU / (MTU + 82 B), and PCIe caps it at 96.6 Gb/s.
+        double twoK = Calibration.measure("roce-100g", "ib_write_bw", 1L << 20, "\"hca.mtu\": \"2KiB\"").value();
+        double fourK = Calibration.measure("roce-100g", "ib_write_bw", 1L << 20, "\"hca.mtu\": \"4KiB\"").value();
+        assertTrue(new Calibration.Target(95.2, 95.2, 0.02).accepts(twoK), "2 KiB MTU: " + twoK + " Gb/s");
+        assertTrue(new Calibration.Target(97.5, 97.5, 0.02).accepts(fourK), "4 KiB MTU: " + fourK + " Gb/s");
+        // At the preset's own 1 KiB MTU (1500-byte frames) the wire, not PCIe, bounds it.
+        double oneK = Calibration.measure("roce-100g", "ib_write_bw", 1L << 20, "").value();
+        assertEquals(100.0 * 1024 / (1024 + 82), oneK, 0.2, "1 KiB MTU: " + oneK + " Gb/s");
+    }
+
+    @Test
+    void targetsExistWhereFiguresArePublishedAndNowhereElse() {
+        for (String preset : List.of("ib-hdr", "ib-ndr", "ideal")) {
+            for (String test : Calibration.TESTS) {
+                assertNull(Calibration.target(preset, test, -1), preset + " " + test);
+                for (long size : Calibration.SIZES) {
+                    assertNull(Calibration.target(preset, test, size), preset + " " + test + " " + size);
+                }
+            }
+        }
         assertNull(Calibration.target("ib-edr", "ib_send_lat", 64));
+        assertNotNull(Calibration.target("roce-100g", "ib_send_lat", 8));
+        assertNull(Calibration.target("roce-100g", "ib_send_lat", 32));
+        assertNull(Calibration.target("roce-100g", "ib_write_lat", 8), "published, but not met: docs/calibration.md");
+        assertNull(Calibration.target("roce-100g", "ib_write_bw", -1), "published only at 2 and 4 KiB MTU");
         assertEquals(20, Calibration.SIZES.size(), "2 B to 1 MiB");
     }
 }

@@ -67,6 +67,18 @@ class PresetsAndCalibrateCommandTest {
     }
 
     @Test
+    void calibrateChecksTheTargetOfAnotherPresetAndMissesItWhenAParameterIsOff() {
+        Result r = datsim("calibrate", "--preset", "roce-100g", "--test", "ib_send_lat", "--sizes", "8");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.outLines().stream().anyMatch(l -> l.matches(
+                "\\| ib_send_lat \\| 8 B \\| 0\\.9\\d+ us \\| 0\\.920 us \\| yes \\(5%\\) \\|")), r.out());
+        Result off = datsim("calibrate", "--preset", "roce-100g", "--test", "ib_send_lat", "--sizes", "8", "--param",
+                "link.latency=1us");
+        assertEquals(1, off.code(), off.out());
+        assertTrue(off.err().contains("targets missed: [ib_send_lat 8 B]"), off.err());
+    }
+
+    @Test
     void emitPrintsTheScenarioOfOnePointAndTheShippedExampleIsThatScenario() {
         Result r = datsim("calibrate", "--emit", "--test", "ib_send_lat", "--sizes", "32");
         assertEquals(0, r.code(), r.err());
