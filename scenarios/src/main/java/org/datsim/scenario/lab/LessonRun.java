@@ -184,13 +184,16 @@ public final class LessonRun {
         }
     }
 
-    /** Every step of every operation and the other happenings, as sentences in time order; dequeues left out. */
+    /**
+     * Every step of every operation and the other happenings, as sentences in time order; dequeues left out unless
+     * notable (an unsignalled completion found only after a wait timed out).
+     */
     static List<String> steps(Explanation x) {
         List<long[]> keys = new ArrayList<>();
         List<String> texts = new ArrayList<>();
         for (Explanation.Story s : x.stories()) {
             for (Explanation.Line l : s.lines()) {
-                if (l.text().startsWith("was dequeued") || l.text().startsWith("put its")
+                if ((l.text().startsWith("was dequeued") && !l.notable()) || l.text().startsWith("put its")
                         || l.text().startsWith("had its response sent")) {
                     continue;
                 }

@@ -104,12 +104,14 @@ final class Wait {
                 end();
                 EventCalls.report(p, s, DatReturn.error(DatReturn.INVALID_STATE,
                         DatReturn.SUB_INVALID_STATE_EVD_UNWAITABLE), null, e);
+            } else if (timedOut) {
+                // Rules 5 and 13: no notification woke the waiter in time. Unsignalled completions may have queued
+                // threshold events meanwhile, but they wake no one: the wait still times out, dequeuing nothing.
+                end();
+                EventCalls.report(p, s, DatReturn.error(DatReturn.TIMEOUT_EXPIRED, 0), null, e);
             } else if (e.size() >= threshold) {
                 end();
                 EventCalls.take(p, s, e);
-            } else if (timedOut) {
-                end();
-                EventCalls.report(p, s, DatReturn.error(DatReturn.TIMEOUT_EXPIRED, 0), null, e);
             } else {
                 return false;
             }

@@ -146,9 +146,10 @@ class LessonsTest {
         assertTrue(dequeueDelay(hazard, 1) > 19 * SimTime.US, () -> "hazard: " + dequeueDelay(hazard, 1));
         assertTrue(dequeueDelay(fix, 1) < SimTime.US, () -> "fix: " + dequeueDelay(fix, 1));
         // ... and the lab tells both from the traces.
-        assertTrue(steps.contains("(!) at 26.387 us op 1 (rdma_write, UNSIGNALLED) was taken by process a's dat_evd_wait"
-                + " 19.127 us after it was queued: an unsignalled completion wakes no waiter (rule 13), and no"
-                + " signalled completion of A/ep1 came in between"), () -> String.join("\n", steps));
+        assertTrue(steps.contains("(!) at 26.427 us op 1 (rdma_write, UNSIGNALLED) was dequeued by process a 19.167 us"
+                + " after it was queued, once its dat_evd_wait on A/evd4 had timed out at 26.387 us (rule 5): an"
+                + " unsignalled completion wakes no waiter (rule 13), and no signalled completion of A/ep1 came in"
+                + " between"), () -> String.join("\n", steps));
         List<String> fixSteps = LessonRun.steps(fix.explanation());
         assertTrue(fixSteps.contains("at 7.439 us op 1 (rdma_write, UNSIGNALLED) was taken by process a's"
                 + " dat_evd_wait 180 ns after it was queued, when op 4 (rdma_write)'s signalled completion woke the"

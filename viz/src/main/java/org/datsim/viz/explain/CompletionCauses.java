@@ -47,8 +47,10 @@ final class CompletionCauses {
         } else {
             lines.add(new Explanation.Line(o.complete, "completed " + o.status + ", " + latency, false));
         }
-        Explanation.Line taken = o.dequeue >= 0 && o.dequeuedByWait && o.isUnsignalled()
-                && o.dequeue > o.complete && "DAT_DTO_SUCCESS".equals(o.status) ? takenByWait(o) : null;
+        boolean lateUnsignalled = o.dequeue >= 0 && o.isUnsignalled() && o.dequeue > o.complete
+                && "DAT_DTO_SUCCESS".equals(o.status);
+        Explanation.Line taken = !lateUnsignalled ? null
+                : o.dequeuedByWait ? takenByWait(o) : dequeuedAfterTimeout(o);
         if (taken != null) {
             lines.add(taken);
         } else if (o.dequeue >= 0) {
@@ -81,6 +83,27 @@ final class CompletionCauses {
                     + " and no signalled completion of " + o.ep + " came in between", true);
         }
         return null;
+    }
+
+    /**
+     * Rules 5 and 13 for an unsignalled completion dequeued after a dat_evd_wait of the same process timed out while
+     * it lay queued, with no signalled completion of its endpoint in between: nothing could wake the wait. Null when
+     * no such timeout came between.
+     */
+    private Explanation.Line dequeuedAfterTimeout(OpRecord o) {
+        TreeMap<Long, String> timeouts = index.waitTimeouts.get(o.dequeueProcess);
+        Long at = timeouts == null ? null : timeouts.lowerKey(o.dequeue + 1);
+        if (at == null || at <= o.complete) {
+            return null;
+        }
+        TreeMap<Long, Long> notified = index.notifiedByEp.getOrDefault(o.ep, new TreeMap<>());
+        if (!notified.subMap(o.complete, false, at, true).isEmpty()) {
+            return null;
+        }
+        return new Explanation.Line(o.dequeue, "was dequeued by process " + o.dequeueProcess + " "
+                + Times.human(o.dequeue - o.complete) + " after it was queued, once its dat_evd_wait on "
+                + timeouts.get(at) + " had timed out at " + Times.human(at) + " (rule 5): an unsignalled completion"
+                + " wakes no waiter (rule 13), and no signalled completion of " + o.ep + " came in between", true);
     }
 
     private String whyFlushed(OpRecord o) {

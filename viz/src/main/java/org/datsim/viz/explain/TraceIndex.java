@@ -35,6 +35,8 @@ final class TraceIndex {
     final Map<String, Long> disconnectAt = new HashMap<>();
     /** Per endpoint: completion time to the operation whose completion was a notification then. */
     final Map<String, TreeMap<Long, Long>> notifiedByEp = new HashMap<>();
+    /** Per process: when its dat_evd_waits returned DAT_TIMEOUT_EXPIRED. */
+    final Map<String, TreeMap<Long, String>> waitTimeouts = new HashMap<>();
     final OtherHappenings others = new OtherHappenings();
     long lastEvent;
     /** The last call traced: a dequeue event follows the dat_evd_wait or dat_evd_dequeue that took it. */
@@ -185,6 +187,9 @@ final class TraceIndex {
                 lastCall = c;
                 lastCallProcess = text(e, "process");
                 lastCallAt = t;
+                if (c.equals("dat_evd_wait") && e.ret() != null && e.ret().startsWith("DAT_TIMEOUT_EXPIRED")) {
+                    waitTimeouts.computeIfAbsent(lastCallProcess, k -> new TreeMap<>()).put(t, text(e, "evd"));
+                }
                 if (c.equals("dat_ep_disconnect") && "DAT_SUCCESS".equals(e.ret()) && e.ep() != null) {
                     disconnectAt.putIfAbsent(e.ep(), t);
                 }
