@@ -169,9 +169,11 @@ public final class FabricParams {
     /** Local ACK timeout. */
     public static final ParamSpec HCA_ACK_TIMEOUT = ParamSpec.time("hca.ack_timeout", "268.435456ms",
             "Local ACK timeout of the reliable-connected transport: a requester that has heard nothing from the"
-                    + " responder (no ACK, NAK or response) for this long while requests of a queue pair are on their"
-                    + " way retransmits them, go-back-N from the first unfinished one; the default, 4.096 us x 2^16"
-                    + " = 268.435456 ms, is dapl's (DAPL_ACK_TIMER 16, the QP's IB timeout exponent)");
+                    + " responder (no ACK, NAK or response) for between 1 and 2 times this (a draw from the run's"
+                    + " seed: HCAs randomise their timers so that queue pairs do not retry in step) while requests of"
+                    + " a queue pair are on their way retransmits them, go-back-N from the first unfinished one; the"
+                    + " default, 4.096 us x 2^16 = 268.435456 ms, is dapl's (DAPL_ACK_TIMER 16, the QP's IB timeout"
+                    + " exponent)");
     /** Transport retry count. */
     public static final ParamSpec HCA_RETRY_COUNT = ParamSpec.integer("hca.retry_count", 7, 0, 7,
             "Retransmissions after local ACK timeouts without progress before the first unfinished request fails"

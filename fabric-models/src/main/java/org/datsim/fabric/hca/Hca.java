@@ -54,9 +54,10 @@ import org.datsim.fabric.memory.HostMemory;
  * is dropped, with one sequence-error NAK per gap, on which the requester goes back to its first unfinished request
  * and sends it and everything after it again (go-back-N, payloads read again). An ACK also acknowledges the earlier
  * Sends and Writes whose own ACK was lost, and shows a missing RDMA Read response, as does a response ahead of the
- * next expected one. The requester's local ACK timer ({@code hca.ack_timeout}, one pending event per queue pair at
- * most, measured from the last progress) retries likewise, {@code hca.retry_count} times without progress, then fails
- * the first unfinished request with DAT_DTO_ERR_TRANSPORT. Each retransmission is traced as {@code retransmit}.
+ * next expected one. The requester's local ACK timer (one pending event per queue pair at most, measured from the
+ * last progress, expiring between 1 and 2 times {@code hca.ack_timeout}, a draw from the run's seed) retries likewise,
+ * {@code hca.retry_count} times without progress, then fails the first unfinished request with
+ * DAT_DTO_ERR_TRANSPORT. Each retransmission is traced as {@code retransmit}.
  *
  * <p>Errors (remote access, length, RNR or transport retries exhausted) complete the failing operation with its
  * status, flush every other outstanding operation of the queue pair with DAT_DTO_ERR_FLUSHED, and tell the owner the
@@ -107,6 +108,7 @@ public final class Hca implements NetworkNode {
     private final long mttPenalty;
     private final int pageShift;
     private org.apache.commons.math3.random.RandomGenerator jitterRandom;
+    private org.apache.commons.math3.random.RandomGenerator ackTimerRandom;
     private Port port;
     private Consumer<Object> cmListener;
 
@@ -255,6 +257,16 @@ public final class Hca implements NetworkNode {
      */
     public void setRandom(org.apache.commons.math3.random.RandomGenerator random) {
         this.jitterRandom = random;
+    }
+
+    /**
+     * Sets the random stream that spreads each queue pair's local ACK timeout between 1 and 2 times
+     * {@code hca.ack_timeout}; without one the timeout is exactly {@code hca.ack_timeout}.
+     *
+     * @param random a stream derived from the run's seed
+     */
+    public void setAckTimerRandom(org.apache.commons.math3.random.RandomGenerator random) {
+        this.ackTimerRandom = random;
     }
 
     /** Returns the host id. */
@@ -507,7 +519,8 @@ public final class Hca implements NetworkNode {
             if (qp.ackTimerEvent == 0) {
                 // Nothing was in flight on this queue pair: the ACK timer starts now (one pending event per QP).
                 qp.progressPs = now;
-                qp.ackTimerEvent = sim.scheduleAt(now + ackTimeout, qp.ackTimer, 0);
+                qp.ackWaitPs = drawAckWait();
+                qp.ackTimerEvent = sim.scheduleAt(plus(now, qp.ackWaitPs), qp.ackTimer, 0);
             }
         }
         if (wr.opcode == WorkRequest.BIND) {
@@ -1432,10 +1445,10 @@ public final class Hca implements NetworkNode {
             return;
         }
         long now = sim.now();
-        long deadline = qp.progressPs + ackTimeout;
+        long deadline = plus(qp.progressPs, qp.ackWaitPs);
         if (deadline > now || qp.paused) {
             // Progress since it was set, or an RNR NAK's wait (progress too): wait for the new deadline.
-            qp.ackTimerEvent = sim.scheduleAt(deadline > now ? deadline : now + ackTimeout, qp.ackTimer, 0);
+            qp.ackTimerEvent = sim.scheduleAt(deadline > now ? deadline : plus(now, qp.ackWaitPs), qp.ackTimer, 0);
             return;
         }
         if (qp.retries >= retryCount) {
@@ -1444,8 +1457,27 @@ public final class Hca implements NetworkNode {
         }
         qp.retries++;
         qp.progressPs = now;
-        qp.ackTimerEvent = sim.scheduleAt(now + ackTimeout, qp.ackTimer, 0);
+        qp.ackWaitPs = drawAckWait();
+        qp.ackTimerEvent = sim.scheduleAt(plus(now, qp.ackWaitPs), qp.ackTimer, 0);
         retransmit(qp, first, "ack_timeout");
+    }
+
+    /**
+     * The wait of a local ACK timeout: {@code hca.ack_timeout} plus a uniform draw below it. HCAs check their timers
+     * with a coarse granularity and randomise them so that queue pairs that lost packets together do not retry in
+     * step (and lose them together again).
+     */
+    private long drawAckWait() {
+        if (ackTimerRandom == null) {
+            return ackTimeout;
+        }
+        return plus(ackTimeout, (long) (ackTimerRandom.nextDouble() * ackTimeout));
+    }
+
+    /** a + b for non-negative times, saturating at Long.MAX_VALUE. */
+    private static long plus(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum;
     }
 
     /**

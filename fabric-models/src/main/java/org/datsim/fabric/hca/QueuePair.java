@@ -137,6 +137,8 @@ public final class QueuePair {
     final ArrayDeque<WorkRequest> rung = new ArrayDeque<>();
     /** When the requester last heard from the responder (an ACK, NAK or response), or last retransmitted. */
     long progressPs;
+    /** The current local ACK timeout: hca.ack_timeout plus a draw below it, drawn when the timer is set afresh. */
+    long ackWaitPs;
     /** Local ACK timeouts in a row without progress (at most hca.retry_count are retried). */
     int retries;
     /** The pending ACK-timer event, or 0 when none is pending (the queue pair had nothing in flight). */

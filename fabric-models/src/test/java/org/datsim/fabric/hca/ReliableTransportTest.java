@@ -391,7 +391,7 @@ class ReliableTransportTest {
         assertEquals(List.of(0L, 1L, 2L), TestFabric.cookies(done));
         assertTrue(retransmits(tf).isEmpty(), "no retry allowed");
         long failed = done.get(0).queuedPs;
-        assertTrue(failed >= T0 + 20 * US && failed < T0 + 25 * US, "one ACK timeout after the start: " + failed);
+        assertTrue(failed >= T0 + 20 * US && failed < T0 + 45 * US, "one ACK timeout after the start: " + failed);
         assertEquals(Dat.CONNECTION_EVENT_BROKEN, tf.only(p.a.connEvd).number);
         assertEquals(Dat.EP_STATE_DISCONNECTED, p.epA.state());
     }
@@ -417,7 +417,11 @@ class ReliableTransportTest {
             assertEquals("ack_timeout", re.get(i).attrs().get("reason"));
             assertEquals((long) i + 1, re.get(i).attrs().get("attempt"));
         }
-        assertEquals(20 * US, re.get(1).tPs() - re.get(0).tPs(), "one ACK timeout between retries");
+        for (int i = 1; i < 3; i++) {
+            long gap = re.get(i).tPs() - re.get(i - 1).tPs();
+            assertTrue(gap >= 20 * US && gap < 40 * US, "one ACK timeout, 1 to 2 times hca.ack_timeout: " + gap);
+        }
+        assertTrue(re.get(1).tPs() - re.get(0).tPs() != re.get(2).tPs() - re.get(1).tPs(), "drawn afresh");
         List<DatEvent> done = tf.drain(p.a.reqEvd);
         assertEquals(List.of(Dat.DTO_ERR_TRANSPORT, Dat.DTO_ERR_FLUSHED), TestFabric.statuses(done));
         assertTrue(done.get(0).queuedPs >= re.get(2).tPs() + 20 * US, "the fourth timeout gives up");
