@@ -515,12 +515,8 @@ public final class Hca implements NetworkNode {
         t = Math.max(t, sendFree);
         if (wr.opcode != WorkRequest.BIND) {
             wr.started = true;
-            QueuePair qp = wr.qp;
-            if (qp.ackTimerEvent == 0) {
-                // Nothing was in flight on this queue pair: the ACK timer starts now (one pending event per QP).
-                qp.progressPs = now;
-                qp.ackWaitPs = drawAckWait();
-                qp.ackTimerEvent = sim.scheduleAt(plus(now, qp.ackWaitPs), qp.ackTimer, 0);
+            if (wr.qp.ackTimerEvent == 0) {
+                startAckTimer(wr.qp, now);
             }
         }
         if (wr.opcode == WorkRequest.BIND) {
@@ -947,10 +943,16 @@ public final class Hca implements NetworkNode {
      */
     private boolean inSequence(QueuePair qp, Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
-        int seq = wr.seq;
-        if (seq == qp.rxSeq && p.index == qp.rxIndex) {
+        if (wr.seq == qp.rxSeq && p.index == qp.rxIndex) {
             return true;
         }
+        outOfSequence(qp, p, wr);
+        return false;
+    }
+
+    /** A packet that is not the next expected: a duplicate (answered again if complete) or ahead of it (NAK). */
+    private void outOfSequence(QueuePair qp, Packet p, WorkRequest wr) {
+        int seq = wr.seq;
         if (seq < qp.rxSeq) {
             switch (p.kind) {
                 case Packet.SEND:
@@ -972,7 +974,6 @@ public final class Hca implements NetworkNode {
                 reply(wr, Packet.NAK, NAK_SEQUENCE_ERROR);
             }
         }
-        return false;
     }
 
     /** Responder: a request packet was accepted; the next one of its message, or the next message, is expected. */
@@ -1366,8 +1367,7 @@ public final class Hca implements NetworkNode {
         if (wr.done) {
             return;
         }
-        WorkRequest first = firstUnfinished(qp);
-        if (first != wr && first != null && wr.seq >= 0) {
+        if (qp.rung.peekFirst() != wr) { // usually the head: earlier ones finished and were dropped from it
             acknowledgeEarlier(qp, wr);
         }
         wr.transferred = wr.length;
@@ -1380,6 +1380,9 @@ public final class Hca implements NetworkNode {
      * requester goes back to it at once.
      */
     private void acknowledgeEarlier(QueuePair qp, WorkRequest wr) {
+        if (wr.seq < 0) {
+            return;
+        }
         for (WorkRequest o = firstUnfinished(qp); o != null && o != wr && o.started && o.seq >= 0 && o.seq < wr.seq;
                 o = firstUnfinished(qp)) {
             if (o.isReadLike()) {
@@ -1460,6 +1463,13 @@ public final class Hca implements NetworkNode {
         qp.ackWaitPs = drawAckWait();
         qp.ackTimerEvent = sim.scheduleAt(plus(now, qp.ackWaitPs), qp.ackTimer, 0);
         retransmit(qp, first, "ack_timeout");
+    }
+
+    /** Nothing was in flight on a queue pair and a request starts: its ACK timer starts (one pending event per QP). */
+    private void startAckTimer(QueuePair qp, long now) {
+        qp.progressPs = now;
+        qp.ackWaitPs = drawAckWait();
+        qp.ackTimerEvent = sim.scheduleAt(plus(now, qp.ackWaitPs), qp.ackTimer, 0);
     }
 
     /**
