@@ -447,6 +447,30 @@ class ReliableTransportTest {
     }
 
     @Test
+    void aReadSentAgainAfterAnRnrNakHoldsOneReadCreditNotTwo() {
+        // max_rdma_read_out = 1: a Send refused with an RNR NAK, a Read behind it (dropped by the responder and sent
+        // again with the Send), then a second Read. Counting the resent Read's credit twice left the second waiting
+        // for a credit that never came back.
+        TestFabric tf = TestFabric.backToBack("transport.rnr_timer", "10us");
+        org.datsim.fabric.dat.EpAttributes one = new org.datsim.fabric.dat.EpAttributes(1L << 30, 1L << 30, 64, 64,
+                4, 4, 0, 0, 1, 1);
+        TestFabric.Pair p = tf.connectedPair("A", "B", one, one);
+        Lmr local = tf.lmr(p.a, 3 * 4096, Dat.MEM_PRIV_ALL);
+        Lmr remote = tf.lmr(p.b, 3 * 4096, Dat.MEM_PRIV_ALL);
+        tf.at(T0, () -> {
+            tf.send(p.epA, iov(local, 0, 64), 1, 0);
+            tf.read(p.epA, iov(local, 4096, 4096), 2, remote(remote, 0, 4096), 0);
+            tf.read(p.epA, iov(local, 8192, 4096), 3, remote(remote, 4096, 4096), 0);
+        });
+        tf.at(T0 + 5 * US, () -> tf.recv(p.epB, iov(remote, 8192, 64), 9)); // after the first RNR NAK
+        tf.run();
+        assertTrue(!tf.events("rnr_nak", "B").isEmpty());
+        List<DatEvent> done = tf.drain(p.a.reqEvd);
+        assertEquals(List.of(1L, 2L, 3L), TestFabric.cookies(done));
+        assertEquals(List.of(Dat.DTO_SUCCESS, Dat.DTO_SUCCESS, Dat.DTO_SUCCESS), TestFabric.statuses(done));
+    }
+
+    @Test
     void withoutLossTheAckTimerLeavesNoEventBehindAndDoesNotMoveTheEnd() {
         // The timer is cancelled when nothing is in flight: the run ends when the last completion is written, not
         // an ACK timeout later.
