@@ -79,6 +79,7 @@ public final class Fabric {
             Hca hca = new Hca(sim, name, i, memory, hp, trace);
             hca.setPacketPool(packetPool);
             hca.setRandom(random.stream("hca/" + name + "/read_jitter"));
+            hca.setAckTimerRandom(random.stream("hca/" + name + "/ack_timer"));
             hca.setCacheRandom(random.stream("hca/" + name + "/qpc_cache"),
                     random.stream("hca/" + name + "/mtt_cache"));
             hosts.add(DatProvider.newHost(name, i, hca, memory));

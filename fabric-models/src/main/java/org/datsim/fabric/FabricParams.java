@@ -55,7 +55,8 @@ public final class FabricParams {
     public static final ParamSpec PFC_XOFF = ParamSpec.bytes("pfc.xoff", "96KiB", 0, 1L << 30,
             "PFC: buffered bytes of a switch input at which it pauses the upstream port; switch.buffer minus xoff is"
                     + " the headroom, which must absorb what arrives while the PAUSE travels (2 x latency x rate"
-                    + " + 2 packets), or packets are dropped and counted");
+                    + " + 2 packets), or packets are dropped (counted per port) and the requesters recover them"
+                    + " by retransmission (sequence-error NAKs, hca.ack_timeout, hca.retry_count)");
     /** PFC resume threshold. */
     public static final ParamSpec PFC_XON = ParamSpec.bytes("pfc.xon", "64KiB", 0, 1L << 30,
             "PFC: buffered bytes of a paused switch input at or below which it resumes the upstream port");
@@ -165,6 +166,20 @@ public final class FabricParams {
     /** RNR retry count. */
     public static final ParamSpec RNR_RETRY = ParamSpec.integer("transport.rnr_retry", 7, 0, 7,
             "RNR retries before the Send fails with DAT_DTO_ERR_RECEIVER_NOT_READY; 7 means retry forever");
+    /** Local ACK timeout. */
+    public static final ParamSpec HCA_ACK_TIMEOUT = ParamSpec.time("hca.ack_timeout", "268.435456ms",
+            "Local ACK timeout of the reliable-connected transport: a requester that has heard nothing from the"
+                    + " responder (no ACK, NAK or response) for between 1 and 2 times this (a draw from the run's"
+                    + " seed: HCAs randomise their timers so that queue pairs do not retry in step) while requests of"
+                    + " a queue pair are on their way retransmits them, go-back-N from the first unfinished one; the"
+                    + " default, 4.096 us x 2^16 = 268.435456 ms, is dapl's (DAPL_ACK_TIMER 16, the QP's IB timeout"
+                    + " exponent)");
+    /** Transport retry count. */
+    public static final ParamSpec HCA_RETRY_COUNT = ParamSpec.integer("hca.retry_count", 7, 0, 7,
+            "Retransmissions after local ACK timeouts without progress before the first unfinished request fails"
+                    + " with DAT_DTO_ERR_TRANSPORT (IBV_WC_RETRY_EXC_ERR), the later ones are flushed and the"
+                    + " connection breaks; dapl's default (DAPL_ACK_RETRY); unlike transport.rnr_retry, 7 is not"
+                    + " infinite");
     /** Read ordering. */
     public static final ParamSpec READ_ORDERING = ParamSpec.choice("transport.read_ordering", "relaxed",
             "relaxed: an operation posted after an RDMA Read may execute at the responder before the Read has fetched"
@@ -212,7 +227,8 @@ public final class FabricParams {
             HCA_QPC_MISS_PENALTY, HCA_MTT_ENTRIES, HCA_MTT_POLICY, HCA_MTT_MISS_PENALTY, HCA_MTT_PAGE, HCA_BIND_TIME,
             PROVIDER_BIND_EVENT, PROVIDER_BIND_DISCONNECTED, PROVIDER_SRQ_LW_EVENT, CPU_POST_OVERHEAD,
             CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
-            CM_PROCESSING, CM_MAD_BYTES, RNR_TIMER, RNR_RETRY, READ_ORDERING, READ_JITTER, IA_MAX_RDMA_READ_IN,
+            CM_PROCESSING, CM_MAD_BYTES, RNR_TIMER, RNR_RETRY, HCA_ACK_TIMEOUT, HCA_RETRY_COUNT, READ_ORDERING,
+            READ_JITTER, IA_MAX_RDMA_READ_IN,
             IA_MAX_RDMA_READ_OUT, MEMORY_MAX_RESIDENT, MEMORY_COHERENCE, IA_MAX_EVD_QLEN,
             IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV);
 
@@ -231,6 +247,9 @@ public final class FabricParams {
         if (!"none".equals(p.choice(LINK_FLOW_CONTROL)) && p.get(SWITCH_BUFFER) < largest) {
             out.add("switch.buffer (" + p.get(SWITCH_BUFFER) + " B) must hold the largest packet (" + largest
                     + " B: headers + hca.mtu), or flow control would never let it through");
+        }
+        if (p.get(HCA_ACK_TIMEOUT) <= 0) {
+            out.add("hca.ack_timeout must be more than 0");
         }
         if ("pfc".equals(p.choice(LINK_FLOW_CONTROL))) {
             if (p.get(PFC_XON) >= p.get(PFC_XOFF)) {

@@ -46,9 +46,22 @@ import org.datsim.fabric.memory.HostMemory;
  * entries, each with its replacement policy and miss penalty; creating a queue pair or registering memory loads its
  * entries. Every miss is traced as {@code cache_miss}.
  *
- * <p>Errors (remote access, length, RNR retries exhausted) complete the failing operation with its status, flush
- * every other outstanding operation of the queue pair with DAT_DTO_ERR_FLUSHED, and tell the owner the queue pair is
- * broken.
+ * <p>Reliable delivery: the request messages of a queue pair are numbered in the order the send engine takes them up
+ * (the RC transport's PSNs, per message and packet index), and a responder accepts only the next packet it expects. A
+ * duplicate of a message it has completed is acknowledged again (its last packet; a Write or Send is not placed
+ * again and a Send takes no second receive), an RDMA Read is answered again, an atomic gets its saved original value
+ * without executing twice; other duplicates are dropped. A packet ahead of the expected one (one before it was lost)
+ * is dropped, with one sequence-error NAK per gap, on which the requester goes back to its first unfinished request
+ * and sends it and everything after it again (go-back-N, payloads read again). An ACK also acknowledges the earlier
+ * Sends and Writes whose own ACK was lost, and shows a missing RDMA Read response, as does a response ahead of the
+ * next expected one. The requester's local ACK timer (one pending event per queue pair at most, measured from the
+ * last progress, expiring between 1 and 2 times {@code hca.ack_timeout}, a draw from the run's seed) retries likewise,
+ * {@code hca.retry_count} times without progress, then fails the first unfinished request with
+ * DAT_DTO_ERR_TRANSPORT. Each retransmission is traced as {@code retransmit}.
+ *
+ * <p>Errors (remote access, length, RNR or transport retries exhausted) complete the failing operation with its
+ * status, flush every other outstanding operation of the queue pair with DAT_DTO_ERR_FLUSHED, and tell the owner the
+ * queue pair is broken.
  */
 public final class Hca implements NetworkNode {
 
@@ -58,6 +71,12 @@ public final class Hca implements NetworkNode {
     private static final int ATOMIC_ETH_BYTES = 28;
     /** The IBA AtomicAckETH: the original remote data. */
     private static final int ATOMIC_ACK_ETH_BYTES = 8;
+    /** The trace kind of a retransmission (fields {@code opcode}, {@code reason}, {@code attempt}). */
+    public static final String RETRANSMIT = "retransmit";
+    /** The status of a NAK for a sequence error (IBA NAK code 0: a packet arrived ahead of the expected one). */
+    private static final int NAK_SEQUENCE_ERROR = -2;
+    /** The {@code aux} of an RDMA Read response answering a duplicate request: it returns no read credit. */
+    private static final Object DUPLICATE = new Object();
 
     private final Simulator sim;
     private final String hostName;
@@ -76,6 +95,8 @@ public final class Hca implements NetworkNode {
     private final int cmBytes;
     private final long rnrTimer;
     private final int rnrRetry;
+    private final long ackTimeout;
+    private final int retryCount;
     private final long bindTime;
     private final boolean strictReadOrdering;
     private final long readJitter;
@@ -87,6 +108,7 @@ public final class Hca implements NetworkNode {
     private final long mttPenalty;
     private final int pageShift;
     private org.apache.commons.math3.random.RandomGenerator jitterRandom;
+    private org.apache.commons.math3.random.RandomGenerator ackTimerRandom;
     private Port port;
     private Consumer<Object> cmListener;
 
@@ -112,6 +134,7 @@ public final class Hca implements NetworkNode {
     private final EventHandler placeSendHandler = id -> placeSend(pool.get(id));
     private final EventHandler placeReadResponseHandler = id -> placeReadResponse(pool.get(id));
     private final EventHandler executeAtomicHandler = id -> executeAtomic(pool.get(id));
+    private final EventHandler replayAtomicHandler = id -> replayAtomic(pool.get(id));
     /** The value an atomic writes back, encoded here (the DMA write copies it). */
     private final byte[] atomicScratch = new byte[WorkRequest.ATOMIC_BYTES];
     private final Slots<WorkRequest> doorbells = new Slots<>();
@@ -165,6 +188,8 @@ public final class Hca implements NetworkNode {
         this.cmBytes = (int) params.get(FabricParams.CM_MAD_BYTES);
         this.rnrTimer = params.get(FabricParams.RNR_TIMER);
         this.rnrRetry = (int) params.get(FabricParams.RNR_RETRY);
+        this.ackTimeout = params.get(FabricParams.HCA_ACK_TIMEOUT);
+        this.retryCount = (int) params.get(FabricParams.HCA_RETRY_COUNT);
         this.bindTime = params.get(FabricParams.HCA_BIND_TIME);
         this.strictReadOrdering = "strict".equals(params.choice(FabricParams.READ_ORDERING));
         this.readJitter = params.get(FabricParams.READ_JITTER);
@@ -234,6 +259,16 @@ public final class Hca implements NetworkNode {
         this.jitterRandom = random;
     }
 
+    /**
+     * Sets the random stream that spreads each queue pair's local ACK timeout between 1 and 2 times
+     * {@code hca.ack_timeout}; without one the timeout is exactly {@code hca.ack_timeout}.
+     *
+     * @param random a stream derived from the run's seed
+     */
+    public void setAckTimerRandom(org.apache.commons.math3.random.RandomGenerator random) {
+        this.ackTimerRandom = random;
+    }
+
     /** Returns the host id. */
     public int hostId() {
         return hostId;
@@ -283,6 +318,7 @@ public final class Hca implements NetworkNode {
     public QueuePair createQueuePair(String name) {
         QueuePair qp = new QueuePair(this, name, qpCount++);
         qp.flow = flowHash(hostId, qpCount); // numbered from 1, as before the caches
+        qp.ackTimer = a -> ackTimeout(qp);
         qpc.preload(qp.cacheKey); // the create-QP command writes the context through the cache
         return qp;
     }
@@ -344,8 +380,12 @@ public final class Hca implements NetworkNode {
         }
         QueuePair qp = wr.qp;
         wr.rung = true;
+        if (wr.opcode != WorkRequest.BIND) {
+            wr.seq = qp.nextSeq++; // the send engine takes requests up in doorbell order: so they go on the wire
+        }
+        qp.rung.addLast(wr);
         if (qp.paused) {
-            return; // the retransmission after the RNR timer picks it up in posting order
+            return; // the retransmission after the RNR timer picks it up in doorbell order
         }
         qp.notStarted.addLast(wr);
         if (!qp.queued) {
@@ -373,7 +413,7 @@ public final class Hca implements NetworkNode {
                 qp.fenced = true;
                 continue;
             }
-            if (head != null && head.isReadLike() && qp.readsOut >= qp.maxReadsOut) {
+            if (head != null && head.isReadLike() && !head.readCounted && qp.readsOut >= qp.maxReadsOut) {
                 creditWait(head);
                 qp.queued = false;
                 qp.creditBlocked = true;
@@ -473,6 +513,12 @@ public final class Hca implements NetworkNode {
         long fetched = t;
         // Packets leave in the order their work requests were processed: after every packet scheduled so far.
         t = Math.max(t, sendFree);
+        if (wr.opcode != WorkRequest.BIND) {
+            wr.started = true;
+            if (wr.qp.ackTimerEvent == 0) {
+                startAckTimer(wr.qp, now);
+            }
+        }
         if (wr.opcode == WorkRequest.BIND) {
             // The engine hands the bind to the protection tables and goes on; later work of this queue pair waits
             // for the bind's completion (rule 23, the implicit fence).
@@ -490,8 +536,10 @@ public final class Hca implements NetworkNode {
             return;
         }
         if (wr.isReadLike()) {
-            wr.qp.readsOut++;
-            wr.readCounted = true;
+            if (!wr.readCounted) { // a retransmitted Read keeps the credit it holds
+                wr.qp.readsOut++;
+                wr.readCounted = true;
+            }
             emitAt(t, wr, wr.isAtomic() ? Packet.ATOMIC : Packet.READ_REQUEST, 0, 1, 0, 0);
             engineDone(t, busy);
             return;
@@ -612,7 +660,7 @@ public final class Hca implements NetworkNode {
      * Schedules a packet's creation at the time its DMA read finishes: a pooled packet holds the arguments until
      * then; it counts in the transmit buffer ({@link #txWaiting}) from now until it starts on the wire.
      */
-    private void emitAt(long time, WorkRequest wr, int kind, int index, int count, long off, int len) {
+    private Packet emitAt(long time, WorkRequest wr, int kind, int index, int count, long off, int len) {
         int wire = header;
         switch (kind) {
             case Packet.SEND:
@@ -635,6 +683,7 @@ public final class Hca implements NetworkNode {
         Packet p = pool.acquire().set(kind, hostId, -1, wire, wr, index, count, off, 0, wr.qp.flow);
         p.length = len; // the payload, read when the DMA read finishes (emit)
         sim.scheduleAt(time, emitHandler, p.id);
+        return p;
     }
 
     /** Whether a packet of this kind was counted in {@link #txWaiting} by {@link #emitAt}. */
@@ -664,7 +713,7 @@ public final class Hca implements NetworkNode {
             readPayload(p);
         } else if (kind == Packet.READ_RESPONSE) {
             readPayload(p);
-            if (p.isLast() && wr.qp.peer != null && wr.qp.peer.readsIn > 0) {
+            if (p.isLast() && p.aux != DUPLICATE && wr.qp.peer != null && wr.qp.peer.readsIn > 0) {
                 wr.qp.peer.readsIn--; // the responder has sent this Read's last response
             }
         }
@@ -885,10 +934,111 @@ public final class Hca implements NetworkNode {
         return true;
     }
 
+    /**
+     * Responder: whether a request packet is the next one expected on its connection (message {@code rxSeq}, packet
+     * {@code rxIndex}). A duplicate of a message already completed is answered again (the last packet of a Write or
+     * Send: an ACK, with no second placement or receive; an RDMA Read: its responses, read again; an atomic: the
+     * original value it returned); other duplicates are dropped. A packet ahead of the expected one is dropped and
+     * the first of a gap answered with a sequence-error NAK. The caller drops (releases) a packet refused here.
+     */
+    private boolean inSequence(QueuePair qp, Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        if (wr.seq == qp.rxSeq && p.index == qp.rxIndex) {
+            return true;
+        }
+        outOfSequence(qp, p, wr);
+        return false;
+    }
+
+    /** A packet that is not the next expected: a duplicate (answered again if complete) or ahead of it (NAK). */
+    private void outOfSequence(QueuePair qp, Packet p, WorkRequest wr) {
+        int seq = wr.seq;
+        if (seq < qp.rxSeq) {
+            switch (p.kind) {
+                case Packet.SEND:
+                case Packet.RDMA_WRITE:
+                    if (p.isLast()) {
+                        ackAfterWrite(wr, dmaWriteDelay(0, 0)); // after the DMA writes issued so far
+                    }
+                    break;
+                case Packet.READ_REQUEST:
+                    replayRead(qp, wr);
+                    break;
+                default:
+                    replayAtomicLater(qp, wr);
+                    break;
+            }
+        } else if (seq > qp.rxSeq || p.index > qp.rxIndex) {
+            if (!qp.nakSent) {
+                qp.nakSent = true;
+                reply(wr, Packet.NAK, NAK_SEQUENCE_ERROR);
+            }
+        }
+    }
+
+    /** Responder: a request packet was accepted; the next one of its message, or the next message, is expected. */
+    private static void accepted(QueuePair qp, Packet p) {
+        qp.nakSent = false;
+        if (p.isLast()) {
+            qp.rxSeq++;
+            qp.rxIndex = 0;
+        } else {
+            qp.rxIndex++;
+        }
+    }
+
+    /**
+     * Answers a duplicate RDMA Read request: the responder reads the data again and sends every response again (the
+     * requester keeps those it lacks); the request was checked and took its read credit the first time.
+     */
+    private void replayRead(QueuePair qp, WorkRequest wr) {
+        long t = responderReadStart();
+        int count = packetCount(wr.length);
+        for (int i = 0; i < count; i++) {
+            long off = (long) i * mtu;
+            int len = (int) Math.min(mtu, wr.length - off);
+            t += mttCost(wr.remoteAddress + off, len, qp.name, wr) + pcieRate.transmitTimePs(len);
+            emitAt(t, wr, Packet.READ_RESPONSE, i, count, off, len).aux = DUPLICATE;
+        }
+        responderFree = t;
+        qp.responsesUntil = t;
+    }
+
+    /**
+     * Answers a duplicate atomic request with the original value its execution returned, without executing it
+     * again, behind the responses scheduled before it (by then the original has executed: it was scheduled earlier).
+     */
+    private void replayAtomicLater(QueuePair qp, WorkRequest wr) {
+        long t = Math.max(sim.now(), responderFree);
+        Packet ack = pool.acquire().set(Packet.ATOMIC_ACK, hostId, wr.qp.hca.hostId,
+                header + aeth + ATOMIC_ACK_ETH_BYTES, wr, 0, 1, 0, 0, wr.qp.flow);
+        sim.scheduleAt(t, replayAtomicHandler, ack.id);
+        responderFree = t;
+        qp.responsesUntil = t;
+    }
+
+    private void replayAtomic(Packet ack) {
+        WorkRequest wr = (WorkRequest) ack.context;
+        if (!wr.atomicExecuted) {
+            ack.release(); // never executed (the responder was flushed meanwhile): nothing to answer
+            return;
+        }
+        byte[] old = pool.attachBuffer(ack, WorkRequest.ATOMIC_BYTES);
+        ack.length = WorkRequest.ATOMIC_BYTES;
+        for (int i = 0; i < WorkRequest.ATOMIC_BYTES; i++) {
+            old[i] = (byte) (wr.atomicOriginal >>> (8 * i));
+        }
+        transmit(ack);
+    }
+
     private void onWrite(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = wr.qp.peer;
         if (blockedByRnr(qp, p)) {
+            p.release();
+            return;
+        }
+        if (qp.active && !inSequence(qp, p)) {
             p.release();
             return;
         }
@@ -913,6 +1063,7 @@ public final class Hca implements NetworkNode {
             p.release();
             return; // refused, or the queue pair was flushed while the message was arriving: drop, no ACK
         }
+        accepted(qp, p);
         boolean last = p.isLast();
         p.aux = qp;
         long stall = mttCost(wr.remoteAddress + p.offset, p.length, qp.name, wr);
@@ -941,6 +1092,10 @@ public final class Hca implements NetworkNode {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = wr.qp.peer;
         if (blockedByRnr(qp, p)) {
+            p.release();
+            return;
+        }
+        if (qp.active && !inSequence(qp, p)) {
             p.release();
             return;
         }
@@ -978,6 +1133,7 @@ public final class Hca implements NetworkNode {
             p.release();
             return; // refused, or the queue pair was flushed while the message was arriving: drop, no ACK
         }
+        accepted(qp, p);
         boolean last = p.isLast();
         if (last) {
             qp.inbound = null;
@@ -1063,6 +1219,9 @@ public final class Hca implements NetworkNode {
         if (blockedByRnr(qp, p)) {
             return null;
         }
+        if (qp.active && !inSequence(qp, p)) {
+            return null;
+        }
         if (!qp.active) {
             reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
             return null;
@@ -1088,6 +1247,7 @@ public final class Hca implements NetworkNode {
             return null;
         }
         qp.readsIn++;
+        accepted(qp, p);
         return qp;
     }
 
@@ -1109,6 +1269,16 @@ public final class Hca implements NetworkNode {
             p.release();
             return;
         }
+        if (p.index != wr.responses) {
+            // A response of an earlier attempt already placed, or one ahead of a lost one: not placed (again).
+            if (p.index > wr.responses) {
+                responseMissing(wr);
+            }
+            p.release();
+            return;
+        }
+        wr.responses++;
+        progress(wr.qp);
         long stall = mttCostLocal(wr, p.offset, p.length, wr.qp.name);
         sim.schedule(dmaWriteDelay(p.length, stall), placeReadResponseHandler, p.id);
     }
@@ -1175,6 +1345,8 @@ public final class Hca implements NetworkNode {
         for (int i = WorkRequest.ATOMIC_BYTES - 1; i >= 0; i--) {
             value = (value << 8) | (old[i] & 0xff);
         }
+        wr.atomicOriginal = value; // kept for a duplicate request, which is answered without executing again
+        wr.atomicExecuted = true;
         long updated = wr.opcode == WorkRequest.FETCH_ADD ? value + wr.compareAdd
                 : value == wr.compareAdd ? wr.swap : value;
         if (updated != value) {
@@ -1190,14 +1362,178 @@ public final class Hca implements NetworkNode {
     }
 
     private void onAck(WorkRequest wr) {
+        QueuePair qp = wr.qp;
+        progress(qp);
         if (wr.done) {
             return;
+        }
+        if (qp.rung.peekFirst() != wr) { // usually the head: earlier ones finished and were dropped from it
+            acknowledgeEarlier(qp, wr);
         }
         wr.transferred = wr.length;
         transportDone(wr, Dat.DTO_SUCCESS);
     }
 
+    /**
+     * An ACK covers every earlier message (the responder accepts messages in order): earlier Sends and Writes whose
+     * own ACK was lost complete now; an earlier RDMA Read or atomic still missing a response lost it, and the
+     * requester goes back to it at once.
+     */
+    private void acknowledgeEarlier(QueuePair qp, WorkRequest wr) {
+        if (wr.seq < 0) {
+            return;
+        }
+        for (WorkRequest o = firstUnfinished(qp); o != null && o != wr && o.started && o.seq >= 0 && o.seq < wr.seq;
+                o = firstUnfinished(qp)) {
+            if (o.isReadLike()) {
+                if (o.responses < responseCount(o)) {
+                    responseMissing(o);
+                }
+                return;
+            }
+            o.transferred = o.length;
+            transportDone(o, Dat.DTO_SUCCESS);
+        }
+    }
+
+    /** The response packets an RDMA Read or atomic gets. */
+    private int responseCount(WorkRequest wr) {
+        return wr.isAtomic() ? 1 : packetCount(wr.length);
+    }
+
+    /**
+     * A response of an RDMA Read or atomic is missing (one ahead of it arrived, or a later message's ACK): the
+     * requester sends the request again, with everything after its first unfinished request, once per gap.
+     */
+    private void responseMissing(WorkRequest wr) {
+        QueuePair qp = wr.qp;
+        if (wr.gapAt == wr.responses || !qp.active || qp.paused) {
+            return;
+        }
+        wr.gapAt = wr.responses;
+        progress(qp);
+        retransmit(qp, firstUnfinished(qp), "response_missing");
+    }
+
+    /** The requester heard from the responder: the ACK timer counts from now and the retry count starts again. */
+    private void progress(QueuePair qp) {
+        qp.progressPs = sim.now();
+        qp.retries = 0;
+    }
+
+    /** The first request of a queue pair, in doorbell order, that has not finished, or null. */
+    private static WorkRequest firstUnfinished(QueuePair qp) {
+        WorkRequest w = qp.rung.peekFirst();
+        while (w != null && w.done) {
+            qp.rung.pollFirst();
+            w = qp.rung.peekFirst();
+        }
+        return w;
+    }
+
+    /**
+     * The local ACK timer of a queue pair fires. If a request is on its way and nothing was heard from the
+     * responder for {@code hca.ack_timeout}, the requester retransmits (go-back-N from the first unfinished request)
+     * or, after {@code hca.retry_count} retries without progress, fails that request with DAT_DTO_ERR_TRANSPORT
+     * (IBV_WC_RETRY_EXC_ERR), flushing the rest. Otherwise the timer is set again for the deadline (it fired early:
+     * progress moved it) or stays off until a request starts (nothing is in flight).
+     */
+    private void ackTimeout(QueuePair qp) {
+        qp.ackTimerEvent = 0;
+        if (!qp.active) {
+            return;
+        }
+        WorkRequest first = firstUnfinished(qp);
+        if (first == null || !first.started) {
+            return;
+        }
+        long now = sim.now();
+        long deadline = plus(qp.progressPs, qp.ackWaitPs);
+        if (deadline > now || qp.paused) {
+            // Progress since it was set, or an RNR NAK's wait (progress too): wait for the new deadline.
+            qp.ackTimerEvent = sim.scheduleAt(deadline > now ? deadline : plus(now, qp.ackWaitPs), qp.ackTimer, 0);
+            return;
+        }
+        if (qp.retries >= retryCount) {
+            fail(qp, first, Dat.DTO_ERR_TRANSPORT); // transport retry counter exceeded
+            return;
+        }
+        qp.retries++;
+        qp.progressPs = now;
+        qp.ackWaitPs = drawAckWait();
+        qp.ackTimerEvent = sim.scheduleAt(plus(now, qp.ackWaitPs), qp.ackTimer, 0);
+        retransmit(qp, first, "ack_timeout");
+    }
+
+    /** Nothing was in flight on a queue pair and a request starts: its ACK timer starts (one pending event per QP). */
+    private void startAckTimer(QueuePair qp, long now) {
+        qp.progressPs = now;
+        qp.ackWaitPs = drawAckWait();
+        qp.ackTimerEvent = sim.scheduleAt(plus(now, qp.ackWaitPs), qp.ackTimer, 0);
+    }
+
+    /**
+     * The wait of a local ACK timeout: {@code hca.ack_timeout} plus a uniform draw below it. HCAs check their timers
+     * with a coarse granularity and randomise them so that queue pairs that lost packets together do not retry in
+     * step (and lose them together again).
+     */
+    private long drawAckWait() {
+        if (ackTimerRandom == null) {
+            return ackTimeout;
+        }
+        return plus(ackTimeout, (long) (ackTimerRandom.nextDouble() * ackTimeout));
+    }
+
+    /** a + b for non-negative times, saturating at Long.MAX_VALUE. */
+    private static long plus(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    /**
+     * Go-back-N: sends {@code first} and every later request of its queue pair whose doorbell has rung and that has
+     * not finished again, in doorbell order; the send engine reads their payloads again. Traced as
+     * {@code retransmit}.
+     */
+    private void retransmit(QueuePair qp, WorkRequest first, String reason) {
+        first.retransmits++;
+        if (trace.isEnabled()) {
+            trace.fire(TraceEvent.of(sim.now(), RETRANSMIT, hostName).ep(qp.name).op(first.opId)
+                    .cookie(first.cookie).attr("opcode", first.opName()).attr("reason", reason)
+                    .attr("attempt", (long) first.retransmits));
+        }
+        requeueFrom(qp, first);
+    }
+
+    /** Puts {@code first} and every later unfinished request of the queue pair back into its send queue. */
+    private void requeueFrom(QueuePair qp, WorkRequest first) {
+        qp.notStarted.clear();
+        boolean from = false;
+        for (WorkRequest o : qp.rung) {
+            from |= o == first;
+            if (from && !o.done) {
+                qp.notStarted.addLast(o);
+            }
+        }
+        if (!qp.queued) {
+            qp.queued = true;
+            ready.addLast(qp);
+        }
+        kick();
+    }
+
     private void onNak(WorkRequest wr, int status) {
+        QueuePair nakked = wr.qp;
+        progress(nakked);
+        if (status == NAK_SEQUENCE_ERROR) {
+            // Something before the packet the responder refused was lost: go back to the first unfinished request.
+            // While an RNR NAK's wait runs, the retransmission after it goes back anyway.
+            WorkRequest first = firstUnfinished(nakked);
+            if (nakked.active && !nakked.paused && first != null && first.started) {
+                retransmit(nakked, first, "nak_sequence_error");
+            }
+            return;
+        }
         if (wr.done) {
             return;
         }
@@ -1214,7 +1550,8 @@ public final class Hca implements NetworkNode {
 
     /**
      * Restarts a queue pair after the RNR timer: the refused message and every later operation whose doorbell has
-     * rung and that has not finished are sent again, in posting order.
+     * rung and that has not finished are sent again, in doorbell order (posting order, unless an inline doorbell was
+     * overtaken), which is the order of their sequence numbers.
      */
     private void retransmitFrom(WorkRequest wr) {
         QueuePair qp = wr.qp;
@@ -1222,19 +1559,7 @@ public final class Hca implements NetworkNode {
         if (wr.done || !qp.active) {
             return;
         }
-        qp.notStarted.clear();
-        boolean from = false;
-        for (WorkRequest o : qp.outstanding) {
-            from |= o == wr;
-            if (from && !o.done && o.rung) {
-                qp.notStarted.addLast(o);
-            }
-        }
-        if (!qp.queued) {
-            qp.queued = true;
-            ready.addLast(qp);
-        }
-        kick();
+        requeueFrom(qp, wr);
     }
 
     // ---------------------------------------------------------------- completion and errors
@@ -1245,6 +1570,9 @@ public final class Hca implements NetworkNode {
         wr.finishedPs = sim.now();
         drain(wr.qp);
         QueuePair qp = wr.qp;
+        if (qp.ackTimerEvent != 0 && firstUnfinished(qp) == null) {
+            stopAckTimer(qp); // nothing in flight: the next request to start sets it again
+        }
         if (wr.readCounted) {
             wr.readCounted = false;
             qp.readsOut--;
@@ -1330,6 +1658,7 @@ public final class Hca implements NetworkNode {
         qp.active = false;
         qp.errored = true;
         qp.notStarted.clear();
+        stopAckTimer(qp);
         boolean later = failing == null;
         for (WorkRequest wr : qp.outstanding) {
             if (wr == failing) {
@@ -1381,6 +1710,16 @@ public final class Hca implements NetworkNode {
         qp.readsIn = 0;
         qp.readsOut = 0;
         qp.responsesUntil = 0;
+        qp.rung.clear();
+        stopAckTimer(qp);
+    }
+
+    /** Cancels a queue pair's pending ACK-timer event, if any. */
+    private void stopAckTimer(QueuePair qp) {
+        if (qp.ackTimerEvent != 0) {
+            sim.cancel(qp.ackTimerEvent);
+            qp.ackTimerEvent = 0;
+        }
     }
 
     /**

@@ -127,6 +127,33 @@ public final class QueuePair {
     /** The flow hash of this queue pair's packets (and of the responses to them), for ECMP. */
     int flow;
 
+    // Reliable delivery (the PSNs of the RC transport, counted per message), requester side.
+    /** The sequence number the next request message whose doorbell rings gets (RMR binds get none). */
+    int nextSeq;
+    /**
+     * Every request whose doorbell has rung and that had not finished when last looked at, in doorbell order (the
+     * order the send engine takes them up, so sequence order): finished ones are dropped from the head lazily.
+     */
+    final ArrayDeque<WorkRequest> rung = new ArrayDeque<>();
+    /** When the requester last heard from the responder (an ACK, NAK or response), or last retransmitted. */
+    long progressPs;
+    /** The current local ACK timeout: hca.ack_timeout plus a draw below it, drawn when the timer is set afresh. */
+    long ackWaitPs;
+    /** Local ACK timeouts in a row without progress (at most hca.retry_count are retried). */
+    int retries;
+    /** The pending ACK-timer event, or 0 when none is pending (the queue pair had nothing in flight). */
+    long ackTimerEvent;
+    /** Runs this queue pair's ACK timer (set by the HCA at creation). */
+    org.datsim.core.engine.EventHandler ackTimer;
+
+    // Responder side.
+    /** The sequence number of the next request message this responder accepts. */
+    int rxSeq;
+    /** The index of the packet of message {@link #rxSeq} it accepts next. */
+    int rxIndex;
+    /** A sequence-error NAK was sent for the expected packet: later packets ahead of it are dropped silently. */
+    boolean nakSent;
+
     QueuePair(Hca hca, String name, int cacheKey) {
         this.hca = hca;
         this.name = name;
@@ -182,6 +209,13 @@ public final class QueuePair {
         this.peer = peer;
         this.active = true;
         this.errored = false;
+        // A new connection numbers its messages from 0 in both directions.
+        this.nextSeq = 0;
+        this.rung.clear();
+        this.retries = 0;
+        this.rxSeq = 0;
+        this.rxIndex = 0;
+        this.nakSent = false;
     }
 
     /** Returns true while the queue pair may move data. */

@@ -75,6 +75,23 @@ public final class WorkRequest {
     QueuePair takenBy;
     /** The payload of an inline Send or RDMA Write, copied by the CPU at post time; null if not inline. */
     byte[] inlineData;
+    /**
+     * The message's sequence number on its queue pair (the RC transport's PSN, per message), given when its doorbell
+     * rings and kept on retransmission; -1 for an RMR bind or before the doorbell.
+     */
+    int seq = -1;
+    /** The send engine has taken it up at least once (its packets may be on their way). */
+    boolean started;
+    /** Requester: the response packets of an RDMA Read or atomic accepted so far (in order, each once). */
+    int responses;
+    /** Requester: the value of {@link #responses} at which a missing response last caused a retransmission. */
+    int gapAt = -1;
+    /** How many times the transport has retransmitted from this operation (ACK timeout or sequence error). */
+    int retransmits;
+    /** Responder: an atomic has been executed and {@link #atomicOriginal} holds the value it returned. */
+    boolean atomicExecuted;
+    /** Responder: the original value an executed atomic returned, answered again to a duplicate request. */
+    long atomicOriginal;
 
     /**
      * Creates a work request.

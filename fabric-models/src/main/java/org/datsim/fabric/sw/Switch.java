@@ -53,6 +53,8 @@ public final class Switch implements NetworkNode, Ingress {
     private int[][] sets = new int[0][];
     private long packetsForwarded;
     private long drops;
+    /** Fault injection: packets it accepts are dropped on arrival (null: none). */
+    private java.util.function.Predicate<Packet> dropFilter;
 
     /**
      * Creates a store-and-forward switch without flow control.
@@ -180,15 +182,28 @@ public final class Switch implements NetworkNode, Ingress {
         return h;
     }
 
+    /**
+     * Fault injection (for tests and studies of loss): every packet the filter accepts is dropped when it arrives,
+     * and counted like a packet dropped for want of buffer. The transport recovers it as it recovers any loss.
+     *
+     * @param filter the packets to drop, or null to drop none
+     */
+    public void setDropFilter(java.util.function.Predicate<Packet> filter) {
+        this.dropFilter = filter;
+    }
+
     @Override
     public void receive(Packet packet, int inPort) {
         long held = ingressBytes[inPort] + packet.wireBytes;
+        if (dropFilter != null && dropFilter.test(packet)) {
+            drop(packet, inPort);
+            return;
+        }
         if (flowControl == FlowControl.PFC) {
             if (held > bufferBytes) {
-                // The PFC headroom did not absorb what was in flight when the pause was sent.
-                drops++;
-                upstream[inPort].countDrop();
-                packet.release();
+                // The PFC headroom did not absorb what was in flight when the pause was sent: the packet is lost,
+                // and the sending transport retransmits it (Hca: sequence-error NAK or local ACK timeout).
+                drop(packet, inPort);
                 return;
             }
             if (!pauseSent[inPort] && held >= xoff) {
@@ -204,6 +219,16 @@ public final class Switch implements NetworkNode, Ingress {
         packet.setInPort(inPort);
         forwarding.addLast(packet);
         sim.schedule(latencyPs, forward, 0);
+    }
+
+    /** Drops a packet arriving on an input port and counts it (on the switch and on the port that sent it). */
+    private void drop(Packet packet, int inPort) {
+        drops++;
+        Port up = upstream[inPort];
+        if (up != null) {
+            up.countDrop();
+        }
+        packet.release();
     }
 
     private void forward(long unused) {
@@ -241,7 +266,10 @@ public final class Switch implements NetworkNode, Ingress {
         return packetsForwarded;
     }
 
-    /** Returns the packets dropped because an input's buffer share overflowed (PFC with too little headroom). */
+    /**
+     * Returns the packets dropped because an input's buffer share overflowed (PFC with too little headroom) or the
+     * drop filter took them.
+     */
     public long drops() {
         return drops;
     }
