@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.datsim.core.trace.JsonLinesTraceWriter;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSink;
 
@@ -152,11 +153,10 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         String host = e.host() == null ? "" : e.host();
         int pid = pid(host);
         String kind = e.kind();
-        Map<String, Object> a = e.attrs();
         Op op = e.op() >= 0 ? ops.get(e.op()) : null;
         switch (kind) {
             case TraceEvent.POST:
-                post(e, pid, t, a);
+                post(e, pid, t);
                 return;
             case TraceEvent.START:
                 if (op != null && op.start < 0 && op.pid == pid) {
@@ -206,7 +206,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
                 return;
             case TraceEvent.FENCE_WAIT:
             case "credit_wait":
-                waits(op, e, a, kind);
+                waits(op, e, kind);
                 instant(pid, e.ep() == null ? CPU : e.ep(), t, kind.replace('_', ' '), e);
                 return;
             case TraceEvent.CALL:
@@ -215,7 +215,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
                 }
                 return;
             case TraceEvent.MEM_READ:
-                instant(pid, CPU, t, Boolean.TRUE.equals(a.get("stale")) ? "STALE mem_read" : "mem_read", e);
+                instant(pid, CPU, t, Boolean.TRUE.equals(e.attrValue("stale")) ? "STALE mem_read" : "mem_read", e);
                 return;
             case "cm":
                 return;
@@ -224,16 +224,16 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         }
     }
 
-    private void post(TraceEvent e, int pid, long t, Map<String, Object> a) throws IOException {
+    private void post(TraceEvent e, int pid, long t) throws IOException {
         Op op = new Op();
         op.id = e.op();
         op.pid = pid;
         op.ep = e.ep() == null ? e.host() + "/?" : e.ep();
-        op.opcode = String.valueOf(a.get("opcode"));
-        Object b = a.get("bytes");
-        op.bytes = b instanceof Number ? ((Number) b).longValue() : -1;
+        op.opcode = String.valueOf(e.attrValue("opcode"));
+        op.bytes = e.attrLong("bytes", -1);
         op.cookie = e.hasCookie() ? e.cookie() : 0;
-        op.flags = a.get("flags") == null ? null : String.valueOf(a.get("flags"));
+        Object flags = e.attrValue("flags");
+        op.flags = flags == null ? null : String.valueOf(flags);
         op.post = t;
         EpCounters c = ep(op.ep);
         int r = 0;
@@ -282,7 +282,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
             flowAt("s", r[2], "message", op.pid, op.tid, src + 1_000);
         }
         r[1] = t;
-        op.remoteWhat = TraceEvent.PLACE.equals(kind) ? "place" : String.valueOf(e.attrs().get("packet"));
+        op.remoteWhat = TraceEvent.PLACE.equals(kind) ? "place" : String.valueOf(e.attrValue("packet"));
         if (TraceEvent.TX_END.equals(kind) || TraceEvent.PLACE.equals(kind)) {
             emitRemote(op, host);
         }
@@ -314,8 +314,8 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         }
     }
 
-    private void waits(Op op, TraceEvent e, Map<String, Object> a, String kind) throws IOException {
-        Object w = a.get("waiting_for");
+    private void waits(Op op, TraceEvent e, String kind) throws IOException {
+        Object w = e.attrValue("waiting_for");
         if (op == null || !(w instanceof long[])) {
             return;
         }
@@ -375,7 +375,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         if (op.readCounted) {
             c.readsOut--;
         }
-        if (!Boolean.TRUE.equals(e.attrs().get("suppressed"))) {
+        if (!Boolean.TRUE.equals(e.attrValue("suppressed"))) {
             c.cqWaiting++;
         }
         counters(op.pid, op.ep, t, c);
@@ -431,43 +431,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         begin("i", name, e.kind(), pid, tid, t);
         g.writeStringField("s", "t");
         g.writeObjectFieldStart("args");
-        if (e.ep() != null) {
-            g.writeStringField("ep", e.ep());
-        }
-        if (e.op() >= 0) {
-            g.writeNumberField("op", e.op());
-        }
-        if (e.hasCookie()) {
-            g.writeNumberField("cookie", e.cookie());
-        }
-        if (e.call() != null) {
-            g.writeStringField("call", e.call());
-        }
-        if (e.ret() != null) {
-            g.writeStringField("ret", e.ret());
-        }
-        if (e.status() != null) {
-            g.writeStringField("status", e.status());
-        }
-        for (Map.Entry<String, Object> f : e.attrs().entrySet()) {
-            Object v = f.getValue();
-            g.writeFieldName(f.getKey());
-            if (v instanceof Long || v instanceof Integer) {
-                g.writeNumber(((Number) v).longValue());
-            } else if (v instanceof Boolean) {
-                g.writeBoolean((Boolean) v);
-            } else if (v instanceof long[]) {
-                long[] arr = (long[]) v;
-                g.writeArray(arr, 0, arr.length);
-            } else if (v instanceof String[]) {
-                String[] arr = (String[]) v;
-                g.writeArray(arr, 0, arr.length);
-            } else if (v == null) {
-                g.writeNull();
-            } else {
-                g.writeString(String.valueOf(v));
-            }
-        }
+        JsonLinesTraceWriter.writeFields(g, e); // the event's fields as in events.jsonl
         g.writeEndObject();
         g.writeEndObject();
     }
