@@ -3,6 +3,8 @@ package org.datsim.viz;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.SerializedString;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
@@ -16,7 +18,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.datsim.core.trace.JsonLinesTraceWriter;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSink;
@@ -47,6 +48,13 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
 
     private static final JsonFactory FACTORY = new JsonFactory();
     private static final String CPU = "cpu";
+    // the keys every event has, encoded once
+    private static final SerializableString NAME = new SerializedString("name");
+    private static final SerializableString CAT = new SerializedString("cat");
+    private static final SerializableString PH = new SerializedString("ph");
+    private static final SerializableString TS = new SerializedString("ts");
+    private static final SerializableString PID = new SerializedString("pid");
+    private static final SerializableString TID = new SerializedString("tid");
 
     /** An operation in flight. */
     private static final class Op {
@@ -79,18 +87,26 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
 
     /** Counters of one endpoint. */
     private static final class EpCounters {
+        /** The name of the counter track, "EP queues". */
+        final String track;
         long outstanding;
         long readsOut;
         long cqWaiting;
         long[] rowEnd = new long[0];
         long[] remoteRowEnd = new long[0];
+
+        EpCounters(String track) {
+            this.track = track;
+        }
     }
 
     private final JsonGenerator g;
+    /** The digits of a time being written. */
+    private final char[] digits = new char[32];
     private final Map<String, Integer> pids = new LinkedHashMap<>();
     private final Map<String, Integer> tids = new LinkedHashMap<>();
     private final Map<Integer, Integer> nextTid = new HashMap<>();
-    private final Map<Long, Op> ops = new HashMap<>();
+    private final LongMap<Op> ops = new LongMap<>();
     private final Map<String, EpCounters> eps = new HashMap<>();
     private long flowSeq;
     private long lastT;
@@ -165,7 +181,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
                         op.readCounted = true;
                         EpCounters c = ep(op.ep);
                         c.readsOut++;
-                        counters(op.pid, op.ep, t, c);
+                        counters(op.pid, t, c);
                     }
                     if (op.waits != null) {
                         for (long[] f : op.waits) {
@@ -199,7 +215,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
                     EpCounters c = ep(e.ep());
                     if (c.cqWaiting > 0) {
                         c.cqWaiting--;
-                        counters(pid, e.ep(), t, c);
+                        counters(pid, t, c);
                     }
                 }
                 instant(pid, CPU, t, "dequeue" + (e.op() >= 0 ? " op " + e.op() : ""), e);
@@ -248,7 +264,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         ops.put(op.id, op);
         op.tid = tid(pid, rowName(op.ep, r));
         c.outstanding++;
-        counters(pid, op.ep, t, c);
+        counters(pid, t, c);
     }
 
     private void own(Op op, String kind, long t) {
@@ -378,7 +394,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         if (!Boolean.TRUE.equals(e.attrValue("suppressed"))) {
             c.cqWaiting++;
         }
-        counters(op.pid, op.ep, t, c);
+        counters(op.pid, t, c);
         ops.remove(op.id);
     }
 
@@ -392,7 +408,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
             throws IOException {
         begin("X", name, cat, pid, tid, ts);
         g.writeFieldName("dur");
-        g.writeNumber(us(Math.max(0, dur)));
+        writeUs(Math.max(0, dur));
         g.writeObjectFieldStart("args");
         g.writeNumberField("op", op.id);
         if ("op".equals(cat)) {
@@ -407,9 +423,11 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
             if (e != null && e.status() != null) {
                 g.writeStringField("status", e.status());
             }
-            g.writeStringField("post", us(op.post) + " us");
+            g.writeFieldName("post");
+            writeUsString(op.post);
             if (op.place >= 0) {
-                g.writeStringField("place", us(op.place) + " us");
+                g.writeFieldName("place");
+                writeUsString(op.place);
             }
             g.writeNumberField("latency_ps", e == null ? -1 : e.tPs() - op.post);
         }
@@ -436,8 +454,8 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         g.writeEndObject();
     }
 
-    private void counters(int pid, String epName, long t, EpCounters c) throws IOException {
-        begin("C", epName + " queues", "counters", pid, 0, t);
+    private void counters(int pid, long t, EpCounters c) throws IOException {
+        begin("C", c.track, "counters", pid, 0, t);
         g.writeObjectFieldStart("args");
         g.writeNumberField("outstanding", c.outstanding);
         g.writeNumberField("rdma_reads_out", c.readsOut);
@@ -449,13 +467,80 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
     /** Starts an event object with the fields every event has: name, cat, ph, ts, pid, tid. */
     private void begin(String ph, String name, String cat, int pid, int tid, long ts) throws IOException {
         g.writeStartObject();
-        g.writeStringField("name", name);
-        g.writeStringField("cat", cat);
-        g.writeStringField("ph", ph);
-        g.writeFieldName("ts");
-        g.writeNumber(us(ts));
-        g.writeNumberField("pid", pid);
-        g.writeNumberField("tid", tid);
+        g.writeFieldName(NAME);
+        g.writeString(name);
+        g.writeFieldName(CAT);
+        g.writeString(cat);
+        g.writeFieldName(PH);
+        g.writeString(ph);
+        g.writeFieldName(TS);
+        writeUs(ts);
+        g.writeFieldName(PID);
+        g.writeNumber(pid);
+        g.writeFieldName(TID);
+        g.writeNumber(tid);
+    }
+
+    /** Writes picoseconds as a number of microseconds ({@link #us(long)}) without building a string. */
+    private void writeUs(long ps) throws IOException {
+        g.writeNumber(digits, 0, us(ps, digits));
+    }
+
+    /** Writes picoseconds as the string "{@link #us(long)} us". */
+    private void writeUsString(long ps) throws IOException {
+        int n = us(ps, digits);
+        digits[n] = ' ';
+        digits[n + 1] = 'u';
+        digits[n + 2] = 's';
+        g.writeString(digits, 0, n + 3);
+    }
+
+    /**
+     * Writes {@link #us(long)} into a buffer of at least 32 chars.
+     *
+     * @return the number of chars written
+     */
+    static int us(long ps, char[] out) {
+        if (ps == Long.MIN_VALUE) {
+            String s = us(ps);
+            s.getChars(0, s.length(), out, 0);
+            return s.length();
+        }
+        int n = 0;
+        if (ps < 0) {
+            out[n++] = '-';
+        }
+        long a = Math.abs(ps);
+        long whole = a / 1_000_000;
+        int frac = (int) (a % 1_000_000);
+        n = digits(whole, out, n);
+        if (frac == 0) {
+            return n;
+        }
+        int width = 6;
+        while (frac % 10 == 0) {
+            frac /= 10;
+            width--;
+        }
+        out[n++] = '.';
+        for (int i = n + width - 1; i >= n; i--) {
+            out[i] = (char) ('0' + frac % 10);
+            frac /= 10;
+        }
+        return n + width;
+    }
+
+    /** Writes the decimal digits of {@code v >= 0} at {@code at}; returns the position after them. */
+    private static int digits(long v, char[] out, int at) {
+        int len = 1;
+        for (long x = v; x >= 10; x /= 10) {
+            len++;
+        }
+        for (int i = at + len - 1; i >= at; i--) {
+            out[i] = (char) ('0' + v % 10);
+            v /= 10;
+        }
+        return at + len;
     }
 
     /** Picoseconds as microseconds with six decimals, exactly. */
@@ -526,7 +611,12 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
     }
 
     private EpCounters ep(String name) {
-        return eps.computeIfAbsent(name, k -> new EpCounters());
+        EpCounters c = eps.get(name);
+        if (c == null) {
+            c = new EpCounters(name + " queues");
+            eps.put(name, c);
+        }
+        return c;
     }
 
     /**
@@ -541,7 +631,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         }
         closed = true;
         try {
-            for (Op op : new TreeMap<>(ops).values()) {
+            for (Op op : ops.valuesByKey()) {
                 int tid = op.tid;
                 long s = op.start >= 0 ? op.start : op.post;
                 complete(op.pid, tid, s, lastT - s, op.opcode + " op " + op.id + " (not completed)", "op", op, null);
