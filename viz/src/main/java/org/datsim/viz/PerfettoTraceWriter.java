@@ -3,6 +3,8 @@ package org.datsim.viz;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.SerializedString;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
@@ -16,7 +18,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import org.datsim.core.trace.JsonLinesTraceWriter;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSink;
 
@@ -46,6 +48,13 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
 
     private static final JsonFactory FACTORY = new JsonFactory();
     private static final String CPU = "cpu";
+    // the keys every event has, encoded once
+    private static final SerializableString NAME = new SerializedString("name");
+    private static final SerializableString CAT = new SerializedString("cat");
+    private static final SerializableString PH = new SerializedString("ph");
+    private static final SerializableString TS = new SerializedString("ts");
+    private static final SerializableString PID = new SerializedString("pid");
+    private static final SerializableString TID = new SerializedString("tid");
 
     /** An operation in flight. */
     private static final class Op {
@@ -78,18 +87,26 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
 
     /** Counters of one endpoint. */
     private static final class EpCounters {
+        /** The name of the counter track, "EP queues". */
+        final String track;
         long outstanding;
         long readsOut;
         long cqWaiting;
         long[] rowEnd = new long[0];
         long[] remoteRowEnd = new long[0];
+
+        EpCounters(String track) {
+            this.track = track;
+        }
     }
 
     private final JsonGenerator g;
+    /** The digits of a time being written. */
+    private final char[] digits = new char[32];
     private final Map<String, Integer> pids = new LinkedHashMap<>();
     private final Map<String, Integer> tids = new LinkedHashMap<>();
     private final Map<Integer, Integer> nextTid = new HashMap<>();
-    private final Map<Long, Op> ops = new HashMap<>();
+    private final LongMap<Op> ops = new LongMap<>();
     private final Map<String, EpCounters> eps = new HashMap<>();
     private long flowSeq;
     private long lastT;
@@ -152,11 +169,10 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         String host = e.host() == null ? "" : e.host();
         int pid = pid(host);
         String kind = e.kind();
-        Map<String, Object> a = e.attrs();
         Op op = e.op() >= 0 ? ops.get(e.op()) : null;
         switch (kind) {
             case TraceEvent.POST:
-                post(e, pid, t, a);
+                post(e, pid, t);
                 return;
             case TraceEvent.START:
                 if (op != null && op.start < 0 && op.pid == pid) {
@@ -165,7 +181,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
                         op.readCounted = true;
                         EpCounters c = ep(op.ep);
                         c.readsOut++;
-                        counters(op.pid, op.ep, t, c);
+                        counters(op.pid, t, c);
                     }
                     if (op.waits != null) {
                         for (long[] f : op.waits) {
@@ -199,14 +215,14 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
                     EpCounters c = ep(e.ep());
                     if (c.cqWaiting > 0) {
                         c.cqWaiting--;
-                        counters(pid, e.ep(), t, c);
+                        counters(pid, t, c);
                     }
                 }
                 instant(pid, CPU, t, "dequeue" + (e.op() >= 0 ? " op " + e.op() : ""), e);
                 return;
             case TraceEvent.FENCE_WAIT:
             case "credit_wait":
-                waits(op, e, a, kind);
+                waits(op, e, kind);
                 instant(pid, e.ep() == null ? CPU : e.ep(), t, kind.replace('_', ' '), e);
                 return;
             case TraceEvent.CALL:
@@ -215,7 +231,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
                 }
                 return;
             case TraceEvent.MEM_READ:
-                instant(pid, CPU, t, Boolean.TRUE.equals(a.get("stale")) ? "STALE mem_read" : "mem_read", e);
+                instant(pid, CPU, t, Boolean.TRUE.equals(e.attrValue("stale")) ? "STALE mem_read" : "mem_read", e);
                 return;
             case "cm":
                 return;
@@ -224,16 +240,16 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         }
     }
 
-    private void post(TraceEvent e, int pid, long t, Map<String, Object> a) throws IOException {
+    private void post(TraceEvent e, int pid, long t) throws IOException {
         Op op = new Op();
         op.id = e.op();
         op.pid = pid;
         op.ep = e.ep() == null ? e.host() + "/?" : e.ep();
-        op.opcode = String.valueOf(a.get("opcode"));
-        Object b = a.get("bytes");
-        op.bytes = b instanceof Number ? ((Number) b).longValue() : -1;
+        op.opcode = String.valueOf(e.attrValue("opcode"));
+        op.bytes = e.attrLong("bytes", -1);
         op.cookie = e.hasCookie() ? e.cookie() : 0;
-        op.flags = a.get("flags") == null ? null : String.valueOf(a.get("flags"));
+        Object flags = e.attrValue("flags");
+        op.flags = flags == null ? null : String.valueOf(flags);
         op.post = t;
         EpCounters c = ep(op.ep);
         int r = 0;
@@ -248,7 +264,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         ops.put(op.id, op);
         op.tid = tid(pid, rowName(op.ep, r));
         c.outstanding++;
-        counters(pid, op.ep, t, c);
+        counters(pid, t, c);
     }
 
     private void own(Op op, String kind, long t) {
@@ -282,7 +298,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
             flowAt("s", r[2], "message", op.pid, op.tid, src + 1_000);
         }
         r[1] = t;
-        op.remoteWhat = TraceEvent.PLACE.equals(kind) ? "place" : String.valueOf(e.attrs().get("packet"));
+        op.remoteWhat = TraceEvent.PLACE.equals(kind) ? "place" : String.valueOf(e.attrValue("packet"));
         if (TraceEvent.TX_END.equals(kind) || TraceEvent.PLACE.equals(kind)) {
             emitRemote(op, host);
         }
@@ -314,8 +330,8 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         }
     }
 
-    private void waits(Op op, TraceEvent e, Map<String, Object> a, String kind) throws IOException {
-        Object w = a.get("waiting_for");
+    private void waits(Op op, TraceEvent e, String kind) throws IOException {
+        Object w = e.attrValue("waiting_for");
         if (op == null || !(w instanceof long[])) {
             return;
         }
@@ -375,10 +391,10 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         if (op.readCounted) {
             c.readsOut--;
         }
-        if (!Boolean.TRUE.equals(e.attrs().get("suppressed"))) {
+        if (!Boolean.TRUE.equals(e.attrValue("suppressed"))) {
             c.cqWaiting++;
         }
-        counters(op.pid, op.ep, t, c);
+        counters(op.pid, t, c);
         ops.remove(op.id);
     }
 
@@ -392,7 +408,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
             throws IOException {
         begin("X", name, cat, pid, tid, ts);
         g.writeFieldName("dur");
-        g.writeNumber(us(Math.max(0, dur)));
+        writeUs(Math.max(0, dur));
         g.writeObjectFieldStart("args");
         g.writeNumberField("op", op.id);
         if ("op".equals(cat)) {
@@ -407,9 +423,11 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
             if (e != null && e.status() != null) {
                 g.writeStringField("status", e.status());
             }
-            g.writeStringField("post", us(op.post) + " us");
+            g.writeFieldName("post");
+            writeUsString(op.post);
             if (op.place >= 0) {
-                g.writeStringField("place", us(op.place) + " us");
+                g.writeFieldName("place");
+                writeUsString(op.place);
             }
             g.writeNumberField("latency_ps", e == null ? -1 : e.tPs() - op.post);
         }
@@ -431,49 +449,13 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         begin("i", name, e.kind(), pid, tid, t);
         g.writeStringField("s", "t");
         g.writeObjectFieldStart("args");
-        if (e.ep() != null) {
-            g.writeStringField("ep", e.ep());
-        }
-        if (e.op() >= 0) {
-            g.writeNumberField("op", e.op());
-        }
-        if (e.hasCookie()) {
-            g.writeNumberField("cookie", e.cookie());
-        }
-        if (e.call() != null) {
-            g.writeStringField("call", e.call());
-        }
-        if (e.ret() != null) {
-            g.writeStringField("ret", e.ret());
-        }
-        if (e.status() != null) {
-            g.writeStringField("status", e.status());
-        }
-        for (Map.Entry<String, Object> f : e.attrs().entrySet()) {
-            Object v = f.getValue();
-            g.writeFieldName(f.getKey());
-            if (v instanceof Long || v instanceof Integer) {
-                g.writeNumber(((Number) v).longValue());
-            } else if (v instanceof Boolean) {
-                g.writeBoolean((Boolean) v);
-            } else if (v instanceof long[]) {
-                long[] arr = (long[]) v;
-                g.writeArray(arr, 0, arr.length);
-            } else if (v instanceof String[]) {
-                String[] arr = (String[]) v;
-                g.writeArray(arr, 0, arr.length);
-            } else if (v == null) {
-                g.writeNull();
-            } else {
-                g.writeString(String.valueOf(v));
-            }
-        }
+        JsonLinesTraceWriter.writeFields(g, e); // the event's fields as in events.jsonl
         g.writeEndObject();
         g.writeEndObject();
     }
 
-    private void counters(int pid, String epName, long t, EpCounters c) throws IOException {
-        begin("C", epName + " queues", "counters", pid, 0, t);
+    private void counters(int pid, long t, EpCounters c) throws IOException {
+        begin("C", c.track, "counters", pid, 0, t);
         g.writeObjectFieldStart("args");
         g.writeNumberField("outstanding", c.outstanding);
         g.writeNumberField("rdma_reads_out", c.readsOut);
@@ -485,13 +467,80 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
     /** Starts an event object with the fields every event has: name, cat, ph, ts, pid, tid. */
     private void begin(String ph, String name, String cat, int pid, int tid, long ts) throws IOException {
         g.writeStartObject();
-        g.writeStringField("name", name);
-        g.writeStringField("cat", cat);
-        g.writeStringField("ph", ph);
-        g.writeFieldName("ts");
-        g.writeNumber(us(ts));
-        g.writeNumberField("pid", pid);
-        g.writeNumberField("tid", tid);
+        g.writeFieldName(NAME);
+        g.writeString(name);
+        g.writeFieldName(CAT);
+        g.writeString(cat);
+        g.writeFieldName(PH);
+        g.writeString(ph);
+        g.writeFieldName(TS);
+        writeUs(ts);
+        g.writeFieldName(PID);
+        g.writeNumber(pid);
+        g.writeFieldName(TID);
+        g.writeNumber(tid);
+    }
+
+    /** Writes picoseconds as a number of microseconds ({@link #us(long)}) without building a string. */
+    private void writeUs(long ps) throws IOException {
+        g.writeNumber(digits, 0, us(ps, digits));
+    }
+
+    /** Writes picoseconds as the string "{@link #us(long)} us". */
+    private void writeUsString(long ps) throws IOException {
+        int n = us(ps, digits);
+        digits[n] = ' ';
+        digits[n + 1] = 'u';
+        digits[n + 2] = 's';
+        g.writeString(digits, 0, n + 3);
+    }
+
+    /**
+     * Writes {@link #us(long)} into a buffer of at least 32 chars.
+     *
+     * @return the number of chars written
+     */
+    static int us(long ps, char[] out) {
+        if (ps == Long.MIN_VALUE) {
+            String s = us(ps);
+            s.getChars(0, s.length(), out, 0);
+            return s.length();
+        }
+        int n = 0;
+        if (ps < 0) {
+            out[n++] = '-';
+        }
+        long a = Math.abs(ps);
+        long whole = a / 1_000_000;
+        int frac = (int) (a % 1_000_000);
+        n = digits(whole, out, n);
+        if (frac == 0) {
+            return n;
+        }
+        int width = 6;
+        while (frac % 10 == 0) {
+            frac /= 10;
+            width--;
+        }
+        out[n++] = '.';
+        for (int i = n + width - 1; i >= n; i--) {
+            out[i] = (char) ('0' + frac % 10);
+            frac /= 10;
+        }
+        return n + width;
+    }
+
+    /** Writes the decimal digits of {@code v >= 0} at {@code at}; returns the position after them. */
+    private static int digits(long v, char[] out, int at) {
+        int len = 1;
+        for (long x = v; x >= 10; x /= 10) {
+            len++;
+        }
+        for (int i = at + len - 1; i >= at; i--) {
+            out[i] = (char) ('0' + v % 10);
+            v /= 10;
+        }
+        return at + len;
     }
 
     /** Picoseconds as microseconds with six decimals, exactly. */
@@ -562,7 +611,12 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
     }
 
     private EpCounters ep(String name) {
-        return eps.computeIfAbsent(name, k -> new EpCounters());
+        EpCounters c = eps.get(name);
+        if (c == null) {
+            c = new EpCounters(name + " queues");
+            eps.put(name, c);
+        }
+        return c;
     }
 
     /**
@@ -577,7 +631,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         }
         closed = true;
         try {
-            for (Op op : new TreeMap<>(ops).values()) {
+            for (Op op : ops.valuesByKey()) {
                 int tid = op.tid;
                 long s = op.start >= 0 ? op.start : op.post;
                 complete(op.pid, tid, s, lastT - s, op.opcode + " op " + op.id + " (not completed)", "op", op, null);

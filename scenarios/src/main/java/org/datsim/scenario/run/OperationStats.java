@@ -1,5 +1,6 @@
 package org.datsim.scenario.run;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,11 +16,16 @@ import org.datsim.core.trace.TraceSink;
  */
 final class OperationStats implements TraceSink<TraceEvent> {
 
-    private final Map<Long, Long> postedAt = new HashMap<>();
+    /** Post times of the operations in flight, by operation number. */
+    private final PostTimes postedAt = new PostTimes();
     private final Map<String, LatencyRecorder> latency = new TreeMap<>();
     private final Map<String, Counter> kinds = new TreeMap<>();
+    /** The same counters for the lookup of every event (kinds are few, and their names hash once). */
+    private final Map<String, Counter> kindIndex = new HashMap<>();
     /** Per operation kind: {bytes completed, first post time, last completion time}. */
     private final Map<String, long[]> bytes = new TreeMap<>();
+    /** The latency and bytes of each operation kind, for the lookup of every completion. */
+    private final Map<String, OpKind> opKinds = new HashMap<>();
     private long staleReads;
     private long errorCompletions;
     private long completions;
@@ -27,40 +33,61 @@ final class OperationStats implements TraceSink<TraceEvent> {
     private long firstPost = -1;
     private long lastComplete = -1;
 
+    /** What is kept of one operation kind (as keyed in {@link #latency()}): its recorder and its bytes entry. */
+    private record OpKind(LatencyRecorder latency, long[] bytes) {
+    }
+
     @Override
     public void accept(TraceEvent e) {
-        kinds.computeIfAbsent(e.kind(), k -> new Counter(k, "events")).increment();
-        if (TraceEvent.POST.equals(e.kind())) {
+        String kind = e.kind();
+        Counter c = kindIndex.get(kind);
+        if (c == null) {
+            c = new Counter(kind, "events");
+            kindIndex.put(kind, c);
+            kinds.put(kind, c);
+        }
+        c.increment();
+        if (TraceEvent.POST.equals(kind)) {
             postedAt.put(e.op(), e.tPs());
             if (firstPost < 0) {
                 firstPost = e.tPs();
             }
-        } else if (TraceEvent.MEM_READ.equals(e.kind())) {
-            if (Boolean.TRUE.equals(e.attrs().get("stale"))) {
+        } else if (TraceEvent.MEM_READ.equals(kind)) {
+            if (Boolean.TRUE.equals(e.attrValue("stale"))) {
                 staleReads++;
             }
-        } else if (TraceEvent.COMPLETE.equals(e.kind())) {
-            completions++;
-            lastComplete = e.tPs();
-            boolean ok = "DAT_DTO_SUCCESS".equals(e.status());
-            Object opcode = e.attrs().get("opcode");
-            Object b = e.attrs().get("bytes");
-            if (!ok) {
-                errorCompletions++;
-            } else if (b instanceof Number n && !"recv".equals(opcode) && !"rmr_bind".equals(opcode)) {
-                bytesCompleted += n.longValue();
+        } else if (TraceEvent.COMPLETE.equals(kind)) {
+            complete(e);
+        }
+    }
+
+    private void complete(TraceEvent e) {
+        completions++;
+        lastComplete = e.tPs();
+        boolean ok = "DAT_DTO_SUCCESS".equals(e.status());
+        Object opcode = e.attrValue("opcode");
+        long b = e.attrLong("bytes", 0); // a missing or non-numeric "bytes" adds nothing
+        if (!ok) {
+            errorCompletions++;
+        } else if (!"recv".equals(opcode) && !"rmr_bind".equals(opcode)) {
+            bytesCompleted += b;
+        }
+        long t0 = postedAt.remove(e.op());
+        if (t0 != PostTimes.ABSENT) {
+            // the kind: the opcode, with ":STATUS" unless the operation succeeded
+            String name = ok ? String.valueOf(opcode) : opcode + ":" + e.status();
+            OpKind k = opKinds.get(name);
+            if (k == null) {
+                k = new OpKind(new LatencyRecorder(name), new long[] {0, t0, e.tPs()});
+                opKinds.put(name, k);
+                latency.put(name, k.latency());
+                bytes.put(name, k.bytes());
             }
-            Long t0 = postedAt.remove(e.op());
-            if (t0 != null) {
-                String kind = opcode + ("DAT_DTO_SUCCESS".equals(e.status()) ? "" : ":" + e.status());
-                latency.computeIfAbsent(kind, k -> new LatencyRecorder(k)).record(e.tPs() - t0);
-                long[] k = bytes.computeIfAbsent(kind, x -> new long[] {0, t0, e.tPs()});
-                if (b instanceof Number n) {
-                    k[0] += n.longValue();
-                }
-                k[1] = Math.min(k[1], t0);
-                k[2] = Math.max(k[2], e.tPs());
-            }
+            k.latency().record(e.tPs() - t0);
+            long[] kb = k.bytes();
+            kb[0] += b;
+            kb[1] = Math.min(kb[1], t0);
+            kb[2] = Math.max(kb[2], e.tPs());
         }
     }
 
@@ -123,5 +150,111 @@ final class OperationStats implements TraceSink<TraceEvent> {
     long count(String kind) {
         Counter c = kinds.get(kind);
         return c == null ? 0 : c.value();
+    }
+
+    /**
+     * A map from operation number to post time without boxing: open addressing with linear probing, deletion by
+     * shifting back. Simulated times are never negative, so {@link #ABSENT} cannot be a post time.
+     */
+    static final class PostTimes {
+
+        /** What {@link #remove(long)} returns for an operation not in the map. */
+        static final long ABSENT = Long.MIN_VALUE;
+
+        private static final long FREE = Long.MIN_VALUE;
+
+        private long[] keys = newKeys(64);
+        private long[] values = new long[64];
+        private int size;
+        /** The entry of key {@link #FREE}, which cannot be stored in the table. */
+        private boolean hasFreeKey;
+        private long freeKeyValue;
+
+        private static long[] newKeys(int n) {
+            long[] k = new long[n];
+            Arrays.fill(k, FREE);
+            return k;
+        }
+
+        private static int slot(long key, int mask) {
+            long h = key * 0x9E3779B97F4A7C15L;
+            return (int) (h ^ (h >>> 32)) & mask;
+        }
+
+        /** Sets the value of a key (replacing any). */
+        void put(long key, long value) {
+            if (key == FREE) {
+                hasFreeKey = true;
+                freeKeyValue = value;
+                return;
+            }
+            int mask = keys.length - 1;
+            int i = slot(key, mask);
+            while (keys[i] != FREE) {
+                if (keys[i] == key) {
+                    values[i] = value;
+                    return;
+                }
+                i = (i + 1) & mask;
+            }
+            keys[i] = key;
+            values[i] = value;
+            if (++size * 2 > keys.length) {
+                grow();
+            }
+        }
+
+        /** Removes a key; returns its value, or {@link #ABSENT} if it was not there. */
+        long remove(long key) {
+            if (key == FREE) {
+                if (!hasFreeKey) {
+                    return ABSENT;
+                }
+                hasFreeKey = false;
+                return freeKeyValue;
+            }
+            int mask = keys.length - 1;
+            int i = slot(key, mask);
+            while (keys[i] != key) {
+                if (keys[i] == FREE) {
+                    return ABSENT;
+                }
+                i = (i + 1) & mask;
+            }
+            long v = values[i];
+            // shift back the entries after i that probed past it
+            int gap = i;
+            int j = (i + 1) & mask;
+            while (keys[j] != FREE) {
+                int home = slot(keys[j], mask);
+                if (((j - home) & mask) >= ((j - gap) & mask)) {
+                    keys[gap] = keys[j];
+                    values[gap] = values[j];
+                    gap = j;
+                }
+                j = (j + 1) & mask;
+            }
+            keys[gap] = FREE;
+            size--;
+            return v;
+        }
+
+        /** Returns the number of keys. */
+        int size() {
+            return size + (hasFreeKey ? 1 : 0);
+        }
+
+        private void grow() {
+            long[] oldKeys = keys;
+            long[] oldValues = values;
+            keys = newKeys(oldKeys.length * 2);
+            values = new long[oldKeys.length * 2];
+            size = 0;
+            for (int i = 0; i < oldKeys.length; i++) {
+                if (oldKeys[i] != FREE) {
+                    put(oldKeys[i], oldValues[i]);
+                }
+            }
+        }
     }
 }
