@@ -25,6 +25,7 @@
     var COLORS = {send: '#1f77b4', recv: '#2ca02c', rdma_write: '#ff7f0e', rdma_read: '#9467bd',
         rmr_bind: '#17becf'};
     var RED = '#d62728';
+    var RETRANSMIT = '#c51b7d'; // magenta: a go-back-N retransmission (red is for errors and stale reads)
 
     function str(i) {
         return i < 0 ? '' : S[i];
@@ -272,9 +273,30 @@
         }
     }
 
+    // Marks drawn on their operation's bar rather than along the top of the lane.
+    function onBar(kind, j) {
+        return (kind === 'fence_wait' || kind === 'credit_wait' || kind === 'retransmit') && M.op[j] >= 0;
+    }
+
     function drawMark(j, x, lane) {
         var kind = str(M.kind[j]);
         var yy;
+        if (kind === 'retransmit' && M.op[j] >= 0) {
+            // A left-pointing triangle ("back to this operation"), outlined so that it shows on any bar colour.
+            yy = rowY(lane, O.row[M.op[j]]) + (ROW_H - 3) / 2 - view.y + AXIS_H;
+            ctx.fillStyle = RETRANSMIT;
+            ctx.beginPath();
+            ctx.moveTo(x - 5, yy);
+            ctx.lineTo(x + 3, yy - 5);
+            ctx.lineTo(x + 3, yy + 5);
+            ctx.closePath();
+            ctx.fill();
+            ctx.strokeStyle = '#fff';
+            ctx.lineWidth = 1;
+            ctx.stroke();
+            drawn.retransmits++;
+            return;
+        }
         if ((kind === 'fence_wait' || kind === 'credit_wait') && M.op[j] >= 0) {
             yy = rowY(lane, O.row[M.op[j]]) + (ROW_H - 3) / 2 - view.y + AXIS_H;
             ctx.fillStyle = kind === 'fence_wait' ? '#e6550d' : '#756bb1';
@@ -326,7 +348,7 @@
 
     function draw() {
         var drawStart = performance.now();
-        drawn = {bars: 0, aggregated: 0, spans: 0, marks: 0, arrows: 0, arrowsHidden: 0};
+        drawn = {bars: 0, aggregated: 0, spans: 0, marks: 0, retransmits: 0, arrows: 0, arrowsHidden: 0};
         ctx.clearRect(0, 0, W, H);
         var tA = tOf(LABEL_W), tB = tOf(W);
         drawAxis(tA, tB);
@@ -514,6 +536,7 @@
     }
 
     var staleCount = countMarks('mem_read_stale');
+    var retransmitCount = countMarks('retransmit');
     var badMarks = 0;
     for (i = 0; i < nM; i++) {
         badMarks += M.bad[i];
@@ -532,6 +555,7 @@
         state.marks = nM;
         state.arrows = nA;
         state.staleReads = staleCount;
+        state.retransmits = retransmitCount;
         state.badMarks = badMarks;
         state.errorOperations = badOps;
         state.drawn = drawn;
@@ -560,7 +584,7 @@
             for (var m = lowerBound(mg.starts, t - tol); m < mg.idx.length && mg.starts[m] <= t + tol; m++) {
                 var jm = mg.idx[m];
                 var kind = str(M.kind[jm]);
-                var my2 = (kind === 'fence_wait' || kind === 'credit_wait') && M.op[jm] >= 0
+                var my2 = onBar(kind, jm)
                     ? rowY(ln, O.row[M.op[jm]]) + ROW_H / 2 : laneY[ln] + PAD + MARK_H / 2;
                 var dd = Math.abs(xOf(M.t[jm]) - mx) + Math.abs(my2 - yl) / 2;
                 if (dd < bestD) {
@@ -630,6 +654,12 @@
                 lines.push('op ' + O.id[A.op[ia]] + ' waited for this (' + str(A.reason[ia]) + ')');
             }
         }
+        for (var im = 0; im < nM; im++) {
+            if (M.op[im] === j && str(M.kind[im]) === 'retransmit') {
+                lines.push('retransmitted at ' + fmt(M.t[im]) + ': ' + retransmitWhy(str(M.detail[im]))
+                    + ' (go-back-N from this operation)');
+            }
+        }
         for (var s = 0; s < nS; s++) {
             if (SP.op[s] === j) {
                 lines.push('on ' + L.name[SP.lane[s]] + ': ' + str(SP.kind[s]) + ' ' + fmt(SP.t0[s])
@@ -639,10 +669,24 @@
         return lines.join('\n');
     }
 
+    // "after a sequence-error NAK, attempt 1" from a retransmit mark's detail lines ("reason: ...", "attempt: N").
+    function retransmitWhy(detail) {
+        var reason = (/^reason: (.*)$/m.exec(detail) || [])[1] || '';
+        var attempt = (/^attempt: (.*)$/m.exec(detail) || [])[1] || '?';
+        var why = {ack_timeout: 'a local ACK timeout', nak_sequence_error: 'a sequence-error NAK',
+            response_missing: 'a missing response'}[reason] || reason;
+        return 'after ' + why + ', attempt ' + attempt;
+    }
+
     function tipText(h) {
         if (h.mark !== undefined) {
             var j = h.mark;
             var kind = str(M.kind[j]);
+            if (kind === 'retransmit') {
+                return 'retransmit at ' + fmt(M.t[j]) + ' ' + retransmitWhy(str(M.detail[j])) + '\n'
+                    + L.name[M.lane[j]] + ': go-back-N from op ' + (M.op[j] >= 0 ? O.id[M.op[j]] : '?')
+                    + ', with every later unfinished operation\n' + str(M.detail[j]);
+            }
             return (M.bad[j] ? '\u26a0 ' : '') + kind.replace('_stale', ' (STALE bytes)') + ' at ' + fmt(M.t[j])
                 + '\n' + L.name[M.lane[j]] + (str(M.detail[j]) ? '\n' + str(M.detail[j]) : '');
         }
@@ -760,6 +804,7 @@
     sw('#9a9a9a', 'queued');
     sw('rgba(0,0,0,0.35)', 'wire');
     sw('#e6550d', 'fence wait');
+    sw(RETRANSMIT, 'retransmit');
 
     // timeline.html#from=PS&to=PS (picoseconds) opens the page on that interval.
     function fromHash() {

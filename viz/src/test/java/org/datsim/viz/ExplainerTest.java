@@ -5,13 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.io.StringWriter;
 import java.util.List;
+import java.util.stream.Collectors;
+import org.datsim.core.trace.JsonLinesTraceWriter;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.viz.explain.Explainer;
 import org.datsim.viz.explain.Explanation;
 import org.datsim.viz.explain.Times;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The explainer on hand-made traces: each cause it names comes from a field of the trace. These check the words, not
@@ -260,5 +265,141 @@ class ExplainerTest {
                 + " (DAT_INVALID_STATE_EVD_CONFIG_THRESHOLD), so it took no event: an EVD fed by a stream whose"
                 + " notifications the consumer controls (UNSIGNALLED completions) or the sender does (SOLICITED_WAIT"
                 + " receives) allows only threshold 1 (rules 6 and 15)"), t);
+    }
+    private static TraceEvent start(long t, long op) {
+        return TraceEvent.of(t, TraceEvent.START, "A").ep("A/ep1").op(op);
+    }
+
+    private static TraceEvent retransmit(long t, long op, String opcode, String reason, long attempt) {
+        return TraceEvent.of(t, "retransmit", "A").ep("A/ep1").op(op).cookie(op).attr("opcode", opcode)
+                .attr("reason", reason).attr("attempt", attempt);
+    }
+
+    private static TraceEvent complete(long t, long op, String status) {
+        return TraceEvent.of(t, TraceEvent.COMPLETE, "A").ep("A/ep1").op(op).status(status);
+    }
+
+    /** The lines of one operation's story, from its heading to the next heading. */
+    private static String story(String text, long op) {
+        int from = text.indexOf("op " + op + "  ");
+        int to = text.indexOf("\nop ", from + 1);
+        return text.substring(from, to < 0 ? text.indexOf("\n\n", from) : to);
+    }
+
+    @Test
+    void aGoBackNRetransmissionIsToldWithItsCauseAttemptAndTheOperationsSentAgainWithIt() {
+        Explainer x = new Explainer();
+        x.accept(post(1_000_000, 1, "rdma_write", null));
+        x.accept(post(1_000_000, 2, "rdma_write", null));
+        x.accept(post(1_000_000, 3, "send", null));
+        x.accept(start(1_150_000, 1));
+        x.accept(start(1_200_000, 2));
+        x.accept(start(1_250_000, 3));
+        x.accept(retransmit(5_000_000, 1, "rdma_write", "nak_sequence_error", 1));
+        x.accept(start(5_000_000, 1));
+        x.accept(start(5_050_000, 2));
+        x.accept(start(5_100_000, 3));
+        x.accept(retransmit(40_000_000, 2, "rdma_write", "ack_timeout", 1)); // op 1 finished meanwhile
+        x.accept(start(40_000_000, 2));
+        x.accept(start(40_050_000, 3));
+        x.accept(complete(9_000_000, 1, "DAT_DTO_SUCCESS"));
+        x.accept(complete(45_000_000, 2, "DAT_DTO_SUCCESS"));
+        x.accept(complete(45_000_000, 3, "DAT_DTO_SUCCESS"));
+        String t = text(x.explain());
+        String one = story(t, 1);
+        assertTrue(one.contains("5 us  * was retransmitted (attempt 1) after a sequence-error NAK: the responder got a"
+                + " packet out of sequence and refused it, so a packet before that one, of this operation or a later"
+                + " one, was lost; go-back-N sends it again, then op 2 (rdma_write) and op 3 (send)\n"), one);
+        assertTrue(one.contains("5 us  started again (retransmission attempt 1)\n"), one);
+        String two = story(t, 2);
+        assertTrue(two.contains("5.05 us  started again: go-back-N from op 1 (rdma_write), retransmitted at 5 us"
+                + " after a sequence-error NAK, sends every later unfinished operation of A/ep1 again too"), two);
+        assertTrue(two.contains("40 us  * was retransmitted (attempt 1) after a local ACK timeout: the requester had"
+                + " heard nothing from the responder (no ACK, NAK or response) for 1 to 2 times hca.ack_timeout"), two);
+        assertTrue(two.contains("go-back-N sends it again, then op 3 (send); after hca.retry_count such retries"), two);
+        String three = story(t, 3);
+        assertTrue(three.contains("40.05 us  started again: go-back-N from op 2 (rdma_write), retransmitted at 40 us"
+                + " after a local ACK timeout"), three);
+        assertFalse(t.contains("RNR"), t);
+        assertTrue(t.contains("Not in the trace: packets a switch drops are not traced (summary.json's ports count"
+                + " them per link): a retransmission tells what showed the loss to the requester, not which packet"
+                + " was lost or where."), t);
+        List<String> notable = x.explain().notableSentences();
+        assertEquals(List.of("at 5 us op 1 (rdma_write) was retransmitted (attempt 1) after a sequence-error NAK",
+                "at 40 us op 2 (rdma_write) was retransmitted (attempt 1) after a local ACK timeout"),
+                notable.stream().map(n -> n.substring(0, n.indexOf(':'))).collect(Collectors.toList()));
+    }
+
+    @Test
+    void aMissingReadResponseIsToldAsSuch() {
+        Explainer x = new Explainer();
+        x.accept(post(1_000_000, 1, "rdma_read", null));
+        x.accept(start(1_150_000, 1));
+        x.accept(retransmit(3_000_000, 1, "rdma_read", "response_missing", 1));
+        x.accept(start(3_000_000, 1));
+        x.accept(complete(6_000_000, 1, "DAT_DTO_SUCCESS"));
+        String t = text(x.explain());
+        assertTrue(t.contains("* was retransmitted (attempt 1) after a missing response: a later response, or the"
+                + " acknowledgement of a later request, came back while a response of this RDMA Read had not, so that"
+                + " response or its request was lost; go-back-N sends its request again\n"), t);
+    }
+
+    @Test
+    void aTransportErrorAfterAckTimeoutsIsToldAsTheRetriesRunningOut() {
+        Explainer x = new Explainer();
+        x.accept(post(1_000_000, 1, "send", null));
+        x.accept(post(1_000_000, 2, "send", null));
+        x.accept(start(1_150_000, 1));
+        x.accept(start(1_200_000, 2));
+        x.accept(retransmit(30_000_000, 1, "send", "ack_timeout", 1));
+        x.accept(start(30_000_000, 1));
+        x.accept(start(30_050_000, 2));
+        x.accept(TraceEvent.of(60_000_000, TraceEvent.ERROR, "A").ep("A/ep1").status("DAT_DTO_ERR_TRANSPORT")
+                .attr("error", "connection broken"));
+        x.accept(complete(60_000_000, 1, "DAT_DTO_ERR_TRANSPORT"));
+        x.accept(complete(60_000_000, 2, "DAT_DTO_ERR_FLUSHED"));
+        String t = text(x.explain());
+        assertTrue(t.contains("* failed with DAT_DTO_ERR_TRANSPORT: the local ACK timer expired again after"
+                + " retransmission attempt 1 with nothing heard from the responder, and hca.retry_count retries in a"
+                + " row without progress were used up (IBV_WC_RETRY_EXC_ERR)"), t);
+        assertTrue(story(t, 2).contains("* was flushed, DAT_DTO_ERR_FLUSHED: the connection of A/ep1 broke at 60 us"),
+                t);
+    }
+
+    @Test
+    void theRetryAfterAnRnrNakIsToldOnTheLaterOperationsItSendsAgainToo() {
+        Explainer x = new Explainer();
+        x.accept(post(1_000_000, 5, "send", null));
+        x.accept(post(1_000_000, 6, "send", null));
+        x.accept(start(1_150_000, 5));
+        x.accept(start(1_200_000, 6));
+        x.accept(TraceEvent.of(2_000_000, "rnr_nak", "B").ep("B/ep1").op(5).attr("reason", "no receive posted"));
+        x.accept(start(12_500_000, 5));
+        x.accept(start(12_550_000, 6));
+        x.accept(complete(14_000_000, 5, "DAT_DTO_SUCCESS"));
+        x.accept(complete(14_000_000, 6, "DAT_DTO_SUCCESS"));
+        String t = text(x.explain());
+        assertTrue(story(t, 5).contains("started again (the retry after the RNR NAK, transport.rnr_timer later)"), t);
+        assertTrue(story(t, 6).contains("12.55 us  started again: the retry of op 5 (send) after its RNR NAK sends"
+                + " every later unfinished operation of A/ep1 again too"), t);
+        assertFalse(t.contains("retransmi"), t);
+        assertFalse(t.contains("packets a switch drops"), "told only for a trace with retransmissions: " + t);
+    }
+
+    @Test
+    void theHeaderCountsThePacketsTheSummarySaysWereDropped(@TempDir Path dir) throws Exception {
+        try (JsonLinesTraceWriter w = new JsonLinesTraceWriter(dir.resolve("events.jsonl"))) {
+            w.accept(post(1_000_000, 1, "rdma_write", null));
+            w.accept(complete(2_000_000, 1, "DAT_DTO_SUCCESS"));
+        }
+        Files.writeString(dir.resolve("summary.json"), "{\"scenario\": \"s\", \"seed\": 1, \"end_time_ps\": 2000000,"
+                + " \"stop_reason\": \"NO_EVENTS\", \"ports\": {\"A->S\": {\"drops\": 3}, \"S->A\": {\"drops\": 0},"
+                + " \"C->S\": {\"drops\": 1}, \"D->S\": {\"drops\": 2}}}");
+        String t = text(Explainer.explainRun(dir));
+        assertTrue(t.contains("\nPackets lost (summary.json's ports): 3 sent on A->S, 1 on C->S and 2 on D->S were"
+                + " dropped by the switch at the link's end"), t);
+
+        Files.writeString(dir.resolve("summary.json"), "{\"scenario\": \"s\", \"ports\": {\"A->S\": {\"drops\": 0}}}");
+        assertFalse(text(Explainer.explainRun(dir)).contains("Packets lost"), "nothing to say without drops");
     }
 }

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Opens the timeline of a run in headless Chromium, as a person would: {@code datsim run} an example, {@code datsim
  * view} it, load {@code timeline.html} from {@code file://}, and read what the page says it drew (its
  * {@code #datsim-state} element, via {@code --dump-dom}): the lanes, the bars, the fence arrow, the error marks, and
- * no script error and no console message; pointing at the fenced Send ({@code #hover=op:3}) shows why it waited.
+ * no script error and no console message; pointing at the fenced Send ({@code #hover=op:3}) shows why it waited;
+ * the retransmissions of a lossy run are marked on their operations, not as errors.
  * Saves a screenshot, with that tooltip, as {@code target/timeline-screenshot.png}.
  *
  * <p>Chromium is Debian's {@code chromium} package (CI's {@code .ci/run} installs it), or the browser named by the
@@ -180,6 +181,25 @@ class TimelineBrowserTest {
         assertEquals(4, s.path("errorOperations").asInt(), "the flushed and refused operations");
         assertTrue(s.path("badMarks").asInt() >= 2, "the two 'connection broken' errors are marked");
         assertEquals(4, s.path("drawn").path("bars").asInt());
+    }
+
+    @Test
+    void retransmissionsAfterPacketLossAreMarkedOnTheirOperationsAndAreNoErrors() throws Exception {
+        Path page = runAndView("pfc-headroom-loss.json");
+        long traced = ScenarioJson.readTrace(page.resolveSibling("events.jsonl")).stream()
+                .filter(e -> "retransmit".equals(e.path("kind").asText())).count();
+        assertTrue(traced > 0, "the example loses packets and retransmits");
+        JsonNode s = state(page);
+        assertEquals(traced, s.path("retransmits").asLong(), "one mark per retransmit line");
+        assertEquals(traced, s.path("drawn").path("retransmits").asLong(), "all are drawn when the run fits");
+        assertEquals(0, s.path("errorOperations").asInt(), "every operation completed successfully");
+        assertEquals(0, s.path("badMarks").asInt(), "a recovered loss is not drawn as an error");
+
+        // op 4, A's second Write, began both of A's retransmissions: its details say when and why
+        String text = state(page.toUri() + "#hover=op:4").path("hover").asText();
+        assertTrue(text.startsWith("op 4  rdma_write  32768 B"), text);
+        assertTrue(text.contains("retransmitted at 44.176 us: after a sequence-error NAK, attempt 1 (go-back-N"), text);
+        assertTrue(text.contains("retransmitted at 74.425 us: after a local ACK timeout, attempt 2 (go-back-N"), text);
     }
 
     @Test

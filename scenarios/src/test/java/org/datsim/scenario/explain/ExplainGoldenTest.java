@@ -1,6 +1,7 @@
 package org.datsim.scenario.explain;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -46,7 +47,7 @@ class ExplainGoldenTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"send-after-read-fence", "rmr-context-too-early"})
+    @ValueSource(strings = {"send-after-read-fence", "rmr-context-too-early", "pfc-headroom-loss"})
     void explainMatchesTheReviewedGolden(String example, @TempDir Path out) throws Exception {
         String got = explain(example, out);
         Path golden = Paths.get("src/test/resources/explain", example + ".txt");
@@ -106,6 +107,49 @@ class ExplainGoldenTest {
         assertTrue(got.contains("behind op 2 (rdma_read), posted before it on A/ep1 (rule 2"), got);
         assertTrue(got.contains("* started while op 2 (rdma_read), posted before it on A/ep1, had not finished"),
                 got);
+    }
+
+    @Test
+    void eachRetransmissionAfterPfcLossIsToldWithItsCauseAndAttemptNotAsAnRnrRetry(@TempDir Path out)
+            throws Exception {
+        // A and C write 4 x 32 KiB each to B through a switch whose PFC headroom is far too small for its 2 us cables
+        String got = explain("pfc-headroom-loss", out).replace("\r\n", "\n");
+        JsonNode summary = ScenarioJson.readJson(out.resolve("summary.json"));
+        assertEquals(0, summary.path("expectations").path("failed").asLong(), "every expectation held");
+        long drops = 0;
+        for (JsonNode port : summary.path("ports")) {
+            drops += port.path("drops").asLong();
+        }
+        assertTrue(drops > 0, "the switch dropped packets");
+        assertTrue(got.contains("Packets lost (summary.json's ports): 15 sent on A->S and 15 on C->S were dropped"),
+                got);
+        Map<String, Integer> reasons = new TreeMap<>();
+        int writes = 0;
+        for (JsonNode e : ScenarioJson.readTrace(out.resolve("events.jsonl"))) {
+            String kind = e.get("kind").asText();
+            if ("complete".equals(kind) && "rdma_write".equals(e.path("opcode").asText())) {
+                assertEquals("DAT_DTO_SUCCESS", e.path("status").asText(), e::toString);
+                writes++;
+            }
+            if (!"retransmit".equals(kind)) {
+                continue;
+            }
+            String reason = e.get("reason").asText();
+            reasons.merge(reason, 1, Integer::sum);
+            String cause = "ack_timeout".equals(reason) ? "a local ACK timeout" : "a sequence-error NAK";
+            String want = Times.human(e.get("t_ps").asLong()) + "  * was retransmitted (attempt "
+                    + e.get("attempt").asLong() + ") after " + cause + ": ";
+            int story = got.indexOf("op " + e.get("op").asLong() + "  rdma_write");
+            int line = got.indexOf(want, story);
+            assertTrue(story >= 0 && line > story && line < got.indexOf("completed DAT_DTO_SUCCESS", story),
+                    () -> "no \"" + want + "\" in the story of op " + e.get("op") + "\n" + got);
+        }
+        assertEquals(8, writes, "every Write completed");
+        assertEquals(Map.of("ack_timeout", 2, "nak_sequence_error", 2), reasons, "the run shows both causes");
+        assertTrue(got.contains("started again: go-back-N from op 4 (rdma_write), retransmitted at 44.176 us after a"
+                + " sequence-error NAK, sends every later unfinished operation of A/ep1 again too"), got);
+        assertFalse(got.contains("RNR"), "no RNR NAK in this run: " + got);
+        assertTrue(got.contains("Not in the trace: packets a switch drops are not traced"), got);
     }
 
     @Test

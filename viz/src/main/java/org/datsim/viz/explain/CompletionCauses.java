@@ -38,8 +38,7 @@ final class CompletionCauses {
             lines.add(new Explanation.Line(o.complete, "was flushed, DAT_DTO_ERR_FLUSHED: " + whyFlushed(o)
                     + notStarted(o), true));
         } else if (!o.status.isEmpty() && !"DAT_DTO_SUCCESS".equals(o.status)) {
-            lines.add(new Explanation.Line(o.complete, "failed with " + o.status + Wording.statusReason(o.status),
-                    true));
+            lines.add(new Explanation.Line(o.complete, "failed with " + o.status + failedBecause(o), true));
         } else if (o.flags.contains("DAT_COMPLETION_UNSIGNALLED_FLAG") && "DAT_DTO_SUCCESS".equals(o.status)) {
             lines.add(new Explanation.Line(o.complete, "completed " + o.status + ", " + latency + "; its event is"
                     + " queued, but an unsignalled one is no notification: it wakes no dat_evd_wait waiter and triggers"
@@ -104,6 +103,22 @@ final class CompletionCauses {
                 + Times.human(o.dequeue - o.complete) + " after it was queued, once its dat_evd_wait on "
                 + timeouts.get(at) + " had timed out at " + Times.human(at) + " (rule 5): an unsignalled completion"
                 + " wakes no waiter (rule 13), and no signalled completion of " + o.ep + " came in between", true);
+    }
+
+    /**
+     * Why an operation failed, after its status: for DAT_DTO_ERR_TRANSPORT after the local ACK timer had made it
+     * retransmit, the retries that ran out; otherwise the status's usual reason.
+     */
+    private static String failedBecause(OpRecord o) {
+        OpRecord.Retransmit last = o.retransmits == null || o.retransmits.isEmpty() ? null
+                : o.retransmits.get(o.retransmits.size() - 1);
+        if ("DAT_DTO_ERR_TRANSPORT".equals(o.status) && last != null && "ack_timeout".equals(last.reason())
+                && last.tPs() <= o.complete) {
+            return ": the local ACK timer expired again after retransmission attempt " + last.attempt() + " with"
+                    + " nothing heard from the responder, and hca.retry_count retries in a row without progress were"
+                    + " used up (IBV_WC_RETRY_EXC_ERR); the later operations are flushed and the connection breaks";
+        }
+        return Wording.statusReason(o.status);
     }
 
     private String whyFlushed(OpRecord o) {

@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import org.datsim.core.time.SimTime;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.viz.TraceReader;
@@ -15,8 +17,9 @@ import org.datsim.viz.TraceReader;
  * Derives the causal story of a run from its trace: for each operation, in posting order, when it was posted, what
  * held it back and why (a barrier fence, an RMR bind's implicit fence, strict read ordering, RDMA Read credits, the
  * HCA's send engine busy with another operation, the link busy with another operation's packets, a receiver not
- * ready), the HCA cache misses that stalled it, when it went on the wire, was placed and completed (and whether its
- * completion waited for an earlier operation), and when the consumer took the completion. Only what the trace shows is claimed; what it cannot show
+ * ready), the HCA cache misses that stalled it, when it went on the wire, the retransmissions that recovered lost
+ * packets (and why each began: an ACK timeout, a sequence-error NAK, a missing response), was placed and completed
+ * (and whether its completion waited for an earlier operation), and when the consumer took the completion. Only what the trace shows is claimed; what it cannot show
  * is listed in {@link Explanation#limits()}.
  *
  * <p>Feed events with {@link #accept(TraceEvent)} in file order, then call {@link #explain()}; or use
@@ -31,6 +34,11 @@ public final class Explainer {
         "switch queues are not traced: the time from a message's last bit leaving its host to its placement"
                 + " includes the links' latency, any switch queueing and the receiver's DMA.",
     };
+
+    /** Told only for a trace with retransmissions. */
+    private static final String DROPS_LIMIT = "packets a switch drops are not traced (summary.json's ports count them"
+            + " per link): a retransmission tells what showed the loss to the requester, not which packet was lost"
+            + " or where.";
 
     private final TraceIndex index = new TraceIndex();
     private final List<String> header = new ArrayList<>();
@@ -80,10 +88,41 @@ public final class Explainer {
                 x.addHeader("Run of scenario " + s.path("scenario").asText("?") + " (seed " + s.path("seed").asText("?")
                         + "): " + Times.human(s.path("end_time_ps").asLong()) + " simulated, stop reason "
                         + s.path("stop_reason").asText("?") + ".");
+                String drops = drops(s.path("ports"));
+                if (!drops.isEmpty()) {
+                    x.addHeader(drops);
+                }
             }
         }
         TraceReader.read(runDir.resolve("events.jsonl"), x::accept);
         return x.explain();
+    }
+
+    /**
+     * Returns the sentence on the packets the fabric dropped, from summary.json's {@code ports} (in their order
+     * there), or "" when none was dropped.
+     */
+    static String drops(JsonNode ports) {
+        List<String> parts = new ArrayList<>();
+        long total = 0;
+        for (Iterator<Map.Entry<String, JsonNode>> it = ports.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> p = it.next();
+            long n = p.getValue().path("drops").asLong(0);
+            if (n > 0) {
+                parts.add(n + (parts.isEmpty() ? " sent on " : " on ") + p.getKey());
+                total += n;
+            }
+        }
+        if (total == 0) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("Packets lost (summary.json's ports): ");
+        for (int i = 0; i < parts.size(); i++) {
+            sb.append(i == 0 ? "" : i == parts.size() - 1 ? " and " : ", ").append(parts.get(i));
+        }
+        return sb.append(total == 1 ? " was" : " were").append(" dropped by the switch at the link's end, its"
+                + " buffer share for that input being full (PFC headroom too small); the requesters recover lost"
+                + " packets by the retransmissions below.").toString();
     }
 
     /**
@@ -111,7 +150,11 @@ public final class Explainer {
             }
             stories.add(story(o, starts, caches, ends));
         }
-        return new Explanation(List.copyOf(header), stories, index.others.sorted(), List.of(LIMITS));
+        List<String> limits = new ArrayList<>(List.of(LIMITS));
+        if (index.anyRetransmit) {
+            limits.add(DROPS_LIMIT);
+        }
+        return new Explanation(List.copyOf(header), stories, index.others.sorted(), List.copyOf(limits));
     }
 
     private Explanation.Story story(OpRecord o, StartCauses starts, CacheCauses caches, CompletionCauses ends) {

@@ -17,6 +17,18 @@ final class OpRecord {
     record CacheMiss(long tPs, String host, boolean mtt, long penaltyPs) {
     }
 
+    /**
+     * A go-back-N retransmission that began with the operation (a {@code retransmit} trace line): the transport sent
+     * it, and every later unfinished operation of its endpoint, again.
+     *
+     * @param tPs when the requester went back
+     * @param reason the trace's {@code reason}: {@code ack_timeout}, {@code nak_sequence_error} or
+     *     {@code response_missing}
+     * @param attempt how many times the transport had then gone back to this operation, from 1
+     */
+    record Retransmit(long tPs, String reason, long attempt) {
+    }
+
     long id;
     String host = "";
     String ep = "";
@@ -53,6 +65,8 @@ final class OpRecord {
     boolean dequeuedByWait;
     /** The cache misses charged to it, in trace order; null while there are none. */
     List<CacheMiss> cacheMisses;
+    /** The retransmissions that began with it, in trace order; null while there are none. */
+    List<Retransmit> retransmits;
 
     /** Tells whether it was posted with DAT_COMPLETION_UNSIGNALLED_FLAG. */
     boolean isUnsignalled() {

@@ -8,21 +8,33 @@ import java.util.TreeMap;
  * Writes how a request got going: what held it before it started (a fence, an RMR bind's implicit fence, strict
  * read ordering, an RDMA Read credit), why it started when it did (the doorbell, the send engine busy with another
  * operation), whether it overtook an unfinished RDMA Read (rule 19), its messages on the wire (behind which other
- * operation's packet) and the RNR NAKs that refused it.
+ * operation's packet), the RNR NAKs that refused it, the go-back-N retransmissions that began with it (after an ACK
+ * timeout, a sequence-error NAK or a missing response) and why it started again.
  */
 final class StartCauses {
 
+    private static final String RNR_RETRY = "started again (the retry after the RNR NAK, transport.rnr_timer later)";
+    /** The most operations a retransmission's line names; beyond, it counts the rest. */
+    private static final int NAMED_RESENT = 4;
+
     private final TraceIndex index;
     private final long pcieLatency;
+    private final Restarts restarts;
 
     StartCauses(TraceIndex index, long pcieLatency) {
         this.index = index;
         this.pcieLatency = pcieLatency;
+        this.restarts = new Restarts(index);
     }
 
     /** Adds the steps of a request (anything but a receive) from its holds to its last message on the wire. */
     void write(OpRecord o, List<Explanation.Line> lines) {
         long hold = holds(o, lines);
+        if (o.retransmits != null) { // before the restarts: at the same time, the retransmission tells why
+            for (OpRecord.Retransmit r : o.retransmits) {
+                lines.add(new Explanation.Line(r.tPs(), retransmitted(o, r), true));
+            }
+        }
         for (int i = 0; i < o.starts.size(); i++) {
             long s = o.starts.get(i);
             lines.add(new Explanation.Line(s, whyStarted(o, i, s, hold), false));
@@ -62,7 +74,7 @@ final class StartCauses {
 
     private String whyStarted(OpRecord o, int i, long s, long hold) {
         if (i > 0) {
-            return "started again (the retry after the RNR NAK, transport.rnr_timer later)";
+            return whyAgain(o, i);
         }
         if (hold >= 0) {
             return "started, released by the hold above";
@@ -79,6 +91,62 @@ final class StartCauses {
         }
         return "was started by " + o.host + "'s send engine (the doorbell takes " + Times.human(pcieLatency)
                 + " over PCIe)";
+    }
+
+    /** Why a request started for the {@code i}-th time (i from 1): a retransmission or an RNR NAK's retry. */
+    private String whyAgain(OpRecord o, int i) {
+        Restarts.Cause c = restarts.cause(o, i);
+        if (c == null) {
+            return o.rnr.isEmpty() ? "started again" : RNR_RETRY;
+        }
+        if (c.rnr()) {
+            return c.first() == o.id ? RNR_RETRY : "started again: the retry of " + index.name(c.first())
+                    + " after its RNR NAK sends every later unfinished operation of " + o.ep + " again too";
+        }
+        OpRecord.Retransmit r = retransmitAt(index.ops.get(c.first()), c.tPs());
+        if (c.first() == o.id) {
+            return "started again (retransmission" + (r == null ? "" : " attempt " + r.attempt()) + ")";
+        }
+        return "started again: go-back-N from " + index.name(c.first()) + ", retransmitted at " + Times.human(c.tPs())
+                + (r == null ? "" : " after " + Wording.retransmitCause(r.reason())) + ", sends every later unfinished operation of " + o.ep + " again too";
+    }
+
+    private static OpRecord.Retransmit retransmitAt(OpRecord first, long tPs) {
+        OpRecord.Retransmit found = null;
+        if (first != null && first.retransmits != null) {
+            for (OpRecord.Retransmit r : first.retransmits) {
+                if (r.tPs() == tPs) {
+                    found = r; // the last one traced then, as TraceIndex keeps it
+                }
+            }
+        }
+        return found;
+    }
+
+    /**
+     * A go-back-N retransmission that began with the operation: what told the requester that a packet was lost,
+     * and which later operations it sent again with it.
+     */
+    private String retransmitted(OpRecord o, OpRecord.Retransmit r) {
+        StringBuilder sb = new StringBuilder("was retransmitted (attempt ").append(r.attempt()).append(") after ")
+                .append(Wording.retransmitCause(r.reason())).append(": ")
+                .append(Wording.retransmitWhy(r.reason(), o.isAtomic() ? "atomic" : "RDMA Read"))
+                .append("; go-back-N sends ").append(o.isReadLike() ? "its request" : "it").append(" again");
+        List<Long> with = restarts.resentWith(o.ep, r.tPs());
+        if (!with.isEmpty()) {
+            sb.append(", then ");
+            if (with.size() <= NAMED_RESENT) {
+                sb.append(index.names(with.stream().mapToLong(Long::longValue).toArray()));
+            } else {
+                sb.append(index.name(with.get(0))).append(", ").append(index.name(with.get(1))).append(" and ")
+                        .append(with.size() - 2).append(" later operations of ").append(o.ep);
+            }
+        }
+        if ("ack_timeout".equals(r.reason())) {
+            sb.append("; after hca.retry_count such retries in a row with nothing heard in between, the next timeout"
+                    + " fails it with DAT_DTO_ERR_TRANSPORT");
+        }
+        return sb.toString();
     }
 
     /** Its messages on the wire: the request (or data) packets, then any response coming back. */

@@ -20,6 +20,8 @@ final class TraceIndex {
     static final int READS = 1;
     /** A bit of {@link #readLikeKinds}: IB atomics. */
     static final int ATOMICS = 2;
+    /** The trace kind of a go-back-N retransmission (docs/trace-format.md). */
+    static final String RETRANSMIT = "retransmit";
 
     final Map<Long, OpRecord> ops = new LinkedHashMap<>();
     /** Per host: start time to the operation its send engine started then (lookups only, never iterated). */
@@ -35,6 +37,15 @@ final class TraceIndex {
     final Map<String, Long> disconnectAt = new HashMap<>();
     /** Per endpoint: completion time to the operation whose completion was a notification then. */
     final Map<String, TreeMap<Long, Long>> notifiedByEp = new HashMap<>();
+    /**
+     * Per requester endpoint: when a go-back-N retransmission began, to the operation it began with (the last one
+     * traced at that time).
+     */
+    final Map<String, TreeMap<Long, Long>> retransmitsByEp = new HashMap<>();
+    /** Per requester endpoint: when a responder refused one of its operations with an RNR NAK, to that operation. */
+    final Map<String, TreeMap<Long, Long>> rnrByEp = new HashMap<>();
+    /** Whether the trace has a {@code retransmit} line. */
+    boolean anyRetransmit;
     /** Per process: when its dat_evd_waits returned DAT_TIMEOUT_EXPIRED. */
     final Map<String, TreeMap<Long, String>> waitTimeouts = new HashMap<>();
     final OtherHappenings others = new OtherHappenings();
@@ -135,8 +146,24 @@ final class TraceIndex {
                 OpRecord o = op(e);
                 o.rnr.add(t);
                 o.rnrHost = e.ep() != null ? e.ep() : e.host();
+                if (o.post >= 0) { // the requester's endpoint, from the post (the line names the responder's)
+                    rnrByEp.computeIfAbsent(o.ep, k -> new TreeMap<>()).put(t, o.id);
+                }
                 break;
             }
+            case RETRANSMIT:
+                if (e.op() >= 0) {
+                    OpRecord o = op(e);
+                    if (o.retransmits == null) {
+                        o.retransmits = new ArrayList<>(2);
+                    }
+                    o.retransmits.add(new OpRecord.Retransmit(t, text(e, "reason"), number(e, "attempt", 0)));
+                    if (e.ep() != null) {
+                        retransmitsByEp.computeIfAbsent(e.ep(), k -> new TreeMap<>()).put(t, o.id);
+                    }
+                    anyRetransmit = true;
+                }
+                break;
             case TraceEvent.PLACE: {
                 OpRecord o = op(e);
                 o.place = t;

@@ -79,6 +79,49 @@ final class Wording {
     }
 
     /**
+     * Names what made the requester retransmit, after "after".
+     *
+     * @param reason the {@code reason} of a {@code retransmit} line
+     * @return e.g. "a sequence-error NAK"
+     */
+    static String retransmitCause(String reason) {
+        switch (reason) {
+            case "ack_timeout":
+                return "a local ACK timeout";
+            case "nak_sequence_error":
+                return "a sequence-error NAK";
+            case "response_missing":
+                return "a missing response";
+            default:
+                return reason.isEmpty() ? "a loss" : reason;
+        }
+    }
+
+    /**
+     * Explains what a retransmission's reason tells of the loss.
+     *
+     * @param reason the {@code reason} of a {@code retransmit} line
+     * @param what the kind of request for a missing response ("RDMA Read" or "atomic")
+     * @return the explanation, a clause
+     */
+    static String retransmitWhy(String reason, String what) {
+        switch (reason) {
+            case "ack_timeout":
+                return "the requester had heard nothing from the responder (no ACK, NAK or response) for 1 to 2 times"
+                        + " hca.ack_timeout, so a packet it sent after the last one acknowledged, or the"
+                        + " acknowledgement coming back, was lost";
+            case "nak_sequence_error":
+                return "the responder got a packet out of sequence and refused it, so a packet before that one, of"
+                        + " this operation or a later one, was lost";
+            case "response_missing":
+                return "a later response, or the acknowledgement of a later request, came back while a response of"
+                        + " this " + what + " had not, so that response or its request was lost";
+            default:
+                return "a packet was lost";
+        }
+    }
+
+    /**
      * Explains an error status of a completion, after its name.
      *
      * @param status the DTO status
@@ -96,6 +139,9 @@ final class Wording {
             case "DAT_DTO_ERR_REMOTE_RESPONDER":
                 return ": the responder got more RDMA Reads than its max_rdma_read_in (rule 49); the connection"
                         + " breaks";
+            case "DAT_DTO_ERR_TRANSPORT":
+                return ": the transport gave up on it: its retries after local ACK timeouts ran out"
+                        + " (hca.retry_count), or the responder answered with an error NAK; the connection breaks";
             case "DAT_RMR_OPERATION_FAILED":
                 return ": the bind failed after dat_rmr_bind returned (rule 26); the connection breaks";
             default:
