@@ -637,14 +637,12 @@ public final class ScenarioLoader {
             }
         }
         List<Step> shared = null;
+        long start = 0;
         for (Instance p : all) {
-            long start = 0;
-            if (p.node().has("start")) {
-                Long t = p.first() ? duration(p.node().get("start"), p.path() + ".start")
-                        : SimTime.parse(p.node().get("start").asText());
-                start = t != null ? t : 0;
-            }
             if (p.first()) {
+                // A template's start is validated once, for its first instance; every instance starts then.
+                Long t = p.node().has("start") ? duration(p.node().get("start"), p.path() + ".start") : null;
+                start = t != null ? t : 0;
                 // A template's calls are validated once, for its first instance; every instance shares them.
                 JsonNode calls = p.node().get("calls");
                 shared = new ArrayList<>();
