@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 class ProcessStartValidationTest {
 
     private static String scenario(String processes) {
-        return "{\"scenario\": \"t\", \"fabric\": {\"hosts\": [\"A\", \"B\"], \"links\": [{\"a\": \"A\", \"b\": \"B\"}]},"
-                + " \"processes\": [" + processes + "]}";
+        return "{\"scenario\": \"t\", \"fabric\": {\"hosts\": [\"A\", \"B\"], \"links\": [{\"a\": \"A\","
+                + " \"b\": \"B\"}]}, \"processes\": [" + processes + "]}";
     }
 
     private static List<String> problems(String json) {
