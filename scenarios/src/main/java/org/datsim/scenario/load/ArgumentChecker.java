@@ -11,11 +11,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.dat.NamedValues;
 
 /** Checks each argument of a call against its {@link ArgType}. */
 final class ArgumentChecker {
+
+    private static final Pattern HEX = Pattern.compile(Patterns.HEX);
 
     private final Problems problems;
     private final QuantityChecker quantities;
@@ -209,7 +212,7 @@ final class ArgumentChecker {
         }
         if (v.has("hex")) {
             JsonNode h = v.get("hex");
-            if (!h.isTextual() || !h.asText().matches("([0-9a-fA-F]{2})*")) {
+            if (!h.isTextual() || !HEX.matcher(h.asText()).matches()) {
                 problems.add(path + ".hex", "expected an even number of hexadecimal digits, found " + show(h));
             }
         }

@@ -78,7 +78,7 @@ final class RefChecker {
 
     /** Returns true if the value is written as a reference (a string starting with {@code $}). */
     static boolean isRef(JsonNode v) {
-        return v.isTextual() && v.asText().startsWith("$");
+        return v.isTextual() && v.asText().startsWith(Patterns.REF_PREFIX);
     }
 
     /**
