@@ -18,6 +18,14 @@ import org.datsim.fabric.dat.NamedValues;
 /** Checks each argument of a call against its {@link ArgType}. */
 final class ArgumentChecker {
 
+    /** The endpoint attributes ({@link ArgType#EP_ATTR}) that are sizes. */
+    static final List<String> EP_ATTR_SIZES = List.of("max_message_size", "max_rdma_size", "max_recv_dtos",
+            "max_request_dtos", "max_recv_iov", "max_request_iov", "max_rdma_read_in", "max_rdma_read_out");
+    /** The endpoint attributes that are completion flags. */
+    static final List<String> EP_ATTR_FLAGS = List.of("request_completion_flags", "recv_completion_flags");
+    /** The fields of a remote target ({@link ArgType#RMR}); all but the offset are required. */
+    static final List<String> RMR_FIELDS = List.of("rmr_context", "address", "length", "offset");
+
     private static final Pattern HEX = Pattern.compile(Patterns.HEX);
 
     private final Problems problems;
@@ -181,8 +189,8 @@ final class ArgumentChecker {
             problems.add(path, "expected " + ArgType.RMR.expected() + ", found " + show(v));
             return;
         }
-        problems.unknownKeys(v, path, Set.of("rmr_context", "address", "length", "offset"));
-        for (String k : new String[] {"rmr_context", "address", "length", "offset"}) {
+        problems.unknownKeys(v, path, Set.copyOf(RMR_FIELDS));
+        for (String k : RMR_FIELDS) {
             JsonNode x = v.get(k);
             if (x == null) {
                 if (!k.equals("offset")) {
@@ -236,18 +244,15 @@ final class ArgumentChecker {
             problems.add(path, "expected " + ArgType.EP_ATTR.expected() + ", found " + show(v));
             return;
         }
-        Set<String> numeric = Set.of("max_message_size", "max_rdma_size", "max_recv_dtos", "max_request_dtos",
-                "max_recv_iov", "max_request_iov", "max_rdma_read_in", "max_rdma_read_out");
-        Set<String> flagKeys = Set.of("request_completion_flags", "recv_completion_flags");
-        Set<String> all = new TreeSet<>(numeric);
-        all.addAll(flagKeys);
+        Set<String> all = new TreeSet<>(EP_ATTR_SIZES);
+        all.addAll(EP_ATTR_FLAGS);
         problems.unknownKeys(v, path, all);
         Iterator<Map.Entry<String, JsonNode>> it = v.fields();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
-            if (numeric.contains(e.getKey())) {
+            if (EP_ATTR_SIZES.contains(e.getKey())) {
                 quantities.size(e.getValue(), path + "." + e.getKey());
-            } else if (flagKeys.contains(e.getKey())) {
+            } else if (EP_ATTR_FLAGS.contains(e.getKey())) {
                 flags(e.getValue(), path + "." + e.getKey(), Dat.COMPLETION_FLAGS);
             }
         }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.List;
 import org.datsim.core.param.ParamSpec;
 import org.datsim.fabric.FabricParams;
 import org.datsim.fabric.dat.Dat;
@@ -300,7 +299,7 @@ public final class SchemaGenerator {
                 n.put("type", "object").put("additionalProperties", false);
                 n.putArray("required").add("rmr_context").add("address").add("length");
                 ObjectNode p = n.putObject("properties");
-                for (String k : List.of("rmr_context", "address", "length", "offset")) {
+                for (String k : ArgumentChecker.RMR_FIELDS) {
                     p.set(k, size.deepCopy());
                 }
                 return n;
@@ -311,12 +310,12 @@ public final class SchemaGenerator {
                 ObjectNode n = MAPPER.createObjectNode();
                 n.put("type", "object").put("additionalProperties", false);
                 ObjectNode p = n.putObject("properties");
-                for (String k : List.of("max_message_size", "max_rdma_size", "max_recv_dtos", "max_request_dtos",
-                        "max_recv_iov", "max_request_iov", "max_rdma_read_in", "max_rdma_read_out")) {
+                for (String k : ArgumentChecker.EP_ATTR_SIZES) {
                     p.set(k, size.deepCopy());
                 }
-                p.set("request_completion_flags", flags(Dat.COMPLETION_FLAGS));
-                p.set("recv_completion_flags", flags(Dat.COMPLETION_FLAGS));
+                for (String k : ArgumentChecker.EP_ATTR_FLAGS) {
+                    p.set(k, flags(Dat.COMPLETION_FLAGS));
+                }
                 return n;
             }
             case SRQ_ATTR: {
