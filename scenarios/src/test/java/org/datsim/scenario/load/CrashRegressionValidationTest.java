@@ -1,5 +1,6 @@
 package org.datsim.scenario.load;
 
+import static org.datsim.scenario.ScenarioJson.withCalls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,10 +9,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A process's {@code "start"}: a wrong one is a clear message naming its path (once per template), never a crash;
- * a template's instances all start at the time its first instance validated.
+ * Inputs that crashed validation with a NullPointerException, now reported with a message: a wrong process
+ * {@code "start"} (once per template; a template's instances all start at the time its first instance validated),
+ * and {@code "expect": {"attrs": ...}} on a call that has no result.
  */
-class ProcessStartValidationTest {
+class CrashRegressionValidationTest {
 
     private static String scenario(String processes) {
         return "{\"scenario\": \"t\", \"fabric\": {\"hosts\": [\"A\", \"B\"], \"links\": [{\"a\": \"A\","
@@ -42,5 +44,12 @@ class ProcessStartValidationTest {
         Scenario s = ScenarioLoader.parse("t.json", scenario(
                 "{\"name\": \"p\", \"hosts\": \"*\", \"start\": \"1.5us\", \"calls\": []}"));
         assertEquals(List.of(1_500_000L, 1_500_000L), s.processes().stream().map(ProcessDef::startPs).toList());
+    }
+
+    @Test
+    void attributesExpectedOfACallWithoutAResultAreAnUnknownField() {
+        assertEquals(List.of("t.json: $.processes[0].calls[4].expect.attrs: unknown field; expected one of [ret]"),
+                problems(withCalls("{\"call\": \"dat_pz_free\", \"pz\": \"$pz\", \"expect\": {\"attrs\":"
+                        + " {\"ia\": 1}}}")));
     }
 }
