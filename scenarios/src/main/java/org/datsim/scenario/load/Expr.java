@@ -28,7 +28,7 @@ public final class Expr {
 
     /** Returns true if a JSON string is an expression (starts with {@code =}). */
     public static boolean isExpr(String text) {
-        return text.startsWith("=");
+        return text.startsWith(Patterns.EXPR_PREFIX);
     }
 
     /**

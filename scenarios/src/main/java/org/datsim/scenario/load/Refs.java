@@ -11,9 +11,8 @@ import java.util.regex.Pattern;
  */
 public final class Refs {
 
-    private static final Pattern REF = Pattern.compile(
-            "^\\$(?:([A-Za-z_][A-Za-z0-9_-]*)/)?([A-Za-z_][A-Za-z0-9_]*)(?:\\.([A-Za-z_][A-Za-z0-9_]*))?$");
-    private static final Pattern NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_]*$");
+    private static final Pattern REF = Pattern.compile(Patterns.REF);
+    private static final Pattern NAME = Pattern.compile(Patterns.NAME);
 
     /** The fields of each kind of named value; the bare name is the handle or value itself. */
     public static final Map<String, List<String>> FIELDS = Map.ofEntries(

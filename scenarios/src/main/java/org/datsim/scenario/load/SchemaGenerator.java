@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.List;
 import org.datsim.core.param.ParamSpec;
 import org.datsim.fabric.FabricParams;
 import org.datsim.fabric.dat.Dat;
@@ -48,23 +47,23 @@ public final class SchemaGenerator {
         ObjectNode vars = props.putObject("vars");
         vars.put("type", "object").put("description", "Scenario variables: whole numbers or sizes, usable as $name"
                 + " in expressions and references of every process (a sweep's axes can set them).");
-        vars.putObject("propertyNames").put("pattern", "^[A-Za-z_][A-Za-z0-9_]*$");
+        vars.putObject("propertyNames").put("pattern", Patterns.NAME);
         ArrayNode varOf = vars.putObject("additionalProperties").putArray("oneOf");
         varOf.addObject().put("type", "integer");
-        varOf.addObject().put("type", "string").put("pattern", "^[0-9.]+ ?(B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)?$");
+        varOf.addObject().put("type", "string").put("pattern", Patterns.SIZE);
         props.set("fabric", fabric());
         ObjectNode limits = props.putObject("limits");
         limits.put("type", "object").put("additionalProperties", false);
         ObjectNode lp = limits.putObject("properties");
         lp.putObject("max_events").put("type", "integer").put("minimum", 1);
-        lp.set("max_time", pattern("time", "^[0-9.]+ ?(ps|ns|us|ms|s)$"));
+        lp.set("max_time", time());
         ObjectNode processes = props.putObject("processes");
         processes.put("type", "array");
         ObjectNode process = processes.putObject("items");
         process.put("type", "object").put("additionalProperties", false);
         process.putArray("required").add("name").add("calls");
         ObjectNode pp = process.putObject("properties");
-        pp.putObject("name").put("type", "string").put("pattern", "^[A-Za-z_][A-Za-z0-9_]*$");
+        pp.putObject("name").put("type", "string").put("pattern", Patterns.NAME);
         pp.putObject("host").put("type", "string");
         ObjectNode except = MAPPER.createObjectNode();
         except.put("type", "object").put("additionalProperties", false);
@@ -78,7 +77,7 @@ public final class SchemaGenerator {
         hostsSchema.put("description", "A template: one process per host, named NAME_HOST, with $index and $count.");
         pp.set("hosts", hostsSchema);
         pp.putObject("description").put("type", "string");
-        pp.set("start", pattern("time", "^[0-9.]+ ?(ps|ns|us|ms|s)$"));
+        pp.set("start", time());
         ObjectNode calls = pp.putObject("calls");
         calls.put("type", "array");
         ArrayNode oneOf = calls.putObject("items").putArray("oneOf");
@@ -91,8 +90,8 @@ public final class SchemaGenerator {
         repeat.put("type", "object").put("additionalProperties", false);
         repeat.putArray("required").add("repeat").add("calls");
         ObjectNode rp = repeat.putObject("properties");
-        rp.set("repeat", anyOf(type("integer"), pattern("expression or reference", "^[$=]")));
-        rp.putObject("as").put("type", "string").put("pattern", "^[A-Za-z_][A-Za-z0-9_]*$");
+        rp.set("repeat", anyOf(type("integer"), refOrExpr("expression or reference")));
+        rp.putObject("as").put("type", "string").put("pattern", Patterns.NAME);
         rp.putObject("comment").put("type", "string");
         rp.putObject("calls").put("$ref", "#/properties/processes/items/properties/calls");
         return root;
@@ -110,7 +109,7 @@ public final class SchemaGenerator {
         p.set("topology", topology());
         ObjectNode names = MAPPER.createObjectNode();
         names.put("type", "array");
-        names.putObject("items").put("type", "string").put("pattern", "^[A-Za-z_][A-Za-z0-9_]*$");
+        names.putObject("items").put("type", "string").put("pattern", Patterns.NAME);
         ObjectNode generated = MAPPER.createObjectNode();
         generated.put("type", "object").put("additionalProperties", false);
         generated.putArray("required").add("prefix").add("count");
@@ -132,7 +131,7 @@ public final class SchemaGenerator {
         lp.putObject("a").put("type", "string");
         lp.putObject("b").put("type", "string");
         lp.putObject("bandwidth").put("type", "string").put("description", "For example \"100Gbps\".");
-        lp.set("latency", pattern("time", "^[0-9.]+ ?(ps|ns|us|ms|s)$"));
+        lp.set("latency", time());
         ObjectNode preset = p.putObject("preset");
         preset.put("description", "A named set of parameters (`datsim presets`); params, host_params and link"
                 + " attributes override it.");
@@ -200,9 +199,17 @@ public final class SchemaGenerator {
         return n;
     }
 
+    private static ObjectNode time() {
+        return pattern("time", Patterns.TIME);
+    }
+
+    private static ObjectNode refOrExpr(String what) {
+        return pattern(what, Patterns.REF_OR_EXPR_START);
+    }
+
     private static ObjectNode ref() {
         ObjectNode n = MAPPER.createObjectNode();
-        n.put("type", "string").put("pattern", "^\\$");
+        n.put("type", "string").put("pattern", Patterns.REF_START);
         return n;
     }
 
@@ -242,7 +249,7 @@ public final class SchemaGenerator {
         n.put("type", "object").put("additionalProperties", false);
         ObjectNode p = n.putObject("properties");
         p.putObject("text").put("type", "string");
-        p.putObject("hex").put("type", "string").put("pattern", "^([0-9a-fA-F]{2})*$");
+        p.putObject("hex").put("type", "string").put("pattern", Patterns.HEX);
         p.putObject("fill").put("type", "integer").put("minimum", 0).put("maximum", 255);
         p.set("length", anyOf(type("integer"), type("string")));
         return n;
@@ -254,7 +261,7 @@ public final class SchemaGenerator {
             case HANDLE:
                 return anyOf(ref(), type("null"));
             case INT:
-                return anyOf(type("integer"), pattern("reference or expression", "^[$=]"));
+                return anyOf(type("integer"), refOrExpr("reference or expression"));
             case SIZE:
                 return size;
             case FLAGS:
@@ -264,7 +271,7 @@ public final class SchemaGenerator {
                 infinite.put("const", "DAT_TIMEOUT_INFINITE");
                 return anyOf(type("integer"), infinite, ref());
             case DURATION:
-                return pattern("time", "^[0-9.]+ ?(ps|ns|us|ms|s)$");
+                return time();
             case STRING:
                 return type("string");
             case HOST: {
@@ -272,7 +279,7 @@ public final class SchemaGenerator {
                 byIndex.put("type", "object").put("additionalProperties", false);
                 byIndex.putArray("required").add("host_index");
                 byIndex.putObject("properties").set("host_index", anyOf(type("integer"),
-                        pattern("reference or expression", "^[$=]")));
+                        refOrExpr("reference or expression")));
                 return anyOf(type("string"), byIndex);
             }
             case IOV: {
@@ -292,7 +299,7 @@ public final class SchemaGenerator {
                 n.put("type", "object").put("additionalProperties", false);
                 n.putArray("required").add("rmr_context").add("address").add("length");
                 ObjectNode p = n.putObject("properties");
-                for (String k : List.of("rmr_context", "address", "length", "offset")) {
+                for (String k : ArgumentChecker.RMR_FIELDS) {
                     p.set(k, size.deepCopy());
                 }
                 return n;
@@ -303,12 +310,12 @@ public final class SchemaGenerator {
                 ObjectNode n = MAPPER.createObjectNode();
                 n.put("type", "object").put("additionalProperties", false);
                 ObjectNode p = n.putObject("properties");
-                for (String k : List.of("max_message_size", "max_rdma_size", "max_recv_dtos", "max_request_dtos",
-                        "max_recv_iov", "max_request_iov", "max_rdma_read_in", "max_rdma_read_out")) {
+                for (String k : ArgumentChecker.EP_ATTR_SIZES) {
                     p.set(k, size.deepCopy());
                 }
-                p.set("request_completion_flags", flags(Dat.COMPLETION_FLAGS));
-                p.set("recv_completion_flags", flags(Dat.COMPLETION_FLAGS));
+                for (String k : ArgumentChecker.EP_ATTR_FLAGS) {
+                    p.set(k, flags(Dat.COMPLETION_FLAGS));
+                }
                 return n;
             }
             case SRQ_ATTR: {
@@ -335,7 +342,7 @@ public final class SchemaGenerator {
         p.putObject("call").put("const", spec.name());
         p.putObject("comment").put("type", "string");
         if (spec.outKind() != null) {
-            p.putObject("out").put("type", "string").put("pattern", "^[A-Za-z_][A-Za-z0-9_]*$")
+            p.putObject("out").put("type", "string").put("pattern", Patterns.NAME)
                     .put("description", "Binds the " + spec.outKind() + " to a name.");
         }
         for (CallSpec.Arg a : spec.args().values()) {

@@ -1,7 +1,8 @@
 package org.datsim.scenario.load;
 
+import static org.datsim.scenario.load.Problems.show;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Iterator;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BiConsumer;
@@ -50,14 +51,7 @@ final class TopologyReader {
             case "fat_tree" -> Set.of("k", "levels", "host_prefix");
             default -> Set.of("host_prefix");
         };
-        boolean ok = true;
-        for (Iterator<String> it = spec.fieldNames(); it.hasNext();) {
-            String k = it.next();
-            if (!allowed.contains(k)) {
-                problem.accept(at + "." + k, "unknown field; expected one of " + new TreeSet<>(allowed));
-                ok = false;
-            }
-        }
+        boolean ok = !Problems.unknownKeys(spec, at, allowed, problem);
         String prefix = "h";
         JsonNode p = spec.get("host_prefix");
         if (p != null) {
@@ -102,10 +96,5 @@ final class TopologyReader {
             return -1;
         }
         return v.asLong();
-    }
-
-    private static String show(JsonNode n) {
-        String s = n == null ? "nothing" : n.toString();
-        return s.length() > 60 ? s.substring(0, 57) + "..." : s;
     }
 }

@@ -1,0 +1,89 @@
+package org.datsim.scenario.load;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.BiConsumer;
+
+/**
+ * The problems found in one scenario file, in the order found, each worded {@code "FILE: PATH: MESSAGE"}; and the
+ * wording every reader of the file shares: how a found value is shown, unknown fields, and string fields.
+ */
+final class Problems {
+
+    private final String file;
+    private final List<String> messages = new ArrayList<>();
+
+    Problems(String file) {
+        this.file = file;
+    }
+
+    /** Returns the file's name as messages give it. */
+    String file() {
+        return file;
+    }
+
+    /** Records a problem at a JSON path. */
+    void add(String path, String message) {
+        messages.add(file + ": " + path + ": " + message);
+    }
+
+    /** Returns how many problems were recorded so far, to tell whether a check added any. */
+    int count() {
+        return messages.size();
+    }
+
+    /** Returns the messages recorded so far. */
+    List<String> messages() {
+        return messages;
+    }
+
+    /** Shows a found value in a message: its JSON, cut to 60 characters, or "nothing" when absent. */
+    static String show(JsonNode n) {
+        String s = n == null ? "nothing" : n.toString();
+        return s.length() > 60 ? s.substring(0, 57) + "..." : s;
+    }
+
+    /** Reports each field of {@code obj} that is not in {@code allowed}. */
+    void unknownKeys(JsonNode obj, String path, Set<String> allowed) {
+        unknownKeys(obj, path, allowed, this::add);
+    }
+
+    /**
+     * Reports each field of {@code obj} that is not in {@code allowed}, listing the allowed ones in order.
+     *
+     * @param problem receives (JSON path, message) for each unknown field
+     * @return true if there was any
+     */
+    static boolean unknownKeys(JsonNode obj, String path, Set<String> allowed, BiConsumer<String, String> problem) {
+        boolean found = false;
+        Iterator<String> it = obj.fieldNames();
+        while (it.hasNext()) {
+            String k = it.next();
+            if (!allowed.contains(k)) {
+                problem.accept(path + "." + k, "unknown field; expected one of " + new TreeSet<>(allowed));
+                found = true;
+            }
+        }
+        return found;
+    }
+
+    /** Reads a string field; reports it missing (when required) or not a string, and returns null then. */
+    String string(JsonNode obj, String key, String path, boolean required) {
+        JsonNode n = obj.get(key);
+        if (n == null) {
+            if (required) {
+                add(path + "." + key, "missing; expected a string");
+            }
+            return null;
+        }
+        if (!n.isTextual()) {
+            add(path + "." + key, "expected a string, found " + show(n));
+            return null;
+        }
+        return n.asText();
+    }
+}
