@@ -73,15 +73,31 @@ public final class DatsimCli implements Runnable {
                 cl.addSubcommand(c);
             }
         }
+        return configure(cl, out, err).execute(args);
+    }
+
+    /**
+     * Sets a command line's streams and how it ends on errors: a wrong command line exits 2 with the message and the
+     * help to read; an exception no command handled is a bug in datsim, never the user's input, and exits 3 saying
+     * so, with its stack trace.
+     */
+    static CommandLine configure(CommandLine cl, PrintWriter out, PrintWriter err) {
         cl.setOut(out);
         cl.setErr(err);
+        cl.setExecutionExceptionHandler((ex, line, parsed) -> {
+            line.getErr().println("datsim: internal error in '" + line.getCommandSpec().qualifiedName() + "' (a bug"
+                    + " in datsim, not in your input; please report it with this trace):");
+            ex.printStackTrace(line.getErr());
+            line.getErr().flush();
+            return EXIT_INTERNAL;
+        });
         cl.setParameterExceptionHandler((ex, a) -> {
             ex.getCommandLine().getErr().println("datsim: " + ex.getMessage());
             ex.getCommandLine().getErr().println("(see: " + ex.getCommandLine().getCommandSpec().qualifiedName()
                     + " --help)");
             return EXIT_INVALID;
         });
-        return cl.execute(args);
+        return cl;
     }
 
     /** The subcommand class whose name is {@code word}, or null: then all are registered (usage, suggestions). */

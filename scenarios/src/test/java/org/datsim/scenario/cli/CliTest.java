@@ -269,6 +269,29 @@ class CliTest {
         assertEquals(12, DatsimCli.SUBCOMMANDS.size());
     }
 
+    /** A command that fails as only a bug would. */
+    @picocli.CommandLine.Command(name = "broken")
+    static final class Broken implements Runnable {
+        @Override
+        public void run() {
+            throw new IllegalStateException("invariant broken");
+        }
+    }
+
+    @Test
+    void anExceptionNoCommandHandledExitsThreeAsABug() {
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        picocli.CommandLine cl = new picocli.CommandLine(new DatsimCli());
+        cl.addSubcommand(Broken.class);
+        int code = DatsimCli.configure(cl, new PrintWriter(o, true), new PrintWriter(e, true))
+                .execute("broken");
+        assertEquals(DatsimCli.EXIT_INTERNAL, code);
+        assertTrue(e.toString().startsWith("datsim: internal error in 'datsim broken' (a bug in datsim, not in your"
+                + " input"), e::toString);
+        assertTrue(e.toString().contains("IllegalStateException: invariant broken"), e::toString);
+    }
+
     @Test
     void anUnknownSubcommandOrOptionNamesTheHelpToRead() {
         Result r = datsim("bnch");
