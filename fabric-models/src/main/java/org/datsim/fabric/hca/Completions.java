@@ -14,9 +14,9 @@ import org.datsim.fabric.dat.Dat;
 final class Completions extends HcaPart {
 
     /** The operations whose CQE write is under way, in the order they were reported (the same delay for each). */
-    private final ArrayDeque<WorkRequest> completions = new ArrayDeque<>();
+    private final ArrayDeque<WorkRequest> cqeWrites = new ArrayDeque<>();
     private final EventHandler completionHandler = a -> {
-        WorkRequest wr = completions.pollFirst();
+        WorkRequest wr = cqeWrites.pollFirst();
         wr.qp.listener.requestCompleted(wr);
     };
 
@@ -70,7 +70,7 @@ final class Completions extends HcaPart {
             } else if (head.finishedPs >= 0 && head.finishedPs < sim.now()) {
                 head.heldBehind = first.opId; // finished earlier, reported only now (rule 2)
             }
-            completions.addLast(head); // same delay for every CQE write: FIFO order
+            cqeWrites.addLast(head); // same delay for every CQE write: FIFO order
             sim.schedule(pcieLatency, completionHandler, 0);
         }
     }
