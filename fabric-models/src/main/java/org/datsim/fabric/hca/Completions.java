@@ -2,7 +2,12 @@ package org.datsim.fabric.hca;
 
 import java.util.ArrayDeque;
 import org.datsim.core.engine.EventHandler;
+import org.datsim.core.engine.Simulator;
+import org.datsim.core.param.Params;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.memory.HostMemory;
 
 /**
  * How operations finish, and the error state of queue pairs. A request finished by the transport is reported in
@@ -10,8 +15,10 @@ import org.datsim.fabric.dat.Dat;
  * released. Errors (remote access, length, RNR or transport retries exhausted) complete the failing operation with
  * its status, flush every other outstanding operation of the queue pair with DAT_DTO_ERR_FLUSHED, and tell the owner
  * the queue pair is broken; a reset returns a flushed queue pair to its initial state.
+ *
+ * <p>A layer of {@link Hca}, on top of {@link ReliableTransport}: {@link HcaLayer} says why the parts are layers.
  */
-final class Completions extends HcaPart {
+abstract class Completions extends ReliableTransport {
 
     /** The operations whose CQE write is under way, in the order they were reported (the same delay for each). */
     private final ArrayDeque<WorkRequest> cqeWrites = new ArrayDeque<>();
@@ -20,22 +27,24 @@ final class Completions extends HcaPart {
         wr.qp.listener.requestCompleted(wr);
     };
 
-    Completions(Hca hca) {
-        super(hca);
+    Completions(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
+            TraceSource<TraceEvent> trace) {
+        super(sim, hostName, hostId, memory, params, trace);
     }
 
     /**
      * A request operation has finished on the transport with a status: it is reported once every earlier one of its
      * queue pair has been, and a request waiting for its read credit or behind its fence is looked at again.
      */
-    void transportDone(WorkRequest wr, int status) {
+    @Override
+    final void transportDone(WorkRequest wr, int status) {
         wr.status = status;
         wr.done = true;
         wr.finishedPs = sim.now();
         drain(wr.qp);
         QueuePair qp = wr.qp;
         if (qp.ackTimerEvent != 0 && ReliableTransport.firstUnfinished(qp) == null) {
-            transport.stopAckTimer(qp); // nothing in flight: the next request to start sets it again
+            stopAckTimer(qp); // nothing in flight: the next request to start sets it again
         }
         if (wr.readCounted) {
             wr.readCounted = false;
@@ -48,9 +57,9 @@ final class Completions extends HcaPart {
         if ((wr.isReadLike() || wr.opcode == WorkRequest.BIND) && qp.fenced) {
             qp.fenced = false; // the fenced request is looked at again
             if (!qp.notStarted.isEmpty()) {
-                engine.enqueue(qp);
+                enqueue(qp);
             }
-            engine.kick();
+            kick();
         }
     }
 
@@ -82,10 +91,11 @@ final class Completions extends HcaPart {
     void receiveDone(QueuePair qp, WorkRequest recv, int status) {
         recv.status = status;
         recv.done = true;
-        sim.schedule(rx.dmaWriteDelay(0, 0), () -> qp.listener.receiveCompleted(recv));
+        sim.schedule(dmaWriteDelay(0, 0), () -> qp.listener.receiveCompleted(recv));
     }
 
     /** See {@link Hca#fail}. */
+    @Override
     void fail(QueuePair qp, WorkRequest failing, int status) {
         if (qp.errored) {
             return;
@@ -99,7 +109,8 @@ final class Completions extends HcaPart {
     }
 
     /** A receive fails (a Send longer than it): it completes with its status and the queue pair fails. */
-    void failReceive(QueuePair qp, WorkRequest recv, int status) {
+    @Override
+    final void failReceive(QueuePair qp, WorkRequest recv, int status) {
         receiveDone(qp, recv, status);
         fail(qp, null, status);
     }
@@ -113,7 +124,7 @@ final class Completions extends HcaPart {
         qp.active = false;
         qp.errored = true;
         qp.notStarted.clear();
-        transport.stopAckTimer(qp);
+        stopAckTimer(qp);
         boolean later = failing == null;
         for (WorkRequest wr : qp.outstanding) {
             if (wr == failing) {
@@ -140,7 +151,7 @@ final class Completions extends HcaPart {
     }
 
     /** See {@link Hca#reset}. */
-    void reset(QueuePair qp) {
+    final void resetQueuePair(QueuePair qp) {
         qp.peer = null;
         qp.active = false;
         qp.errored = false;
@@ -157,6 +168,6 @@ final class Completions extends HcaPart {
         qp.readsOut = 0;
         qp.responsesUntil = 0;
         qp.rung.clear();
-        transport.stopAckTimer(qp);
+        stopAckTimer(qp);
     }
 }

@@ -6,7 +6,6 @@ import org.apache.commons.math3.random.RandomGenerator;
 import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
-import org.datsim.core.time.DataRate;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
@@ -64,47 +63,23 @@ import org.datsim.fabric.sw.Switch;
  * status, flush every other outstanding operation of the queue pair with DAT_DTO_ERR_FLUSHED, and tell the owner the
  * queue pair is broken.
  *
- * <p>Parts, each a package-private class: the {@link SendEngine} (doorbells, round-robin, fences and read credits,
- * WQE processing, packet creation and the transmit buffer), the {@link PayloadReader} (payload DMA reads, held by
- * reference until the wire), the {@link OnChipCaches}, the {@link ReceivePipeline} (QP-context lookup, dispatch,
- * DMA writes into host memory, the requester's placement of read responses), the {@link Responder} (Writes, Sends,
- * ACKs and NAKs), the {@link ResponseEngine} (Reads and atomics), the {@link ReliableTransport} (sequencing, ACK
- * timer, retransmission) and {@link Completions} (completion, errors, flush, reset). This class is their public
+ * <p>Parts, each a package-private class with one job: the {@link SendEngine} (doorbells, round-robin, fences and
+ * read credits, WQE processing, packet creation and the transmit buffer), the {@link PayloadReader} (payload DMA
+ * reads, held by reference until the wire), the {@link OnChipCaches}, the {@link ReceivePipeline} (QP-context
+ * lookup, dispatch, DMA writes into host memory, the requester's placement of read responses), the
+ * {@link Responder} (Writes, Sends, ACKs and NAKs), the {@link ResponseEngine} (Reads and atomics), the
+ * {@link ReliableTransport} (sequencing, ACK timer, retransmission) and {@link Completions} (completion, errors,
+ * flush, reset). They are the layers of this one object ({@link HcaLayer} says why). This class is their public
  * face, and the port: packets leave through {@link #transmit} and arrive through {@link #receive}.
  */
-public final class Hca implements NetworkNode {
+public final class Hca extends ReceivePipeline implements NetworkNode {
 
     /** The trace kind of an on-chip cache miss (fields {@code cache}, {@code key}, {@code penalty_ps}). */
     public static final String CACHE_MISS = "cache_miss";
     /** The trace kind of a retransmission (fields {@code opcode}, {@code reason}, {@code attempt}). */
     public static final String RETRANSMIT = "retransmit";
 
-    // What every part needs of the host (copied into each part: see HcaPart).
-    final Simulator sim;
-    final String hostName;
-    final int hostId;
-    final HostMemory memory;
-    final TraceSource<TraceEvent> trace;
-    final long pcieLatency;
-    final DataRate pcieRate;
-    final int mtu;
-    final int header;
-    final int reth;
-    final int aeth;
     private final int cmBytes;
-
-    // The parts.
-    final OnChipCaches caches;
-    final PayloadReader payloads;
-    final SendEngine engine;
-    final ReceivePipeline rx;
-    final Responder responder;
-    final ResponseEngine responses;
-    final ReliableTransport transport;
-    final Completions completions;
-
-    /** The packet pool; every part holds a copy, renewed by {@link #setPacketPool}. */
-    PacketPool pool = new PacketPool();
     private Port port;
     private Consumer<Object> cmListener;
     private int qpCount;
@@ -124,39 +99,8 @@ public final class Hca implements NetworkNode {
      */
     public Hca(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
             TraceSource<TraceEvent> trace) {
-        this.sim = sim;
-        this.hostName = hostName;
-        this.hostId = hostId;
-        this.memory = memory;
-        this.trace = trace;
-        this.pcieLatency = params.get(FabricParams.PCIE_LATENCY);
-        this.pcieRate = params.rate(FabricParams.PCIE_BANDWIDTH);
-        this.mtu = (int) params.get(FabricParams.HCA_MTU);
-        this.header = (int) params.get(FabricParams.LINK_HEADER_BYTES);
-        this.reth = (int) params.get(FabricParams.LINK_RETH_BYTES);
-        this.aeth = (int) params.get(FabricParams.LINK_AETH_BYTES);
+        super(sim, hostName, hostId, memory, params, trace);
         this.cmBytes = (int) params.get(FabricParams.CM_MAD_BYTES);
-        this.caches = new OnChipCaches(this, params);
-        this.payloads = new PayloadReader(this);
-        this.engine = new SendEngine(this, params);
-        this.rx = new ReceivePipeline(this, params);
-        this.responder = new Responder(this);
-        this.responses = new ResponseEngine(this, params);
-        this.transport = new ReliableTransport(this, params);
-        this.completions = new Completions(this);
-        linkParts();
-    }
-
-    /** Gives every part the packet pool and its fellow parts. */
-    private void linkParts() {
-        caches.link();
-        payloads.link();
-        engine.link();
-        rx.link();
-        responder.link();
-        responses.link();
-        transport.link();
-        completions.link();
     }
 
     /**
@@ -166,17 +110,18 @@ public final class Hca implements NetworkNode {
      * @param mttRandom the MTT cache's stream
      */
     public void setCacheRandom(RandomGenerator qpcRandom, RandomGenerator mttRandom) {
-        caches.setRandom(qpcRandom, mttRandom);
+        qpc.setRandom(qpcRandom);
+        mtt.setRandom(mttRandom);
     }
 
     /** Returns the QP-context cache (its hits and misses). */
     public EntryCache qpcCache() {
-        return caches.qpc;
+        return qpc;
     }
 
     /** Returns the MTT/MPT cache (its hits and misses). */
     public EntryCache mttCache() {
-        return caches.mtt;
+        return mtt;
     }
 
     /**
@@ -187,7 +132,7 @@ public final class Hca implements NetworkNode {
      * @param length its length in bytes
      */
     public void registerMemory(long address, long length) {
-        caches.registerMemory(address, length);
+        preloadTranslations(address, length);
     }
 
     @Override
@@ -201,7 +146,7 @@ public final class Hca implements NetworkNode {
      * @param random a stream derived from the run's seed
      */
     public void setRandom(RandomGenerator random) {
-        responses.setRandom(random);
+        this.jitterRandom = random;
     }
 
     /**
@@ -211,7 +156,7 @@ public final class Hca implements NetworkNode {
      * @param random a stream derived from the run's seed
      */
     public void setAckTimerRandom(RandomGenerator random) {
-        transport.setAckTimerRandom(random);
+        this.ackTimerRandom = random;
     }
 
     /** Returns the host id. */
@@ -247,7 +192,6 @@ public final class Hca implements NetworkNode {
      */
     public void setPacketPool(PacketPool pool) {
         this.pool = pool;
-        linkParts();
     }
 
     /** Sets who receives connection-management messages arriving at this host. */
@@ -264,8 +208,8 @@ public final class Hca implements NetworkNode {
     public QueuePair createQueuePair(String name) {
         QueuePair qp = new QueuePair(this, name, qpCount++);
         qp.flow = flowHash(hostId, qpCount); // numbered from 1, as before the caches
-        transport.initTimer(qp);
-        caches.preload(qp); // the create-QP command writes the context through the cache
+        initTimer(qp);
+        preloadContext(qp); // the create-QP command writes the context through the cache
         return qp;
     }
 
@@ -290,7 +234,7 @@ public final class Hca implements NetworkNode {
      * @param wr a Send, RDMA Write or RDMA Read
      */
     public void postRequest(WorkRequest wr) {
-        engine.post(wr);
+        post(wr);
     }
 
     /**
@@ -301,7 +245,7 @@ public final class Hca implements NetworkNode {
     public void postReceive(WorkRequest wr) {
         QueuePair qp = wr.qp;
         if (qp.errored) {
-            completions.receiveDone(qp, wr, Dat.DTO_ERR_FLUSHED);
+            receiveDone(qp, wr, Dat.DTO_ERR_FLUSHED);
             return;
         }
         qp.receives.addLast(wr);
@@ -315,8 +259,9 @@ public final class Hca implements NetworkNode {
      * @param failing the operation that failed, or null
      * @param status its DTO status
      */
+    @Override
     public void fail(QueuePair qp, WorkRequest failing, int status) {
-        completions.fail(qp, failing, status);
+        super.fail(qp, failing, status); // Completions does it; this makes it public
     }
 
     /**
@@ -326,7 +271,7 @@ public final class Hca implements NetworkNode {
      * @param qp the queue pair
      */
     public void flush(QueuePair qp) {
-        completions.flush(qp, null);
+        flush(qp, null);
     }
 
     /**
@@ -336,7 +281,7 @@ public final class Hca implements NetworkNode {
      * @param qp the queue pair
      */
     public void reset(QueuePair qp) {
-        completions.reset(qp);
+        resetQueuePair(qp);
     }
 
     /**
@@ -356,10 +301,11 @@ public final class Hca implements NetworkNode {
      * Sends a packet: to the port, or, for a packet addressed to this host (two queue pairs of the same HCA), through
      * the HCA's internal loopback, which delivers it in order without touching the link.
      */
+    @Override
     void transmit(Packet p) {
         if (p.dstHost == hostId) {
-            if (SendEngine.countedInTx(p.kind)) {
-                engine.txLeft(p); // two queue pairs of this HCA: the packet never waits for the link
+            if (countedInTx(p.kind)) {
+                txLeft(p); // two queue pairs of this HCA: the packet never waits for the link
             }
             loopback.addLast(p);
             sim.schedule(0, loopbackDeliver, 0);
@@ -370,11 +316,11 @@ public final class Hca implements NetworkNode {
 
     /** A packet starts or ends on the wire: room in the transmit buffer, a payload held by reference copied, traces. */
     private void onTransmit(Packet p, boolean start) {
-        if (start && SendEngine.countedInTx(p.kind)) {
-            engine.txLeft(p);
+        if (start && countedInTx(p.kind)) {
+            txLeft(p);
         }
         if (start && p.payloadPending) {
-            payloads.onWire(p);
+            payloadOnWire(p);
         }
         if (!trace.isEnabled() || p.kind == Packet.CM || p.kind == Packet.ACK || p.kind == Packet.NAK) {
             return;
@@ -397,6 +343,6 @@ public final class Hca implements NetworkNode {
             cmListener.accept(message);
             return;
         }
-        rx.receive(p);
+        enterPipeline(p);
     }
 }

@@ -1,17 +1,21 @@
 package org.datsim.fabric.hca;
 
-import org.apache.commons.math3.random.RandomGenerator;
+import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.memory.HostMemory;
 
 /**
  * The HCA's on-chip caches and what their misses cost: {@code hca.qpc_entries} QP contexts and
  * {@code hca.mtt_entries} memory translation entries (one per {@code hca.mtt_page}), each with its replacement policy
  * and miss penalty. Creating a queue pair or registering memory loads its entries; every miss is traced as
  * {@link Hca#CACHE_MISS}.
+ *
+ * <p>A layer of {@link Hca}, on top of {@link HcaLayer}: {@link HcaLayer} says why the parts are layers.
  */
-final class OnChipCaches extends HcaPart {
+abstract class OnChipCaches extends HcaLayer {
 
     final EntryCache qpc;
     final EntryCache mtt;
@@ -19,8 +23,9 @@ final class OnChipCaches extends HcaPart {
     private final long mttPenalty;
     private final int pageShift;
 
-    OnChipCaches(Hca hca, Params params) {
-        super(hca);
+    OnChipCaches(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
+            TraceSource<TraceEvent> trace) {
+        super(sim, hostName, hostId, memory, params, trace);
         this.qpc = new EntryCache((int) params.get(FabricParams.HCA_QPC_ENTRIES),
                 (int) params.get(FabricParams.HCA_QPC_POLICY));
         this.mtt = new EntryCache((int) params.get(FabricParams.HCA_MTT_ENTRIES),
@@ -30,14 +35,8 @@ final class OnChipCaches extends HcaPart {
         this.pageShift = Long.numberOfTrailingZeros(Long.highestOneBit(params.get(FabricParams.HCA_MTT_PAGE)));
     }
 
-    /** Sets the random streams the caches' random replacement draws from. */
-    void setRandom(RandomGenerator qpcRandom, RandomGenerator mttRandom) {
-        qpc.setRandom(qpcRandom);
-        mtt.setRandom(mttRandom);
-    }
-
     /** The create-QP command writes the queue pair's context through the cache. */
-    void preload(QueuePair qp) {
+    void preloadContext(QueuePair qp) {
         qpc.preload(qp.cacheKey);
     }
 
@@ -45,7 +44,7 @@ final class OnChipCaches extends HcaPart {
      * Memory registration: the driver writes the region's translation entries, which leaves them in the MTT cache
      * (the last pages of the region when it has more pages than the cache holds).
      */
-    void registerMemory(long address, long length) {
+    void preloadTranslations(long address, long length) {
         if (mtt.capacity() == 0 || length <= 0) {
             return;
         }

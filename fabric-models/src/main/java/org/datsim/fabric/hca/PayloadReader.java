@@ -1,7 +1,12 @@
 package org.datsim.fabric.hca;
 
 import java.util.ArrayDeque;
+import org.datsim.core.engine.Simulator;
+import org.datsim.core.param.Params;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.link.Packet;
+import org.datsim.fabric.memory.HostMemory;
 
 /**
  * The payload DMA reads of outgoing Sends, RDMA Writes and RDMA Read responses, at the time each packet's DMA read
@@ -11,8 +16,10 @@ import org.datsim.fabric.link.Packet;
  * anything changes the bytes of the referenced range (the memory's write hook), whichever comes first. Either way
  * the packet carries the bytes of that moment. An inline Send or RDMA Write copies its bytes from the WQE (copied
  * from memory at the post) at once.
+ *
+ * <p>A layer of {@link Hca}, on top of {@link OnChipCaches}: {@link HcaLayer} says why the parts are layers.
  */
-final class PayloadReader extends HcaPart {
+abstract class PayloadReader extends OnChipCaches {
 
     /** The packets holding their payload by reference, in the order they were queued at the port. */
     private final ArrayDeque<Packet> pending = new ArrayDeque<>();
@@ -21,14 +28,15 @@ final class PayloadReader extends HcaPart {
     private long pendingHi = Long.MIN_VALUE;
     private final Runnable copyPending = this::copyAllPending;
 
-    PayloadReader(Hca hca) {
-        super(hca);
+    PayloadReader(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
+            TraceSource<TraceEvent> trace) {
+        super(sim, hostName, hostId, memory, params, trace);
     }
 
     /** The payload DMA read of a packet whose DMA finishes now: copied, or held by reference until the wire. */
-    void read(Packet p) {
+    void readPayload(Packet p) {
         if (p.dstHost == hostId || !memory.dmaReadIsPlain() || isInline(p)) {
-            copy(p);
+            copyPayload(p);
             return;
         }
         WorkRequest wr = (WorkRequest) p.context;
@@ -58,7 +66,7 @@ final class PayloadReader extends HcaPart {
     }
 
     /** Copies a packet's payload from host memory (or from its inline WQE) into a pooled buffer. */
-    private void copy(Packet p) {
+    private void copyPayload(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         byte[] data = pool.attachBuffer(p, p.length);
         if (p.kind == Packet.READ_RESPONSE) {
@@ -74,19 +82,19 @@ final class PayloadReader extends HcaPart {
     /** Before the referenced bytes change: copies every payload still held by reference. */
     private void copyAllPending() {
         for (Packet q = pending.pollFirst(); q != null; q = pending.pollFirst()) {
-            copy(q);
+            copyPayload(q);
         }
         pendingLo = Long.MAX_VALUE;
         pendingHi = Long.MIN_VALUE;
     }
 
     /** A packet holding its payload by reference starts on the wire: its bytes are copied now. */
-    void onWire(Packet p) {
+    void payloadOnWire(Packet p) {
         // Packets leave the port in the order they were queued: p is the oldest payload held by reference.
         if (pending.pollFirst() != p) {
             throw new IllegalStateException("payload references out of order at " + hostName);
         }
-        copy(p);
+        copyPayload(p);
         if (pending.isEmpty()) {
             pendingLo = Long.MAX_VALUE;
             pendingHi = Long.MIN_VALUE;

@@ -2,11 +2,14 @@ package org.datsim.fabric.hca;
 
 import java.util.ArrayDeque;
 import org.datsim.core.engine.EventHandler;
+import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
 import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.Packet;
+import org.datsim.fabric.memory.HostMemory;
 
 /**
  * The receive pipeline and the DMA writes into host memory. Every arriving packet needs its QP context: a request's
@@ -16,8 +19,10 @@ import org.datsim.fabric.link.Packet;
  * {@link ReliableTransport}; RDMA Read responses and atomic acknowledgements are placed here, at the requester. Data
  * is DMA-written in arrival order at {@code pcie.bandwidth} (each page translated) and lands {@code pcie.latency}
  * later.
+ *
+ * <p>A layer of {@link Hca}, on top of {@link Completions}: {@link HcaLayer} says why the parts are layers.
  */
-final class ReceivePipeline extends HcaPart {
+abstract class ReceivePipeline extends Completions {
 
     private final long rxProcess;
     /** When the last stall (a QP-context miss) ends; packets leave the pipeline in arrival order. */
@@ -28,18 +33,19 @@ final class ReceivePipeline extends HcaPart {
     private long dmaWriteFree;
     private final EventHandler placeReadResponseHandler = id -> placeReadResponse(pool.get(id));
 
-    ReceivePipeline(Hca hca, Params params) {
-        super(hca);
+    ReceivePipeline(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
+            TraceSource<TraceEvent> trace) {
+        super(sim, hostName, hostId, memory, params, trace);
         this.rxProcess = params.get(FabricParams.HCA_RX_PROCESS);
     }
 
     /** A packet other than a connection-management datagram arrived at this HCA. */
-    void receive(Packet p) {
+    void enterPipeline(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         boolean toResponder = p.kind == Packet.SEND || p.kind == Packet.RDMA_WRITE || p.kind == Packet.READ_REQUEST
                 || p.kind == Packet.ATOMIC;
         QueuePair qp = toResponder ? wr.qp.peer : wr.qp;
-        long stall = caches.qpcCost(qp, wr);
+        long stall = qpcCost(qp, wr);
         long now = sim.now();
         if (stall == 0 && rxProcess == 0 && rxStallFree <= now && rxQueue.isEmpty()) {
             dispatch(p);
@@ -54,20 +60,20 @@ final class ReceivePipeline extends HcaPart {
     private void dispatch(Packet p) {
         switch (p.kind) {
             case Packet.RDMA_WRITE:
-                responder.onWrite(p);
+                onWrite(p);
                 break;
             case Packet.SEND:
-                responder.onSend(p);
+                onSend(p);
                 break;
             case Packet.READ_REQUEST:
-                responses.onReadRequest(p);
+                onReadRequest(p);
                 p.release();
                 break;
             case Packet.READ_RESPONSE:
                 onReadResponse(p);
                 break;
             case Packet.ATOMIC:
-                responses.onAtomicRequest(p);
+                onAtomicRequest(p);
                 p.release();
                 break;
             case Packet.ATOMIC_ACK:
@@ -76,13 +82,13 @@ final class ReceivePipeline extends HcaPart {
             case Packet.ACK:
                 WorkRequest acked = (WorkRequest) p.context;
                 p.release();
-                transport.onAck(acked);
+                onAck(acked);
                 break;
             case Packet.NAK:
                 WorkRequest naked = (WorkRequest) p.context;
                 int status = p.status;
                 p.release();
-                transport.onNak(naked, status);
+                onNak(naked, status);
                 break;
             default:
                 throw new IllegalStateException("unknown packet kind " + p.kind);
@@ -95,7 +101,8 @@ final class ReceivePipeline extends HcaPart {
      *
      * @return the delay from now until the bytes are in host memory
      */
-    long dmaWriteDelay(int len, long stall) {
+    @Override
+    final long dmaWriteDelay(int len, long stall) {
         long done = Math.max(sim.now() + stall, dmaWriteFree + stall) + pcieRate.transmitTimePs(len);
         dmaWriteFree = done;
         return done + pcieLatency - sim.now();
@@ -111,14 +118,14 @@ final class ReceivePipeline extends HcaPart {
         if (p.index != wr.responses) {
             // A response of an earlier attempt already placed, or one ahead of a lost one: not placed (again).
             if (p.index > wr.responses) {
-                transport.responseMissing(wr);
+                responseMissing(wr);
             }
             p.release();
             return;
         }
         wr.responses++;
-        transport.progress(wr.qp);
-        long stall = caches.mttCostLocal(wr, p.offset, p.length, wr.qp.name);
+        progress(wr.qp);
+        long stall = mttCostLocal(wr, p.offset, p.length, wr.qp.name);
         sim.schedule(dmaWriteDelay(p.length, stall), placeReadResponseHandler, p.id);
     }
 
@@ -138,7 +145,7 @@ final class ReceivePipeline extends HcaPart {
                         .attr("bytes", wr.length));
             }
             wr.transferred = wr.length;
-            completions.transportDone(wr, Dat.DTO_SUCCESS);
+            transportDone(wr, Dat.DTO_SUCCESS);
         }
     }
 }

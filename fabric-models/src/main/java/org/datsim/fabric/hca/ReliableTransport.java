@@ -1,11 +1,14 @@
 package org.datsim.fabric.hca;
 
 import org.apache.commons.math3.random.RandomGenerator;
+import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
 import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.Packet;
+import org.datsim.fabric.memory.HostMemory;
 
 /**
  * Reliable delivery on the RC transport. The request messages of a queue pair are numbered in the order the send
@@ -15,8 +18,10 @@ import org.datsim.fabric.link.Packet;
  * again. The requester completes the Sends and Writes an ACK covers, notices missing RDMA Read responses, runs the
  * local ACK timer ({@code hca.ack_timeout}, {@code hca.retry_count}) and goes back N: the first unfinished request
  * and everything after it are sent again (traced as {@link Hca#RETRANSMIT}), at once or after the RNR timer.
+ *
+ * <p>A layer of {@link Hca}, on top of {@link ResponseEngine}: {@link HcaLayer} says why the parts are layers.
  */
-final class ReliableTransport extends HcaPart {
+abstract class ReliableTransport extends ResponseEngine {
 
     /** The status of a NAK for a sequence error (IBA NAK code 0: a packet arrived ahead of the expected one). */
     private static final int NAK_SEQUENCE_ERROR = -2;
@@ -25,19 +30,16 @@ final class ReliableTransport extends HcaPart {
     private final int rnrRetry;
     private final long ackTimeout;
     private final int retryCount;
-    private RandomGenerator ackTimerRandom;
+    /** The stream that spreads the local ACK timeouts (set through {@link Hca#setAckTimerRandom}), or null. */
+    RandomGenerator ackTimerRandom;
 
-    ReliableTransport(Hca hca, Params params) {
-        super(hca);
+    ReliableTransport(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
+            TraceSource<TraceEvent> trace) {
+        super(sim, hostName, hostId, memory, params, trace);
         this.rnrTimer = params.get(FabricParams.RNR_TIMER);
         this.rnrRetry = (int) params.get(FabricParams.RNR_RETRY);
         this.ackTimeout = params.get(FabricParams.HCA_ACK_TIMEOUT);
         this.retryCount = (int) params.get(FabricParams.HCA_RETRY_COUNT);
-    }
-
-    /** Sets the random stream that spreads the local ACK timeouts; without one each is exactly hca.ack_timeout. */
-    void setAckTimerRandom(RandomGenerator random) {
-        this.ackTimerRandom = random;
     }
 
     /** Gives a new queue pair its ACK-timer handler (allocated once per queue pair). */
@@ -71,7 +73,8 @@ final class ReliableTransport extends HcaPart {
      * original value it returned); other duplicates are dropped. A packet ahead of the expected one is dropped and
      * the first of a gap answered with a sequence-error NAK. The caller drops (releases) a packet refused here.
      */
-    boolean inSequence(QueuePair qp, Packet p) {
+    @Override
+    final boolean inSequence(QueuePair qp, Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         if (wr.seq == qp.rxSeq && p.index == qp.rxIndex) {
             return true;
@@ -88,20 +91,20 @@ final class ReliableTransport extends HcaPart {
                 case Packet.SEND:
                 case Packet.RDMA_WRITE:
                     if (p.isLast()) {
-                        responder.ackAfterWrite(wr, rx.dmaWriteDelay(0, 0)); // after the DMA writes issued so far
+                        ackAfterWrite(wr, dmaWriteDelay(0, 0)); // after the DMA writes issued so far
                     }
                     break;
                 case Packet.READ_REQUEST:
-                    responses.replayRead(qp, wr);
+                    replayRead(qp, wr);
                     break;
                 default:
-                    responses.replayAtomicLater(qp, wr);
+                    replayAtomicLater(qp, wr);
                     break;
             }
         } else if (seq > qp.rxSeq || p.index > qp.rxIndex) {
             if (!qp.nakSent) {
                 qp.nakSent = true;
-                responder.reply(wr, Packet.NAK, NAK_SEQUENCE_ERROR);
+                reply(wr, Packet.NAK, NAK_SEQUENCE_ERROR);
             }
         }
     }
@@ -130,7 +133,7 @@ final class ReliableTransport extends HcaPart {
             acknowledgeEarlier(qp, wr);
         }
         wr.transferred = wr.length;
-        completions.transportDone(wr, Dat.DTO_SUCCESS);
+        transportDone(wr, Dat.DTO_SUCCESS);
     }
 
     /**
@@ -151,7 +154,7 @@ final class ReliableTransport extends HcaPart {
                 return;
             }
             o.transferred = o.length;
-            completions.transportDone(o, Dat.DTO_SUCCESS);
+            transportDone(o, Dat.DTO_SUCCESS);
         }
     }
 
@@ -214,7 +217,7 @@ final class ReliableTransport extends HcaPart {
             return;
         }
         if (qp.retries >= retryCount) {
-            completions.fail(qp, first, Dat.DTO_ERR_TRANSPORT); // transport retry counter exceeded
+            fail(qp, first, Dat.DTO_ERR_TRANSPORT); // transport retry counter exceeded
             return;
         }
         qp.retries++;
@@ -225,7 +228,8 @@ final class ReliableTransport extends HcaPart {
     }
 
     /** Nothing was in flight on a queue pair and a request starts: its ACK timer starts (one pending event per QP). */
-    void startAckTimer(QueuePair qp, long now) {
+    @Override
+    final void startAckTimer(QueuePair qp, long now) {
         qp.progressPs = now;
         qp.ackWaitPs = drawAckWait();
         qp.ackTimerEvent = sim.scheduleAt(plus(now, qp.ackWaitPs), qp.ackTimer, 0);
@@ -282,8 +286,8 @@ final class ReliableTransport extends HcaPart {
                 qp.notStarted.addLast(o);
             }
         }
-        engine.enqueue(qp);
-        engine.kick();
+        enqueue(qp);
+        kick();
     }
 
     /** A NAK arrived: a sequence error (go back N), an RNR NAK (wait, then go back), or a fatal error. */
@@ -310,7 +314,7 @@ final class ReliableTransport extends HcaPart {
             sim.schedule(rnrTimer, () -> retransmitFrom(wr));
             return;
         }
-        completions.fail(wr.qp, wr, status);
+        fail(wr.qp, wr, status);
     }
 
     /**

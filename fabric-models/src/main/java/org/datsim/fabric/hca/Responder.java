@@ -1,26 +1,33 @@
 package org.datsim.fabric.hca;
 
 import org.datsim.core.engine.EventHandler;
+import org.datsim.core.engine.Simulator;
+import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.Packet;
+import org.datsim.fabric.memory.HostMemory;
 
 /**
  * The responder's side of RDMA Writes and Sends, and the acknowledgements every request gets. An incoming Write or
  * Send is accepted in sequence ({@link ReliableTransport}), checked (remote key; a receive available, else an RNR
  * NAK; its length), placed by DMA and acknowledged once the last packet's DMA write has been issued. ACKs and NAKs
  * leave behind the RDMA Read responses scheduled before them.
+ *
+ * <p>A layer of {@link Hca}, on top of {@link SendEngine}: {@link HcaLayer} says why the parts are layers.
  */
-final class Responder extends HcaPart {
+abstract class Responder extends SendEngine {
 
     // Allocation-free packet path: events about a packet carry its pool id.
-    private final EventHandler transmitHandler = id -> hca.transmit(pool.get(id));
+    private final EventHandler transmitHandler = id -> transmit(pool.get(id));
     private final EventHandler sendReplyHandler = id -> sendReply(pool.get(id));
     private final EventHandler placeWriteHandler = id -> placeWrite(pool.get(id));
     private final EventHandler placeSendHandler = id -> placeSend(pool.get(id));
 
-    Responder(Hca hca) {
-        super(hca);
+    Responder(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
+            TraceSource<TraceEvent> trace) {
+        super(sim, hostName, hostId, memory, params, trace);
     }
 
     /**
@@ -43,7 +50,7 @@ final class Responder extends HcaPart {
         if (responder != null && responder.responsesUntil > sim.now()) {
             sim.scheduleAt(responder.responsesUntil, transmitHandler, p.id);
         } else {
-            hca.transmit(p);
+            transmit(p);
         }
     }
 
@@ -69,7 +76,7 @@ final class Responder extends HcaPart {
             p.release();
             return;
         }
-        if (qp.active && !transport.inSequence(qp, p)) {
+        if (qp.active && !inSequence(qp, p)) {
             p.release();
             return;
         }
@@ -86,7 +93,7 @@ final class Responder extends HcaPart {
                 wr.remoteFailed = true;
                 p.release();
                 reply(wr, Packet.NAK, status);
-                completions.fail(qp, null, status);
+                fail(qp, null, status);
                 return;
             }
         }
@@ -97,8 +104,8 @@ final class Responder extends HcaPart {
         ReliableTransport.accepted(qp, p);
         boolean last = p.isLast();
         p.aux = qp;
-        long stall = caches.mttCost(wr.remoteAddress + p.offset, p.length, qp.name, wr);
-        long delay = rx.dmaWriteDelay(p.length, stall);
+        long stall = mttCost(wr.remoteAddress + p.offset, p.length, qp.name, wr);
+        long delay = dmaWriteDelay(p.length, stall);
         sim.schedule(delay, placeWriteHandler, p.id);
         if (last) {
             ackAfterWrite(wr, delay);
@@ -127,7 +134,7 @@ final class Responder extends HcaPart {
             p.release();
             return;
         }
-        if (qp.active && !transport.inSequence(qp, p)) {
+        if (qp.active && !inSequence(qp, p)) {
             p.release();
             return;
         }
@@ -152,7 +159,7 @@ final class Responder extends HcaPart {
                     qp.dropping = wr;
                     recv.transferred = 0;
                     reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
-                    completions.failReceive(qp, recv, Dat.DTO_ERR_LOCAL_LENGTH);
+                    failReceive(qp, recv, Dat.DTO_ERR_LOCAL_LENGTH);
                     p.release();
                     return;
                 }
@@ -171,8 +178,8 @@ final class Responder extends HcaPart {
             qp.inbound = null;
         }
         p.aux = recv;
-        long stall = caches.mttCostLocal(recv, p.offset, p.length, qp.name);
-        long delay = rx.dmaWriteDelay(p.length, stall);
+        long stall = mttCostLocal(recv, p.offset, p.length, qp.name);
+        long delay = dmaWriteDelay(p.length, stall);
         sim.schedule(delay, placeSendHandler, p.id);
         if (last) {
             ackAfterWrite(wr, delay);

@@ -2,10 +2,14 @@ package org.datsim.fabric.hca;
 
 import org.apache.commons.math3.random.RandomGenerator;
 import org.datsim.core.engine.EventHandler;
+import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
 import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.Packet;
+import org.datsim.fabric.memory.HostMemory;
 
 /**
  * The responder's response engine: answers RDMA Read requests (DMA-reads the data and sends response packets) and
@@ -13,8 +17,10 @@ import org.datsim.fabric.link.Packet;
  * original value in an atomic acknowledgement), one request after another in arrival order, each after a PCIe round
  * trip and the configured read jitter. Both are checked first and use the responder's read credits (rule 49). A
  * duplicate request is answered again: a Read's responses read again, an atomic's saved original value.
+ *
+ * <p>A layer of {@link Hca}, on top of {@link Responder}: {@link HcaLayer} says why the parts are layers.
  */
-final class ResponseEngine extends HcaPart {
+abstract class ResponseEngine extends Responder {
 
     /** The IBA AtomicAckETH: the original remote data. */
     private static final int ATOMIC_ACK_ETH_BYTES = 8;
@@ -22,7 +28,8 @@ final class ResponseEngine extends HcaPart {
     static final Object DUPLICATE = new Object();
 
     private final long readJitter;
-    private RandomGenerator jitterRandom;
+    /** The stream that draws the read jitter (set through {@link Hca#setRandom}), or null. */
+    RandomGenerator jitterRandom;
     /** When the responses scheduled so far have been read (or the atomics executed). */
     private long responderFree;
     /** The value an atomic writes back, encoded here (the DMA write copies it). */
@@ -31,14 +38,10 @@ final class ResponseEngine extends HcaPart {
     private final EventHandler executeAtomicHandler = id -> executeAtomic(pool.get(id));
     private final EventHandler replayAtomicHandler = id -> replayAtomic(pool.get(id));
 
-    ResponseEngine(Hca hca, Params params) {
-        super(hca);
+    ResponseEngine(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
+            TraceSource<TraceEvent> trace) {
+        super(sim, hostName, hostId, memory, params, trace);
         this.readJitter = params.get(FabricParams.READ_JITTER);
-    }
-
-    /** Sets the random stream that draws the read jitter ({@code transport.read_jitter}). */
-    void setRandom(RandomGenerator random) {
-        this.jitterRandom = random;
     }
 
     /** An RDMA Read request arrived: once admitted, its responses are DMA-read and sent packet by packet. */
@@ -53,8 +56,8 @@ final class ResponseEngine extends HcaPart {
         for (int i = 0; i < count; i++) {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
-            t += caches.mttCost(wr.remoteAddress + off, len, qp.name, wr) + pcieRate.transmitTimePs(len);
-            engine.emitAt(t, wr, Packet.READ_RESPONSE, i, count, off, len);
+            t += mttCost(wr.remoteAddress + off, len, qp.name, wr) + pcieRate.transmitTimePs(len);
+            emitAt(t, wr, Packet.READ_RESPONSE, i, count, off, len);
         }
         responderFree = t;
         qp.responsesUntil = t;
@@ -74,11 +77,11 @@ final class ResponseEngine extends HcaPart {
         if (ReliableTransport.blockedByRnr(qp, p)) {
             return null;
         }
-        if (qp.active && !transport.inSequence(qp, p)) {
+        if (qp.active && !inSequence(qp, p)) {
             return null;
         }
         if (!qp.active) {
-            responder.reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+            reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
             return null;
         }
         qp.listener.requestArrived();
@@ -97,8 +100,8 @@ final class ResponseEngine extends HcaPart {
             status = Dat.DTO_ERR_REMOTE_RESPONDER; // the peer sent more than this endpoint's max_rdma_read_in
         }
         if (status != Dat.DTO_SUCCESS) {
-            responder.reply(wr, Packet.NAK, status);
-            completions.fail(qp, null, status);
+            reply(wr, Packet.NAK, status);
+            fail(qp, null, status);
             return null;
         }
         qp.readsIn++;
@@ -131,7 +134,7 @@ final class ResponseEngine extends HcaPart {
             return;
         }
         long t = readStart(); // the atomic DMA read's round trip
-        t += caches.mttCost(wr.remoteAddress, WorkRequest.ATOMIC_BYTES, qp.name, wr)
+        t += mttCost(wr.remoteAddress, WorkRequest.ATOMIC_BYTES, qp.name, wr)
                 + pcieRate.transmitTimePs(WorkRequest.ATOMIC_BYTES);
         Packet ack = atomicAck(wr);
         ack.aux = qp;
@@ -176,7 +179,7 @@ final class ResponseEngine extends HcaPart {
         if (qp.readsIn > 0) {
             qp.readsIn--;
         }
-        hca.transmit(ack);
+        transmit(ack);
     }
 
     /**
@@ -189,8 +192,8 @@ final class ResponseEngine extends HcaPart {
         for (int i = 0; i < count; i++) {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
-            t += caches.mttCost(wr.remoteAddress + off, len, qp.name, wr) + pcieRate.transmitTimePs(len);
-            engine.emitAt(t, wr, Packet.READ_RESPONSE, i, count, off, len).aux = DUPLICATE;
+            t += mttCost(wr.remoteAddress + off, len, qp.name, wr) + pcieRate.transmitTimePs(len);
+            emitAt(t, wr, Packet.READ_RESPONSE, i, count, off, len).aux = DUPLICATE;
         }
         responderFree = t;
         qp.responsesUntil = t;
@@ -219,6 +222,6 @@ final class ResponseEngine extends HcaPart {
         for (int i = 0; i < WorkRequest.ATOMIC_BYTES; i++) {
             old[i] = (byte) (wr.atomicOriginal >>> (8 * i));
         }
-        hca.transmit(ack);
+        transmit(ack);
     }
 }

@@ -2,11 +2,14 @@ package org.datsim.fabric.hca;
 
 import java.util.ArrayDeque;
 import org.datsim.core.engine.EventHandler;
+import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
 import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.Packet;
+import org.datsim.fabric.memory.HostMemory;
 
 /**
  * The requester's send engine: doorbells (inline ones carry their payload), the round-robin over queue pairs with
@@ -14,8 +17,10 @@ import org.datsim.fabric.link.Packet;
  * processing of a work request (QP context, WQE fetch, payload DMA read packet by packet) and the packets it
  * creates when their DMA reads finish, counted in the transmit buffer ({@code hca.tx_buffer}) until they start on
  * the wire. The response engine's RDMA Read responses are created and counted here too.
+ *
+ * <p>A layer of {@link Hca}, on top of {@link PayloadReader}: {@link HcaLayer} says why the parts are layers.
  */
-final class SendEngine extends HcaPart {
+abstract class SendEngine extends PayloadReader {
 
     /** The IBA AtomicETH: virtual address, R_Key, swap (or add) data, compare data. */
     private static final int ATOMIC_ETH_BYTES = 28;
@@ -44,8 +49,9 @@ final class SendEngine extends HcaPart {
     private final Slots<WorkRequest> doorbells = new Slots<>();
     private final EventHandler doorbellHandler = slot -> doorbell(doorbells.take(slot));
 
-    SendEngine(Hca hca, Params params) {
-        super(hca);
+    SendEngine(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
+            TraceSource<TraceEvent> trace) {
+        super(sim, hostName, hostId, memory, params, trace);
         this.wqeProcess = params.get(FabricParams.HCA_WQE_PROCESS);
         this.wqeInterval = params.get(FabricParams.HCA_WQE_INTERVAL);
         this.wqeBytes = params.get(FabricParams.HCA_WQE_BYTES);
@@ -63,7 +69,7 @@ final class SendEngine extends HcaPart {
             qp.fenceSources++;
         }
         if (!qp.active) {
-            completions.transportDone(wr, Dat.DTO_ERR_FLUSHED);
+            transportDone(wr, Dat.DTO_ERR_FLUSHED);
             return;
         }
         long doorbell = pcieLatency;
@@ -221,7 +227,7 @@ final class SendEngine extends HcaPart {
         boolean inline = wr.inlineData != null;
         // The engine is busy for the QP-context lookup and hca.wqe_interval; the rest of the processing and the WQE
         // fetch's round trip overlap the next work request (the engine keeps several WQEs in flight).
-        long stall = caches.qpcCost(wr.qp, wr);
+        long stall = qpcCost(wr.qp, wr);
         long busy = now + stall + wqeInterval;
         long t = now + stall + wqeProcess;
         if (!inline) {
@@ -233,7 +239,7 @@ final class SendEngine extends HcaPart {
         if (wr.opcode != WorkRequest.BIND) {
             wr.started = true;
             if (wr.qp.ackTimerEvent == 0) {
-                transport.startAckTimer(wr.qp, now);
+                startAckTimer(wr.qp, now);
             }
         }
         if (wr.opcode == WorkRequest.BIND) {
@@ -243,9 +249,9 @@ final class SendEngine extends HcaPart {
                 if (!wr.done) {
                     int status = wr.qp.listener.bindExecuted(wr);
                     if (status == Dat.DTO_SUCCESS) {
-                        completions.transportDone(wr, status);
+                        transportDone(wr, status);
                     } else {
-                        completions.fail(wr.qp, wr, status);
+                        fail(wr.qp, wr, status);
                     }
                 }
             });
@@ -276,7 +282,7 @@ final class SendEngine extends HcaPart {
         for (int i = 0; i < count; i++) {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
-            t += caches.mttCostLocal(wr, off, len, wr.qp.name) + pcieRate.transmitTimePs(len);
+            t += mttCostLocal(wr, off, len, wr.qp.name) + pcieRate.transmitTimePs(len);
             emitAt(t, wr, kind, i, count, off, len);
         }
         // The payload DMA channel is busy until t: the engine takes the next work request just early enough for
@@ -338,7 +344,9 @@ final class SendEngine extends HcaPart {
         }
     }
 
-    /** A packet's DMA read has finished: it reads its payload and leaves, unless its operation was flushed meanwhile. */
+    /**
+     * A packet's DMA read has finished: it takes its payload and leaves, unless its operation was flushed meanwhile.
+     */
     private void emit(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         int kind = p.kind;
@@ -349,13 +357,13 @@ final class SendEngine extends HcaPart {
         }
         p.dstHost = kind == Packet.READ_RESPONSE ? wr.qp.hca.hostId : wr.qp.peer.hca.hostId;
         if (kind == Packet.SEND || kind == Packet.RDMA_WRITE) {
-            payloads.read(p);
+            readPayload(p);
         } else if (kind == Packet.READ_RESPONSE) {
-            payloads.read(p);
+            readPayload(p);
             if (p.isLast() && p.aux != ResponseEngine.DUPLICATE && wr.qp.peer != null && wr.qp.peer.readsIn > 0) {
                 wr.qp.peer.readsIn--; // the responder has sent this Read's last response
             }
         }
-        hca.transmit(p);
+        transmit(p);
     }
 }
