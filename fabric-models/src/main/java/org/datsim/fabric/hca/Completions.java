@@ -1,0 +1,173 @@
+package org.datsim.fabric.hca;
+
+import java.util.ArrayDeque;
+import org.datsim.core.engine.EventHandler;
+import org.datsim.core.engine.Simulator;
+import org.datsim.core.param.Params;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
+import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.memory.HostMemory;
+
+/**
+ * How operations finish, and the error state of queue pairs. A request finished by the transport is reported in
+ * posting order per queue pair, a CQE write ({@code pcie.latency}) later; its read credit and any fence it held are
+ * released. Errors (remote access, length, RNR or transport retries exhausted) complete the failing operation with
+ * its status, flush every other outstanding operation of the queue pair with DAT_DTO_ERR_FLUSHED, and tell the owner
+ * the queue pair is broken; a reset returns a flushed queue pair to its initial state.
+ *
+ * <p>A layer of {@link Hca}, on top of {@link ReliableTransport}: {@link HcaLayer} says why the parts are layers.
+ */
+abstract class Completions extends ReliableTransport {
+
+    /** The operations whose CQE write is under way, in the order they were reported (the same delay for each). */
+    private final ArrayDeque<WorkRequest> cqeWrites = new ArrayDeque<>();
+    private final EventHandler completionHandler = a -> {
+        WorkRequest wr = cqeWrites.pollFirst();
+        wr.qp.listener.requestCompleted(wr);
+    };
+
+    Completions(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
+            TraceSource<TraceEvent> trace) {
+        super(sim, hostName, hostId, memory, params, trace);
+    }
+
+    /**
+     * A request operation has finished on the transport with a status: it is reported once every earlier one of its
+     * queue pair has been, and a request waiting for its read credit or behind its fence is looked at again.
+     */
+    @Override
+    final void transportDone(WorkRequest wr, int status) {
+        wr.status = status;
+        wr.done = true;
+        wr.finishedPs = sim.now();
+        drain(wr.qp);
+        QueuePair qp = wr.qp;
+        if (qp.ackTimerEvent != 0 && ReliableTransport.firstUnfinished(qp) == null) {
+            stopAckTimer(qp); // nothing in flight: the next request to start sets it again
+        }
+        if (wr.readCounted) {
+            wr.readCounted = false;
+            qp.readsOut--;
+            if (qp.creditBlocked) {
+                qp.creditBlocked = false;
+                qp.fenced = true; // looked at again below
+            }
+        }
+        if ((wr.isReadLike() || wr.opcode == WorkRequest.BIND) && qp.fenced) {
+            qp.fenced = false; // the fenced request is looked at again
+            if (!qp.notStarted.isEmpty()) {
+                enqueue(qp);
+            }
+            kick();
+        }
+    }
+
+    /**
+     * Reports, in posting order, every finished operation at the head of the outstanding queue; one that finished
+     * earlier than the head that unblocked it records that head as what held it back.
+     */
+    private void drain(QueuePair qp) {
+        WorkRequest first = null;
+        while (!qp.outstanding.isEmpty() && qp.outstanding.peekFirst().done) {
+            WorkRequest head = qp.outstanding.pollFirst();
+            if (head.fenceSource()) {
+                qp.fenceSources--;
+            }
+            if (first == null) {
+                first = head;
+            } else if (head.finishedPs >= 0 && head.finishedPs < sim.now()) {
+                head.heldBehind = first.opId; // finished earlier, reported only now (rule 2)
+            }
+            cqeWrites.addLast(head); // same delay for every CQE write: FIFO order
+            sim.schedule(pcieLatency, completionHandler, 0);
+        }
+    }
+
+    /**
+     * A receive finishes with a status: like every completion, a CQE write later, so that an earlier receive still
+     * being placed completes first, in order (rule 2).
+     */
+    void receiveDone(QueuePair qp, WorkRequest recv, int status) {
+        recv.status = status;
+        recv.done = true;
+        sim.schedule(dmaWriteDelay(0, 0), () -> qp.listener.receiveCompleted(recv));
+    }
+
+    /** See {@link Hca#fail}. */
+    @Override
+    void fail(QueuePair qp, WorkRequest failing, int status) {
+        if (qp.errored) {
+            return;
+        }
+        if (failing != null) {
+            failing.status = status;
+            failing.done = true;
+        }
+        flush(qp, failing);
+        qp.listener.broken(status);
+    }
+
+    /** A receive fails (a Send longer than it): it completes with its status and the queue pair fails. */
+    @Override
+    final void failReceive(QueuePair qp, WorkRequest recv, int status) {
+        receiveDone(qp, recv, status);
+        fail(qp, null, status);
+    }
+
+    /**
+     * Flushes a queue pair after {@code failing} failed: operations posted before it were already on their way and
+     * finish on their own (rule 44 flushes the later ones); with no failing operation, everything is flushed. Then
+     * the posted receives are flushed.
+     */
+    void flush(QueuePair qp, WorkRequest failing) {
+        qp.active = false;
+        qp.errored = true;
+        qp.notStarted.clear();
+        stopAckTimer(qp);
+        boolean later = failing == null;
+        for (WorkRequest wr : qp.outstanding) {
+            if (wr == failing) {
+                later = true;
+            } else if (later && !wr.done) {
+                wr.status = Dat.DTO_ERR_FLUSHED;
+                wr.done = true;
+            }
+            if (wr.done && wr.readCounted) {
+                wr.readCounted = false;
+                qp.readsOut--;
+            }
+        }
+        qp.readsIn = 0;
+        qp.creditBlocked = false;
+        drain(qp);
+        if (qp.inbound != null) {
+            qp.receives.addFirst(qp.inbound);
+            qp.inbound = null;
+        }
+        while (!qp.receives.isEmpty()) {
+            receiveDone(qp, qp.receives.pollFirst(), Dat.DTO_ERR_FLUSHED);
+        }
+    }
+
+    /** See {@link Hca#reset}. */
+    final void resetQueuePair(QueuePair qp) {
+        qp.peer = null;
+        qp.active = false;
+        qp.errored = false;
+        qp.paused = false;
+        qp.fenced = false;
+        qp.creditBlocked = false;
+        qp.notStarted.clear();
+        qp.outstanding.clear();
+        qp.fenceSources = 0;
+        qp.inbound = null;
+        qp.dropping = null;
+        qp.rnrBlocked = null;
+        qp.readsIn = 0;
+        qp.readsOut = 0;
+        qp.responsesUntil = 0;
+        qp.rung.clear();
+        stopAckTimer(qp);
+    }
+}

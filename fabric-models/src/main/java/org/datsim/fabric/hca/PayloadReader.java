@@ -1,0 +1,104 @@
+package org.datsim.fabric.hca;
+
+import java.util.ArrayDeque;
+import org.datsim.core.engine.Simulator;
+import org.datsim.core.param.Params;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
+import org.datsim.fabric.link.Packet;
+import org.datsim.fabric.memory.HostMemory;
+
+/**
+ * The payload DMA reads of outgoing Sends, RDMA Writes and RDMA Read responses, at the time each packet's DMA read
+ * finishes. The bytes read are those in memory then; to avoid holding a buffer per packet queued at the port, a
+ * packet bound for the port (on memory without an I/O cache) keeps its payload by reference
+ * ({@link Packet#payloadPending}) and the bytes are copied when it starts on the wire, or all at once just before
+ * anything changes the bytes of the referenced range (the memory's write hook), whichever comes first. Either way
+ * the packet carries the bytes of that moment. An inline Send or RDMA Write copies its bytes from the WQE (copied
+ * from memory at the post) at once.
+ *
+ * <p>A layer of {@link Hca}, on top of {@link OnChipCaches}: {@link HcaLayer} says why the parts are layers.
+ */
+abstract class PayloadReader extends OnChipCaches {
+
+    /** The packets holding their payload by reference, in the order they were queued at the port. */
+    private final ArrayDeque<Packet> pending = new ArrayDeque<>();
+    /** The range of host memory the pending payloads reference (the write hook's range). */
+    private long pendingLo = Long.MAX_VALUE;
+    private long pendingHi = Long.MIN_VALUE;
+    private final Runnable copyPending = this::copyAllPending;
+
+    PayloadReader(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
+            TraceSource<TraceEvent> trace) {
+        super(sim, hostName, hostId, memory, params, trace);
+    }
+
+    /** The payload DMA read of a packet whose DMA finishes now: copied, or held by reference until the wire. */
+    void readPayload(Packet p) {
+        if (p.dstHost == hostId || !memory.dmaReadIsPlain() || isInline(p)) {
+            copyPayload(p);
+            return;
+        }
+        WorkRequest wr = (WorkRequest) p.context;
+        long lo;
+        long hi;
+        if (p.kind == Packet.READ_RESPONSE) {
+            lo = wr.remoteAddress + p.offset;
+            hi = lo + p.length;
+        } else {
+            lo = Long.MAX_VALUE;
+            hi = Long.MIN_VALUE;
+            for (int i = 0; i < wr.segAddress.length; i++) {
+                lo = Math.min(lo, wr.segAddress[i]);
+                hi = Math.max(hi, wr.segAddress[i] + wr.segLength[i]);
+            }
+        }
+        p.payloadPending = true;
+        pending.addLast(p);
+        pendingLo = Math.min(pendingLo, lo);
+        pendingHi = Math.max(pendingHi, hi);
+        memory.armWriteHook(pendingLo, pendingHi, copyPending);
+    }
+
+    /** Whether a packet carries its payload from the WQE (an inline Send or RDMA Write), not from host memory. */
+    private static boolean isInline(Packet p) {
+        return p.kind != Packet.READ_RESPONSE && ((WorkRequest) p.context).inlineData != null;
+    }
+
+    /** Copies a packet's payload from host memory (or from its inline WQE) into a pooled buffer. */
+    private void copyPayload(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        byte[] data = pool.attachBuffer(p, p.length);
+        if (p.kind == Packet.READ_RESPONSE) {
+            memory.dmaRead(wr.remoteAddress + p.offset, data, 0, p.length);
+        } else if (wr.inlineData != null) {
+            System.arraycopy(wr.inlineData, (int) p.offset, data, 0, p.length);
+        } else {
+            wr.copySegments(memory, p.offset, data, p.length, false);
+        }
+        p.payloadPending = false;
+    }
+
+    /** Before the referenced bytes change: copies every payload still held by reference. */
+    private void copyAllPending() {
+        for (Packet q = pending.pollFirst(); q != null; q = pending.pollFirst()) {
+            copyPayload(q);
+        }
+        pendingLo = Long.MAX_VALUE;
+        pendingHi = Long.MIN_VALUE;
+    }
+
+    /** A packet holding its payload by reference starts on the wire: its bytes are copied now. */
+    void payloadOnWire(Packet p) {
+        // Packets leave the port in the order they were queued: p is the oldest payload held by reference.
+        if (pending.pollFirst() != p) {
+            throw new IllegalStateException("payload references out of order at " + hostName);
+        }
+        copyPayload(p);
+        if (pending.isEmpty()) {
+            pendingLo = Long.MAX_VALUE;
+            pendingHi = Long.MIN_VALUE;
+            memory.disarmWriteHook();
+        }
+    }
+}

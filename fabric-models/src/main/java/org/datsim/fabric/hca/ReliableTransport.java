@@ -1,0 +1,333 @@
+package org.datsim.fabric.hca;
+
+import org.apache.commons.math3.random.RandomGenerator;
+import org.datsim.core.engine.Simulator;
+import org.datsim.core.param.Params;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
+import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.link.Packet;
+import org.datsim.fabric.memory.HostMemory;
+
+/**
+ * Reliable delivery on the RC transport. The request messages of a queue pair are numbered in the order the send
+ * engine takes them up (the PSNs, per message and packet index). The responder accepts only the next packet it
+ * expects: a duplicate of a completed message is answered again, a packet ahead of the expected one is dropped with
+ * one sequence-error NAK per gap, and after an RNR NAK every later packet is dropped until the refused message comes
+ * again. The requester completes the Sends and Writes an ACK covers, notices missing RDMA Read responses, runs the
+ * local ACK timer ({@code hca.ack_timeout}, {@code hca.retry_count}) and goes back N: the first unfinished request
+ * and everything after it are sent again (traced as {@link Hca#RETRANSMIT}), at once or after the RNR timer.
+ *
+ * <p>A layer of {@link Hca}, on top of {@link ResponseEngine}: {@link HcaLayer} says why the parts are layers.
+ */
+abstract class ReliableTransport extends ResponseEngine {
+
+    /** The status of a NAK for a sequence error (IBA NAK code 0: a packet arrived ahead of the expected one). */
+    private static final int NAK_SEQUENCE_ERROR = -2;
+
+    private final long rnrTimer;
+    private final int rnrRetry;
+    private final long ackTimeout;
+    private final int retryCount;
+    /** The stream that spreads the local ACK timeouts (set through {@link Hca#setAckTimerRandom}), or null. */
+    RandomGenerator ackTimerRandom;
+
+    ReliableTransport(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
+            TraceSource<TraceEvent> trace) {
+        super(sim, hostName, hostId, memory, params, trace);
+        this.rnrTimer = params.get(FabricParams.RNR_TIMER);
+        this.rnrRetry = (int) params.get(FabricParams.RNR_RETRY);
+        this.ackTimeout = params.get(FabricParams.HCA_ACK_TIMEOUT);
+        this.retryCount = (int) params.get(FabricParams.HCA_RETRY_COUNT);
+    }
+
+    /** Gives a new queue pair its ACK-timer handler (allocated once per queue pair). */
+    void initTimer(QueuePair qp) {
+        qp.ackTimer = a -> ackTimeout(qp);
+    }
+
+    // ---------------------------------------------------------------- responder
+
+    /**
+     * Go-back-N after an RNR NAK: a responder that refused a message drops every later packet of the connection
+     * until the refused message arrives again, as an InfiniBand responder does with packets after a NAK'd PSN.
+     *
+     * @return true if the packet must be dropped
+     */
+    static boolean blockedByRnr(QueuePair qp, Packet p) {
+        if (qp.rnrBlocked == null) {
+            return false;
+        }
+        if (p.context == qp.rnrBlocked && p.index == 0) {
+            qp.rnrBlocked = null;
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Responder: whether a request packet is the next one expected on its connection (message {@code rxSeq}, packet
+     * {@code rxIndex}). A duplicate of a message already completed is answered again (the last packet of a Write or
+     * Send: an ACK, with no second placement or receive; an RDMA Read: its responses, read again; an atomic: the
+     * original value it returned); other duplicates are dropped. A packet ahead of the expected one is dropped and
+     * the first of a gap answered with a sequence-error NAK. The caller drops (releases) a packet refused here.
+     */
+    @Override
+    final boolean inSequence(QueuePair qp, Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        if (wr.seq == qp.rxSeq && p.index == qp.rxIndex) {
+            return true;
+        }
+        outOfSequence(qp, p, wr);
+        return false;
+    }
+
+    /** A packet that is not the next expected: a duplicate (answered again if complete) or ahead of it (NAK). */
+    private void outOfSequence(QueuePair qp, Packet p, WorkRequest wr) {
+        int seq = wr.seq;
+        if (seq < qp.rxSeq) {
+            switch (p.kind) {
+                case Packet.SEND:
+                case Packet.RDMA_WRITE:
+                    if (p.isLast()) {
+                        ackAfterWrite(wr, dmaWriteDelay(0, 0)); // after the DMA writes issued so far
+                    }
+                    break;
+                case Packet.READ_REQUEST:
+                    replayRead(qp, wr);
+                    break;
+                default:
+                    replayAtomicLater(qp, wr);
+                    break;
+            }
+        } else if (seq > qp.rxSeq || p.index > qp.rxIndex) {
+            if (!qp.nakSent) {
+                qp.nakSent = true;
+                reply(wr, Packet.NAK, NAK_SEQUENCE_ERROR);
+            }
+        }
+    }
+
+    /** Responder: a request packet was accepted; the next one of its message, or the next message, is expected. */
+    static void accepted(QueuePair qp, Packet p) {
+        qp.nakSent = false;
+        if (p.isLast()) {
+            qp.rxSeq++;
+            qp.rxIndex = 0;
+        } else {
+            qp.rxIndex++;
+        }
+    }
+
+    // ---------------------------------------------------------------- requester
+
+    /** An ACK arrived: the message it acknowledges (and every earlier one) has been placed. */
+    void onAck(WorkRequest wr) {
+        QueuePair qp = wr.qp;
+        progress(qp);
+        if (wr.done) {
+            return;
+        }
+        if (qp.rung.peekFirst() != wr) { // usually the head: earlier ones finished and were dropped from it
+            acknowledgeEarlier(qp, wr);
+        }
+        wr.transferred = wr.length;
+        transportDone(wr, Dat.DTO_SUCCESS);
+    }
+
+    /**
+     * An ACK covers every earlier message (the responder accepts messages in order): earlier Sends and Writes whose
+     * own ACK was lost complete now; an earlier RDMA Read or atomic still missing a response lost it, and the
+     * requester goes back to it at once.
+     */
+    private void acknowledgeEarlier(QueuePair qp, WorkRequest wr) {
+        if (wr.seq < 0) {
+            return;
+        }
+        for (WorkRequest o = firstUnfinished(qp); o != null && o != wr && o.started && o.seq >= 0 && o.seq < wr.seq;
+                o = firstUnfinished(qp)) {
+            if (o.isReadLike()) {
+                if (o.responses < responseCount(o)) {
+                    responseMissing(o);
+                }
+                return;
+            }
+            o.transferred = o.length;
+            transportDone(o, Dat.DTO_SUCCESS);
+        }
+    }
+
+    /** The response packets an RDMA Read or atomic gets. */
+    private int responseCount(WorkRequest wr) {
+        return wr.isAtomic() ? 1 : packetCount(wr.length);
+    }
+
+    /**
+     * A response of an RDMA Read or atomic is missing (one ahead of it arrived, or a later message's ACK): the
+     * requester sends the request again, with everything after its first unfinished request, once per gap.
+     */
+    void responseMissing(WorkRequest wr) {
+        QueuePair qp = wr.qp;
+        if (wr.gapAt == wr.responses || !qp.active || qp.paused) {
+            return;
+        }
+        wr.gapAt = wr.responses;
+        progress(qp);
+        retransmit(qp, firstUnfinished(qp), "response_missing");
+    }
+
+    /** The requester heard from the responder: the ACK timer counts from now and the retry count starts again. */
+    void progress(QueuePair qp) {
+        qp.progressPs = sim.now();
+        qp.retries = 0;
+    }
+
+    /** The first request of a queue pair, in doorbell order, that has not finished, or null. */
+    static WorkRequest firstUnfinished(QueuePair qp) {
+        WorkRequest w = qp.rung.peekFirst();
+        while (w != null && w.done) {
+            qp.rung.pollFirst();
+            w = qp.rung.peekFirst();
+        }
+        return w;
+    }
+
+    /**
+     * The local ACK timer of a queue pair fires. If a request is on its way and nothing was heard from the
+     * responder for {@code hca.ack_timeout}, the requester retransmits (go-back-N from the first unfinished request)
+     * or, after {@code hca.retry_count} retries without progress, fails that request with DAT_DTO_ERR_TRANSPORT
+     * (IBV_WC_RETRY_EXC_ERR), flushing the rest. Otherwise the timer is set again for the deadline (it fired early:
+     * progress moved it) or stays off until a request starts (nothing is in flight).
+     */
+    private void ackTimeout(QueuePair qp) {
+        qp.ackTimerEvent = 0;
+        if (!qp.active) {
+            return;
+        }
+        WorkRequest first = firstUnfinished(qp);
+        if (first == null || !first.started) {
+            return;
+        }
+        long now = sim.now();
+        long deadline = plus(qp.progressPs, qp.ackWaitPs);
+        if (deadline > now || qp.paused) {
+            // Progress since it was set, or an RNR NAK's wait (progress too): wait for the new deadline.
+            qp.ackTimerEvent = sim.scheduleAt(deadline > now ? deadline : plus(now, qp.ackWaitPs), qp.ackTimer, 0);
+            return;
+        }
+        if (qp.retries >= retryCount) {
+            fail(qp, first, Dat.DTO_ERR_TRANSPORT); // transport retry counter exceeded
+            return;
+        }
+        qp.retries++;
+        qp.progressPs = now;
+        qp.ackWaitPs = drawAckWait();
+        qp.ackTimerEvent = sim.scheduleAt(plus(now, qp.ackWaitPs), qp.ackTimer, 0);
+        retransmit(qp, first, "ack_timeout");
+    }
+
+    /** Nothing was in flight on a queue pair and a request starts: its ACK timer starts (one pending event per QP). */
+    @Override
+    final void startAckTimer(QueuePair qp, long now) {
+        qp.progressPs = now;
+        qp.ackWaitPs = drawAckWait();
+        qp.ackTimerEvent = sim.scheduleAt(plus(now, qp.ackWaitPs), qp.ackTimer, 0);
+    }
+
+    /** Cancels a queue pair's pending ACK-timer event, if any. */
+    void stopAckTimer(QueuePair qp) {
+        if (qp.ackTimerEvent != 0) {
+            sim.cancel(qp.ackTimerEvent);
+            qp.ackTimerEvent = 0;
+        }
+    }
+
+    /**
+     * The wait of a local ACK timeout: {@code hca.ack_timeout} plus a uniform draw below it. HCAs check their timers
+     * with a coarse granularity and randomise them so that queue pairs that lost packets together do not retry in
+     * step (and lose them together again).
+     */
+    private long drawAckWait() {
+        if (ackTimerRandom == null) {
+            return ackTimeout;
+        }
+        return plus(ackTimeout, (long) (ackTimerRandom.nextDouble() * ackTimeout));
+    }
+
+    /** a + b for non-negative times, saturating at Long.MAX_VALUE. */
+    private static long plus(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    /**
+     * Go-back-N: sends {@code first} and every later request of its queue pair whose doorbell has rung and that has
+     * not finished again, in doorbell order; the send engine reads their payloads again. Traced as
+     * {@code retransmit}.
+     */
+    private void retransmit(QueuePair qp, WorkRequest first, String reason) {
+        first.retransmits++;
+        if (trace.isEnabled()) {
+            trace.fire(TraceEvent.of(sim.now(), Hca.RETRANSMIT, hostName).ep(qp.name).op(first.opId)
+                    .cookie(first.cookie).attr("opcode", first.opName()).attr("reason", reason)
+                    .attr("attempt", (long) first.retransmits));
+        }
+        requeueFrom(qp, first);
+    }
+
+    /** Puts {@code first} and every later unfinished request of the queue pair back into its send queue. */
+    private void requeueFrom(QueuePair qp, WorkRequest first) {
+        qp.notStarted.clear();
+        boolean from = false;
+        for (WorkRequest o : qp.rung) {
+            from |= o == first;
+            if (from && !o.done) {
+                qp.notStarted.addLast(o);
+            }
+        }
+        enqueue(qp);
+        kick();
+    }
+
+    /** A NAK arrived: a sequence error (go back N), an RNR NAK (wait, then go back), or a fatal error. */
+    void onNak(WorkRequest wr, int status) {
+        QueuePair nakked = wr.qp;
+        progress(nakked);
+        if (status == NAK_SEQUENCE_ERROR) {
+            // Something before the packet the responder refused was lost: go back to the first unfinished request.
+            // While an RNR NAK's wait runs, the retransmission after it goes back anyway.
+            WorkRequest first = firstUnfinished(nakked);
+            if (nakked.active && !nakked.paused && first != null && first.started) {
+                retransmit(nakked, first, "nak_sequence_error");
+            }
+            return;
+        }
+        if (wr.done) {
+            return;
+        }
+        if (status == Dat.DTO_ERR_RECEIVER_NOT_READY && (rnrRetry == 7 || wr.rnrRetries < rnrRetry)) {
+            wr.rnrRetries++;
+            QueuePair qp = wr.qp;
+            qp.paused = true;
+            qp.notStarted.clear();
+            sim.schedule(rnrTimer, () -> retransmitFrom(wr));
+            return;
+        }
+        fail(wr.qp, wr, status);
+    }
+
+    /**
+     * Restarts a queue pair after the RNR timer: the refused message and every later operation whose doorbell has
+     * rung and that has not finished are sent again, in doorbell order (posting order, unless an inline doorbell was
+     * overtaken), which is the order of their sequence numbers.
+     */
+    private void retransmitFrom(WorkRequest wr) {
+        QueuePair qp = wr.qp;
+        qp.paused = false;
+        if (wr.done || !qp.active) {
+            return;
+        }
+        requeueFrom(qp, wr);
+    }
+}

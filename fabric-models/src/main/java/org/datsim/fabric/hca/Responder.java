@@ -1,0 +1,214 @@
+package org.datsim.fabric.hca;
+
+import org.datsim.core.engine.EventHandler;
+import org.datsim.core.engine.Simulator;
+import org.datsim.core.param.Params;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
+import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.link.Packet;
+import org.datsim.fabric.memory.HostMemory;
+
+/**
+ * The responder's side of RDMA Writes and Sends, and the acknowledgements every request gets. An incoming Write or
+ * Send is accepted in sequence ({@link ReliableTransport}), checked (remote key; a receive available, else an RNR
+ * NAK; its length), placed by DMA and acknowledged once the last packet's DMA write has been issued. ACKs and NAKs
+ * leave behind the RDMA Read responses scheduled before them.
+ *
+ * <p>A layer of {@link Hca}, on top of {@link SendEngine}: {@link HcaLayer} says why the parts are layers.
+ */
+abstract class Responder extends SendEngine {
+
+    // Allocation-free packet path: events about a packet carry its pool id.
+    private final EventHandler transmitHandler = id -> transmit(pool.get(id));
+    private final EventHandler sendReplyHandler = id -> sendReply(pool.get(id));
+    private final EventHandler placeWriteHandler = id -> placeWrite(pool.get(id));
+    private final EventHandler placeSendHandler = id -> placeSend(pool.get(id));
+
+    Responder(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
+            TraceSource<TraceEvent> trace) {
+        super(sim, hostName, hostId, memory, params, trace);
+    }
+
+    /**
+     * Sends an ACK or NAK for a request of the peer. Responses leave a responder in the order of the requests they
+     * answer: an acknowledgement waits until the RDMA Read responses scheduled before it have been handed to the
+     * port, so it never overtakes them.
+     */
+    void reply(WorkRequest wr, int kind, int status) {
+        sendReply(replyPacket(wr, kind, status));
+    }
+
+    /** Builds an ACK or NAK for a request of the peer. */
+    private Packet replyPacket(WorkRequest wr, int kind, int status) {
+        return pool.acquire().set(kind, hostId, wr.qp.hca.hostId, header + aeth, wr, 0, 1, 0, status, wr.qp.flow);
+    }
+
+    /** Sends an ACK or NAK built by {@link #replyPacket}, behind the responses scheduled before it. */
+    private void sendReply(Packet p) {
+        QueuePair responder = ((WorkRequest) p.context).qp.peer;
+        if (responder != null && responder.responsesUntil > sim.now()) {
+            sim.scheduleAt(responder.responsesUntil, transmitHandler, p.id);
+        } else {
+            transmit(p);
+        }
+    }
+
+    /**
+     * Acknowledges a message once its last DMA write has been issued to PCIe (it crossed PCIe's data rate; its
+     * latency overlaps the ACK's flight), so that the requester's completion never precedes the placement.
+     */
+    void ackAfterWrite(WorkRequest wr, long writeDelay) {
+        long issued = writeDelay - pcieLatency;
+        Packet ack = replyPacket(wr, Packet.ACK, 0);
+        if (issued <= 0) {
+            sendReply(ack);
+        } else {
+            sim.schedule(issued, sendReplyHandler, ack.id);
+        }
+    }
+
+    /** A packet of an RDMA Write arrived. */
+    void onWrite(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        QueuePair qp = wr.qp.peer;
+        if (ReliableTransport.blockedByRnr(qp, p)) {
+            p.release();
+            return;
+        }
+        if (qp.active && !inSequence(qp, p)) {
+            p.release();
+            return;
+        }
+        if (p.index == 0) {
+            if (!qp.active) {
+                wr.remoteFailed = true;
+                p.release();
+                reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+                return;
+            }
+            qp.listener.requestArrived();
+            int status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, true);
+            if (status != Dat.DTO_SUCCESS) {
+                wr.remoteFailed = true;
+                p.release();
+                reply(wr, Packet.NAK, status);
+                fail(qp, null, status);
+                return;
+            }
+        }
+        if (wr.remoteFailed || !qp.active) {
+            p.release();
+            return; // refused, or the queue pair was flushed while the message was arriving: drop, no ACK
+        }
+        ReliableTransport.accepted(qp, p);
+        boolean last = p.isLast();
+        p.aux = qp;
+        long stall = mttCost(wr.remoteAddress + p.offset, p.length, qp.name, wr);
+        long delay = dmaWriteDelay(p.length, stall);
+        sim.schedule(delay, placeWriteHandler, p.id);
+        if (last) {
+            ackAfterWrite(wr, delay);
+        }
+    }
+
+    /** The DMA write of an RDMA Write packet's payload, when it lands in host memory. */
+    private void placeWrite(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        QueuePair qp = (QueuePair) p.aux;
+        long address = wr.remoteAddress + p.offset;
+        int length = p.length;
+        memory.dmaWrite(address, p.data, 0, length);
+        if (p.isLast() && trace.isEnabled()) {
+            trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
+                    .attr("address", address + length - wr.length).attr("bytes", wr.length));
+        }
+        p.release();
+    }
+
+    /** A packet of a Send arrived. */
+    void onSend(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        QueuePair qp = wr.qp.peer;
+        if (ReliableTransport.blockedByRnr(qp, p)) {
+            p.release();
+            return;
+        }
+        if (qp.active && !inSequence(qp, p)) {
+            p.release();
+            return;
+        }
+        if (p.index == 0) {
+            qp.dropping = null;
+            WorkRequest taken = qp.active ? qp.takeReceive() : null; // own queue or the shared receive queue
+            if (!qp.active) {
+                qp.dropping = wr;
+                reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+            } else if (taken == null) {
+                qp.dropping = wr;
+                qp.rnrBlocked = wr;
+                if (trace.isEnabled()) {
+                    trace.fire(TraceEvent.of(sim.now(), "rnr_nak", hostName).ep(qp.name).op(wr.opId)
+                            .attr("reason", "no receive posted"));
+                }
+                reply(wr, Packet.NAK, Dat.DTO_ERR_RECEIVER_NOT_READY);
+            } else {
+                qp.listener.requestArrived();
+                WorkRequest recv = taken;
+                if (wr.length > recv.length) {
+                    qp.dropping = wr;
+                    recv.transferred = 0;
+                    reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+                    failReceive(qp, recv, Dat.DTO_ERR_LOCAL_LENGTH);
+                    p.release();
+                    return;
+                }
+                recv.takenBy = qp;
+                qp.inbound = recv;
+            }
+        }
+        WorkRequest recv = qp.inbound;
+        if (qp.dropping == wr || recv == null || !qp.active) {
+            p.release();
+            return; // refused, or the queue pair was flushed while the message was arriving: drop, no ACK
+        }
+        ReliableTransport.accepted(qp, p);
+        boolean last = p.isLast();
+        if (last) {
+            qp.inbound = null;
+        }
+        p.aux = recv;
+        long stall = mttCostLocal(recv, p.offset, p.length, qp.name);
+        long delay = dmaWriteDelay(p.length, stall);
+        sim.schedule(delay, placeSendHandler, p.id);
+        if (last) {
+            ackAfterWrite(wr, delay);
+        }
+    }
+
+    /** The DMA write of a Send packet's payload into its receive, when it lands. */
+    private void placeSend(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        WorkRequest recv = (WorkRequest) p.aux;
+        QueuePair qp = recv.takenBy; // the receiving queue pair (a receive of a shared receive queue has none)
+        if (recv.done) {
+            p.release();
+            return; // flushed meanwhile
+        }
+        recv.copySegments(memory, p.offset, p.data, p.length, true);
+        if (p.isLast()) {
+            if (trace.isEnabled()) {
+                trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
+                        .attr("recv_op", recv.opId).attr("bytes", wr.length));
+            }
+            recv.solicited = (wr.flags & Dat.COMPLETION_SOLICITED_WAIT_FLAG) != 0;
+            recv.transferred = wr.length;
+            recv.status = Dat.DTO_SUCCESS;
+            recv.done = true;
+            p.release();
+            qp.listener.receiveCompleted(recv);
+            return;
+        }
+        p.release();
+    }
+}

@@ -1,0 +1,227 @@
+package org.datsim.fabric.hca;
+
+import org.apache.commons.math3.random.RandomGenerator;
+import org.datsim.core.engine.EventHandler;
+import org.datsim.core.engine.Simulator;
+import org.datsim.core.param.Params;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
+import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.link.Packet;
+import org.datsim.fabric.memory.HostMemory;
+
+/**
+ * The responder's response engine: answers RDMA Read requests (DMA-reads the data and sends response packets) and
+ * executes the IB atomics (Fetch and Add, Compare and Swap: reads, modifies and writes the 8 bytes and returns the
+ * original value in an atomic acknowledgement), one request after another in arrival order, each after a PCIe round
+ * trip and the configured read jitter. Both are checked first and use the responder's read credits (rule 49). A
+ * duplicate request is answered again: a Read's responses read again, an atomic's saved original value.
+ *
+ * <p>A layer of {@link Hca}, on top of {@link Responder}: {@link HcaLayer} says why the parts are layers.
+ */
+abstract class ResponseEngine extends Responder {
+
+    /** The IBA AtomicAckETH: the original remote data. */
+    private static final int ATOMIC_ACK_ETH_BYTES = 8;
+    /** The {@code aux} of an RDMA Read response answering a duplicate request: it returns no read credit. */
+    static final Object DUPLICATE = new Object();
+
+    private final long readJitter;
+    /** The stream that draws the read jitter (set through {@link Hca#setRandom}), or null. */
+    RandomGenerator jitterRandom;
+    /** When the responses scheduled so far have been read (or the atomics executed). */
+    private long responderFree;
+    /** The value an atomic writes back, encoded here (the DMA write copies it). */
+    private final byte[] atomicScratch = new byte[WorkRequest.ATOMIC_BYTES];
+    // Allocation-free packet path: events about a packet carry its pool id.
+    private final EventHandler executeAtomicHandler = id -> executeAtomic(pool.get(id));
+    private final EventHandler replayAtomicHandler = id -> replayAtomic(pool.get(id));
+
+    ResponseEngine(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
+            TraceSource<TraceEvent> trace) {
+        super(sim, hostName, hostId, memory, params, trace);
+        this.readJitter = params.get(FabricParams.READ_JITTER);
+    }
+
+    /** An RDMA Read request arrived: once admitted, its responses are DMA-read and sent packet by packet. */
+    void onReadRequest(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        QueuePair qp = admitReadLike(p, false);
+        if (qp == null) {
+            return;
+        }
+        long t = readStart();
+        int count = packetCount(wr.length);
+        for (int i = 0; i < count; i++) {
+            long off = (long) i * mtu;
+            int len = (int) Math.min(mtu, wr.length - off);
+            t += mttCost(wr.remoteAddress + off, len, qp.name, wr) + pcieRate.transmitTimePs(len);
+            emitAt(t, wr, Packet.READ_RESPONSE, i, count, off, len);
+        }
+        responderFree = t;
+        qp.responsesUntil = t;
+    }
+
+    /**
+     * Responder checks of an RDMA Read or atomic request, in order: the connection (go-back-N after an RNR NAK, an
+     * inactive queue pair), the remote key and rights (for an atomic, DAT_IB_MEM_PRIV_REMOTE_ATOMIC and the 8-byte
+     * alignment), then a read credit (rule 49: atomics use the responder's read resources too). A refused request
+     * is NAK'd (and a protection or credit error breaks the connection).
+     *
+     * @return the responding queue pair, its read credit taken, or null if the request was refused or dropped
+     */
+    private QueuePair admitReadLike(Packet p, boolean atomic) {
+        WorkRequest wr = (WorkRequest) p.context;
+        QueuePair qp = wr.qp.peer;
+        if (ReliableTransport.blockedByRnr(qp, p)) {
+            return null;
+        }
+        if (qp.active && !inSequence(qp, p)) {
+            return null;
+        }
+        if (!qp.active) {
+            reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+            return null;
+        }
+        qp.listener.requestArrived();
+        int status;
+        if (atomic) {
+            status = qp.listener.checkRemoteAtomic(wr.rkey, wr.remoteAddress);
+            if (status == Dat.DTO_SUCCESS && (wr.remoteAddress & (WorkRequest.ATOMIC_BYTES - 1)) != 0) {
+                // A misaligned atomic is an invalid request: NAK, IBV_WC_REM_INV_REQ_ERR, which dapl reports as
+                // DAT_DTO_ERR_REMOTE_RESPONDER (openib_common/cq.c).
+                status = Dat.DTO_ERR_REMOTE_RESPONDER;
+            }
+        } else {
+            status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, false);
+        }
+        if (status == Dat.DTO_SUCCESS && qp.readsIn >= qp.maxReadsIn) {
+            status = Dat.DTO_ERR_REMOTE_RESPONDER; // the peer sent more than this endpoint's max_rdma_read_in
+        }
+        if (status != Dat.DTO_SUCCESS) {
+            reply(wr, Packet.NAK, status);
+            fail(qp, null, status);
+            return null;
+        }
+        qp.readsIn++;
+        ReliableTransport.accepted(qp, p);
+        return qp;
+    }
+
+    /**
+     * When the DMA read of a Read or atomic begins to return data: after the responses scheduled before it, a PCIe
+     * round trip, and the configured jitter.
+     */
+    private long readStart() {
+        long t = Math.max(sim.now(), responderFree) + 2 * pcieLatency;
+        if (readJitter > 0 && jitterRandom != null) {
+            t += (long) (jitterRandom.nextDouble() * (readJitter + 1));
+        }
+        return t;
+    }
+
+    /**
+     * An atomic request arrived: it is checked like an RDMA Read (remote key and DAT_IB_MEM_PRIV_REMOTE_ATOMIC, then
+     * the 8-byte alignment, then a read credit) and executed in the order the requests arrived, after RDMA Read
+     * responses scheduled before it. Its acknowledgement is taken from the pool now and carries the request until
+     * the execution.
+     */
+    void onAtomicRequest(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        QueuePair qp = admitReadLike(p, true);
+        if (qp == null) {
+            return;
+        }
+        long t = readStart(); // the atomic DMA read's round trip
+        t += mttCost(wr.remoteAddress, WorkRequest.ATOMIC_BYTES, qp.name, wr)
+                + pcieRate.transmitTimePs(WorkRequest.ATOMIC_BYTES);
+        Packet ack = atomicAck(wr);
+        ack.aux = qp;
+        sim.scheduleAt(t, executeAtomicHandler, ack.id);
+        responderFree = t;
+        qp.responsesUntil = t;
+    }
+
+    /** Takes an atomic acknowledgement for a request from the pool; its payload is attached when it is sent. */
+    private Packet atomicAck(WorkRequest wr) {
+        return pool.acquire().set(Packet.ATOMIC_ACK, hostId, wr.qp.hca.hostId,
+                header + aeth + ATOMIC_ACK_ETH_BYTES, wr, 0, 1, 0, 0, wr.qp.flow);
+    }
+
+    /**
+     * Executes an atomic at the responder, indivisibly: reads the 64-bit value (little-endian, the x86 host's order)
+     * into the acknowledgement, writes the sum (Fetch and Add) or the swap value if the value equals the compare
+     * value (Compare and Swap), and sends the original value back. The requester places it as it places a one-packet
+     * RDMA Read response.
+     */
+    private void executeAtomic(Packet ack) {
+        WorkRequest wr = (WorkRequest) ack.context;
+        QueuePair qp = (QueuePair) ack.aux;
+        ack.aux = null;
+        byte[] old = pool.attachBuffer(ack, WorkRequest.ATOMIC_BYTES);
+        ack.length = WorkRequest.ATOMIC_BYTES;
+        memory.dmaRead(wr.remoteAddress, old, 0, WorkRequest.ATOMIC_BYTES);
+        long value = 0;
+        for (int i = WorkRequest.ATOMIC_BYTES - 1; i >= 0; i--) {
+            value = (value << 8) | (old[i] & 0xff);
+        }
+        wr.atomicOriginal = value; // kept for a duplicate request, which is answered without executing again
+        wr.atomicExecuted = true;
+        long updated = wr.opcode == WorkRequest.FETCH_ADD ? value + wr.compareAdd
+                : value == wr.compareAdd ? wr.swap : value;
+        if (updated != value) {
+            for (int i = 0; i < WorkRequest.ATOMIC_BYTES; i++) {
+                atomicScratch[i] = (byte) (updated >>> (8 * i));
+            }
+            memory.dmaWrite(wr.remoteAddress, atomicScratch, 0, WorkRequest.ATOMIC_BYTES);
+        }
+        if (qp.readsIn > 0) {
+            qp.readsIn--;
+        }
+        transmit(ack);
+    }
+
+    /**
+     * Answers a duplicate RDMA Read request: the responder reads the data again and sends every response again (the
+     * requester keeps those it lacks); the request was checked and took its read credit the first time.
+     */
+    void replayRead(QueuePair qp, WorkRequest wr) {
+        long t = readStart();
+        int count = packetCount(wr.length);
+        for (int i = 0; i < count; i++) {
+            long off = (long) i * mtu;
+            int len = (int) Math.min(mtu, wr.length - off);
+            t += mttCost(wr.remoteAddress + off, len, qp.name, wr) + pcieRate.transmitTimePs(len);
+            emitAt(t, wr, Packet.READ_RESPONSE, i, count, off, len).aux = DUPLICATE;
+        }
+        responderFree = t;
+        qp.responsesUntil = t;
+    }
+
+    /**
+     * Answers a duplicate atomic request with the original value its execution returned, without executing it
+     * again, behind the responses scheduled before it (by then the original has executed: it was scheduled earlier).
+     */
+    void replayAtomicLater(QueuePair qp, WorkRequest wr) {
+        long t = Math.max(sim.now(), responderFree);
+        Packet ack = atomicAck(wr);
+        sim.scheduleAt(t, replayAtomicHandler, ack.id);
+        responderFree = t;
+        qp.responsesUntil = t;
+    }
+
+    private void replayAtomic(Packet ack) {
+        WorkRequest wr = (WorkRequest) ack.context;
+        if (!wr.atomicExecuted) {
+            ack.release(); // never executed (the responder was flushed meanwhile): nothing to answer
+            return;
+        }
+        byte[] old = pool.attachBuffer(ack, WorkRequest.ATOMIC_BYTES);
+        ack.length = WorkRequest.ATOMIC_BYTES;
+        for (int i = 0; i < WorkRequest.ATOMIC_BYTES; i++) {
+            old[i] = (byte) (wr.atomicOriginal >>> (8 * i));
+        }
+        transmit(ack);
+    }
+}

@@ -1,0 +1,369 @@
+package org.datsim.fabric.hca;
+
+import java.util.ArrayDeque;
+import org.datsim.core.engine.EventHandler;
+import org.datsim.core.engine.Simulator;
+import org.datsim.core.param.Params;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
+import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.link.Packet;
+import org.datsim.fabric.memory.HostMemory;
+
+/**
+ * The requester's send engine: doorbells (inline ones carry their payload), the round-robin over queue pairs with
+ * work to take up, the waits that hold a work request back (fences, RDMA Read credits, a full transmit buffer), the
+ * processing of a work request (QP context, WQE fetch, payload DMA read packet by packet) and the packets it
+ * creates when their DMA reads finish, counted in the transmit buffer ({@code hca.tx_buffer}) until they start on
+ * the wire. The response engine's RDMA Read responses are created and counted here too.
+ *
+ * <p>A layer of {@link Hca}, on top of {@link PayloadReader}: {@link HcaLayer} says why the parts are layers.
+ */
+abstract class SendEngine extends PayloadReader {
+
+    /** The IBA AtomicETH: virtual address, R_Key, swap (or add) data, compare data. */
+    private static final int ATOMIC_ETH_BYTES = 28;
+
+    private final long wqeProcess;
+    private final long wqeInterval;
+    private final long wqeBytes;
+    private final long bindTime;
+    private final boolean strictReadOrdering;
+    private final long maxInline;
+    /** hca.tx_buffer: the send engine takes up no work request while this many bytes wait for the link; 0: no bound. */
+    private final long txBuffer;
+
+    private final ArrayDeque<QueuePair> ready = new ArrayDeque<>();
+    private boolean engineBusy;
+    /** Wire bytes of the packets DMA-read or being DMA-read that have not yet started on the wire (or left by loopback). */
+    private long txWaiting;
+    /** When the packets scheduled so far (after their payload DMA reads) have all been emitted. */
+    private long sendFree;
+    private final EventHandler engineFree = a -> {
+        engineBusy = false;
+        kick();
+    };
+    // Allocation-free packet path: events about a packet carry its pool id.
+    private final EventHandler emitHandler = id -> emit(pool.get(id));
+    private final Slots<WorkRequest> doorbells = new Slots<>();
+    private final EventHandler doorbellHandler = slot -> doorbell(doorbells.take(slot));
+
+    SendEngine(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
+            TraceSource<TraceEvent> trace) {
+        super(sim, hostName, hostId, memory, params, trace);
+        this.wqeProcess = params.get(FabricParams.HCA_WQE_PROCESS);
+        this.wqeInterval = params.get(FabricParams.HCA_WQE_INTERVAL);
+        this.wqeBytes = params.get(FabricParams.HCA_WQE_BYTES);
+        this.bindTime = params.get(FabricParams.HCA_BIND_TIME);
+        this.strictReadOrdering = "strict".equals(params.choice(FabricParams.READ_ORDERING));
+        this.maxInline = params.get(FabricParams.HCA_MAX_INLINE);
+        this.txBuffer = params.get(FabricParams.HCA_TX_BUFFER);
+    }
+
+    /** Posts a request operation whose doorbell is written now; it reaches the HCA after the PCIe latency. */
+    void post(WorkRequest wr) {
+        QueuePair qp = wr.qp;
+        qp.outstanding.addLast(wr);
+        if (wr.fenceSource()) {
+            qp.fenceSources++;
+        }
+        if (!qp.active) {
+            transportDone(wr, Dat.DTO_ERR_FLUSHED);
+            return;
+        }
+        long doorbell = pcieLatency;
+        if (maxInline > 0 && wr.length <= maxInline
+                && (wr.opcode == WorkRequest.SEND || wr.opcode == WorkRequest.RDMA_WRITE)) {
+            // The CPU copies the payload into the WQE now and writes both through the doorbell (BlueFlame).
+            byte[] data = new byte[(int) wr.length];
+            int done = 0;
+            for (int s = 0; s < wr.segAddress.length; s++) {
+                int n = (int) wr.segLength[s];
+                memory.cpuRead(wr.segAddress[s], data, done, n);
+                done += n;
+            }
+            wr.inlineData = data;
+            doorbell += pcieRate.transmitTimePs(wqeBytes + wr.length);
+        }
+        // An inline doorbell takes longer than a plain one, so doorbells may overtake each other: each event finds
+        // its work request by slot, not by FIFO order.
+        sim.schedule(doorbell, doorbellHandler, doorbells.put(wr));
+    }
+
+    private void doorbell(WorkRequest wr) {
+        if (wr.done) {
+            return;
+        }
+        QueuePair qp = wr.qp;
+        wr.rung = true;
+        if (wr.opcode != WorkRequest.BIND) {
+            wr.seq = qp.nextSeq++; // the send engine takes requests up in doorbell order: so they go on the wire
+        }
+        qp.rung.addLast(wr);
+        if (qp.paused) {
+            return; // the retransmission after the RNR timer picks it up in doorbell order
+        }
+        qp.notStarted.addLast(wr);
+        enqueue(qp);
+        kick();
+    }
+
+    /** Puts a queue pair in the round-robin of those with work to take up, unless it is there already. */
+    void enqueue(QueuePair qp) {
+        if (!qp.queued) {
+            qp.queued = true;
+            ready.addLast(qp);
+        }
+    }
+
+    /** Whether the packets waiting for the link fill the transmit buffer (hca.tx_buffer). */
+    private boolean txFull() {
+        return txBuffer > 0 && txWaiting >= txBuffer;
+    }
+
+    /** Takes up work requests while the engine is free, a queue pair has work and the transmit buffer has room. */
+    void kick() {
+        while (!engineBusy && !ready.isEmpty() && !txFull()) {
+            QueuePair qp = ready.pollFirst();
+            if (qp.paused) {
+                qp.queued = false;
+                continue;
+            }
+            WorkRequest head = qp.notStarted.peekFirst();
+            if (head != null && fenced(head)) {
+                qp.queued = false;
+                qp.fenced = true;
+                continue;
+            }
+            if (head != null && head.isReadLike() && !head.readCounted && qp.readsOut >= qp.maxReadsOut) {
+                creditWait(head);
+                qp.queued = false;
+                qp.creditBlocked = true;
+                continue;
+            }
+            WorkRequest wr = qp.notStarted.pollFirst();
+            if (qp.notStarted.isEmpty()) {
+                qp.queued = false;
+            } else {
+                ready.addLast(qp);
+            }
+            if (wr != null && !wr.done) {
+                process(wr);
+            }
+        }
+    }
+
+    /** Rule 49: an RDMA Read beyond max_rdma_read_out waits for an earlier Read to complete. */
+    private void creditWait(WorkRequest wr) {
+        if (wr.creditTraced || !trace.isEnabled()) {
+            return;
+        }
+        wr.creditTraced = true;
+        long[] waiting = new long[wr.qp.readsOut];
+        int i = 0;
+        for (WorkRequest o : wr.qp.outstanding) {
+            if (o.isReadLike() && !o.done && !wr.qp.notStarted.contains(o) && i < waiting.length) {
+                waiting[i++] = o.opId;
+            }
+        }
+        trace.fire(TraceEvent.of(sim.now(), "credit_wait", hostName).ep(wr.qp.name).op(wr.opId).cookie(wr.cookie)
+                .attr("opcode", wr.opName()).attr("waiting_for", java.util.Arrays.copyOf(waiting, i))
+                .attr("reason", "max_rdma_read_out reads outstanding"));
+    }
+
+    /**
+     * Whether a work request must wait behind earlier ones of its queue pair (traced once as fence_wait): the barrier
+     * fence (rules 17, 18) and strict read ordering wait for earlier RDMA Reads and atomics only, since Sends and
+     * Writes are already ordered on the wire; an earlier RMR bind holds everything posted after it (rule 23, the implicit fence).
+     * Everything behind a waiting request on the queue pair waits too.
+     *
+     * @return true if the work request must wait
+     */
+    private boolean fenced(WorkRequest wr) {
+        if (wr.qp.fenceSources == 0) {
+            return false; // no Read or bind outstanding: nothing to wait for, no scan
+        }
+        boolean barrier = (wr.flags & Dat.COMPLETION_BARRIER_FENCE_FLAG) != 0
+                || (strictReadOrdering && !wr.isReadLike());
+        long[] waiting = null;
+        int n = 0;
+        boolean byBind = false;
+        for (WorkRequest o : wr.qp.outstanding) {
+            if (o == wr) {
+                break;
+            }
+            if (!o.done && ((barrier && o.isReadLike()) || o.opcode == WorkRequest.BIND)) {
+                if (!wr.fenceTraced && trace.isEnabled()) {
+                    if (waiting == null) {
+                        waiting = new long[4];
+                    } else if (n == waiting.length) {
+                        waiting = java.util.Arrays.copyOf(waiting, 2 * n);
+                    }
+                    waiting[n] = o.opId;
+                }
+                n++;
+                byBind |= o.opcode == WorkRequest.BIND;
+            }
+        }
+        if (waiting != null) {
+            wr.fenceTraced = true;
+            trace.fire(TraceEvent.of(sim.now(), TraceEvent.FENCE_WAIT, hostName).ep(wr.qp.name).op(wr.opId)
+                    .cookie(wr.cookie).attr("opcode", wr.opName()).attr("waiting_for", java.util.Arrays.copyOf(waiting, n))
+                    .attr("reason", byBind ? "rmr_bind implicit fence"
+                            : (wr.flags & Dat.COMPLETION_BARRIER_FENCE_FLAG) != 0 ? "barrier fence"
+                                    : "strict read ordering"));
+        }
+        return n > 0;
+    }
+
+    private void process(WorkRequest wr) {
+        engineBusy = true;
+        long now = sim.now();
+        if (trace.isEnabled()) {
+            trace.fire(TraceEvent.of(now, TraceEvent.START, hostName).ep(wr.qp.name).op(wr.opId)
+                    .cookie(wr.cookie).attr("opcode", wr.opName()).attr("bytes", wr.length));
+        }
+        boolean inline = wr.inlineData != null;
+        // The engine is busy for the QP-context lookup and hca.wqe_interval; the rest of the processing and the WQE
+        // fetch's round trip overlap the next work request (the engine keeps several WQEs in flight).
+        long stall = qpcCost(wr.qp, wr);
+        long busy = now + stall + wqeInterval;
+        long t = now + stall + wqeProcess;
+        if (!inline) {
+            t += 2 * pcieLatency + pcieRate.transmitTimePs(wqeBytes); // the WQE fetch, a DMA read
+        }
+        long fetched = t;
+        // Packets leave in the order their work requests were processed: after every packet scheduled so far.
+        t = Math.max(t, sendFree);
+        if (wr.opcode != WorkRequest.BIND) {
+            wr.started = true;
+            if (wr.qp.ackTimerEvent == 0) {
+                startAckTimer(wr.qp, now);
+            }
+        }
+        if (wr.opcode == WorkRequest.BIND) {
+            // The engine hands the bind to the protection tables and goes on; later work of this queue pair waits
+            // for the bind's completion (rule 23, the implicit fence).
+            sim.scheduleAt(t + bindTime, () -> {
+                if (!wr.done) {
+                    int status = wr.qp.listener.bindExecuted(wr);
+                    if (status == Dat.DTO_SUCCESS) {
+                        transportDone(wr, status);
+                    } else {
+                        fail(wr.qp, wr, status);
+                    }
+                }
+            });
+            engineDone(t, busy);
+            return;
+        }
+        if (wr.isReadLike()) {
+            if (!wr.readCounted) { // a retransmitted Read keeps the credit it holds
+                wr.qp.readsOut++;
+                wr.readCounted = true;
+            }
+            emitAt(t, wr, wr.isAtomic() ? Packet.ATOMIC : Packet.READ_REQUEST, 0, 1, 0, 0);
+            engineDone(t, busy);
+            return;
+        }
+        int kind = wr.opcode == WorkRequest.SEND ? Packet.SEND : Packet.RDMA_WRITE;
+        int count = packetCount(wr.length);
+        if (inline) {
+            for (int i = 0; i < count; i++) {
+                long off = (long) i * mtu;
+                emitAt(t, wr, kind, i, count, off, (int) Math.min(mtu, wr.length - off));
+            }
+            engineDone(t, busy);
+            return;
+        }
+        // The payload DMA read: a round trip, then packet by packet at PCIe's rate, each page translated.
+        t = Math.max(fetched + 2 * pcieLatency, sendFree);
+        for (int i = 0; i < count; i++) {
+            long off = (long) i * mtu;
+            int len = (int) Math.min(mtu, wr.length - off);
+            t += mttCostLocal(wr, off, len, wr.qp.name) + pcieRate.transmitTimePs(len);
+            emitAt(t, wr, kind, i, count, off, len);
+        }
+        // The payload DMA channel is busy until t: the engine takes the next work request just early enough for
+        // that one's payload to follow without a gap (one WQE of lookahead), not earlier.
+        long lookahead = wqeProcess + 4 * pcieLatency + pcieRate.transmitTimePs(wqeBytes);
+        engineDone(t, Math.max(busy, t - lookahead));
+    }
+
+    /**
+     * The end of {@link #process}: the packets scheduled so far are emitted by {@code lastEmit}, and the engine takes
+     * up the next work request at {@code freeAt}.
+     */
+    private void engineDone(long lastEmit, long freeAt) {
+        sendFree = lastEmit;
+        sim.scheduleAt(freeAt, engineFree, 0);
+    }
+
+    /**
+     * Schedules a packet's creation at the time its DMA read finishes: a pooled packet holds the arguments until
+     * then; it counts in the transmit buffer ({@link #txWaiting}) from now until it starts on the wire.
+     */
+    Packet emitAt(long time, WorkRequest wr, int kind, int index, int count, long off, int len) {
+        int wire = header;
+        switch (kind) {
+            case Packet.SEND:
+            case Packet.RDMA_WRITE:
+                wire += len + (kind == Packet.RDMA_WRITE && index == 0 ? reth : 0);
+                break;
+            case Packet.READ_REQUEST:
+                wire += reth;
+                break;
+            case Packet.ATOMIC:
+                wire += ATOMIC_ETH_BYTES;
+                break;
+            case Packet.READ_RESPONSE:
+                wire += len + aeth;
+                break;
+            default:
+                throw new IllegalArgumentException("not a DMA-read packet kind: " + kind);
+        }
+        txWaiting += wire;
+        Packet p = pool.acquire().set(kind, hostId, -1, wire, wr, index, count, off, 0, wr.qp.flow);
+        p.length = len; // the payload, read when the DMA read finishes (emit)
+        sim.scheduleAt(time, emitHandler, p.id);
+        return p;
+    }
+
+    /** Whether a packet of this kind was counted in {@link #txWaiting} by {@link #emitAt}. */
+    static boolean countedInTx(int kind) {
+        return kind == Packet.SEND || kind == Packet.RDMA_WRITE || kind == Packet.READ_REQUEST
+                || kind == Packet.ATOMIC || kind == Packet.READ_RESPONSE;
+    }
+
+    /** A packet counted in {@link #txWaiting} has started on the wire, or will not: room for the send engine. */
+    void txLeft(Packet p) {
+        txWaiting -= p.wireBytes;
+        if (!engineBusy && !ready.isEmpty() && !txFull()) {
+            kick();
+        }
+    }
+
+    /**
+     * A packet's DMA read has finished: it takes its payload and leaves, unless its operation was flushed meanwhile.
+     */
+    private void emit(Packet p) {
+        WorkRequest wr = (WorkRequest) p.context;
+        int kind = p.kind;
+        if (wr.done && kind != Packet.READ_RESPONSE) {
+            txLeft(p);
+            p.release();
+            return; // flushed while its DMA was in progress
+        }
+        p.dstHost = kind == Packet.READ_RESPONSE ? wr.qp.hca.hostId : wr.qp.peer.hca.hostId;
+        if (kind == Packet.SEND || kind == Packet.RDMA_WRITE) {
+            readPayload(p);
+        } else if (kind == Packet.READ_RESPONSE) {
+            readPayload(p);
+            if (p.isLast() && p.aux != ResponseEngine.DUPLICATE && wr.qp.peer != null && wr.qp.peer.readsIn > 0) {
+                wr.qp.peer.readsIn--; // the responder has sent this Read's last response
+            }
+        }
+        transmit(p);
+    }
+}
