@@ -327,7 +327,8 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
         }
         if ((start && p.index == 0) || (!start && p.isLast())) {
             WorkRequest wr = (WorkRequest) p.context;
-            QueuePair sender = p.kind == Packet.READ_RESPONSE || p.kind == Packet.ATOMIC_ACK ? wr.qp.peer : wr.qp;
+            QueuePair sender = p.kind == Packet.READ_RESPONSE || p.kind == Packet.ATOMIC_ACK
+                    ? (QueuePair) p.endpoint : wr.qp;
             trace.fire(TraceEvent.of(sim.now(), start ? TraceEvent.TX_START : TraceEvent.TX_END, hostName)
                     .ep(sender != null ? sender.name : null).op(wr.opId).attr("packet", Packet.kindName(p.kind))
                     .attr("packets", p.count));

@@ -44,7 +44,7 @@ abstract class ReceivePipeline extends Completions {
         WorkRequest wr = (WorkRequest) p.context;
         boolean toResponder = p.kind == Packet.SEND || p.kind == Packet.RDMA_WRITE || p.kind == Packet.READ_REQUEST
                 || p.kind == Packet.ATOMIC;
-        QueuePair qp = toResponder ? wr.qp.peer : wr.qp;
+        QueuePair qp = toResponder ? (QueuePair) p.endpoint : wr.qp;
         long stall = qpcCost(qp, wr);
         long now = sim.now();
         if (stall == 0 && rxProcess == 0 && rxStallFree <= now && rxQueue.isEmpty()) {

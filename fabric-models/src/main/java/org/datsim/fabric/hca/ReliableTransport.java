@@ -91,7 +91,7 @@ abstract class ReliableTransport extends ResponseEngine {
                 case Packet.SEND:
                 case Packet.RDMA_WRITE:
                     if (p.isLast()) {
-                        ackAfterWrite(wr, dmaWriteDelay(0, 0)); // after the DMA writes issued so far
+                        ackAfterWrite(qp, wr, dmaWriteDelay(0, 0)); // after the DMA writes issued so far
                     }
                     break;
                 case Packet.READ_REQUEST:
@@ -104,7 +104,7 @@ abstract class ReliableTransport extends ResponseEngine {
         } else if (seq > qp.rxSeq || p.index > qp.rxIndex) {
             if (!qp.nakSent) {
                 qp.nakSent = true;
-                reply(wr, Packet.NAK, NAK_SEQUENCE_ERROR);
+                reply(qp, wr, Packet.NAK, NAK_SEQUENCE_ERROR);
             }
         }
     }

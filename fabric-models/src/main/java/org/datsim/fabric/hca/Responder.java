@@ -35,19 +35,22 @@ abstract class Responder extends SendEngine {
      * answer: an acknowledgement waits until the RDMA Read responses scheduled before it have been handed to the
      * port, so it never overtakes them.
      */
-    void reply(WorkRequest wr, int kind, int status) {
-        sendReply(replyPacket(wr, kind, status));
+    void reply(QueuePair responder, WorkRequest wr, int kind, int status) {
+        sendReply(replyPacket(responder, wr, kind, status));
     }
 
     /** Builds an ACK or NAK for a request of the peer. */
-    private Packet replyPacket(WorkRequest wr, int kind, int status) {
-        return pool.acquire().set(kind, hostId, wr.qp.hca.hostId, header + aeth, wr, 0, 1, 0, status, wr.qp.flow);
+    private Packet replyPacket(QueuePair responder, WorkRequest wr, int kind, int status) {
+        Packet p = pool.acquire().set(kind, hostId, wr.qp.hca.hostId, header + aeth, wr, 0, 1, 0, status,
+                wr.qp.flow);
+        p.endpoint = responder;
+        return p;
     }
 
     /** Sends an ACK or NAK built by {@link #replyPacket}, behind the responses scheduled before it. */
     private void sendReply(Packet p) {
-        QueuePair responder = ((WorkRequest) p.context).qp.peer;
-        if (responder != null && responder.responsesUntil > sim.now()) {
+        QueuePair responder = (QueuePair) p.endpoint;
+        if (responder.responsesUntil > sim.now()) {
             sim.scheduleAt(responder.responsesUntil, transmitHandler, p.id);
         } else {
             transmit(p);
@@ -58,9 +61,9 @@ abstract class Responder extends SendEngine {
      * Acknowledges a message once its last DMA write has been issued to PCIe (it crossed PCIe's data rate; its
      * latency overlaps the ACK's flight), so that the requester's completion never precedes the placement.
      */
-    void ackAfterWrite(WorkRequest wr, long writeDelay) {
+    void ackAfterWrite(QueuePair responder, WorkRequest wr, long writeDelay) {
         long issued = writeDelay - pcieLatency;
-        Packet ack = replyPacket(wr, Packet.ACK, 0);
+        Packet ack = replyPacket(responder, wr, Packet.ACK, 0);
         if (issued <= 0) {
             sendReply(ack);
         } else {
@@ -71,7 +74,7 @@ abstract class Responder extends SendEngine {
     /** A packet of an RDMA Write arrived. */
     void onWrite(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
-        QueuePair qp = wr.qp.peer;
+        QueuePair qp = (QueuePair) p.endpoint;
         if (ReliableTransport.blockedByRnr(qp, p)) {
             p.release();
             return;
@@ -84,7 +87,7 @@ abstract class Responder extends SendEngine {
             if (!qp.active) {
                 wr.remoteFailed = true;
                 p.release();
-                reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+                reply(qp, wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
                 return;
             }
             qp.listener.requestArrived();
@@ -92,7 +95,7 @@ abstract class Responder extends SendEngine {
             if (status != Dat.DTO_SUCCESS) {
                 wr.remoteFailed = true;
                 p.release();
-                reply(wr, Packet.NAK, status);
+                reply(qp, wr, Packet.NAK, status);
                 fail(qp, null, status);
                 return;
             }
@@ -108,7 +111,7 @@ abstract class Responder extends SendEngine {
         long delay = dmaWriteDelay(p.length, stall);
         sim.schedule(delay, placeWriteHandler, p.id);
         if (last) {
-            ackAfterWrite(wr, delay);
+            ackAfterWrite(qp, wr, delay);
         }
     }
 
@@ -129,7 +132,7 @@ abstract class Responder extends SendEngine {
     /** A packet of a Send arrived. */
     void onSend(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
-        QueuePair qp = wr.qp.peer;
+        QueuePair qp = (QueuePair) p.endpoint;
         if (ReliableTransport.blockedByRnr(qp, p)) {
             p.release();
             return;
@@ -143,7 +146,7 @@ abstract class Responder extends SendEngine {
             WorkRequest taken = qp.active ? qp.takeReceive() : null; // own queue or the shared receive queue
             if (!qp.active) {
                 qp.dropping = wr;
-                reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+                reply(qp, wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
             } else if (taken == null) {
                 qp.dropping = wr;
                 qp.rnrBlocked = wr;
@@ -151,14 +154,14 @@ abstract class Responder extends SendEngine {
                     trace.fire(TraceEvent.of(sim.now(), "rnr_nak", hostName).ep(qp.name).op(wr.opId)
                             .attr("reason", "no receive posted"));
                 }
-                reply(wr, Packet.NAK, Dat.DTO_ERR_RECEIVER_NOT_READY);
+                reply(qp, wr, Packet.NAK, Dat.DTO_ERR_RECEIVER_NOT_READY);
             } else {
                 qp.listener.requestArrived();
                 WorkRequest recv = taken;
                 if (wr.length > recv.length) {
                     qp.dropping = wr;
                     recv.transferred = 0;
-                    reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+                    reply(qp, wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
                     failReceive(qp, recv, Dat.DTO_ERR_LOCAL_LENGTH);
                     p.release();
                     return;
@@ -182,7 +185,7 @@ abstract class Responder extends SendEngine {
         long delay = dmaWriteDelay(p.length, stall);
         sim.schedule(delay, placeSendHandler, p.id);
         if (last) {
-            ackAfterWrite(wr, delay);
+            ackAfterWrite(qp, wr, delay);
         }
     }
 

@@ -57,7 +57,7 @@ abstract class ResponseEngine extends Responder {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
             t += mttCost(wr.remoteAddress + off, len, qp.name, wr) + pcieRate.transmitTimePs(len);
-            emitAt(t, wr, Packet.READ_RESPONSE, i, count, off, len);
+            emitAt(t, wr, qp, Packet.READ_RESPONSE, i, count, off, len);
         }
         responderFree = t;
         qp.responsesUntil = t;
@@ -73,7 +73,7 @@ abstract class ResponseEngine extends Responder {
      */
     private QueuePair admitReadLike(Packet p, boolean atomic) {
         WorkRequest wr = (WorkRequest) p.context;
-        QueuePair qp = wr.qp.peer;
+        QueuePair qp = (QueuePair) p.endpoint;
         if (ReliableTransport.blockedByRnr(qp, p)) {
             return null;
         }
@@ -81,7 +81,7 @@ abstract class ResponseEngine extends Responder {
             return null;
         }
         if (!qp.active) {
-            reply(wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+            reply(qp, wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
             return null;
         }
         qp.listener.requestArrived();
@@ -100,7 +100,7 @@ abstract class ResponseEngine extends Responder {
             status = Dat.DTO_ERR_REMOTE_RESPONDER; // the peer sent more than this endpoint's max_rdma_read_in
         }
         if (status != Dat.DTO_SUCCESS) {
-            reply(wr, Packet.NAK, status);
+            reply(qp, wr, Packet.NAK, status);
             fail(qp, null, status);
             return null;
         }
@@ -136,17 +136,18 @@ abstract class ResponseEngine extends Responder {
         long t = readStart(); // the atomic DMA read's round trip
         t += mttCost(wr.remoteAddress, WorkRequest.ATOMIC_BYTES, qp.name, wr)
                 + pcieRate.transmitTimePs(WorkRequest.ATOMIC_BYTES);
-        Packet ack = atomicAck(wr);
-        ack.aux = qp;
+        Packet ack = atomicAck(qp, wr);
         sim.scheduleAt(t, executeAtomicHandler, ack.id);
         responderFree = t;
         qp.responsesUntil = t;
     }
 
     /** Takes an atomic acknowledgement for a request from the pool; its payload is attached when it is sent. */
-    private Packet atomicAck(WorkRequest wr) {
-        return pool.acquire().set(Packet.ATOMIC_ACK, hostId, wr.qp.hca.hostId,
+    private Packet atomicAck(QueuePair responder, WorkRequest wr) {
+        Packet ack = pool.acquire().set(Packet.ATOMIC_ACK, hostId, wr.qp.hca.hostId,
                 header + aeth + ATOMIC_ACK_ETH_BYTES, wr, 0, 1, 0, 0, wr.qp.flow);
+        ack.endpoint = responder;
+        return ack;
     }
 
     /**
@@ -157,8 +158,7 @@ abstract class ResponseEngine extends Responder {
      */
     private void executeAtomic(Packet ack) {
         WorkRequest wr = (WorkRequest) ack.context;
-        QueuePair qp = (QueuePair) ack.aux;
-        ack.aux = null;
+        QueuePair qp = (QueuePair) ack.endpoint;
         byte[] old = pool.attachBuffer(ack, WorkRequest.ATOMIC_BYTES);
         ack.length = WorkRequest.ATOMIC_BYTES;
         memory.dmaRead(wr.remoteAddress, old, 0, WorkRequest.ATOMIC_BYTES);
@@ -193,7 +193,7 @@ abstract class ResponseEngine extends Responder {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
             t += mttCost(wr.remoteAddress + off, len, qp.name, wr) + pcieRate.transmitTimePs(len);
-            emitAt(t, wr, Packet.READ_RESPONSE, i, count, off, len).aux = DUPLICATE;
+            emitAt(t, wr, qp, Packet.READ_RESPONSE, i, count, off, len).aux = DUPLICATE;
         }
         responderFree = t;
         qp.responsesUntil = t;
@@ -205,7 +205,7 @@ abstract class ResponseEngine extends Responder {
      */
     void replayAtomicLater(QueuePair qp, WorkRequest wr) {
         long t = Math.max(sim.now(), responderFree);
-        Packet ack = atomicAck(wr);
+        Packet ack = atomicAck(qp, wr);
         sim.scheduleAt(t, replayAtomicHandler, ack.id);
         responderFree = t;
         qp.responsesUntil = t;

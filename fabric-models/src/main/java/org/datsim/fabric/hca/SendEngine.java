@@ -263,7 +263,7 @@ abstract class SendEngine extends PayloadReader {
                 wr.qp.readsOut++;
                 wr.readCounted = true;
             }
-            emitAt(t, wr, wr.isAtomic() ? Packet.ATOMIC : Packet.READ_REQUEST, 0, 1, 0, 0);
+            emitAt(t, wr, wr.qp.peer, wr.isAtomic() ? Packet.ATOMIC : Packet.READ_REQUEST, 0, 1, 0, 0);
             engineDone(t, busy);
             return;
         }
@@ -272,7 +272,7 @@ abstract class SendEngine extends PayloadReader {
         if (inline) {
             for (int i = 0; i < count; i++) {
                 long off = (long) i * mtu;
-                emitAt(t, wr, kind, i, count, off, (int) Math.min(mtu, wr.length - off));
+                emitAt(t, wr, wr.qp.peer, kind, i, count, off, (int) Math.min(mtu, wr.length - off));
             }
             engineDone(t, busy);
             return;
@@ -283,7 +283,7 @@ abstract class SendEngine extends PayloadReader {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
             t += mttCostLocal(wr, off, len, wr.qp.name) + pcieRate.transmitTimePs(len);
-            emitAt(t, wr, kind, i, count, off, len);
+            emitAt(t, wr, wr.qp.peer, kind, i, count, off, len);
         }
         // The payload DMA channel is busy until t: the engine takes the next work request just early enough for
         // that one's payload to follow without a gap (one WQE of lookahead), not earlier.
@@ -304,7 +304,7 @@ abstract class SendEngine extends PayloadReader {
      * Schedules a packet's creation at the time its DMA read finishes: a pooled packet holds the arguments until
      * then; it counts in the transmit buffer ({@link #txWaiting}) from now until it starts on the wire.
      */
-    Packet emitAt(long time, WorkRequest wr, int kind, int index, int count, long off, int len) {
+    Packet emitAt(long time, WorkRequest wr, QueuePair responder, int kind, int index, int count, long off, int len) {
         int wire = header;
         switch (kind) {
             case Packet.SEND:
@@ -325,6 +325,7 @@ abstract class SendEngine extends PayloadReader {
         }
         txWaiting += wire;
         Packet p = pool.acquire().set(kind, hostId, -1, wire, wr, index, count, off, 0, wr.qp.flow);
+        p.endpoint = responder;
         p.length = len; // the payload, read when the DMA read finishes (emit)
         sim.scheduleAt(time, emitHandler, p.id);
         return p;
@@ -355,13 +356,14 @@ abstract class SendEngine extends PayloadReader {
             p.release();
             return; // flushed while its DMA was in progress
         }
-        p.dstHost = kind == Packet.READ_RESPONSE ? wr.qp.hca.hostId : wr.qp.peer.hca.hostId;
+        p.dstHost = kind == Packet.READ_RESPONSE ? wr.qp.hca.hostId : ((QueuePair) p.endpoint).hca.hostId;
         if (kind == Packet.SEND || kind == Packet.RDMA_WRITE) {
             readPayload(p);
         } else if (kind == Packet.READ_RESPONSE) {
             readPayload(p);
-            if (p.isLast() && p.aux != ResponseEngine.DUPLICATE && wr.qp.peer != null && wr.qp.peer.readsIn > 0) {
-                wr.qp.peer.readsIn--; // the responder has sent this Read's last response
+            QueuePair responder = (QueuePair) p.endpoint;
+            if (p.isLast() && p.aux != ResponseEngine.DUPLICATE && responder.readsIn > 0) {
+                responder.readsIn--; // the responder has sent this Read's last response
             }
         }
         transmit(p);

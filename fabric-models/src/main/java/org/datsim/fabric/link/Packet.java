@@ -51,6 +51,12 @@ public final class Packet {
     public Object context;
     /** A second transport context (for example the receive a Send's payload is placed into), or null. */
     public Object aux;
+    /**
+     * For a packet of an HCA operation: the queue pair on the responder side, fixed when the packet is built.
+     * Requests are for it and responses come from it, even if the requester's queue pair has since been reset or
+     * connected elsewhere.
+     */
+    public Object endpoint;
     /** This packet's index within its message, from 0. */
     public int index;
     /** The number of packets of its message. */
@@ -104,6 +110,7 @@ public final class Packet {
         this.wireBytes = wireBytes;
         this.context = context;
         this.aux = null;
+        this.endpoint = null;
         this.index = index;
         this.count = count;
         this.data = null;
