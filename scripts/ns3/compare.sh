@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Times `./datsim bench stream` against its baseline, ns-3.37's bare point-to-point device moving the same packets
-# (scripts/ns3/p2p-stream.cc), in the same session on the same machine, and prints both medians and their ratio.
+# (scripts/ns3/p2p-stream.cc), in the same session on the same machine, alternating run by run, and prints every
+# run, both medians and their ratio.
 # Not part of CI. Installs Debian's libns3-dev (ns-3.37) if it is missing; needs g++ and apt-get.
 #
-#   scripts/ns3/compare.sh [RUNS]      (default 15 runs each, after 2 warm-up runs)
+#   scripts/ns3/compare.sh [RUNS]      (default 15 runs each, after 2 warm-up runs of each)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 runs="${1:-15}"
@@ -28,22 +29,24 @@ wall_ms() {
   echo $(( (t1 - t0) / 1000000 ))
 }
 
-median_ms() {
-  local i samples=()
-  for i in 1 2; do "$@" >/dev/null; done
-  for ((i = 0; i < runs; i++)); do samples+=("$(wall_ms "$@")"); done
-  printf '%s\n' "${samples[@]}" | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'
+median() {
+  sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'
 }
 
 echo "ns3: $("$bin")"
 echo "datsim: $("$root/datsim" bench stream | grep -E '^(simulated_last_byte_ps|prediction_holds)=' | tr '\n' ' ')"
-# Interleaved rounds, so that a change in the machine's load hits both.
-ns3=$(median_ms "$bin")
-ds=$(median_ms "$root/datsim" bench stream)
-ns3b=$(median_ms "$bin")
-dsb=$(median_ms "$root/datsim" bench stream)
-ns3=$(( (ns3 + ns3b) / 2 ))
-ds=$(( (ds + dsb) / 2 ))
+# Alternate the two, run by run, so that a change in the machine's speed (a shared host) hits both alike.
+for i in 1 2; do "$bin" >/dev/null; "$root/datsim" bench stream >/dev/null; done
+ns3_runs=()
+ds_runs=()
+for ((i = 0; i < runs; i++)); do
+  ns3_runs+=("$(wall_ms "$bin")")
+  ds_runs+=("$(wall_ms "$root/datsim" bench stream)")
+done
+ns3=$(printf '%s\n' "${ns3_runs[@]}" | median)
+ds=$(printf '%s\n' "${ds_runs[@]}" | median)
+echo "ns3_runs_ms=${ns3_runs[*]}"
+echo "datsim_runs_ms=${ds_runs[*]}"
 echo "ns3_median_ms=$ns3"
 echo "datsim_median_ms=$ds"
 awk -v d="$ds" -v n="$ns3" 'BEGIN {printf "ratio_datsim_to_ns3=%.3f\n", d / n}'
