@@ -153,6 +153,17 @@ public final class Simulator {
     private int botHead;
     private int botEnd;
 
+    /*
+     * Far events: those more than a year of buckets ahead (v - curV >= bucket count) wait in a binary
+     * min-heap of (time, id) instead of a bucket, where every pass of the calendar over their bucket
+     * would skip them again (a timer far beyond the events around it, such as a transport's ACK
+     * timeout, cost a node visit per year per timer). advance() moves them into their buckets as
+     * their year comes within reach; they keep their slot, so cancel and isPending work unchanged.
+     */
+    private long[] farTime = new long[16];
+    private long[] farId = new long[16];
+    private int farCount;
+
     /** Insertions rebuild the calendar when size reaches this (bucket growth or slot growth). */
     private int rebuildAt;
 
@@ -301,15 +312,93 @@ public final class Simulator {
         slotHandler[s] = h;
         size++;
         long v = time >>> shift;
-        if (v > curV) {
+        if (v <= curV) {
+            bottomInsert(time, id);
+        } else if (v - curV > bucketMask) {
+            farPush(time, id);
+        } else {
             int[] heads = bucketHead;
             int b = (int) v & bucketMask;
             sd[o + 3] = heads[b];
             heads[b] = s + 1;
-        } else {
-            bottomInsert(time, id);
         }
         return id;
+    }
+
+    /** Adds an event to the far heap, ordered by (time, id). */
+    private void farPush(long t, long id) {
+        if (farCount == farTime.length) {
+            farTime = Arrays.copyOf(farTime, 2 * farCount);
+            farId = Arrays.copyOf(farId, 2 * farCount);
+        }
+        long[] ft = farTime;
+        long[] fi = farId;
+        int i = farCount++;
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (ft[parent] < t || (ft[parent] == t && fi[parent] < id)) {
+                break;
+            }
+            ft[i] = ft[parent];
+            fi[i] = fi[parent];
+            i = parent;
+        }
+        ft[i] = t;
+        fi[i] = id;
+    }
+
+    /** Removes the earliest event of the far heap. */
+    private void farPop() {
+        long[] ft = farTime;
+        long[] fi = farId;
+        int n = --farCount;
+        long t = ft[n];
+        long id = fi[n];
+        int i = 0;
+        while (true) {
+            int c = 2 * i + 1;
+            if (c >= n) {
+                break;
+            }
+            if (c + 1 < n && (ft[c + 1] < ft[c] || (ft[c + 1] == ft[c] && fi[c + 1] < fi[c]))) {
+                c++;
+            }
+            if (t < ft[c] || (t == ft[c] && id < fi[c])) {
+                break;
+            }
+            ft[i] = ft[c];
+            fi[i] = fi[c];
+            i = c;
+        }
+        ft[i] = t;
+        fi[i] = id;
+    }
+
+    /**
+     * Moves the far events whose virtual bucket is less than a year after {@code v} into their
+     * buckets (cancelled ones are discarded).
+     */
+    private void farMigrate(long v) {
+        int sh = shift;
+        int bm = bucketMask;
+        long[] sd = slotData;
+        EventHandler[] hs = slotHandler;
+        int[] heads = bucketHead;
+        int m = mask;
+        while (farCount > 0 && (farTime[0] >>> sh) - v <= bm) {
+            int s = (int) farId[0] & m;
+            farPop();
+            int o = s << 2;
+            if (hs[s] == null) {
+                sd[o] = 0;
+                size--;
+                cancelled--;
+                continue;
+            }
+            int b = (int) (sd[o + 2] >>> sh) & bm;
+            sd[o + 3] = heads[b];
+            heads[b] = s + 1;
+        }
     }
 
     /**
@@ -375,6 +464,12 @@ public final class Simulator {
         retuneIfCostly();
         botHead = 0;
         botEnd = 0;
+        if (farCount > 0) {
+            if (farCount == size) {
+                curV = (farTime[0] >>> shift) - 1; // nothing nearer: jump to the year of the earliest
+            }
+            farMigrate(curV + 1);
+        }
         long[] sd = slotData;
         EventHandler[] hs = slotHandler;
         int[] heads = bucketHead;
@@ -390,6 +485,9 @@ public final class Simulator {
         while (true) {
             v++;
             buckets++;
+            if (farCount > 0 && (farTime[0] >>> sh) - v <= bm) {
+                farMigrate(v);
+            }
             int b = (int) v & bm;
             int e = heads[b];
             if (e != 0) {
@@ -589,6 +687,16 @@ public final class Simulator {
                 ids[n++] = id;
             }
         }
+        for (int i = 0; i < farCount; i++) {
+            long id = farId[i];
+            int s = (int) id & m;
+            if (hs[s] == null) {
+                sd[s << 2] = 0;
+            } else {
+                ids[n++] = id;
+            }
+        }
+        farCount = 0;
         int[] heads = bucketHead;
         for (int b = 0; b < heads.length; b++) {
             for (int e = heads[b]; e != 0; ) {
@@ -619,16 +727,22 @@ public final class Simulator {
         int bm = nb - 1;
         bucketMask = bm;
         int sh = shift;
+        long v0 = (n == 0 ? now >>> sh : minTime >>> sh) - 1;
         for (int i = 0; i < n; i++) {
             int s = (int) ids[i] & m;
             int o = s << 2;
-            int b = (int) (sd[o + 2] >>> sh) & bm;
+            long t = sd[o + 2];
+            if ((t >>> sh) - v0 > bm) {
+                farPush(t, ids[i]);
+                continue;
+            }
+            int b = (int) (t >>> sh) & bm;
             sd[o + 3] = heads[b];
             heads[b] = s + 1;
         }
         botHead = 0;
         botEnd = 0;
-        curV = (n == 0 ? now >>> sh : minTime >>> sh) - 1;
+        curV = v0;
         setThresholds();
         resetWindow();
     }

@@ -300,9 +300,9 @@ class CalendarQueueTest {
 
     @Test
     void matchesOrderUnderVariedDistributions() {
-        for (long seed = 1; seed <= 12; seed++) {
+        for (long seed = 1; seed <= 15; seed++) {
             SplittableRandom rnd = new SplittableRandom(seed);
-            int kind = (int) (seed % 4);
+            int kind = (int) (seed % 5);
             Recorder r =
                     new Recorder() {
                         @Override
@@ -338,6 +338,8 @@ class CalendarQueueTest {
                 return rnd.nextInt(10) == 0 ? (1L << 40) + rnd.nextLong(1L << 20) : rnd.nextLong(1_000);
             case 2: // coarse ticks with many ties
                 return 1_000L * rnd.nextInt(20);
+            case 4: // nanosecond steps among timers a quarter of a second away (far events: the far heap)
+                return rnd.nextInt(4) == 0 ? 250_000_000_000L + rnd.nextLong(1L << 30) : rnd.nextLong(5_000);
             default: // log-uniform over 1 ps .. 2^50 ps
                 return rnd.nextLong(1L << rnd.nextInt(51)) + (rnd.nextBoolean() ? 0 : 1);
         }
