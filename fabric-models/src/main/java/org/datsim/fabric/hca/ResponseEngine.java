@@ -51,13 +51,25 @@ abstract class ResponseEngine extends Responder {
         if (qp == null) {
             return;
         }
+        sendReadResponses(qp, wr, false);
+    }
+
+    /**
+     * Reads an RDMA Read's data and sends its responses: a DMA read round trip after the responses scheduled before
+     * it, then packet by packet at PCIe's rate, each page translated. Responses to a duplicate request are marked so
+     * that they return no read credit (the first answer does).
+     */
+    private void sendReadResponses(QueuePair qp, WorkRequest wr, boolean duplicate) {
         long t = readStart();
         int count = packetCount(wr.length);
         for (int i = 0; i < count; i++) {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
             t += mttCost(wr.remoteAddress + off, len, qp.name, wr) + pcieRate.transmitTimePs(len);
-            emitAt(t, wr, qp, Packet.READ_RESPONSE, i, count, off, len);
+            Packet p = emitAt(t, wr, qp, Packet.READ_RESPONSE, i, count, off, len);
+            if (duplicate) {
+                p.aux = DUPLICATE;
+            }
         }
         responderFree = t;
         qp.responsesUntil = t;
@@ -187,16 +199,7 @@ abstract class ResponseEngine extends Responder {
      * requester keeps those it lacks); the request was checked and took its read credit the first time.
      */
     void replayRead(QueuePair qp, WorkRequest wr) {
-        long t = readStart();
-        int count = packetCount(wr.length);
-        for (int i = 0; i < count; i++) {
-            long off = (long) i * mtu;
-            int len = (int) Math.min(mtu, wr.length - off);
-            t += mttCost(wr.remoteAddress + off, len, qp.name, wr) + pcieRate.transmitTimePs(len);
-            emitAt(t, wr, qp, Packet.READ_RESPONSE, i, count, off, len).aux = DUPLICATE;
-        }
-        responderFree = t;
-        qp.responsesUntil = t;
+        sendReadResponses(qp, wr, true);
     }
 
     /**
