@@ -82,6 +82,16 @@ public final class Packet {
     /** When the packet's last bit arrives at the node holding it, in picoseconds (cut-through forwarding). */
     long tailPs;
 
+    /** Returns when the packet's last bit reaches the node receiving it now, in picoseconds. */
+    public long tailPs() {
+        return tailPs;
+    }
+
+    /** Returns the pool this packet belongs to. */
+    public PacketPool pool() {
+        return pool;
+    }
+
     Packet(PacketPool pool, int id) {
         this.pool = pool;
         this.id = id;

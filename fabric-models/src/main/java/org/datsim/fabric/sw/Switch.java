@@ -9,6 +9,7 @@ import org.datsim.fabric.link.FlowControl;
 import org.datsim.fabric.link.Ingress;
 import org.datsim.fabric.link.NetworkNode;
 import org.datsim.fabric.link.Packet;
+import org.datsim.fabric.link.PacketPool;
 import org.datsim.fabric.link.Port;
 
 /**
@@ -48,6 +49,9 @@ public final class Switch implements NetworkNode, Ingress {
     private boolean[] pauseSent = new boolean[0];
     private final ArrayDeque<Packet> forwarding = new ArrayDeque<>();
     private final EventHandler forward = this::forward;
+    /** The pool of the packets this switch drops (every packet of a fabric comes from one pool). */
+    private PacketPool droppedPool;
+    private final EventHandler releaseDropped = id -> droppedPool.get(id).release();
     private Port[] out = new Port[0];
     private int[] routeSet = new int[0];
     private int[][] sets = new int[0][];
@@ -221,14 +225,23 @@ public final class Switch implements NetworkNode, Ingress {
         sim.schedule(latencyPs, forward, 0);
     }
 
-    /** Drops a packet arriving on an input port and counts it (on the switch and on the port that sent it). */
+    /**
+     * Drops a packet arriving on an input port and counts it (on the switch and on the port that sent it). A
+     * cut-through switch receives a packet at its first bit, while the sending port still transmits it: the packet
+     * goes back to its pool only when its last bit has arrived, after that port is done with it.
+     */
     private void drop(Packet packet, int inPort) {
         drops++;
         Port up = upstream[inPort];
         if (up != null) {
             up.countDrop();
         }
-        packet.release();
+        if (packet.tailPs() > sim.now()) {
+            droppedPool = packet.pool();
+            sim.scheduleAt(packet.tailPs(), releaseDropped, packet.id);
+        } else {
+            packet.release();
+        }
     }
 
     private void forward(long unused) {

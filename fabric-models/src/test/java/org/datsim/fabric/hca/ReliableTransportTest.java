@@ -219,6 +219,28 @@ class ReliableTransportTest {
     }
 
     @Test
+    void aCutThroughSwitchKeepsADroppedPacketUntilItsLastBitHasArrived() {
+        // A cut-through switch receives at the first bit; the sending port still transmits the packet, so it must not
+        // go back to the pool (and be reused) before its last bit is in. It used to: the port then traced a packet
+        // whose fields the pool had cleared (NullPointerException) or counted another packet's bytes.
+        TestFabric.Pair p = star(null, "switch.mode", "cut_through");
+        TestFabric tf = p.tf;
+        int a = id(tf, "A");
+        tf.fabric.switches().get(0).setDropFilter(
+                first(1, q -> q.kind == Packet.RDMA_WRITE && q.srcHost == a && q.index == 2));
+        Lmr src = tf.lmr(p.a, 3 * 4096, Dat.MEM_PRIV_ALL);
+        Lmr dst = tf.lmr(p.b, 3 * 4096, Dat.MEM_PRIV_ALL);
+        byte[] data = TestFabric.randomBytes(3 * 4096, 4);
+        cpuWrite(p.a, src, 0, data);
+        tf.at(T0, () -> tf.write(p.epA, iov(src, 0, 3 * 4096), 1, remote(dst, 0, 3 * 4096), 0));
+        tf.run();
+        assertEquals(List.of(Dat.DTO_SUCCESS), TestFabric.statuses(tf.drain(p.a.reqEvd)));
+        assertArrayEquals(data, cpuRead(p.b, dst, 0, 3 * 4096));
+        assertEquals(1, retransmits(tf).size());
+        assertEquals(0, tf.fabric.packetPool().inUse());
+    }
+
+    @Test
     void anAckAlsoCompletesTheEarlierWriteWhoseOwnAckWasLost() {
         TestFabric.Pair p = star(null, "hca.ack_timeout", "1ms");
         TestFabric tf = p.tf;
