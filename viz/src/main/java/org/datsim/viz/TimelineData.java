@@ -338,11 +338,6 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         return sb.length() == 0 ? "" : sb.substring(0, sb.length() - 1);
     }
 
-    /** Returns the number of operations seen. */
-    public int operations() {
-        return opId.size();
-    }
-
     /** Returns the number of memory reads that returned stale bytes. */
     public long staleReads() {
         return staleReads;

@@ -12,6 +12,7 @@ import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.Fabric;
 import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.dat.DatHost;
 import org.datsim.fabric.hca.Hca;
 import org.datsim.fabric.hca.QueuePair;
 import org.datsim.fabric.hca.WorkRequest;
@@ -107,8 +108,9 @@ public final class FatTreeBench {
         for (int i = 0; i < pattern.length; i++) {
             pattern[i] = (byte) (i * 131 + 17);
         }
+        List<DatHost> hosts = fabric.hosts(); // a copy: taken once, not per host
         for (int h = 0; h < n; h++) {
-            hca[h] = fabric.hosts().get(h).hca();
+            hca[h] = hosts.get(h).hca();
             src[h] = hca[h].memory().allocate(bytes);
             dst[h] = hca[h].memory().allocate(bytes);
             hca[h].memory().cpuWrite(src[h], pattern);

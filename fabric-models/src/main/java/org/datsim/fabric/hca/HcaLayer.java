@@ -78,9 +78,6 @@ abstract class HcaLayer {
     /** {@link Completions}: a receive fails and its queue pair with it. */
     abstract void failReceive(QueuePair qp, WorkRequest recv, int status);
 
-    /** {@link ReliableTransport}: whether a request packet is the next one its responder expects. */
-    abstract boolean inSequence(QueuePair qp, Packet p);
-
     /** {@link ReliableTransport}: a request starts on a queue pair with nothing in flight; its ACK timer starts. */
     abstract void startAckTimer(QueuePair qp, long now);
 }

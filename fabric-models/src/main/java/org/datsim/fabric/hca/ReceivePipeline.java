@@ -57,24 +57,46 @@ abstract class ReceivePipeline extends Completions {
         sim.scheduleAt(t + rxProcess, rxDeliver, 0);
     }
 
+    /**
+     * The connection checks every request packet passes first: the go-back-N drop after an RNR NAK, then, on an
+     * active queue pair, the sequence check (a duplicate is answered again, a gap NAK'd). A packet refused here is
+     * released.
+     */
+    private boolean admitted(Packet p) {
+        QueuePair qp = (QueuePair) p.endpoint;
+        if (ReliableTransport.blockedByRnr(qp, p) || (qp.active && !inSequence(qp, p))) {
+            p.release();
+            return false;
+        }
+        return true;
+    }
+
     private void dispatch(Packet p) {
         switch (p.kind) {
             case Packet.RDMA_WRITE:
-                onWrite(p);
+                if (admitted(p)) {
+                    onWrite(p);
+                }
                 break;
             case Packet.SEND:
-                onSend(p);
+                if (admitted(p)) {
+                    onSend(p);
+                }
                 break;
             case Packet.READ_REQUEST:
-                onReadRequest(p);
-                p.release();
+                if (admitted(p)) {
+                    onReadRequest(p);
+                    p.release();
+                }
                 break;
             case Packet.READ_RESPONSE:
                 onReadResponse(p);
                 break;
             case Packet.ATOMIC:
-                onAtomicRequest(p);
-                p.release();
+                if (admitted(p)) {
+                    onAtomicRequest(p);
+                    p.release();
+                }
                 break;
             case Packet.ATOMIC_ACK:
                 onReadResponse(p); // the original value, placed like a one-packet RDMA Read response

@@ -73,7 +73,6 @@ abstract class ReliableTransport extends ResponseEngine {
      * original value it returned); other duplicates are dropped. A packet ahead of the expected one is dropped and
      * the first of a gap answered with a sequence-error NAK. The caller drops (releases) a packet refused here.
      */
-    @Override
     final boolean inSequence(QueuePair qp, Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         if (wr.seq == qp.rxSeq && p.index == qp.rxIndex) {

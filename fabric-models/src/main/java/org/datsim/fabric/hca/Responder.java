@@ -75,14 +75,6 @@ abstract class Responder extends SendEngine {
     void onWrite(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = (QueuePair) p.endpoint;
-        if (ReliableTransport.blockedByRnr(qp, p)) {
-            p.release();
-            return;
-        }
-        if (qp.active && !inSequence(qp, p)) {
-            p.release();
-            return;
-        }
         if (p.index == 0) {
             if (!qp.active) {
                 wr.remoteFailed = true;
@@ -133,14 +125,6 @@ abstract class Responder extends SendEngine {
     void onSend(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = (QueuePair) p.endpoint;
-        if (ReliableTransport.blockedByRnr(qp, p)) {
-            p.release();
-            return;
-        }
-        if (qp.active && !inSequence(qp, p)) {
-            p.release();
-            return;
-        }
         if (p.index == 0) {
             qp.dropping = null;
             WorkRequest taken = qp.active ? qp.takeReceive() : null; // own queue or the shared receive queue

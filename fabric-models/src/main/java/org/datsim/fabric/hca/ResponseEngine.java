@@ -76,8 +76,8 @@ abstract class ResponseEngine extends Responder {
     }
 
     /**
-     * Responder checks of an RDMA Read or atomic request, in order: the connection (go-back-N after an RNR NAK, an
-     * inactive queue pair), the remote key and rights (for an atomic, DAT_IB_MEM_PRIV_REMOTE_ATOMIC and the 8-byte
+     * Responder checks of an RDMA Read or atomic request, after the receive pipeline's go-back-N and sequence
+     * checks, in order: an inactive queue pair, the remote key and rights (for an atomic, DAT_IB_MEM_PRIV_REMOTE_ATOMIC and the 8-byte
      * alignment), then a read credit (rule 49: atomics use the responder's read resources too). A refused request
      * is NAK'd (and a protection or credit error breaks the connection).
      *
@@ -86,12 +86,6 @@ abstract class ResponseEngine extends Responder {
     private QueuePair admitReadLike(Packet p, boolean atomic) {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = (QueuePair) p.endpoint;
-        if (ReliableTransport.blockedByRnr(qp, p)) {
-            return null;
-        }
-        if (qp.active && !inSequence(qp, p)) {
-            return null;
-        }
         if (!qp.active) {
             reply(qp, wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
             return null;

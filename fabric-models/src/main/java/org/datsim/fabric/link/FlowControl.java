@@ -25,11 +25,6 @@ public enum FlowControl {
         this.text = text;
     }
 
-    /** Returns the parameter value naming this mode. */
-    public String text() {
-        return text;
-    }
-
     /**
      * Returns the mode a parameter value names.
      *

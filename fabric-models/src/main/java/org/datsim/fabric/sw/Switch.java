@@ -61,18 +61,6 @@ public final class Switch implements NetworkNode, Ingress {
     private java.util.function.Predicate<Packet> dropFilter;
 
     /**
-     * Creates a store-and-forward switch without flow control.
-     *
-     * @param name its unique name
-     * @param sim the simulator
-     * @param latencyPs the forwarding latency in picoseconds
-     */
-    public Switch(String name, Simulator sim, long latencyPs) {
-        this(name, sim, latencyPs, Mode.STORE_AND_FORWARD, FlowControl.NONE, Long.MAX_VALUE, Long.MAX_VALUE,
-                Long.MAX_VALUE, 0);
-    }
-
-    /**
      * Creates a switch.
      *
      * @param name its unique name

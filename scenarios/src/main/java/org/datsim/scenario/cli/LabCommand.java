@@ -84,10 +84,6 @@ final class LabCommand implements Callable<Integer> {
         } catch (IOException e) {
             err.println("datsim: cannot write or read the runs in " + dir + ": " + e.getMessage());
             return DatsimCli.EXIT_INVALID;
-        } catch (RuntimeException e) {
-            err.println("datsim: internal error while running lesson " + number + " (a bug in datsim):");
-            e.printStackTrace(err);
-            return DatsimCli.EXIT_INTERNAL;
         }
         run.narrate(hazard, fix, o);
         List<String> problems = run.problems(hazard, fix);

@@ -26,48 +26,6 @@ public record Scenario(String file, String name, String description, long seed, 
         java.util.Map<String, Long> vars, Operands operands) {
 
     /**
-     * A scenario whose operands are parsed when its calls run (each time).
-     *
-     * @param file the file it came from
-     * @param name the scenario's name
-     * @param description what it shows
-     * @param seed the random seed
-     * @param topology the validated topology
-     * @param params the fabric parameters
-     * @param hostParams per-host parameters
-     * @param processes the consumer processes
-     * @param maxEvents the event guard
-     * @param maxTimePs the simulated-time guard in picoseconds
-     * @param vars the scenario's variables
-     */
-    public Scenario(String file, String name, String description, long seed, Topology topology, Params params,
-            java.util.Map<String, Params> hostParams, List<ProcessDef> processes, long maxEvents, long maxTimePs,
-            java.util.Map<String, Long> vars) {
-        this(file, name, description, seed, topology, params, hostParams, processes, maxEvents, maxTimePs, vars,
-                Operands.NONE);
-    }
-
-    /**
-     * A scenario without variables.
-     *
-     * @param file the file it came from
-     * @param name the scenario's name
-     * @param description what it shows
-     * @param seed the random seed
-     * @param topology the validated topology
-     * @param params the fabric parameters
-     * @param hostParams per-host parameters
-     * @param processes the consumer processes
-     * @param maxEvents the event guard
-     * @param maxTimePs the simulated-time guard in picoseconds
-     */
-    public Scenario(String file, String name, String description, long seed, Topology topology, Params params,
-            java.util.Map<String, Params> hostParams, List<ProcessDef> processes, long maxEvents, long maxTimePs) {
-        this(file, name, description, seed, topology, params, hostParams, processes, maxEvents, maxTimePs,
-                java.util.Map.of(), Operands.NONE);
-    }
-
-    /**
      * Returns a copy with other guards.
      *
      * @param events the most events to execute

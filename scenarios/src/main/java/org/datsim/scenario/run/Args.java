@@ -33,7 +33,6 @@ final class Args {
     Args(ScenarioRunner runner, ProcessDef def) {
         this.runner = runner;
         this.operands = runner.operands();
-        loopVars.putAll(runner.vars());
         loopVars.put("index", (long) def.index());
         loopVars.put("count", (long) def.count());
     }
@@ -64,8 +63,15 @@ final class Args {
     /** Resolves a reference such as "$evd", "$buf.address" or "$peer/buf.rmr_context". */
     Object resolve(String text, String path) {
         Refs.Ref r = operands.ref(text);
-        if (r.process() == null && r.field() == null && loopVars.containsKey(r.name())) {
-            return loopVars.get(r.name());
+        if (r.process() == null && r.field() == null) {
+            // Loop variables, $index and $count, then the scenario's vars (the loader keeps the names apart).
+            Long v = loopVars.get(r.name());
+            if (v == null) {
+                v = runner.vars().get(r.name());
+            }
+            if (v != null) {
+                return v;
+            }
         }
         Object v = r.process() == null ? values.get(r.name()) : runner.process(r.process()).args().value(r.name());
         if (v == null) {

@@ -464,11 +464,8 @@ public final class Simulator {
         retuneIfCostly();
         botHead = 0;
         botEnd = 0;
-        if (farCount > 0) {
-            if (farCount == size) {
-                curV = (farTime[0] >>> shift) - 1; // nothing nearer: jump to the year of the earliest
-            }
-            farMigrate(curV + 1);
+        if (farCount != 0 && farCount == size) {
+            curV = (farTime[0] >>> shift) - 1; // nothing nearer: jump to the year of the earliest
         }
         long[] sd = slotData;
         EventHandler[] hs = slotHandler;

@@ -39,7 +39,7 @@ final class CompletionCauses {
                     + notStarted(o), true));
         } else if (!o.status.isEmpty() && !"DAT_DTO_SUCCESS".equals(o.status)) {
             lines.add(new Explanation.Line(o.complete, "failed with " + o.status + failedBecause(o), true));
-        } else if (o.flags.contains("DAT_COMPLETION_UNSIGNALLED_FLAG") && "DAT_DTO_SUCCESS".equals(o.status)) {
+        } else if (o.isUnsignalled() && "DAT_DTO_SUCCESS".equals(o.status)) {
             lines.add(new Explanation.Line(o.complete, "completed " + o.status + ", " + latency + "; its event is"
                     + " queued, but an unsignalled one is no notification: it wakes no dat_evd_wait waiter and triggers"
                     + " no CNO (rule 13)", false));

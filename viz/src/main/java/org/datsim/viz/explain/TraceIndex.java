@@ -66,7 +66,7 @@ final class TraceIndex {
     }
 
     static String text(TraceEvent e, String key) {
-        Object v = e.attrs().get(key);
+        Object v = e.attrValue(key);
         if (v instanceof String[]) {
             return String.join("|", (String[]) v);
         }
@@ -74,12 +74,11 @@ final class TraceIndex {
     }
 
     static long number(TraceEvent e, String key, long dflt) {
-        Object v = e.attrs().get(key);
-        return v instanceof Number ? ((Number) v).longValue() : dflt;
+        return e.attrLong(key, dflt);
     }
 
     private static long[] ids(TraceEvent e, String key) {
-        Object v = e.attrs().get(key);
+        Object v = e.attrValue(key);
         return v instanceof long[] ? (long[]) v : new long[0];
     }
 
