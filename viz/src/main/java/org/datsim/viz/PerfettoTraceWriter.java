@@ -21,6 +21,7 @@ import java.util.Map;
 import org.datsim.core.trace.JsonLinesTraceWriter;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSink;
+import org.datsim.core.util.LongTable;
 
 /**
  * Streams a run's trace as {@code trace.json} in the Chrome Trace Event format, which ui.perfetto.dev and
@@ -106,7 +107,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
     private final Map<String, Integer> pids = new LinkedHashMap<>();
     private final Map<String, Integer> tids = new LinkedHashMap<>();
     private final Map<Integer, Integer> nextTid = new HashMap<>();
-    private final LongMap<Op> ops = new LongMap<>();
+    private final LongTable<Op> ops = new LongTable<>();
     private final Map<String, EpCounters> eps = new HashMap<>();
     private long flowSeq;
     private long lastT;

@@ -1,5 +1,7 @@
 package org.datsim.fabric.memory;
 
+import org.datsim.core.util.LongTable;
+
 /**
  * The memory of one host: a virtual address space from which consumers allocate buffers, backed by
  * {@link SparseMemory}, seen by the CPU and by the HCA's DMA engine through separate methods.

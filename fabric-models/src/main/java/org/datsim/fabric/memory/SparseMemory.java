@@ -1,6 +1,7 @@
 package org.datsim.fabric.memory;
 
 import java.util.Arrays;
+import org.datsim.core.util.LongTable;
 
 /**
  * A 64-bit byte-addressed memory stored as 4 KiB pages created on first write. Unwritten bytes read as zero. The

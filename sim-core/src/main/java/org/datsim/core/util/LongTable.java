@@ -1,21 +1,26 @@
-package org.datsim.fabric.memory;
+package org.datsim.core.util;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
 
 /**
- * A map from {@code long} keys to objects by open addressing with linear probing, kept at most half full: no boxing
- * of keys and no entry objects, for the page table of {@link SparseMemory} and the line table of a non-coherent
- * {@link HostMemory}. Removal shifts the entries of the probe run back, so no tombstones accumulate. Never iterated:
- * nothing that depends on it can depend on hash order.
+ * A map from {@code long} keys to non-null objects by open addressing with linear probing, kept at most half full:
+ * no boxing of keys and no entry objects (the page and cache-line tables of host memory, the operations in flight
+ * of a trace writer). Removal shifts the entries of the probe run back, so no tombstones accumulate. It is never
+ * iterated in hash order: {@link #valuesByKey()} sorts, so nothing that depends on it can depend on hash order.
  *
  * @param <V> the value type
  */
-final class LongTable<V> {
+public final class LongTable<V> {
 
     private long[] keys = new long[16];
     private Object[] values = new Object[16];
     private int size;
 
     /** Returns the number of entries. */
-    int size() {
+    public int size() {
         return size;
     }
 
@@ -26,7 +31,7 @@ final class LongTable<V> {
 
     /** Returns the value of {@code key}, or null. */
     @SuppressWarnings("unchecked")
-    V get(long key) {
+    public V get(long key) {
         int mask = keys.length - 1;
         for (int i = home(key, mask);; i = (i + 1) & mask) {
             Object v = values[i];
@@ -37,7 +42,8 @@ final class LongTable<V> {
     }
 
     /** Maps {@code key} to a non-null {@code value}, replacing any earlier value. */
-    void put(long key, V value) {
+    public void put(long key, V value) {
+        Objects.requireNonNull(value, "value");
         if (2 * (size + 1) > keys.length) {
             grow();
         }
@@ -54,7 +60,7 @@ final class LongTable<V> {
     }
 
     /** Removes {@code key}'s entry, if any. */
-    void remove(long key) {
+    public void remove(long key) {
         int mask = keys.length - 1;
         int i = home(key, mask);
         while (values[i] != null && keys[i] != key) {
@@ -76,6 +82,30 @@ final class LongTable<V> {
             }
         }
         values[hole] = null;
+    }
+
+    /** Returns the values in increasing order of their keys. */
+    @SuppressWarnings("unchecked")
+    public List<V> valuesByKey() {
+        long[] k = new long[size];
+        int n = 0;
+        for (int i = 0; i < keys.length; i++) {
+            if (values[i] != null) {
+                k[n++] = keys[i];
+            }
+        }
+        Arrays.sort(k);
+        List<V> out = new ArrayList<>(n);
+        for (long key : k) {
+            out.add(get(key));
+        }
+        return out;
+    }
+
+    /** Removes every key. */
+    public void clear() {
+        Arrays.fill(values, null);
+        size = 0;
     }
 
     private void grow() {

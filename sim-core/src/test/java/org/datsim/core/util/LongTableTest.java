@@ -1,4 +1,4 @@
-package org.datsim.fabric.memory;
+package org.datsim.core.util;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,4 +1,4 @@
-package org.datsim.viz;
+package org.datsim.core.util;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,11 +8,12 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-class LongMapTest {
+/** LongTable against a TreeMap, with extreme keys, then its sorted values, clear and the null check. */
+class LongTableSortedTest {
 
     @Test
     void behavesLikeASortedMap() {
-        LongMap<String> m = new LongMap<>();
+        LongTable<String> m = new LongTable<>();
         TreeMap<Long, String> ref = new TreeMap<>();
         SplittableRandom r = new SplittableRandom(7);
         for (int i = 0; i < 200_000; i++) {
