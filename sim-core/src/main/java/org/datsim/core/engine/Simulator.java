@@ -35,15 +35,17 @@ import org.datsim.core.time.SimTime;
  * <ul>
  *   <li>{@link #schedule(long, EventHandler, long)} and {@link #scheduleAt(long, EventHandler,
  *       long)}: amortised O(1) (a push onto a bucket list, or a binary-search insertion into the
- *       small sorted array when the event falls in the bucket being consumed); no allocation in
- *       steady state (arrays grow by doubling and never shrink).
+ *       small sorted array when the event falls in the bucket being consumed); O(log f) for one of
+ *       f far events, more than a calendar year ahead, which wait in a binary heap until their year
+ *       comes within reach (so that passes over the buckets do not skip them again and again); no
+ *       allocation in steady state (arrays grow by doubling and never shrink).
  *   <li>Dispatch of an event: amortised O(1) for the usual, smooth distributions of event times:
  *       the calendar visits a few buckets per event and sorts a few events per bucket. No
  *       allocation.
  *   <li>Resizing: a rebuild collects and redistributes all queued events, O(n) plus the bucket
  *       count. It happens after the population has doubled or halved (amortised O(1) per event);
- *       when the next event is more than a calendar year away (where Brown's queue would search
- *       all buckets, also O(n)); and when the calendar has wasted more work on empty buckets,
+ *       when a whole year of buckets holds no event of that year (only cancelled ones: when only far
+ *       events remain, the calendar jumps to the earliest instead); and when the calendar has wasted more work on empty buckets,
  *       events of later years or large batches than a rebuild costs, so that re-estimating the
  *       width at most doubles the cost of an ill-suited one. Distributions that no single width
  *       suits (very skewed or multi-modal ones) therefore degrade gracefully rather than to O(n)
@@ -55,7 +57,8 @@ import org.datsim.core.time.SimTime;
  *   <li>The {@link Runnable} conveniences allocate one small adapter object per call.
  *   <li>Memory: 36 bytes per slot of the slot table (32 bytes of data and a handler reference),
  *       with the table kept at most half full, hence at least 72 bytes per pending event; 2 to 8
- *       bytes of buckets per event; scratch arrays of 16 bytes per event for rebuilds and sorts.
+ *       bytes of buckets per event; 16 bytes per far event in its heap; scratch arrays of 16 bytes
+ *       per event for rebuilds and sorts.
  *       At most 2^27 events can be pending.
  * </ul>
  *
@@ -455,9 +458,11 @@ public final class Simulator {
     /**
      * Refills the empty bottom: advances the calendar to the next bucket holding events of the
      * current year, moves them (minus cancelled ones, which are discarded) into the bottom and sorts
-     * it. After a whole year of buckets without such an event (the next event is more than a year
-     * away), rebuilds the calendar, O(n): that re-estimates the width from the events now at the head
-     * and restarts at the earliest one. Leaves the bottom empty only if the queue has become empty.
+     * it; far events move into their buckets as each step brings their year within reach. When only
+     * far events remain, it first jumps to the year of the earliest. After a whole year of buckets
+     * without an event of that year (they held only cancelled ones), rebuilds the calendar, O(n):
+     * that re-estimates the width from the events now at the head and restarts at the earliest one.
+     * Leaves the bottom empty only if the queue has become empty.
      * Precondition: the bottom is empty and size > 0.
      */
     private void advance() {
