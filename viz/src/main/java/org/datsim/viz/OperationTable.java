@@ -93,8 +93,8 @@ public final class OperationTable {
                 r.post = t;
                 r.host = e.host();
                 r.ep = e.ep() == null ? "" : e.ep();
-                r.opcode = String.valueOf(e.attrs().get("opcode"));
-                Object b = e.attrs().get("bytes");
+                r.opcode = String.valueOf(e.attrValue("opcode"));
+                Object b = e.attrValue("bytes");
                 r.bytes = b instanceof Number ? ((Number) b).longValue() : -1;
                 r.cookie = e.hasCookie() ? e.cookie() : 0;
                 break;

@@ -223,7 +223,7 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         long key = ((long) i << 20) ^ lane;
         Integer s = spanIndex.get(key);
         String what = TraceEvent.PLACE.equals(e.kind()) ? "place"
-                : TraceEvent.DEQUEUE.equals(e.kind()) ? "dequeue" : text(e.attrs().get("packet"));
+                : TraceEvent.DEQUEUE.equals(e.kind()) ? "dequeue" : text(e.attrValue("packet"));
         if (s == null || spanLane.get(s) != lane || spanOp.get(s) != i) {
             s = spanLane.add(lane);
             spanIndex.put(key, s);

@@ -355,7 +355,7 @@ public final class Calibration {
         public void accept(TraceEvent e) {
             switch (e.kind()) {
                 case "call":
-                    calls.computeIfAbsent(e.attrs().get("process") + "/" + e.call(), k -> new ArrayList<>())
+                    calls.computeIfAbsent(e.attrValue("process") + "/" + e.call(), k -> new ArrayList<>())
                             .add(e.tPs());
                     break;
                 case TraceEvent.POST:

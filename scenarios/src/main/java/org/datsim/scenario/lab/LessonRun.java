@@ -233,7 +233,7 @@ public final class LessonRun {
             }
             case TraceEvent.COMPLETE:
                 return at + op + " completed with " + e.status()
-                        + (e.attrs().containsKey("held_behind") ? ", held behind op "
+                        + (e.hasAttr("held_behind") ? ", held behind op "
                                 + TraceSign.value(e, "held_behind") + " since its transport finished at "
                                 + Times.human(Long.parseLong(TraceSign.value(e, "finished_ps"))) : "")
                         + ("true".equals(TraceSign.value(e, "suppressed")) ? " (suppressed: no event)" : "");
@@ -243,7 +243,7 @@ public final class LessonRun {
                         + TraceSign.value(e, "waiting_for");
             case TraceEvent.CALL:
                 return at + "process " + TraceSign.value(e, "process") + " called " + e.call() + " on " + e.host()
-                        + ", which returned " + e.ret() + (e.attrs().containsKey("subtype") ? " ("
+                        + ", which returned " + e.ret() + (e.hasAttr("subtype") ? " ("
                                 + TraceSign.value(e, "subtype") + ")" : "");
             case TraceEvent.ERROR:
                 return at + "on " + (e.ep() != null ? e.ep() : e.host()) + ": " + TraceSign.value(e, "error")

@@ -71,7 +71,7 @@ public final class TraceSign {
             case "status":
                 return e.status();
             default:
-                Object v = e.attrs().get(key);
+                Object v = e.attrValue(key);
                 if (v instanceof long[]) {
                     List<String> s = new ArrayList<>();
                     for (long x : (long[]) v) {

@@ -20,19 +20,19 @@ final class OtherHappenings {
                     + " flushed and it is DISCONNECTED (rule 44)", true));
         } else {
             lines.add(new Explanation.Line(t, "asynchronous error on " + e.host() + ": "
-                    + TraceIndex.text(e, "error") + (e.attrs().containsKey("lost_event") ? " (lost "
+                    + TraceIndex.text(e, "error") + (e.hasAttr("lost_event") ? " (lost "
                             + TraceIndex.text(e, "lost_event") + ")" : ""), true));
         }
     }
 
     /** A {@code mem_read}: told only when it was stale or not what the scenario expected. */
     void memRead(TraceEvent e, long t) {
-        if (Boolean.TRUE.equals(e.attrs().get("stale"))) {
+        if (Boolean.TRUE.equals(e.attrValue("stale"))) {
             lines.add(new Explanation.Line(t, "process " + TraceIndex.text(e, "process") + " on " + e.host()
                     + " read " + TraceIndex.number(e, "bytes", 0) + " bytes of " + TraceIndex.text(e, "lmr")
                     + " and got stale bytes: its CPU cache still held lines that DMA had since overwritten (without"
                     + " dat_lmr_sync_rdma_write after an incoming RDMA Write, rule 32)", true));
-        } else if (Boolean.FALSE.equals(e.attrs().get("match"))) {
+        } else if (Boolean.FALSE.equals(e.attrValue("match"))) {
             lines.add(new Explanation.Line(t, "process " + TraceIndex.text(e, "process") + " on " + e.host()
                     + " read " + TraceIndex.number(e, "bytes", 0) + " bytes of " + TraceIndex.text(e, "lmr")
                     + " that are not what it expected (" + shortHex(TraceIndex.text(e, "data_hex")) + ")", true));

@@ -181,7 +181,7 @@ final class TraceIndex {
                 OpRecord o = op(e);
                 o.complete = t;
                 o.status = e.status() == null ? "" : e.status();
-                o.suppressed = Boolean.TRUE.equals(e.attrs().get("suppressed"));
+                o.suppressed = Boolean.TRUE.equals(e.attrValue("suppressed"));
                 o.heldBehind = number(e, "held_behind", -1);
                 o.finishedPs = number(e, "finished_ps", -1);
                 if (!o.suppressed && !o.isUnsignalled()) {
