@@ -3,7 +3,6 @@ package org.datsim.scenario.sweep;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -28,13 +27,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.datsim.core.time.ByteSize;
+import org.datsim.scenario.load.JsonInput;
 import org.datsim.scenario.load.ScenarioException;
 import org.datsim.scenario.load.ScenarioLoader;
 
 /**
  * Reads and validates a study file, plans its runs and validates the scenario of every point before anything runs.
  * Problems are collected, each naming the file and the JSON path; a point's scenario problems name the point and its
- * values as well. Jackson reads plain trees (no typing), duplicate keys are rejected and sizes are bounded.
+ * values as well. The study file and a base scenario file are parsed as {@link JsonInput} parses what people write
+ * (plain trees, no typing, duplicate keys and content after the value rejected), and their sizes are bounded.
  */
 public final class StudyLoader {
 
@@ -43,9 +44,6 @@ public final class StudyLoader {
     /** The most problems reported for the scenarios of the points (the rest are counted). */
     static final int MAX_POINT_PROBLEMS = 20;
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
     private static final ObjectMapper SORTED = JsonMapper.builder().build();
 
     private final String file;
@@ -108,8 +106,8 @@ public final class StudyLoader {
 
     private static JsonNode tree(String file, String json, String what) throws ScenarioException {
         try {
-            JsonNode root = MAPPER.readTree(json);
-            if (root == null || root.isMissingNode()) {
+            JsonNode root = JsonInput.value(json, what);
+            if (root == null) {
                 throw new ScenarioException(List.of(file + ": the file is empty, expected a " + what
                         + " JSON object"));
             }
