@@ -22,8 +22,8 @@ import java.io.UncheckedIOException;
 public final class JsonInput {
 
     /**
-     * Duplicate keys fail in the parser. Content after the value is looked for by {@link #value(JsonParser, String)}
-     * itself rather than by {@code DeserializationFeature.FAIL_ON_TRAILING_TOKENS}, whose messages are Jackson's.
+     * Duplicate keys fail in the parser. Content after the value is looked for by {@link #oneValue} itself rather
+     * than by {@code DeserializationFeature.FAIL_ON_TRAILING_TOKENS}, whose messages are Jackson's.
      */
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -42,13 +42,7 @@ public final class JsonInput {
      * @throws JsonProcessingException if the text is not one JSON value; located where the problem is
      */
     public static JsonNode value(String json, String what) throws JsonProcessingException {
-        try (JsonParser p = MAPPER.createParser(json)) {
-            return value(p, what);
-        } catch (JsonProcessingException e) {
-            throw e;
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading a string failed", e);
-        }
+        return parse(() -> MAPPER.createParser(json), what);
     }
 
     /**
@@ -60,16 +54,26 @@ public final class JsonInput {
      * @throws JsonProcessingException if the bytes are not one JSON value; located where the problem is
      */
     public static JsonNode value(byte[] json, String what) throws JsonProcessingException {
-        try (JsonParser p = MAPPER.createParser(json)) {
-            return value(p, what);
+        return parse(() -> MAPPER.createParser(json), what);
+    }
+
+    /** Opens a parser over text already in memory. */
+    @FunctionalInterface
+    private interface Source {
+        JsonParser open() throws IOException;
+    }
+
+    private static JsonNode parse(Source source, String what) throws JsonProcessingException {
+        try (JsonParser p = source.open()) {
+            return oneValue(p, what);
         } catch (JsonProcessingException e) {
             throw e;
         } catch (IOException e) {
-            throw new UncheckedIOException("reading a byte array failed", e);
+            throw new UncheckedIOException("reading JSON from memory failed", e);
         }
     }
 
-    private static JsonNode value(JsonParser p, String what) throws IOException {
+    private static JsonNode oneValue(JsonParser p, String what) throws IOException {
         JsonNode root = MAPPER.readTree(p);
         if (root == null) {
             return null;
