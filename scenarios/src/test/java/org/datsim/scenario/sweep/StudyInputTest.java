@@ -108,10 +108,7 @@ class StudyInputTest {
             {"sweep", "run", f.toString(), "--out", dir.resolve("out").toString()}}) {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
-            int code;
-            try (PrintWriter o = new PrintWriter(out); PrintWriter e = new PrintWriter(err)) {
-                code = DatsimCli.execute(args, o, e);
-            }
+            int code = DatsimCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
             String all = "exit " + code + "\n" + out + "\n" + err;
             assertEquals(2, code, all);
             assertEquals(List.of(f + ":4:1: " + TRAILING, "1 problem(s) in " + f + "; nothing was run"),
