@@ -2,7 +2,6 @@ package org.datsim.scenario.lab;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.datsim.scenario.load.JsonInput;
 
 /**
  * One lesson of the fencing lab: a directory {@code NN-name/} holding {@code lesson.json} (title, rules, the
@@ -36,7 +36,6 @@ public record Lesson(int number, Path dir, String title, List<Integer> rules, St
         TraceSign hazardSign, String fixExplains, TraceSign fixSign) {
 
     private static final long MAX_BYTES = 1 << 20;
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     /** Returns the hazard scenario file. */
     public Path hazardScenario() {
@@ -72,7 +71,7 @@ public record Lesson(int number, Path dir, String title, List<Integer> rules, St
             if (Files.size(file) > MAX_BYTES) {
                 throw new LabException(List.of(file + ": larger than 1 MiB; a lesson file is a few lines"));
             }
-            root = MAPPER.readTree(file.toFile());
+            root = JsonInput.value(Files.readAllBytes(file), "lesson");
         } catch (JsonProcessingException e) {
             throw new LabException(List.of(file + ": not JSON: " + e.getOriginalMessage()));
         } catch (IOException e) {

@@ -9,15 +9,21 @@ import java.util.TreeSet;
 import java.util.function.BiConsumer;
 
 /**
- * The problems found in one scenario file, in the order found, each worded {@code "FILE: PATH: MESSAGE"}; and the
- * wording every reader of the file shares: how a found value is shown, unknown fields, and string fields.
+ * The problems found in one input file (a scenario, a study), in the order found, each worded {@code "FILE: PATH:
+ * MESSAGE"}; and the wording every reader of such files shares: how a found value is shown, unknown fields, and
+ * string fields.
  */
-final class Problems {
+public final class Problems {
 
     private final String file;
     private final List<String> messages = new ArrayList<>();
 
-    Problems(String file) {
+    /**
+     * Starts with no problems.
+     *
+     * @param file the file's name as messages give it
+     */
+    public Problems(String file) {
         this.file = file;
     }
 
@@ -27,28 +33,33 @@ final class Problems {
     }
 
     /** Records a problem at a JSON path. */
-    void add(String path, String message) {
+    public void add(String path, String message) {
         messages.add(file + ": " + path + ": " + message);
     }
 
+    /** Records a problem worded in full elsewhere, naming its own file and place (such as another file's). */
+    public void addWorded(String message) {
+        messages.add(message);
+    }
+
     /** Returns how many problems were recorded so far, to tell whether a check added any. */
-    int count() {
+    public int count() {
         return messages.size();
     }
 
     /** Returns the messages recorded so far. */
-    List<String> messages() {
+    public List<String> messages() {
         return messages;
     }
 
     /** Shows a found value in a message: its JSON, cut to 60 characters, or "nothing" when absent. */
-    static String show(JsonNode n) {
+    public static String show(JsonNode n) {
         String s = n == null ? "nothing" : n.toString();
         return s.length() > 60 ? s.substring(0, 57) + "..." : s;
     }
 
     /** Reports each field of {@code obj} that is not in {@code allowed}. */
-    void unknownKeys(JsonNode obj, String path, Set<String> allowed) {
+    public void unknownKeys(JsonNode obj, String path, Set<String> allowed) {
         unknownKeys(obj, path, allowed, this::add);
     }
 
@@ -72,7 +83,7 @@ final class Problems {
     }
 
     /** Reads a string field; reports it missing (when required) or not a string, and returns null then. */
-    String string(JsonNode obj, String key, String path, boolean required) {
+    public String string(JsonNode obj, String key, String path, boolean required) {
         JsonNode n = obj.get(key);
         if (n == null) {
             if (required) {

@@ -1,9 +1,10 @@
 package org.datsim.scenario.sweep;
 
+import static org.datsim.scenario.load.Problems.show;
+
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -28,13 +29,16 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.datsim.core.time.ByteSize;
+import org.datsim.scenario.load.JsonInput;
+import org.datsim.scenario.load.Problems;
 import org.datsim.scenario.load.ScenarioException;
 import org.datsim.scenario.load.ScenarioLoader;
 
 /**
  * Reads and validates a study file, plans its runs and validates the scenario of every point before anything runs.
  * Problems are collected, each naming the file and the JSON path; a point's scenario problems name the point and its
- * values as well. Jackson reads plain trees (no typing), duplicate keys are rejected and sizes are bounded.
+ * values as well. The study file and a base scenario file are parsed as {@link JsonInput} parses what people write
+ * (plain trees, no typing, duplicate keys and content after the value rejected), and their sizes are bounded.
  */
 public final class StudyLoader {
 
@@ -43,18 +47,16 @@ public final class StudyLoader {
     /** The most problems reported for the scenarios of the points (the rest are counted). */
     static final int MAX_POINT_PROBLEMS = 20;
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
     private static final ObjectMapper SORTED = JsonMapper.builder().build();
 
     private final String file;
     private final Path dir;
-    private final List<String> problems = new ArrayList<>();
+    private final Problems problems;
 
     private StudyLoader(String file, Path dir) {
         this.file = file;
         this.dir = dir;
+        this.problems = new Problems(file);
     }
 
     /**
@@ -83,8 +85,8 @@ public final class StudyLoader {
         JsonNode root = tree(file, json, "study");
         StudyLoader l = new StudyLoader(file, dir);
         Study s = l.validate(root);
-        if (!l.problems.isEmpty()) {
-            throw new ScenarioException(l.problems);
+        if (l.problems.count() > 0) {
+            throw new ScenarioException(l.problems.messages());
         }
         return s;
     }
@@ -108,8 +110,8 @@ public final class StudyLoader {
 
     private static JsonNode tree(String file, String json, String what) throws ScenarioException {
         try {
-            JsonNode root = MAPPER.readTree(json);
-            if (root == null || root.isMissingNode()) {
+            JsonNode root = JsonInput.value(json, what);
+            if (root == null) {
                 throw new ScenarioException(List.of(file + ": the file is empty, expected a " + what
                         + " JSON object"));
             }
@@ -121,50 +123,35 @@ public final class StudyLoader {
         }
     }
 
-    private void problem(String path, String message) {
-        problems.add(file + ": " + path + ": " + message);
-    }
-
-    private static String show(JsonNode n) {
-        String s = n == null ? "nothing" : n.toString();
-        return s.length() > 60 ? s.substring(0, 57) + "..." : s;
-    }
-
     private Study validate(JsonNode root) {
         if (!root.isObject()) {
-            problem("$", "expected a study object, found " + show(root));
+            problems.add("$", "expected a study object, found " + show(root));
             return null;
         }
-        Set<String> allowed = Set.of("study", "description", "scenario", "seed", "seeds", "repetitions", "set", "axes",
-                "metrics", "plot", "keep_traces", "$schema");
-        for (Iterator<String> it = root.fieldNames(); it.hasNext();) {
-            String k = it.next();
-            if (!allowed.contains(k)) {
-                problem("$." + k, "unknown field; expected one of " + new java.util.TreeSet<>(allowed));
-            }
-        }
-        String name = text(root, "study", true);
+        problems.unknownKeys(root, "$", Set.of("study", "description", "scenario", "seed", "seeds", "repetitions",
+                "set", "axes", "metrics", "plot", "keep_traces", "$schema"));
+        String name = problems.string(root, "study", "$", true);
         if (name != null && !name.matches("[A-Za-z0-9_.-]+")) {
-            problem("$.study", "expected a name of letters, digits, '_', '.' and '-', found \"" + name + "\"");
+            problems.add("$.study", "expected a name of letters, digits, '_', '.' and '-', found \"" + name + "\"");
         }
-        String description = text(root, "description", false);
+        String description = problems.string(root, "description", "$", false);
         long seed = 1;
         JsonNode sn = root.get("seed");
         if (sn != null) {
             if (sn.isIntegralNumber() && sn.canConvertToLong()) {
                 seed = sn.asLong();
             } else {
-                problem("$.seed", "expected a whole number, found " + show(sn));
+                problems.add("$.seed", "expected a whole number, found " + show(sn));
             }
         }
         boolean common = false;
-        String seeds = text(root, "seeds", false);
+        String seeds = problems.string(root, "seeds", "$", false);
         if (seeds != null) {
             if (seeds.equals("common")) {
                 common = true;
             } else if (!seeds.equals("per_point")) {
-                problem("$.seeds", "expected \"per_point\" (each point and repetition its own seed, the default) or"
-                        + " \"common\" (every point uses the same seeds, repetition by repetition), found \""
+                problems.add("$.seeds", "expected \"per_point\" (each point and repetition its own seed, the default)"
+                        + " or \"common\" (every point uses the same seeds, repetition by repetition), found \""
                         + seeds + "\"");
             }
         }
@@ -174,7 +161,7 @@ public final class StudyLoader {
             if (rn.isIntegralNumber() && rn.asLong() >= 1 && rn.asLong() <= 10_000) {
                 reps = rn.asInt();
             } else {
-                problem("$.repetitions", "expected a whole number from 1 to 10000, found " + show(rn));
+                problems.add("$.repetitions", "expected a whole number from 1 to 10000, found " + show(rn));
             }
         }
         boolean keep = false;
@@ -183,7 +170,7 @@ public final class StudyLoader {
             if (kt.isBoolean()) {
                 keep = kt.asBoolean();
             } else {
-                problem("$.keep_traces", "expected true or false, found " + show(kt));
+                problems.add("$.keep_traces", "expected true or false, found " + show(kt));
             }
         }
         ObjectNode base = base(root.get("scenario"));
@@ -193,7 +180,7 @@ public final class StudyLoader {
         List<Axis> axes = axes(root.get("axes"));
         List<String> metrics = metrics(root.get("metrics"));
         String[] plot = plot(root.get("plot"), axes);
-        if (!problems.isEmpty()) {
+        if (problems.count() > 0) {
             return null;
         }
         List<Point> runs = plan(base, axes, reps, seed, common);
@@ -201,26 +188,11 @@ public final class StudyLoader {
                 metrics, plot[0], plot[1], "true".equals(plot[2]), keep, runs);
     }
 
-    private String text(JsonNode obj, String key, boolean required) {
-        JsonNode n = obj.get(key);
-        if (n == null) {
-            if (required) {
-                problem("$." + key, "missing; expected a string");
-            }
-            return null;
-        }
-        if (!n.isTextual()) {
-            problem("$." + key, "expected a string, found " + show(n));
-            return null;
-        }
-        return n.asText();
-    }
-
     private String baseName = "inline scenario";
 
     private ObjectNode base(JsonNode n) {
         if (n == null) {
-            problem("$.scenario", "missing; expected the base scenario: a path (relative to the study file) or a"
+            problems.add("$.scenario", "missing; expected the base scenario: a path (relative to the study file) or a"
                     + " scenario object");
             return null;
         }
@@ -228,7 +200,7 @@ public final class StudyLoader {
             return (ObjectNode) n.deepCopy();
         }
         if (!n.isTextual()) {
-            problem("$.scenario", "expected a path to a scenario file or a scenario object, found " + show(n));
+            problems.add("$.scenario", "expected a path to a scenario file or a scenario object, found " + show(n));
             return null;
         }
         Path p = dir.resolve(n.asText()).normalize();
@@ -236,12 +208,12 @@ public final class StudyLoader {
         try {
             JsonNode t = tree(p.toString(), read(p, p.toString(), "scenario"), "scenario");
             if (!t.isObject()) {
-                problem("$.scenario", p + " holds " + show(t) + ", expected a scenario object");
+                problems.add("$.scenario", p + " holds " + show(t) + ", expected a scenario object");
                 return null;
             }
             return (ObjectNode) t;
         } catch (ScenarioException e) {
-            problem("$.scenario", String.join("; ", e.problems()));
+            problems.add("$.scenario", String.join("; ", e.problems()));
             return null;
         }
     }
@@ -252,7 +224,7 @@ public final class StudyLoader {
             return;
         }
         if (!n.isObject()) {
-            problem("$.set", "expected an object of JSON Pointers and values such as {\"/vars/size\": \"64KiB\"},"
+            problems.add("$.set", "expected an object of JSON Pointers and values such as {\"/vars/size\": \"64KiB\"},"
                     + " found " + show(n));
             return;
         }
@@ -262,16 +234,16 @@ public final class StudyLoader {
             try {
                 JsonPointer p = JsonPointer.compile(e.getKey());
                 if (p.matches() || e.getKey().equals("/seed")) {
-                    problem(path, "expected a JSON Pointer to a parameter (not the whole scenario, not the seed)");
+                    problems.add(path, "expected a JSON Pointer to a parameter (not the whole scenario, not the seed)");
                     continue;
                 }
             } catch (IllegalArgumentException ex) {
-                problem(path, "expected a JSON Pointer (RFC 6901) starting with \"/\"");
+                problems.add(path, "expected a JSON Pointer (RFC 6901) starting with \"/\"");
                 continue;
             }
             String why = set(base, e.getKey(), e.getValue());
             if (why != null) {
-                problem(path, why);
+                problems.add(path, why);
             }
         }
     }
@@ -282,7 +254,7 @@ public final class StudyLoader {
             return out;
         }
         if (!n.isArray()) {
-            problem("$.axes", "expected an array of axes such as [{\"name\": \"mtu\", \"path\":"
+            problems.add("$.axes", "expected an array of axes such as [{\"name\": \"mtu\", \"path\":"
                     + " \"/fabric/params/hca.mtu\", \"values\": [\"1KiB\", \"4KiB\"]}], found " + show(n));
             return out;
         }
@@ -295,12 +267,12 @@ public final class StudyLoader {
                 for (Iterator<String> it = a.fieldNames(); it.hasNext();) {
                     String k = it.next();
                     if (!k.equals("zip")) {
-                        problem(path + "." + k, "unknown field; a zip is {\"zip\": [axis, axis, ...]}");
+                        problems.add(path + "." + k, "unknown field; a zip is {\"zip\": [axis, axis, ...]}");
                     }
                 }
                 JsonNode z = a.get("zip");
                 if (!z.isArray() || z.size() < 1) {
-                    problem(path + ".zip", "expected a non-empty array of axes that advance together, found "
+                    problems.add(path + ".zip", "expected a non-empty array of axes that advance together, found "
                             + show(z));
                     continue;
                 }
@@ -311,8 +283,8 @@ public final class StudyLoader {
                         continue;
                     }
                     if (len >= 0 && ax.values().size() != len) {
-                        problem(path + ".zip[" + j + "].values", "a zip's axes must have the same number of values:"
-                                + " found " + ax.values().size() + ", the first has " + len);
+                        problems.add(path + ".zip[" + j + "].values", "a zip's axes must have the same number of"
+                                + " values: found " + ax.values().size() + ", the first has " + len);
                     }
                     len = len < 0 ? ax.values().size() : len;
                     out.add(ax);
@@ -329,39 +301,34 @@ public final class StudyLoader {
 
     private Axis axis(JsonNode a, String path, int group, Set<String> names, Set<String> pointers) {
         if (!a.isObject()) {
-            problem(path, "expected an axis {\"name\": ..., \"path\": \"/json/pointer\", \"values\": [...]} or a"
+            problems.add(path, "expected an axis {\"name\": ..., \"path\": \"/json/pointer\", \"values\": [...]} or a"
                     + " {\"zip\": [...]}, found " + show(a));
             return null;
         }
-        for (Iterator<String> it = a.fieldNames(); it.hasNext();) {
-            String k = it.next();
-            if (!Set.of("name", "path", "values").contains(k)) {
-                problem(path + "." + k, "unknown field; expected one of [name, path, values]");
-            }
-        }
+        problems.unknownKeys(a, path, Set.of("name", "path", "values"));
         JsonNode pn = a.get("path");
         String pointer = null;
         if (pn == null || !pn.isTextual()) {
-            problem(path + ".path", "expected a JSON Pointer into the scenario such as \"/fabric/params/hca.mtu\","
+            problems.add(path + ".path", "expected a JSON Pointer into the scenario such as \"/fabric/params/hca.mtu\","
                     + " \"/fabric/links/0/bandwidth\" or \"/vars/size\", found " + show(pn));
         } else {
             pointer = pn.asText();
             try {
                 JsonPointer p = JsonPointer.compile(pointer);
                 if (p.matches()) {
-                    problem(path + ".path", "the empty pointer addresses the whole scenario; name a parameter");
+                    problems.add(path + ".path", "the empty pointer addresses the whole scenario; name a parameter");
                     pointer = null;
                 } else if (pointer.equals("/seed")) {
-                    problem(path + ".path", "the seed is set by the study (\"seed\", \"seeds\", \"repetitions\"),"
+                    problems.add(path + ".path", "the seed is set by the study (\"seed\", \"seeds\", \"repetitions\"),"
                             + " not by an axis");
                     pointer = null;
                 } else if (!pointers.add(pointer)) {
-                    problem(path + ".path", "\"" + pointer + "\" is set by another axis already");
+                    problems.add(path + ".path", "\"" + pointer + "\" is set by another axis already");
                     pointer = null;
                 }
             } catch (IllegalArgumentException e) {
-                problem(path + ".path", "expected a JSON Pointer (RFC 6901) starting with \"/\", found \"" + pointer
-                        + "\"");
+                problems.add(path + ".path", "expected a JSON Pointer (RFC 6901) starting with \"/\", found \""
+                        + pointer + "\"");
                 pointer = null;
             }
         }
@@ -369,7 +336,7 @@ public final class StudyLoader {
         JsonNode nn = a.get("name");
         if (nn != null) {
             if (!nn.isTextual() || !nn.asText().matches("[A-Za-z0-9_.-]+")) {
-                problem(path + ".name", "expected a name of letters, digits, '_', '.' and '-', found " + show(nn));
+                problems.add(path + ".name", "expected a name of letters, digits, '_', '.' and '-', found " + show(nn));
             } else {
                 name = nn.asText();
             }
@@ -377,10 +344,10 @@ public final class StudyLoader {
             name = pointer.substring(pointer.lastIndexOf('/') + 1).replace("~1", "/").replace("~0", "~");
         }
         if (name != null && Set.of("point", "rep", "seed", "id", "exit", "n").contains(name)) {
-            problem(path + ".name", "\"" + name + "\" is a column of the tables already; name the axis otherwise");
+            problems.add(path + ".name", "\"" + name + "\" is a column of the tables already; name the axis otherwise");
             name = null;
         } else if (name != null && !names.add(name)) {
-            problem(path + ".name", "another axis is named \"" + name + "\"; give each axis its own \"name\"");
+            problems.add(path + ".name", "another axis is named \"" + name + "\"; give each axis its own \"name\"");
             name = null;
         }
         List<JsonNode> values = values(a.get("values"), path + ".values");
@@ -392,13 +359,13 @@ public final class StudyLoader {
 
     private List<JsonNode> values(JsonNode v, String path) {
         if (v == null) {
-            problem(path, "missing; expected an array of values or a range {\"from\": 64, \"to\": \"64KiB\","
+            problems.add(path, "missing; expected an array of values or a range {\"from\": 64, \"to\": \"64KiB\","
                     + " \"times\": 2} or {\"from\": 1, \"to\": 16, \"step\": 1}");
             return null;
         }
         if (v.isArray()) {
             if (v.isEmpty()) {
-                problem(path, "expected at least one value");
+                problems.add(path, "expected at least one value");
                 return null;
             }
             List<JsonNode> out = new ArrayList<>();
@@ -406,13 +373,13 @@ public final class StudyLoader {
             return out;
         }
         if (!v.isObject()) {
-            problem(path, "expected an array of values or a range object, found " + show(v));
+            problems.add(path, "expected an array of values or a range object, found " + show(v));
             return null;
         }
         for (Iterator<String> it = v.fieldNames(); it.hasNext();) {
             String k = it.next();
             if (!Set.of("from", "to", "step", "times").contains(k)) {
-                problem(path + "." + k, "unknown field; a range has from, to and step or times");
+                problems.add(path + "." + k, "unknown field; a range has from, to and step or times");
             }
         }
         Long from = whole(v.get("from"), path + ".from");
@@ -423,17 +390,17 @@ public final class StudyLoader {
             return null;
         }
         if ((step == null) == (times == null)) {
-            problem(path, "expected exactly one of \"step\" (arithmetic) and \"times\" (geometric)");
+            problems.add(path, "expected exactly one of \"step\" (arithmetic) and \"times\" (geometric)");
             return null;
         }
         if (step != null && step < 1 || times != null && times < 2 || times != null && from < 1) {
-            problem(path, "expected step >= 1, or times >= 2 with from >= 1");
+            problems.add(path, "expected step >= 1, or times >= 2 with from >= 1");
             return null;
         }
         List<JsonNode> out = new ArrayList<>();
         for (long x = from; x <= to; x = step != null ? x + step : x * times) {
             if (out.size() >= MAX_RUNS) {
-                problem(path, "the range has more than " + MAX_RUNS + " values");
+                problems.add(path, "the range has more than " + MAX_RUNS + " values");
                 return null;
             }
             out.add(LongNode.valueOf(x));
@@ -442,7 +409,7 @@ public final class StudyLoader {
             }
         }
         if (out.isEmpty()) {
-            problem(path, "the range is empty (from > to)");
+            problems.add(path, "the range is empty (from > to)");
             return null;
         }
         return out;
@@ -459,7 +426,7 @@ public final class StudyLoader {
                 // reported below
             }
         }
-        problem(path, "expected a whole number or a size such as \"64KiB\", found " + show(n));
+        problems.add(path, "expected a whole number or a size such as \"64KiB\", found " + show(n));
         return null;
     }
 
@@ -469,20 +436,20 @@ public final class StudyLoader {
             return out;
         }
         if (!n.isArray()) {
-            problem("$.metrics", "expected an array of metric names, globs or JSON Pointers into summary.json, found "
-                    + show(n));
+            problems.add("$.metrics", "expected an array of metric names, globs or JSON Pointers into summary.json,"
+                    + " found " + show(n));
             return out;
         }
         for (int i = 0; i < n.size(); i++) {
             JsonNode m = n.get(i);
             String path = "$.metrics[" + i + "]";
             if (!m.isTextual()) {
-                problem(path, "expected a metric name such as \"rdma_read.p50_us\", found " + show(m));
+                problems.add(path, "expected a metric name such as \"rdma_read.p50_us\", found " + show(m));
                 continue;
             }
             String why = Metrics.checkSelector(m.asText());
             if (why != null) {
-                problem(path, why);
+                problems.add(path, why);
             } else {
                 out.add(m.asText());
             }
@@ -496,15 +463,10 @@ public final class StudyLoader {
             return out;
         }
         if (!n.isObject()) {
-            problem("$.plot", "expected {\"x\": AXIS, \"series\": AXIS, \"log_x\": true}, found " + show(n));
+            problems.add("$.plot", "expected {\"x\": AXIS, \"series\": AXIS, \"log_x\": true}, found " + show(n));
             return out;
         }
-        for (Iterator<String> it = n.fieldNames(); it.hasNext();) {
-            String k = it.next();
-            if (!Set.of("x", "series", "log_x").contains(k)) {
-                problem("$.plot." + k, "unknown field; expected one of [log_x, series, x]");
-            }
-        }
+        problems.unknownKeys(n, "$.plot", Set.of("x", "series", "log_x"));
         List<String> names = new ArrayList<>();
         axes.forEach(a -> names.add(a.name()));
         for (int i = 0; i < 2; i++) {
@@ -514,18 +476,18 @@ public final class StudyLoader {
                 continue;
             }
             if (!v.isTextual() || !names.contains(v.asText())) {
-                problem("$.plot." + key, "expected the name of an axis, one of " + names + ", found " + show(v));
+                problems.add("$.plot." + key, "expected the name of an axis, one of " + names + ", found " + show(v));
             } else {
                 out[i] = v.asText();
             }
         }
         if (out[0] != null && out[0].equals(out[1])) {
-            problem("$.plot.series", "the series axis must differ from the x axis");
+            problems.add("$.plot.series", "the series axis must differ from the x axis");
         }
         JsonNode lx = n.get("log_x");
         if (lx != null) {
             if (!lx.isBoolean()) {
-                problem("$.plot.log_x", "expected true or false, found " + show(lx));
+                problems.add("$.plot.log_x", "expected true or false, found " + show(lx));
             } else {
                 out[2] = String.valueOf(lx.asBoolean());
             }
@@ -540,9 +502,7 @@ public final class StudyLoader {
         try {
             ScenarioLoader.parse(label, base.toString());
         } catch (ScenarioException e) {
-            for (String p : e.problems()) {
-                problems.add(p);
-            }
+            e.problems().forEach(problems::addWorded);
             return null;
         }
         // Cartesian dimensions in axis order; a zip's axes share one dimension.
@@ -555,7 +515,7 @@ public final class StudyLoader {
         for (List<Axis> d : dims) {
             total *= d.get(0).values().size();
             if (total * reps > MAX_RUNS) {
-                problem("$.axes", "the study plans more than " + MAX_RUNS + " runs (points times repetitions)");
+                problems.add("$.axes", "the study plans more than " + MAX_RUNS + " runs (points times repetitions)");
                 return null;
             }
         }
@@ -589,7 +549,7 @@ public final class StudyLoader {
             if (!setProblems.isEmpty()) {
                 for (String p : setProblems) {
                     if (pointProblems++ < MAX_POINT_PROBLEMS) {
-                        problems.add(where + ": " + p);
+                        problems.addWorded(where + ": " + p);
                     }
                 }
                 continue;
@@ -599,7 +559,7 @@ public final class StudyLoader {
             } catch (ScenarioException e) {
                 for (String p : e.problems()) {
                     if (pointProblems++ < MAX_POINT_PROBLEMS) {
-                        problems.add(p);
+                        problems.addWorded(p);
                     }
                 }
                 continue;
@@ -612,10 +572,10 @@ public final class StudyLoader {
             }
         }
         if (pointProblems > MAX_POINT_PROBLEMS) {
-            problems.add(file + ": ... and " + (pointProblems - MAX_POINT_PROBLEMS) + " more problems in the points'"
-                    + " scenarios");
+            problems.addWorded(file + ": ... and " + (pointProblems - MAX_POINT_PROBLEMS) + " more problems in the"
+                    + " points' scenarios");
         }
-        return problems.isEmpty() ? runs : null;
+        return problems.count() == 0 ? runs : null;
     }
 
     /**
