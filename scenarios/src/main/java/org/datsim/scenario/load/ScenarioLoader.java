@@ -4,11 +4,7 @@ import static org.datsim.scenario.load.Problems.show;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,11 +36,6 @@ public final class ScenarioLoader {
     public static final long DEFAULT_MAX_EVENTS = 200_000_000L;
     /** The most variables a scenario may declare. */
     static final int MAX_VARS = 1024;
-
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .build();
 
     private final Problems problems;
     /** What validation parsed of the calls' operands, kept so that no call parses them again when it runs. */
@@ -94,7 +85,7 @@ public final class ScenarioLoader {
     public static Scenario parse(String file, String json) throws ScenarioException {
         JsonNode root;
         try {
-            root = MAPPER.readTree(json);
+            root = JsonInput.value(json, "scenario");
         } catch (JsonProcessingException e) {
             JsonLocation loc = e.getLocation();
             String where = loc != null ? ":" + loc.getLineNr() + ":" + loc.getColumnNr() : "";

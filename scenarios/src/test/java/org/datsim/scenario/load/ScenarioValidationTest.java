@@ -92,7 +92,16 @@ class ScenarioValidationTest {
         long lines = base().chars().filter(c -> c == '\n').count();
         String p = onlyProblem(json);
         assertStarts(FILE + ":" + (lines + 1) + ":", p);
-        assertMentions(p, ": invalid JSON: ", "Trailing token");
+        assertMentions(p, ": invalid JSON: expected the end of the file after the scenario's JSON value, found more");
+    }
+
+    @Test
+    void aStrayBracketAfterTheObjectIsContentAfterItNotJacksonsWording() {
+        String json = base() + "]\n";
+        long lines = base().chars().filter(c -> c == '\n').count();
+        String p = onlyProblem(json);
+        assertEquals(FILE + ":" + (lines + 1) + ":1: invalid JSON: expected the end of the file after the scenario's"
+                + " JSON value, found more", p);
     }
 
     @Test
