@@ -11,6 +11,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Parses the JSON files people write by hand (studies, the base scenarios they name, lessons) the strict way the
@@ -31,6 +37,61 @@ public final class JsonInput {
             .build();
 
     private JsonInput() {
+    }
+
+    /**
+     * Reads a hand-written JSON file as text, or says in one message why it cannot be: a directory, missing,
+     * larger than {@link ScenarioLoader#MAX_FILE_BYTES}, unreadable, or not UTF-8 text.
+     *
+     * @param path the file
+     * @param what what it should hold, for the messages ("scenario", "study")
+     * @return the text
+     * @throws ScenarioException with the one message
+     */
+    public static String readFile(Path path, String what) throws ScenarioException {
+        String file = path.toString();
+        try {
+            if (Files.isDirectory(path)) {
+                throw new ScenarioException(List.of(file + ": is a directory, expected a " + what + " JSON file"));
+            }
+            long size = Files.size(path);
+            if (size > ScenarioLoader.MAX_FILE_BYTES) {
+                throw new ScenarioException(List.of(file + ": the file is " + size + " bytes; " + what
+                        + " files are limited to " + ScenarioLoader.MAX_FILE_BYTES + " bytes"));
+            }
+            return Files.readString(path, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new ScenarioException(List.of(file + ": no such file"));
+        } catch (CharacterCodingException e) {
+            throw new ScenarioException(List.of(file + ": is not UTF-8 text, expected a " + what + " JSON file"));
+        } catch (IOException e) {
+            throw new ScenarioException(List.of(file + ": cannot be read: " + e.getMessage()));
+        }
+    }
+
+    /**
+     * Parses a hand-written JSON file's text into its one value, or says in one message, located at the problem,
+     * why it cannot.
+     *
+     * @param file the file's name, for the messages
+     * @param json its text
+     * @param what what it should hold ("scenario", "study")
+     * @return the value (any JSON value; the caller checks that it is an object)
+     * @throws ScenarioException with the one message: the text is empty or not one JSON value
+     */
+    public static JsonNode tree(String file, String json, String what) throws ScenarioException {
+        JsonNode root;
+        try {
+            root = value(json, what);
+        } catch (JsonProcessingException e) {
+            JsonLocation loc = e.getLocation();
+            String where = loc != null ? ":" + loc.getLineNr() + ":" + loc.getColumnNr() : "";
+            throw new ScenarioException(List.of(file + where + ": invalid JSON: " + e.getOriginalMessage()));
+        }
+        if (root == null) {
+            throw new ScenarioException(List.of(file + ": the file is empty, expected a " + what + " JSON object"));
+        }
+        return root;
     }
 
     /**

@@ -55,23 +55,7 @@ public final class ScenarioLoader {
      * @throws ScenarioException with one message per problem
      */
     public static Scenario load(Path path) throws ScenarioException {
-        String file = path.toString();
-        byte[] bytes;
-        try {
-            if (Files.isDirectory(path)) {
-                throw new ScenarioException(List.of(file + ": is a directory, expected a scenario JSON file"));
-            }
-            if (Files.size(path) > MAX_FILE_BYTES) {
-                throw new ScenarioException(List.of(file + ": the file is " + Files.size(path)
-                        + " bytes; scenario files are limited to " + MAX_FILE_BYTES + " bytes"));
-            }
-            bytes = Files.readAllBytes(path);
-        } catch (NoSuchFileException e) {
-            throw new ScenarioException(List.of(file + ": no such file"));
-        } catch (IOException e) {
-            throw new ScenarioException(List.of(file + ": cannot be read: " + e.getMessage()));
-        }
-        return parse(file, new String(bytes, StandardCharsets.UTF_8));
+        return parse(path.toString(), JsonInput.readFile(path, "scenario"));
     }
 
     /**
@@ -83,17 +67,7 @@ public final class ScenarioLoader {
      * @throws ScenarioException with one message per problem
      */
     public static Scenario parse(String file, String json) throws ScenarioException {
-        JsonNode root;
-        try {
-            root = JsonInput.value(json, "scenario");
-        } catch (JsonProcessingException e) {
-            JsonLocation loc = e.getLocation();
-            String where = loc != null ? ":" + loc.getLineNr() + ":" + loc.getColumnNr() : "";
-            throw new ScenarioException(List.of(file + where + ": invalid JSON: " + e.getOriginalMessage()));
-        }
-        if (root == null || root.isMissingNode()) {
-            throw new ScenarioException(List.of(file + ": the file is empty, expected a scenario JSON object"));
-        }
+        JsonNode root = JsonInput.tree(file, json, "scenario");
         ScenarioLoader loader = new ScenarioLoader(file);
         Scenario s = loader.validate(root);
         if (loader.problems.count() > 0) {

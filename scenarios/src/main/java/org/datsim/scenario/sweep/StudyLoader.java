@@ -67,7 +67,7 @@ public final class StudyLoader {
      * @throws ScenarioException with one message per problem
      */
     public static Study load(Path path) throws ScenarioException {
-        String text = read(path, path.toString(), "study");
+        String text = JsonInput.readFile(path, "study");
         Path parent = path.toAbsolutePath().getParent();
         return parse(path.toString(), text, parent);
     }
@@ -82,45 +82,13 @@ public final class StudyLoader {
      * @throws ScenarioException with one message per problem
      */
     public static Study parse(String file, String json, Path dir) throws ScenarioException {
-        JsonNode root = tree(file, json, "study");
+        JsonNode root = JsonInput.tree(file, json, "study");
         StudyLoader l = new StudyLoader(file, dir);
         Study s = l.validate(root);
         if (l.problems.count() > 0) {
             throw new ScenarioException(l.problems.messages());
         }
         return s;
-    }
-
-    private static String read(Path path, String name, String what) throws ScenarioException {
-        try {
-            if (Files.isDirectory(path)) {
-                throw new ScenarioException(List.of(name + ": is a directory, expected a " + what + " JSON file"));
-            }
-            if (Files.size(path) > ScenarioLoader.MAX_FILE_BYTES) {
-                throw new ScenarioException(List.of(name + ": the file is " + Files.size(path) + " bytes; " + what
-                        + " files are limited to " + ScenarioLoader.MAX_FILE_BYTES + " bytes"));
-            }
-            return Files.readString(path, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new ScenarioException(List.of(name + ": no such file"));
-        } catch (IOException e) {
-            throw new ScenarioException(List.of(name + ": cannot be read: " + e.getMessage()));
-        }
-    }
-
-    private static JsonNode tree(String file, String json, String what) throws ScenarioException {
-        try {
-            JsonNode root = JsonInput.value(json, what);
-            if (root == null) {
-                throw new ScenarioException(List.of(file + ": the file is empty, expected a " + what
-                        + " JSON object"));
-            }
-            return root;
-        } catch (JsonProcessingException e) {
-            JsonLocation loc = e.getLocation();
-            String where = loc != null ? ":" + loc.getLineNr() + ":" + loc.getColumnNr() : "";
-            throw new ScenarioException(List.of(file + where + ": invalid JSON: " + e.getOriginalMessage()));
-        }
     }
 
     private Study validate(JsonNode root) {
@@ -206,7 +174,7 @@ public final class StudyLoader {
         Path p = dir.resolve(n.asText()).normalize();
         baseName = n.asText();
         try {
-            JsonNode t = tree(p.toString(), read(p, p.toString(), "scenario"), "scenario");
+            JsonNode t = JsonInput.tree(p.toString(), JsonInput.readFile(p, "scenario"), "scenario");
             if (!t.isObject()) {
                 problems.add("$.scenario", p + " holds " + show(t) + ", expected a scenario object");
                 return null;
