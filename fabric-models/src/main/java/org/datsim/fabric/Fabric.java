@@ -93,6 +93,7 @@ public final class Fabric {
         for (String s : topology.switches()) {
             Switch sw = new Switch(s, sim, params.get(FabricParams.SWITCH_LATENCY), mode, fc, buffer,
                     params.get(FabricParams.PFC_XOFF), params.get(FabricParams.PFC_XON), switches.size());
+            sw.setTrace(trace, hostNames);
             switches.put(s, sw);
             nodes.put(s, sw);
         }

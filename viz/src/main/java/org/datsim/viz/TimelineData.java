@@ -22,7 +22,8 @@ import org.datsim.core.trace.TraceSink;
  * spans of an operation's activity on another lane (an RDMA Read's response leaving the responder, data placed at
  * the target), marks (memory reads, stale ones flagged; errors; calls that returned an error; failed expectations;
  * fence and credit waits; RNR NAKs; go-back-N retransmissions, on the lane of the endpoint that sent again and
- * naming the operation it began with; connection events), and arrows from an operation held by a fence or by RDMA
+ * naming the operation it began with; packets a switch dropped, on the lane of the endpoint whose operation the
+ * packet belongs to and naming it; connection events), and arrows from an operation held by a fence or by RDMA
  * Read credits to each operation it waited for.
  *
  * <p>The JSON layout ({@code "format": "datsim-timeline/1"}): {@code lanes {name, host, kind, rows}},
@@ -277,6 +278,7 @@ public final class TimelineData implements TraceSink<TraceEvent> {
             case "rnr_nak":
             case "event":
             case "retransmit":
+            case "drop":
                 k = kind;
                 break;
             default:

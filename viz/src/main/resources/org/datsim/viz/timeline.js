@@ -26,6 +26,7 @@
         rmr_bind: '#17becf'};
     var RED = '#d62728';
     var RETRANSMIT = '#c51b7d'; // magenta: a go-back-N retransmission (red is for errors and stale reads)
+    var DROP = '#54278f'; // dark purple: a packet a switch dropped (recovered by the transport: no error)
 
     function str(i) {
         return i < 0 ? '' : S[i];
@@ -275,7 +276,8 @@
 
     // Marks drawn on their operation's bar rather than along the top of the lane.
     function onBar(kind, j) {
-        return (kind === 'fence_wait' || kind === 'credit_wait' || kind === 'retransmit') && M.op[j] >= 0;
+        return (kind === 'fence_wait' || kind === 'credit_wait' || kind === 'retransmit' || kind === 'drop')
+            && M.op[j] >= 0;
     }
 
     function drawMark(j, x, lane) {
@@ -295,6 +297,21 @@
             ctx.lineWidth = 1;
             ctx.stroke();
             drawn.retransmits++;
+            return;
+        }
+        if (kind === 'drop' && M.op[j] >= 0) {
+            // A cross on the bar: one of the operation's packets (or a response or ACK to it) was lost in a switch.
+            yy = rowY(lane, O.row[M.op[j]]) + (ROW_H - 3) / 2 - view.y + AXIS_H;
+            ctx.lineCap = 'round';
+            ctx.strokeStyle = '#fff';
+            ctx.lineWidth = 3.5;
+            cross(x, yy);
+            ctx.strokeStyle = DROP;
+            ctx.lineWidth = 1.6;
+            cross(x, yy);
+            ctx.lineCap = 'butt';
+            ctx.lineWidth = 1;
+            drawn.drops++;
             return;
         }
         if ((kind === 'fence_wait' || kind === 'credit_wait') && M.op[j] >= 0) {
@@ -320,8 +337,18 @@
             ctx.stroke();
             return;
         }
-        ctx.fillStyle = kind === 'event' ? '#3182bd' : kind === 'rnr_nak' ? '#e6550d' : '#8a8a8a';
+        ctx.fillStyle = kind === 'event' ? '#3182bd' : kind === 'rnr_nak' ? '#e6550d' : kind === 'drop' ? DROP
+            : '#8a8a8a';
         ctx.fillRect(x - 1, yy - 4, 2, 8);
+    }
+
+    function cross(x, y) {
+        ctx.beginPath();
+        ctx.moveTo(x - 3.5, y - 3.5);
+        ctx.lineTo(x + 3.5, y + 3.5);
+        ctx.moveTo(x - 3.5, y + 3.5);
+        ctx.lineTo(x + 3.5, y - 3.5);
+        ctx.stroke();
     }
 
     function drawArrow(xa, ya, xb, yb, color) {
@@ -348,7 +375,7 @@
 
     function draw() {
         var drawStart = performance.now();
-        drawn = {bars: 0, aggregated: 0, spans: 0, marks: 0, retransmits: 0, arrows: 0, arrowsHidden: 0};
+        drawn = {bars: 0, aggregated: 0, spans: 0, marks: 0, retransmits: 0, drops: 0, arrows: 0, arrowsHidden: 0};
         ctx.clearRect(0, 0, W, H);
         var tA = tOf(LABEL_W), tB = tOf(W);
         drawAxis(tA, tB);
@@ -537,6 +564,7 @@
 
     var staleCount = countMarks('mem_read_stale');
     var retransmitCount = countMarks('retransmit');
+    var dropCount = countMarks('drop');
     var badMarks = 0;
     for (i = 0; i < nM; i++) {
         badMarks += M.bad[i];
@@ -556,6 +584,7 @@
         state.arrows = nA;
         state.staleReads = staleCount;
         state.retransmits = retransmitCount;
+        state.drops = dropCount;
         state.badMarks = badMarks;
         state.errorOperations = badOps;
         state.drawn = drawn;
@@ -658,6 +687,8 @@
             if (M.op[im] === j && str(M.kind[im]) === 'retransmit') {
                 lines.push('retransmitted at ' + fmt(M.t[im]) + ': ' + retransmitWhy(str(M.detail[im]))
                     + ' (go-back-N from this operation)');
+            } else if (M.op[im] === j && str(M.kind[im]) === 'drop') {
+                lines.push('dropped at ' + fmt(M.t[im]) + ': ' + dropWhat(str(M.detail[im])));
             }
         }
         for (var s = 0; s < nS; s++) {
@@ -678,10 +709,27 @@
         return 'after ' + why + ', attempt ' + attempt;
     }
 
+    // "rdma_write packet 2 of 8 from A, by switch S arriving over A->S (buffer full)" from a drop mark's detail lines.
+    function dropWhat(detail) {
+        function field(name) {
+            return (new RegExp('^' + name + ': (.*)$', 'm').exec(detail) || [])[1] || '';
+        }
+        var packets = +field('packets'), index = field('index');
+        var reason = {buffer_full: 'buffer full', filter: 'drop filter'}[field('reason')] || field('reason');
+        return field('packet') + ' packet' + (packets > 1 && index !== '' ? ' ' + (+index + 1) + ' of ' + packets : '')
+            + (field('from') ? ' from ' + field('from') : '') + ', by switch ' + field('switch') + ' arriving over '
+            + field('port') + ' (' + reason + ')';
+    }
+
     function tipText(h) {
         if (h.mark !== undefined) {
             var j = h.mark;
             var kind = str(M.kind[j]);
+            if (kind === 'drop') {
+                return 'drop at ' + fmt(M.t[j]) + ': ' + dropWhat(str(M.detail[j])) + '\n' + L.name[M.lane[j]]
+                    + (M.op[j] >= 0 ? ': a packet of op ' + O.id[M.op[j]] + ' (' + str(O.opcode[M.op[j]]) + ')' : '')
+                    + '\n' + str(M.detail[j]);
+            }
             if (kind === 'retransmit') {
                 return 'retransmit at ' + fmt(M.t[j]) + ' ' + retransmitWhy(str(M.detail[j])) + '\n'
                     + L.name[M.lane[j]] + ': go-back-N from op ' + (M.op[j] >= 0 ? O.id[M.op[j]] : '?')
@@ -805,6 +853,7 @@
     sw('rgba(0,0,0,0.35)', 'wire');
     sw('#e6550d', 'fence wait');
     sw(RETRANSMIT, 'retransmit');
+    sw(DROP, 'drop');
 
     // timeline.html#from=PS&to=PS (picoseconds) opens the page on that interval.
     function fromHash() {

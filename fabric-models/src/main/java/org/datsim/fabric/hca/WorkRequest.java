@@ -134,6 +134,14 @@ public final class WorkRequest {
         return done;
     }
 
+    /**
+     * Returns the message's sequence number on its queue pair (the RC transport's PSN, per message), given when its
+     * doorbell rings and kept on retransmission; -1 for an RMR bind or before the doorbell.
+     */
+    public int seq() {
+        return seq;
+    }
+
     /** Returns the bytes transferred; meaningful only for a successful completion. */
     public long transferred() {
         return transferred;

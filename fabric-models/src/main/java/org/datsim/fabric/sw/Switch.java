@@ -5,6 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
+import org.datsim.fabric.hca.WorkRequest;
 import org.datsim.fabric.link.FlowControl;
 import org.datsim.fabric.link.Ingress;
 import org.datsim.fabric.link.NetworkNode;
@@ -22,8 +25,27 @@ import org.datsim.fabric.link.Port;
  * <p>Routes: for each destination host, the output ports on shortest paths (equal-cost multipath); a packet takes
  * the one its flow hash picks, salted per switch so that successive switches choose independently. Every packet of
  * a flow takes the same path, so packets of a flow stay in order.
+ *
+ * <p>A packet dropped on arrival (its input's buffer share full, or taken by the {@linkplain #setDropFilter drop
+ * filter}) is counted on the port that sent it and traced as {@link #DROP}, at the time of the drop; the trace
+ * record is built only then.
  */
 public final class Switch implements NetworkNode, Ingress {
+
+    /**
+     * The trace kind of a packet a switch dropped. {@code host}, {@code ep}, {@code op} and {@code cookie} are those
+     * of the operation the packet belongs to (its requester's, whichever way the packet went); a connection-management
+     * packet has no operation and names the host that sent it. Fields: {@code switch}, {@code port} (the link it
+     * arrived on, {@code FROM->TO}), {@code reason} ({@link #BUFFER_FULL} or {@link #FILTER}), {@code packet} (its
+     * kind, e.g. {@code rdma_write}, {@code ack}), {@code from} and {@code to} (hosts), for a packet of an operation
+     * {@code seq} (its message's sequence number on the requester's queue pair), {@code index} and {@code packets}
+     * (its place in its message), and {@code bytes} (on the wire, headers included).
+     */
+    public static final String DROP = "drop";
+    /** A drop's reason: the input's share of the buffer could not hold the packet (PFC with too little headroom). */
+    public static final String BUFFER_FULL = "buffer_full";
+    /** A drop's reason: the drop filter took the packet (fault injection). */
+    public static final String FILTER = "filter";
 
     /** How a switch forwards. */
     public enum Mode {
@@ -59,6 +81,10 @@ public final class Switch implements NetworkNode, Ingress {
     private long drops;
     /** Fault injection: packets it accepts are dropped on arrival (null: none). */
     private java.util.function.Predicate<Packet> dropFilter;
+    /** Where drops are traced (null: nowhere). */
+    private TraceSource<TraceEvent> trace;
+    /** The fabric's host names by host id, for the trace. */
+    private String[] hostNames = new String[0];
 
     /**
      * Creates a switch.
@@ -184,18 +210,29 @@ public final class Switch implements NetworkNode, Ingress {
         this.dropFilter = filter;
     }
 
+    /**
+     * Makes the switch trace the packets it drops ({@link #DROP}). Call before the run.
+     *
+     * @param trace the trace source every model publishes to
+     * @param hostNames the fabric's host names in host id order
+     */
+    public void setTrace(TraceSource<TraceEvent> trace, List<String> hostNames) {
+        this.trace = trace;
+        this.hostNames = hostNames.toArray(new String[0]);
+    }
+
     @Override
     public void receive(Packet packet, int inPort) {
         long held = ingressBytes[inPort] + packet.wireBytes;
         if (dropFilter != null && dropFilter.test(packet)) {
-            drop(packet, inPort);
+            drop(packet, inPort, FILTER);
             return;
         }
         if (flowControl == FlowControl.PFC) {
             if (held > bufferBytes) {
                 // The PFC headroom did not absorb what was in flight when the pause was sent: the packet is lost,
                 // and the sending transport retransmits it (Hca: sequence-error NAK or local ACK timeout).
-                drop(packet, inPort);
+                drop(packet, inPort, BUFFER_FULL);
                 return;
             }
             if (!pauseSent[inPort] && held >= xoff) {
@@ -214,15 +251,18 @@ public final class Switch implements NetworkNode, Ingress {
     }
 
     /**
-     * Drops a packet arriving on an input port and counts it (on the switch and on the port that sent it). A
-     * cut-through switch receives a packet at its first bit, while the sending port still transmits it: the packet
-     * goes back to its pool only when its last bit has arrived, after that port is done with it.
+     * Drops a packet arriving on an input port, counts it (on the switch and on the port that sent it) and traces
+     * it. A cut-through switch receives a packet at its first bit, while the sending port still transmits it: the
+     * packet goes back to its pool only when its last bit has arrived, after that port is done with it.
      */
-    private void drop(Packet packet, int inPort) {
+    private void drop(Packet packet, int inPort, String reason) {
         drops++;
         Port up = upstream[inPort];
         if (up != null) {
             up.countDrop();
+        }
+        if (trace != null && trace.isEnabled()) {
+            trace.fire(dropEvent(packet, up != null ? up.name() : name + " port " + inPort, reason));
         }
         if (packet.tailPs() > sim.now()) {
             droppedPool = packet.pool();
@@ -230,6 +270,28 @@ public final class Switch implements NetworkNode, Ingress {
         } else {
             packet.release();
         }
+    }
+
+    /** The trace record of a dropped packet (built only for a drop, which is rare). */
+    private TraceEvent dropEvent(Packet packet, String port, String reason) {
+        String from = hostName(packet.srcHost);
+        WorkRequest wr = packet.context instanceof WorkRequest ? (WorkRequest) packet.context : null;
+        TraceEvent e;
+        if (wr != null) {
+            e = TraceEvent.of(sim.now(), DROP, wr.qp.hca().name()).ep(wr.qp.name()).op(wr.opId).cookie(wr.cookie);
+        } else {
+            e = TraceEvent.of(sim.now(), DROP, from);
+        }
+        e.attr("switch", name).attr("port", port).attr("reason", reason).attr("packet", Packet.kindName(packet.kind))
+                .attr("from", from).attr("to", hostName(packet.dstHost));
+        if (wr != null) {
+            e.attr("seq", wr.seq()).attr("index", packet.index).attr("packets", packet.count);
+        }
+        return e.attr("bytes", packet.wireBytes);
+    }
+
+    private String hostName(int id) {
+        return id >= 0 && id < hostNames.length ? hostNames[id] : "host " + id;
     }
 
     private void forward(long unused) {

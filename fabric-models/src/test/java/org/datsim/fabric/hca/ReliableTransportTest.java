@@ -219,6 +219,106 @@ class ReliableTransportTest {
     }
 
     @Test
+    void aDroppedPacketIsTracedOnceAtTheTimeOfTheDropWithWhereWhyAndWhatItWas() {
+        TestFabric.Pair p = star(null);
+        TestFabric tf = p.tf;
+        int a = id(tf, "A");
+        long[] at = {-1, -1}; // when the filter took the packet, and its bytes on the wire
+        tf.fabric.switches().get(0).setDropFilter(q -> {
+            // the middle packet of the second Write (3 packets), once
+            if (q.kind == Packet.RDMA_WRITE && q.srcHost == a && q.count == 3 && q.index == 1 && at[0] < 0) {
+                at[0] = tf.sim.now();
+                at[1] = q.wireBytes;
+                return true;
+            }
+            return false;
+        });
+        Lmr src = tf.lmr(p.a, 4 * 4096, Dat.MEM_PRIV_ALL);
+        Lmr dst = tf.lmr(p.b, 4 * 4096, Dat.MEM_PRIV_ALL);
+        long[] op = new long[2];
+        tf.at(T0, () -> {
+            op[0] = tf.write(p.epA, iov(src, 0, 4096), 1, remote(dst, 0, 4096), 0);
+            op[1] = tf.write(p.epA, iov(src, 4096, 3 * 4096), 2, remote(dst, 4096, 3 * 4096), 0);
+        });
+        tf.run();
+        assertEquals(List.of(Dat.DTO_SUCCESS, Dat.DTO_SUCCESS), TestFabric.statuses(tf.drain(p.a.reqEvd)));
+        assertEquals(1, tf.fabric.switches().get(0).drops());
+        List<TraceEvent> drops = tf.events(Switch.DROP, null);
+        assertEquals(1, drops.size(), "one drop, one trace line: " + drops);
+        TraceEvent d = drops.get(0);
+        assertTrue(at[0] > T0, "the filter took the packet");
+        assertEquals(at[0], d.tPs(), "traced when it was dropped");
+        assertEquals("A", d.host(), "the requester's host");
+        assertEquals(tf.event(TraceEvent.POST, "A", op[1]).ep(), d.ep(), "the requester's endpoint");
+        assertEquals(op[1], d.op(), "the operation whose packet it was");
+        assertTrue(d.hasCookie());
+        assertEquals(2, d.cookie());
+        assertEquals(List.of("switch", "port", "reason", "packet", "from", "to", "seq", "index", "packets", "bytes"),
+                List.copyOf(d.attrs().keySet()));
+        assertEquals("S", d.attrValue("switch"));
+        assertEquals("A->S", d.attrValue("port"), "the link it arrived on, as summary.json names its port");
+        assertEquals(Switch.FILTER, d.attrValue("reason"));
+        assertEquals("rdma_write", d.attrValue("packet"));
+        assertEquals("A", d.attrValue("from"));
+        assertEquals("B", d.attrValue("to"));
+        assertEquals(1L, d.attrLong("seq", -1), "the second message of the connection");
+        assertEquals(1L, d.attrLong("index", -1));
+        assertEquals(3L, d.attrLong("packets", -1));
+        assertEquals(at[1], d.attrLong("bytes", -1), "its bytes on the wire");
+        assertTrue(at[1] > 4096, "headers included");
+        // the loss it caused: the go-back-N that resent that message
+        List<TraceEvent> re = retransmits(tf);
+        assertEquals(1, re.size());
+        assertEquals(op[1], re.get(0).op());
+        assertTrue(re.get(0).tPs() > d.tPs());
+    }
+
+    @Test
+    void aDroppedAckIsTracedOnTheOperationItAcknowledgesAndAPacketOverflowingThePfcBufferAsBufferFull() {
+        TestFabric.Pair p = star(null, "hca.ack_timeout", "1ms");
+        TestFabric tf = p.tf;
+        int b = id(tf, "B");
+        tf.fabric.switches().get(0).setDropFilter(first(1, q -> q.kind == Packet.ACK && q.srcHost == b));
+        Lmr src = tf.lmr(p.a, 8192, Dat.MEM_PRIV_ALL);
+        Lmr dst = tf.lmr(p.b, 8192, Dat.MEM_PRIV_ALL);
+        long[] op = new long[1];
+        tf.at(T0, () -> {
+            op[0] = tf.write(p.epA, iov(src, 0, 4096), 7, remote(dst, 0, 4096), 0);
+            tf.write(p.epA, iov(src, 4096, 4096), 8, remote(dst, 4096, 4096), 0);
+        });
+        tf.run();
+        List<TraceEvent> drops = tf.events(Switch.DROP, null);
+        assertEquals(1, drops.size(), drops::toString);
+        TraceEvent d = drops.get(0);
+        assertEquals("A", d.host(), "the requester's, though B sent the ACK");
+        assertEquals(op[0], d.op());
+        assertEquals(7, d.cookie());
+        assertEquals("ack", d.attrValue("packet"));
+        assertEquals("B->S", d.attrValue("port"));
+        assertEquals("B", d.attrValue("from"));
+        assertEquals("A", d.attrValue("to"));
+        assertEquals(0L, d.attrLong("seq", -1));
+        assertEquals(Switch.FILTER, d.attrValue("reason"));
+
+        String[] lossy = {"link.flow_control", "pfc", "link.latency", "5us", "switch.buffer", "24KiB",
+            "pfc.xoff", "16KiB", "pfc.xon", "8KiB"};
+        Stream loss = new Stream(TestFabric.params(lossy), 3, 4, 32 * 1024);
+        long traced = 0;
+        for (TraceEvent e : loss.trace) {
+            if (e.kind().equals(Switch.DROP)) {
+                traced++;
+                assertEquals(Switch.BUFFER_FULL, e.attrValue("reason"), e::toString);
+                assertEquals("rdma_write", e.attrValue("packet"), e::toString);
+                assertEquals("h0", e.attrValue("to"));
+                assertEquals(e.attrValue("from") + "->s0", e.attrValue("port"));
+                assertTrue(e.op() >= 1000, "one of the writes: " + e);
+            }
+        }
+        assertTrue(loss.drops() > 0);
+        assertEquals(loss.drops(), traced, "every drop traced once");
+    }
+
+    @Test
     void aCutThroughSwitchKeepsADroppedPacketUntilItsLastBitHasArrived() {
         // A cut-through switch receives at the first bit; the sending port still transmits the packet, so it must not
         // go back to the pool (and be reused) before its last bit is in. It used to: the port then traced a packet

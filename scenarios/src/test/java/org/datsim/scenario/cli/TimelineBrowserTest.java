@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * view} it, load {@code timeline.html} from {@code file://}, and read what the page says it drew (its
  * {@code #datsim-state} element, via {@code --dump-dom}): the lanes, the bars, the fence arrow, the error marks, and
  * no script error and no console message; pointing at the fenced Send ({@code #hover=op:3}) shows why it waited;
- * the retransmissions of a lossy run are marked on their operations, not as errors.
+ * the retransmissions and the packets a switch dropped in a lossy run are marked on their operations, not as errors.
  * Saves a screenshot, with that tooltip, as {@code target/timeline-screenshot.png}.
  *
  * <p>Chromium is Debian's {@code chromium} package (CI's {@code .ci/run} installs it), or the browser named by the
@@ -200,6 +200,26 @@ class TimelineBrowserTest {
         assertTrue(text.startsWith("op 4  rdma_write  32768 B"), text);
         assertTrue(text.contains("retransmitted at 44.176 us: after a sequence-error NAK, attempt 1 (go-back-N"), text);
         assertTrue(text.contains("retransmitted at 74.425 us: after a local ACK timeout, attempt 2 (go-back-N"), text);
+    }
+
+    @Test
+    void packetsASwitchDroppedAreMarkedOnTheirOperationsAndAreNoErrors() throws Exception {
+        Path page = runAndView("pfc-headroom-loss.json");
+        long traced = ScenarioJson.readTrace(page.resolveSibling("events.jsonl")).stream()
+                .filter(e -> "drop".equals(e.path("kind").asText())).count();
+        assertEquals(30, traced, "the example's switch drops 30 packets");
+        JsonNode s = state(page);
+        assertEquals(traced, s.path("drops").asLong(), "one mark per drop line");
+        assertTrue(s.path("drawn").path("drops").asLong() > 0, "drawn on their operations' bars");
+        assertEquals(0, s.path("badMarks").asInt(), "a recovered loss is not drawn as an error");
+
+        // op 4, A's second Write, lost its second packet first: its details say when and where
+        String text = state(page.toUri() + "#hover=op:4").path("hover").asText();
+        assertTrue(text.startsWith("op 4  rdma_write  32768 B"), text);
+        assertTrue(text.contains("dropped at 34.669 us: rdma_write packet 2 of 8 from A, by switch S arriving over"
+                + " A->S (buffer full)"), text);
+        assertTrue(text.indexOf("dropped at 34.669 us") < text.indexOf("retransmitted at 44.176 us"),
+                "in time order: " + text);
     }
 
     @Test

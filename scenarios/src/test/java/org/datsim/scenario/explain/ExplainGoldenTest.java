@@ -121,8 +121,8 @@ class ExplainGoldenTest {
             drops += port.path("drops").asLong();
         }
         assertTrue(drops > 0, "the switch dropped packets");
-        assertTrue(got.contains("Packets lost (summary.json's ports): 15 sent on A->S and 15 on C->S were dropped"),
-                got);
+        assertTrue(got.contains("Packets lost: switch S dropped 30 packets (15 arriving over A->S and 15 over C->S),"
+                + " each because the switch's buffer share for that input was full"), got);
         Map<String, Integer> reasons = new TreeMap<>();
         int writes = 0;
         for (JsonNode e : ScenarioJson.readTrace(out.resolve("events.jsonl"))) {
@@ -149,7 +149,44 @@ class ExplainGoldenTest {
         assertTrue(got.contains("started again: go-back-N from op 4 (rdma_write), retransmitted at 44.176 us after a"
                 + " sequence-error NAK, sends every later unfinished operation of A/ep1 again too"), got);
         assertFalse(got.contains("RNR"), "no RNR NAK in this run: " + got);
-        assertTrue(got.contains("Not in the trace: packets a switch drops are not traced"), got);
+        assertFalse(got.contains("Not in the trace: the packets the switches dropped"), "the trace names them: " + got);
+    }
+
+    @Test
+    void everyPacketTheSwitchDroppedIsToldInTheStoryOfItsOperationAndNamedBehindTheRetransmission(@TempDir Path out)
+            throws Exception {
+        String got = explain("pfc-headroom-loss", out).replace("\r\n", "\n");
+        JsonNode summary = ScenarioJson.readJson(out.resolve("summary.json"));
+        long counted = 0;
+        for (JsonNode port : summary.path("ports")) {
+            counted += port.path("drops").asLong();
+        }
+        long traced = 0;
+        for (JsonNode e : ScenarioJson.readTrace(out.resolve("events.jsonl"))) {
+            if (!"drop".equals(e.get("kind").asText())) {
+                continue;
+            }
+            traced++;
+            assertEquals("S", e.get("switch").asText());
+            assertEquals("buffer_full", e.get("reason").asText());
+            assertEquals(e.get("host").asText() + "->S", e.get("port").asText(), "A and C write, B only acknowledges");
+            // the story of the drop's operation has a line at the drop (or at the first drop of its run) naming it
+            int story = got.indexOf("op " + e.get("op").asLong() + "  rdma_write");
+            int end = got.indexOf("\nop ", story + 1);
+            String lines = got.substring(story, end < 0 ? got.length() : end);
+            String packet = String.valueOf(e.get("index").asLong() + 1);
+            assertTrue(lines.matches("(?s).*\\* had (its packet " + packet + " of 8|[0-9] of its 8 packets \\([0-9, and]*"
+                    + "\\b" + packet + "\\b[0-9, and]*\\)) dropped by switch S on arrival over "
+                    + e.get("port").asText() + ".*"), () -> "op " + e.get("op") + "'s story names no drop of packet "
+                    + packet + ":\n" + lines);
+        }
+        assertEquals(counted, traced, "summary.json's ports count what the trace names");
+        // op 4, A's second Write, lost its second packet first: the sequence-error NAK behind its retransmission
+        assertTrue(got.contains("34.669 us  * had 4 of its 8 packets (2, 4, 6 and 8) dropped by switch S on arrival"
+                + " over A->S, the last at 36.648 us: the switch's buffer share for that input was full (PFC headroom"
+                + " too small)\n"), got);
+        assertTrue(got.contains("was lost (the trace shows switch S dropping its packet 2 of 8 at 34.669 us, the first in"
+                + " sequence of the 5 packets of A/ep1 dropped before this retransmission); go-back-N"), got);
     }
 
     @Test

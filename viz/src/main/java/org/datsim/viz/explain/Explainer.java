@@ -17,8 +17,9 @@ import org.datsim.viz.TraceReader;
  * Derives the causal story of a run from its trace: for each operation, in posting order, when it was posted, what
  * held it back and why (a barrier fence, an RMR bind's implicit fence, strict read ordering, RDMA Read credits, the
  * HCA's send engine busy with another operation, the link busy with another operation's packets, a receiver not
- * ready), the HCA cache misses that stalled it, when it went on the wire, the retransmissions that recovered lost
- * packets (and why each began: an ACK timeout, a sequence-error NAK, a missing response), was placed and completed
+ * ready), the HCA cache misses that stalled it, when it went on the wire, which of its packets switches dropped
+ * (where and why), the retransmissions that recovered lost packets (and why each began: an ACK timeout, a
+ * sequence-error NAK, a missing response; and the first drop behind it), was placed and completed
  * (and whether its completion waited for an earlier operation), and when the consumer took the completion. Only what the trace shows is claimed; what it cannot show
  * is listed in {@link Explanation#limits()}.
  *
@@ -35,14 +36,20 @@ public final class Explainer {
                 + " includes the links' latency, any switch queueing and the receiver's DMA.",
     };
 
-    /** Told only for a trace with retransmissions. */
-    private static final String DROPS_LIMIT = "packets a switch drops are not traced (summary.json's ports count them"
-            + " per link): a retransmission tells what showed the loss to the requester, not which packet was lost"
-            + " or where.";
+    /**
+     * Told only for a run whose summary.json counts drops while its trace has no {@code drop} line: a run written
+     * before switches traced their drops.
+     */
+    private static final String UNTRACED_DROPS_LIMIT = "the packets the switches dropped: summary.json's ports count"
+            + " them, but this trace has none of the drop lines that name them (it was written before switches"
+            + " traced their drops), so a retransmission tells what showed the loss to the requester, not which"
+            + " packet was lost or where.";
 
     private final TraceIndex index = new TraceIndex();
     private final List<String> header = new ArrayList<>();
     private long pcieLatency = 150_000;
+    /** summary.json's count of dropped packets, in words ("" if none or no summary), told if the trace has none. */
+    private String untracedDrops = "";
 
     /**
      * Sets the PCIe latency the run used (summary.json's {@code pcie.latency}), by which a start later than the post
@@ -88,10 +95,7 @@ public final class Explainer {
                 x.addHeader("Run of scenario " + s.path("scenario").asText("?") + " (seed " + s.path("seed").asText("?")
                         + "): " + Times.human(s.path("end_time_ps").asLong()) + " simulated, stop reason "
                         + s.path("stop_reason").asText("?") + ".");
-                String drops = drops(s.path("ports"));
-                if (!drops.isEmpty()) {
-                    x.addHeader(drops);
-                }
+                x.untracedDrops = drops(s.path("ports"));
             }
         }
         TraceReader.read(runDir.resolve("events.jsonl"), x::accept);
@@ -100,7 +104,7 @@ public final class Explainer {
 
     /**
      * Returns the sentence on the packets the fabric dropped, from summary.json's {@code ports} (in their order
-     * there), or "" when none was dropped.
+     * there), or "" when none was dropped: told only for a trace without {@code drop} lines (an older run's).
      */
     static String drops(JsonNode ports) {
         List<String> parts = new ArrayList<>();
@@ -140,7 +144,8 @@ public final class Explainer {
      * @return the explanation
      */
     public Explanation explain() {
-        StartCauses starts = new StartCauses(index, pcieLatency);
+        Losses losses = new Losses(index);
+        StartCauses starts = new StartCauses(index, pcieLatency, losses);
         CacheCauses caches = new CacheCauses();
         CompletionCauses ends = new CompletionCauses(index);
         List<Explanation.Story> stories = new ArrayList<>(index.ops.size());
@@ -148,16 +153,21 @@ public final class Explainer {
             if (o.post < 0) {
                 continue; // an id seen without its post (a truncated trace): nothing to tell from the start
             }
-            stories.add(story(o, starts, caches, ends));
+            stories.add(story(o, starts, caches, losses, ends));
         }
+        List<String> head = new ArrayList<>(header);
         List<String> limits = new ArrayList<>(List.of(LIMITS));
-        if (index.anyRetransmit) {
-            limits.add(DROPS_LIMIT);
+        if (!index.drops.isEmpty()) {
+            head.add(Losses.summary(index.drops));
+        } else if (!untracedDrops.isEmpty()) {
+            head.add(untracedDrops);
+            limits.add(UNTRACED_DROPS_LIMIT);
         }
-        return new Explanation(List.copyOf(header), stories, index.others.sorted(), List.copyOf(limits));
+        return new Explanation(List.copyOf(head), stories, index.others.sorted(), List.copyOf(limits));
     }
 
-    private Explanation.Story story(OpRecord o, StartCauses starts, CacheCauses caches, CompletionCauses ends) {
+    private Explanation.Story story(OpRecord o, StartCauses starts, CacheCauses caches, Losses losses,
+            CompletionCauses ends) {
         String fl = Wording.shortFlags(o.flags);
         String title = "op " + o.id + " (" + o.opcode + (fl.isEmpty() ? "" : ", " + fl) + ")";
         StringBuilder heading = new StringBuilder("op ").append(o.id).append("  ").append(o.opcode);
@@ -184,6 +194,7 @@ public final class Explainer {
             lines.add(new Explanation.Line(o.place, placed(o), false));
         }
         caches.write(o, lines);
+        losses.write(o, lines);
         ends.write(o, lines);
         lines.sort((a, b) -> Long.compare(a.tPs(), b.tPs()));
         return new Explanation.Story(o.id, title, heading.toString(), lines);

@@ -29,6 +29,25 @@ final class OpRecord {
     record Retransmit(long tPs, String reason, long attempt) {
     }
 
+    /**
+     * A packet a switch dropped (a {@code drop} trace line).
+     *
+     * @param tPs when the switch dropped it
+     * @param op the operation it belongs to, or -1 (a connection-management packet)
+     * @param sw the switch
+     * @param port the link it arrived on, {@code FROM->TO}
+     * @param reason the trace's {@code reason}: {@code buffer_full} or {@code filter}
+     * @param packet its kind, e.g. {@code rdma_write}, {@code ack}
+     * @param from the host that sent it
+     * @param to the host it was for
+     * @param seq its message's sequence number on the requester's queue pair, or -1
+     * @param index its index in its message, from 0, or -1
+     * @param packets the packets of its message, or -1
+     */
+    record Drop(long tPs, long op, String sw, String port, String reason, String packet, String from, String to,
+            long seq, long index, long packets) {
+    }
+
     long id;
     String host = "";
     String ep = "";
@@ -67,6 +86,8 @@ final class OpRecord {
     List<CacheMiss> cacheMisses;
     /** The retransmissions that began with it, in trace order; null while there are none. */
     List<Retransmit> retransmits;
+    /** The drops of its packets (and of the responses and acknowledgements to it), in trace order; null if none. */
+    List<Drop> drops;
 
     /** Tells whether it was posted with DAT_COMPLETION_UNSIGNALLED_FLAG. */
     boolean isUnsignalled() {

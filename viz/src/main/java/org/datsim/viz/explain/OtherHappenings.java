@@ -6,7 +6,8 @@ import org.datsim.core.trace.TraceEvent;
 
 /**
  * Writes the happenings that belong to no operation: broken connections and other asynchronous errors, stale or
- * unexpected CPU reads, posts the provider refused, disconnects and failed expectations.
+ * unexpected CPU reads, posts the provider refused, disconnects, failed expectations and dropped packets of no
+ * operation.
  */
 final class OtherHappenings {
 
@@ -23,6 +24,13 @@ final class OtherHappenings {
                     + TraceIndex.text(e, "error") + (e.hasAttr("lost_event") ? " (lost "
                             + TraceIndex.text(e, "lost_event") + ")" : ""), true));
         }
+    }
+
+    /** A {@code drop} of a packet that belongs to no operation (connection management). */
+    void drop(OpRecord.Drop d) {
+        String what = "cm".equals(d.packet()) ? "a connection-management packet" : "a " + d.packet() + " packet";
+        lines.add(new Explanation.Line(d.tPs(), "switch " + d.sw() + " dropped " + what + " from " + d.from()
+                + " to " + d.to() + " on arrival over " + d.port() + ": " + Losses.why(d.reason(), false, false), true));
     }
 
     /** A {@code mem_read}: told only when it was stale or not what the scenario expected. */

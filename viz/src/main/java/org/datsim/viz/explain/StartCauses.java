@@ -9,7 +9,8 @@ import java.util.TreeMap;
  * read ordering, an RDMA Read credit), why it started when it did (the doorbell, the send engine busy with another
  * operation), whether it overtook an unfinished RDMA Read (rule 19), its messages on the wire (behind which other
  * operation's packet), the RNR NAKs that refused it, the go-back-N retransmissions that began with it (after an ACK
- * timeout, a sequence-error NAK or a missing response) and why it started again.
+ * timeout, a sequence-error NAK or a missing response, and the first drop the trace shows behind each) and why it
+ * started again.
  */
 final class StartCauses {
 
@@ -20,11 +21,13 @@ final class StartCauses {
     private final TraceIndex index;
     private final long pcieLatency;
     private final Restarts restarts;
+    private final Losses losses;
 
-    StartCauses(TraceIndex index, long pcieLatency) {
+    StartCauses(TraceIndex index, long pcieLatency, Losses losses) {
         this.index = index;
         this.pcieLatency = pcieLatency;
         this.restarts = new Restarts(index);
+        this.losses = losses;
     }
 
     /** Adds the steps of a request (anything but a receive) from its holds to its last message on the wire. */
@@ -130,8 +133,12 @@ final class StartCauses {
     private String retransmitted(OpRecord o, OpRecord.Retransmit r) {
         StringBuilder sb = new StringBuilder("was retransmitted (attempt ").append(r.attempt()).append(") after ")
                 .append(Wording.retransmitCause(r.reason())).append(": ")
-                .append(Wording.retransmitWhy(r.reason(), o.isAtomic() ? "atomic" : "RDMA Read"))
-                .append("; go-back-N sends ").append(o.isReadLike() ? "its request" : "it").append(" again");
+                .append(Wording.retransmitWhy(r.reason(), o.isAtomic() ? "atomic" : "RDMA Read"));
+        String evidence = losses.evidence(o.id, o.ep, r.tPs());
+        if (!evidence.isEmpty()) {
+            sb.append(" (").append(evidence).append(')');
+        }
+        sb.append("; go-back-N sends ").append(o.isReadLike() ? "its request" : "it").append(" again");
         List<Long> with = restarts.resentWith(o.ep, r.tPs());
         if (!with.isEmpty()) {
             sb.append(", then ");

@@ -22,6 +22,8 @@ final class TraceIndex {
     static final int ATOMICS = 2;
     /** The trace kind of a go-back-N retransmission (docs/trace-format.md). */
     static final String RETRANSMIT = "retransmit";
+    /** The trace kind of a packet a switch dropped (docs/trace-format.md). */
+    static final String DROP = "drop";
 
     final Map<Long, OpRecord> ops = new LinkedHashMap<>();
     /** Per host: start time to the operation its send engine started then (lookups only, never iterated). */
@@ -46,6 +48,10 @@ final class TraceIndex {
     final Map<String, TreeMap<Long, Long>> rnrByEp = new HashMap<>();
     /** Whether the trace has a {@code retransmit} line. */
     boolean anyRetransmit;
+    /** Every {@code drop} line, in trace order. */
+    final List<OpRecord.Drop> drops = new ArrayList<>();
+    /** Per requester endpoint: the drops of its operations' packets, in trace (so time) order. */
+    final Map<String, List<OpRecord.Drop>> dropsByEp = new HashMap<>();
     /** Per process: when its dat_evd_waits returned DAT_TIMEOUT_EXPIRED. */
     final Map<String, TreeMap<Long, String>> waitTimeouts = new HashMap<>();
     final OtherHappenings others = new OtherHappenings();
@@ -163,6 +169,9 @@ final class TraceIndex {
                     anyRetransmit = true;
                 }
                 break;
+            case DROP:
+                drop(e, t);
+                break;
             case TraceEvent.PLACE: {
                 OpRecord o = op(e);
                 o.place = t;
@@ -226,6 +235,29 @@ final class TraceIndex {
                 break;
             default:
                 break;
+        }
+    }
+
+    /**
+     * A packet a switch dropped: charged to its operation (host, endpoint and op are the requester's), or, for a
+     * packet of no operation, told among the other happenings.
+     */
+    private void drop(TraceEvent e, long t) {
+        OpRecord o = e.op() >= 0 ? op(e) : null;
+        OpRecord.Drop d = new OpRecord.Drop(t, e.op(), text(e, "switch"), text(e, "port"), text(e, "reason"),
+                text(e, "packet"), text(e, "from"), text(e, "to"), number(e, "seq", -1), number(e, "index", -1),
+                number(e, "packets", -1));
+        drops.add(d);
+        if (o == null) {
+            others.drop(d);
+            return;
+        }
+        if (o.drops == null) {
+            o.drops = new ArrayList<>(4);
+        }
+        o.drops.add(d);
+        if (e.ep() != null) {
+            dropsByEp.computeIfAbsent(e.ep(), k -> new ArrayList<>()).add(d);
         }
     }
 
