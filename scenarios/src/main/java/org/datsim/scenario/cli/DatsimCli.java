@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.datsim.core.bench.Phold;
 import org.datsim.core.param.ParamSpec;
@@ -34,6 +35,12 @@ public final class DatsimCli implements Runnable {
     static final List<Class<?>> SUBCOMMANDS = List.of(Run.class, Validate.class, Ops.class, Params.class,
             Schema.class, Bench.class, ExplainCommand.class, LabCommand.class, SweepCommand.class,
             PresetsCommand.class, CalibrateCommand.class, ViewCommand.class);
+
+    /** The subcommands of the commands that have some, registered the same way, in the order the usage lists them. */
+    static final Map<Class<?>, List<Class<?>>> NESTED = Map.of(
+            Bench.class, List.of(Bench.PholdCommand.class, StreamBenchCommand.class, FatTreeBenchCommand.class),
+            SweepCommand.class, List.of(SweepPlanCommand.class, SweepRunCommand.class, SweepMergeCommand.class,
+                    SweepSlurmCommand.class));
 
     /** Exit code: the input is invalid. */
     public static final int EXIT_INVALID = 2;
@@ -66,14 +73,24 @@ public final class DatsimCli implements Runnable {
      * @return the exit code
      */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cl = new CommandLine(new DatsimCli());
-        Class<?> named = args.length > 0 ? subcommand(args[0]) : null;
-        for (Class<?> c : SUBCOMMANDS) {
+        return configure(commandLine(new DatsimCli(), SUBCOMMANDS, args, 0), out, err).execute(args);
+    }
+
+    /**
+     * The command line of one command with its subcommands: only the one that {@code args[at]} names (and, below it,
+     * only the one {@code args[at + 1]} names), or all of them when it names none (for the usage and picocli's
+     * suggestions).
+     */
+    private static CommandLine commandLine(Object command, List<Class<?>> subcommands, String[] args, int at) {
+        CommandLine cl = new CommandLine(command);
+        Class<?> named = at < args.length ? subcommand(subcommands, args[at]) : null;
+        for (Class<?> c : subcommands) {
             if (named == null || c == named) {
-                cl.addSubcommand(c);
+                List<Class<?>> nested = NESTED.get(c);
+                cl.addSubcommand(nested == null ? c : commandLine(c, nested, args, named == null ? args.length : at + 1));
             }
         }
-        return configure(cl, out, err).execute(args);
+        return cl;
     }
 
     /**
@@ -101,8 +118,8 @@ public final class DatsimCli implements Runnable {
     }
 
     /** The subcommand class whose name is {@code word}, or null: then all are registered (usage, suggestions). */
-    private static Class<?> subcommand(String word) {
-        for (Class<?> c : SUBCOMMANDS) {
+    private static Class<?> subcommand(List<Class<?>> subcommands, String word) {
+        for (Class<?> c : subcommands) {
             if (c.getAnnotation(Command.class).name().equals(word)) {
                 return c;
             }
@@ -288,8 +305,7 @@ public final class DatsimCli implements Runnable {
     }
 
     /** {@code datsim bench}. */
-    @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks of the engine and the fabric models.",
-            subcommands = {Bench.PholdCommand.class, StreamBenchCommand.class, FatTreeBenchCommand.class})
+    @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks of the engine and the fabric models.")
     static final class Bench implements Runnable {
 
         @Spec
@@ -346,7 +362,8 @@ public final class DatsimCli implements Runnable {
                     spec.commandLine().getErr().println("datsim: --lps, --initial and --events must be positive");
                     return EXIT_INVALID;
                 }
-                o.printf("lps=%d%ninitial_per_lp=%d%nevents=%d%nseed=%d%n", n, k, e, seed);
+                KeyValues kv = new KeyValues();
+                kv.put("lps", n).put("initial_per_lp", k).put("events", e).put("seed", seed).writeTo(o);
                 if (warmup > 0) {
                     Phold.run(n, k, warmup, seed);
                     if (baseline) {
@@ -356,17 +373,17 @@ public final class DatsimCli implements Runnable {
                 Phold.Result base = null;
                 if (baseline) {
                     base = Phold.runPriorityQueueBaseline(n, k, e, seed);
-                    o.printf("baseline_engine=%s%nbaseline_events_per_second=%.0f%nbaseline_wall_ms=%d%n",
-                            base.engine(), base.eventsPerSecond(), base.wallNanos() / 1_000_000);
+                    kv.put("baseline_engine", base.engine()).put("baseline_events_per_second", base.eventsPerSecond(), 0)
+                            .put("baseline_wall_ms", base.wallNanos() / 1_000_000).writeTo(o);
                 }
                 Phold.Result r = Phold.run(n, k, e, seed);
-                o.printf("engine=%s%nfinal_time_ps=%d%nchecksum=%d%nwall_ms=%d%n", r.engine(), r.finalTimePs(),
-                        r.checksum(), r.wallNanos() / 1_000_000);
+                kv.put("engine", r.engine()).put("final_time_ps", r.finalTimePs()).put("checksum", r.checksum())
+                        .put("wall_ms", r.wallNanos() / 1_000_000);
                 if (base != null) {
-                    o.printf("speedup_vs_baseline=%.2f%nsame_result_as_baseline=%b%n",
-                            r.eventsPerSecond() / base.eventsPerSecond(), base.checksum() == r.checksum());
+                    kv.put("speedup_vs_baseline", r.eventsPerSecond() / base.eventsPerSecond(), 2)
+                            .put("same_result_as_baseline", base.checksum() == r.checksum());
                 }
-                o.printf("events_per_second=%.0f%n", r.eventsPerSecond());
+                kv.put("events_per_second", r.eventsPerSecond(), 0).writeTo(o);
                 if (base != null && base.checksum() != r.checksum()) {
                     spec.commandLine().getErr().println("datsim: the engine and the baseline executed different"
                             + " events (checksums differ): the engine's ordering is broken");

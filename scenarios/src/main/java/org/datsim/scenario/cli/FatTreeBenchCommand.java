@@ -69,31 +69,30 @@ final class FatTreeBenchCommand implements Callable<Integer> {
         }
         FatTreeBench.Result r = FatTreeBench.run(p, k, peers, bytes, seed);
         double runS = r.runNanos() / 1e9;
-        o.printf("k=%d%nhosts=%d%nswitches=%d%nflow_control=%s%nswitch_mode=%s%nwrites=%d%ncompleted=%d%nfailed=%d%n",
-                k, r.hosts(), r.switches(), p.choice(org.datsim.fabric.FabricParams.LINK_FLOW_CONTROL),
-                p.choice(org.datsim.fabric.FabricParams.SWITCH_MODE), r.writes(), r.completed(), r.failed());
-        o.printf("packets=%d%nevents=%d%nsimulated_end_ps=%d%nmax_port_stall_ps=%d%npooled_packets=%d%n", r.packets(),
-                r.events(), r.endPs(), r.maxStallPs(), r.pooledPackets());
-        o.printf("build_wall_s=%.3f%nrun_wall_s=%.3f%nevents_per_second=%.0f%n", r.buildNanos() / 1e9, runS,
-                r.events() / runS);
+        KeyValues out = new KeyValues().put("k", k).put("hosts", r.hosts()).put("switches", r.switches())
+                .put("flow_control", p.choice(org.datsim.fabric.FabricParams.LINK_FLOW_CONTROL))
+                .put("switch_mode", p.choice(org.datsim.fabric.FabricParams.SWITCH_MODE)).put("writes", r.writes())
+                .put("completed", r.completed()).put("failed", r.failed()).put("packets", r.packets())
+                .put("events", r.events()).put("simulated_end_ps", r.endPs()).put("max_port_stall_ps", r.maxStallPs())
+                .put("pooled_packets", r.pooledPackets()).put("build_wall_s", r.buildNanos() / 1e9, 3)
+                .put("run_wall_s", runS, 3).put("events_per_second", r.events() / runS, 0);
         long peak = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {
                 peak += pool.getPeakUsage().getUsed();
             }
         }
-        o.printf("peak_heap_bytes=%d%npeak_heap_mib=%d%nmax_heap_mib=%d%n", peak, peak >> 20,
-                Runtime.getRuntime().maxMemory() >> 20);
+        out.put("peak_heap_bytes", peak).put("peak_heap_mib", peak >> 20)
+                .put("max_heap_mib", Runtime.getRuntime().maxMemory() >> 20);
         long processMs = System.currentTimeMillis() - ManagementFactory.getRuntimeMXBean().getStartTime();
-        o.printf("process_wall_s=%.3f%n", processMs / 1000.0);
+        out.put("process_wall_s", processMs / 1000.0, 3);
         // CPU time of this thread (the simulation) since JVM start: what the wall time would be on an idle machine,
         // less the JVM start-up done on other threads. The machine may be shared, so both are printed.
-        o.printf("main_thread_cpu_s=%.3f%n",
-                ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1e9);
+        out.put("main_thread_cpu_s", ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1e9, 3);
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-            o.printf("process_cpu_s=%.3f%n", os.getProcessCpuTime() / 1e9); // all threads: JIT and GC too
+            out.put("process_cpu_s", os.getProcessCpuTime() / 1e9, 3); // all threads: JIT and GC too
         }
-        o.flush();
+        out.writeTo(o);
         return r.failed() == 0 && r.completed() == r.writes() ? 0 : 1;
     }
 }

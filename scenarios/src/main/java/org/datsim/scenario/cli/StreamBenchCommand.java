@@ -46,22 +46,21 @@ final class StreamBenchCommand implements Callable<Integer> {
         Params p = StreamBench.params();
         StreamBench.Result r = StreamBench.run(p, writes, bytes, window);
         double simS = r.simNanos() / 1e9;
-        o.printf("window=%d%n", window);
-        o.printf("writes=%d%nbytes_per_write=%d%nmtu=%d%ncompleted=%d%nfailed=%d%npackets=%d%nevents=%d%n", writes,
-                bytes, p.get(org.datsim.fabric.FabricParams.HCA_MTU), r.completed(), r.failed(), r.packets(),
-                r.events());
-        o.printf("bottleneck=%s%npredicted_last_byte_ps=%d%nsimulated_last_byte_ps=%d%nprediction_holds=%b%n",
-                r.regime(), r.predictedLastArrivalPs(), r.simulatedLastArrivalPs(),
-                r.predictedLastArrivalPs() == r.simulatedLastArrivalPs());
-        o.printf("last_completion_ps=%d%npooled_packets=%d%nsim_wall_s=%.3f%nevents_per_second=%.0f%n",
-                r.lastCompletionPs(), r.pooledPackets(), simS, r.events() / simS);
+        KeyValues kv = new KeyValues().put("window", window).put("writes", writes).put("bytes_per_write", bytes)
+                .put("mtu", p.get(org.datsim.fabric.FabricParams.HCA_MTU)).put("completed", r.completed())
+                .put("failed", r.failed()).put("packets", r.packets()).put("events", r.events())
+                .put("bottleneck", r.regime()).put("predicted_last_byte_ps", r.predictedLastArrivalPs())
+                .put("simulated_last_byte_ps", r.simulatedLastArrivalPs())
+                .put("prediction_holds", r.predictedLastArrivalPs() == r.simulatedLastArrivalPs())
+                .put("last_completion_ps", r.lastCompletionPs()).put("pooled_packets", r.pooledPackets())
+                .put("sim_wall_s", simS, 3).put("events_per_second", r.events() / simS, 0);
         // From /proc, not java.lang.management: starting JMX took about 35 ms of a 0.4 s process. The start time is
         // known to the kernel's clock tick (10 ms); the CPU time counts every thread (JIT and GC too).
         ProcessHandle.Info info = ProcessHandle.current().info();
-        info.startInstant().ifPresent(t -> o.printf("process_wall_s=%.3f%n",
-                Duration.between(t, Instant.now()).toNanos() / 1e9));
-        info.totalCpuDuration().ifPresent(d -> o.printf("process_cpu_s=%.3f%n", d.toNanos() / 1e9));
-        o.flush();
+        info.startInstant().ifPresent(t -> kv.put("process_wall_s",
+                Duration.between(t, Instant.now()).toNanos() / 1e9, 3));
+        info.totalCpuDuration().ifPresent(d -> kv.put("process_cpu_s", d.toNanos() / 1e9, 3));
+        kv.writeTo(o);
         boolean ok = r.failed() == 0 && r.completed() == writes
                 && r.predictedLastArrivalPs() == r.simulatedLastArrivalPs();
         return ok ? 0 : 1;

@@ -8,12 +8,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
 
-/** {@code datsim sweep}: what-if studies (plan, run, merge, slurm). */
+/** {@code datsim sweep}: what-if studies (plan, run, merge, slurm; registered by {@link DatsimCli#NESTED}). */
 @Command(name = "sweep", mixinStandardHelpOptions = true,
         description = "What-if studies: run a scenario over axes of parameter values, locally or as a Slurm job"
-                + " array, and merge the results into tables and plots.",
-        subcommands = {SweepPlanCommand.class, SweepRunCommand.class, SweepMergeCommand.class,
-            SweepSlurmCommand.class})
+                + " array, and merge the results into tables and plots.")
 public final class SweepCommand implements Runnable {
 
     @Spec

@@ -269,6 +269,28 @@ class CliTest {
         assertEquals(12, DatsimCli.SUBCOMMANDS.size());
     }
 
+    @Test
+    void theUsageOfACommandWithSubcommandsListsThemAllInOrderAndEachRuns() {
+        assertEquals(2, DatsimCli.NESTED.size());
+        for (var e : DatsimCli.NESTED.entrySet()) {
+            String parent = e.getKey().getAnnotation(picocli.CommandLine.Command.class).name();
+            String out = datsim(parent, "--help").out();
+            int last = -1;
+            for (Class<?> c : e.getValue()) {
+                String name = c.getAnnotation(picocli.CommandLine.Command.class).name();
+                int at = out.indexOf("\n  " + name + " ");
+                assertTrue(at > last, parent + " " + name + " missing or out of order in:\n" + out);
+                last = at;
+                Result help = datsim(parent, name, "--help");
+                assertEquals(0, help.code(), help.all());
+                assertTrue(help.out().startsWith("Usage: datsim " + parent + " " + name), help.all());
+            }
+        }
+        Result wrong = datsim("bench", "strem");
+        assertEquals(DatsimCli.EXIT_INVALID, wrong.code(), wrong.all());
+        assertTrue(wrong.err().contains("'strem'") && wrong.err().contains("datsim bench --help"), wrong.all());
+    }
+
     /** A command that fails as only a bug would. */
     @picocli.CommandLine.Command(name = "broken")
     static final class Broken implements Runnable {
