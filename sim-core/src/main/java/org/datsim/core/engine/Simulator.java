@@ -42,8 +42,8 @@ import org.datsim.core.time.SimTime;
  *   <li>Dispatch of an event: amortised O(1) for the usual, smooth distributions of event times:
  *       the calendar visits a few buckets per event and sorts a few events per bucket. No
  *       allocation.
- *   <li>Resizing: a rebuild collects and redistributes all queued events, O(n) plus the bucket
- *       count. It happens after the population has doubled or halved (amortised O(1) per event);
+ *   <li>Resizing: a rebuild collects and redistributes the queued events other than the far ones
+ *       (which stay in their heap), O(n) plus the bucket count. It happens after the population has doubled or halved (amortised O(1) per event);
  *       when a whole year of buckets holds no event of that year (only cancelled ones: when only far
  *       events remain, the calendar jumps to the earliest instead); and when the calendar has wasted more work on empty buckets,
  *       events of later years or large batches than a rebuild costs, so that re-estimating the
@@ -166,6 +166,15 @@ public final class Simulator {
     private long[] farTime = new long[16];
     private long[] farId = new long[16];
     private int farCount;
+
+    /** Cancelled events still in the far heap (counted in {@link #cancelled} too). */
+    private int farCancelled;
+
+    /**
+     * The bucket-list link of a slot whose event waits in the far heap: tells {@link #cancel} to count it in
+     * {@link #farCancelled}. Links are otherwise slot + 1 or 0, never negative.
+     */
+    private static final long IN_FAR_HEAP = -1;
 
     /** Insertions rebuild the calendar when size reaches this (bucket growth or slot growth). */
     private int rebuildAt;
@@ -316,6 +325,7 @@ public final class Simulator {
         size++;
         long v = time >>> shift;
         if (v <= curV) {
+            sd[o + 3] = 0;
             bottomInsert(time, id);
         } else if (v - curV > bucketMask) {
             farPush(time, id);
@@ -330,6 +340,7 @@ public final class Simulator {
 
     /** Adds an event to the far heap, ordered by (time, id). */
     private void farPush(long t, long id) {
+        slotData[(((int) id & mask) << 2) + 3] = IN_FAR_HEAP;
         if (farCount == farTime.length) {
             farTime = Arrays.copyOf(farTime, 2 * farCount);
             farId = Arrays.copyOf(farId, 2 * farCount);
@@ -352,12 +363,19 @@ public final class Simulator {
 
     /** Removes the earliest event of the far heap. */
     private void farPop() {
+        int n = --farCount;
+        farTime[0] = farTime[n];
+        farId[0] = farId[n];
+        siftDown(0);
+    }
+
+    /** Moves the far heap's entry at {@code i} down to its place among the first farCount entries. */
+    private void siftDown(int i) {
         long[] ft = farTime;
         long[] fi = farId;
-        int n = --farCount;
-        long t = ft[n];
-        long id = fi[n];
-        int i = 0;
+        int n = farCount;
+        long t = ft[i];
+        long id = fi[i];
         while (true) {
             int c = 2 * i + 1;
             if (c >= n) {
@@ -396,6 +414,7 @@ public final class Simulator {
                 sd[o] = 0;
                 size--;
                 cancelled--;
+                farCancelled--;
                 continue;
             }
             int b = (int) (sd[o + 2] >>> sh) & bm;
@@ -662,8 +681,8 @@ public final class Simulator {
     }
 
     /**
-     * Rebuilds the calendar with nb buckets (a power of two): collects every queued event, discards
-     * cancelled ones, optionally doubles the slot table, re-estimates the bucket width from the
+     * Rebuilds the calendar with nb buckets (a power of two): collects every queued event but the
+     * far ones, discards cancelled ones, optionally doubles the slot table, re-estimates the bucket width from the
      * earliest distinct event times (Brown's sampling of the head of the queue: the mean gap,
      * recomputed without gaps above twice the mean, times WIDTH_GAPS, rounded to a power of two and
      * clamped to 2^minShift .. 2^maxShift) and redistributes the events. O(n + nb + slot capacity when the slot table grows); no allocation
@@ -689,16 +708,6 @@ public final class Simulator {
                 ids[n++] = id;
             }
         }
-        for (int i = 0; i < farCount; i++) {
-            long id = farId[i];
-            int s = (int) id & m;
-            if (hs[s] == null) {
-                sd[s << 2] = 0;
-            } else {
-                ids[n++] = id;
-            }
-        }
-        farCount = 0;
         int[] heads = bucketHead;
         for (int b = 0; b < heads.length; b++) {
             for (int e = heads[b]; e != 0; ) {
@@ -712,14 +721,23 @@ public final class Simulator {
                 }
             }
         }
-        size = n;
-        cancelled = 0;
+        // The far heap stays as it is: its events are later than every other, so the width estimate (from the
+        // earliest times) needs none of them, and advance() moves each into its bucket when its year comes, under
+        // whatever width is set now. (Collecting and re-pushing them made each rebuild O(f log f): with an ACK
+        // timer per queue pair, most of a large fabric's rebuild time.)
+        size = n + farCount;
+        cancelled = farCancelled;
         if (growSlotTable) {
             growSlots();
             sd = slotData;
             m = mask;
         }
         long minTime = estimateWidth(ids, n);
+        if (farCount > 0 && (n == 0 || farTime[0] < minTime)) {
+            // The far heap's earliest may come first: far events wider buckets bring within the year wait for
+            // advance() to move them, so the calendar must not start past one.
+            minTime = farTime[0];
+        }
         shift = Math.max(minShift, Math.min(maxShift, shift));
         if (heads.length == nb) {
             Arrays.fill(heads, 0);
@@ -729,7 +747,7 @@ public final class Simulator {
         int bm = nb - 1;
         bucketMask = bm;
         int sh = shift;
-        long v0 = (n == 0 ? now >>> sh : minTime >>> sh) - 1;
+        long v0 = (n == 0 && farCount == 0 ? now >>> sh : minTime >>> sh) - 1;
         for (int i = 0; i < n; i++) {
             int s = (int) ids[i] & m;
             int o = s << 2;
@@ -819,6 +837,7 @@ public final class Simulator {
                 sd[s] = id;
                 sd[s + 1] = old[o + 1];
                 sd[s + 2] = old[o + 2];
+                sd[s + 3] = old[o + 3] == IN_FAR_HEAP ? IN_FAR_HEAP : 0; // bucket links are rebuilt; the mark stays
                 hs[s >> 2] = slotHandler[i];
             }
         }
@@ -847,6 +866,9 @@ public final class Simulator {
         slotHandler[s] = null;
         slotData[(s << 2) + 1] = 0;
         cancelled++;
+        if (slotData[(s << 2) + 3] == IN_FAR_HEAP) {
+            farCancelled++;
+        }
         if (cancelled >= PURGE_MIN_CANCELLED && cancelled > (size >>> 1)) {
             purgeCancelled();
         }
@@ -870,12 +892,52 @@ public final class Simulator {
 
     /** Drops all cancelled events and rebuilds the calendar for the live ones. O(n). */
     private void purgeCancelled() {
+        compactFarHeap();
         int live = size - cancelled;
         int nb = bucketMask + 1;
         while (nb > MIN_BUCKETS && (long) live < (long) LOAD * nb / 2) {
             nb >>= 1;
         }
         rebuild(nb, false, 0, 62);
+    }
+
+    /** Events physically held: pending, plus cancelled ones not yet discarded (for tests of the memory bound). */
+    int heldEvents() {
+        return size;
+    }
+
+    /** Far events physically held, cancelled ones included (for tests). */
+    int farEvents() {
+        return farCount;
+    }
+
+    /** Discards the cancelled events of the far heap and restores the heap order. O(f). */
+    private void compactFarHeap() {
+        if (farCancelled == 0) {
+            return;
+        }
+        long[] sd = slotData;
+        EventHandler[] hs = slotHandler;
+        long[] ft = farTime;
+        long[] fi = farId;
+        int m = mask;
+        int kept = 0;
+        for (int i = 0; i < farCount; i++) {
+            int s = (int) fi[i] & m;
+            if (hs[s] == null) {
+                sd[s << 2] = 0;
+            } else {
+                ft[kept] = ft[i];
+                fi[kept++] = fi[i];
+            }
+        }
+        size -= farCount - kept;
+        cancelled -= farCount - kept;
+        farCancelled = 0;
+        farCount = kept;
+        for (int i = (kept >>> 1) - 1; i >= 0; i--) {
+            siftDown(i);
+        }
     }
 
     /** Called by a dispatch that took size below shrinkBelow: halves the buckets. O(n). */

@@ -330,6 +330,52 @@ class CalendarQueueTest {
         }
     }
 
+    /**
+     * Transport ACK timers: every operation sets a timer a quarter of a second ahead (a far event) and cancels it
+     * when it completes, while the near population grows and shrinks (rebuilds). The far heap outlives rebuilds;
+     * the order must hold, and cancelled far timers must not make the queue hold more than about twice the pending
+     * events.
+     */
+    @Test
+    void ackTimersCancelledAcrossRebuildsKeepOrderAndBoundMemory() {
+        SplittableRandom rnd = new SplittableRandom(11);
+        long[] timerOf = new long[400_000]; // operation seq -> its timer's seq + 1 (0: none)
+        int[] maxExcess = {0};
+        int[] maxFar = {0};
+        int[] cancels = {0};
+        Recorder r =
+                new Recorder() {
+                    @Override
+                    public void handle(long seq) {
+                        super.handle(seq);
+                        if (timerOf[(int) seq] == 0) {
+                            return; // a timer that fired, or an initial event
+                        }
+                        if (cancel(timerOf[(int) seq] - 1)) { // the operation completed: its timer stops
+                            cancels[0]++;
+                        }
+                        long n = executed.size();
+                        boolean growing = (n / 30_000) % 2 == 0;
+                        int k = growing ? 2 : (rnd.nextInt(2) == 0 ? 1 : 0);
+                        for (int j = 0; j < k && times.size() < 300_000; j++) {
+                            long op = add(sim.now() + 1 + rnd.nextLong(50_000));
+                            timerOf[(int) op] = add(sim.now() + 250_000_000_000L + rnd.nextLong(1_000_000)) + 1;
+                        }
+                        maxExcess[0] = Math.max(maxExcess[0], sim.heldEvents() - 2 * sim.pendingCount());
+                        maxFar[0] = Math.max(maxFar[0], sim.farEvents());
+                    }
+                };
+        for (int i = 0; i < 200; i++) {
+            long op = r.add(rnd.nextLong(10_000));
+            timerOf[(int) op] = r.add(250_000_000_000L + rnd.nextLong(1_000_000)) + 1;
+        }
+        r.sim.run();
+        r.check();
+        assertTrue(cancels[0] > 100_000, "timers cancelled: " + cancels[0]);
+        assertTrue(maxFar[0] > 10_000, "the timers went to the far heap: at most " + maxFar[0]);
+        assertTrue(maxExcess[0] <= 2 * 1024, "held events beyond twice the pending ones: " + maxExcess[0]);
+    }
+
     private static long delay(SplittableRandom rnd, int kind) {
         switch (kind) {
             case 0: // exponential, mean 1 s
