@@ -13,7 +13,7 @@ import org.jfree.svg.SVGGraphics2D;
 
 /**
  * The one way viz turns JFreeChart charts into files ({@link LatencyPlots}, {@link LinePlot}): AWT headless, SVG
- * through JFreeSVG with a fixed definition-id prefix (so the same data give the same bytes) and one final newline,
+ * through JFreeSVG with a fixed definition-id prefix (so the same data give the same bytes) and a newline after the document,
  * and axis numbers formatted the same whatever the machine's locale.
  */
 final class ChartFiles {
