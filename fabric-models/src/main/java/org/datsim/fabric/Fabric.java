@@ -1,9 +1,11 @@
 package org.datsim.fabric;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
 import org.datsim.core.random.RandomStreams;
@@ -98,14 +100,15 @@ public final class Fabric {
             nodes.put(s, sw);
         }
         List<int[]> portIndex = new ArrayList<>();
+        Set<String> portNames = new HashSet<>();
         for (LinkSpec l : topology.links()) {
             DataRate rate = l.bandwidthBps() > 0 ? DataRate.ofBitsPerSecond(l.bandwidthBps())
                     : params.rate(FabricParams.LINK_BANDWIDTH);
             long latency = l.latencyPs() >= 0 ? l.latencyPs() : params.get(FabricParams.LINK_LATENCY);
             Port ab = new Port(sim, rate, latency);
             Port ba = new Port(sim, rate, latency);
-            ab.setName(l.a() + "->" + l.b());
-            ba.setName(l.b() + "->" + l.a());
+            ab.setName(portName(l.a(), l.b(), portNames));
+            ba.setName(portName(l.b(), l.a(), portNames));
             ports.add(ab);
             ports.add(ba);
             NetworkNode na = nodes.get(l.a());
@@ -141,6 +144,20 @@ public final class Fabric {
             si++;
         }
         this.provider = new DatProvider(sim, trace, hosts, params);
+    }
+
+    /**
+     * The name of a link direction's sending port, {@code FROM->TO}, with {@code #2}, {@code #3}, ... for the second,
+     * third, ... port from the same node to the same node (parallel links), in link order: unique, so that the
+     * switches' drop lines and summary.json's ports name a port alike.
+     */
+    private static String portName(String from, String to, Set<String> taken) {
+        String base = from + "->" + to;
+        String name = base;
+        for (int k = 2; !taken.add(name); k++) {
+            name = base + "#" + k;
+        }
+        return name;
     }
 
     private static int attach(NetworkNode node, Port port) {
@@ -192,18 +209,14 @@ public final class Fabric {
     }
 
     /**
-     * Registers every port's counters ({@link org.datsim.fabric.link.PortCounters}) under {@code port.FROM->TO}
-     * ({@code #2}, {@code #3}, ... for parallel links), in link order.
+     * Registers every port's counters ({@link org.datsim.fabric.link.PortCounters}) under {@code port.} and the port's
+     * name ({@code FROM->TO}, {@code #2}, {@code #3}, ... for parallel links), in link order.
      *
      * @param registry the run's statistics
      */
     public void registerStats(StatsRegistry registry) {
         for (Port p : ports) {
-            String name = "port." + p.name();
-            for (int k = 2; registry.get(name) != null; k++) {
-                name = "port." + p.name() + "#" + k; // parallel links
-            }
-            registry.register(name, p.counters());
+            registry.register("port." + p.name(), p.counters());
         }
     }
 

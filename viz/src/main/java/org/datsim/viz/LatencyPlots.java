@@ -2,16 +2,11 @@ package org.datsim.viz;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.Rectangle;
 import java.io.IOException;
 import java.text.DecimalFormat;
-import java.text.DecimalFormatSymbols;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.datsim.core.trace.TraceEvent;
@@ -31,7 +26,6 @@ import org.jfree.chart.renderer.xy.StandardXYBarPainter;
 import org.jfree.data.statistics.HistogramDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
-import org.jfree.svg.SVGGraphics2D;
 
 /**
  * The latency from post to completion of every operation, per operation kind (the opcode, with {@code :STATUS}
@@ -96,17 +90,14 @@ public final class LatencyPlots implements TraceSink<TraceEvent> {
      * @throws IOException if a file cannot be written
      */
     public Path[] write(Path dir) throws IOException {
-        if (System.getProperty("java.awt.headless") == null) {
-            System.setProperty("java.awt.headless", "true");
-        }
+        ChartFiles.headless();
         Map<String, long[]> data = latencies();
         Path h = dir.resolve(HISTOGRAM);
         Path c = dir.resolve(CDF);
         JFreeChart[] hs = histograms(data);
         int cols = hs.length == 1 ? 1 : 2;
-        int rows = (hs.length + cols - 1) / cols;
-        svg(hs, cols, rows, 450 * (cols == 1 ? 2 : 1), 300, h);
-        svg(new JFreeChart[] {cdf(data)}, 1, 1, 900, 520, c);
+        ChartFiles.writeSvg(hs, cols, 450 * (cols == 1 ? 2 : 1), 300, h);
+        ChartFiles.writeSvg(cdf(data), 900, 520, c);
         return new Path[] {h, c};
     }
 
@@ -207,8 +198,7 @@ public final class LatencyPlots implements TraceSink<TraceEvent> {
     private static void style(JFreeChart chart, int series) {
         chart.setBackgroundPaint(Color.WHITE);
         XYPlot plot = chart.getXYPlot();
-        // numbers formatted the same on every machine, whatever its locale
-        DecimalFormat f = new DecimalFormat("#,##0.###", DecimalFormatSymbols.getInstance(Locale.ROOT));
+        DecimalFormat f = ChartFiles.numbers("#,##0.###");
         for (ValueAxis a : new ValueAxis[] {plot.getDomainAxis(), plot.getRangeAxis()}) {
             if (a instanceof NumberAxis) {
                 ((NumberAxis) a).setNumberFormatOverride(f);
@@ -222,14 +212,5 @@ public final class LatencyPlots implements TraceSink<TraceEvent> {
         for (int i = 0; i < series; i++) {
             plot.getRenderer().setSeriesPaint(i, PALETTE[i % PALETTE.length]);
         }
-    }
-
-    private static void svg(JFreeChart[] charts, int cols, int rows, int w, int h, Path file) throws IOException {
-        SVGGraphics2D g = new SVGGraphics2D(cols * w, rows * h);
-        g.setDefsKeyPrefix("datsim");
-        for (int i = 0; i < charts.length; i++) {
-            charts[i].draw(g, new Rectangle((i % cols) * w, (i / cols) * h, w, h));
-        }
-        Files.writeString(file, g.getSVGDocument() + "\n", StandardCharsets.UTF_8);
     }
 }

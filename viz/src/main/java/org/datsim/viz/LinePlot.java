@@ -3,18 +3,12 @@ package org.datsim.viz;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
-import java.awt.Rectangle;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.text.DecimalFormat;
-import java.text.DecimalFormatSymbols;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.jfree.chart.ChartUtils;
@@ -30,7 +24,6 @@ import org.jfree.chart.renderer.xy.XYErrorRenderer;
 import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
 import org.jfree.data.xy.YIntervalSeries;
 import org.jfree.data.xy.YIntervalSeriesCollection;
-import org.jfree.svg.SVGGraphics2D;
 
 /**
  * A line chart of one measured quantity against one parameter, one line per value of another parameter, each point
@@ -55,9 +48,7 @@ public final class LinePlot {
     private final Map<String, List<Pt>> series = new LinkedHashMap<>();
 
     static {
-        if (System.getProperty("java.awt.headless") == null) {
-            System.setProperty("java.awt.headless", "true");
-        }
+        ChartFiles.headless();
     }
 
     /**
@@ -165,10 +156,7 @@ public final class LinePlot {
      * @throws IOException if it cannot be written
      */
     public void writeSvg(Path file) throws IOException {
-        SVGGraphics2D g = new SVGGraphics2D(WIDTH, HEIGHT);
-        g.setDefsKeyPrefix("datsim");
-        chart().draw(g, new Rectangle(0, 0, WIDTH, HEIGHT));
-        Files.writeString(file, g.getSVGDocument() + "\n", StandardCharsets.UTF_8);
+        ChartFiles.writeSvg(chart(), WIDTH, HEIGHT, file);
     }
 
     /**
@@ -186,7 +174,7 @@ public final class LinePlot {
         LogAxis a = new LogAxis(label);
         a.setBase(2);
         a.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
-        a.setNumberFormatOverride(new DecimalFormat("0.###", DecimalFormatSymbols.getInstance(Locale.ROOT)));
+        a.setNumberFormatOverride(ChartFiles.numbers("0.###"));
         return a;
     }
 }

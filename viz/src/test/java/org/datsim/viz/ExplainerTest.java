@@ -469,6 +469,27 @@ class ExplainerTest {
     }
 
     @Test
+    void theLegendNamesWhatIsStarredRetransmissionsSwitchDropsAndCacheMissesToo() {
+        Explainer x = new Explainer();
+        x.accept(post(1_000_000, 1, "rdma_write", null));
+        x.accept(start(1_150_000, 1));
+        x.accept(miss(1_150_000, "A", 1, "qpc", 300_000));
+        x.accept(drop(2_000_000, 1, "rdma_write", "A", 0, 0, 1, "buffer_full"));
+        x.accept(retransmit(30_000_000, 1, "rdma_write", "ack_timeout", 1));
+        x.accept(start(30_000_000, 1));
+        x.accept(complete(31_000_000, 1, "DAT_DTO_SUCCESS"));
+        String t = text(x.explain());
+        String one = story(t, 1);
+        assertTrue(one.contains("* missed the HCAs' on-chip caches once"), one);
+        assertTrue(one.contains("* had its packet dropped by switch S"), one);
+        assertTrue(one.contains("* was retransmitted (attempt 1)"), one);
+        String legend = t.lines().filter(l -> l.startsWith("(* marks ")).findFirst().orElseThrow();
+        for (String starred : List.of("HCA cache misses", "switch drops", "go-back-N resends")) {
+            assertTrue(legend.contains(starred), starred + " are starred, so the legend says so: " + legend);
+        }
+    }
+
+    @Test
     void aResentMessageStartsANewRunOfDropsAndResponsesAreToldAsTheirs() {
         Explainer x = new Explainer();
         x.accept(post(1_000_000, 1, "rdma_read", null));

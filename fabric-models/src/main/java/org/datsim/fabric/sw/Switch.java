@@ -36,7 +36,8 @@ public final class Switch implements NetworkNode, Ingress {
      * The trace kind of a packet a switch dropped. {@code host}, {@code ep}, {@code op} and {@code cookie} are those
      * of the operation the packet belongs to (its requester's, whichever way the packet went); a connection-management
      * packet has no operation and names the host that sent it. Fields: {@code switch}, {@code port} (the link it
-     * arrived on, {@code FROM->TO}), {@code reason} ({@link #BUFFER_FULL} or {@link #FILTER}), {@code packet} (its
+     * arrived on, {@code FROM->TO}, {@code #2}, {@code #3}, ... for parallel links: the sending port's name, as in
+     * summary.json's ports), {@code reason} ({@link #BUFFER_FULL} or {@link #FILTER}), {@code packet} (its
      * kind, e.g. {@code rdma_write}, {@code ack}), {@code from} and {@code to} (hosts), for a packet of an operation
      * {@code seq} (its message's sequence number on the requester's queue pair), {@code index} and {@code packets}
      * (its place in its message), and {@code bytes} (on the wire, headers included).

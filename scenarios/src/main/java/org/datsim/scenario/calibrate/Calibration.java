@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +14,7 @@ import org.datsim.core.trace.TraceSink;
 import org.datsim.scenario.load.Scenario;
 import org.datsim.scenario.load.ScenarioException;
 import org.datsim.scenario.load.ScenarioLoader;
+import org.datsim.scenario.run.FileTrees;
 import org.datsim.scenario.run.RunResultSummary;
 import org.datsim.scenario.run.ScenarioRunner;
 
@@ -39,7 +39,7 @@ import org.datsim.scenario.run.ScenarioRunner;
 public final class Calibration {
 
     /** The perftest tests modelled. */
-    public static final List<String> TESTS = List.of("ib_send_lat", "ib_write_lat", "ib_read_lat", "ib_write_bw");
+    public static final List<String> TESTS = Stream.of(Perftest.values()).map(t -> t.name).toList();
 
     /** Message sizes of the curves: 2 B to 1 MiB, powers of two. */
     public static final List<Long> SIZES;
@@ -72,6 +72,85 @@ public final class Calibration {
 
     /** One point of a curve. */
     public record Point(String test, long size, double value, String unit, Target target) {
+    }
+
+    /** Each perftest test: its name, the scenario of a point and the figure read from that scenario's run. */
+    private enum Perftest {
+        SEND_LAT("ib_send_lat", "us") {
+            @Override
+            String scenario(String preset, long size, String extraParams) {
+                return sendLat(preset, size, extraParams);
+            }
+
+            @Override
+            double figure(Scenario s, Collector c, long size) {
+                return c.period("c", "dat_ep_post_send") / 2 / 1e6;
+            }
+        },
+        WRITE_LAT("ib_write_lat", "us") {
+            @Override
+            String scenario(String preset, long size, String extraParams) {
+                return simple(preset, size, extraParams, "dat_ep_post_rdma_write", LAT_ITERS, 1);
+            }
+
+            @Override
+            double figure(Scenario s, Collector c, long size) {
+                long post = s.params().get(org.datsim.fabric.FabricParams.CPU_POST_OVERHEAD);
+                long poll = s.params().get(org.datsim.fabric.FabricParams.CPU_POLL_OVERHEAD);
+                return (post + c.postToPlace() + poll) / 1e6;
+            }
+        },
+        READ_LAT("ib_read_lat", "us") {
+            @Override
+            String scenario(String preset, long size, String extraParams) {
+                return simple(preset, size, extraParams, "dat_ep_post_rdma_read", LAT_ITERS, 1);
+            }
+
+            @Override
+            double figure(Scenario s, Collector c, long size) {
+                return c.period("c", "dat_ep_post_rdma_read") / 1e6;
+            }
+        },
+        WRITE_BW("ib_write_bw", "Gb/s") {
+            @Override
+            String scenario(String preset, long size, String extraParams) {
+                return simple(preset, size, extraParams, "dat_ep_post_rdma_write", writes(size), BW_DEPTH);
+            }
+
+            @Override
+            double figure(Scenario s, Collector c, long size) {
+                double ps = c.lastComplete - c.first("c", "dat_ep_post_rdma_write");
+                return writes(size) * size * 8 / ps * 1000;
+            }
+
+            /** The Writes of a point: 16 MiB in all, at least 200 and at most 2000. */
+            private long writes(long size) {
+                return Math.max(200, Math.min(2000, (16L << 20) / size));
+            }
+        };
+
+        final String name;
+        final String unit;
+
+        Perftest(String name, String unit) {
+            this.name = name;
+            this.unit = unit;
+        }
+
+        /** The scenario of one point, as JSON text. */
+        abstract String scenario(String preset, long size, String extraParams);
+
+        /** The point's figure, in {@link #unit}, from its scenario and the times its run's trace gave. */
+        abstract double figure(Scenario s, Collector c, long size);
+
+        static Perftest named(String test) {
+            for (Perftest t : values()) {
+                if (t.name.equals(test)) {
+                    return t;
+                }
+            }
+            throw new IllegalArgumentException("unknown test " + test);
+        }
     }
 
     private Calibration() {
@@ -129,38 +208,10 @@ public final class Calibration {
      * @return latency in microseconds or bandwidth in Gb/s
      */
     public static Point measure(String preset, String test, long size, String extraParams) {
-        String json;
-        Collector c;
-        switch (test) {
-            case "ib_send_lat":
-                json = sendLat(preset, size, extraParams);
-                c = new Collector();
-                run(json, c);
-                return new Point(test, size, c.period("c", "dat_ep_post_send") / 2 / 1e6, "us",
-                        target(preset, test, size));
-            case "ib_write_lat":
-                json = simple(preset, size, extraParams, "dat_ep_post_rdma_write", LAT_ITERS, 1);
-                c = new Collector();
-                Scenario s = run(json, c);
-                long post = s.params().get(org.datsim.fabric.FabricParams.CPU_POST_OVERHEAD);
-                long poll = s.params().get(org.datsim.fabric.FabricParams.CPU_POLL_OVERHEAD);
-                return new Point(test, size, (post + c.postToPlace() + poll) / 1e6, "us", target(preset, test, size));
-            case "ib_read_lat":
-                json = simple(preset, size, extraParams, "dat_ep_post_rdma_read", LAT_ITERS, 1);
-                c = new Collector();
-                run(json, c);
-                return new Point(test, size, c.period("c", "dat_ep_post_rdma_read") / 1e6, "us",
-                        target(preset, test, size));
-            case "ib_write_bw":
-                long n = Math.max(200, Math.min(2000, (16L << 20) / size));
-                json = simple(preset, size, extraParams, "dat_ep_post_rdma_write", n, BW_DEPTH);
-                c = new Collector();
-                run(json, c);
-                double ps = c.lastComplete - c.first("c", "dat_ep_post_rdma_write");
-                return new Point(test, size, n * size * 8 / ps * 1000, "Gb/s", target(preset, test, size));
-            default:
-                throw new IllegalArgumentException("unknown test " + test);
-        }
+        Perftest t = Perftest.named(test);
+        Collector c = new Collector();
+        Scenario s = run(t.scenario(preset, size, extraParams), c);
+        return new Point(test, size, t.figure(s, c, size), t.unit, target(preset, test, size));
     }
 
     /**
@@ -198,19 +249,7 @@ public final class Calibration {
      * @return the scenario
      */
     public static String scenarioJson(String preset, String test, long size) {
-        switch (test) {
-            case "ib_send_lat":
-                return sendLat(preset, size, "");
-            case "ib_write_lat":
-                return simple(preset, size, "", "dat_ep_post_rdma_write", LAT_ITERS, 1);
-            case "ib_read_lat":
-                return simple(preset, size, "", "dat_ep_post_rdma_read", LAT_ITERS, 1);
-            case "ib_write_bw":
-                return simple(preset, size, "", "dat_ep_post_rdma_write", Math.max(200, Math.min(2000,
-                        (16L << 20) / size)), BW_DEPTH);
-            default:
-                throw new IllegalArgumentException("unknown test " + test);
-        }
+        return Perftest.named(test).scenario(preset, size, "");
     }
 
     /** Formats a figure with three significant-ish digits, the same on every locale. */
@@ -335,8 +374,8 @@ public final class Calibration {
             throw new UncheckedIOException(e);
         } finally {
             if (dir != null) {
-                try (Stream<Path> files = Files.walk(dir)) {
-                    files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                try {
+                    FileTrees.delete(dir);
                 } catch (IOException e) {
                     // a temporary directory left behind is harmless
                 }

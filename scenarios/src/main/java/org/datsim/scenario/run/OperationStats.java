@@ -1,30 +1,30 @@
 package org.datsim.scenario.run;
 
-import java.util.Arrays;
+import java.util.ArrayDeque;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import org.datsim.core.stats.Counter;
 import org.datsim.core.stats.LatencyRecorder;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSink;
+import org.datsim.core.util.LongTable;
 
 /**
  * A trace sink that turns the run trace into statistics: the latency from post to completion of every operation,
- * per operation kind, and counts of trace kinds. It keeps one entry per operation in flight, not the trace.
+ * per operation kind, and counts of trace kinds. It keeps one entry per operation in flight, not the trace; post
+ * times sit unboxed in one-element cells that the next posts reuse once their operation completes. Its maps are
+ * looked up by hash and read out in name order.
  */
 final class OperationStats implements TraceSink<TraceEvent> {
 
-    /** Post times of the operations in flight, by operation number. */
-    private final PostTimes postedAt = new PostTimes();
-    private final Map<String, LatencyRecorder> latency = new TreeMap<>();
-    private final Map<String, Counter> kinds = new TreeMap<>();
-    /** The same counters for the lookup of every event (kinds are few, and their names hash once). */
-    private final Map<String, Counter> kindIndex = new HashMap<>();
-    /** Per operation kind: {bytes completed, first post time, last completion time}. */
-    private final Map<String, long[]> bytes = new TreeMap<>();
-    /** The latency and bytes of each operation kind, for the lookup of every completion. */
+    /** The post time of each operation in flight, by operation number: a one-element cell. */
+    private final LongTable<long[]> postedAt = new LongTable<>();
+    /** Cells of completed operations, for the next posts. */
+    private final ArrayDeque<long[]> spareCells = new ArrayDeque<>();
+    /** The counter of each trace kind (kinds are few, and their names hash once). */
+    private final Map<String, Counter> kinds = new HashMap<>();
+    /** What is kept of each operation kind (as keyed in {@link #latency()}). */
     private final Map<String, OpKind> opKinds = new HashMap<>();
     private long staleReads;
     private long errorCompletions;
@@ -33,22 +33,36 @@ final class OperationStats implements TraceSink<TraceEvent> {
     private long firstPost = -1;
     private long lastComplete = -1;
 
-    /** What is kept of one operation kind (as keyed in {@link #latency()}): its recorder and its bytes entry. */
-    private record OpKind(LatencyRecorder latency, long[] bytes) {
+    /** One operation kind: its latencies, bytes completed, first post and last completion. */
+    private static final class OpKind {
+        final LatencyRecorder latency;
+        long bytes;
+        long firstPost;
+        long lastComplete;
+
+        OpKind(LatencyRecorder latency, long firstPost, long lastComplete) {
+            this.latency = latency;
+            this.firstPost = firstPost;
+            this.lastComplete = lastComplete;
+        }
     }
 
     @Override
     public void accept(TraceEvent e) {
         String kind = e.kind();
-        Counter c = kindIndex.get(kind);
+        Counter c = kinds.get(kind);
         if (c == null) {
             c = new Counter(kind, "events");
-            kindIndex.put(kind, c);
             kinds.put(kind, c);
         }
         c.increment();
         if (TraceEvent.POST.equals(kind)) {
-            postedAt.put(e.op(), e.tPs());
+            long[] cell = postedAt.get(e.op());
+            if (cell == null) {
+                cell = spareCells.isEmpty() ? new long[1] : spareCells.pop();
+                postedAt.put(e.op(), cell);
+            }
+            cell[0] = e.tPs();
             if (firstPost < 0) {
                 firstPost = e.tPs();
             }
@@ -72,46 +86,48 @@ final class OperationStats implements TraceSink<TraceEvent> {
         } else if (!"recv".equals(opcode) && !"rmr_bind".equals(opcode)) {
             bytesCompleted += b;
         }
-        long t0 = postedAt.remove(e.op());
-        if (t0 != PostTimes.ABSENT) {
+        long[] cell = postedAt.get(e.op());
+        if (cell != null) {
+            postedAt.remove(e.op());
+            spareCells.push(cell);
+            long t0 = cell[0];
             // the kind: the opcode, with ":STATUS" unless the operation succeeded
             String name = ok ? String.valueOf(opcode) : opcode + ":" + e.status();
             OpKind k = opKinds.get(name);
             if (k == null) {
-                k = new OpKind(new LatencyRecorder(name), new long[] {0, t0, e.tPs()});
+                k = new OpKind(new LatencyRecorder(name), t0, e.tPs());
                 opKinds.put(name, k);
-                latency.put(name, k.latency());
-                bytes.put(name, k.bytes());
             }
-            k.latency().record(e.tPs() - t0);
-            long[] kb = k.bytes();
-            kb[0] += b;
-            kb[1] = Math.min(kb[1], t0);
-            kb[2] = Math.max(kb[2], e.tPs());
+            k.latency.record(e.tPs() - t0);
+            k.bytes += b;
+            k.firstPost = Math.min(k.firstPost, t0);
+            k.lastComplete = Math.max(k.lastComplete, e.tPs());
         }
     }
 
-    /** Returns the latency recorders by operation kind, in name order. */
+    /** Returns the latency recorders by operation kind, in name order (a new map each call). */
     Map<String, LatencyRecorder> latency() {
-        return latency;
+        Map<String, LatencyRecorder> out = new TreeMap<>();
+        opKinds.forEach((name, k) -> out.put(name, k.latency));
+        return out;
     }
 
     /** Returns the bytes of the completed operations of one kind (as keyed in {@link #latency()}). */
     long bytes(String kind) {
-        long[] b = bytes.get(kind);
-        return b == null ? 0 : b[0];
+        OpKind k = opKinds.get(kind);
+        return k == null ? 0 : k.bytes;
     }
 
     /** Returns the time of the first post of an operation of one kind that completed, or -1. */
     long firstPost(String kind) {
-        long[] b = bytes.get(kind);
-        return b == null ? -1 : b[1];
+        OpKind k = opKinds.get(kind);
+        return k == null ? -1 : k.firstPost;
     }
 
     /** Returns the time of the last completion of an operation of one kind, or -1. */
     long lastComplete(String kind) {
-        long[] b = bytes.get(kind);
-        return b == null ? -1 : b[2];
+        OpKind k = opKinds.get(kind);
+        return k == null ? -1 : k.lastComplete;
     }
 
     /** Returns how many CPU reads of registered memory returned stale bytes. */
@@ -121,7 +137,7 @@ final class OperationStats implements TraceSink<TraceEvent> {
 
     /** Returns how many trace events of each kind were seen, in name order. */
     Map<String, Long> kindCounts() {
-        Map<String, Long> out = new LinkedHashMap<>();
+        Map<String, Long> out = new TreeMap<>();
         kinds.forEach((k, c) -> out.put(k, c.value()));
         return out;
     }
@@ -150,111 +166,5 @@ final class OperationStats implements TraceSink<TraceEvent> {
     long count(String kind) {
         Counter c = kinds.get(kind);
         return c == null ? 0 : c.value();
-    }
-
-    /**
-     * A map from operation number to post time without boxing: open addressing with linear probing, deletion by
-     * shifting back. Simulated times are never negative, so {@link #ABSENT} cannot be a post time.
-     */
-    static final class PostTimes {
-
-        /** What {@link #remove(long)} returns for an operation not in the map. */
-        static final long ABSENT = Long.MIN_VALUE;
-
-        private static final long FREE = Long.MIN_VALUE;
-
-        private long[] keys = newKeys(64);
-        private long[] values = new long[64];
-        private int size;
-        /** The entry of key {@link #FREE}, which cannot be stored in the table. */
-        private boolean hasFreeKey;
-        private long freeKeyValue;
-
-        private static long[] newKeys(int n) {
-            long[] k = new long[n];
-            Arrays.fill(k, FREE);
-            return k;
-        }
-
-        private static int slot(long key, int mask) {
-            long h = key * 0x9E3779B97F4A7C15L;
-            return (int) (h ^ (h >>> 32)) & mask;
-        }
-
-        /** Sets the value of a key (replacing any). */
-        void put(long key, long value) {
-            if (key == FREE) {
-                hasFreeKey = true;
-                freeKeyValue = value;
-                return;
-            }
-            int mask = keys.length - 1;
-            int i = slot(key, mask);
-            while (keys[i] != FREE) {
-                if (keys[i] == key) {
-                    values[i] = value;
-                    return;
-                }
-                i = (i + 1) & mask;
-            }
-            keys[i] = key;
-            values[i] = value;
-            if (++size * 2 > keys.length) {
-                grow();
-            }
-        }
-
-        /** Removes a key; returns its value, or {@link #ABSENT} if it was not there. */
-        long remove(long key) {
-            if (key == FREE) {
-                if (!hasFreeKey) {
-                    return ABSENT;
-                }
-                hasFreeKey = false;
-                return freeKeyValue;
-            }
-            int mask = keys.length - 1;
-            int i = slot(key, mask);
-            while (keys[i] != key) {
-                if (keys[i] == FREE) {
-                    return ABSENT;
-                }
-                i = (i + 1) & mask;
-            }
-            long v = values[i];
-            // shift back the entries after i that probed past it
-            int gap = i;
-            int j = (i + 1) & mask;
-            while (keys[j] != FREE) {
-                int home = slot(keys[j], mask);
-                if (((j - home) & mask) >= ((j - gap) & mask)) {
-                    keys[gap] = keys[j];
-                    values[gap] = values[j];
-                    gap = j;
-                }
-                j = (j + 1) & mask;
-            }
-            keys[gap] = FREE;
-            size--;
-            return v;
-        }
-
-        /** Returns the number of keys. */
-        int size() {
-            return size + (hasFreeKey ? 1 : 0);
-        }
-
-        private void grow() {
-            long[] oldKeys = keys;
-            long[] oldValues = values;
-            keys = newKeys(oldKeys.length * 2);
-            values = new long[oldKeys.length * 2];
-            size = 0;
-            for (int i = 0; i < oldKeys.length; i++) {
-                if (oldKeys[i] != FREE) {
-                    put(oldKeys[i], oldValues[i]);
-                }
-            }
-        }
     }
 }

@@ -14,15 +14,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 import org.datsim.scenario.load.Scenario;
 import org.datsim.scenario.load.ScenarioException;
 import org.datsim.scenario.load.ScenarioLoader;
+import org.datsim.scenario.run.FileTrees;
 import org.datsim.scenario.run.RunResultSummary;
 import org.datsim.scenario.run.ScenarioRunner;
 
@@ -166,7 +165,7 @@ public final class SweepRunner {
         Path tmp = points.resolve(".tmp-" + p.id() + "-" + ProcessHandle.current().pid());
         try (java.nio.file.DirectoryStream<Path> stale = Files.newDirectoryStream(points, ".tmp-" + p.id() + "-*")) {
             for (Path x : stale) {
-                deleteTree(x); // left by a run of this point that was killed
+                FileTrees.delete(x); // left by a run of this point that was killed
             }
         }
         Files.createDirectories(tmp);
@@ -188,7 +187,7 @@ public final class SweepRunner {
         try {
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
-            deleteTree(tmp); // another shard or process finished the same run: the same scenario and seed
+            FileTrees.delete(tmp); // another shard or process finished the same run: the same scenario and seed
         } catch (AtomicMoveNotSupportedException e) {
             throw new IOException("the file system cannot rename " + tmp + " atomically", e);
         }
@@ -223,17 +222,5 @@ public final class SweepRunner {
         Path tmp = out.resolve(".tmp-plan-" + java.util.UUID.randomUUID());
         Files.writeString(tmp, MAPPER.writeValueAsString(plan) + "\n", StandardCharsets.UTF_8);
         Files.move(tmp, out.resolve(PLAN), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    }
-
-    static void deleteTree(Path p) throws IOException {
-        if (!Files.exists(p)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(p)) {
-            List<Path> all = s.sorted(Comparator.reverseOrder()).toList();
-            for (Path x : all) {
-                Files.deleteIfExists(x);
-            }
-        }
     }
 }

@@ -97,4 +97,23 @@ class CalibrationTest {
         assertNull(Calibration.target("roce-100g", "ib_write_bw", -1), "published only at 2 and 4 KiB MTU");
         assertEquals(20, Calibration.SIZES.size(), "2 B to 1 MiB");
     }
+
+    @Test
+    void theTestsInOrderEachWithItsScenarioAndAnUnknownTestRefused() {
+        assertEquals(List.of("ib_send_lat", "ib_write_lat", "ib_read_lat", "ib_write_bw"), Calibration.TESTS);
+        assertTrue(Calibration.scenarioJson("ib-edr", "ib_send_lat", 64).contains("dat_ep_post_send"));
+        assertTrue(Calibration.scenarioJson("ib-edr", "ib_write_lat", 64).contains("\"repeat\": 1,"),
+                "one Write outstanding");
+        assertTrue(Calibration.scenarioJson("ib-edr", "ib_read_lat", 64).contains("dat_ep_post_rdma_read"));
+        assertTrue(Calibration.scenarioJson("ib-edr", "ib_write_bw", 1L << 20).contains("\"repeat\": 128,"),
+                "128 Writes outstanding");
+        assertTrue(Calibration.scenarioJson("ib-edr", "ib_write_bw", 1L << 20).contains("\"repeat\": 72,"),
+                "200 Writes in all at 1 MiB: 72 after the first 128");
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Calibration.scenarioJson("ib-edr", "ib_send_bw", 64));
+        assertEquals("unknown test ib_send_bw", e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Calibration.measure("ib-edr", "ib_send_bw", 64, ""));
+        assertEquals("unknown test ib_send_bw", e.getMessage());
+    }
 }

@@ -13,32 +13,49 @@ import org.junit.jupiter.api.Test;
 class OperationStatsTest {
 
     @Test
-    void postTimesBehaveLikeAMap() {
-        OperationStats.PostTimes t = new OperationStats.PostTimes();
-        Map<Long, Long> ref = new HashMap<>();
+    void latenciesOfManyInterleavedOperationsWithExtremeNumbers() {
+        // operations in flight at once, completed in a shuffled order, keys that collide and cluster, extreme op
+        // numbers (Long.MIN_VALUE among them), a post repeated for the same op (the later time counts), and
+        // completions of ops never posted or already completed (no latency); each completion's bytes are the latency
+        // the test expects, so that the bytes of the kind add up exactly only if every post time was paired right
+        OperationStats s = new OperationStats();
+        Map<Long, Long> inFlight = new HashMap<>();
         SplittableRandom r = new SplittableRandom(42);
+        long t = 0;
+        long sum = 0;
+        long count = 0;
         for (int i = 0; i < 200_000; i++) {
-            // keys from a small range collide and cluster; a few extreme keys, Long.MIN_VALUE among them
-            long key = switch (r.nextInt(20)) {
+            long op = switch (r.nextInt(20)) {
                 case 0 -> Long.MIN_VALUE;
                 case 1 -> Long.MAX_VALUE;
                 case 2 -> -1;
                 default -> r.nextInt(3_000) * 64L;
             };
+            t += 1 + r.nextInt(1_000);
             if (r.nextInt(3) == 0) {
-                Long want = ref.remove(key);
-                assertEquals(want == null ? OperationStats.PostTimes.ABSENT : want, t.remove(key), "remove " + key);
+                Long t0 = inFlight.remove(op);
+                long want = t0 == null ? 1_000_000_000L : t - t0; // unpaired: its bytes must not be counted
+                s.accept(complete(t, op, "send", want, "DAT_DTO_SUCCESS"));
+                if (t0 != null) {
+                    count++;
+                    sum += want;
+                }
             } else {
-                long v = r.nextLong(1L << 50);
-                ref.put(key, v);
-                t.put(key, v);
+                inFlight.put(op, t);
+                s.accept(post(t, op, "send", 8));
             }
-            assertEquals(ref.size(), t.size());
+            if (i % 50_000 == 0) {
+                assertEquals(count, s.latency().isEmpty() ? 0 : s.latency().get("send").count(), "at " + i);
+            }
         }
-        for (Map.Entry<Long, Long> e : ref.entrySet()) {
-            assertEquals(e.getValue(), t.remove(e.getKey()));
+        for (Map.Entry<Long, Long> e : inFlight.entrySet()) {
+            t += 1;
+            s.accept(complete(t, e.getKey(), "send", t - e.getValue(), "DAT_DTO_SUCCESS"));
+            count++;
+            sum += t - e.getValue();
         }
-        assertEquals(0, t.size());
+        assertEquals(count, s.latency().get("send").count());
+        assertEquals(sum, s.bytes("send"), "the latencies, summed exactly");
     }
 
     private static TraceEvent post(long t, long op, String opcode, long bytes) {

@@ -19,7 +19,7 @@ public record Explanation(List<String> header, List<Story> stories, List<Line> o
      *
      * @param tPs when it happened, in picoseconds
      * @param text a verb phrase that reads after the operation's name ("was held by the barrier fence ...")
-     * @param notable true for what a lesson would point at: waits, held completions, refusals, errors, stale reads
+     * @param notable true for what a lesson would point at, starred when printed (the printed legend lists what)
      */
     public record Line(long tPs, String text, boolean notable) {
     }
@@ -95,7 +95,7 @@ public record Explanation(List<String> header, List<Story> stories, List<Line> o
             }
         }
         out.println();
-        out.println("(* marks waits, held completions, refusals and errors.)");
+        out.println(Wording.STAR_LEGEND);
         for (String l : limits) {
             out.println("Not in the trace: " + l);
         }

@@ -7,6 +7,23 @@ final class Wording {
     }
 
     /**
+     * The line under a printed explanation that says what its stars mark: every kind of step and happening made
+     * notable ({@link Explanation.Line#notable()}), no more. Per operation: fence and read-credit holds, HCA cache
+     * misses, completions held behind an earlier one (rule 2), unsignalled completions taken late because they woke
+     * no waiter (rule 13), a start past an unfinished RDMA Read or atomic (rules 18 and 19), retransmissions, packets
+     * a switch dropped, RNR NAKs, flushes, failures, and never completing; among the other happenings: broken
+     * connections and asynchronous errors, dropped connection-management packets, stale or unexpected CPU reads,
+     * refused posts, binds and waits, and failed expectations. It says "go-back-N resends" and
+     * "receiver-not-ready NAKs", not "retransmission" and "RNR": those words mark the steps that tell one, and tests
+     * check that the explanation of a run without one never prints them.
+     */
+    static final String STAR_LEGEND = "(* marks waits for a fence or a read credit, HCA cache misses, held"
+            + " completions, unsignalled completions that woke no waiter, starts past an unfinished RDMA Read or"
+            + " atomic, go-back-N resends after a loss, switch drops, refusals (receiver-not-ready NAKs, refused"
+            + " posts, binds and waits), flushes, failures, broken connections and other errors, stale or unexpected"
+            + " reads, failed expectations and operations that never completed.)";
+
+    /**
      * Returns the short form of completion flags: "BARRIER_FENCE", "SUPPRESS|UNSIGNALLED", or "".
      *
      * @param flags the flag names joined by |
