@@ -109,11 +109,11 @@ public final class LinePlot {
                 }
                 data.addSeries(s);
             }
-            ValueAxis xAxis = logX ? log2Axis(xLabel) : new NumberAxis(xLabel);
+            ValueAxis xAxis = logX ? log2Axis(xLabel) : numberAxis(xLabel);
             if (xAxis instanceof NumberAxis n) {
                 n.setAutoRangeIncludesZero(false);
             }
-            NumberAxis yAxis = new NumberAxis(yLabel);
+            NumberAxis yAxis = numberAxis(yLabel);
             XYErrorRenderer r = new XYErrorRenderer();
             r.setDefaultLinesVisible(true);
             r.setDefaultShapesVisible(true);
@@ -140,7 +140,7 @@ public final class LinePlot {
                 }
             }
             StatisticalLineAndShapeRenderer r = new StatisticalLineAndShapeRenderer(true, true);
-            CategoryPlot plot = new CategoryPlot(data, new CategoryAxis(xLabel), new NumberAxis(yLabel), r);
+            CategoryPlot plot = new CategoryPlot(data, new CategoryAxis(xLabel), numberAxis(yLabel), r);
             plot.setBackgroundPaint(Color.WHITE);
             plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
             chart = new JFreeChart(title, font, plot, true);
@@ -167,6 +167,17 @@ public final class LinePlot {
      */
     public void writePng(Path file) throws IOException {
         ChartUtils.saveChartAsPNG(file.toFile(), chart(), WIDTH, HEIGHT);
+    }
+
+    /**
+     * A linear axis whose tick labels do not depend on the machine's locale (JFreeChart's default formats use it:
+     * "2,5" on a German machine), so that a sweep's plots are the same bytes wherever they are merged; the format is
+     * the latency plots'.
+     */
+    private static NumberAxis numberAxis(String label) {
+        NumberAxis a = new NumberAxis(label);
+        a.setNumberFormatOverride(ChartFiles.numbers("#,##0.###"));
+        return a;
     }
 
     /** A base-2 logarithmic axis with ticks at powers of two, labelled with plain numbers (1, 2, 4, ... 1048576). */

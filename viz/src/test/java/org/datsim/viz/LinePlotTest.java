@@ -57,4 +57,24 @@ class LinePlotTest {
         byte[] png = Files.readAllBytes(dir.resolve("c.png"));
         assertEquals((byte) 0x89, png[0]);
     }
+
+    @Test
+    void theSvgIsTheSameUnderAnotherLocale() throws Exception {
+        for (boolean numericX : new boolean[] {true, false}) {
+            LinePlot p = new LinePlot("t", "x", "latency (us)", numericX);
+            p.add("s", "1", 1.0, 2.25, 0.1);
+            p.add("s", "2", 2.0, 2.75, 0.1);
+            p.add("s", "3", 3.0, 1234.5, 0.1);
+            p.writeSvg(dir.resolve("root.svg"));
+            java.util.Locale before = java.util.Locale.getDefault();
+            try {
+                java.util.Locale.setDefault(java.util.Locale.GERMANY);
+                p.writeSvg(dir.resolve("de.svg"));
+            } finally {
+                java.util.Locale.setDefault(before);
+            }
+            assertEquals(Files.readString(dir.resolve("root.svg")), Files.readString(dir.resolve("de.svg")),
+                    "numeric x: " + numericX);
+        }
+    }
 }
