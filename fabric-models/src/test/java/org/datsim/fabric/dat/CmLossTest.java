@@ -197,6 +197,27 @@ class CmLossTest {
     }
 
     @Test
+    void dataOvertakingALostRtuEstablishesThePassiveSideAndStopsItsRep() {
+        Lossy l = new Lossy();
+        l.listen();
+        l.drop("RTU", -1);
+        Lmr src = l.tf.lmr(l.a, 64, Dat.MEM_PRIV_ALL);
+        Lmr dst = l.tf.lmr(l.b, 64, Dat.MEM_PRIV_ALL);
+        l.connectAt(T0);
+        l.acceptAt(T0 + 50 * US);
+        l.tf.at(T0 + 70 * US, () -> {
+            assertEquals(Dat.EP_STATE_CONNECTED, l.epA.state());
+            assertEquals(Dat.EP_STATE_COMPLETION_PENDING, l.epB.state(), "the RTU was lost");
+            l.tf.write(l.epA, TestFabric.iov(src, 0, 64), 1, TestFabric.remote(dst, 0, 64), 0);
+        });
+        l.tf.run();
+        assertEquals(List.of(Dat.CONNECTION_EVENT_ESTABLISHED), numbers(l.tf, l.b.connEvd), "by the Write's data");
+        assertEquals(Dat.EP_STATE_CONNECTED, l.epB.state());
+        assertEquals(List.of(), l.retries(), "the REP is not sent again once communication is established");
+        assertTrue(l.tf.sim.now() < T0 + RT, "no CM timer left behind: " + l.tf.sim.now());
+    }
+
+    @Test
     void aLostDreqIsSentAgainAndBothSidesDisconnectOnce() {
         Lossy l = new Lossy();
         l.connected();
