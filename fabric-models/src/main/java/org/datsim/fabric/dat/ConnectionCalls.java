@@ -33,7 +33,8 @@ final class ConnectionCalls extends ProviderPart {
     private long lastCommId;
     /**
      * Passive side: the REQs received, by communication id, with the REP or REJ that answered them (null while the
-     * consumer decides), until the connection is established or given up; tells a REQ sent again from a new one.
+     * consumer decides), until the RTU comes or the REP is given up; tells a REQ sent again from a new one. (A REQ
+     * rejected, or whose connection is torn down before its RTU, stays: a REQ sent again still gets the same answer.)
      */
     private final TreeMap<Long, CmMessage> received = new TreeMap<>();
 
@@ -369,11 +370,11 @@ final class ConnectionCalls extends ProviderPart {
 
     /**
      * Data arrived at a passive endpoint before the RTU (IB's communication-established event): the active side has
-     * the REP, which is not sent again.
+     * the REP, which is not sent again. The REQ stays known until the RTU comes: the data may have overtaken, on
+     * another path, a REQ the active side sent again before the REP reached it.
      */
     void communicationEstablished(Ep ep) {
         answered(ep, "REP", ep.commId);
-        received.remove(ep.commId);
     }
 
     /** Sends a REQ, REP or DREQ and waits for its answer, sending it again on {@code cm.response_timeout}. */
@@ -527,9 +528,10 @@ final class ConnectionCalls extends ProviderPart {
             }
             case "RTU": {
                 Ep ep = m.to();
+                // The active side sent every REQ before this RTU, on the same path: none can come after it.
+                received.remove(m.commId());
                 if (!ep.freed && ep.state == Dat.EP_STATE_COMPLETION_PENDING && ep.commId == m.commId()) {
                     answered(ep, "REP", m.commId());
-                    received.remove(m.commId());
                     ep.state = Dat.EP_STATE_CONNECTED;
                     core.postConnectionEvent(ep, Dat.CONNECTION_EVENT_ESTABLISHED);
                 }
@@ -559,7 +561,6 @@ final class ConnectionCalls extends ProviderPart {
                 }
                 // Whatever the endpoint waited for (the RTU of its REP, the DREP of its own DREQ) no longer matters.
                 stopAwaiting(ep);
-                received.remove(m.commId());
                 if (ep.state != Dat.EP_STATE_DISCONNECTED && ep.state != Dat.EP_STATE_UNCONNECTED) {
                     ep.disconnectSent = true;
                     ep.state = Dat.EP_STATE_DISCONNECTED;
