@@ -142,6 +142,13 @@ public final class FabricParams {
                     + " DAT_ASYNC_ERROR_PROVIDER_INTERNAL_ERROR (0x08005), reason DAT_SRQ_LOW_WATERMARK_EVENT;"
                     + " not_supported = dat_srq_set_lw returns DAT_MODEL_NOT_SUPPORTED (OFA dapl)",
             "provider_internal_error", "not_supported");
+    /** Event of a CM timeout. */
+    public static final ParamSpec PROVIDER_CM_TIMEOUT_EVENT = ParamSpec.choice("provider.cm_timeout_event",
+            "timed_out", "The connection event when the connection manager gives up after cm.max_retries:"
+                    + " timed_out = DAT_CONNECTION_EVENT_TIMED_OUT (0x04007) on the active side and"
+                    + " DAT_CONNECTION_EVENT_ACCEPT_COMPLETION_ERROR (0x04004) on a passive side whose REP went"
+                    + " unanswered (the DAT specification); unreachable = DAT_CONNECTION_EVENT_UNREACHABLE (0x04008)"
+                    + " on both (OFA dapl's openib_cma provider)", "timed_out", "unreachable");
     /** CPU cost of a post. */
     public static final ParamSpec CPU_POST_OVERHEAD = ParamSpec.time("cpu.post_overhead", "60ns",
             "CPU time of a dat_ep_post_* call: building the WQE and writing the doorbell");
@@ -160,6 +167,20 @@ public final class FabricParams {
     /** CM datagram size. */
     public static final ParamSpec CM_MAD_BYTES = ParamSpec.bytes("cm.mad_bytes", "256B", 64, 4096,
             "Size of a connection-management datagram");
+    /** CM response timeout. */
+    public static final ParamSpec CM_RESPONSE_TIMEOUT = ParamSpec.time("cm.response_timeout", "4.294967296s",
+            "Time the connection manager waits for the answer to a REQ (REP or REJ), a REP (RTU) or a DREQ (DREP)"
+                    + " before it sends the message again; it must cover the passive consumer's time to accept"
+                    + " (no MRA is modelled); the default, 4.096 us x 2^20, is the kernel rdma_cm's"
+                    + " (CMA_CM_RESPONSE_TIMEOUT 20), through which dapl's ofa-v2-ib0 provider connects; at most"
+                    + " 4.096 us x 2^31, the largest the CM's 5-bit field can say");
+    /** CM retries. */
+    public static final ParamSpec CM_MAX_RETRIES = ParamSpec.integer("cm.max_retries", 15, 0, 15,
+            "Times a REQ, REP or DREQ is sent again after cm.response_timeout without an answer before the"
+                    + " connection manager gives up: a REQ ends in DAT_CONNECTION_EVENT_TIMED_OUT on the active"
+                    + " side, a REP in DAT_CONNECTION_EVENT_ACCEPT_COMPLETION_ERROR on the passive side (see"
+                    + " provider.cm_timeout_event), a DREQ disconnects locally all the same; rdma_cm's"
+                    + " CMA_MAX_CM_RETRIES (the CM's 4-bit field)");
     /** RNR timer. */
     public static final ParamSpec RNR_TIMER = ParamSpec.time("transport.rnr_timer", "10us",
             "Delay before a requester retries a Send the responder refused with an RNR NAK");
@@ -219,16 +240,19 @@ public final class FabricParams {
     public static final ParamSpec IA_MAX_IOV = ParamSpec.integer("ia.max_iov_segments", 16, 1, 1024,
             "Most segments in one local_iov (max_iov_segments_per_dto)");
 
+    /** The longest CM response timeout the CM's 5-bit field can say: 4.096 us x 2^31, in picoseconds. */
+    static final long CM_RESPONSE_TIMEOUT_MAX_PS = 4_096_000L << 31;
+
     /** Every fabric parameter in catalogue order. */
     public static final List<ParamSpec> ALL = List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
             LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, SWITCH_MODE, SWITCH_BUFFER, LINK_FLOW_CONTROL,
             PFC_XOFF, PFC_XON, PCIE_LATENCY, PCIE_BANDWIDTH, HCA_MTU, HCA_WQE_PROCESS,
             HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_TX_BUFFER, HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,
             HCA_QPC_MISS_PENALTY, HCA_MTT_ENTRIES, HCA_MTT_POLICY, HCA_MTT_MISS_PENALTY, HCA_MTT_PAGE, HCA_BIND_TIME,
-            PROVIDER_BIND_EVENT, PROVIDER_BIND_DISCONNECTED, PROVIDER_SRQ_LW_EVENT, CPU_POST_OVERHEAD,
-            CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
-            CM_PROCESSING, CM_MAD_BYTES, RNR_TIMER, RNR_RETRY, HCA_ACK_TIMEOUT, HCA_RETRY_COUNT, READ_ORDERING,
-            READ_JITTER, IA_MAX_RDMA_READ_IN,
+            PROVIDER_BIND_EVENT, PROVIDER_BIND_DISCONNECTED, PROVIDER_SRQ_LW_EVENT, PROVIDER_CM_TIMEOUT_EVENT,
+            CPU_POST_OVERHEAD, CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
+            CM_PROCESSING, CM_MAD_BYTES, CM_RESPONSE_TIMEOUT, CM_MAX_RETRIES, RNR_TIMER, RNR_RETRY, HCA_ACK_TIMEOUT,
+            HCA_RETRY_COUNT, READ_ORDERING, READ_JITTER, IA_MAX_RDMA_READ_IN,
             IA_MAX_RDMA_READ_OUT, MEMORY_MAX_RESIDENT, MEMORY_COHERENCE, IA_MAX_EVD_QLEN,
             IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV);
 
@@ -250,6 +274,10 @@ public final class FabricParams {
         }
         if (p.get(HCA_ACK_TIMEOUT) <= 0) {
             out.add("hca.ack_timeout must be more than 0");
+        }
+        if (p.get(CM_RESPONSE_TIMEOUT) <= 0 || p.get(CM_RESPONSE_TIMEOUT) > CM_RESPONSE_TIMEOUT_MAX_PS) {
+            out.add("cm.response_timeout (" + org.datsim.core.time.SimTime.format(p.get(CM_RESPONSE_TIMEOUT))
+                    + ") must be more than 0 and at most 8796.093022208s (4.096 us x 2^31)");
         }
         if ("pfc".equals(p.choice(LINK_FLOW_CONTROL))) {
             if (p.get(PFC_XON) >= p.get(PFC_XOFF)) {

@@ -267,7 +267,7 @@ public final class TestFabric {
         Out<Psp> psp = new Out<>();
         ok(dat.pspCreate(nb.ia, qual, nb.crEvd, 0, psp));
         ok(dat.epConnect(a, nb.name(), qual, Dat.TIMEOUT_INFINITE, new byte[] {1, 2, 3}));
-        run();
+        runUntilCmResend();
         DatEvent req = only(nb.crEvd);
         assertEquals(Dat.CONNECTION_REQUEST_EVENT, req.number);
         assertEquals(qual, req.cr.connQual());
@@ -337,6 +337,18 @@ public final class TestFabric {
     public void run() {
         RunResult r = sim.run();
         assertEquals(StopReason.NO_EVENTS, r.reason(), r.message());
+    }
+
+    /**
+     * Runs every event that comes before the connection manager would send a message again ({@code
+     * cm.response_timeout} from now), leaving the clock at the last one: until idle but for the CM's resend timers.
+     * For a test that plays a consumer who answers a connection request only once nothing else happens: with
+     * {@link #run()} the requester would send its REQ again, and time out after {@code cm.max_retries}.
+     */
+    public void runUntilCmResend() {
+        long resend = sim.now() + params.get(FabricParams.CM_RESPONSE_TIMEOUT);
+        RunResult r = sim.runWhile(() -> sim.nextEventTimePs() < resend);
+        assertTrue(r.reason() == StopReason.STOPPED || r.reason() == StopReason.NO_EVENTS, r.message());
     }
 
     /** Runs every event up to and including an absolute simulated time, leaving the clock there. */

@@ -1,21 +1,54 @@
 package org.datsim.fabric.dat;
 
+import java.util.TreeMap;
+import org.datsim.core.param.Params;
 import org.datsim.core.time.SimTime;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.fabric.FabricParams;
 
 /**
  * Connection management: dat_ep_connect, dat_ep_disconnect, dat_ep_reset, the PSP and CR calls, and the
  * connection manager's messages between hosts.
+ *
+ * <p>CM messages travel as datagrams that a lossy fabric may drop, so the connection manager recovers them as IB CM
+ * does (IBTA vol. 1 ch. 12): a REQ, a REP and a DREQ are sent again when their answer (REP or REJ, RTU, DREP) has
+ * not come {@code cm.response_timeout} after the last sending, up to {@code cm.max_retries} times; then it gives
+ * up: the active side's connection times out, a passive side's accept fails, a DREQ disconnects locally all the
+ * same. Each message carries its connection's communication id, so a message sent again is told from a new one:
+ * a REQ already answered is answered again with the same REP or REJ (not a second connection request), a REQ whose
+ * connection request the consumer has not yet decided is dropped, a REP already answered gets the RTU again, a
+ * DREQ the DREP again. An RTU, REJ or DREP is never resent on its own: the message it answers comes again.
  */
 final class ConnectionCalls extends ProviderPart {
 
-    ConnectionCalls(ProviderCore core) {
+    /** The trace kind of a CM message sent again after {@code cm.response_timeout} without its answer. */
+    static final String CM_RETRY = "cm_retry";
+    /** The trace kind of a CM message given up after {@code cm.max_retries} resends without its answer. */
+    static final String CM_TIMEOUT = "cm_timeout";
+
+    private final long responseTimeout;
+    private final int maxRetries;
+    private final boolean timeoutUnreachable;
+    /** The last communication id handed out (ids are unique across the fabric's hosts). */
+    private long lastCommId;
+    /**
+     * Passive side: the REQs received, by communication id, with the REP or REJ that answered them (null while the
+     * consumer decides), until the RTU comes or the REP is given up; tells a REQ sent again from a new one. (A REQ
+     * rejected, or whose connection is torn down before its RTU, stays: a REQ sent again still gets the same answer.)
+     */
+    private final TreeMap<Long, CmMessage> received = new TreeMap<>();
+
+    ConnectionCalls(ProviderCore core, Params params) {
         super(core);
+        this.responseTimeout = params.get(FabricParams.CM_RESPONSE_TIMEOUT);
+        this.maxRetries = (int) params.get(FabricParams.CM_MAX_RETRIES);
+        this.timeoutUnreachable = "unreachable".equals(params.choice(FabricParams.PROVIDER_CM_TIMEOUT_EVENT));
     }
 
     /**
      * dat_ep_connect: starts an active connection to a service point on another host. The outcome arrives on the
-     * endpoint's connect EVD: ESTABLISHED, PEER_REJECTED, NON_PEER_REJECTED or TIMED_OUT.
+     * endpoint's connect EVD: ESTABLISHED, PEER_REJECTED, NON_PEER_REJECTED or TIMED_OUT (the consumer's timeout, or
+     * the connection manager's after {@code cm.max_retries} REQs without an answer).
      *
      * @param ep the endpoint, which must be UNCONNECTED
      * @param remoteHost the remote IA address (a host name)
@@ -49,11 +82,13 @@ final class ConnectionCalls extends ProviderPart {
         ep.remoteHost = target.id;
         ep.remoteConnQual = connQual;
         ep.disconnectSent = false;
-        ep.ia.host.hca.sendCm(target.id, new CmMessage("REQ", ep.ia.host.id, ep, null, connQual, privateData,
-                false));
+        ep.commId = ++lastCommId;
+        sendAwaiting(ep, target.id, new CmMessage("REQ", ep.ia.host.id, ep, null, connQual, privateData, false,
+                ep.commId));
         if (timeoutUs != Dat.TIMEOUT_INFINITE) {
             ep.connectTimer = sim.schedule(timeoutUs * SimTime.US, () -> {
                 if (ep.state == Dat.EP_STATE_ACTIVE_CONNECTION_PENDING) {
+                    stopAwaiting(ep);
                     ep.state = Dat.EP_STATE_DISCONNECTED;
                     ep.ia.host.hca.flush(ep.qp);
                     core.postConnectionEvent(ep, Dat.CONNECTION_EVENT_TIMED_OUT);
@@ -197,9 +232,11 @@ final class ConnectionCalls extends ProviderPart {
         ep.peer = cr.remoteEp;
         ep.remoteHost = cr.remoteHost;
         ep.disconnectSent = false;
+        ep.commId = cr.commId;
         ep.qp.connect(cr.remoteEp.qp);
-        ep.ia.host.hca.sendCm(cr.remoteHost, new CmMessage("REP", ep.ia.host.id, ep, cr.remoteEp, 0, privateData,
-                false));
+        CmMessage rep = new CmMessage("REP", ep.ia.host.id, ep, cr.remoteEp, 0, privateData, false, cr.commId);
+        received.replace(cr.commId, rep); // a REQ sent again gets this REP again
+        sendAwaiting(ep, cr.remoteHost, rep);
         return DatReturn.SUCCESS;
     }
 
@@ -222,6 +259,7 @@ final class ConnectionCalls extends ProviderPart {
         cr.freed = true;
         DatHost host = cr.ia.host;
         Cr moved = new Cr(host.nextName("cr"), cr.ia, target, cr.remoteEp, cr.remoteHost, cr.privateData);
+        moved.commId = cr.commId;
         cr.ia.children.add(moved);
         if (trace.isEnabled()) {
             trace.fire(TraceEvent.of(sim.now(), "event", host.name).attr("event", "DAT_CONNECTION_REQUEST_EVENT")
@@ -246,8 +284,9 @@ final class ConnectionCalls extends ProviderPart {
         if (cr.rsp != null && !cr.rsp.ep.freed && cr.rsp.ep.state == Dat.EP_STATE_PASSIVE_CONNECTION_PENDING) {
             cr.rsp.ep.state = Dat.EP_STATE_UNCONNECTED; // the reserved endpoint may be reused
         }
-        cr.ia.host.hca.sendCm(cr.remoteHost, new CmMessage("REJ", cr.ia.host.id, null, cr.remoteEp, 0,
-                new byte[0], true));
+        CmMessage rej = new CmMessage("REJ", cr.ia.host.id, null, cr.remoteEp, 0, new byte[0], true, cr.commId);
+        received.replace(cr.commId, rej); // a REQ sent again gets this REJ again
+        cr.ia.host.hca.sendCm(cr.remoteHost, rej);
         return DatReturn.SUCCESS;
     }
 
@@ -310,29 +349,152 @@ final class ConnectionCalls extends ProviderPart {
     void sendDisconnect(Ep ep) {
         if (!ep.disconnectSent && ep.remoteHost >= 0) {
             ep.disconnectSent = true;
-            ep.ia.host.hca.sendCm(ep.remoteHost, new CmMessage("DREQ", ep.ia.host.id, ep, ep.peer, 0, new byte[0],
-                    false));
+            CmMessage dreq = new CmMessage("DREQ", ep.ia.host.id, ep, ep.peer, 0, new byte[0], false, ep.commId);
+            if (ep.peer != null) {
+                sendAwaiting(ep, ep.remoteHost, dreq);
+            } else {
+                // Setup aborted before a REP named the peer's endpoint: nobody there to disconnect or to answer.
+                stopAwaiting(ep);
+                ep.ia.host.hca.sendCm(ep.remoteHost, dreq);
+            }
         }
     }
 
-    void onCm(DatHost host, CmMessage m) {
+    /**
+     * The endpoint is being destroyed (dat_ep_free, an abrupt dat_ia_close): as IB CM when its id is destroyed, the
+     * message it waits to see answered is not sent again.
+     */
+    void endpointDestroyed(Ep ep) {
+        stopAwaiting(ep);
+    }
+
+    /**
+     * Data arrived at a passive endpoint before the RTU (IB's communication-established event): the active side has
+     * the REP, which is not sent again. The REQ stays known until the RTU comes: the data may have overtaken, on
+     * another path, a REQ the active side sent again before the REP reached it.
+     */
+    void communicationEstablished(Ep ep) {
+        answered(ep, "REP", ep.commId);
+    }
+
+    /** Sends a REQ, REP or DREQ and waits for its answer, sending it again on {@code cm.response_timeout}. */
+    private void sendAwaiting(Ep ep, int dstHost, CmMessage m) {
+        stopAwaiting(ep);
+        ep.ia.host.hca.sendCm(dstHost, m);
+        ep.cmAwaiting = m;
+        ep.cmAwaitingHost = dstHost;
+        ep.cmResends = 0;
+        ep.cmTimer = sim.schedule(responseTimeout, () -> responseTimedOut(ep, m));
+    }
+
+    /** The answer came, or no longer matters: no more resends. */
+    private void stopAwaiting(Ep ep) {
+        if (ep.cmAwaiting != null) {
+            sim.cancel(ep.cmTimer);
+            ep.cmAwaiting = null;
+        }
+    }
+
+    /** Stops waiting if the endpoint waits for the answer to a message of this type and connection. */
+    private void answered(Ep ep, String type, long commId) {
+        if (ep.cmAwaiting != null && ep.cmAwaiting.type().equals(type) && ep.cmAwaiting.commId() == commId) {
+            stopAwaiting(ep);
+        }
+    }
+
+    private void responseTimedOut(Ep ep, CmMessage m) {
+        if (ep.cmAwaiting != m) {
+            return;
+        }
+        DatHost host = ep.ia.host;
+        String to = core.hosts.get(ep.cmAwaitingHost).name;
+        if (ep.cmResends < maxRetries) {
+            ep.cmResends++;
+            if (trace.isEnabled()) {
+                trace.fire(TraceEvent.of(sim.now(), CM_RETRY, host.name).ep(ep.name()).attr("message", m.type())
+                        .attr("attempt", ep.cmResends).attr("to", to));
+            }
+            host.hca.sendCm(ep.cmAwaitingHost, m);
+            ep.cmTimer = sim.schedule(responseTimeout, () -> responseTimedOut(ep, m));
+            return;
+        }
+        ep.cmAwaiting = null;
         if (trace.isEnabled()) {
-            trace.fire(TraceEvent.of(sim.now(), "cm", host.name).ep(m.to() != null ? m.to().name() : null)
-                    .attr("message", m.type()).attr("from", core.hosts.get(m.srcHost()).name));
+            trace.fire(TraceEvent.of(sim.now(), CM_TIMEOUT, host.name).ep(ep.name()).attr("message", m.type())
+                    .attr("resends", maxRetries).attr("to", to));
+        }
+        boolean current = !ep.freed && ep.commId == m.commId();
+        switch (m.type()) {
+            case "REQ":
+                if (current && ep.state == Dat.EP_STATE_ACTIVE_CONNECTION_PENDING) {
+                    sim.cancel(ep.connectTimer);
+                    ep.state = Dat.EP_STATE_DISCONNECTED;
+                    host.hca.flush(ep.qp);
+                    core.postConnectionEvent(ep, timeoutUnreachable ? Dat.CONNECTION_EVENT_UNREACHABLE
+                            : Dat.CONNECTION_EVENT_TIMED_OUT);
+                }
+                return;
+            case "REP":
+                received.remove(m.commId());
+                if (current && ep.state == Dat.EP_STATE_COMPLETION_PENDING) {
+                    ep.state = Dat.EP_STATE_DISCONNECTED;
+                    host.hca.flush(ep.qp);
+                    core.postConnectionEvent(ep, timeoutUnreachable ? Dat.CONNECTION_EVENT_UNREACHABLE
+                            : Dat.CONNECTION_EVENT_ACCEPT_COMPLETION_ERROR);
+                }
+                return;
+            default: // DREQ: no DREP came; the endpoint disconnects locally all the same
+                if (current && ep.state == Dat.EP_STATE_DISCONNECT_PENDING) {
+                    ep.state = Dat.EP_STATE_DISCONNECTED;
+                    core.postConnectionEvent(ep, Dat.CONNECTION_EVENT_DISCONNECTED);
+                }
+        }
+    }
+
+    /** Tells whether a REQ or REP that arrives is one sent again, whose first sending was already answered. */
+    private boolean duplicate(CmMessage m) {
+        if (m.type().equals("REQ")) {
+            return received.containsKey(m.commId());
+        }
+        if (m.type().equals("REP")) {
+            Ep ep = m.to();
+            return !ep.freed && ep.commId == m.commId() && ep.peer == m.from()
+                    && (ep.state == Dat.EP_STATE_CONNECTED || ep.state == Dat.EP_STATE_DISCONNECT_PENDING);
+        }
+        return false;
+    }
+
+    void onCm(DatHost host, CmMessage m) {
+        boolean duplicate = duplicate(m);
+        if (trace.isEnabled()) {
+            TraceEvent e = TraceEvent.of(sim.now(), "cm", host.name).ep(m.to() != null ? m.to().name() : null)
+                    .attr("message", m.type()).attr("from", core.hosts.get(m.srcHost()).name);
+            trace.fire(duplicate ? e.attr("duplicate", true) : e);
         }
         switch (m.type()) {
             case "REQ": {
+                if (duplicate) {
+                    // Sent again: answer it again as the first time; while the consumer decides, IB CM drops it.
+                    CmMessage reply = received.get(m.commId());
+                    if (reply != null) {
+                        host.hca.sendCm(m.srcHost(), reply);
+                    }
+                    return;
+                }
                 Rsp rsp = host.rsps.get(m.connQual());
                 if (rsp != null && core.rsp.request(host, rsp, m)) {
+                    received.put(m.commId(), null);
                     return;
                 }
                 Psp psp = host.psps.get(m.connQual());
                 if (psp == null || psp.freed) {
                     host.hca.sendCm(m.srcHost(), new CmMessage("REJ", host.id, null, m.from(), 0, new byte[0],
-                            false));
+                            false, m.commId()));
                     return;
                 }
                 Cr cr = new Cr(host.nextName("cr"), psp.ia, psp, m.from(), m.srcHost(), m.privateData());
+                cr.commId = m.commId();
+                received.put(m.commId(), null);
                 psp.ia.children.add(cr);
                 if (trace.isEnabled()) {
                     trace.fire(TraceEvent.of(sim.now(), "event", host.name)
@@ -345,22 +507,31 @@ final class ConnectionCalls extends ProviderPart {
             }
             case "REP": {
                 Ep ep = m.to();
-                if (ep.freed || ep.state != Dat.EP_STATE_ACTIVE_CONNECTION_PENDING) {
-                    host.hca.sendCm(m.srcHost(), new CmMessage("DREQ", host.id, ep, m.from(), 0, new byte[0],
-                            false));
+                CmMessage rtu = new CmMessage("RTU", host.id, ep, m.from(), 0, new byte[0], false, m.commId());
+                if (duplicate) {
+                    host.hca.sendCm(m.srcHost(), rtu); // our RTU was lost: the passive side sent its REP again
                     return;
                 }
+                if (ep.freed || ep.state != Dat.EP_STATE_ACTIVE_CONNECTION_PENDING || ep.commId != m.commId()) {
+                    host.hca.sendCm(m.srcHost(), new CmMessage("DREQ", host.id, ep, m.from(), 0, new byte[0],
+                            false, m.commId()));
+                    return;
+                }
+                stopAwaiting(ep);
                 sim.cancel(ep.connectTimer);
                 ep.peer = m.from();
                 ep.qp.connect(m.from().qp);
                 ep.state = Dat.EP_STATE_CONNECTED;
-                host.hca.sendCm(m.srcHost(), new CmMessage("RTU", host.id, ep, m.from(), 0, new byte[0], false));
+                host.hca.sendCm(m.srcHost(), rtu);
                 core.postConnectionEvent(ep, Dat.CONNECTION_EVENT_ESTABLISHED);
                 return;
             }
             case "RTU": {
                 Ep ep = m.to();
-                if (!ep.freed && ep.state == Dat.EP_STATE_COMPLETION_PENDING) {
+                // The active side sent every REQ before this RTU, on the same path: none can come after it.
+                received.remove(m.commId());
+                if (!ep.freed && ep.state == Dat.EP_STATE_COMPLETION_PENDING && ep.commId == m.commId()) {
+                    answered(ep, "REP", m.commId());
                     ep.state = Dat.EP_STATE_CONNECTED;
                     core.postConnectionEvent(ep, Dat.CONNECTION_EVENT_ESTABLISHED);
                 }
@@ -368,7 +539,8 @@ final class ConnectionCalls extends ProviderPart {
             }
             case "REJ": {
                 Ep ep = m.to();
-                if (!ep.freed && ep.state == Dat.EP_STATE_ACTIVE_CONNECTION_PENDING) {
+                if (!ep.freed && ep.state == Dat.EP_STATE_ACTIVE_CONNECTION_PENDING && ep.commId == m.commId()) {
+                    stopAwaiting(ep);
                     sim.cancel(ep.connectTimer);
                     ep.state = Dat.EP_STATE_DISCONNECTED;
                     host.hca.flush(ep.qp);
@@ -382,8 +554,14 @@ final class ConnectionCalls extends ProviderPart {
                 if (ep == null) {
                     return;
                 }
-                host.hca.sendCm(m.srcHost(), new CmMessage("DREP", host.id, ep, m.from(), 0, new byte[0], false));
-                if (!ep.freed && ep.state != Dat.EP_STATE_DISCONNECTED && ep.state != Dat.EP_STATE_UNCONNECTED) {
+                host.hca.sendCm(m.srcHost(), new CmMessage("DREP", host.id, ep, m.from(), 0, new byte[0], false,
+                        m.commId()));
+                if (ep.freed || ep.commId != m.commId()) {
+                    return; // a DREQ of an earlier connection of this endpoint, sent again: the DREP is all it needs
+                }
+                // Whatever the endpoint waited for (the RTU of its REP, the DREP of its own DREQ) no longer matters.
+                stopAwaiting(ep);
+                if (ep.state != Dat.EP_STATE_DISCONNECTED && ep.state != Dat.EP_STATE_UNCONNECTED) {
                     ep.disconnectSent = true;
                     ep.state = Dat.EP_STATE_DISCONNECTED;
                     host.hca.flush(ep.qp);
@@ -393,7 +571,8 @@ final class ConnectionCalls extends ProviderPart {
             }
             case "DREP": {
                 Ep ep = m.to();
-                if (!ep.freed && ep.state == Dat.EP_STATE_DISCONNECT_PENDING) {
+                answered(ep, "DREQ", m.commId());
+                if (!ep.freed && ep.state == Dat.EP_STATE_DISCONNECT_PENDING && ep.commId == m.commId()) {
                     ep.state = Dat.EP_STATE_DISCONNECTED;
                     core.postConnectionEvent(ep, Dat.CONNECTION_EVENT_DISCONNECTED);
                 }

@@ -10,6 +10,8 @@ public final class Cr extends DatHandle {
     final Ep remoteEp;
     final int remoteHost;
     final byte[] privateData;
+    /** The communication id of the REQ that made this request (see {@link CmMessage#commId()}). */
+    long commId;
 
     Cr(String name, Ia ia, Psp psp, Ep remoteEp, int remoteHost, byte[] privateData) {
         super(TYPE_CR, name, ia);

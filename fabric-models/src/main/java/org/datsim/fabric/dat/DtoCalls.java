@@ -397,6 +397,7 @@ final class DtoCalls extends ProviderPart {
         public void requestArrived() {
             if (ep.state == Dat.EP_STATE_COMPLETION_PENDING && !ep.freed) {
                 ep.state = Dat.EP_STATE_CONNECTED; // the RTU is overtaken by data: communication established
+                core.cm.communicationEstablished(ep);
                 core.postConnectionEvent(ep, Dat.CONNECTION_EVENT_ESTABLISHED);
             }
         }

@@ -20,6 +20,16 @@ public final class Ep extends DatHandle {
     long remoteConnQual;
     long connectTimer;
     boolean disconnectSent;
+    /** The communication id of the endpoint's current (or last) connection, shared by both ends; 0 for none. */
+    long commId;
+    /** The CM message this endpoint waits to see answered (REQ, REP or DREQ), or null. */
+    CmMessage cmAwaiting;
+    /** The host {@link #cmAwaiting} went to. */
+    int cmAwaitingHost = -1;
+    /** How many times {@link #cmAwaiting} has been resent. */
+    int cmResends;
+    /** The pending resend timer of {@link #cmAwaiting}. */
+    long cmTimer;
     int requestsInFlight;
     int suppressedUnreaped;
     int receivesPosted;

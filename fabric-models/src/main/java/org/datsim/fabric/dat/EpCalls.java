@@ -176,6 +176,7 @@ final class EpCalls extends ProviderPart {
         }
         ep.state = Dat.EP_STATE_DISCONNECTED;
         ep.ia.host.hca.flush(ep.qp);
+        core.cm.endpointDestroyed(ep);
     }
 
     /**

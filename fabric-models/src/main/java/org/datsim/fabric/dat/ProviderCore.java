@@ -59,7 +59,7 @@ final class ProviderCore {
         this.evd = new EvdCalls(this);
         this.memory = new MemoryCalls(this);
         this.ep = new EpCalls(this);
-        this.cm = new ConnectionCalls(this);
+        this.cm = new ConnectionCalls(this, params);
         this.dto = new DtoCalls(this);
         this.cno = new CnoCalls(this);
         this.rsp = new RspCalls(this);

@@ -88,6 +88,7 @@ final class RspCalls extends ProviderPart {
         rsp.ep.state = Dat.EP_STATE_PASSIVE_CONNECTION_PENDING;
         Cr cr = new Cr(host.nextName("cr"), rsp.ia, null, m.from(), m.srcHost(), m.privateData());
         cr.rsp = rsp;
+        cr.commId = m.commId();
         rsp.ia.children.add(cr);
         if (trace.isEnabled()) {
             trace.fire(TraceEvent.of(sim.now(), "event", host.name).ep(rsp.ep.name())

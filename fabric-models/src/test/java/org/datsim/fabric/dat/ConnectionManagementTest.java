@@ -55,7 +55,7 @@ class ConnectionManagementTest {
         Ep ep = tf.ep(a);
         Ep passive = tf.ep(b);
         ok(tf.dat.epConnect(ep, "B", 10, Dat.TIMEOUT_INFINITE, new byte[] {9, 8, 7}));
-        tf.run();
+        tf.runUntilCmResend();
         DatEvent req = tf.only(b.crEvd);
         assertEquals(Dat.CONNECTION_REQUEST_EVENT, req.number);
         assertArrayEquals(new byte[] {9, 8, 7}, req.cr.privateData());
@@ -299,7 +299,7 @@ class ConnectionManagementTest {
         Ep client = tf.ep(a);
         Ep server = tf.ep(a);
         ok(tf.dat.epConnect(client, "A", 10, Dat.TIMEOUT_INFINITE, new byte[0]));
-        tf.run();
+        tf.runUntilCmResend();
         assertEquals(List.of(), tf.drain(b.crEvd), "a request addressed to A must not reach B");
         DatEvent req = tf.only(a.crEvd);
         ok(tf.dat.crAccept(req.cr, server, new byte[0]));
