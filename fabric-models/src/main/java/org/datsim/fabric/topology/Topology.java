@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.datsim.core.util.LongTable;
 import org.jgrapht.Graph;
 import org.jgrapht.GraphPath;
 import org.jgrapht.alg.connectivity.ConnectivityInspector;
@@ -164,10 +165,12 @@ public final class Topology {
         }
         int[][] setOf = new int[ns][nh];
         List<List<int[]>> sets = new ArrayList<>();
-        List<java.util.Map<java.util.List<Integer>, Integer>> interned = new ArrayList<>();
+        // Each switch's distinct choice lists, interned by a hash of their links: for every (switch, host) pair the
+        // lookup costs the list's length, with no boxing (a List<Integer> key per pair took about 6 s at k=32).
+        List<LongTable<int[]>> interned = new ArrayList<>();
         for (int s = 0; s < ns; s++) {
             sets.add(new ArrayList<>());
-            interned.add(new java.util.HashMap<>());
+            interned.add(new LongTable<>());
         }
         int[] dist = new int[n];
         int[] queue = new int[n];
@@ -202,17 +205,7 @@ public final class Topology {
                         }
                     }
                 }
-                List<Integer> key = new ArrayList<>(k);
-                for (int i = 0; i < k; i++) {
-                    key.add(buf[i]);
-                }
-                Integer id = interned.get(s).get(key);
-                if (id == null) {
-                    id = sets.get(s).size();
-                    interned.get(s).put(key, id);
-                    sets.get(s).add(java.util.Arrays.copyOf(buf, k));
-                }
-                setOf[s][h] = id;
+                setOf[s][h] = intern(sets.get(s), interned.get(s), buf, k);
             }
         }
         int[][][] out = new int[ns][][];
@@ -220,6 +213,48 @@ public final class Topology {
             out[s] = sets.get(s).toArray(new int[0][]);
         }
         return new Routes(setOf, out);
+    }
+
+    /**
+     * The index of the choice list {@code buf[0..k)} among a switch's lists, adding it if it is new.
+     *
+     * @param lists the switch's distinct lists, in the order they were found
+     * @param byHash the indexes of the lists with each hash (almost always one)
+     */
+    static int intern(List<int[]> lists, LongTable<int[]> byHash, int[] buf, int k) {
+        return intern(lists, byHash, buf, k, hash(buf, k));
+    }
+
+    /** A hash of {@code buf[0..k)}. */
+    static long hash(int[] buf, int k) {
+        long hash = k;
+        for (int i = 0; i < k; i++) {
+            hash = (hash + buf[i] + 1) * 0x9E3779B97F4A7C15L;
+        }
+        return hash;
+    }
+
+    /** {@link #intern(List, LongTable, int[], int)} with the hash given (tests give colliding ones). */
+    static int intern(List<int[]> lists, LongTable<int[]> byHash, int[] buf, int k, long hash) {
+        int[] ids = byHash.get(hash);
+        if (ids != null) {
+            for (int id : ids) {
+                int[] list = lists.get(id);
+                if (java.util.Arrays.equals(list, 0, list.length, buf, 0, k)) {
+                    return id;
+                }
+            }
+        }
+        int id = lists.size();
+        lists.add(java.util.Arrays.copyOf(buf, k));
+        if (ids == null) {
+            byHash.put(hash, new int[] {id});
+        } else {
+            int[] more = java.util.Arrays.copyOf(ids, ids.length + 1);
+            more[ids.length] = id;
+            byHash.put(hash, more);
+        }
+        return id;
     }
 
     /**
