@@ -116,20 +116,22 @@ abstract class Completions extends ReliableTransport {
     }
 
     /**
-     * Flushes a queue pair after {@code failing} failed: operations posted before it were already on their way and
-     * finish on their own (rule 44 flushes the later ones); with no failing operation, everything is flushed. Then
-     * the posted receives are flushed.
+     * Flushes a queue pair after {@code failing} failed: operations ahead of it were already on their way and finish
+     * on their own (rule 44 flushes the later ones); with no failing operation, everything is flushed. Then the
+     * posted receives are flushed. "Later" means posted after it, or rung after it: doorbells ring in posting order
+     * unless one overtook another (an inline one takes longer), and a request posted before the failing one but rung
+     * after it is behind it on the wire and would never finish.
      */
     void flush(QueuePair qp, WorkRequest failing) {
         qp.active = false;
         qp.errored = true;
         qp.notStarted.clear();
         stopAckTimer(qp);
-        boolean later = failing == null;
+        boolean postedLater = failing == null;
         for (WorkRequest wr : qp.outstanding) {
             if (wr == failing) {
-                later = true;
-            } else if (later && !wr.done) {
+                postedLater = true;
+            } else if (!wr.done && (postedLater || (failing.rung && (!wr.rung || wr.ringOrder > failing.ringOrder)))) {
                 wr.status = Dat.DTO_ERR_FLUSHED;
                 wr.done = true;
             }

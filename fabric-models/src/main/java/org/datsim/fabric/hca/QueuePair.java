@@ -130,6 +130,8 @@ public final class QueuePair {
     // Reliable delivery (the PSNs of the RC transport, counted per message), requester side.
     /** The sequence number the next request message whose doorbell rings gets (RMR binds get none). */
     int nextSeq;
+    /** Doorbells rung so far, for {@link WorkRequest#ringOrder} (never reset: it only orders). */
+    long rings;
     /**
      * Every request whose doorbell has rung and that had not finished when last looked at, in doorbell order (the
      * order the send engine takes them up, so sequence order): finished ones are dropped from the head lazily.

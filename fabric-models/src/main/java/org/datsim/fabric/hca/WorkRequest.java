@@ -60,6 +60,8 @@ public final class WorkRequest {
     int status = -1;
     boolean done;
     boolean rung;
+    /** The order of this request's doorbell among its queue pair's (the engine's processing order), once rung. */
+    long ringOrder;
     boolean fenceTraced;
     boolean creditTraced;
     boolean readCounted;

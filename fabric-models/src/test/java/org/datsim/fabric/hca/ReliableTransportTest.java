@@ -519,6 +519,34 @@ class ReliableTransportTest {
     }
 
     @Test
+    void aRequestPostedEarlierButRungLaterIsFlushedWhenTheOneRungFirstFails() {
+        // The inline Write is posted first, but its doorbell (WQE and payload over PCIe) arrives after the plain
+        // one's: the engine takes up the plain Write first and it is first on the wire, so it is the one the retry
+        // count fails. The inline Write is later in the queue pair's processing order and is flushed (rule 44);
+        // completions still come in posting order (rule 2). It used to be taken for an earlier request that would
+        // finish on its own, and no completion came at all: the failed one waited behind it.
+        TestFabric.Pair p = star(null, "hca.ack_timeout", "20us", "hca.retry_count", "0", "hca.max_inline", "1KiB",
+                "cpu.post_overhead", "0ns");
+        TestFabric tf = p.tf;
+        int a = id(tf, "A");
+        tf.fabric.switches().get(0).setDropFilter(q -> q.srcHost == a && q.kind != Packet.CM);
+        Lmr src = tf.lmr(p.a, 8192, Dat.MEM_PRIV_ALL);
+        Lmr dst = tf.lmr(p.b, 8192, Dat.MEM_PRIV_ALL);
+        long[] op = new long[2];
+        tf.at(T0, () -> {
+            op[0] = tf.write(p.epA, iov(src, 0, 1024), 1, remote(dst, 0, 1024), 0);
+            op[1] = tf.write(p.epA, iov(src, 1024, 4096), 2, remote(dst, 1024, 4096), 0);
+        });
+        tf.run();
+        assertTrue(tf.event(TraceEvent.START, "A", op[0]).tPs() > tf.event(TraceEvent.START, "A", op[1]).tPs(),
+                "the plain doorbell overtook the inline one");
+        List<DatEvent> done = tf.drain(p.a.reqEvd);
+        assertEquals(List.of(1L, 2L), TestFabric.cookies(done), "both complete, in posting order");
+        assertEquals(List.of(Dat.DTO_ERR_FLUSHED, Dat.DTO_ERR_TRANSPORT), TestFabric.statuses(done));
+        assertEquals(Dat.CONNECTION_EVENT_BROKEN, tf.only(p.a.connEvd).number);
+    }
+
+    @Test
     void onABrokenPathTheRequestIsRetriedRetryCountTimesThenFailsWithTransportError() {
         TestFabric.Pair p = star(null, "hca.ack_timeout", "20us", "hca.retry_count", "3");
         TestFabric tf = p.tf;
