@@ -721,10 +721,11 @@ public final class Simulator {
                 }
             }
         }
-        // The far heap stays as it is: its events are later than every other, so the width estimate (from the
-        // earliest times) needs none of them, and advance() moves each into its bucket when its year comes, under
-        // whatever width is set now. (Collecting and re-pushing them made each rebuild O(f log f): with an ACK
-        // timer per queue pair, most of a large fabric's rebuild time.)
+        // The far heap stays as it is: advance() moves each of its events into its bucket when its year comes,
+        // under whatever width is set now, and the calendar restarts no later than its earliest (below). The width
+        // is estimated from the other events, which are usually the earliest. (Collecting and re-pushing the far
+        // events made each rebuild O(f log f): with an ACK timer per queue pair, most of a large fabric's rebuild
+        // time.)
         size = n + farCount;
         cancelled = farCancelled;
         if (growSlotTable) {
