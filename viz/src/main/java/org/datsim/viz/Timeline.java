@@ -18,7 +18,9 @@ import java.nio.file.Path;
  * Writes {@code timeline.html} for a run: one self-contained page (its script, style and data inline; no network;
  * works from {@code file://}) that draws a lane per host and endpoint, each operation's post, start, transmission,
  * placement, completion and dequeue along simulated time, fence and credit waits as arrows to the operations waited
- * for, stale reads and errors in red, go-back-N retransmissions as magenta marks on their operations; zoom with the wheel, pan by dragging, hover for an event's fields.
+ * for, stale reads and errors in red, go-back-N retransmissions as magenta marks on their operations and the
+ * connection manager's resends and timeouts as magenta marks on their endpoints' lanes; zoom with the wheel, pan by
+ * dragging, hover for an event's fields.
  *
  * <p>The page draws on a canvas and culls what is off screen or narrower than a pixel, so a run of 100,000
  * operations stays interactive; its data is columnar JSON ({@link TimelineData}). After each drawing the page

@@ -23,8 +23,9 @@ import org.datsim.core.trace.TraceSink;
  * the target), marks (memory reads, stale ones flagged; errors; calls that returned an error; failed expectations;
  * fence and credit waits; RNR NAKs; go-back-N retransmissions, on the lane of the endpoint that sent again and
  * naming the operation it began with; packets a switch dropped, on the lane of the endpoint whose operation the
- * packet belongs to and naming it; connection events), and arrows from an operation held by a fence or by RDMA
- * Read credits to each operation it waited for.
+ * packet belongs to and naming it, or on the sending host's lane for a connection-management packet; connection
+ * events; the connection manager's resends and timeouts of REQ, REP and DREQ, on the lane of the endpoint that sent
+ * the message), and arrows from an operation held by a fence or by RDMA Read credits to each operation it waited for.
  *
  * <p>The JSON layout ({@code "format": "datsim-timeline/1"}): {@code lanes {name, host, kind, rows}},
  * {@code strings [...]}, {@code ops {id, lane, row, opcode, bytes, cookie, flags, status, post, start, tx_start,
@@ -279,6 +280,8 @@ public final class TimelineData implements TraceSink<TraceEvent> {
             case "event":
             case "retransmit":
             case "drop":
+            case "cm_retry":
+            case "cm_timeout":
                 k = kind;
                 break;
             default:

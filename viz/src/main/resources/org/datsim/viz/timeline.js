@@ -323,6 +323,27 @@
             return;
         }
         yy = laneY[lane] + PAD + MARK_H / 2 - view.y + AXIS_H;
+        if (kind === 'cm_retry' || kind === 'cm_timeout') {
+            // The connection manager sent a REQ, REP or DREQ again (a triangle pointing back, as a retransmission),
+            // or gave it up (the triangle against a bar: no more resends). Outlined so that it shows on any colour.
+            ctx.fillStyle = RETRANSMIT;
+            ctx.strokeStyle = '#fff';
+            ctx.lineWidth = 1;
+            ctx.beginPath();
+            ctx.moveTo(x - 5, yy);
+            ctx.lineTo(x + 3, yy - 5);
+            ctx.lineTo(x + 3, yy + 5);
+            ctx.closePath();
+            ctx.fill();
+            ctx.stroke();
+            if (kind === 'cm_timeout') {
+                ctx.fillRect(x - 8, yy - 5, 2, 10);
+                drawn.cmTimeouts++;
+            } else {
+                drawn.cmRetries++;
+            }
+            return;
+        }
         if (M.bad[j]) {
             ctx.fillStyle = RED;
             ctx.beginPath();
@@ -375,7 +396,8 @@
 
     function draw() {
         var drawStart = performance.now();
-        drawn = {bars: 0, aggregated: 0, spans: 0, marks: 0, retransmits: 0, drops: 0, arrows: 0, arrowsHidden: 0};
+        drawn = {bars: 0, aggregated: 0, spans: 0, marks: 0, retransmits: 0, drops: 0, cmRetries: 0, cmTimeouts: 0,
+            arrows: 0, arrowsHidden: 0};
         ctx.clearRect(0, 0, W, H);
         var tA = tOf(LABEL_W), tB = tOf(W);
         drawAxis(tA, tB);
@@ -565,6 +587,8 @@
     var staleCount = countMarks('mem_read_stale');
     var retransmitCount = countMarks('retransmit');
     var dropCount = countMarks('drop');
+    var cmRetryCount = countMarks('cm_retry');
+    var cmTimeoutCount = countMarks('cm_timeout');
     var badMarks = 0;
     for (i = 0; i < nM; i++) {
         badMarks += M.bad[i];
@@ -585,6 +609,8 @@
         state.staleReads = staleCount;
         state.retransmits = retransmitCount;
         state.drops = dropCount;
+        state.cmRetries = cmRetryCount;
+        state.cmTimeouts = cmTimeoutCount;
         state.badMarks = badMarks;
         state.errorOperations = badOps;
         state.drawn = drawn;
@@ -716,9 +742,28 @@
         }
         var packets = +field('packets'), index = field('index');
         var reason = {buffer_full: 'buffer full', filter: 'drop filter'}[field('reason')] || field('reason');
-        return field('packet') + ' packet' + (packets > 1 && index !== '' ? ' ' + (+index + 1) + ' of ' + packets : '')
-            + (field('from') ? ' from ' + field('from') : '') + ', by switch ' + field('switch') + ' arriving over '
-            + field('port') + ' (' + reason + ')';
+        var what = field('message') ? 'CM ' + field('message') + (field('comm_id') ? ' of connection '
+            + field('comm_id') : '') + ' to ' + field('to') : field('packet') + ' packet'
+            + (packets > 1 && index !== '' ? ' ' + (+index + 1) + ' of ' + packets : '');
+        return what + (field('from') ? ' from ' + field('from') : '') + ', by switch ' + field('switch')
+            + ' arriving over ' + field('port') + ' (' + reason + ')';
+    }
+
+    // "REQ to B (connection 2) sent again, attempt 2\nno REP or REJ within cm.response_timeout" from a cm_retry or
+    // cm_timeout mark's detail lines.
+    function cmWhat(kind, detail) {
+        function field(name) {
+            return (new RegExp('^' + name + ': (.*)$', 'm').exec(detail) || [])[1] || '';
+        }
+        var message = field('message');
+        var answer = {REQ: 'REP or REJ', REP: 'RTU', DREQ: 'DREP'}[message] || 'answer';
+        var conn = field('comm_id') ? ' (connection ' + field('comm_id') + ')' : '';
+        if (kind === 'cm_retry') {
+            return message + ' to ' + field('to') + conn + ' sent again, attempt ' + field('attempt') + '\nno '
+                + answer + ' within cm.response_timeout';
+        }
+        return message + ' to ' + field('to') + conn + ' given up after ' + field('resends') + ' resends\nno '
+            + answer + ' (cm.max_retries)';
     }
 
     function tipText(h) {
@@ -734,6 +779,11 @@
                 return 'retransmit at ' + fmt(M.t[j]) + ' ' + retransmitWhy(str(M.detail[j])) + '\n'
                     + L.name[M.lane[j]] + ': go-back-N from op ' + (M.op[j] >= 0 ? O.id[M.op[j]] : '?')
                     + ', with every later unfinished operation\n' + str(M.detail[j]);
+            }
+            if (kind === 'cm_retry' || kind === 'cm_timeout') {
+                return (kind === 'cm_retry' ? 'CM resend at ' : 'CM timeout at ') + fmt(M.t[j]) + ': '
+                    + cmWhat(kind, str(M.detail[j])) + '\n' + L.name[M.lane[j]] + '\'s connection manager\n'
+                    + str(M.detail[j]);
             }
             return (M.bad[j] ? '\u26a0 ' : '') + kind.replace('_stale', ' (STALE bytes)') + ' at ' + fmt(M.t[j])
                 + '\n' + L.name[M.lane[j]] + (str(M.detail[j]) ? '\n' + str(M.detail[j]) : '');
@@ -768,6 +818,11 @@
     // timeline.html#hover=op:N points at operation N's bar as the mouse would and shows its details (for links
     // and tests); what the pointer found is published as state.hover.
     function hoverFromHash() {
+        var mk = /hover=mark:([a-z_]+)(?::([0-9]+))?/.exec(window.location.hash);
+        if (mk) {
+            hoverMark(mk[1], mk[2] ? +mk[2] : 1);
+            return;
+        }
         var m = /hover=op:([0-9]+)/.exec(window.location.hash);
         if (!m) {
             return;
@@ -777,6 +832,29 @@
                 var ts = T.start[j] === T.start[j] ? T.start[j] : t0[j];
                 var mx = Math.min(Math.max(xOf((ts + t1[j]) / 2), LABEL_W + 1), W - 1);
                 var my = rowY(O.lane[j], O.row[j]) + ROW_H / 2 - view.y + AXIS_H;
+                var h = hit(mx, my);
+                showTip(h, mx, my);
+                state.hover = h ? tipText(h) : null;
+                publish();
+                return;
+            }
+        }
+    }
+
+    // timeline.html#hover=mark:KIND:N points at the N-th mark of a kind (from 1, in trace order; e.g. cm_retry)
+    // drawn along the top of its lane, as the mouse would; the view moves to it if it is off screen.
+    function hoverMark(kind, n) {
+        for (var j = 0; j < nM; j++) {
+            if (str(M.kind[j]) === kind && !onBar(kind, j) && --n === 0) {
+                var mx = xOf(M.t[j]);
+                var my = laneY[M.lane[j]] + PAD + MARK_H / 2 - view.y + AXIS_H;
+                if (mx < LABEL_W + 1 || mx > W - 1 || my < AXIS_H || my > H - 1) {
+                    view.t = M.t[j] - (W - LABEL_W) / 2 / view.scale;
+                    view.y = Math.max(0, laneY[M.lane[j]] - 20);
+                    draw();
+                    mx = xOf(M.t[j]);
+                    my = laneY[M.lane[j]] + PAD + MARK_H / 2 - view.y + AXIS_H;
+                }
                 var h = hit(mx, my);
                 showTip(h, mx, my);
                 state.hover = h ? tipText(h) : null;
@@ -852,7 +930,7 @@
     sw('#9a9a9a', 'queued');
     sw('rgba(0,0,0,0.35)', 'wire');
     sw('#e6550d', 'fence wait');
-    sw(RETRANSMIT, 'retransmit');
+    sw(RETRANSMIT, 'retransmit / CM resend');
     sw(DROP, 'drop');
 
     // timeline.html#from=PS&to=PS (picoseconds) opens the page on that interval.

@@ -1,7 +1,10 @@
 package org.datsim.fabric.dat;
 
+import org.datsim.fabric.sw.CmPacketContext;
+
 /**
- * A connection-management datagram between two hosts' providers.
+ * A connection-management datagram between two hosts' providers. A switch that drops the packet carrying it names
+ * its type and communication id ({@link CmPacketContext}).
  *
  * @param type REQ, REP, RTU, REJ, DREQ or DREP
  * @param srcHost the sending host id
@@ -16,5 +19,5 @@ package org.datsim.fabric.dat;
  *     current connection
  */
 record CmMessage(String type, int srcHost, Ep from, Ep to, long connQual, byte[] privateData,
-        boolean consumerReject, long commId) {
+        boolean consumerReject, long commId) implements CmPacketContext {
 }

@@ -412,7 +412,7 @@ final class ConnectionCalls extends ProviderPart {
             ep.cmResends++;
             if (trace.isEnabled()) {
                 trace.fire(TraceEvent.of(sim.now(), CM_RETRY, host.name).ep(ep.name()).attr("message", m.type())
-                        .attr("attempt", ep.cmResends).attr("to", to));
+                        .attr("attempt", ep.cmResends).attr("to", to).attr("comm_id", m.commId()));
             }
             host.hca.sendCm(ep.cmAwaitingHost, m);
             ep.cmTimer = sim.schedule(responseTimeout, () -> responseTimedOut(ep, m));
@@ -421,7 +421,7 @@ final class ConnectionCalls extends ProviderPart {
         ep.cmAwaiting = null;
         if (trace.isEnabled()) {
             trace.fire(TraceEvent.of(sim.now(), CM_TIMEOUT, host.name).ep(ep.name()).attr("message", m.type())
-                    .attr("resends", maxRetries).attr("to", to));
+                    .attr("resends", maxRetries).attr("to", to).attr("comm_id", m.commId()));
         }
         boolean current = !ep.freed && ep.commId == m.commId();
         switch (m.type()) {

@@ -40,7 +40,9 @@ public final class Switch implements NetworkNode, Ingress {
      * summary.json's ports), {@code reason} ({@link #BUFFER_FULL} or {@link #FILTER}), {@code packet} (its
      * kind, e.g. {@code rdma_write}, {@code ack}), {@code from} and {@code to} (hosts), for a packet of an operation
      * {@code seq} (its message's sequence number on the requester's queue pair), {@code index} and {@code packets}
-     * (its place in its message), and {@code bytes} (on the wire, headers included).
+     * (its place in its message), for a connection-management packet whose context is a {@link CmPacketContext}
+     * {@code message} (REQ, REP, RTU, REJ, DREQ or DREP) and {@code comm_id} (its connection's communication id, when
+     * it has one), and {@code bytes} (on the wire, headers included).
      */
     public static final String DROP = "drop";
     /** A drop's reason: the input's share of the buffer could not hold the packet (PFC with too little headroom). */
@@ -287,6 +289,12 @@ public final class Switch implements NetworkNode, Ingress {
                 .attr("from", from).attr("to", hostName(packet.dstHost));
         if (wr != null) {
             e.attr("seq", wr.seq()).attr("index", packet.index).attr("packets", packet.count);
+        } else if (packet.kind == Packet.CM && packet.context instanceof CmPacketContext) {
+            CmPacketContext m = (CmPacketContext) packet.context;
+            e.attr("message", m.type());
+            if (m.commId() > 0) {
+                e.attr("comm_id", m.commId());
+            }
         }
         return e.attr("bytes", packet.wireBytes);
     }

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * view} it, load {@code timeline.html} from {@code file://}, and read what the page says it drew (its
  * {@code #datsim-state} element, via {@code --dump-dom}): the lanes, the bars, the fence arrow, the error marks, and
  * no script error and no console message; pointing at the fenced Send ({@code #hover=op:3}) shows why it waited;
- * the retransmissions and the packets a switch dropped in a lossy run are marked on their operations, not as errors.
+ * the retransmissions and the packets a switch dropped in a lossy run are marked on their operations, not as errors;
+ * a connection request sent again after its loss is marked on its endpoint's lane ({@code #hover=mark:cm_retry}).
  * Saves a screenshot, with that tooltip, as {@code target/timeline-screenshot.png}.
  *
  * <p>Chromium is Debian's {@code chromium} package (CI's {@code .ci/run} installs it), or the browser named by the
@@ -220,6 +221,24 @@ class TimelineBrowserTest {
                 + " A->S (buffer full)"), text);
         assertTrue(text.indexOf("dropped at 34.669 us") < text.indexOf("retransmitted at 44.176 us"),
                 "in time order: " + text);
+    }
+
+    @Test
+    void aConnectionRequestResentAfterItsLossIsMarkedOnItsEndpointAndItsDropOnTheSender() throws Exception {
+        Path page = runAndView("cm-req-loss.json");
+        JsonNode s = state(page);
+        assertEquals(1, s.path("cmRetries").asInt(), "the example's REQ is sent again once");
+        assertEquals(1, s.path("drawn").path("cmRetries").asInt(), "drawn when the run fits");
+        assertEquals(0, s.path("cmTimeouts").asInt(), "and answered then");
+        assertEquals(1, s.path("drops").asInt(), "the REQ, the one packet dropped");
+        assertEquals(0, s.path("badMarks").asInt(), "a recovered loss is not drawn as an error");
+
+        String retry = state(page.toUri() + "#hover=mark:cm_retry").path("hover").asText();
+        assertTrue(retry.startsWith("CM resend at 4.295 s: REQ to B (connection 2) sent again, attempt 1\nno REP or"
+                + " REJ within cm.response_timeout\nA/ep2's connection manager"), retry);
+        String drop = state(page.toUri() + "#hover=mark:drop").path("hover").asText();
+        assertTrue(drop.startsWith("drop at 21.063 us: CM REQ of connection 2 to B from A, by switch S arriving over"
+                + " A->S (buffer full)\nA"), drop);
     }
 
     @Test

@@ -20,8 +20,10 @@ import org.datsim.viz.TraceReader;
  * ready), the HCA cache misses that stalled it, when it went on the wire, which of its packets switches dropped
  * (where and why), the retransmissions that recovered lost packets (and why each began: an ACK timeout, a
  * sequence-error NAK, a missing response; and the first drop behind it), was placed and completed
- * (and whether its completion waited for an earlier operation), and when the consumer took the completion. Only what the trace shows is claimed; what it cannot show
- * is listed in {@link Explanation#limits()}.
+ * (and whether its completion waited for an earlier operation), and when the consumer took the completion. Among the
+ * other happenings: connection-management packets the switches dropped, and how the connection manager sent each
+ * lost REQ, REP or DREQ again and when it gave one up. Only what the trace shows is claimed; what
+ * it cannot show is listed in {@link Explanation#limits()}.
  *
  * <p>Feed events with {@link #accept(TraceEvent)} in file order, then call {@link #explain()}; or use
  * {@link #explainRun(Path)} on a run directory.
@@ -48,6 +50,8 @@ public final class Explainer {
     private final TraceIndex index = new TraceIndex();
     private final List<String> header = new ArrayList<>();
     private long pcieLatency = 150_000;
+    /** cm.response_timeout of the run (summary.json), or -1 if not known. */
+    private long cmResponseTimeout = -1;
     /** summary.json's count of dropped packets, in words ("" if none or no summary), told if the trace has none. */
     private String untracedDrops = "";
 
@@ -59,6 +63,17 @@ public final class Explainer {
      */
     public void setPcieLatency(long ps) {
         this.pcieLatency = ps;
+    }
+
+    /**
+     * Sets the connection manager's response timeout the run used (summary.json's {@code cm.response_timeout}): how
+     * long after each sending a REQ, REP or DREQ without its answer was sent again. Without it the explanation tells
+     * the time between resends when they were evenly spaced.
+     *
+     * @param ps picoseconds
+     */
+    public void setCmResponseTimeout(long ps) {
+        this.cmResponseTimeout = ps;
     }
 
     /**
@@ -90,6 +105,14 @@ public final class Explainer {
                         x.setPcieLatency(SimTime.parse(latency));
                     } catch (IllegalArgumentException e) {
                         // keep the default; the story only says less precisely why a start was late
+                    }
+                }
+                String cmTimeout = s.path("params").path("cm.response_timeout").asText("");
+                if (!cmTimeout.isEmpty()) {
+                    try {
+                        x.setCmResponseTimeout(SimTime.parse(cmTimeout));
+                    } catch (IllegalArgumentException e) {
+                        // unknown: resends are told with the time between them, when even
                     }
                 }
                 x.addHeader("Run of scenario " + s.path("scenario").asText("?") + " (seed " + s.path("seed").asText("?")
@@ -163,7 +186,9 @@ public final class Explainer {
             head.add(untracedDrops);
             limits.add(UNTRACED_DROPS_LIMIT);
         }
-        return new Explanation(List.copyOf(head), stories, index.others.sorted(), List.copyOf(limits));
+        List<Explanation.Line> cm = index.cm.lines(index.drops, cmResponseTimeout);
+        return new Explanation(List.copyOf(head), stories, index.others.sorted(cm), List.copyOf(limits),
+                index.cm.any() ? Wording.STAR_LEGEND_CM : Wording.STAR_LEGEND);
     }
 
     private Explanation.Story story(OpRecord o, StartCauses starts, CacheCauses caches, Losses losses,

@@ -5,14 +5,29 @@ import java.util.List;
 
 /**
  * The causal story of a run, built by {@link Explainer}: one {@link Story} per operation in posting order, and the
- * other happenings worth a reader's attention (stale CPU reads, broken connections, failed expectations).
+ * other happenings worth a reader's attention (stale CPU reads, broken connections, connection-management messages
+ * lost and resent, failed expectations).
  *
  * @param header lines that introduce the run (scenario, seed, end time), possibly empty
  * @param stories one per posted operation, in posting order
  * @param others notable happenings that belong to no operation, in time order
  * @param limits what the trace cannot tell, in words
+ * @param legend the line under the printed explanation that says what its stars mark
  */
-public record Explanation(List<String> header, List<Story> stories, List<Line> others, List<String> limits) {
+public record Explanation(List<String> header, List<Story> stories, List<Line> others, List<String> limits,
+        String legend) {
+
+    /**
+     * An explanation with the legend of a run without connection-manager resends or timeouts.
+     *
+     * @param header lines that introduce the run
+     * @param stories one per posted operation, in posting order
+     * @param others notable happenings that belong to no operation, in time order
+     * @param limits what the trace cannot tell, in words
+     */
+    public Explanation(List<String> header, List<Story> stories, List<Line> others, List<String> limits) {
+        this(header, stories, others, limits, Wording.STAR_LEGEND);
+    }
 
     /**
      * One step of a story.
@@ -95,7 +110,7 @@ public record Explanation(List<String> header, List<Story> stories, List<Line> o
             }
         }
         out.println();
-        out.println(Wording.STAR_LEGEND);
+        out.println(legend);
         for (String l : limits) {
             out.println("Not in the trace: " + l);
         }

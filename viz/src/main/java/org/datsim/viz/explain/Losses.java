@@ -165,8 +165,14 @@ final class Losses {
             }
         }
         boolean noOp = false;
+        boolean allNoOp = true;
         for (OpRecord.Drop d : drops) {
             noOp |= d.op() < 0;
+            allNoOp &= d.op() < 0;
+        }
+        if (allNoOp) {
+            return sb.append(drops.size() == 1 ? ". It belonged to no operation: the other happenings below tell it."
+                    : ". None belonged to an operation: the other happenings below tell them.").toString();
         }
         return sb.append(". The story of each operation below tells which of its packets were lost, and when")
                 .append(noOp ? " (the other happenings tell the packets of no operation)." : ".").toString();

@@ -43,9 +43,11 @@ final class OpRecord {
      * @param seq its message's sequence number on the requester's queue pair, or -1
      * @param index its index in its message, from 0, or -1
      * @param packets the packets of its message, or -1
+     * @param message for a connection-management packet, its message (REQ, REP, RTU, REJ, DREQ, DREP); else ""
+     * @param commId for a connection-management packet, its connection's communication id; else -1
      */
     record Drop(long tPs, long op, String sw, String port, String reason, String packet, String from, String to,
-            long seq, long index, long packets) {
+            long seq, long index, long packets, String message, long commId) {
     }
 
     long id;

@@ -7,7 +7,7 @@ import org.datsim.core.trace.TraceEvent;
 /**
  * Writes the happenings that belong to no operation: broken connections and other asynchronous errors, stale or
  * unexpected CPU reads, posts the provider refused, disconnects, failed expectations and dropped packets of no
- * operation.
+ * operation (connection management, whose resends and timeouts {@link CmResends} tells).
  */
 final class OtherHappenings {
 
@@ -26,11 +26,16 @@ final class OtherHappenings {
         }
     }
 
-    /** A {@code drop} of a packet that belongs to no operation (connection management). */
+    /**
+     * A {@code drop} of a packet that belongs to no operation (connection management): the message and its
+     * connection when the line names them ("A's REQ to B (connection 1)"), else the packet's kind.
+     */
     void drop(OpRecord.Drop d) {
-        String what = "cm".equals(d.packet()) ? "a connection-management packet" : "a " + d.packet() + " packet";
-        lines.add(new Explanation.Line(d.tPs(), "switch " + d.sw() + " dropped " + what + " from " + d.from()
-                + " to " + d.to() + " on arrival over " + d.port() + ": " + Losses.why(d.reason(), false, false), true));
+        String what = !d.message().isEmpty() ? CmResends.message(d.from(), d.message(), d.to(), d.commId())
+                : ("cm".equals(d.packet()) ? "a connection-management packet" : "a " + d.packet() + " packet")
+                        + " from " + d.from() + " to " + d.to();
+        lines.add(new Explanation.Line(d.tPs(), "switch " + d.sw() + " dropped " + what + " on arrival over "
+                + d.port() + ": " + Losses.why(d.reason(), false, false), true));
     }
 
     /** A {@code mem_read}: told only when it was stale or not what the scenario expected. */
@@ -97,7 +102,19 @@ final class OtherHappenings {
 
     /** Returns the lines so far in time order (ties in the order they happened). */
     List<Explanation.Line> sorted() {
+        return sorted(List.of());
+    }
+
+    /**
+     * Returns the lines so far and some more in time order (ties: the lines so far in the order they happened, then
+     * the others in their order).
+     *
+     * @param more lines told at the end of the trace (e.g. {@link CmResends}'), not kept
+     * @return a new list
+     */
+    List<Explanation.Line> sorted(List<Explanation.Line> more) {
         List<Explanation.Line> out = new ArrayList<>(lines);
+        out.addAll(more);
         out.sort((a, b) -> Long.compare(a.tPs(), b.tPs()));
         return out;
     }

@@ -55,6 +55,8 @@ final class TraceIndex {
     /** Per process: when its dat_evd_waits returned DAT_TIMEOUT_EXPIRED. */
     final Map<String, TreeMap<Long, String>> waitTimeouts = new HashMap<>();
     final OtherHappenings others = new OtherHappenings();
+    /** The connection manager's resends and timeouts ({@code cm_retry}, {@code cm_timeout}). */
+    final CmResends cm = new CmResends();
     long lastEvent;
     /** The last call traced: a dequeue event follows the dat_evd_wait or dat_evd_dequeue that took it. */
     private String lastCall = "";
@@ -172,6 +174,15 @@ final class TraceIndex {
             case DROP:
                 drop(e, t);
                 break;
+            case CmResends.CM_RETRY:
+            case CmResends.CM_TIMEOUT:
+                cm.accept(e, t);
+                break;
+            case "event":
+                if (e.ep() != null) {
+                    cm.event(e, t);
+                }
+                break;
             case TraceEvent.PLACE: {
                 OpRecord o = op(e);
                 o.place = t;
@@ -246,7 +257,7 @@ final class TraceIndex {
         OpRecord o = e.op() >= 0 ? op(e) : null;
         OpRecord.Drop d = new OpRecord.Drop(t, e.op(), text(e, "switch"), text(e, "port"), text(e, "reason"),
                 text(e, "packet"), text(e, "from"), text(e, "to"), number(e, "seq", -1), number(e, "index", -1),
-                number(e, "packets", -1));
+                number(e, "packets", -1), text(e, "message"), number(e, "comm_id", -1));
         drops.add(d);
         if (o == null) {
             others.drop(d);

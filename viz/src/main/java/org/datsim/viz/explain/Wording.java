@@ -13,7 +13,8 @@ final class Wording {
      * no waiter (rule 13), a start past an unfinished RDMA Read or atomic (rules 18 and 19), retransmissions, packets
      * a switch dropped, RNR NAKs, flushes, failures, and never completing; among the other happenings: broken
      * connections and asynchronous errors, dropped connection-management packets, stale or unexpected CPU reads,
-     * refused posts, binds and waits, and failed expectations. It says "go-back-N resends" and
+     * refused posts, binds and waits, and failed expectations (and connection-manager resends and timeouts, which
+     * {@link #STAR_LEGEND_CM} adds). It says "go-back-N resends" and
      * "receiver-not-ready NAKs", not "retransmission" and "RNR": those words mark the steps that tell one, and tests
      * check that the explanation of a run without one never prints them.
      */
@@ -22,6 +23,14 @@ final class Wording {
             + " atomic, go-back-N resends after a loss, switch drops, refusals (receiver-not-ready NAKs, refused"
             + " posts, binds and waits), flushes, failures, broken connections and other errors, stale or unexpected"
             + " reads, failed expectations and operations that never completed.)";
+
+    /**
+     * The legend of an explanation that tells connection-manager resends and timeouts ({@link CmResends}): the
+     * {@link #STAR_LEGEND} naming them too. Only such an explanation prints it, so that the explanation of every run
+     * without a lost CM message stays as it was.
+     */
+    static final String STAR_LEGEND_CM = STAR_LEGEND.replace("go-back-N resends after a loss, switch drops",
+            "go-back-N resends after a loss, connection-manager resends and timeouts, switch drops");
 
     /**
      * Returns the short form of completion flags: "BARRIER_FENCE", "SUPPRESS|UNSIGNALLED", or "".
