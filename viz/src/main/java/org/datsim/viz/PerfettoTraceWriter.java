@@ -38,7 +38,9 @@ import org.datsim.core.util.LongTable;
  * fence or RDMA Read credits to each operation it waited for, and (category "message") a request to the work it
  * caused on the other side and a response back. Counter events ({@code "C"}) track per endpoint the operations
  * outstanding, the RDMA Reads in flight (the read credits in use) and the completions not yet dequeued. Errors,
- * stale reads, failed expectations, RNR NAKs and connection events are instant events ({@code "i"}).
+ * stale reads, failed expectations, RNR NAKs, retransmissions, switch drops, the connection manager's resends and
+ * give-ups ({@code cm_retry}, {@code cm_timeout}) and connection events are instant events ({@code "i"}) on their
+ * endpoint's thread (else "cpu"), with the trace line's fields as args; CM messages received ({@code cm}) are not.
  *
  * <p>Times are microseconds with six decimals (picosecond precision); the output is deterministic.
  */
@@ -237,6 +239,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
             case "cm":
                 return;
             default:
+                // errors, rnr_nak, retransmit, drop, cm_retry, cm_timeout, event, ...: on the endpoint's thread
                 instant(pid, e.ep() == null ? CPU : e.ep(), t, kind, e);
         }
     }

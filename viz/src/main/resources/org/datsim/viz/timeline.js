@@ -797,22 +797,67 @@
         return opText(h.op);
     }
 
+    // The tooltip's padding and border, horizontal and vertical (px): its max-width and max-height are of its content.
+    var tipCss = window.getComputedStyle(tip);
+    var TIP_FRAME_X = parseFloat(tipCss.paddingLeft) + parseFloat(tipCss.paddingRight)
+        + parseFloat(tipCss.borderLeftWidth) + parseFloat(tipCss.borderRightWidth);
+    var TIP_FRAME_Y = parseFloat(tipCss.paddingTop) + parseFloat(tipCss.paddingBottom)
+        + parseFloat(tipCss.borderTopWidth) + parseFloat(tipCss.borderBottomWidth);
+    var TIP_MARGIN = 2; // px kept free between the tooltip and the edge of what is visible
+    var tipAt = null; // the pointer the tooltip is shown for, in the viewport's pixels
+
+    // Shows the details of h next to the pointer (mx, my: pixels of the canvas), inside the part of the canvas that is
+    // visible (#wrap clips, and the window may be smaller than the canvas): right of and below the pointer where the
+    // tooltip fits, else left of or above it, else against the far edge. A tooltip wider than all of that wraps its
+    // long lines; one taller is cut at the bottom.
     function showTip(h, mx, my) {
         if (!h) {
             tip.hidden = true;
+            tipAt = null;
             return;
         }
         tip.textContent = tipText(h);
         tip.hidden = false;
-        var tx = mx + 14, ty = my + 14;
-        if (tx + tip.offsetWidth > W) {
-            tx = Math.max(0, mx - tip.offsetWidth - 10);
+        var box = wrap.getBoundingClientRect();
+        var doc = document.documentElement;
+        // the visible part of #wrap, in its own pixels (the tooltip's left and top are relative to it)
+        var x0 = Math.max(0, -box.left) + TIP_MARGIN, y0 = Math.max(0, -box.top) + TIP_MARGIN;
+        var x1 = Math.min(wrap.clientWidth, doc.clientWidth - box.left) - TIP_MARGIN;
+        var y1 = Math.min(wrap.clientHeight, doc.clientHeight - box.top) - TIP_MARGIN;
+        // measured where the whole room is available, so its width is its text's (or the room's), not what is left
+        // of the room at its previous place
+        tip.style.left = x0 + 'px';
+        tip.style.top = y0 + 'px';
+        tip.style.maxWidth = 'min(60em, ' + Math.max(0, x1 - x0 - TIP_FRAME_X) + 'px)';
+        tip.style.maxHeight = Math.max(0, y1 - y0 - TIP_FRAME_Y) + 'px';
+        var size = tip.getBoundingClientRect(); // fractional, unlike offsetWidth
+        tip.style.left = tipPlace(mx, size.width, x0, x1) + 'px';
+        tip.style.top = tipPlace(my, size.height, y0, y1) + 'px';
+        tipAt = {x: box.left + mx, y: box.top + my};
+    }
+
+    // Where a tooltip of this size starts along one axis: after the pointer p if it fits in [lo, hi], else before
+    // it, else as far towards the start as it must to end at hi.
+    function tipPlace(p, size, lo, hi) {
+        if (p + 14 >= lo && p + 14 + size <= hi) {
+            return p + 14;
         }
-        if (ty + tip.offsetHeight > H) {
-            ty = Math.max(0, my - tip.offsetHeight - 10);
+        if (p - 10 - size >= lo && p - 10 <= hi) {
+            return p - 10 - size;
         }
-        tip.style.left = tx + 'px';
-        tip.style.top = ty + 'px';
+        return Math.max(lo, hi - size);
+    }
+
+    // Where the tooltip is (its box, in CSS pixels of the viewport), the pointer it is shown for, the viewport's size,
+    // and how far its text overflows its box (px; 0: all of it is in the box), for tests; null when hidden.
+    function tipBox() {
+        if (tip.hidden) {
+            return null;
+        }
+        var r = tip.getBoundingClientRect();
+        return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, pointer: tipAt,
+            viewport: {width: document.documentElement.clientWidth, height: document.documentElement.clientHeight},
+            overflow: {x: tip.scrollWidth - tip.clientWidth, y: tip.scrollHeight - tip.clientHeight}};
     }
 
     // timeline.html#hover=op:N points at operation N's bar as the mouse would and shows its details (for links
@@ -835,6 +880,7 @@
                 var h = hit(mx, my);
                 showTip(h, mx, my);
                 state.hover = h ? tipText(h) : null;
+                state.tip = tipBox();
                 publish();
                 return;
             }
@@ -858,6 +904,7 @@
                 var h = hit(mx, my);
                 showTip(h, mx, my);
                 state.hover = h ? tipText(h) : null;
+                state.tip = tipBox();
                 publish();
                 return;
             }

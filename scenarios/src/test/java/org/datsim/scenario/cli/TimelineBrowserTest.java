@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code #datsim-state} element, via {@code --dump-dom}): the lanes, the bars, the fence arrow, the error marks, and
  * no script error and no console message; pointing at the fenced Send ({@code #hover=op:3}) shows why it waited;
  * the retransmissions and the packets a switch dropped in a lossy run are marked on their operations, not as errors;
- * a connection request sent again after its loss is marked on its endpoint's lane ({@code #hover=mark:cm_retry}).
+ * a connection request sent again after its loss is marked on its endpoint's lane ({@code #hover=mark:cm_retry});
+ * a tooltip at the right edge of the window, or wider or taller than the window, stays inside it.
  * Saves a screenshot, with that tooltip, as {@code target/timeline-screenshot.png}.
  *
  * <p>Chromium is Debian's {@code chromium} package (CI's {@code .ci/run} installs it), or the browser named by the
@@ -128,8 +129,10 @@ class TimelineBrowserTest {
         return state(page.toUri().toString());
     }
 
-    private JsonNode state(String url) throws Exception {
-        String[] r = chromium(url, "--dump-dom");
+    private JsonNode state(String url, String... extra) throws Exception {
+        List<String> args = new ArrayList<>(List.of(extra));
+        args.add("--dump-dom");
+        String[] r = chromium(url, args.toArray(new String[0]));
         Matcher m = Pattern.compile("<pre id=\"datsim-state\"[^>]*>(.*?)</pre>", Pattern.DOTALL).matcher(r[0]);
         assertTrue(m.find(), () -> "the page published no #datsim-state; stderr:\n" + r[1]);
         String json = m.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"")
@@ -239,6 +242,58 @@ class TimelineBrowserTest {
         String drop = state(page.toUri() + "#hover=mark:drop").path("hover").asText();
         assertTrue(drop.startsWith("drop at 21.063 us: CM REQ of connection 2 to B from A, by switch S arriving over"
                 + " A->S (buffer full)\nA"), drop);
+    }
+
+    /**
+     * Checks that the tooltip the page shows lies inside the viewport, its text inside its box (long lines wrapped,
+     * none cut at the side), and returns where it is (the page's {@code state.tip}).
+     */
+    private static JsonNode tipInsideTheViewport(JsonNode s) {
+        JsonNode tip = s.path("tip");
+        assertTrue(tip.isObject(), () -> "a tooltip is shown: " + s);
+        double w = tip.path("viewport").path("width").asDouble();
+        double h = tip.path("viewport").path("height").asDouble();
+        assertTrue(w > 0 && h > 0, tip::toString);
+        assertTrue(tip.path("left").asDouble() >= 0, () -> "not past the left edge: " + tip);
+        assertTrue(tip.path("top").asDouble() >= 0, () -> "not past the top edge: " + tip);
+        assertTrue(tip.path("right").asDouble() <= w, () -> "not past the right edge: " + tip);
+        assertTrue(tip.path("bottom").asDouble() <= h, () -> "not past the bottom edge: " + tip);
+        assertEquals(0, tip.path("overflow").path("x").asInt(), () -> "no text beyond its right side: " + tip);
+        return tip;
+    }
+
+    @Test
+    void aTooltipNearTheRightEdgeStaysInsideTheWindow() throws Exception {
+        // the CM resend is the run's last happening: it is drawn at the right edge, with no room on its right
+        Path page = runAndView("cm-req-loss.json");
+        JsonNode s = state(page.toUri() + "#hover=mark:cm_retry");
+        assertTrue(s.path("hover").asText().startsWith("CM resend at 4.295 s"), s::toString);
+        JsonNode tip = tipInsideTheViewport(s);
+        double px = tip.path("pointer").path("x").asDouble();
+        double py = tip.path("pointer").path("y").asDouble();
+        double width = tip.path("right").asDouble() - tip.path("left").asDouble();
+        assertTrue(px > tip.path("viewport").path("width").asDouble() - 40, () -> "the mark is near the right edge: "
+                + tip);
+        assertTrue(px + width > tip.path("viewport").path("width").asDouble(), () -> "too wide for its right: " + tip);
+        assertTrue(tip.path("right").asDouble() <= px, () -> "shown to the left of the pointer: " + tip);
+        assertTrue(tip.path("top").asDouble() > py, () -> "and below it, where there is room: " + tip);
+
+        // op 4's details (20 lines, some of 99 characters) in a window narrower than they are: the op's bar runs
+        // past the right edge of the view and the pointer sits on that edge; the tooltip wraps its long lines
+        Path lossy = runAndView("pfc-headroom-loss.json");
+        String atEdge = lossy.toUri() + "#from=0&to=40000000&hover=op:4";
+        JsonNode narrow = state(atEdge, "--window-size=600,700");
+        assertTrue(narrow.path("hover").asText().startsWith("op 4  rdma_write  32768 B"), narrow::toString);
+        JsonNode t2 = tipInsideTheViewport(narrow);
+        assertEquals(600, t2.path("viewport").path("width").asInt(), t2::toString);
+        assertTrue(t2.path("pointer").path("x").asDouble() >= 598, () -> "the pointer is on the right edge: " + t2);
+
+        // and in a window lower than the tooltip is tall, it is not pushed past the bottom edge
+        JsonNode low = state(atEdge, "--window-size=1400,450");
+        assertTrue(low.path("hover").asText().startsWith("op 4  rdma_write  32768 B"), low::toString);
+        JsonNode t3 = tipInsideTheViewport(low);
+        assertTrue(t3.path("pointer").path("x").asDouble() >= t3.path("viewport").path("width").asDouble() - 2,
+                t3::toString);
     }
 
     @Test
