@@ -519,7 +519,7 @@ class ReliableTransportTest {
     }
 
     @Test
-    void aRequestPostedEarlierButRungLaterIsFlushedWhenTheOneRungFirstFails() {
+    void rule44_aRequestPostedEarlierButRungLaterIsFlushedWhenTheOneRungFirstFails() {
         // The inline Write is posted first, but its doorbell (WQE and payload over PCIe) arrives after the plain
         // one's: the engine takes up the plain Write first and it is first on the wire, so it is the one the retry
         // count fails. The inline Write is later in the queue pair's processing order and is flushed (rule 44);
