@@ -20,4 +20,9 @@ import org.datsim.fabric.sw.CmPacketContext;
  */
 record CmMessage(String type, int srcHost, Ep from, Ep to, long connQual, byte[] privateData,
         boolean consumerReject, long commId) implements CmPacketContext {
+
+    @Override
+    public String endpoint() {
+        return from != null ? from.name() : null;
+    }
 }

@@ -21,4 +21,12 @@ public interface CmPacketContext {
      * @return the id, positive; 0 or less if the message has none
      */
     long commId();
+
+    /**
+     * Returns the name of the endpoint that sent the message, as trace lines name endpoints, or null when no
+     * endpoint sent it (a REJ from a service point with no endpoint).
+     *
+     * @return the name, or null
+     */
+    String endpoint();
 }

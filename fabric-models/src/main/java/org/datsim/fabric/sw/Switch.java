@@ -279,9 +279,13 @@ public final class Switch implements NetworkNode, Ingress {
     private TraceEvent dropEvent(Packet packet, String port, String reason) {
         String from = hostName(packet.srcHost);
         WorkRequest wr = packet.context instanceof WorkRequest ? (WorkRequest) packet.context : null;
+        CmPacketContext cm = packet.kind == Packet.CM && packet.context instanceof CmPacketContext
+                ? (CmPacketContext) packet.context : null;
         TraceEvent e;
         if (wr != null) {
             e = TraceEvent.of(sim.now(), DROP, wr.qp.hca().name()).ep(wr.qp.name()).op(wr.opId).cookie(wr.cookie);
+        } else if (cm != null && cm.endpoint() != null) {
+            e = TraceEvent.of(sim.now(), DROP, from).ep(cm.endpoint()); // on the sending endpoint's lane
         } else {
             e = TraceEvent.of(sim.now(), DROP, from);
         }
@@ -289,11 +293,10 @@ public final class Switch implements NetworkNode, Ingress {
                 .attr("from", from).attr("to", hostName(packet.dstHost));
         if (wr != null) {
             e.attr("seq", wr.seq()).attr("index", packet.index).attr("packets", packet.count);
-        } else if (packet.kind == Packet.CM && packet.context instanceof CmPacketContext) {
-            CmPacketContext m = (CmPacketContext) packet.context;
-            e.attr("message", m.type());
-            if (m.commId() > 0) {
-                e.attr("comm_id", m.commId());
+        } else if (cm != null) {
+            e.attr("message", cm.type());
+            if (cm.commId() > 0) {
+                e.attr("comm_id", cm.commId());
             }
         }
         return e.attr("bytes", packet.wireBytes);

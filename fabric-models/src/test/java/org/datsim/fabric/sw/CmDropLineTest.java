@@ -54,8 +54,8 @@ class CmDropLineTest {
         TraceEvent d = drops.get(0);
         assertTrue(d.tPs() > 10 * US && d.tPs() < 110 * US, "dropped on its way, before A sends it again: " + d);
         assertEquals("A", d.host(), "a CM packet names the host that sent it");
-        assertNull(d.ep(), "it belongs to no operation");
-        assertEquals(-1, d.op());
+        assertEquals(ep.name(), d.ep(), "on the lane of the endpoint that sent it, like its resends");
+        assertEquals(-1, d.op(), "it belongs to no operation");
         assertEquals("S", d.attrValue("switch"));
         assertEquals("A->S", d.attrValue("port"));
         assertEquals(Switch.FILTER, d.attrValue("reason"));
