@@ -280,22 +280,27 @@
             && M.op[j] >= 0;
     }
 
+    /** A left-pointing triangle ("back to this"): a resend. Outlined so that it shows on any bar colour. */
+    function backTriangle(x, yy) {
+        ctx.fillStyle = RETRANSMIT;
+        ctx.beginPath();
+        ctx.moveTo(x - 5, yy);
+        ctx.lineTo(x + 3, yy - 5);
+        ctx.lineTo(x + 3, yy + 5);
+        ctx.closePath();
+        ctx.fill();
+        ctx.strokeStyle = '#fff';
+        ctx.lineWidth = 1;
+        ctx.stroke();
+    }
+
     function drawMark(j, x, lane) {
         var kind = str(M.kind[j]);
         var yy;
         if (kind === 'retransmit' && M.op[j] >= 0) {
             // A left-pointing triangle ("back to this operation"), outlined so that it shows on any bar colour.
             yy = rowY(lane, O.row[M.op[j]]) + (ROW_H - 3) / 2 - view.y + AXIS_H;
-            ctx.fillStyle = RETRANSMIT;
-            ctx.beginPath();
-            ctx.moveTo(x - 5, yy);
-            ctx.lineTo(x + 3, yy - 5);
-            ctx.lineTo(x + 3, yy + 5);
-            ctx.closePath();
-            ctx.fill();
-            ctx.strokeStyle = '#fff';
-            ctx.lineWidth = 1;
-            ctx.stroke();
+            backTriangle(x, yy);
             drawn.retransmits++;
             return;
         }
@@ -326,16 +331,7 @@
         if (kind === 'cm_retry' || kind === 'cm_timeout') {
             // The connection manager sent a REQ, REP or DREQ again (a triangle pointing back, as a retransmission),
             // or gave it up (the triangle against a bar: no more resends). Outlined so that it shows on any colour.
-            ctx.fillStyle = RETRANSMIT;
-            ctx.strokeStyle = '#fff';
-            ctx.lineWidth = 1;
-            ctx.beginPath();
-            ctx.moveTo(x - 5, yy);
-            ctx.lineTo(x + 3, yy - 5);
-            ctx.lineTo(x + 3, yy + 5);
-            ctx.closePath();
-            ctx.fill();
-            ctx.stroke();
+            backTriangle(x, yy);
             if (kind === 'cm_timeout') {
                 ctx.fillRect(x - 8, yy - 5, 2, 10);
                 drawn.cmTimeouts++;
