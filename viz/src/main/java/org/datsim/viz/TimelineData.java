@@ -23,7 +23,8 @@ import org.datsim.core.trace.TraceSink;
  * the target), marks (memory reads, stale ones flagged; errors; calls that returned an error; failed expectations;
  * fence and credit waits; RNR NAKs; go-back-N retransmissions, on the lane of the endpoint that sent again and
  * naming the operation it began with; packets a switch dropped, on the lane of the endpoint whose operation the
- * packet belongs to and naming it, or on the sending host's lane for a connection-management packet; connection
+ * packet belongs to and naming it, or for a connection-management packet the endpoint that sent it (its host's
+ * lane for a REJ from a service point); connection
  * events; the connection manager's resends and timeouts of REQ, REP and DREQ, on the lane of the endpoint that sent
  * the message), and arrows from an operation held by a fence or by RDMA Read credits to each operation it waited for.
  *
