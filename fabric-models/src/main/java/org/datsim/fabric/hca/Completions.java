@@ -131,7 +131,7 @@ abstract class Completions extends ReliableTransport {
         for (WorkRequest wr : qp.outstanding) {
             if (wr == failing) {
                 postedLater = true;
-            } else if (!wr.done && (postedLater || (failing.rung && (!wr.rung || wr.ringOrder > failing.ringOrder)))) {
+            } else if (!wr.done && (postedLater || wr.ringOrder > failing.ringOrder)) {
                 wr.status = Dat.DTO_ERR_FLUSHED;
                 wr.done = true;
             }

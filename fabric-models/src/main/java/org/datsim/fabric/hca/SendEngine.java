@@ -96,7 +96,6 @@ abstract class SendEngine extends PayloadReader {
             return;
         }
         QueuePair qp = wr.qp;
-        wr.rung = true;
         wr.ringOrder = qp.rings++;
         if (wr.opcode != WorkRequest.BIND) {
             wr.seq = qp.nextSeq++; // the send engine takes requests up in doorbell order: so they go on the wire

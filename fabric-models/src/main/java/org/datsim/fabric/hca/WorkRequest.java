@@ -59,9 +59,11 @@ public final class WorkRequest {
 
     int status = -1;
     boolean done;
-    boolean rung;
-    /** The order of this request's doorbell among its queue pair's (the engine's processing order), once rung. */
-    long ringOrder;
+    /**
+     * The order of this request's doorbell among its queue pair's (the engine's processing order); Long.MAX_VALUE
+     * until it rings, which orders it after every request already rung.
+     */
+    long ringOrder = Long.MAX_VALUE;
     boolean fenceTraced;
     boolean creditTraced;
     boolean readCounted;
