@@ -45,6 +45,8 @@ final class FabricReader {
 
     private final Problems problems;
     private final QuantityChecker quantities;
+    /** Problems of link attributes (bandwidth, latency): such a link is still kept, so the shape can be checked. */
+    private int attributeProblems;
 
     FabricReader(Problems problems, QuantityChecker quantities) {
         this.problems = problems;
@@ -88,6 +90,20 @@ final class FabricReader {
                 switches = names(fabric.get("switches"), "$.fabric.switches", false);
                 links = links(fabric.get("links"), hosts);
             }
+            // The shape is checked as soon as its names and links read, whatever the problems of the parameters and
+            // of link attributes (a wrong preset or bandwidth must not hide a missing node; such a link is kept with
+            // the default): not when a name or a link could not be read, which would make it wrong.
+            List<String> topo = new ArrayList<>();
+            Topology built = problems.count() - attributeProblems == before
+                    ? Topology.build(hosts, switches, links, topo) : null;
+            for (String p : topo) {
+                Matcher m = LINK_PROBLEM.matcher(p);
+                if (m.matches()) {
+                    problems.add("$.fabric." + m.group(1), m.group(2));
+                } else {
+                    problems.add("$.fabric", p);
+                }
+            }
             // The preset replaces the catalogue defaults; params, host_params and link attributes override it.
             params = params(fabric.get("params"), preset(fabric.get("preset"), params), "$.fabric.params");
             for (String p : FabricParams.crossCheck(params)) {
@@ -99,16 +115,7 @@ final class FabricReader {
             powersOfTwo(params, "$.fabric.params");
             hostParams.forEach((h, hp) -> powersOfTwo(hp, "$.fabric.host_params." + h));
             if (problems.count() == before) {
-                List<String> topo = new ArrayList<>();
-                topology = Topology.build(hosts, switches, links, topo);
-                for (String p : topo) {
-                    Matcher m = LINK_PROBLEM.matcher(p);
-                    if (m.matches()) {
-                        problems.add("$.fabric." + m.group(1), m.group(2));
-                    } else {
-                        problems.add("$.fabric", p);
-                    }
-                }
+                topology = built;
             }
         }
         return new Fabric(hosts, topology, params, hostParams);
@@ -207,11 +214,13 @@ final class FabricReader {
                     bw = DataRate.parse(l.get("bandwidth").asText()).bitsPerSecond();
                 } catch (IllegalArgumentException e) {
                     problems.add(path + ".bandwidth", e.getMessage());
+                    attributeProblems++;
                 }
             }
             if (l.has("latency")) {
                 Long t = quantities.duration(l.get("latency"), path + ".latency");
                 lat = t != null ? t : -1;
+                attributeProblems += t == null ? 1 : 0;
             }
             if (a != null && b != null) {
                 out.add(new LinkSpec(a, b, bw, lat));

@@ -61,6 +61,30 @@ class TopologyScenarioTest {
     }
 
     @Test
+    void aBadPresetOrLinkAttributeDoesNotHideTheShapeProblems() {
+        String fabric = "{\"preset\": \"ib-qdr\", \"hosts\": [\"A\", \"B\", \"C\"], \"switches\": [\"S\"],"
+                + " \"links\": [{\"a\": \"A\", \"b\": \"S\", \"bandwidth\": \"-5Gbps\"}, {\"a\": \"B\", \"b\": \"Z\"},"
+                + " {\"a\": \"B\", \"b\": \"S\"}], \"params\": {\"hca.mtu\": \"3000B\"}}";
+        List<String> p = problems(scenario(fabric, process("p", "A", baseCalls())));
+        String all = String.join("\n", p);
+        for (String at : new String[] {"$.fabric.links[0].bandwidth: ", "$.fabric.preset: ", "$.fabric.params.hca.mtu: ",
+            "$.fabric.links[1]: no host or switch is named \"Z\"", "$.fabric: host \"C\" has 0 links"}) {
+            assertTrue(all.contains(FILE + ": " + at), () -> "expected <" + at + "> among:\n" + all);
+        }
+        assertEquals(5, p.size(), all);
+    }
+
+    @Test
+    void aLinkThatCannotBeReadLeavesTheShapeUnchecked() {
+        // Its endpoints are unknown, so the shape would be wrong: no spurious "has 0 links" for B.
+        String fabric = "{\"hosts\": [\"A\", \"B\"], \"switches\": [\"S\"],"
+                + " \"links\": [{\"a\": \"A\", \"b\": \"S\"}, {\"a\": \"B\"}]}";
+        List<String> p = problems(scenario(fabric, process("p", "A", baseCalls())));
+        assertEquals(1, p.size(), String.join("\n", p));
+        assertTrue(p.get(0).startsWith(FILE + ": $.fabric.links[1]"), p.get(0));
+    }
+
+    @Test
     void oddRadixIsRejected() {
         assertOnlyProblemAt(onHost0("{\"topology\": {\"fat_tree\": {\"k\": 5}}}"), "$.fabric.topology.fat_tree.k",
                 "even");
