@@ -48,7 +48,7 @@ import java.util.function.LongSupplier;
  * </ul>
  *
  * Events are taken in exactly the same order as from a binary heap ordered by (time, id), whatever the
- * insertion times (the calendar is a general priority queue for non-negative times; {@link FarHeapFuzzTest}
+ * insertion times (the calendar is a general priority queue for non-negative times; the test FarHeapFuzzTest
  * checks it against a sorted set).
  *
  * <p>This class is not thread-safe.
