@@ -33,7 +33,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "hpcc", mixinStandardHelpOptions = true,
         description = "Run HPCC's topology and flow files (defaults: the reference run in /work/shared/anchors/hpcc:"
-                + " 320 hosts, 3,143 WebSearch flows at 30% load) on the roce-100g preset with hca.mtu=1000B and PFC;"
+                + " 320 hosts, 3,143 WebSearch flows at 30%% load) on the roce-100g preset with hca.mtu=1000B and PFC;"
                 + " write DIR/fct.csv and DIR/summary.json; print key=value lines ending with process_wall_s.")
 final class HpccBenchCommand implements Callable<Integer> {
 
@@ -69,11 +69,20 @@ final class HpccBenchCommand implements Callable<Integer> {
     @Spec
     CommandLine.Model.CommandSpec spec;
 
-    /** HPCC's fabric: the roce-100g preset, HPCC's 1000-byte payload per packet, PFC; then the overrides. */
+    /**
+     * HPCC's fabric: the roce-100g preset, HPCC's 1000-byte payload per packet, PFC, and switch buffers of HPCC's
+     * size: its 32 MB per switch split over the 20 ports of a fat.topology switch is 1600 KiB per input port here
+     * (datsim's buffers are per input port, not shared), with the PFC pause 256 KiB below it, headroom for what a
+     * 400 Gb/s, 1 us link delivers while the PAUSE travels (2 x 1 us x 400 Gb/s = 100 KB, plus packets); then the
+     * overrides.
+     */
     static Params params(String cc, List<String> overrides, List<String> problems) {
         Map<String, String> map = new LinkedHashMap<>(FabricPresets.get("roce-100g").values());
         map.put(FabricParams.HCA_MTU.name(), "1000B");
         map.put(FabricParams.LINK_FLOW_CONTROL.name(), "pfc");
+        map.put(FabricParams.SWITCH_BUFFER.name(), "1600KiB");
+        map.put(FabricParams.PFC_XOFF.name(), "1344KiB");
+        map.put(FabricParams.PFC_XON.name(), "1312KiB");
         map.put(FabricParams.CC_ALGORITHM.name(), cc);
         for (String s : overrides) {
             int eq = s.indexOf('=');
@@ -140,6 +149,7 @@ final class HpccBenchCommand implements Callable<Integer> {
         root.put("events_executed", r.events());
         root.put("packets", r.packets());
         root.put("flow_control_stall_ps", r.pauses());
+        root.put("drops", r.drops());
         FlowOutputs.summarize(root.putObject("flows"), rows);
         try {
             Files.createDirectories(out);
@@ -153,7 +163,7 @@ final class HpccBenchCommand implements Callable<Integer> {
                 .put("cc", cc).put("hosts", topology.hosts().size()).put("switches", topology.switches().size())
                 .put("flows", flows.size()).put("completed", flows.size() - r.failed()).put("failed", r.failed())
                 .put("events", r.events()).put("packets", r.packets()).put("simulated_end_ps", r.endPs())
-                .put("flow_control_stall_ps", r.pauses());
+                .put("flow_control_stall_ps", r.pauses()).put("drops", r.drops());
         for (FctFile.Bucket b : FctFile.buckets(rows)) {
             String k = "slowdown_" + b.label().replace("<", "lt").replace(">", "gt").replace("-", "_to_");
             kv.put(k + "_flows", b.flows()).put(k + "_p50", b.p50(), 3).put(k + "_p95", b.p95(), 3)
@@ -161,6 +171,7 @@ final class HpccBenchCommand implements Callable<Integer> {
         }
         double runS = r.runNanos() / 1e9;
         kv.put("out", out.toString()).put("load_wall_s", (built - t0) / 1e9, 3)
+                .put("main_thread_cpu_s", ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1e9, 3)
                 .put("run_wall_s", runS, 3).put("run_and_ideal_wall_s", (ran - built) / 1e9, 3)
                 .put("events_per_second", r.events() / runS, 0);
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {

@@ -236,6 +236,11 @@ public final class ScenarioRunner {
             lines.add(String.format("  %-28s n=%-6d p50=%-10s p99=%-10s max=%s", e.getKey(), r.count(),
                     SimTime.format(r.percentile(50)), SimTime.format(r.percentile(99)), SimTime.format(r.max())));
         }
+        if (fctRows != null) {
+            long done = fctRows.stream().filter(r -> r.fctPs() >= 0).count();
+            lines.add("  workload: " + fctRows.size() + " flows, " + done + " completed; FCTs in "
+                    + outDir.resolve(org.datsim.scenario.workload.FctFile.FILE) + " (datsim fct " + outDir + ")");
+        }
         if (result.reason() != StopReason.NO_EVENTS) {
             lines.add("run stopped early: " + (abort != null ? abort : result.message()));
         }

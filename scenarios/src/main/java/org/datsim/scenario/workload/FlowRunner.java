@@ -49,10 +49,11 @@ public final class FlowRunner {
      * @param endPs simulated time of its last event, ps
      * @param packets packets sent by all ports of the loaded run (each hop counts)
      * @param pauses flow-control stall time summed over all ports, ps
+     * @param drops packets dropped by switches for want of buffer, summed over all ports
      * @param runNanos wall-clock nanoseconds of the loaded run's event loop
      */
     public record Result(long[] fctPs, long[] idealPs, long failed, long events, long endPs, long packets,
-            long pauses, long runNanos) {
+            long pauses, long drops, long runNanos) {
     }
 
     private FlowRunner() {
@@ -107,14 +108,16 @@ public final class FlowRunner {
         }
         long packets = 0;
         long stall = 0;
+        long drops = 0;
         for (Port p : fabric.ports()) {
             packets += p.packetsSent();
             stall += p.counters().stallPs();
+            drops += p.counters().drops();
         }
         long[] none = new long[flows.size()];
         java.util.Arrays.fill(none, -1);
         return new Result(fct, ideal ? idealPs[0] : none, failed, sim.eventsExecuted(), sim.now(), packets, stall,
-                runNanos);
+                drops, runNanos);
     }
 
     /**
