@@ -240,6 +240,13 @@ public final class FabricParams {
     public static final ParamSpec IA_MAX_IOV = ParamSpec.integer("ia.max_iov_segments", 16, 1, 1024,
             "Most segments in one local_iov (max_iov_segments_per_dto)");
 
+    /** Congestion control algorithm of the queue pairs. */
+    public static final ParamSpec CC_ALGORITHM = ParamSpec.choice("cc.algorithm", "none",
+            "Congestion control of every queue pair: none = plain RC transport, held back only by link-level flow"
+                    + " control (PFC or credits); dcqcn = DCQCN (Zhu et al., SIGCOMM 2015); hpcc = HPCC (Li et al.,"
+                    + " SIGCOMM 2019)",
+            "none", "dcqcn", "hpcc");
+
     /** The longest CM response timeout the CM's 5-bit field can say: 4.096 us x 2^31, in picoseconds. */
     static final long CM_RESPONSE_TIMEOUT_MAX_PS = 4_096_000L << 31;
 
@@ -254,7 +261,7 @@ public final class FabricParams {
             CM_PROCESSING, CM_MAD_BYTES, CM_RESPONSE_TIMEOUT, CM_MAX_RETRIES, RNR_TIMER, RNR_RETRY, HCA_ACK_TIMEOUT,
             HCA_RETRY_COUNT, READ_ORDERING, READ_JITTER, IA_MAX_RDMA_READ_IN,
             IA_MAX_RDMA_READ_OUT, MEMORY_MAX_RESIDENT, MEMORY_COHERENCE, IA_MAX_EVD_QLEN,
-            IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV);
+            IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV, CC_ALGORITHM);
 
     /**
      * Checks the parameters that constrain each other (flow control thresholds, buffer against the largest

@@ -56,6 +56,12 @@ public final class ScenarioRunner {
     private long datErrors;
     private boolean perfetto = true;
     private boolean eventsJsonl = true;
+    /** The workload's flows, or null if the scenario has none. */
+    private List<org.datsim.scenario.workload.Flow> flows;
+    /** The workload's flows on the fabric, or null. */
+    private org.datsim.scenario.workload.FlowRunner.Attached attachedFlows;
+    /** The fct.csv rows after the run, or null. */
+    private List<org.datsim.scenario.workload.FctFile.Row> fctRows;
 
     /**
      * Prepares a run.
@@ -72,6 +78,10 @@ public final class ScenarioRunner {
             Program program = programs.computeIfAbsent(p.steps(), Program::new);
             processes.put(p.name(), new ConsumerProcess(this, p, program, fabric.provider().host(p.host()),
                     scenario.hostParams().getOrDefault(p.host(), scenario.params())));
+        }
+        if (scenario.workload() != null) {
+            flows = scenario.workload().flows(scenario.topology(), scenario.params(), random);
+            attachedFlows = org.datsim.scenario.workload.FlowRunner.attach(fabric, flows, scenario.workload().send());
         }
         sim.setMaxEvents(scenario.maxEvents());
         if (scenario.maxTimePs() != Long.MAX_VALUE) {
@@ -198,6 +208,23 @@ public final class ScenarioRunner {
                 blocked.add("process " + p.name() + " did not finish: it was still in " + in);
             }
         }
+        Files.deleteIfExists(outDir.resolve(org.datsim.scenario.workload.FctFile.FILE));
+        if (attachedFlows != null) {
+            long[] ideal = new long[flows.size()];
+            java.util.Arrays.fill(ideal, -1);
+            if (scenario.workload().ideal()) {
+                ideal = org.datsim.scenario.workload.FlowRunner.ideal(scenario.topology(), scenario.params(),
+                        scenario.hostParams(), flows, scenario.workload().send(), scenario.seed());
+            }
+            long[] fct = attachedFlows.fct();
+            fctRows = new ArrayList<>(flows.size());
+            for (int i = 0; i < fct.length; i++) {
+                org.datsim.scenario.workload.Flow f = flows.get(i);
+                fctRows.add(new org.datsim.scenario.workload.FctFile.Row(scenario.topology().hosts().get(f.src()),
+                        scenario.topology().hosts().get(f.dst()), f.sizeBytes(), f.startPs(), fct[i], ideal[i]));
+            }
+            org.datsim.scenario.workload.FlowOutputs.writeCsv(outDir, fctRows);
+        }
         boolean ok = failureCount == 0 && blocked.isEmpty() && result.reason() == StopReason.NO_EVENTS;
         writeSummary(outDir.resolve("summary.json"), result, stats, blocked, abort);
         List<String> lines = new ArrayList<>();
@@ -208,6 +235,11 @@ public final class ScenarioRunner {
             LatencyRecorder r = e.getValue();
             lines.add(String.format("  %-28s n=%-6d p50=%-10s p99=%-10s max=%s", e.getKey(), r.count(),
                     SimTime.format(r.percentile(50)), SimTime.format(r.percentile(99)), SimTime.format(r.max())));
+        }
+        if (fctRows != null) {
+            long done = fctRows.stream().filter(r -> r.fctPs() >= 0).count();
+            lines.add("  workload: " + fctRows.size() + " flows, " + done + " completed; FCTs in "
+                    + outDir.resolve(org.datsim.scenario.workload.FctFile.FILE) + " (datsim fct " + outDir + ")");
         }
         if (result.reason() != StopReason.NO_EVENTS) {
             lines.add("run stopped early: " + (abort != null ? abort : result.message()));
@@ -283,6 +315,9 @@ public final class ScenarioRunner {
         errs.put("failed_expectations", failureCount);
         root.put("packets", packets);
         root.put("wire_bytes", wire);
+        if (fctRows != null) {
+            org.datsim.scenario.workload.FlowOutputs.summarize(root.putObject("flows"), fctRows);
+        }
         // Per-port counters (the fabric's statistics), for the ports that sent anything.
         org.datsim.core.stats.StatsRegistry registry = new org.datsim.core.stats.StatsRegistry();
         fabric.registerStats(registry);
