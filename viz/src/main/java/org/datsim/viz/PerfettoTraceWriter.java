@@ -173,8 +173,8 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         long t = e.tPs();
         lastT = Math.max(lastT, t);
         String host = e.host() == null ? "" : e.host();
-        int pid = pid(host);
         String kind = e.kind();
+        int pid = "port_sample".equals(kind) || "ecn_mark".equals(kind) ? switchPid(host) : pid(host);
         Op op = e.op() >= 0 ? ops.get(e.op()) : null;
         switch (kind) {
             case TraceEvent.POST:
@@ -604,6 +604,18 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
             metadata("process_name", p, 0, "host " + host);
             metadata("process_sort_index", p, 0, null);
             tid(p, CPU);
+        }
+        return p;
+    }
+
+    /** The process of a switch (its port counters and marks), named "switch NAME", without a cpu thread. */
+    private int switchPid(String name) throws IOException {
+        Integer p = pids.get(name);
+        if (p == null) {
+            p = pids.size() + 1;
+            pids.put(name, p);
+            metadata("process_name", p, 0, "switch " + name);
+            metadata("process_sort_index", p, 0, null);
         }
         return p;
     }
