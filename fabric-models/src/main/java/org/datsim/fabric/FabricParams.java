@@ -360,6 +360,10 @@ public final class FabricParams {
             out.add("switch.shared_buffer (" + p.get(SWITCH_SHARED_BUFFER) + " B) must hold at least two largest"
                     + " packets (" + 2 * largest + " B)");
         }
+        if (shared && p.get(PFC_HEADROOM) > 0 && p.get(PFC_HEADROOM) < largest) {
+            out.add("pfc.headroom (" + p.get(PFC_HEADROOM) + " B) must hold at least the largest packet (" + largest
+                    + " B), or 0 to derive it from each link");
+        }
         if (p.get(ECN_ENABLED) != 0 && p.get(ECN_KMIN) >= p.get(ECN_KMAX)) {
             out.add("ecn.kmin (" + p.get(ECN_KMIN) + " B) must be below ecn.kmax (" + p.get(ECN_KMAX) + " B)");
         }

@@ -91,14 +91,17 @@ public final class Packet {
     public static final int INT_MAX_HOPS = 5;
     /** In-band telemetry: the hop records filled so far (0 when the packet is {@linkplain #set set}). */
     public int intHops;
-    /** Per hop: the bytes queued at the egress port when the packet left its queue. */
-    public final long[] intQueueBytes = new long[INT_MAX_HOPS];
+    // The hop records, by hop. Allocated the first time this pooled packet carries telemetry and reused after (so
+    // a fabric without telemetry carries no arrays, and one with telemetry allocates nothing once the pool is warm);
+    // read only the first intHops entries.
+    /** Per hop: the bytes queued at the egress port when the packet left its queue (null before the first hop). */
+    public long[] intQueueBytes;
     /** Per hop: the bytes the egress port had started transmitting before this packet (a running counter). */
-    public final long[] intTxBytes = new long[INT_MAX_HOPS];
+    public long[] intTxBytes;
     /** Per hop: when the packet left the egress queue, in picoseconds. */
-    public final long[] intTimePs = new long[INT_MAX_HOPS];
+    public long[] intTimePs;
     /** Per hop: the egress link's rate in bits per second. */
-    public final long[] intRateBps = new long[INT_MAX_HOPS];
+    public long[] intRateBps;
 
     /** Returns when the packet's last bit reaches the node receiving it now, in picoseconds. */
     public long tailPs() {
@@ -181,6 +184,9 @@ public final class Packet {
      */
     public void pushIntHop(long timePs, long txBytes, long queueBytes, long rateBps) {
         int h = intHops;
+        if (intTimePs == null) {
+            allocateInt();
+        }
         if (h < INT_MAX_HOPS) {
             intTimePs[h] = timePs;
             intTxBytes[h] = txBytes;
@@ -188,6 +194,13 @@ public final class Packet {
             intRateBps[h] = rateBps;
             intHops = h + 1;
         }
+    }
+
+    private void allocateInt() {
+        intQueueBytes = new long[INT_MAX_HOPS];
+        intTxBytes = new long[INT_MAX_HOPS];
+        intTimePs = new long[INT_MAX_HOPS];
+        intRateBps = new long[INT_MAX_HOPS];
     }
 
     /**
@@ -198,11 +211,17 @@ public final class Packet {
      */
     public void copyIntFrom(Packet from) {
         int n = from.intHops;
+        intHops = n;
+        if (n == 0) {
+            return;
+        }
+        if (intTimePs == null) {
+            allocateInt();
+        }
         System.arraycopy(from.intTimePs, 0, intTimePs, 0, n);
         System.arraycopy(from.intTxBytes, 0, intTxBytes, 0, n);
         System.arraycopy(from.intQueueBytes, 0, intQueueBytes, 0, n);
         System.arraycopy(from.intRateBps, 0, intRateBps, 0, n);
-        intHops = n;
     }
 
     /**

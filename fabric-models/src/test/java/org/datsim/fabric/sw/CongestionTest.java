@@ -348,6 +348,9 @@ class CongestionTest {
         assertEquals(5, ack.intHops);
         assertEquals(400, ack.intQueueBytes[4]);
         assertEquals(30, ack.intTxBytes[3]);
+        Packet plain = pool.acquire().set(Packet.SEND, 0, 1, 100, null, 0, 1, 0, 0, 0);
+        ack.copyIntFrom(plain);
+        assertEquals(0, ack.intHops, "copying no telemetry clears it");
         p.release();
         Packet again = pool.acquire().set(Packet.SEND, 0, 1, 100, null, 0, 1, 0, 0, 0);
         assertEquals(0, again.intHops, "set() resets the hop count");
@@ -384,6 +387,9 @@ class CongestionTest {
         Params s = TestFabric.params("link.flow_control", "pfc", "switch.buffer_mode", "shared",
                 "switch.shared_buffer", "2KiB");
         assertTrue(FabricParams.crossCheck(s).get(0).startsWith("switch.shared_buffer (2048 B) must hold"));
+        Params h = TestFabric.params("link.flow_control", "pfc", "switch.buffer_mode", "shared", "pfc.headroom", "1KiB");
+        assertEquals(List.of("pfc.headroom (1024 B) must hold at least the largest packet (4138 B), or 0 to derive it"
+                + " from each link"), FabricParams.crossCheck(h));
         List<String> problems = new ArrayList<>();
         Params.defaults(FabricParams.ALL).with(Map.of("ecn.pmax_percent", "150"), problems);
         assertEquals(1, problems.size());
