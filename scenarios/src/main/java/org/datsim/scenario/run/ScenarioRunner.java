@@ -322,6 +322,14 @@ public final class ScenarioRunner {
         org.datsim.core.stats.StatsRegistry registry = new org.datsim.core.stats.StatsRegistry();
         fabric.registerStats(registry);
         ObjectNode portsNode = root.putObject("ports");
+        // With a congestion feature on (ECN, shared buffer, telemetry, port sampling), each port also says its ECN
+        // marks, the time PFC held it paused and its utilisation over the run (wire bytes / what the link could carry).
+        Map<String, org.datsim.fabric.link.Port> byName = new java.util.HashMap<>();
+        boolean congestion = fabric.congestionFeatures();
+        if (congestion) {
+            fabric.ports().forEach(port -> byName.put("port." + port.name(), port));
+        }
+        long endPs = result.endTimePs();
         registry.stats().forEach((name, stat) -> {
             if (stat instanceof org.datsim.fabric.link.PortCounters c && c.packets() > 0) {
                 ObjectNode o = portsNode.putObject(name.substring("port.".length()));
@@ -331,6 +339,13 @@ public final class ScenarioRunner {
                 o.put("max_queue_bytes", c.maxQueueBytes());
                 o.put("stall_ps", c.stallPs());
                 o.put("drops", c.drops());
+                org.datsim.fabric.link.Port port = byName.get(name);
+                if (port != null) {
+                    o.put("ecn_marks", c.ecnMarks());
+                    o.put("paused_ps", port.pausedPs());
+                    double capacity = port.rate().bitsPerSecond() * (endPs / 1e12) / 8;
+                    o.put("utilisation", endPs == 0 ? 0.0 : Math.round(c.bytes() / capacity * 1e6) / 1e6);
+                }
             }
         });
         ObjectNode caches = root.putObject("hca_caches");
