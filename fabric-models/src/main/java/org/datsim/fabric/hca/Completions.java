@@ -6,14 +6,13 @@ import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
-import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.memory.HostMemory;
 
 /**
  * How operations finish, and the error state of queue pairs. A request finished by the transport is reported in
  * posting order per queue pair, a CQE write ({@code pcie.latency}) later; its read credit and any fence it held are
  * released. Errors (remote access, length, RNR or transport retries exhausted) complete the failing operation with
- * its status, flush every other outstanding operation of the queue pair with DAT_DTO_ERR_FLUSHED, and tell the owner
+ * its status, flush every other outstanding operation of the queue pair with IBV_WC_WR_FLUSH_ERR, and tell the owner
  * the queue pair is broken; a reset returns a flushed queue pair to its initial state.
  *
  * <p>A layer of {@link Hca}, on top of {@link ReliableTransport}: {@link HcaLayer} says why the parts are layers.
@@ -132,7 +131,7 @@ abstract class Completions extends ReliableTransport {
             if (wr == failing) {
                 postedLater = true;
             } else if (!wr.done && (postedLater || wr.ringOrder > failing.ringOrder)) {
-                wr.status = Dat.DTO_ERR_FLUSHED;
+                wr.status = WcStatus.WR_FLUSH_ERR;
                 wr.done = true;
             }
             if (wr.done && wr.readCounted) {
@@ -148,7 +147,7 @@ abstract class Completions extends ReliableTransport {
             qp.inbound = null;
         }
         while (!qp.receives.isEmpty()) {
-            receiveDone(qp, qp.receives.pollFirst(), Dat.DTO_ERR_FLUSHED);
+            receiveDone(qp, qp.receives.pollFirst(), WcStatus.WR_FLUSH_ERR);
         }
     }
 

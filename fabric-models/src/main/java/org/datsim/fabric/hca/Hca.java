@@ -9,7 +9,6 @@ import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
-import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.NetworkNode;
 import org.datsim.fabric.link.Packet;
 import org.datsim.fabric.link.PacketPool;
@@ -57,10 +56,10 @@ import org.datsim.fabric.sw.Switch;
  * next expected one. The requester's local ACK timer (one pending event per queue pair at most, measured from the
  * last progress, expiring between 1 and 2 times {@code hca.ack_timeout}, a draw from the run's seed) retries likewise,
  * {@code hca.retry_count} times without progress, then fails the first unfinished request with
- * DAT_DTO_ERR_TRANSPORT. Each retransmission is traced as {@code retransmit}.
+ * IBV_WC_RETRY_EXC_ERR. Each retransmission is traced as {@code retransmit}.
  *
  * <p>Errors (remote access, length, RNR or transport retries exhausted) complete the failing operation with its
- * status, flush every other outstanding operation of the queue pair with DAT_DTO_ERR_FLUSHED, and tell the owner the
+ * status, flush every other outstanding operation of the queue pair with IBV_WC_WR_FLUSH_ERR, and tell the owner the
  * queue pair is broken.
  *
  * <p>Parts, each a package-private class with one job: the {@link SendEngine} (doorbells, round-robin, fences and
@@ -245,7 +244,7 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
     public void postReceive(WorkRequest wr) {
         QueuePair qp = wr.qp;
         if (qp.errored) {
-            receiveDone(qp, wr, Dat.DTO_ERR_FLUSHED);
+            receiveDone(qp, wr, WcStatus.WR_FLUSH_ERR);
             return;
         }
         qp.receives.addLast(wr);
@@ -257,7 +256,7 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
      *
      * @param qp the queue pair
      * @param failing the operation that failed, or null
-     * @param status its DTO status
+     * @param status its work-completion status ({@link WcStatus})
      */
     @Override
     public void fail(QueuePair qp, WorkRequest failing, int status) {
@@ -266,7 +265,7 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
 
     /**
      * Moves a queue pair out of the ready-to-send state and flushes everything outstanding on it with
-     * DAT_DTO_ERR_FLUSHED, in posting order: request operations, then posted receives.
+     * IBV_WC_WR_FLUSH_ERR, in posting order: request operations, then posted receives.
      *
      * @param qp the queue pair
      */

@@ -7,7 +7,6 @@ import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
-import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.Packet;
 import org.datsim.fabric.memory.HostMemory;
 
@@ -167,7 +166,7 @@ abstract class ReceivePipeline extends Completions {
                         .attr("bytes", wr.length));
             }
             wr.transferred = wr.length;
-            transportDone(wr, Dat.DTO_SUCCESS);
+            transportDone(wr, WcStatus.SUCCESS);
         }
     }
 }

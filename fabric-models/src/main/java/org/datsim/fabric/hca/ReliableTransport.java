@@ -6,7 +6,6 @@ import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
-import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.Packet;
 import org.datsim.fabric.memory.HostMemory;
 
@@ -25,6 +24,8 @@ abstract class ReliableTransport extends ResponseEngine {
 
     /** The status of a NAK for a sequence error (IBA NAK code 0: a packet arrived ahead of the expected one). */
     private static final int NAK_SEQUENCE_ERROR = -2;
+    /** The status of an RNR NAK (IBA NAK code 1: no receive posted); the requester waits and retries. */
+    static final int NAK_RNR = -3;
 
     private final long rnrTimer;
     private final int rnrRetry;
@@ -132,7 +133,7 @@ abstract class ReliableTransport extends ResponseEngine {
             acknowledgeEarlier(qp, wr);
         }
         wr.transferred = wr.length;
-        transportDone(wr, Dat.DTO_SUCCESS);
+        transportDone(wr, WcStatus.SUCCESS);
     }
 
     /**
@@ -153,7 +154,7 @@ abstract class ReliableTransport extends ResponseEngine {
                 return;
             }
             o.transferred = o.length;
-            transportDone(o, Dat.DTO_SUCCESS);
+            transportDone(o, WcStatus.SUCCESS);
         }
     }
 
@@ -195,8 +196,8 @@ abstract class ReliableTransport extends ResponseEngine {
     /**
      * The local ACK timer of a queue pair fires. If a request is on its way and nothing was heard from the
      * responder for {@code hca.ack_timeout}, the requester retransmits (go-back-N from the first unfinished request)
-     * or, after {@code hca.retry_count} retries without progress, fails that request with DAT_DTO_ERR_TRANSPORT
-     * (IBV_WC_RETRY_EXC_ERR), flushing the rest. Otherwise the timer is set again for the deadline (it fired early:
+     * or, after {@code hca.retry_count} retries without progress, fails that request with IBV_WC_RETRY_EXC_ERR
+     * (DAT_DTO_ERR_TRANSPORT), flushing the rest. Otherwise the timer is set again for the deadline (it fired early:
      * progress moved it) or stays off until a request starts (nothing is in flight).
      */
     private void ackTimeout(QueuePair qp) {
@@ -216,7 +217,7 @@ abstract class ReliableTransport extends ResponseEngine {
             return;
         }
         if (qp.retries >= retryCount) {
-            fail(qp, first, Dat.DTO_ERR_TRANSPORT); // transport retry counter exceeded
+            fail(qp, first, WcStatus.RETRY_EXC_ERR); // transport retry counter exceeded
             return;
         }
         qp.retries++;
@@ -305,7 +306,7 @@ abstract class ReliableTransport extends ResponseEngine {
         if (wr.done) {
             return;
         }
-        if (status == Dat.DTO_ERR_RECEIVER_NOT_READY && (rnrRetry == 7 || wr.rnrRetries < rnrRetry)) {
+        if (status == NAK_RNR && (rnrRetry == 7 || wr.rnrRetries < rnrRetry)) {
             wr.rnrRetries++;
             QueuePair qp = wr.qp;
             qp.paused = true;
@@ -313,7 +314,7 @@ abstract class ReliableTransport extends ResponseEngine {
             sim.schedule(rnrTimer, () -> retransmitFrom(wr));
             return;
         }
-        fail(wr.qp, wr, status);
+        fail(wr.qp, wr, status == NAK_RNR ? WcStatus.RNR_RETRY_EXC_ERR : status);
     }
 
     /**

@@ -5,7 +5,6 @@ import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
-import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.Packet;
 import org.datsim.fabric.memory.HostMemory;
 
@@ -79,12 +78,12 @@ abstract class Responder extends SendEngine {
             if (!qp.active) {
                 wr.remoteFailed = true;
                 p.release();
-                reply(qp, wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+                reply(qp, wr, Packet.NAK, WcStatus.REM_OP_ERR);
                 return;
             }
             qp.listener.requestArrived();
             int status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, true);
-            if (status != Dat.DTO_SUCCESS) {
+            if (status != WcStatus.SUCCESS) {
                 wr.remoteFailed = true;
                 p.release();
                 reply(qp, wr, Packet.NAK, status);
@@ -130,7 +129,7 @@ abstract class Responder extends SendEngine {
             WorkRequest taken = qp.active ? qp.takeReceive() : null; // own queue or the shared receive queue
             if (!qp.active) {
                 qp.dropping = wr;
-                reply(qp, wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+                reply(qp, wr, Packet.NAK, WcStatus.REM_OP_ERR);
             } else if (taken == null) {
                 qp.dropping = wr;
                 qp.rnrBlocked = wr;
@@ -138,15 +137,15 @@ abstract class Responder extends SendEngine {
                     trace.fire(TraceEvent.of(sim.now(), "rnr_nak", hostName).ep(qp.name).op(wr.opId)
                             .attr("reason", "no receive posted"));
                 }
-                reply(qp, wr, Packet.NAK, Dat.DTO_ERR_RECEIVER_NOT_READY);
+                reply(qp, wr, Packet.NAK, ReliableTransport.NAK_RNR);
             } else {
                 qp.listener.requestArrived();
                 WorkRequest recv = taken;
                 if (wr.length > recv.length) {
                     qp.dropping = wr;
                     recv.transferred = 0;
-                    reply(qp, wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
-                    failReceive(qp, recv, Dat.DTO_ERR_LOCAL_LENGTH);
+                    reply(qp, wr, Packet.NAK, WcStatus.REM_OP_ERR);
+                    failReceive(qp, recv, WcStatus.LOC_LEN_ERR);
                     p.release();
                     return;
                 }
@@ -188,9 +187,9 @@ abstract class Responder extends SendEngine {
                 trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
                         .attr("recv_op", recv.opId).attr("bytes", wr.length));
             }
-            recv.solicited = (wr.flags & Dat.COMPLETION_SOLICITED_WAIT_FLAG) != 0;
+            recv.solicited = (wr.sendFlags & WorkRequest.SEND_SOLICITED) != 0;
             recv.transferred = wr.length;
-            recv.status = Dat.DTO_SUCCESS;
+            recv.status = WcStatus.SUCCESS;
             recv.done = true;
             p.release();
             qp.listener.receiveCompleted(recv);

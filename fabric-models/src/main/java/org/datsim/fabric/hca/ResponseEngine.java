@@ -7,7 +7,6 @@ import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
-import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.Packet;
 import org.datsim.fabric.memory.HostMemory;
 
@@ -87,25 +86,24 @@ abstract class ResponseEngine extends Responder {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = (QueuePair) p.endpoint;
         if (!qp.active) {
-            reply(qp, wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+            reply(qp, wr, Packet.NAK, WcStatus.REM_OP_ERR);
             return null;
         }
         qp.listener.requestArrived();
         int status;
         if (atomic) {
             status = qp.listener.checkRemoteAtomic(wr.rkey, wr.remoteAddress);
-            if (status == Dat.DTO_SUCCESS && (wr.remoteAddress & (WorkRequest.ATOMIC_BYTES - 1)) != 0) {
-                // A misaligned atomic is an invalid request: NAK, IBV_WC_REM_INV_REQ_ERR, which dapl reports as
-                // DAT_DTO_ERR_REMOTE_RESPONDER (openib_common/cq.c).
-                status = Dat.DTO_ERR_REMOTE_RESPONDER;
+            if (status == WcStatus.SUCCESS && (wr.remoteAddress & (WorkRequest.ATOMIC_BYTES - 1)) != 0) {
+                // A misaligned atomic is an invalid request: NAK, IBV_WC_REM_INV_REQ_ERR.
+                status = WcStatus.REM_INV_REQ_ERR;
             }
         } else {
             status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, false);
         }
-        if (status == Dat.DTO_SUCCESS && qp.readsIn >= qp.maxReadsIn) {
-            status = Dat.DTO_ERR_REMOTE_RESPONDER; // the peer sent more than this endpoint's max_rdma_read_in
+        if (status == WcStatus.SUCCESS && qp.readsIn >= qp.maxReadsIn) {
+            status = WcStatus.REM_INV_REQ_ERR; // the peer sent more than this endpoint's max_rdma_read_in
         }
-        if (status != Dat.DTO_SUCCESS) {
+        if (status != WcStatus.SUCCESS) {
             reply(qp, wr, Packet.NAK, status);
             fail(qp, null, status);
             return null;

@@ -7,7 +7,6 @@ import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
-import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.Packet;
 import org.datsim.fabric.memory.HostMemory;
 
@@ -69,7 +68,7 @@ abstract class SendEngine extends PayloadReader {
             qp.fenceSources++;
         }
         if (!qp.active) {
-            transportDone(wr, Dat.DTO_ERR_FLUSHED);
+            transportDone(wr, WcStatus.WR_FLUSH_ERR);
             return;
         }
         long doorbell = pcieLatency;
@@ -184,7 +183,7 @@ abstract class SendEngine extends PayloadReader {
         if (wr.qp.fenceSources == 0) {
             return false; // no Read or bind outstanding: nothing to wait for, no scan
         }
-        boolean barrier = (wr.flags & Dat.COMPLETION_BARRIER_FENCE_FLAG) != 0
+        boolean barrier = (wr.sendFlags & WorkRequest.SEND_FENCE) != 0
                 || (strictReadOrdering && !wr.isReadLike());
         long[] waiting = null;
         int n = 0;
@@ -211,7 +210,7 @@ abstract class SendEngine extends PayloadReader {
             trace.fire(TraceEvent.of(sim.now(), TraceEvent.FENCE_WAIT, hostName).ep(wr.qp.name).op(wr.opId)
                     .cookie(wr.cookie).attr("opcode", wr.opName()).attr("waiting_for", java.util.Arrays.copyOf(waiting, n))
                     .attr("reason", byBind ? "rmr_bind implicit fence"
-                            : (wr.flags & Dat.COMPLETION_BARRIER_FENCE_FLAG) != 0 ? "barrier fence"
+                            : (wr.sendFlags & WorkRequest.SEND_FENCE) != 0 ? "barrier fence"
                                     : "strict read ordering"));
         }
         return n > 0;
@@ -248,7 +247,7 @@ abstract class SendEngine extends PayloadReader {
             sim.scheduleAt(t + bindTime, () -> {
                 if (!wr.done) {
                     int status = wr.qp.listener.bindExecuted(wr);
-                    if (status == Dat.DTO_SUCCESS) {
+                    if (status == WcStatus.SUCCESS) {
                         transportDone(wr, status);
                     } else {
                         fail(wr.qp, wr, status);
