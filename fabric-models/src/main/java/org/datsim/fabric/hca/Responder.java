@@ -26,6 +26,8 @@ final class Responder {
     private final int hostId;
     private final HostMemory memory;
     private final long pcieLatency;
+    /** The wire bytes of an ACK or NAK: the headers and the AETH. */
+    private final int replyBytes;
     private final OnChipCaches caches;
     private final DmaWriter dma;
     private final Transmitter transmitter;
@@ -44,6 +46,7 @@ final class Responder {
         this.hostId = c.hostId;
         this.memory = c.memory;
         this.pcieLatency = c.pcieLatency;
+        this.replyBytes = c.header + c.aeth;
         this.caches = caches;
         this.dma = dma;
         this.transmitter = transmitter;
@@ -61,7 +64,7 @@ final class Responder {
 
     /** Builds an ACK or NAK for a request of the peer. */
     private Packet replyPacket(QueuePair responder, WorkRequest wr, int kind, int status) {
-        Packet p = c.pool.acquire().set(kind, hostId, wr.qp.hca.hostId, c.header + c.aeth, wr, 0, 1, 0, status,
+        Packet p = c.pool.acquire().set(kind, hostId, wr.qp.hca.hostId, replyBytes, wr, 0, 1, 0, status,
                 wr.qp.flow);
         p.endpoint = responder;
         return p;

@@ -48,6 +48,9 @@ final class SendEngine implements SendScheduler {
     private final long pcieLatency;
     private final DataRate pcieRate;
     private final int mtu;
+    private final int header;
+    private final int reth;
+    private final int aeth;
     private final OnChipCaches caches;
     private final PayloadReader payload;
     private final Transmitter transmitter;
@@ -90,6 +93,9 @@ final class SendEngine implements SendScheduler {
         this.pcieLatency = c.pcieLatency;
         this.pcieRate = c.pcieRate;
         this.mtu = c.mtu;
+        this.header = c.header;
+        this.reth = c.reth;
+        this.aeth = c.aeth;
         this.caches = caches;
         this.payload = payload;
         this.transmitter = transmitter;
@@ -360,20 +366,20 @@ final class SendEngine implements SendScheduler {
      * then; it counts in the transmit buffer ({@link #txWaiting}) from now until it starts on the wire.
      */
     Packet emitAt(long time, WorkRequest wr, QueuePair responder, int kind, int index, int count, long off, int len) {
-        int wire = c.header;
+        int wire = header;
         switch (kind) {
             case Packet.SEND:
             case Packet.RDMA_WRITE:
-                wire += len + (kind == Packet.RDMA_WRITE && index == 0 ? c.reth : 0);
+                wire += len + (kind == Packet.RDMA_WRITE && index == 0 ? reth : 0);
                 break;
             case Packet.READ_REQUEST:
-                wire += c.reth;
+                wire += reth;
                 break;
             case Packet.ATOMIC:
                 wire += ATOMIC_ETH_BYTES;
                 break;
             case Packet.READ_RESPONSE:
-                wire += len + c.aeth;
+                wire += len + aeth;
                 break;
             default:
                 throw new IllegalArgumentException("not a DMA-read packet kind: " + kind);

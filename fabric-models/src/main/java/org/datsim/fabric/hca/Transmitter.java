@@ -4,8 +4,8 @@ import org.datsim.fabric.link.Packet;
 
 /**
  * Where the parts of an {@link Hca} hand a finished packet: the HCA's port, or its internal loopback for a packet
- * addressed to its own host. Implemented by {@link Hca}; the send engine, the responder and the response engine call
- * it.
+ * addressed to its own host. Provided by {@link Hca} (one method reference, made once); the send engine, the
+ * responder and the response engine call it.
  */
 interface Transmitter {
 
