@@ -84,7 +84,9 @@ public final class FabricPresets {
         edr.put("pcie.bandwidth", "96.6Gbps");       // Gen3 x16 after 128b/130b, TLP headers and DLLPs
         edr.put("hca.mtu", "4KiB");
         edr.put("hca.wqe_process", "150ns");
-        edr.put("hca.wqe_interval", "70ns");         // about 14 million messages per second
+        // The send engine's occupancy per work request: about 7 million messages per second, the top of the published
+        // single-QP perftest range (2.5-7.3 Mpps; 6.9 Mpps ib_write_bw -s 2, tx depth 128; docs/calibration.md).
+        edr.put("hca.wqe_interval", "140ns");
         edr.put("hca.wqe_bytes", "64B");
         edr.put("hca.rx_process", "150ns");
         edr.put("hca.max_inline", "220B");           // perftest's default inline size for latency tests
@@ -93,7 +95,7 @@ public final class FabricPresets {
         edr.put("hca.mtt_entries", "4096");
         edr.put("hca.mtt_miss_penalty", "250ns");    // 2 x pcie.latency
         edr.put("cpu.post_overhead", "60ns");
-        edr.put("cpu.doorbell_occupancy", "80ns");   // MMIO doorbell + write-combining flush; see docs/calibration.md
+        edr.put("cpu.doorbell_occupancy", "60ns");   // MMIO doorbell + write-combining flush; see docs/calibration.md
         edr.put("cpu.poll_overhead", "40ns");
         add("ib-edr", "InfiniBand EDR, 100 Gb/s, ConnectX-4/5 class on PCIe Gen3 x16 (calibrated to perftest)", edr);
 
@@ -103,7 +105,7 @@ public final class FabricPresets {
         hdr.put("pcie.latency", "115ns");
         hdr.put("pcie.bandwidth", "196Gbps");        // Gen4 x16
         hdr.put("hca.wqe_process", "120ns");
-        hdr.put("hca.wqe_interval", "50ns");
+        hdr.put("hca.wqe_interval", "100ns");
         hdr.put("hca.rx_process", "120ns");
         hdr.put("hca.qpc_entries", "512");
         hdr.put("hca.qpc_miss_penalty", "230ns");
@@ -118,7 +120,7 @@ public final class FabricPresets {
         ndr.put("pcie.latency", "110ns");
         ndr.put("pcie.bandwidth", "392Gbps");        // Gen5 x16
         ndr.put("hca.wqe_process", "100ns");
-        ndr.put("hca.wqe_interval", "35ns");
+        ndr.put("hca.wqe_interval", "70ns");
         ndr.put("hca.rx_process", "100ns");
         ndr.put("hca.qpc_entries", "1024");
         ndr.put("hca.qpc_miss_penalty", "220ns");
