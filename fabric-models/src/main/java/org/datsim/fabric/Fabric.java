@@ -129,6 +129,7 @@ public final class Fabric {
             }
             portIndex.add(new int[] {ia, ib});
         }
+        configureCongestion(params, random, hostIds.size());
         Topology.Routes routes = topology.equalCostRoutes();
         int si = 0;
         for (Map.Entry<String, Switch> e : switches.entrySet()) {
@@ -146,6 +147,67 @@ public final class Fabric {
             si++;
         }
         this.provider = new DatProvider(sim, trace, hosts, params);
+    }
+
+    /**
+     * Sets up what the congestion parameters ask of the switches: the shared buffer with dynamic PFC thresholds
+     * ({@code switch.buffer_mode}), ECN marking ({@code ecn.*}), in-band telemetry ({@code cc.int}) and the port
+     * sampler ({@code trace.port_sample_interval}). With the defaults it does nothing.
+     */
+    private void configureCongestion(Params params, RandomStreams random, int hostCount) {
+        boolean shared = "shared".equals(params.choice(FabricParams.SWITCH_BUFFER_MODE));
+        long hostRate = Long.MAX_VALUE;
+        for (Port p : ports) {
+            if (p.peer() instanceof Hca) {
+                hostRate = Math.min(hostRate, p.rate().bitsPerSecond());
+            }
+        }
+        for (Switch sw : switches.values()) {
+            List<Port> swPorts = sw.ports();
+            if (shared) {
+                long fixed = params.get(FabricParams.PFC_HEADROOM);
+                long minimum = 2 * FabricParams.largestPacket(params);
+                long[] headroom = new long[swPorts.size()];
+                int[] shift = new int[swPorts.size()];
+                for (int i = 0; i < headroom.length; i++) {
+                    Port p = swPorts.get(i);
+                    long bps = p.rate().bitsPerSecond();
+                    // HPCC's third.cc: 3 x rate x delay (in bytes), for the input of this port's link
+                    long derived = java.math.BigInteger.valueOf(bps).multiply(java.math.BigInteger.valueOf(
+                            p.propagationPs())).multiply(java.math.BigInteger.valueOf(3))
+                            .divide(java.math.BigInteger.valueOf(8_000_000_000_000L)).longValue();
+                    headroom[i] = fixed > 0 ? fixed : Math.max(derived, minimum);
+                    int a = (int) params.get(FabricParams.PFC_ALPHA_SHIFT);
+                    for (long r = bps; r > hostRate && a > 0; r /= 2) {
+                        a--; // HPCC's third.cc: alpha doubles with each doubling of the port's rate over the hosts'
+                    }
+                    shift[i] = a;
+                }
+                sw.useSharedBuffer(params.get(FabricParams.SWITCH_SHARED_BUFFER), params.get(FabricParams.PFC_RESERVE),
+                        params.get(FabricParams.PFC_RESUME_OFFSET), headroom, shift);
+            }
+            if (params.get(FabricParams.ECN_ENABLED) != 0) {
+                sw.enableEcn(random.stream("switch/" + sw.name() + "/ecn"), params.get(FabricParams.ECN_KMIN),
+                        params.get(FabricParams.ECN_KMAX), params.get(FabricParams.ECN_PMAX_PERCENT) / 100.0);
+            }
+            if (params.get(FabricParams.CC_INT) != 0) {
+                sw.enableInt();
+            }
+        }
+        long interval = params.get(FabricParams.TRACE_PORT_SAMPLE_INTERVAL);
+        if (interval > 0 && !switches.isEmpty()) {
+            new org.datsim.fabric.sw.PortSampler(sim, List.copyOf(switches.values()), interval, trace).start();
+        }
+    }
+
+    /**
+     * Returns true if any congestion feature is on (shared buffer, ECN, in-band telemetry, port sampling): then
+     * summary.json's ports also carry ECN marks, pause time and utilisation.
+     */
+    public boolean congestionFeatures() {
+        return "shared".equals(params.choice(FabricParams.SWITCH_BUFFER_MODE))
+                || params.get(FabricParams.ECN_ENABLED) != 0 || params.get(FabricParams.CC_INT) != 0
+                || params.get(FabricParams.TRACE_PORT_SAMPLE_INTERVAL) > 0;
     }
 
     /**

@@ -70,6 +70,66 @@ public final class FabricParams {
     /** PFC resume threshold. */
     public static final ParamSpec PFC_XON = ParamSpec.bytes("pfc.xon", "64KiB", 0, 1L << 30,
             "PFC: buffered bytes of a paused switch input at or below which it resumes the upstream port");
+    /** Switch buffer organisation. */
+    public static final ParamSpec SWITCH_BUFFER_MODE = ParamSpec.choice("switch.buffer_mode", "per_input",
+            "per_input: each input port has its own switch.buffer and PFC pauses at the static pfc.xoff/pfc.xon;"
+                    + " shared: each switch has one switch.shared_buffer with per-input accounting, a reserve"
+                    + " (pfc.reserve) and a headroom (pfc.headroom) per input and a shared pool, and PFC pauses an"
+                    + " input whose shared bytes reach alpha x the free shared pool (dynamic threshold, as HPCC's"
+                    + " switch-mmu.cc; needs link.flow_control=pfc)", "per_input", "shared");
+    /** Shared buffer size. */
+    public static final ParamSpec SWITCH_SHARED_BUFFER = ParamSpec.bytes("switch.shared_buffer", "32MiB", 1024,
+            1L << 40, "switch.buffer_mode=shared: the buffer of each switch, shared by its inputs (reserves,"
+                    + " headrooms and the shared pool); default HPCC's run.py BUFFER_SIZE 32 (MB, x 1024 x 1024)");
+    /** Dynamic PFC threshold alpha. */
+    public static final ParamSpec PFC_ALPHA_SHIFT = ParamSpec.integer("pfc.alpha_shift", 3, 0, 30,
+            "switch.buffer_mode=shared: alpha = 2^-shift of the dynamic PFC threshold (threshold = alpha x the free"
+                    + " shared pool) for an input at the hosts' link rate; an input k times faster gets a shift"
+                    + " smaller by log2(k) (at least 0), so a larger alpha; default 3 (alpha 1/8) as HPCC's"
+                    + " third.cc (pfc_a_shift)");
+    /** Per-input reserve. */
+    public static final ParamSpec PFC_RESERVE = ParamSpec.bytes("pfc.reserve", "4KiB", 0, 1L << 30,
+            "switch.buffer_mode=shared: bytes of each input held outside the shared pool (its guaranteed"
+                    + " minimum); HPCC's switch-mmu.cc reserve (4 x 1024)");
+    /** Resume hysteresis. */
+    public static final ParamSpec PFC_RESUME_OFFSET = ParamSpec.bytes("pfc.resume_offset", "3KiB", 0, 1L << 30,
+            "switch.buffer_mode=shared: a paused input resumes its upstream port once it holds no headroom bytes"
+                    + " and its shared bytes are 0 or at least this far below the dynamic threshold; HPCC's"
+                    + " switch-mmu.cc resume_offset (3 x 1024)");
+    /** Per-input headroom. */
+    public static final ParamSpec PFC_HEADROOM = ParamSpec.bytes("pfc.headroom", "0B", 0, 1L << 30,
+            "switch.buffer_mode=shared: bytes of each input that absorb what arrives after its PAUSE was sent;"
+                    + " 0 = derived per port as HPCC's third.cc, 3 x link rate x propagation delay, and at least 2"
+                    + " largest packets");
+    /** ECN marking on or off. */
+    public static final ParamSpec ECN_ENABLED = ParamSpec.bool("ecn.enabled", false,
+            "Switches mark data packets (Send, RDMA Write, RDMA Read response: RoCE's ECN-capable packets)"
+                    + " Congestion Experienced as they leave an egress queue, RED style on the bytes still queued"
+                    + " there (ecn.kmin, ecn.kmax, ecn.pmax_percent), with a seeded random stream per switch, as"
+                    + " HPCC's switch-node.cc (SwitchNotifyDequeue)");
+    /** RED lower threshold. */
+    public static final ParamSpec ECN_KMIN = ParamSpec.bytes("ecn.kmin", "400KB", 0, 1L << 40,
+            "ECN: bytes queued at a 100 Gb/s egress above which packets are marked with a probability rising"
+                    + " linearly to ecn.pmax_percent at ecn.kmax; scaled with the port's rate (a 400 Gb/s port uses"
+                    + " 4 x this), as HPCC's run.py KMIN_MAP (100 x bw / 25 KB at bw Gb/s, KB = 1000 B)");
+    /** RED upper threshold. */
+    public static final ParamSpec ECN_KMAX = ParamSpec.bytes("ecn.kmax", "1600KB", 0, 1L << 40,
+            "ECN: bytes queued at a 100 Gb/s egress above which every packet is marked; scaled with the port's"
+                    + " rate like ecn.kmin; HPCC's run.py KMAX_MAP (400 x bw / 25 KB)");
+    /** RED marking probability at kmax. */
+    public static final ParamSpec ECN_PMAX_PERCENT = ParamSpec.integer("ecn.pmax_percent", 20, 0, 100,
+            "ECN: the marking probability, in percent, reached at ecn.kmax; HPCC's run.py PMAX_MAP 0.2 (the DCQCN"
+                    + " paper, Zhu et al. SIGCOMM 2015, uses 1% at 40 Gb/s)");
+    /** In-band network telemetry. */
+    public static final ParamSpec CC_INT = ParamSpec.bool("cc.int", false,
+            "In-band network telemetry for HPCC (Li et al., SIGCOMM 2019): each switch egress appends to a data"
+                    + " packet leaving its queue a hop record (bytes queued there, the port's transmitted-bytes"
+                    + " counter, the time in ps, the link rate), at most 5 hops, as HPCC's switch-node.cc");
+    /** Port time series. */
+    public static final ParamSpec TRACE_PORT_SAMPLE_INTERVAL = ParamSpec.time("trace.port_sample_interval", "0ns",
+            "Interval at which every switch port is sampled into the trace (port_sample: bytes queued, PFC pause"
+                    + " state, ECN marks so far, link utilisation over the interval), shown as counter tracks per"
+                    + " switch port in trace.json; 0 = no sampling");
     /** PCIe one-way latency. */
     public static final ParamSpec PCIE_LATENCY = ParamSpec.time("pcie.latency", "150ns",
             "One-way latency between host memory or CPU and the HCA over PCIe (an MMIO doorbell, a posted DMA"
@@ -256,13 +316,34 @@ public final class FabricParams {
     public static final ParamSpec IA_MAX_IOV = ParamSpec.integer("ia.max_iov_segments", 16, 1, 1024,
             "Most segments in one local_iov (max_iov_segments_per_dto)");
 
+    /** Congestion control algorithm of the queue pairs. */
+    public static final ParamSpec CC_ALGORITHM = ParamSpec.choice("cc.algorithm", "none",
+            "Congestion control of every queue pair: none = plain RC transport, held back only by link-level flow"
+                    + " control (PFC or credits); dcqcn = DCQCN (Zhu et al., SIGCOMM 2015); hpcc = HPCC (Li et al.,"
+                    + " SIGCOMM 2019)",
+            "none", "dcqcn", "hpcc");
+
+    /**
+     * Returns the wire bytes of the largest packet the parameters allow: headers and a full MTU, or a CM datagram.
+     *
+     * @param p the parameters
+     * @return the bytes
+     */
+    public static long largestPacket(org.datsim.core.param.Params p) {
+        long largest = p.get(LINK_HEADER_BYTES) + p.get(HCA_MTU)
+                + Math.max(p.get(LINK_RETH_BYTES), p.get(LINK_AETH_BYTES));
+        return Math.max(largest, p.get(LINK_HEADER_BYTES) + p.get(CM_MAD_BYTES));
+    }
+
     /** The longest CM response timeout the CM's 5-bit field can say: 4.096 us x 2^31, in picoseconds. */
     static final long CM_RESPONSE_TIMEOUT_MAX_PS = 4_096_000L << 31;
 
     /** Every fabric parameter in catalogue order. */
     public static final List<ParamSpec> ALL = List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
-            LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, HCA_PHY_LATENCY, SWITCH_MODE, SWITCH_BUFFER, LINK_FLOW_CONTROL,
-            PFC_XOFF, PFC_XON, PCIE_LATENCY, PCIE_BANDWIDTH, HCA_MTU, HCA_WQE_PROCESS,
+            LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, HCA_PHY_LATENCY, SWITCH_MODE, SWITCH_BUFFER,
+            LINK_FLOW_CONTROL, PFC_XOFF, PFC_XON, SWITCH_BUFFER_MODE, SWITCH_SHARED_BUFFER, PFC_ALPHA_SHIFT, PFC_RESERVE,
+            PFC_RESUME_OFFSET, PFC_HEADROOM, ECN_ENABLED, ECN_KMIN, ECN_KMAX, ECN_PMAX_PERCENT, CC_INT,
+            TRACE_PORT_SAMPLE_INTERVAL, PCIE_LATENCY, PCIE_BANDWIDTH, HCA_MTU, HCA_WQE_PROCESS,
             HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_TX_BUFFER, HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,
             HCA_QPC_MISS_PENALTY, HCA_MTT_ENTRIES, HCA_MTT_POLICY, HCA_MTT_MISS_PENALTY, HCA_MTT_PAGE, HCA_BIND_TIME,
             PROVIDER_BIND_EVENT, PROVIDER_BIND_DISCONNECTED, PROVIDER_SRQ_LW_EVENT, PROVIDER_CM_TIMEOUT_EVENT,
@@ -270,7 +351,7 @@ public final class FabricParams {
             CM_PROCESSING, CM_MAD_BYTES, CM_RESPONSE_TIMEOUT, CM_MAX_RETRIES, RNR_TIMER, RNR_RETRY, HCA_ACK_TIMEOUT,
             HCA_RETRY_COUNT, READ_ORDERING, READ_JITTER, IA_MAX_RDMA_READ_IN,
             IA_MAX_RDMA_READ_OUT, MEMORY_MAX_RESIDENT, MEMORY_COHERENCE, IA_MAX_EVD_QLEN,
-            IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV);
+            IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV, CC_ALGORITHM);
 
     /**
      * Checks the parameters that constrain each other (flow control thresholds, buffer against the largest
@@ -281,9 +362,7 @@ public final class FabricParams {
      */
     public static List<String> crossCheck(org.datsim.core.param.Params p) {
         List<String> out = new java.util.ArrayList<>();
-        long largest = p.get(LINK_HEADER_BYTES) + p.get(HCA_MTU)
-                + Math.max(p.get(LINK_RETH_BYTES), p.get(LINK_AETH_BYTES));
-        largest = Math.max(largest, p.get(LINK_HEADER_BYTES) + p.get(CM_MAD_BYTES));
+        long largest = largestPacket(p);
         if (!"none".equals(p.choice(LINK_FLOW_CONTROL)) && p.get(SWITCH_BUFFER) < largest) {
             out.add("switch.buffer (" + p.get(SWITCH_BUFFER) + " B) must hold the largest packet (" + largest
                     + " B: headers + hca.mtu), or flow control would never let it through");
@@ -295,7 +374,23 @@ public final class FabricParams {
             out.add("cm.response_timeout (" + org.datsim.core.time.SimTime.format(p.get(CM_RESPONSE_TIMEOUT))
                     + ") must be more than 0 and at most 8796.093022208s (4.096 us x 2^31)");
         }
-        if ("pfc".equals(p.choice(LINK_FLOW_CONTROL))) {
+        boolean shared = "shared".equals(p.choice(SWITCH_BUFFER_MODE));
+        if (shared && !"pfc".equals(p.choice(LINK_FLOW_CONTROL))) {
+            out.add("switch.buffer_mode shared needs link.flow_control pfc (it is "
+                    + p.choice(LINK_FLOW_CONTROL) + ")");
+        }
+        if (shared && p.get(SWITCH_SHARED_BUFFER) < 2 * largest) {
+            out.add("switch.shared_buffer (" + p.get(SWITCH_SHARED_BUFFER) + " B) must hold at least two largest"
+                    + " packets (" + 2 * largest + " B)");
+        }
+        if (shared && p.get(PFC_HEADROOM) > 0 && p.get(PFC_HEADROOM) < largest) {
+            out.add("pfc.headroom (" + p.get(PFC_HEADROOM) + " B) must hold at least the largest packet (" + largest
+                    + " B), or 0 to derive it from each link");
+        }
+        if (p.get(ECN_ENABLED) != 0 && p.get(ECN_KMIN) >= p.get(ECN_KMAX)) {
+            out.add("ecn.kmin (" + p.get(ECN_KMIN) + " B) must be below ecn.kmax (" + p.get(ECN_KMAX) + " B)");
+        }
+        if ("pfc".equals(p.choice(LINK_FLOW_CONTROL)) && !shared) {
             if (p.get(PFC_XON) >= p.get(PFC_XOFF)) {
                 out.add("pfc.xon (" + p.get(PFC_XON) + " B) must be below pfc.xoff (" + p.get(PFC_XOFF) + " B)");
             }

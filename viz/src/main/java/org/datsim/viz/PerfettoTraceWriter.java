@@ -41,6 +41,9 @@ import org.datsim.core.util.LongTable;
  * stale reads, failed expectations, RNR NAKs, retransmissions, switch drops, the connection manager's resends and
  * give-ups ({@code cm_retry}, {@code cm_timeout}) and connection events are instant events ({@code "i"}) on their
  * endpoint's thread (else "cpu"), with the trace line's fields as args; CM messages received ({@code cm}) are not.
+ * Each switch is a process too: its port samples ({@code port_sample}, {@code trace.port_sample_interval}) are
+ * counter tracks per port (bytes queued, pause state, ECN marks, utilisation) and its ECN marks ({@code ecn_mark})
+ * instant events on a thread per port.
  *
  * <p>Times are microseconds with six decimals (picosecond precision); the output is deterministic.
  */
@@ -170,8 +173,8 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         long t = e.tPs();
         lastT = Math.max(lastT, t);
         String host = e.host() == null ? "" : e.host();
-        int pid = pid(host);
         String kind = e.kind();
+        int pid = "port_sample".equals(kind) || "ecn_mark".equals(kind) ? switchPid(host) : pid(host);
         Op op = e.op() >= 0 ? ops.get(e.op()) : null;
         switch (kind) {
             case TraceEvent.POST:
@@ -237,6 +240,12 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
                 instant(pid, CPU, t, Boolean.TRUE.equals(e.attrValue("stale")) ? "STALE mem_read" : "mem_read", e);
                 return;
             case "cm":
+                return;
+            case "port_sample":
+                portSample(e, pid, t);
+                return;
+            case "ecn_mark":
+                instant(pid, String.valueOf(e.attrValue("port")), t, kind, e);
                 return;
             default:
                 // errors, rnr_nak, retransmit, drop, cm_retry, cm_timeout, event, ...: on the endpoint's thread
@@ -458,6 +467,24 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         g.writeEndObject();
     }
 
+    /**
+     * Writes a switch port's sample (trace kind {@code port_sample}) as a counter event of the port's track in the
+     * switch's process: one series each for the bytes queued, the pause state (paused by the peer, pausing the peer),
+     * the ECN marks so far and the utilisation over the interval.
+     */
+    private void portSample(TraceEvent e, int pid, long t) throws IOException {
+        begin("C", String.valueOf(e.attrValue("port")), "port", pid, 0, t);
+        g.writeObjectFieldStart("args");
+        g.writeNumberField("queue_bytes", e.attrLong("queue_bytes", 0));
+        g.writeNumberField("paused", e.attrLong("paused", 0));
+        g.writeNumberField("pausing", e.attrLong("pausing", 0));
+        g.writeNumberField("ecn_marks", e.attrLong("ecn_marks", 0));
+        Object u = e.attrValue("utilisation");
+        g.writeNumberField("utilisation", u instanceof Number n ? n.doubleValue() : 0.0);
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
     private void counters(int pid, long t, EpCounters c) throws IOException {
         begin("C", c.track, "counters", pid, 0, t);
         g.writeObjectFieldStart("args");
@@ -577,6 +604,18 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
             metadata("process_name", p, 0, "host " + host);
             metadata("process_sort_index", p, 0, null);
             tid(p, CPU);
+        }
+        return p;
+    }
+
+    /** The process of a switch (its port counters and marks), named "switch NAME", without a cpu thread. */
+    private int switchPid(String name) throws IOException {
+        Integer p = pids.get(name);
+        if (p == null) {
+            p = pids.size() + 1;
+            pids.put(name, p);
+            metadata("process_name", p, 0, "switch " + name);
+            metadata("process_sort_index", p, 0, null);
         }
         return p;
     }

@@ -148,6 +148,9 @@ public final class TimelineData implements TraceSink<TraceEvent> {
 
     @Override
     public void accept(TraceEvent e) {
+        if ("port_sample".equals(e.kind())) {
+            return; // switch port time series: counter tracks in trace.json, not lanes of this timeline
+        }
         long t = e.tPs();
         endPs = Math.max(endPs, t);
         String kind = e.kind();

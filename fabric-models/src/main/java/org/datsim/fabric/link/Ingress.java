@@ -15,4 +15,17 @@ public interface Ingress {
      * @param wireBytes the packet's wire bytes
      */
     void departed(Packet packet, int inPort, int wireBytes);
+
+    /**
+     * A packet leaves the FIFO queue of one of this node's output ports to start on the wire (called only for ports
+     * made to {@linkplain Port#setOwner(Ingress, int, boolean) notify} it). This is where a switch marks ECN and
+     * appends in-band telemetry, as HPCC's switch does on dequeue.
+     *
+     * @param port the index of the output port
+     * @param packet the packet
+     * @param queuedBytes the bytes still queued behind it at that port
+     * @param txBytes the bytes the port started transmitting before this packet
+     */
+    default void dequeued(int port, Packet packet, long queuedBytes, long txBytes) {
+    }
 }

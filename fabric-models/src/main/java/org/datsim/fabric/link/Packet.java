@@ -81,6 +81,27 @@ public final class Packet {
     int inPort;
     /** When the packet's last bit arrives at the node holding it, in picoseconds (cut-through forwarding). */
     long tailPs;
+    /**
+     * Congestion Experienced: a switch egress marked this packet (ECN CE, RED at {@code ecn.kmin}/{@code ecn.kmax});
+     * false when the packet is {@linkplain #set set}.
+     */
+    public boolean ecn;
+
+    /** The most in-band telemetry hop records a packet carries (HPCC's IntHeader::maxHop). */
+    public static final int INT_MAX_HOPS = 5;
+    /** In-band telemetry: the hop records filled so far (0 when the packet is {@linkplain #set set}). */
+    public int intHops;
+    // The hop records, by hop. Allocated the first time this pooled packet carries telemetry and reused after (so
+    // a fabric without telemetry carries no arrays, and one with telemetry allocates nothing once the pool is warm);
+    // read only the first intHops entries.
+    /** Per hop: the bytes queued at the egress port when the packet left its queue (null before the first hop). */
+    public long[] intQueueBytes;
+    /** Per hop: the bytes the egress port had started transmitting before this packet (a running counter). */
+    public long[] intTxBytes;
+    /** Per hop: when the packet left the egress queue, in picoseconds. */
+    public long[] intTimePs;
+    /** Per hop: the egress link's rate in bits per second. */
+    public long[] intRateBps;
 
     /** Returns when the packet's last bit reaches the node receiving it now, in picoseconds. */
     public long tailPs() {
@@ -131,6 +152,8 @@ public final class Packet {
         this.flow = flow;
         this.inPort = -1;
         this.tailPs = 0;
+        this.ecn = false;
+        this.intHops = 0;
         return this;
     }
 
@@ -148,6 +171,68 @@ public final class Packet {
      */
     public void setInPort(int port) {
         this.inPort = port;
+    }
+
+    /**
+     * Appends an in-band telemetry hop record, as HPCC's IntHeader::PushHop: a packet already holding
+     * {@link #INT_MAX_HOPS} records keeps them and ignores this one.
+     *
+     * @param timePs when the packet left the egress queue, in picoseconds
+     * @param txBytes the egress port's transmitted-bytes counter
+     * @param queueBytes the bytes queued at the egress port
+     * @param rateBps the egress link's rate in bits per second
+     */
+    public void pushIntHop(long timePs, long txBytes, long queueBytes, long rateBps) {
+        int h = intHops;
+        if (intTimePs == null) {
+            allocateInt();
+        }
+        if (h < INT_MAX_HOPS) {
+            intTimePs[h] = timePs;
+            intTxBytes[h] = txBytes;
+            intQueueBytes[h] = queueBytes;
+            intRateBps[h] = rateBps;
+            intHops = h + 1;
+        }
+    }
+
+    private void allocateInt() {
+        intQueueBytes = new long[INT_MAX_HOPS];
+        intTxBytes = new long[INT_MAX_HOPS];
+        intTimePs = new long[INT_MAX_HOPS];
+        intRateBps = new long[INT_MAX_HOPS];
+    }
+
+    /**
+     * Copies another packet's in-band telemetry into this one (a receiver echoing a data packet's hop records in
+     * its acknowledgement, as HPCC's receiver does); this packet's own records are replaced.
+     *
+     * @param from the packet whose records to copy
+     */
+    public void copyIntFrom(Packet from) {
+        int n = from.intHops;
+        intHops = n;
+        if (n == 0) {
+            return;
+        }
+        if (intTimePs == null) {
+            allocateInt();
+        }
+        System.arraycopy(from.intTimePs, 0, intTimePs, 0, n);
+        System.arraycopy(from.intTxBytes, 0, intTxBytes, 0, n);
+        System.arraycopy(from.intQueueBytes, 0, intQueueBytes, 0, n);
+        System.arraycopy(from.intRateBps, 0, intRateBps, 0, n);
+    }
+
+    /**
+     * Returns true for a packet of a kind that carries a message's data (Send, RDMA Write, RDMA Read response): the
+     * ECN-capable packets of RoCE, which switches may mark and which carry in-band telemetry.
+     *
+     * @param kind a packet kind
+     * @return true for a data packet
+     */
+    public static boolean isData(int kind) {
+        return kind == SEND || kind == RDMA_WRITE || kind == READ_RESPONSE;
     }
 
     /** Returns true for the last packet of its message. */

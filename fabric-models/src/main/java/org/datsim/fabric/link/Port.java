@@ -65,6 +65,13 @@ public final class Port {
     private boolean paused;
     private long stallSince = -1;
     private long lastDeliveryPs = -1;
+    /** The owner's index of this port, and whether the owner is told of every dequeue. */
+    private int ownerIndex = -1;
+    private boolean notifyDequeue;
+    /** The wire bytes of every packet started so far (the transmitted-bytes counter of in-band telemetry). */
+    private long startedBytes;
+    /** Since when the port has been paused by PFC, or -1. */
+    private long pausedSince = -1;
 
     /**
      * Creates a port.
@@ -108,6 +115,25 @@ public final class Port {
      */
     public void setOwner(Ingress owner) {
         this.owner = owner;
+    }
+
+    /**
+     * Makes this port an output port of a node that accounts buffered packets per input port, and that may want to
+     * see each packet leave the queue ({@link Ingress#dequeued}).
+     *
+     * @param owner the node told when each packet has left
+     * @param index the node's index of this port
+     * @param notifyDequeue whether the node is told when each packet leaves the queue for the wire
+     */
+    public void setOwner(Ingress owner, int index, boolean notifyDequeue) {
+        this.owner = owner;
+        this.ownerIndex = index;
+        this.notifyDequeue = notifyDequeue;
+    }
+
+    /** Returns the link's rate. */
+    public DataRate rate() {
+        return rate;
     }
 
     /**
@@ -242,6 +268,10 @@ public final class Port {
         if (flowControl == FlowControl.IB_CREDITS) {
             credits -= packet.wireBytes;
         }
+        if (notifyDequeue) {
+            owner.dequeued(ownerIndex, packet, queuedBytes, startedBytes);
+        }
+        startedBytes += packet.wireBytes;
         busyPs += end - now;
         if (listener != null) {
             listener.onTransmit(packet, true);
@@ -287,10 +317,45 @@ public final class Port {
     }
 
     private void pauseArrived(long pause) {
+        boolean was = paused;
         paused = pause != 0;
+        if (paused && !was) {
+            pausedSince = sim.now();
+        } else if (!paused && was) {
+            counters.pausedPs += sim.now() - pausedSince;
+            pausedSince = -1;
+        }
         if (!paused) {
             trySend();
         }
+    }
+
+    /** Returns true while PFC holds this port paused. */
+    public boolean isPaused() {
+        return paused;
+    }
+
+    /**
+     * Returns the picoseconds this port has spent paused by PFC up to now (whether or not a packet was waiting;
+     * {@link PortCounters#stallPs()} counts only the time a packet waited).
+     */
+    public long pausedPs() {
+        return counters.pausedPs + (pausedSince >= 0 ? sim.now() - pausedSince : 0);
+    }
+
+    /** Returns the wire bytes waiting in the queue behind the packet on the wire. */
+    public long queuedBytes() {
+        return queuedBytes;
+    }
+
+    /** Returns the wire bytes of every packet started on the wire so far (in-band telemetry's tx counter). */
+    public long startedBytes() {
+        return startedBytes;
+    }
+
+    /** Counts a packet this port's switch marked Congestion Experienced (ECN) as it left the queue. */
+    public void countMark() {
+        counters.ecnMarks++;
     }
 
     /** Counts a packet the far end dropped because its buffer overflowed. */

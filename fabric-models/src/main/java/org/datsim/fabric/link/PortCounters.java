@@ -13,6 +13,8 @@ public final class PortCounters {
     long maxQueueBytes;
     long stallPs;
     long drops;
+    long ecnMarks;
+    long pausedPs;
 
     PortCounters() {
     }
@@ -48,6 +50,19 @@ public final class PortCounters {
     /** Returns the packets dropped on arrival at the far end because its buffer overflowed (PFC headroom too small). */
     public long drops() {
         return drops;
+    }
+
+    /** Returns the packets the switch owning this port marked Congestion Experienced (ECN) as they left it. */
+    public long ecnMarks() {
+        return ecnMarks;
+    }
+
+    /**
+     * Returns the picoseconds PFC held this port paused, up to the last resume (see {@link Port#pausedPs()} for the
+     * time including a pause still in force).
+     */
+    public long pausedPs() {
+        return pausedPs;
     }
 
     @Override

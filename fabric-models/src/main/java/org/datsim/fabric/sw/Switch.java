@@ -3,6 +3,7 @@ package org.datsim.fabric.sw;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.commons.math3.random.RandomGenerator;
 import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.trace.TraceEvent;
@@ -45,6 +46,14 @@ public final class Switch implements NetworkNode, Ingress {
      * it has one), and {@code bytes} (on the wire, headers included).
      */
     public static final String DROP = "drop";
+    /**
+     * The trace kind of a data packet a switch marked Congestion Experienced (ECN) as it left an egress queue (traced
+     * on the switch: its name is the event's host). Fields: {@code switch}, {@code port} (the egress, {@code
+     * FROM->TO}), {@code queue_bytes} (the bytes still queued there, on which RED decided), {@code packet} (its
+     * kind), {@code from} and {@code to} (hosts), {@code bytes} (on the wire). The record is built only when the
+     * trace is on.
+     */
+    public static final String ECN_MARK = "ecn_mark";
     /** A drop's reason: the input's share of the buffer could not hold the packet (PFC with too little headroom). */
     public static final String BUFFER_FULL = "buffer_full";
     /** A drop's reason: the drop filter took the packet (fault injection). */
@@ -88,6 +97,27 @@ public final class Switch implements NetworkNode, Ingress {
     private TraceSource<TraceEvent> trace;
     /** The fabric's host names by host id, for the trace. */
     private String[] hostNames = new String[0];
+    // ECN marking (RED on the bytes queued at an egress when a packet leaves its queue), per output port
+    private boolean ecn;
+    private RandomGenerator ecnRandom;
+    private long[] kmin = new long[0];
+    private long[] kmax = new long[0];
+    private double pmax;
+    private long marks;
+    // In-band network telemetry
+    private boolean intEnabled;
+    // Shared buffer with dynamic PFC thresholds (HPCC's switch-mmu.cc); ingressBytes holds an input's bytes in all
+    private boolean shared;
+    private long sharedBuffer;
+    private long reserve;
+    private long resumeOffset;
+    private long totalHeadroom;
+    private long totalReserve;
+    private long sharedUsed;
+    private long[] headroom = new long[0];
+    private long[] headroomBytes = new long[0];
+    private int[] alphaShift = new int[0];
+    private long pauses;
 
     /**
      * Creates a switch.
@@ -224,6 +254,103 @@ public final class Switch implements NetworkNode, Ingress {
         this.hostNames = hostNames.toArray(new String[0]);
     }
 
+    /**
+     * Turns ECN marking on: a data packet ({@link Packet#isData}) leaving an egress queue that still holds q bytes is
+     * marked Congestion Experienced with probability 0 for q at or below kmin, pmax x (q - kmin) / (kmax - kmin)
+     * between, and 1 above kmax, as HPCC's SwitchMmu::ShouldSendCN; the thresholds scale with each port's rate.
+     * Call once every port is added.
+     *
+     * @param random this switch's seeded random stream
+     * @param kminAt100G the lower threshold in bytes for a 100 Gb/s port
+     * @param kmaxAt100G the upper threshold in bytes for a 100 Gb/s port (above kminAt100G)
+     * @param pmax the marking probability reached at kmax, in [0, 1]
+     */
+    public void enableEcn(RandomGenerator random, long kminAt100G, long kmaxAt100G, double pmax) {
+        if (kminAt100G >= kmaxAt100G || pmax < 0 || pmax > 1) {
+            throw new IllegalArgumentException("ECN needs kmin < kmax and pmax in [0, 1]");
+        }
+        this.ecn = true;
+        this.ecnRandom = random;
+        this.pmax = pmax;
+        int n = out.length;
+        kmin = new long[n];
+        kmax = new long[n];
+        for (int i = 0; i < n; i++) {
+            long bps = out[i].rate().bitsPerSecond();
+            kmin[i] = scale(kminAt100G, bps);
+            kmax[i] = scale(kmaxAt100G, bps);
+        }
+        notifyDequeues();
+    }
+
+    /** Bytes at 100 Gb/s scaled to a rate, exactly (the product fits a long for sizes below 2^40 and rates below 10 Pb/s). */
+    private static long scale(long bytesAt100G, long bps) {
+        return java.math.BigInteger.valueOf(bytesAt100G).multiply(java.math.BigInteger.valueOf(bps))
+                .divide(java.math.BigInteger.valueOf(100_000_000_000L)).longValue();
+    }
+
+    /**
+     * Turns in-band network telemetry on: every data packet leaving an egress queue gets a hop record
+     * ({@link Packet#pushIntHop}: now, the port's transmitted bytes before it, the bytes still queued, the rate).
+     * Call once every port is added.
+     */
+    public void enableInt() {
+        this.intEnabled = true;
+        notifyDequeues();
+    }
+
+    private void notifyDequeues() {
+        for (int i = 0; i < out.length; i++) {
+            out[i].setOwner(this, i, true);
+        }
+    }
+
+    /**
+     * Replaces the static per-input buffer by a shared buffer with dynamic PFC thresholds, as HPCC's switch-mmu.cc:
+     * an input's first {@code reserve} bytes are its own; beyond, its bytes come from the shared pool while they stay
+     * under the threshold alpha x (buffer - headrooms - reserves - shared bytes in use), alpha = 2^-shift of the
+     * input, and from its headroom beyond that. An input is paused once it holds headroom bytes or its shared bytes
+     * reach the threshold, and resumed once it holds no headroom bytes and its shared bytes are 0 or at least
+     * {@code resumeOffset} below the threshold. A packet that fits neither the headroom nor under the threshold is
+     * dropped. Needs PFC; call once every port and its upstream is added.
+     *
+     * @param bufferBytes the switch's buffer in bytes
+     * @param reserve the bytes reserved per input
+     * @param resumeOffset the resume hysteresis in bytes
+     * @param headroomOf the headroom of each input in bytes, by port index
+     * @param shiftOf the alpha shift of each input, by port index
+     */
+    public void useSharedBuffer(long bufferBytes, long reserve, long resumeOffset, long[] headroomOf, int[] shiftOf) {
+        if (flowControl != FlowControl.PFC) {
+            throw new IllegalStateException("a shared buffer needs PFC");
+        }
+        int n = out.length;
+        this.shared = true;
+        this.sharedBuffer = bufferBytes;
+        this.reserve = reserve;
+        this.resumeOffset = resumeOffset;
+        this.headroom = java.util.Arrays.copyOf(headroomOf, n);
+        this.alphaShift = java.util.Arrays.copyOf(shiftOf, n);
+        this.headroomBytes = new long[n];
+        totalHeadroom = 0;
+        for (long h : headroom) {
+            totalHeadroom += h;
+        }
+        totalReserve = reserve * n;
+    }
+
+    /** The dynamic PFC threshold of an input: alpha x the free shared pool, in bytes. */
+    private long pfcThreshold(int in) {
+        long free = sharedBuffer - totalHeadroom - totalReserve - sharedUsed;
+        return free <= 0 ? 0 : free >> alphaShift[in];
+    }
+
+    /** The shared-pool bytes an input holds (its bytes outside headroom, beyond its reserve). */
+    private long sharedOf(int in) {
+        long used = ingressBytes[in] - headroomBytes[in];
+        return used > reserve ? used - reserve : 0;
+    }
+
     @Override
     public void receive(Packet packet, int inPort) {
         long held = ingressBytes[inPort] + packet.wireBytes;
@@ -231,7 +358,12 @@ public final class Switch implements NetworkNode, Ingress {
             drop(packet, inPort, FILTER);
             return;
         }
-        if (flowControl == FlowControl.PFC) {
+        if (shared) {
+            if (!admitShared(packet.wireBytes, inPort)) {
+                drop(packet, inPort, BUFFER_FULL);
+                return;
+            }
+        } else if (flowControl == FlowControl.PFC) {
             if (held > bufferBytes) {
                 // The PFC headroom did not absorb what was in flight when the pause was sent: the packet is lost,
                 // and the sending transport retransmits it (Hca: sequence-error NAK or local ACK timeout).
@@ -251,6 +383,76 @@ public final class Switch implements NetworkNode, Ingress {
         packet.setInPort(inPort);
         forwarding.addLast(packet);
         sim.schedule(latencyPs, forward, 0);
+    }
+
+    /**
+     * Admits a packet to the shared buffer (HPCC's CheckIngressAdmission, UpdateIngressAdmission and
+     * CheckAndSendPfc), or returns false if it fits neither under the threshold nor in the headroom.
+     */
+    private boolean admitShared(int psize, int in) {
+        long thresh = pfcThreshold(in);
+        long sharedNow = sharedOf(in);
+        if (psize + headroomBytes[in] > headroom[in] && psize + sharedNow > thresh) {
+            return false;
+        }
+        long newBytes = ingressBytes[in] - headroomBytes[in] + psize;
+        if (newBytes > reserve) {
+            if (newBytes - reserve > thresh) {
+                headroomBytes[in] += psize;
+            } else {
+                sharedUsed += Math.min(psize, newBytes - reserve);
+            }
+        }
+        ingressBytes[in] += psize;
+        Port up = upstream[in];
+        if (up != null && !pauseSent[in] && (headroomBytes[in] > 0 || sharedOf(in) >= pfcThreshold(in))) {
+            pauseSent[in] = true;
+            pauses++;
+            sim.schedule(up.propagationPs(), up.pauseHandler(), 1);
+        }
+        return true;
+    }
+
+    /** Frees a departed packet's bytes of the shared buffer (HPCC's RemoveFromIngressAdmission, CheckAndSendResume). */
+    private void releaseShared(int wireBytes, int in, long heldBefore) {
+        long fromHeadroom = Math.min(headroomBytes[in], wireBytes);
+        long used = heldBefore - headroomBytes[in];
+        long fromShared = Math.min(wireBytes - fromHeadroom, used > reserve ? used - reserve : 0);
+        headroomBytes[in] -= fromHeadroom;
+        sharedUsed -= fromShared;
+        if (pauseSent[in] && headroomBytes[in] == 0) {
+            long sh = sharedOf(in);
+            if (sh == 0 || sh + resumeOffset <= pfcThreshold(in)) {
+                pauseSent[in] = false;
+                Port up = upstream[in];
+                sim.schedule(up.propagationPs(), up.pauseHandler(), 0);
+            }
+        }
+    }
+
+    @Override
+    public void dequeued(int port, Packet packet, long queuedBytes, long txBytes) {
+        if (!Packet.isData(packet.kind)) {
+            return;
+        }
+        if (ecn && queuedBytes > kmin[port]) {
+            boolean mark = queuedBytes > kmax[port] || ecnRandom.nextDouble()
+                    < pmax * (double) (queuedBytes - kmin[port]) / (double) (kmax[port] - kmin[port]);
+            if (mark) {
+                packet.ecn = true;
+                marks++;
+                out[port].countMark();
+                if (trace != null && trace.isEnabled()) {
+                    trace.fire(TraceEvent.of(sim.now(), ECN_MARK, name).attr("switch", name)
+                            .attr("port", out[port].name()).attr("queue_bytes", queuedBytes)
+                            .attr("packet", Packet.kindName(packet.kind)).attr("from", hostName(packet.srcHost))
+                            .attr("to", hostName(packet.dstHost)).attr("bytes", packet.wireBytes));
+                }
+            }
+        }
+        if (intEnabled) {
+            packet.pushIntHop(sim.now(), txBytes, queuedBytes, out[port].rate().bitsPerSecond());
+        }
     }
 
     /**
@@ -322,8 +524,13 @@ public final class Switch implements NetworkNode, Ingress {
         if (inPort < 0) {
             return;
         }
-        long held = ingressBytes[inPort] - wireBytes;
+        long before = ingressBytes[inPort];
+        long held = before - wireBytes;
         ingressBytes[inPort] = held;
+        if (shared) {
+            releaseShared(wireBytes, inPort, before);
+            return;
+        }
         Port up = upstream[inPort];
         if (up == null) {
             return;
@@ -367,6 +574,36 @@ public final class Switch implements NetworkNode, Ingress {
      */
     public long ingressBytes(int port) {
         return ingressBytes[port];
+    }
+
+    /** Returns the data packets this switch marked Congestion Experienced (ECN). */
+    public long ecnMarks() {
+        return marks;
+    }
+
+    /** Returns the PAUSE frames this switch sent in shared-buffer mode. */
+    public long pausesSent() {
+        return pauses;
+    }
+
+    /** Returns true while this switch holds the upstream port of an input paused. */
+    public boolean pausing(int port) {
+        return pauseSent[port];
+    }
+
+    /** Returns the shared-pool bytes in use (shared-buffer mode). */
+    public long sharedUsed() {
+        return sharedUsed;
+    }
+
+    /** Returns the headroom bytes an input holds (shared-buffer mode). */
+    public long headroomBytes(int port) {
+        return headroomBytes[port];
+    }
+
+    /** Returns the dynamic PFC threshold of an input now, in bytes (shared-buffer mode). */
+    public long dynamicThreshold(int port) {
+        return pfcThreshold(port);
     }
 
     /** Returns the switch's ports in index order. */

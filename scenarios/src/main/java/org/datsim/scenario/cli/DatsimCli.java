@@ -34,11 +34,12 @@ public final class DatsimCli implements Runnable {
      */
     static final List<Class<?>> SUBCOMMANDS = List.of(Run.class, Validate.class, Ops.class, Params.class,
             Schema.class, Bench.class, ExplainCommand.class, LabCommand.class, SweepCommand.class,
-            PresetsCommand.class, CalibrateCommand.class, ViewCommand.class);
+            PresetsCommand.class, CalibrateCommand.class, ViewCommand.class, FctCommand.class);
 
     /** The subcommands of the commands that have some, registered the same way, in the order the usage lists them. */
     static final Map<Class<?>, List<Class<?>>> NESTED = Map.of(
-            Bench.class, List.of(Bench.PholdCommand.class, StreamBenchCommand.class, FatTreeBenchCommand.class),
+            Bench.class, List.of(Bench.PholdCommand.class, StreamBenchCommand.class, FatTreeBenchCommand.class,
+                    HpccBenchCommand.class),
             SweepCommand.class, List.of(SweepPlanCommand.class, SweepRunCommand.class, SweepMergeCommand.class,
                     SweepSlurmCommand.class));
 

@@ -75,7 +75,8 @@ final class FabricReader {
             List<String> switches;
             List<LinkSpec> links;
             if (fabric.has("topology")) {
-                TopologyBuilder gen = TopologyReader.read(fabric.get("topology"), "$.fabric.topology", problems::add);
+                TopologyBuilder gen = TopologyReader.read(fabric.get("topology"), "$.fabric.topology", problems::add,
+                        problems.file());
                 for (String k : List.of("hosts", "switches", "links")) {
                     if (fabric.has(k)) {
                         problems.add("$.fabric." + k, "not allowed with $.fabric.topology, which makes the hosts,"

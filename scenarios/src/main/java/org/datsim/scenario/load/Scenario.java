@@ -20,10 +20,19 @@ import org.datsim.fabric.topology.Topology;
  * @param vars the scenario's variables ({@code "vars"}), usable as {@code $name} in every process, in file order
  * @param operands the references, expressions, sizes and durations of the processes' calls, parsed once by the
  *     loader
+ * @param workload the flows of the {@code workload} section, or null if it has none
  */
 public record Scenario(String file, String name, String description, long seed, Topology topology, Params params,
         java.util.Map<String, Params> hostParams, List<ProcessDef> processes, long maxEvents, long maxTimePs,
-        java.util.Map<String, Long> vars, Operands operands) {
+        java.util.Map<String, Long> vars, Operands operands, org.datsim.scenario.workload.Workload workload) {
+
+    /** A scenario without a workload section. */
+    public Scenario(String file, String name, String description, long seed, Topology topology, Params params,
+            java.util.Map<String, Params> hostParams, List<ProcessDef> processes, long maxEvents, long maxTimePs,
+            java.util.Map<String, Long> vars, Operands operands) {
+        this(file, name, description, seed, topology, params, hostParams, processes, maxEvents, maxTimePs, vars,
+                operands, null);
+    }
 
     /**
      * Returns a copy with other guards.
@@ -34,12 +43,12 @@ public record Scenario(String file, String name, String description, long seed, 
      */
     public Scenario withLimits(long events, long timePs) {
         return new Scenario(file, name, description, seed, topology, params, hostParams, processes, events, timePs,
-                vars, operands);
+                vars, operands, workload);
     }
 
     /** Returns a copy with another seed. */
     public Scenario withSeed(long newSeed) {
         return new Scenario(file, name, description, newSeed, topology, params, hostParams, processes, maxEvents,
-                maxTimePs, vars, operands);
+                maxTimePs, vars, operands, workload);
     }
 }

@@ -82,7 +82,7 @@ public final class ScenarioLoader {
             return null;
         }
         problems.unknownKeys(root, "$", Set.of("scenario", "description", "seed", "vars", "fabric", "processes",
-                "limits", "$schema"));
+                "limits", "$schema", "workload"));
         Map<String, Long> vars = vars(root.get("vars"));
         String name = problems.string(root, "scenario", "$", true);
         String description = problems.string(root, "description", "$", false);
@@ -124,8 +124,16 @@ public final class ScenarioLoader {
         FabricReader.Fabric fabric = new FabricReader(problems, quantities).read(root.get("fabric"));
         List<ProcessDef> processes = new ProcessReader(problems, quantities, operands, vars)
                 .read(root.get("processes"), fabric.hosts());
+        org.datsim.scenario.workload.Workload workload = org.datsim.scenario.workload.WorkloadReader.read(
+                root.get("workload"), problems.file(), fabric.hosts(), problems);
+        if (fabric.params() != null) {
+            String cc = org.datsim.scenario.workload.FlowOutputs.ccUnavailable(fabric.params());
+            if (cc != null) {
+                problems.add("$.fabric.params.cc.algorithm", cc);
+            }
+        }
         return new Scenario(problems.file(), name, description == null ? "" : description, seed, fabric.topology(),
-                fabric.params(), fabric.hostParams(), processes, maxEvents, maxTime, vars, operands.build());
+                fabric.params(), fabric.hostParams(), processes, maxEvents, maxTime, vars, operands.build(), workload);
     }
 
     /** Reads the scenario's variables ({@code "vars"}), by name in file order. */

@@ -57,6 +57,9 @@ public final class SchemaGenerator {
         ObjectNode lp = limits.putObject("properties");
         lp.putObject("max_events").put("type", "integer").put("minimum", 1);
         lp.set("max_time", time());
+        ObjectNode workload = props.putObject("workload");
+        workload.put("type", "object").put("description", "Generated flows (distribution, load, duration, start,"
+                + " pattern, operation, ideal_fct) or HPCC's flow file (hpcc_flows); see docs/workloads.md.");
         ObjectNode processes = props.putObject("processes");
         processes.put("type", "array");
         ObjectNode process = processes.putObject("items");

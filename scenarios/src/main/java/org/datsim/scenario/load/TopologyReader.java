@@ -11,12 +11,14 @@ import org.datsim.fabric.topology.TopologyBuilder;
 /**
  * Reads {@code fabric.topology}, a generated topology: exactly one of
  * {@code {"back_to_back": {}}}, {@code {"single_switch": {"hosts": N}}} or
- * {@code {"fat_tree": {"k": K, "levels": 2|3}}}, each with an optional {@code "host_prefix"} (default {@code "h"}).
+ * {@code {"fat_tree": {"k": K, "levels": 2|3}}}, each with an optional {@code "host_prefix"} (default {@code "h"}),
+ * or {@code {"hpcc": {"file": "PATH"}}}, HPCC's topology file format (hosts {@code h<number>}, switches
+ * {@code s<number>}; see {@link org.datsim.scenario.workload.HpccFiles}), the path relative to the scenario's.
  * Sizes are bounded so that a scenario cannot ask for a fabric that exhausts memory.
  */
 final class TopologyReader {
 
-    private static final Set<String> KINDS = Set.of("back_to_back", "single_switch", "fat_tree");
+    private static final Set<String> KINDS = Set.of("back_to_back", "single_switch", "fat_tree", "hpcc");
 
     private TopologyReader() {
     }
@@ -30,6 +32,19 @@ final class TopologyReader {
      * @return the generated lists, or null if there were problems
      */
     static TopologyBuilder read(JsonNode n, String path, BiConsumer<String, String> problem) {
+        return read(n, path, problem, null);
+    }
+
+    /**
+     * Reads a topology description whose files are relative to a scenario file.
+     *
+     * @param n the {@code topology} node
+     * @param path its JSON path
+     * @param problem receives (JSON path, message) for each problem
+     * @param scenarioFile the scenario file, or null to take paths as they are
+     * @return the generated lists, or null if there were problems
+     */
+    static TopologyBuilder read(JsonNode n, String path, BiConsumer<String, String> problem, String scenarioFile) {
         if (n == null || !n.isObject() || n.size() != 1) {
             problem.accept(path, "expected an object with exactly one of " + new TreeSet<>(KINDS)
                     + ", such as {\"fat_tree\": {\"k\": 4, \"levels\": 3}}, found " + show(n));
@@ -45,6 +60,27 @@ final class TopologyReader {
         if (!spec.isObject()) {
             problem.accept(at, "expected an object, found " + show(spec));
             return null;
+        }
+        if (kind.equals("hpcc")) {
+            if (Problems.unknownKeys(spec, at, Set.of("file"), problem)) {
+                return null;
+            }
+            JsonNode f = spec.get("file");
+            if (f == null || !f.isTextual()) {
+                problem.accept(at + ".file", "expected the path of an HPCC topology file, found " + show(f));
+                return null;
+            }
+            java.nio.file.Path base = scenarioFile == null ? null
+                    : java.nio.file.Path.of(scenarioFile).toAbsolutePath().getParent();
+            java.nio.file.Path file = base == null ? java.nio.file.Path.of(f.asText()) : base.resolve(f.asText());
+            java.util.List<String> msgs = new java.util.ArrayList<>();
+            String text = org.datsim.scenario.workload.HpccFiles.read(file, msgs);
+            org.datsim.scenario.workload.HpccFiles.Topology t = text == null ? null
+                    : org.datsim.scenario.workload.HpccFiles.topology(f.asText(), text, msgs);
+            for (String m : msgs) {
+                problem.accept(at + ".file", m);
+            }
+            return t == null ? null : t.lists();
         }
         Set<String> allowed = switch (kind) {
             case "single_switch" -> Set.of("hosts", "host_prefix");

@@ -56,6 +56,12 @@ public final class ScenarioRunner {
     private long datErrors;
     private boolean perfetto = true;
     private boolean eventsJsonl = true;
+    /** The workload's flows, or null if the scenario has none. */
+    private List<org.datsim.scenario.workload.Flow> flows;
+    /** The workload's flows on the fabric, or null. */
+    private org.datsim.scenario.workload.FlowRunner.Attached attachedFlows;
+    /** The fct.csv rows after the run, or null. */
+    private List<org.datsim.scenario.workload.FctFile.Row> fctRows;
 
     /**
      * Prepares a run.
@@ -72,6 +78,10 @@ public final class ScenarioRunner {
             Program program = programs.computeIfAbsent(p.steps(), Program::new);
             processes.put(p.name(), new ConsumerProcess(this, p, program, fabric.provider().host(p.host()),
                     scenario.hostParams().getOrDefault(p.host(), scenario.params())));
+        }
+        if (scenario.workload() != null) {
+            flows = scenario.workload().flows(scenario.topology(), scenario.params(), random);
+            attachedFlows = org.datsim.scenario.workload.FlowRunner.attach(fabric, flows, scenario.workload().send());
         }
         sim.setMaxEvents(scenario.maxEvents());
         if (scenario.maxTimePs() != Long.MAX_VALUE) {
@@ -198,6 +208,23 @@ public final class ScenarioRunner {
                 blocked.add("process " + p.name() + " did not finish: it was still in " + in);
             }
         }
+        Files.deleteIfExists(outDir.resolve(org.datsim.scenario.workload.FctFile.FILE));
+        if (attachedFlows != null) {
+            long[] ideal = new long[flows.size()];
+            java.util.Arrays.fill(ideal, -1);
+            if (scenario.workload().ideal()) {
+                ideal = org.datsim.scenario.workload.FlowRunner.ideal(scenario.topology(), scenario.params(),
+                        scenario.hostParams(), flows, scenario.workload().send(), scenario.seed());
+            }
+            long[] fct = attachedFlows.fct();
+            fctRows = new ArrayList<>(flows.size());
+            for (int i = 0; i < fct.length; i++) {
+                org.datsim.scenario.workload.Flow f = flows.get(i);
+                fctRows.add(new org.datsim.scenario.workload.FctFile.Row(scenario.topology().hosts().get(f.src()),
+                        scenario.topology().hosts().get(f.dst()), f.sizeBytes(), f.startPs(), fct[i], ideal[i]));
+            }
+            org.datsim.scenario.workload.FlowOutputs.writeCsv(outDir, fctRows);
+        }
         boolean ok = failureCount == 0 && blocked.isEmpty() && result.reason() == StopReason.NO_EVENTS;
         writeSummary(outDir.resolve("summary.json"), result, stats, blocked, abort);
         List<String> lines = new ArrayList<>();
@@ -208,6 +235,11 @@ public final class ScenarioRunner {
             LatencyRecorder r = e.getValue();
             lines.add(String.format("  %-28s n=%-6d p50=%-10s p99=%-10s max=%s", e.getKey(), r.count(),
                     SimTime.format(r.percentile(50)), SimTime.format(r.percentile(99)), SimTime.format(r.max())));
+        }
+        if (fctRows != null) {
+            long done = fctRows.stream().filter(r -> r.fctPs() >= 0).count();
+            lines.add("  workload: " + fctRows.size() + " flows, " + done + " completed; FCTs in "
+                    + outDir.resolve(org.datsim.scenario.workload.FctFile.FILE) + " (datsim fct " + outDir + ")");
         }
         if (result.reason() != StopReason.NO_EVENTS) {
             lines.add("run stopped early: " + (abort != null ? abort : result.message()));
@@ -283,10 +315,21 @@ public final class ScenarioRunner {
         errs.put("failed_expectations", failureCount);
         root.put("packets", packets);
         root.put("wire_bytes", wire);
+        if (fctRows != null) {
+            org.datsim.scenario.workload.FlowOutputs.summarize(root.putObject("flows"), fctRows);
+        }
         // Per-port counters (the fabric's statistics), for the ports that sent anything.
         org.datsim.core.stats.StatsRegistry registry = new org.datsim.core.stats.StatsRegistry();
         fabric.registerStats(registry);
         ObjectNode portsNode = root.putObject("ports");
+        // With a congestion feature on (ECN, shared buffer, telemetry, port sampling), each port also says its ECN
+        // marks, the time PFC held it paused and its utilisation over the run (wire bytes / what the link could carry).
+        Map<String, org.datsim.fabric.link.Port> byName = new java.util.HashMap<>();
+        boolean congestion = fabric.congestionFeatures();
+        if (congestion) {
+            fabric.ports().forEach(port -> byName.put("port." + port.name(), port));
+        }
+        long endPs = result.endTimePs();
         registry.stats().forEach((name, stat) -> {
             if (stat instanceof org.datsim.fabric.link.PortCounters c && c.packets() > 0) {
                 ObjectNode o = portsNode.putObject(name.substring("port.".length()));
@@ -296,6 +339,13 @@ public final class ScenarioRunner {
                 o.put("max_queue_bytes", c.maxQueueBytes());
                 o.put("stall_ps", c.stallPs());
                 o.put("drops", c.drops());
+                org.datsim.fabric.link.Port port = byName.get(name);
+                if (port != null) {
+                    o.put("ecn_marks", c.ecnMarks());
+                    o.put("paused_ps", port.pausedPs());
+                    double capacity = port.rate().bitsPerSecond() * (endPs / 1e12) / 8;
+                    o.put("utilisation", endPs == 0 ? 0.0 : Math.round(c.bytes() / capacity * 1e6) / 1e6);
+                }
             }
         });
         ObjectNode caches = root.putObject("hca_caches");

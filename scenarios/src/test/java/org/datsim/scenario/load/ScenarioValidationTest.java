@@ -130,7 +130,7 @@ class ScenarioValidationTest {
     void unknownTopLevelField() {
         String json = base().replaceFirst("\"scenario\": \"t\",", "\"scenario\": \"t\", \"colour\": \"red\",");
         assertOnlyProblemAt(json, "$.colour", "unknown field; expected one of "
-                + "[$schema, description, fabric, limits, processes, scenario, seed, vars]");
+                + "[$schema, description, fabric, limits, processes, scenario, seed, vars, workload]");
     }
 
     @Test

@@ -1,6 +1,8 @@
 /**
- * The discrete-event engine: a single-threaded {@link org.datsim.core.engine.Simulator} that runs
- * {@link org.datsim.core.engine.EventHandler events} in (time, scheduling order) order, and {@link
+ * The discrete-event engine: a single-threaded {@link org.datsim.core.engine.Simulator} (the clock, the
+ * scheduling API, the run loop and its guards) that runs {@link org.datsim.core.engine.EventHandler events} in
+ * (time, scheduling order) order from its event list, a {@link org.datsim.core.engine.CalendarQueue} (contract:
+ * {@link org.datsim.core.engine.EventList}), and {@link
  * org.datsim.core.engine.SimProcess}, a base class for consumers that block in simulated time
  * without an operating-system thread.
  *

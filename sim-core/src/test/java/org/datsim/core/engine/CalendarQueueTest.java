@@ -361,8 +361,8 @@ class CalendarQueueTest {
                             long op = add(sim.now() + 1 + rnd.nextLong(50_000));
                             timerOf[(int) op] = add(sim.now() + 250_000_000_000L + rnd.nextLong(1_000_000)) + 1;
                         }
-                        maxExcess[0] = Math.max(maxExcess[0], sim.heldEvents() - 2 * sim.pendingCount());
-                        maxFar[0] = Math.max(maxFar[0], sim.farEvents());
+                        maxExcess[0] = Math.max(maxExcess[0], sim.eventList().heldEvents() - 2 * sim.pendingCount());
+                        maxFar[0] = Math.max(maxFar[0], sim.eventList().farEvents());
                     }
                 };
         for (int i = 0; i < 200; i++) {

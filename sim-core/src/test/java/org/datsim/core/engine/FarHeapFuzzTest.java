@@ -7,11 +7,15 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * A randomised differential test of the event list against a TreeSet of (time, seq): schedules with delays from 0 to
- * 2^58 ps, cancels (also in bursts), isPending, pendingCount, runUntil, nextEventTimePs and event-limited runs, in
- * five profiles (one of them transport ACK timers, far events that are mostly cancelled). Written by the review of
- * the far-heap change. The default run is short (2 seeds, 150 steps, a few seconds); the soak run the review made is
- * {@code mvn -o test -pl sim-core -Dtest=FarHeapFuzzTest -Dfuzz.seeds=300 -Dfuzz.steps=800} (tens of minutes).
+ * A randomised differential test of the event list ({@link CalendarQueue}, through its {@link EventList} contract)
+ * against a reference ordering, a TreeSet of (time, seq): inserts with delays from 0 to 2^58 ps after the clock (and
+ * a few before it: the list is a general priority queue), cancels (also in bursts), isPending, size, peekTime,
+ * peek / head* / pollMin in batches with inserts and cancels between polls (as handlers do), and polls up to a time
+ * bound that then moves the clock there (as {@code Simulator.runUntil} does), in five profiles (one of them
+ * transport ACK timers, far events that are mostly cancelled). Written by the review of the far-heap change against
+ * the Simulator; it now drives the event list directly. The default run is short (2 seeds, 150 steps, a few
+ * seconds); a soak run is {@code mvn -o test -pl sim-core -Dtest=FarHeapFuzzTest -Dfuzz.seeds=300
+ * -Dfuzz.steps=800} (tens of minutes).
  */
 class FarHeapFuzzTest {
 
@@ -23,39 +27,59 @@ class FarHeapFuzzTest {
     }
 
     final class Run {
-        final Simulator sim = new Simulator();
+        /** The clock: the time of the last event taken, or the bound of the last bounded drain. */
+        long clock;
+
+        final CalendarQueue cq = new CalendarQueue(() -> clock);
+        final EventList list = cq;
         final Model m = new Model();
         final SplittableRandom rnd;
         final int profile;
+        final EventHandler h = arg -> {
+            throw new AssertionError("the list never calls handlers");
+        };
+        final EventHandler other = arg -> {};
         long nextSeq = 1;
-        long dispatched;
-        boolean draining;
-        String fail;
+        long lastId;
+        long taken;
 
         Run(long seed, int profile) {
             rnd = new SplittableRandom(seed);
             this.profile = profile;
         }
 
-        final EventHandler h = this::handle;
-
-        void handle(long arg) {
+        /** Takes the earliest event, checks it against the model and acts as a handler would. */
+        void takeOne(boolean actAfter) {
+            EventHandler got = list.peek();
             long[] exp = m.q.pollFirst();
-            if (exp == null || exp[1] != arg || exp[0] != sim.now()) {
-                throw new AssertionError("order: got seq " + arg + " at " + sim.now() + ", expected "
-                        + (exp == null ? "none" : exp[1] + " at " + exp[0]) + " after " + dispatched);
+            if (exp == null) {
+                if (got != null) throw new AssertionError("peek found an event, the model none");
+                return;
             }
-            m.bySeq.remove(arg);
-            dispatched++;
-            int k = draining ? 0 : rnd.nextInt(profile == 2 ? 4 : 3);
-            for (int j = 0; j < k; j++) {
-                act(true);
+            if (got == null) throw new AssertionError("peek found none, expected seq " + exp[1] + " at " + exp[0]);
+            long t = list.headTime();
+            long seq = list.headArg();
+            if (seq != exp[1] || t != exp[0]) {
+                throw new AssertionError("order: got seq " + seq + " at " + t + ", expected " + exp[1] + " at " + exp[0]
+                        + " after " + taken);
+            }
+            if (list.headId() != m.idOf.getOrDefault(seq, list.headId())) throw new AssertionError("headId");
+            if (got != (seq % 7 == 0 ? other : h)) throw new AssertionError("handler of seq " + seq);
+            list.pollMin();
+            m.bySeq.remove(seq);
+            clock = Math.max(clock, t);
+            taken++;
+            if (actAfter) {
+                int k = rnd.nextInt(profile == 2 ? 4 : 3);
+                for (int j = 0; j < k; j++) {
+                    act(true);
+                }
             }
         }
 
         long delay() {
             long d = rawDelay();
-            long room = (Long.MAX_VALUE - sim.now()) / 4;
+            long room = (Long.MAX_VALUE - clock) / 4;
             return d > room ? (room > 0 ? rnd.nextLong(room + 1) : 0) : d;
         }
 
@@ -76,11 +100,13 @@ class FarHeapFuzzTest {
             return rnd.nextLong(1000) * 1_000_000_000_000L;
         }
 
-        void schedule() {
-            long d = delay();
-                        long seq = nextSeq++;
-            long t = sim.now() + d;
-            long id = rnd.nextBoolean() ? sim.schedule(d, h, seq) : sim.scheduleAt(t, h, seq);
+        void insert() {
+            long seq = nextSeq++;
+            // 2% before the clock (the Simulator never does it, the list must still order them)
+            long t = rnd.nextInt(50) == 0 && clock > 0 ? rnd.nextLong(clock + 1) : clock + delay();
+            long id = list.insert(t, seq % 7 == 0 ? other : h, seq);
+            if (id <= lastId) throw new AssertionError("ids must increase: " + id + " after " + lastId);
+            lastId = id;
             long[] e = {t, seq};
             m.q.add(e);
             m.bySeq.put(seq, e);
@@ -99,25 +125,27 @@ class FarHeapFuzzTest {
             long[] e = m.bySeq.remove(seq);
             boolean expect = e != null;
             if (e != null) m.q.remove(e);
-            boolean got = sim.cancel(id);
+            boolean got = list.cancel(id);
             if (got != expect) throw new AssertionError("cancel(" + id + ") returned " + got + " expected " + expect);
         }
 
         void check() {
-            if (sim.pendingCount() != m.q.size())
-                throw new AssertionError("pendingCount " + sim.pendingCount() + " model " + m.q.size());
+            if (list.size() != m.q.size())
+                throw new AssertionError("size " + list.size() + " model " + m.q.size());
             if (!m.seqs.isEmpty()) {
                 long seq = m.seqs.get(rnd.nextInt(m.seqs.size()));
-                if (sim.isPending(m.idOf.get(seq)) != m.bySeq.containsKey(seq))
+                if (list.isPending(m.idOf.get(seq)) != m.bySeq.containsKey(seq))
                     throw new AssertionError("isPending mismatch for seq " + seq);
             }
+            if (list.isPending(0) || list.isPending(-1) || list.isPending(lastId + 1) || list.cancel(lastId + 1))
+                throw new AssertionError("an id never handed out is pending or cancellable");
         }
 
         void act(boolean inHandler) {
             int c = rnd.nextInt(100);
             int sched = profile == 1 ? 40 : profile == 4 ? 55 : 60;
             if (c < sched) {
-                schedule();
+                insert();
             } else if (c < 97) {
                 int n = (profile == 1 && rnd.nextInt(50) == 0) || (profile == 4 && rnd.nextInt(20) == 0) ? 3000 : 1;
                 for (int i = 0; i < n; i++) cancelOne();
@@ -126,7 +154,7 @@ class FarHeapFuzzTest {
             }
             if ((profile == 3 || profile == 4) && !inHandler && rnd.nextInt(200) == 0) {
                 int n = 2000 + rnd.nextInt(4000);
-                for (int i = 0; i < n; i++) schedule();
+                for (int i = 0; i < n; i++) insert();
             }
         }
 
@@ -136,24 +164,32 @@ class FarHeapFuzzTest {
                 int n = 1 + rnd.nextInt(profile == 3 ? 3000 : 200);
                 for (int i = 0; i < n; i++) act(false);
             } else if (c < 5) {
-                long nt = sim.nextEventTimePs();
+                long nt = list.peekTime();
                 long exp = m.q.isEmpty() ? Long.MAX_VALUE : m.q.first()[0];
-                if (nt != exp) throw new AssertionError("nextEventTimePs " + nt + " expected " + exp);
-            } else if (c < 7) {
-                long span = delay();
-                                long until = sim.now() + span;
-                sim.setMaxEvents(Long.MAX_VALUE);
-                RunResult r = sim.runUntil(until);
-                if (!m.q.isEmpty() && m.q.first()[0] <= until) throw new AssertionError("runUntil left an event due");
-                if (sim.now() != until) throw new AssertionError("now after runUntil");
+                if (nt != exp) throw new AssertionError("peekTime " + nt + " expected " + exp);
+            } else if (c < 7) { // take every event up to a bound, then move the clock there
+                long until = clock + delay();
+                while (list.peekTime() <= until) {
+                    takeOne(true);
+                }
+                if (!m.q.isEmpty() && m.q.first()[0] <= until) throw new AssertionError("an event due was left");
+                clock = Math.max(clock, until);
             } else {
-                sim.setMaxEvents(sim.eventsExecuted() + 1 + rnd.nextInt(5000));
-                sim.run();
-                sim.setMaxEvents(Long.MAX_VALUE);
+                int n = 1 + rnd.nextInt(5000);
+                for (int i = 0; i < n && list.size() > 0; i++) {
+                    takeOne(true);
+                }
             }
             check();
-            if (sim.heldEvents() > 2 * sim.pendingCount() + 2 * 1024 + 8)
-                throw new AssertionError("memory bound: held " + sim.heldEvents() + " pending " + sim.pendingCount());
+            if (cq.heldEvents() > 2 * list.size() + 2 * 1024 + 8)
+                throw new AssertionError("memory bound: held " + cq.heldEvents() + " pending " + list.size());
+        }
+
+        void drain() {
+            while (list.size() > 0) {
+                takeOne(false);
+            }
+            if (list.peek() != null || list.peekTime() != Long.MAX_VALUE) throw new AssertionError("not empty");
         }
     }
 
@@ -169,15 +205,12 @@ class FarHeapFuzzTest {
                 try {
                     for (int i = 0; i < steps; i++) {
                         r.outer();
-                        if (r.m.q.size() > 60_000) { // drain
-                            r.draining = true;
-                            r.sim.run();
-                            r.draining = false;
+                        if (r.m.q.size() > 60_000) {
+                            r.drain();
                         }
                     }
-                    r.draining = true;
-                    r.sim.run();
-                    if (!r.m.q.isEmpty()) throw new AssertionError("model not empty after run: " + r.m.q.size());
+                    r.drain();
+                    if (!r.m.q.isEmpty()) throw new AssertionError("model not empty after drain: " + r.m.q.size());
                 } catch (Throwable t) {
                     nfail++;
                     if (nfail < 10) failures.append("seed ").append(s).append(" profile ").append(p).append(": ")

@@ -1,0 +1,91 @@
+package org.datsim.scenario.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.datsim.scenario.workload.FctFile;
+import org.datsim.viz.FctPlot;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code datsim fct RUN_DIR}: the slowdown table per flow-size bucket and fct-slowdown.svg. */
+@Command(name = "fct", mixinStandardHelpOptions = true,
+        description = "Read RUN_DIR/fct.csv; print the FCT slowdown (fct / ideal fct) percentiles p50, p95 and p99"
+                + " per flow-size bucket (<10KB, 10KB-100KB, 100KB-1MB, >1MB); write RUN_DIR/fct-slowdown.svg,"
+                + " slowdown percentiles against flow size as in HPCC's Figure 11.")
+final class FctCommand implements Callable<Integer> {
+
+    /** The plot's file name in the run directory. */
+    static final String PLOT = "fct-slowdown.svg";
+
+    @Parameters(paramLabel = "RUN_DIR", description = "A directory holding fct.csv (datsim run, datsim bench hpcc).")
+    Path dir;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        Path csv = dir.resolve(FctFile.FILE);
+        if (!Files.isRegularFile(csv)) {
+            err.println("datsim: " + csv + ": no such file (is " + dir + " the output directory of a run with a"
+                    + " workload, or of datsim bench hpcc?)");
+            return DatsimCli.EXIT_INVALID;
+        }
+        List<FctFile.Row> rows;
+        try {
+            rows = FctFile.read(csv);
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+            err.println("datsim: " + e.getMessage());
+            return DatsimCli.EXIT_INVALID;
+        }
+        PrintWriter o = spec.commandLine().getOut();
+        StringBuilder t = new StringBuilder();
+        t.append(pad("size", -12)).append(pad("flows", 8)).append(pad("p50", 8)).append(pad("p95", 8))
+                .append(pad("p99", 8)).append('\n');
+        for (FctFile.Bucket b : FctFile.buckets(rows)) {
+            t.append(pad(b.label(), -12)).append(pad(Long.toString(b.flows()), 8))
+                    .append(pad(KeyValues.fixed(b.p50(), 2), 8)).append(pad(KeyValues.fixed(b.p95(), 2), 8))
+                    .append(pad(KeyValues.fixed(b.p99(), 2), 8)).append('\n');
+        }
+        List<Long> sizes = new ArrayList<>();
+        List<Double> slow = new ArrayList<>();
+        long unfinished = 0;
+        for (FctFile.Row r : rows) {
+            if (Double.isNaN(r.slowdown())) {
+                unfinished++;
+            } else {
+                sizes.add(r.sizeBytes());
+                slow.add(r.slowdown());
+            }
+        }
+        t.append(rows.size()).append(" flows");
+        if (unfinished > 0) {
+            t.append(", ").append(unfinished).append(" without a slowdown (unfinished or no ideal FCT)");
+        }
+        o.println(t);
+        if (!sizes.isEmpty()) {
+            FctPlot.writeSvg(dir.resolve(PLOT), "FCT slowdown by flow size: " + dir.getFileName(),
+                    sizes.stream().mapToLong(Long::longValue).toArray(),
+                    slow.stream().mapToDouble(Double::doubleValue).toArray());
+            o.println("plot: " + dir.resolve(PLOT));
+        }
+        o.flush();
+        return 0;
+    }
+
+    private static String pad(String s, int width) {
+        int w = Math.abs(width);
+        if (s.length() >= w) {
+            return s + " ";
+        }
+        String fill = " ".repeat(w - s.length());
+        return width < 0 ? s + fill : fill + s;
+    }
+}

@@ -1,0 +1,189 @@
+package org.datsim.scenario.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.datsim.core.param.Params;
+import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.FabricPresets;
+import org.datsim.fabric.topology.Topology;
+import org.datsim.scenario.workload.FctFile;
+import org.datsim.scenario.workload.Flow;
+import org.datsim.scenario.workload.FlowOutputs;
+import org.datsim.scenario.workload.FlowRunner;
+import org.datsim.scenario.workload.HpccFiles;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code datsim bench hpcc}: HPCC's own topology and flow files, run with HPCC's fabric parameters (the
+ * {@code roce-100g} preset with a 1000-byte MTU, HPCC's payload per packet, and PFC), writing fct.csv and
+ * summary.json.
+ */
+@Command(name = "hpcc", mixinStandardHelpOptions = true,
+        description = "Run HPCC's topology and flow files (defaults: the reference run in /work/shared/anchors/hpcc:"
+                + " 320 hosts, 3,143 WebSearch flows at 30%% load) on the roce-100g preset with hca.mtu=1000B and PFC;"
+                + " write DIR/fct.csv and DIR/summary.json; print key=value lines ending with process_wall_s.")
+final class HpccBenchCommand implements Callable<Integer> {
+
+    /** Where the reference files are. */
+    static final String ANCHORS = "/work/shared/anchors/hpcc/";
+
+    @Option(names = "--topology", paramLabel = "FILE", defaultValue = ANCHORS + "fat.topology",
+            description = "HPCC topology file (default: ${DEFAULT-VALUE}).")
+    Path topology;
+
+    @Option(names = "--flows", paramLabel = "FILE", defaultValue = ANCHORS + "ws30-5ms.flows",
+            description = "HPCC flow file (default: ${DEFAULT-VALUE}).")
+    Path flowsFile;
+
+    @Option(names = "--cc", paramLabel = "ALGORITHM", defaultValue = "none",
+            description = "Congestion control: none, dcqcn or hpcc (sets cc.algorithm; default: ${DEFAULT-VALUE}).")
+    String cc;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "runs/bench-hpcc",
+            description = "Output directory (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Seed of the fabric's random"
+            + " streams (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--no-ideal", description = "Do not run every flow alone for its ideal FCT (no slowdowns).")
+    boolean noIdeal;
+
+    @Option(names = "--param", paramLabel = "NAME=VALUE", description = "A fabric parameter override (repeatable).")
+    List<String> overrides = new ArrayList<>();
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /**
+     * HPCC's fabric: the roce-100g preset, HPCC's 1000-byte payload per packet, PFC, and switch buffers of HPCC's
+     * size: its 32 MB per switch split over the 20 ports of a fat.topology switch is 1600 KiB per input port here
+     * (datsim's buffers are per input port, not shared), with the PFC pause 256 KiB below it, headroom for what a
+     * 400 Gb/s, 1 us link delivers while the PAUSE travels (2 x 1 us x 400 Gb/s = 100 KB, plus packets); then the
+     * overrides.
+     */
+    static Params params(String cc, List<String> overrides, List<String> problems) {
+        Map<String, String> map = new LinkedHashMap<>(FabricPresets.get("roce-100g").values());
+        map.put(FabricParams.HCA_MTU.name(), "1000B");
+        map.put(FabricParams.LINK_FLOW_CONTROL.name(), "pfc");
+        map.put(FabricParams.SWITCH_BUFFER.name(), "1600KiB");
+        map.put(FabricParams.PFC_XOFF.name(), "1344KiB");
+        map.put(FabricParams.PFC_XON.name(), "1312KiB");
+        map.put(FabricParams.CC_ALGORITHM.name(), cc);
+        for (String s : overrides) {
+            int eq = s.indexOf('=');
+            if (eq < 1) {
+                problems.add("--param expects NAME=VALUE, found \"" + s + "\"");
+                continue;
+            }
+            map.put(s.substring(0, eq), s.substring(eq + 1));
+        }
+        Params p = Params.defaults(FabricParams.ALL).with(map, problems);
+        if (problems.isEmpty()) {
+            problems.addAll(FabricParams.crossCheck(p));
+        }
+        return problems.isEmpty() ? p : null;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        long t0 = System.nanoTime();
+        List<String> problems = new ArrayList<>();
+        Params p = params(cc, overrides, problems);
+        if (p != null && FlowOutputs.ccUnavailable(p) != null) {
+            problems.add("--cc " + cc + ": " + FlowOutputs.ccUnavailable(p));
+        }
+        HpccFiles.Topology topo = null;
+        Topology topology = null;
+        List<Flow> flows = null;
+        String topoText = HpccFiles.read(topology(), problems);
+        if (topoText != null) {
+            topo = HpccFiles.topology(topology().toString(), topoText, problems);
+        }
+        if (topo != null) {
+            List<String> shape = new ArrayList<>();
+            topology = topo.lists().build(shape);
+            for (String s : shape) {
+                problems.add(topology() + ": " + s);
+            }
+            String flowText = HpccFiles.read(flowsFile, problems);
+            if (flowText != null) {
+                flows = HpccFiles.flows(flowsFile.toString(), flowText, topo.hostNodes(), problems);
+            }
+        }
+        if (!problems.isEmpty()) {
+            for (String s : problems) {
+                err.println("datsim: " + s);
+            }
+            return DatsimCli.EXIT_INVALID;
+        }
+        long built = System.nanoTime();
+        FlowRunner.Result r = FlowRunner.run(topology, p, flows, false, seed, !noIdeal);
+        long ran = System.nanoTime();
+        List<FctFile.Row> rows = FlowOutputs.rows(topology.hosts(), flows, r);
+        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectNode root = mapper.createObjectNode();
+        root.put("bench", "hpcc");
+        root.put("topology", topology().toString());
+        root.put("flows_file", flowsFile.toString());
+        root.put("cc_algorithm", cc);
+        root.put("seed", seed);
+        root.put("hosts", topology.hosts().size());
+        root.put("switches", topology.switches().size());
+        root.put("end_time_ps", r.endPs());
+        root.put("events_executed", r.events());
+        root.put("packets", r.packets());
+        root.put("flow_control_stall_ps", r.pauses());
+        root.put("drops", r.drops());
+        FlowOutputs.summarize(root.putObject("flows"), rows);
+        try {
+            Files.createDirectories(out);
+            FlowOutputs.writeCsv(out, rows);
+            mapper.writeValue(out.resolve("summary.json").toFile(), root);
+        } catch (java.io.IOException e) {
+            err.println("datsim: cannot write the outputs in " + out + ": " + e.getMessage());
+            return DatsimCli.EXIT_INVALID;
+        }
+        KeyValues kv = new KeyValues().put("topology", topology().toString()).put("flows_file", flowsFile.toString())
+                .put("cc", cc).put("hosts", topology.hosts().size()).put("switches", topology.switches().size())
+                .put("flows", flows.size()).put("completed", flows.size() - r.failed()).put("failed", r.failed())
+                .put("events", r.events()).put("packets", r.packets()).put("simulated_end_ps", r.endPs())
+                .put("flow_control_stall_ps", r.pauses()).put("drops", r.drops());
+        for (FctFile.Bucket b : FctFile.buckets(rows)) {
+            String k = "slowdown_" + b.label().replace("<", "lt").replace(">", "gt").replace("-", "_to_");
+            kv.put(k + "_flows", b.flows()).put(k + "_p50", b.p50(), 3).put(k + "_p95", b.p95(), 3)
+                    .put(k + "_p99", b.p99(), 3);
+        }
+        double runS = r.runNanos() / 1e9;
+        kv.put("out", out.toString()).put("load_wall_s", (built - t0) / 1e9, 3)
+                .put("main_thread_cpu_s", ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1e9, 3)
+                .put("run_wall_s", runS, 3).put("run_and_ideal_wall_s", (ran - built) / 1e9, 3)
+                .put("events_per_second", r.events() / runS, 0);
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            kv.put("process_cpu_s", os.getProcessCpuTime() / 1e9, 3);
+        }
+        long processMs = System.currentTimeMillis() - ManagementFactory.getRuntimeMXBean().getStartTime();
+        kv.put("process_wall_s", processMs / 1000.0, 3);
+        kv.writeTo(spec.commandLine().getOut());
+        return r.failed() == 0 ? 0 : 1;
+    }
+
+    private Path topology() {
+        return topology;
+    }
+}

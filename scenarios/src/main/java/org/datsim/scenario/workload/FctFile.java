@@ -1,0 +1,161 @@
+package org.datsim.scenario.workload;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVPrinter;
+import org.apache.commons.csv.CSVRecord;
+
+/**
+ * {@code fct.csv}: a header line and one row per flow, {@code src,dst,size_bytes,start_ps,fct_ps,ideal_fct_ps,
+ * slowdown}, hosts by name, in flow order; a flow that did not complete has an empty {@code fct_ps} and
+ * {@code slowdown}. Slowdown is fct / ideal_fct, six decimals. Written and read with Commons CSV (RFC 4180).
+ * Also the slowdown percentiles per flow-size bucket that {@code datsim fct} prints and that summary.json holds.
+ */
+public final class FctFile {
+
+    /** The file name in a run directory. */
+    public static final String FILE = "fct.csv";
+    /** The columns. */
+    public static final List<String> COLUMNS = List.of("src", "dst", "size_bytes", "start_ps", "fct_ps",
+            "ideal_fct_ps", "slowdown");
+    /** The upper bounds of the size buckets, bytes (the last bucket is open): HPCC's comparison table. */
+    public static final long[] BUCKET_LIMITS = {10_000, 100_000, 1_000_000};
+    /** The buckets' labels. */
+    public static final List<String> BUCKETS = List.of("<10KB", "10KB-100KB", "100KB-1MB", ">1MB");
+    /** The most rows read from a file. */
+    static final int MAX_ROWS = FlowGenerator.MAX_FLOWS;
+
+    private FctFile() {
+    }
+
+    /** One row. */
+    public record Row(String src, String dst, long sizeBytes, long startPs, long fctPs, long idealPs) {
+        /** Returns fct / ideal, or NaN if either is unknown. */
+        public double slowdown() {
+            return fctPs < 0 || idealPs <= 0 ? Double.NaN : (double) fctPs / idealPs;
+        }
+    }
+
+    /**
+     * Writes the file.
+     *
+     * @param file the file
+     * @param rows the rows
+     * @throws IOException if it cannot be written
+     */
+    public static void write(Path file, List<Row> rows) throws IOException {
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
+                CSVPrinter p = new CSVPrinter(w, CSVFormat.RFC4180.builder().setRecordSeparator("\n").get())) {
+            p.printRecord(COLUMNS);
+            for (Row r : rows) {
+                double s = r.slowdown();
+                p.printRecord(r.src(), r.dst(), r.sizeBytes(), r.startPs(), r.fctPs() < 0 ? "" : r.fctPs(),
+                        r.idealPs() < 0 ? "" : r.idealPs(), Double.isNaN(s) ? "" : fixed(s));
+            }
+        }
+    }
+
+    /** A number with six decimals, without {@link java.util.Formatter}'s locale. */
+    static String fixed(double v) {
+        return java.math.BigDecimal.valueOf(v).setScale(6, java.math.RoundingMode.HALF_UP).toPlainString();
+    }
+
+    /**
+     * Reads the file.
+     *
+     * @param file the file
+     * @return the rows
+     * @throws IOException if it cannot be read
+     * @throws IllegalArgumentException naming the line, if a row is malformed
+     */
+    public static List<Row> read(Path file) throws IOException {
+        List<Row> rows = new ArrayList<>();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+                CSVParser p = CSVParser.parse(r, CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true)
+                        .get())) {
+            if (!p.getHeaderNames().equals(COLUMNS)) {
+                throw new IllegalArgumentException(file + ":1: expected the header " + String.join(",", COLUMNS));
+            }
+            for (CSVRecord rec : p) {
+                if (rows.size() >= MAX_ROWS) {
+                    throw new IllegalArgumentException(file + ": more than " + MAX_ROWS + " rows");
+                }
+                try {
+                    rows.add(new Row(rec.get(0), rec.get(1), Long.parseLong(rec.get(2)), Long.parseLong(rec.get(3)),
+                            optional(rec.get(4)), optional(rec.get(5))));
+                } catch (RuntimeException e) {
+                    throw new IllegalArgumentException(file + ":" + (rec.getRecordNumber() + 1)
+                            + ": expected whole numbers in size_bytes, start_ps, fct_ps and ideal_fct_ps");
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static long optional(String s) {
+        return s.isEmpty() ? -1 : Long.parseLong(s);
+    }
+
+    /** Returns the bucket of a size: 0 to 3. */
+    public static int bucket(long sizeBytes) {
+        int b = 0;
+        while (b < BUCKET_LIMITS.length && sizeBytes >= BUCKET_LIMITS[b]) {
+            b++;
+        }
+        return b;
+    }
+
+    /**
+     * The slowdown statistics of one bucket.
+     *
+     * @param label the bucket's label
+     * @param flows the completed flows in it (with an ideal FCT)
+     * @param p50 median slowdown (NaN if none)
+     * @param p95 95th percentile
+     * @param p99 99th percentile
+     */
+    public record Bucket(String label, int flows, double p50, double p95, double p99) {
+    }
+
+    /**
+     * Slowdown percentiles per size bucket, nearest-rank on the sorted slowdowns.
+     *
+     * @param rows the rows
+     * @return one entry per bucket, smallest sizes first
+     */
+    public static List<Bucket> buckets(List<Row> rows) {
+        List<Bucket> out = new ArrayList<>();
+        for (int b = 0; b < BUCKETS.size(); b++) {
+            double[] s = new double[rows.size()];
+            int n = 0;
+            for (Row r : rows) {
+                if (bucket(r.sizeBytes()) == b && !Double.isNaN(r.slowdown())) {
+                    s[n++] = r.slowdown();
+                }
+            }
+            double[] sorted = Arrays.copyOf(s, n);
+            Arrays.sort(sorted);
+            out.add(new Bucket(BUCKETS.get(b), n, percentile(sorted, 50), percentile(sorted, 95),
+                    percentile(sorted, 99)));
+        }
+        return out;
+    }
+
+    /** The nearest-rank percentile of sorted values: the smallest value with at least p% at or below it. */
+    public static double percentile(double[] sorted, double p) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        int rank = (int) Math.ceil(p / 100 * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length, rank) - 1)];
+    }
+}

@@ -1,0 +1,283 @@
+package org.datsim.scenario.workload;
+
+import java.util.List;
+import org.datsim.core.engine.EventHandler;
+import org.datsim.core.engine.Simulator;
+import org.datsim.core.param.Params;
+import org.datsim.core.random.RandomStreams;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
+import org.datsim.fabric.Fabric;
+import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.dat.DatHost;
+import org.datsim.fabric.hca.Hca;
+import org.datsim.fabric.hca.QueuePair;
+import org.datsim.fabric.hca.WorkRequest;
+import org.datsim.fabric.link.Port;
+import org.datsim.fabric.topology.Topology;
+
+/**
+ * Runs the flows of a workload directly on the HCAs of a fabric, the way {@code bench fattree} drives them: no
+ * consumer process and no DAT calls, so no CPU overheads and no event dispatching are in a flow's time.
+ *
+ * <p>Before time 0 every flow gets its own connected queue pair on each end (created in flow order, so a flow's
+ * ECMP hash is the same in every run of the same flows; no connection manager exchange: the pair exists at time 0).
+ * At its start time the flow's RDMA Write (or Send, whose receive is posted at time 0) is posted to the requester's
+ * HCA: the doorbell is rung at that instant ({@link Hca#postRequest}). Its <b>FCT</b> runs from that instant to the
+ * requester HCA's completion of the operation ({@link QueuePair.Listener#requestCompleted}, called when the HCA
+ * writes the completion after the ACK of the last packet arrived) — the counterpart of HPCC's FCT, which runs from
+ * the flow's start to its sender's receipt of the last ACK.
+ *
+ * <p>The <b>ideal FCT</b> of a flow is the FCT that the same fabric gives it when it is alone: each flow is run
+ * again on a second, identical fabric, one after the other, each starting when the previous one has finished and the
+ * fabric is idle, on its own queue pair created in the same order. It therefore includes everything datsim models
+ * on an empty path (doorbell and WQE fetch over PCIe, DMA reads at the PCIe rate, per-hop switch latency, store and
+ * forward at each hop, the ACK's way back, the completion write), where HPCC's standalone FCT is a formula: the
+ * pair's base RTT (twice the propagation delays plus one 1000-byte packet's transmission at each hop) plus the
+ * message with its headers at the pair's bottleneck link rate. The two runs are independent and are run on two
+ * threads.
+ */
+public final class FlowRunner {
+
+    /**
+     * The outcome of a run.
+     *
+     * @param fctPs each flow's FCT in flow order, ps, or -1 if it did not complete successfully
+     * @param idealPs each flow's ideal FCT, ps, or -1 if not computed or not completed
+     * @param failed the flows that completed with an error or broke their queue pair
+     * @param events events executed by the loaded run
+     * @param endPs simulated time of its last event, ps
+     * @param packets packets sent by all ports of the loaded run (each hop counts)
+     * @param pauses flow-control stall time summed over all ports, ps
+     * @param drops packets dropped by switches for want of buffer, summed over all ports
+     * @param runNanos wall-clock nanoseconds of the loaded run's event loop
+     */
+    public record Result(long[] fctPs, long[] idealPs, long failed, long events, long endPs, long packets,
+            long pauses, long drops, long runNanos) {
+    }
+
+    private FlowRunner() {
+    }
+
+    /**
+     * Runs the flows on a fabric, and again each alone for the ideal FCTs.
+     *
+     * @param topology the topology
+     * @param params the fabric parameters
+     * @param flows the flows; host indices refer to {@code topology.hosts()}
+     * @param send true to make each flow a Send, false for an RDMA Write
+     * @param seed the run's seed
+     * @param ideal true to compute the ideal FCTs
+     * @return the outcome
+     * @throws InterruptedException if interrupted while waiting for the ideal run
+     */
+    public static Result run(Topology topology, Params params, List<Flow> flows, boolean send, long seed,
+            boolean ideal) throws InterruptedException {
+        long[][] idealPs = new long[1][];
+        RuntimeException[] idealFailure = new RuntimeException[1];
+        Thread alone = null;
+        if (ideal) {
+            alone = new Thread(() -> {
+                try {
+                    idealPs[0] = ideal(topology, params, java.util.Map.of(), flows, send, seed);
+                } catch (RuntimeException e) {
+                    idealFailure[0] = e;
+                }
+            }, "datsim-ideal-fct");
+            alone.start();
+        }
+        Simulator sim = new Simulator();
+        Fabric fabric = new Fabric(sim, topology, params, java.util.Map.of(), new RandomStreams(seed),
+                new TraceSource<TraceEvent>("flows"));
+        Attached net = attach(fabric, flows, send);
+        long t0 = System.nanoTime();
+        sim.run();
+        long runNanos = System.nanoTime() - t0;
+        if (alone != null) {
+            alone.join();
+            if (idealFailure[0] != null) {
+                throw idealFailure[0];
+            }
+        }
+        long[] fct = net.fct();
+        long failed = 0;
+        for (long f : fct) {
+            if (f < 0) {
+                failed++;
+            }
+        }
+        long packets = 0;
+        long stall = 0;
+        long drops = 0;
+        for (Port p : fabric.ports()) {
+            packets += p.packetsSent();
+            stall += p.counters().stallPs();
+            drops += p.counters().drops();
+        }
+        long[] none = new long[flows.size()];
+        java.util.Arrays.fill(none, -1);
+        return new Result(fct, ideal ? idealPs[0] : none, failed, sim.eventsExecuted(), sim.now(), packets, stall,
+                drops, runNanos);
+    }
+
+    /**
+     * Creates every flow's queue pairs on a built fabric and schedules each flow's post at its start time (which must
+     * not be before the simulator's present).
+     *
+     * @param fabric the fabric, not yet run
+     * @param flows the flows; host indices refer to the fabric's hosts
+     * @param send true to make each flow a Send, false for an RDMA Write
+     * @return the flows' state, to read their FCTs after the run
+     */
+    public static Attached attach(Fabric fabric, List<Flow> flows, boolean send) {
+        Attached net = new Attached(fabric, flows, send);
+        for (int i = 0; i < flows.size(); i++) {
+            fabric.sim().scheduleAt(flows.get(i).startPs(), net.poster, i);
+        }
+        return net;
+    }
+
+    /**
+     * The ideal FCT of each flow: its FCT alone on a fresh copy of the fabric (see the class comment).
+     *
+     * @param topology the topology
+     * @param params the fabric parameters
+     * @param hostParams the parameters of hosts that override some of them, by host name
+     * @param flows the flows
+     * @param send true for Sends, false for RDMA Writes
+     * @param seed the seed of the copy's random streams
+     * @return each flow's FCT alone, ps, or -1 if it did not complete successfully alone
+     */
+    public static long[] ideal(Topology topology, Params params, java.util.Map<String, Params> hostParams,
+            List<Flow> flows, boolean send, long seed) {
+        Simulator sim = new Simulator();
+        Fabric fabric = new Fabric(sim, topology, params, hostParams, new RandomStreams(seed),
+                new TraceSource<TraceEvent>("ideal"));
+        Attached net = new Attached(fabric, flows, send);
+        long[] out = new long[flows.size()];
+        for (int i = 0; i < out.length; i++) {
+            long t0 = sim.now();
+            net.post(i);
+            sim.run();
+            out[i] = net.done[i] >= 0 && !net.bad[i] ? net.done[i] - t0 : -1;
+        }
+        return out;
+    }
+
+    /** The flows on one fabric: a connected queue pair per flow, and when each completed. */
+    public static final class Attached implements QueuePair.Listener {
+        private final Simulator sim;
+        private final List<Flow> flows;
+        final WorkRequest[] requests;
+        final long[] done;
+        final boolean[] bad;
+        final EventHandler poster;
+
+        Attached(Fabric fabric, List<Flow> flows, boolean send) {
+            this.sim = fabric.sim();
+            this.flows = flows;
+            List<DatHost> hosts = fabric.hosts();
+            int n = hosts.size();
+            long[] maxOut = new long[n];
+            long[] maxIn = new long[n];
+            for (Flow f : flows) {
+                maxOut[f.src()] = Math.max(maxOut[f.src()], f.sizeBytes());
+                maxIn[f.dst()] = Math.max(maxIn[f.dst()], f.sizeBytes());
+            }
+            // One source and one target buffer per host, as large as its largest flow: address space only (the
+            // payload is zeros, which sparse memory does not store).
+            long[] src = new long[n];
+            long[] dst = new long[n];
+            Hca[] hca = new Hca[n];
+            for (int h = 0; h < n; h++) {
+                hca[h] = hosts.get(h).hca();
+                src[h] = maxOut[h] > 0 ? hca[h].memory().allocate(maxOut[h]) : 0;
+                dst[h] = maxIn[h] > 0 ? hca[h].memory().allocate(maxIn[h]) : 0;
+            }
+            requests = new WorkRequest[flows.size()];
+            done = new long[flows.size()];
+            bad = new boolean[flows.size()];
+            java.util.Arrays.fill(done, -1);
+            Responder responder = new Responder();
+            for (int i = 0; i < requests.length; i++) {
+                Flow f = flows.get(i);
+                QueuePair qa = hca[f.src()].createQueuePair("flow" + i);
+                QueuePair qb = hca[f.dst()].createQueuePair("flow" + i + "_r");
+                qa.setListener(this);
+                qb.setListener(responder);
+                qa.connect(qb);
+                qb.connect(qa);
+                long[] addr = {src[f.src()]};
+                long[] len = {f.sizeBytes()};
+                if (send) {
+                    hca[f.dst()].postReceive(new WorkRequest(-1 - i, WorkRequest.RECV, qb, i, 0,
+                            new long[] {dst[f.dst()]}, new long[] {f.sizeBytes()}, 0, 0));
+                    requests[i] = new WorkRequest(i, WorkRequest.SEND, qa, i, 0, addr, len, 0, 0);
+                } else {
+                    requests[i] = new WorkRequest(i, WorkRequest.RDMA_WRITE, qa, i, 0, addr, len, dst[f.dst()], 1);
+                }
+            }
+            poster = this::post;
+        }
+
+        /**
+         * Returns each flow's FCT: from its start time to its requester's completion, ps; -1 if it did not complete
+         * successfully.
+         */
+        public long[] fct() {
+            long[] out = new long[done.length];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = done[i] >= 0 && !bad[i] ? done[i] - flows.get(i).startPs() : -1;
+            }
+            return out;
+        }
+
+        void post(long i) {
+            WorkRequest wr = requests[(int) i];
+            wr.qp.hca().postRequest(wr);
+        }
+
+        @Override
+        public void requestCompleted(WorkRequest wr) {
+            int i = (int) wr.cookie;
+            done[i] = sim.now();
+            if (wr.status() != Dat.DTO_SUCCESS) {
+                bad[i] = true;
+            }
+        }
+
+        @Override
+        public void receiveCompleted(WorkRequest wr) {
+        }
+
+        @Override
+        public void broken(int status) {
+            // the failing request completes with its error status too, which marks its flow
+        }
+
+        @Override
+        public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
+            return Dat.DTO_SUCCESS;
+        }
+    }
+
+    /** The responders' queue pairs: every access allowed. */
+    private static final class Responder implements QueuePair.Listener {
+        @Override
+        public void requestCompleted(WorkRequest wr) {
+        }
+
+        @Override
+        public void receiveCompleted(WorkRequest wr) {
+        }
+
+        @Override
+        public void broken(int status) {
+        }
+
+        @Override
+        public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
+            return Dat.DTO_SUCCESS;
+        }
+    }
+}

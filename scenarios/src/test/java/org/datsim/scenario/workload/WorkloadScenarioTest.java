@@ -1,0 +1,157 @@
+package org.datsim.scenario.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.datsim.scenario.cli.DatsimCli;
+import org.datsim.scenario.load.ScenarioException;
+import org.datsim.scenario.load.ScenarioLoader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The scenario's workload section: validation, a small run end to end, fct.csv and summary.json. */
+class WorkloadScenarioTest {
+
+    private static String scenario(String workload) {
+        return "{\"scenario\": \"w\", \"seed\": 3, \"fabric\": {\"preset\": \"roce-100g\", \"topology\": {\"fat_tree\":"
+                + " {\"k\": 4, \"levels\": 3}}}, \"workload\": " + workload + ", \"processes\": []}";
+    }
+
+    private static List<String> problems(String workload) {
+        try {
+            ScenarioLoader.parse("w.json", scenario(workload));
+            return List.of();
+        } catch (ScenarioException e) {
+            return e.problems();
+        }
+    }
+
+    @Test
+    void eachProblemIsOneLocatedMessage() {
+        assertEquals(List.of("w.json: $.workload.distribution: unknown distribution \"Web\"; expected one of"
+                + " [WebSearch, FbHdp, AliStorage2019, GoogleRPC2008] or {\"cdf_file\": \"PATH\"}"),
+                problems("{\"distribution\": \"Web\", \"load\": 0.3, \"duration\": \"1ms\"}"));
+        for (String load : List.of("0", "\"0%\"", "1.5", "\"150%\"", "\"x%\"", "-0.2")) {
+            List<String> p = problems("{\"distribution\": \"WebSearch\", \"load\": " + load + ", \"duration\": \"1ms\"}");
+            assertEquals(1, p.size(), load + ": " + p);
+            assertTrue(p.get(0).startsWith("w.json: $.workload.load: expected the offered load of each host's link,"
+                    + " more than 0 and at most 100%"), p.get(0));
+        }
+        List<String> p = problems("{\"distribution\": \"WebSearch\", \"load\": 0.3, \"duration\": \"0s\"}");
+        assertEquals(1, p.size());
+        assertTrue(p.get(0).startsWith("w.json: $.workload.duration: expected a time such as \"1ms\""), p.get(0));
+        p = problems("{\"distribution\": \"WebSearch\", \"load\": 0.3, \"duration\": \"1ms\", \"pattern\":"
+                + " {\"incast\": {\"senders\": 16, \"target\": \"h99\"}}}");
+        assertEquals(List.of("w.json: $.workload.pattern.incast.target: no host named \"h99\" in the topology",
+                "w.json: $.workload.pattern.incast.senders: expected a whole number from 1 to 15 (the other hosts),"
+                        + " found 16"), p);
+        assertEquals(List.of("w.json: $.workload.operation: expected \"rdma_write\" or \"send\", found \"read\""),
+                problems("{\"distribution\": \"WebSearch\", \"load\": 0.3, \"duration\": \"1ms\", \"operation\":"
+                        + " \"read\"}"));
+        assertEquals(List.of("w.json: $.workload.sizes: unknown field; expected one of [distribution, duration,"
+                + " ideal_fct, load, operation, pattern, start]"),
+                problems("{\"distribution\": \"WebSearch\", \"load\": 0.3, \"duration\": \"1ms\", \"sizes\": 1}"));
+    }
+
+    @Test
+    void unavailableCongestionControlIsRefused() {
+        String s = "{\"scenario\": \"w\", \"fabric\": {\"preset\": \"roce-100g\", \"params\": {\"cc.algorithm\":"
+                + " \"dcqcn\"}, \"topology\": {\"fat_tree\": {\"k\": 4, \"levels\": 3}}}, \"processes\": []}";
+        try {
+            ScenarioLoader.parse("w.json", s);
+            throw new AssertionError("accepted");
+        } catch (ScenarioException e) {
+            assertEquals(List.of("w.json: $.fabric.params.cc.algorithm: cc.algorithm dcqcn is not available yet in"
+                    + " this version of datsim; only none runs (plain RC transport under the links' flow control)"),
+                    e.problems());
+        }
+    }
+
+    private static int datsim(StringWriter out, StringWriter err, String... args) {
+        return DatsimCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+    }
+
+    @Test
+    void smallRunFctsAreAtLeastIdealAndFctCommandPrintsTheTable(@TempDir Path dir) throws Exception {
+        // 16 hosts, WebSearch-sized flows at 50% load: about 50 flows
+        Path file = dir.resolve("w.json");
+        Files.writeString(file, scenario("{\"distribution\": \"FbHdp\", \"load\": \"50%\", \"duration\": \"45us\"}"));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        Path run = dir.resolve("run");
+        assertEquals(0, datsim(out, err, "run", file.toString(), "--out", run.toString(), "--no-perfetto"),
+                err.toString() + out);
+        List<String> lines = Files.readAllLines(run.resolve("fct.csv"));
+        assertEquals("src,dst,size_bytes,start_ps,fct_ps,ideal_fct_ps,slowdown", lines.get(0));
+        List<FctFile.Row> rows = FctFile.read(run.resolve("fct.csv"));
+        assertTrue(rows.size() >= 30 && rows.size() <= 80, "flows: " + rows.size());
+        int slowed = 0;
+        for (FctFile.Row r : rows) {
+            assertTrue(r.fctPs() > 0 && r.idealPs() > 0, r.toString());
+            assertTrue(r.fctPs() >= r.idealPs(), "an FCT below the flow's FCT alone: " + r);
+            slowed += r.fctPs() > r.idealPs() ? 1 : 0;
+        }
+        assertTrue(slowed > 0, "at 50% load some flow must wait for another");
+        String summary = Files.readString(run.resolve("summary.json"));
+        assertTrue(summary.contains("\"count\" : " + rows.size()), summary);
+        assertTrue(summary.contains("\"slowdown_by_size\""), summary);
+        out = new StringWriter();
+        assertEquals(0, datsim(out, err, "fct", run.toString()), err.toString());
+        assertTrue(out.toString().startsWith("size           flows     p50     p95     p99\n<10KB"), out.toString());
+        assertTrue(Files.size(run.resolve("fct-slowdown.svg")) > 1000);
+        // the same seed gives the same fct.csv
+        Path again = dir.resolve("again");
+        assertEquals(0, datsim(new StringWriter(), err, "run", file.toString(), "--out", again.toString(),
+                "--no-perfetto"));
+        assertEquals(Files.readString(run.resolve("fct.csv")), Files.readString(again.resolve("fct.csv")));
+    }
+
+    @Test
+    void aFlowAloneTakesItsIdealFct(@TempDir Path dir) throws Exception {
+        for (String op : List.of("rdma_write", "send")) {
+            Files.writeString(dir.resolve("one.flows"), "1\n3 12 3 100 250000 0.000001\n");
+            Path file = dir.resolve("one.json");
+            Files.writeString(file, scenario("{\"hpcc_flows\": \"one.flows\", \"operation\": \"" + op + "\"}"));
+            Path run = dir.resolve("run-" + op);
+            StringWriter err = new StringWriter();
+            assertEquals(0, datsim(new StringWriter(), err, "run", file.toString(), "--out", run.toString(),
+                    "--no-perfetto"), err.toString());
+            List<FctFile.Row> rows = FctFile.read(run.resolve("fct.csv"));
+            assertEquals(1, rows.size());
+            FctFile.Row r = rows.get(0);
+            assertEquals("h3", r.src());
+            assertEquals("h12", r.dst());
+            assertEquals(1_000_000, r.startPs());
+            assertTrue(r.fctPs() > 250_000 * 8 * 10, "at least the serialisation at 100 Gb/s: " + r);
+            assertEquals(r.idealPs(), r.fctPs(), op);
+        }
+    }
+
+    @Test
+    void benchHpccRefusesUnavailableAlgorithmsAndBadFiles(@TempDir Path dir) throws Exception {
+        StringWriter err = new StringWriter();
+        assertEquals(2, datsim(new StringWriter(), err, "bench", "hpcc", "--cc", "dcqcn", "--out", dir.toString()));
+        assertTrue(err.toString().contains("--cc dcqcn: cc.algorithm dcqcn is not available yet"), err.toString());
+        Path topo = dir.resolve("t.txt");
+        Files.writeString(topo, "3 1 2\n2\n0 2 100Gbps 1us 0\n1 2 100Gbps 1us 0\n");
+        Path flows = dir.resolve("f.txt");
+        Files.writeString(flows, "2\n0 1 3 100 1000 0\n0 1 3 100 zz 0\n");
+        err = new StringWriter();
+        assertEquals(2, datsim(new StringWriter(), err, "bench", "hpcc", "--topology", topo.toString(), "--flows",
+                flows.toString(), "--out", dir.resolve("o").toString()));
+        assertEquals("datsim: " + flows + ":3: expected whole numbers for priority, dport and size_bytes, found \"0 1 3"
+                + " 100 zz 0\"", err.toString().trim());
+        Files.writeString(flows, "2\n0 1 3 100 1000 0\n1 0 3 100 20000 0.000001\n");
+        StringWriter out = new StringWriter();
+        assertEquals(0, datsim(out, err, "bench", "hpcc", "--topology", topo.toString(), "--flows", flows.toString(),
+                "--out", dir.resolve("o").toString()), err.toString());
+        assertTrue(out.toString().contains("\ncompleted=2\n"), out.toString());
+        assertTrue(out.toString().trim().lines().reduce((a, b) -> b).get().startsWith("process_wall_s="));
+        assertEquals(3, Files.readAllLines(dir.resolve("o").resolve("fct.csv")).size());
+    }
+}
