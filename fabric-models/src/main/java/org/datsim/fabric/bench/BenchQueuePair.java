@@ -1,7 +1,7 @@
 package org.datsim.fabric.bench;
 
-import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.hca.QueuePair;
+import org.datsim.fabric.hca.WcStatus;
 import org.datsim.fabric.hca.WorkRequest;
 
 /** A queue-pair owner for benchmarks: every remote access is allowed; completions are counted. */
@@ -20,7 +20,7 @@ final class BenchQueuePair implements QueuePair.Listener {
 
     @Override
     public void requestCompleted(WorkRequest wr) {
-        if (wr.status() == Dat.DTO_SUCCESS) {
+        if (wr.status() == WcStatus.SUCCESS) {
             completed++;
         } else {
             failed++;
@@ -42,6 +42,6 @@ final class BenchQueuePair implements QueuePair.Listener {
 
     @Override
     public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
-        return Dat.DTO_SUCCESS;
+        return WcStatus.SUCCESS;
     }
 }

@@ -2,6 +2,7 @@ package org.datsim.fabric.dat;
 
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.fabric.hca.QueuePair;
+import org.datsim.fabric.hca.WcStatus;
 import org.datsim.fabric.hca.WorkRequest;
 
 /**
@@ -260,8 +261,10 @@ final class DtoCalls extends ProviderPart {
                 len[i++] = t.length();
             }
         }
-        return new WorkRequest(core.nextOpId++, opcode, qp, cookie, flags, addr, len,
+        WorkRequest wr = new WorkRequest(core.nextOpId++, opcode, qp, cookie, flags, addr, len,
                 remote != null ? remote.address() : 0, remote != null ? remote.rmrContext() : 0);
+        wr.sendFlags = DtoStatusTable.sendFlags(flags);
+        return wr;
     }
 
     void traceOp(Ep ep, WorkRequest wr, String kind) {
@@ -296,13 +299,14 @@ final class DtoCalls extends ProviderPart {
 
         @Override
         public void requestCompleted(WorkRequest wr) {
-            if (wr.opcode == WorkRequest.BIND && wr.status() == Dat.DTO_ERR_FLUSHED) {
+            int status = DtoStatusTable.datStatus(wr.status());
+            if (wr.opcode == WorkRequest.BIND && status == Dat.DTO_ERR_FLUSHED) {
                 Rmr.Binding b = (Rmr.Binding) wr.bindTarget;
                 if (b.lmr() != null) {
                     b.lmr().bindRefs--; // the flushed bind never executed: give back the LMR it held
                 }
             }
-            if (wr.status() == Dat.DTO_SUCCESS && (wr.flags & Dat.COMPLETION_SUPPRESS_FLAG) != 0) {
+            if (status == Dat.DTO_SUCCESS && (wr.flags & Dat.COMPLETION_SUPPRESS_FLAG) != 0) {
                 ep.suppressedUnreaped++; // its slot stays taken until a later signalled completion is reaped
             } else {
                 ep.requestsInFlight--;
@@ -320,11 +324,12 @@ final class DtoCalls extends ProviderPart {
         }
 
         private void deliver(Evd evd, WorkRequest wr) {
-            boolean suppressed = wr.status() == Dat.DTO_SUCCESS
+            int status = DtoStatusTable.datStatus(wr.status());
+            boolean suppressed = status == Dat.DTO_SUCCESS
                     && (wr.flags & Dat.COMPLETION_SUPPRESS_FLAG) != 0;
             if (trace.isEnabled()) {
                 TraceEvent e = TraceEvent.of(sim.now(), TraceEvent.COMPLETE, ep.ia.host.name).ep(ep.name())
-                        .op(wr.opId).cookie(wr.cookie).status(Dat.DTO_STATUS.name(wr.status()))
+                        .op(wr.opId).cookie(wr.cookie).status(Dat.DTO_STATUS.name(status))
                         .attr("opcode", wr.opName()).attr("bytes", wr.transferred());
                 if (suppressed) {
                     e.attr("suppressed", Boolean.TRUE);
@@ -335,19 +340,20 @@ final class DtoCalls extends ProviderPart {
                 trace.fire(e);
             }
             if (!suppressed && wr.opcode == WorkRequest.BIND && !core.bindAsDtoEvent) {
-                core.post(evd, new DatEvent(Dat.RMR_BIND_COMPLETION_EVENT, evd, ep, wr.cookie, wr.status(), 0,
+                core.post(evd, new DatEvent(Dat.RMR_BIND_COMPLETION_EVENT, evd, ep, wr.cookie, status, 0,
                         Dat.DTO_BIND_MW, null, ((Rmr.Binding) wr.bindTarget).rmr(), wr.opId, sim.now(),
                         (wr.flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0));
             } else if (!suppressed) {
                 // Rule 14: on a SOLICITED_WAIT receive stream only a solicited Send (or a failure) notifies.
-                boolean silent = wr.opcode == WorkRequest.RECV && wr.status() == Dat.DTO_SUCCESS && !wr.solicited
+                boolean silent = wr.opcode == WorkRequest.RECV && status == Dat.DTO_SUCCESS && !wr.solicited
                         && (ep.attr.recvCompletionFlags() & Dat.COMPLETION_SOLICITED_WAIT_FLAG) != 0;
                 // The IB atomics complete as dapl's extended DTO event: DAT_IB_DTO_EVENT with a DAT_IB_DTOS
                 // operation and, on success, the DAT_IB_EXT_TYPE in the extension data (dapl_ib_extensions.c).
                 DatEvent e = new DatEvent(wr.isAtomic() ? Dat.IB_DTO_EVENT : Dat.DTO_COMPLETION_EVENT, evd, ep,
-                        wr.cookie, wr.status(), wr.status() == Dat.DTO_SUCCESS ? wr.transferred() : 0, wr.opcode,
+                        wr.cookie, status, status == Dat.DTO_SUCCESS ? wr.transferred() : 0,
+                        DtoStatusTable.datOperation(wr.opcode),
                         null, wr.opId, sim.now(), silent || (wr.flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0);
-                if (wr.isAtomic() && wr.status() == Dat.DTO_SUCCESS) {
+                if (wr.isAtomic() && status == Dat.DTO_SUCCESS) {
                     e.extType = wr.opcode == WorkRequest.FETCH_ADD ? Dat.IB_EXT_FETCH_AND_ADD
                             : Dat.IB_EXT_CMP_AND_SWAP;
                 }
@@ -359,7 +365,8 @@ final class DtoCalls extends ProviderPart {
         }
 
         @Override
-        public void broken(int status) {
+        public void broken(int wcStatus) {
+            int status = DtoStatusTable.datStatus(wcStatus);
             if (ep.state == Dat.EP_STATE_DISCONNECTED || ep.freed) {
                 return;
             }
@@ -379,7 +386,7 @@ final class DtoCalls extends ProviderPart {
                 if (b.lmr() != null) {
                     b.lmr().bindRefs--;
                 }
-                return Dat.RMR_OPERATION_FAILED; // rule 26: the bind fails after dat_rmr_bind returned
+                return WcStatus.MW_BIND_ERR; // rule 26: the bind fails after dat_rmr_bind returned (DAT_RMR_OPERATION_FAILED)
             }
             core.memory.unbindNow(rmr);
             if (b.lmr() != null) {
@@ -390,7 +397,7 @@ final class DtoCalls extends ProviderPart {
                 rmr.activeContext = b.context();
                 ep.ia.host.rmrByContext.put(b.context(), rmr);
             }
-            return Dat.DTO_SUCCESS;
+            return WcStatus.SUCCESS;
         }
 
         @Override
@@ -419,16 +426,16 @@ final class DtoCalls extends ProviderPart {
                 boolean inRange = address >= rmr.address && length >= 0 && address - rmr.address <= rmr.length - length;
                 if (rmr.freed || rmr.activeContext != rkey || rmr.pz != ep.pz || (rmr.privileges & priv) == 0
                         || !inRange) {
-                    return Dat.DTO_ERR_REMOTE_ACCESS;
+                    return WcStatus.REM_ACCESS_ERR;
                 }
-                return Dat.DTO_SUCCESS;
+                return WcStatus.SUCCESS;
             }
             Lmr lmr = ep.ia.host.byRmrContext.get(rkey);
             if (lmr == null || lmr.freed || lmr.pz != ep.pz || (lmr.privileges & priv) == 0
                     || !lmr.contains(address, length)) {
-                return Dat.DTO_ERR_REMOTE_ACCESS;
+                return WcStatus.REM_ACCESS_ERR;
             }
-            return Dat.DTO_SUCCESS;
+            return WcStatus.SUCCESS;
         }
     }
 }

@@ -1,6 +1,7 @@
 package org.datsim.fabric.dat;
 
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.fabric.hca.WcStatus;
 
 /**
  * The endpoint calls beyond create and free: dat_ep_modify, dat_ep_dup_connect, dat_ep_recv_query and
@@ -201,7 +202,7 @@ final class EpExtraCalls extends ProviderPart {
         }
         if (ep.hardHighWatermark != WATERMARK_INFINITE && n > ep.hardHighWatermark
                 && (ep.state == Dat.EP_STATE_CONNECTED || ep.state == Dat.EP_STATE_DISCONNECT_PENDING)) {
-            ep.ia.host.hca.fail(ep.qp, null, Dat.DTO_ERR_LOCAL_EP); // the connection breaks (BROKEN event)
+            ep.ia.host.hca.fail(ep.qp, null, WcStatus.LOC_QP_OP_ERR); // the connection breaks (BROKEN event)
         }
     }
 }

@@ -6,6 +6,7 @@ import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.hca.WcStatus;
 
 /**
  * The state the parts of the DAT provider share: the simulator, the trace, the hosts, the provider limits read
@@ -109,7 +110,7 @@ final class ProviderCore {
             // Rule 8: on InfiniBand a completion-queue overflow is fatal for every queue pair feeding it.
             for (Ep ep : List.copyOf(evd.feeders)) {
                 if (ep.state == Dat.EP_STATE_CONNECTED || ep.state == Dat.EP_STATE_DISCONNECT_PENDING) {
-                    ep.ia.host.hca.fail(ep.qp, null, Dat.DTO_ERR_LOCAL_EP);
+                    ep.ia.host.hca.fail(ep.qp, null, WcStatus.LOC_QP_OP_ERR);
                 }
             }
             return;

@@ -3,22 +3,28 @@ package org.datsim.fabric.hca;
 import java.util.ArrayDeque;
 import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
-import org.datsim.core.param.Params;
-import org.datsim.core.trace.TraceEvent;
-import org.datsim.core.trace.TraceSource;
-import org.datsim.fabric.dat.Dat;
-import org.datsim.fabric.memory.HostMemory;
 
 /**
  * How operations finish, and the error state of queue pairs. A request finished by the transport is reported in
  * posting order per queue pair, a CQE write ({@code pcie.latency}) later; its read credit and any fence it held are
  * released. Errors (remote access, length, RNR or transport retries exhausted) complete the failing operation with
- * its status, flush every other outstanding operation of the queue pair with DAT_DTO_ERR_FLUSHED, and tell the owner
+ * its status, flush every other outstanding operation of the queue pair with IBV_WC_WR_FLUSH_ERR, and tell the owner
  * the queue pair is broken; a reset returns a flushed queue pair to its initial state.
  *
- * <p>A layer of {@link Hca}, on top of {@link ReliableTransport}: {@link HcaLayer} says why the parts are layers.
+ * <p>A part of {@link Hca}: the {@link CompletionSink} every other part reports to. It calls back the send engine
+ * ({@link SendScheduler}: a read credit or a fence released) and the reliable transport ({@link AckTimer}: nothing
+ * left in flight), wired once by {@link #connect} since both are made after it, and writes CQEs behind the data
+ * through the {@link DmaWriter}.
  */
-abstract class Completions extends ReliableTransport {
+final class Completions implements CompletionSink {
+
+    private final Simulator sim;
+    private final long pcieLatency;
+    private final DmaWriter dma;
+    /** Set once by {@link #connect}. */
+    private SendScheduler sendScheduler;
+    /** Set once by {@link #connect}. */
+    private AckTimer ackTimer;
 
     /** The operations whose CQE write is under way, in the order they were reported (the same delay for each). */
     private final ArrayDeque<WorkRequest> cqeWrites = new ArrayDeque<>();
@@ -27,9 +33,16 @@ abstract class Completions extends ReliableTransport {
         wr.qp.listener.requestCompleted(wr);
     };
 
-    Completions(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
-            TraceSource<TraceEvent> trace) {
-        super(sim, hostName, hostId, memory, params, trace);
+    Completions(HcaContext c, DmaWriter dma) {
+        this.sim = c.sim;
+        this.pcieLatency = c.pcieLatency;
+        this.dma = dma;
+    }
+
+    /** Wires the parts this one calls back, once, when the {@link Hca} is built. */
+    void connect(SendScheduler scheduler, AckTimer timer) {
+        this.sendScheduler = scheduler;
+        this.ackTimer = timer;
     }
 
     /**
@@ -37,14 +50,14 @@ abstract class Completions extends ReliableTransport {
      * queue pair has been, and a request waiting for its read credit or behind its fence is looked at again.
      */
     @Override
-    final void transportDone(WorkRequest wr, int status) {
+    public void transportDone(WorkRequest wr, int status) {
         wr.status = status;
         wr.done = true;
         wr.finishedPs = sim.now();
         drain(wr.qp);
         QueuePair qp = wr.qp;
         if (qp.ackTimerEvent != 0 && ReliableTransport.firstUnfinished(qp) == null) {
-            stopAckTimer(qp); // nothing in flight: the next request to start sets it again
+            ackTimer.stop(qp); // nothing in flight: the next request to start sets it again
         }
         if (wr.readCounted) {
             wr.readCounted = false;
@@ -56,10 +69,7 @@ abstract class Completions extends ReliableTransport {
         }
         if ((wr.isReadLike() || wr.opcode == WorkRequest.BIND) && qp.fenced) {
             qp.fenced = false; // the fenced request is looked at again
-            if (!qp.notStarted.isEmpty()) {
-                enqueue(qp);
-            }
-            kick();
+            sendScheduler.wake(qp);
         }
     }
 
@@ -91,12 +101,12 @@ abstract class Completions extends ReliableTransport {
     void receiveDone(QueuePair qp, WorkRequest recv, int status) {
         recv.status = status;
         recv.done = true;
-        sim.schedule(dmaWriteDelay(0, 0), () -> qp.listener.receiveCompleted(recv));
+        sim.schedule(dma.dmaWriteDelay(0, 0), () -> qp.listener.receiveCompleted(recv));
     }
 
     /** See {@link Hca#fail}. */
     @Override
-    void fail(QueuePair qp, WorkRequest failing, int status) {
+    public void fail(QueuePair qp, WorkRequest failing, int status) {
         if (qp.errored) {
             return;
         }
@@ -110,7 +120,7 @@ abstract class Completions extends ReliableTransport {
 
     /** A receive fails (a Send longer than it): it completes with its status and the queue pair fails. */
     @Override
-    final void failReceive(QueuePair qp, WorkRequest recv, int status) {
+    public void failReceive(QueuePair qp, WorkRequest recv, int status) {
         receiveDone(qp, recv, status);
         fail(qp, null, status);
     }
@@ -126,13 +136,13 @@ abstract class Completions extends ReliableTransport {
         qp.active = false;
         qp.errored = true;
         qp.notStarted.clear();
-        stopAckTimer(qp);
+        ackTimer.stop(qp);
         boolean postedLater = failing == null;
         for (WorkRequest wr : qp.outstanding) {
             if (wr == failing) {
                 postedLater = true;
             } else if (!wr.done && (postedLater || wr.ringOrder > failing.ringOrder)) {
-                wr.status = Dat.DTO_ERR_FLUSHED;
+                wr.status = WcStatus.WR_FLUSH_ERR;
                 wr.done = true;
             }
             if (wr.done && wr.readCounted) {
@@ -148,12 +158,12 @@ abstract class Completions extends ReliableTransport {
             qp.inbound = null;
         }
         while (!qp.receives.isEmpty()) {
-            receiveDone(qp, qp.receives.pollFirst(), Dat.DTO_ERR_FLUSHED);
+            receiveDone(qp, qp.receives.pollFirst(), WcStatus.WR_FLUSH_ERR);
         }
     }
 
     /** See {@link Hca#reset}. */
-    final void resetQueuePair(QueuePair qp) {
+    void resetQueuePair(QueuePair qp) {
         qp.peer = null;
         qp.active = false;
         qp.errored = false;
@@ -170,6 +180,6 @@ abstract class Completions extends ReliableTransport {
         qp.readsOut = 0;
         qp.responsesUntil = 0;
         qp.rung.clear();
-        stopAckTimer(qp);
+        ackTimer.stop(qp);
     }
 }

@@ -9,7 +9,6 @@ import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
-import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.NetworkNode;
 import org.datsim.fabric.link.Packet;
 import org.datsim.fabric.link.PacketPool;
@@ -57,28 +56,54 @@ import org.datsim.fabric.sw.Switch;
  * next expected one. The requester's local ACK timer (one pending event per queue pair at most, measured from the
  * last progress, expiring between 1 and 2 times {@code hca.ack_timeout}, a draw from the run's seed) retries likewise,
  * {@code hca.retry_count} times without progress, then fails the first unfinished request with
- * DAT_DTO_ERR_TRANSPORT. Each retransmission is traced as {@code retransmit}.
+ * IBV_WC_RETRY_EXC_ERR. Each retransmission is traced as {@code retransmit}.
  *
  * <p>Errors (remote access, length, RNR or transport retries exhausted) complete the failing operation with its
- * status, flush every other outstanding operation of the queue pair with DAT_DTO_ERR_FLUSHED, and tell the owner the
+ * status, flush every other outstanding operation of the queue pair with IBV_WC_WR_FLUSH_ERR, and tell the owner the
  * queue pair is broken.
  *
- * <p>Parts, each a package-private class with one job: the {@link SendEngine} (doorbells, round-robin, fences and
- * read credits, WQE processing, packet creation and the transmit buffer), the {@link PayloadReader} (payload DMA
- * reads, held by reference until the wire), the {@link OnChipCaches}, the {@link ReceivePipeline} (QP-context
- * lookup, dispatch, DMA writes into host memory, the requester's placement of read responses), the
- * {@link Responder} (Writes, Sends, ACKs and NAKs), the {@link ResponseEngine} (Reads and atomics), the
- * {@link ReliableTransport} (sequencing, ACK timer, retransmission) and {@link Completions} (completion, errors,
- * flush, reset). They are the layers of this one object ({@link HcaLayer} says why). This class is their public
- * face, and the port: packets leave through {@link #transmit} and arrive through {@link #receive}.
+ * <p>Parts, each a package-private {@code final} class with one job and its own state, made and wired once by this
+ * constructor; none extends another. They share one {@link HcaContext} (simulator, trace, host, memory, PCIe, MTU,
+ * header sizes, packet pool). Calls go one way, down this list, and back up only through three small interfaces:
+ * <ul>
+ * <li>{@link ReceivePipeline}: the way in. QP-context lookup, the pipeline's stalls, dispatch by packet kind, the
+ * requester's placement of RDMA Read responses and atomic acknowledgements.
+ * <li>{@link ReliableTransport}: sequencing (PSNs, duplicates, sequence-error and RNR NAKs), the requester's ACK and
+ * NAK handling, go-back-N retransmission and the local ACK timer ({@link AckTimer}).
+ * <li>{@link ResponseEngine}: RDMA Read requests and atomics at the responder.
+ * <li>{@link Responder}: RDMA Writes and Sends at the responder (checks, receive matching, placement), ACKs and NAKs.
+ * <li>{@link SendEngine}: doorbells, the round-robin over queue pairs, fences and read credits, WQE processing, packet
+ * creation and the transmit buffer; the owner of a future per-QP rate limiter and window ({@link SendScheduler}).
+ * <li>{@link PayloadReader}: payload DMA reads, held by reference until the wire.
+ * <li>{@link OnChipCaches}: the QP-context and MTT caches and what their misses cost.
+ * <li>{@link DmaWriter}: the DMA write channel into host memory.
+ * <li>{@link Completions}: completion in posting order, errors, flush, reset ({@link CompletionSink}).
+ * </ul>
+ * This class is their public face, and the port: packets leave through the {@link Transmitter} it gives the parts
+ * (to the port, or the internal loopback) and arrive through {@link #receive}.
  */
-public final class Hca extends ReceivePipeline implements NetworkNode {
+public final class Hca implements NetworkNode {
 
     /** The trace kind of an on-chip cache miss (fields {@code cache}, {@code key}, {@code penalty_ps}). */
     public static final String CACHE_MISS = "cache_miss";
     /** The trace kind of a retransmission (fields {@code opcode}, {@code reason}, {@code attempt}). */
     public static final String RETRANSMIT = "retransmit";
 
+    private final HcaContext c;
+    private final String hostName;
+    /** The host id (read by the parts from a queue pair's HCA: a packet's destination). */
+    final int hostId;
+    private final HostMemory memory;
+    private final Simulator sim;
+    private final OnChipCaches caches;
+    private final PayloadReader payload;
+    private final SendEngine sendEngine;
+    private final ResponseEngine responseEngine;
+    private final ReliableTransport transport;
+    private final Completions completions;
+    private final ReceivePipeline receivePipeline;
+    /** What the parts hand finished packets to: {@link #transmit}. */
+    private final Transmitter transmitter = this::transmit;
     private final int cmBytes;
     private Port port;
     private Consumer<Object> cmListener;
@@ -99,8 +124,26 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
      */
     public Hca(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
             TraceSource<TraceEvent> trace) {
-        super(sim, hostName, hostId, memory, params, trace);
+        this.c = new HcaContext(sim, hostName, hostId, memory, params, trace);
+        this.sim = sim;
+        this.hostName = hostName;
+        this.hostId = hostId;
+        this.memory = memory;
         this.cmBytes = (int) params.get(FabricParams.CM_MAD_BYTES);
+        // The parts, each made once, from those that call no other up to the way in; the two parts made before the
+        // parts they call back are connected last.
+        this.caches = new OnChipCaches(c, params);
+        this.payload = new PayloadReader(c);
+        DmaWriter dma = new DmaWriter(c);
+        this.completions = new Completions(c, dma);
+        this.sendEngine = new SendEngine(c, params, caches, payload, transmitter, completions);
+        Responder responder = new Responder(c, caches, dma, transmitter, completions);
+        this.responseEngine = new ResponseEngine(c, params, caches, sendEngine, responder, transmitter, completions);
+        this.transport = new ReliableTransport(c, params, sendEngine, responder, responseEngine, dma, completions);
+        this.receivePipeline = new ReceivePipeline(c, params, caches, dma, responder, responseEngine, transport,
+                completions);
+        completions.connect(sendEngine, transport);
+        sendEngine.connect(transport);
     }
 
     /**
@@ -110,18 +153,18 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
      * @param mttRandom the MTT cache's stream
      */
     public void setCacheRandom(RandomGenerator qpcRandom, RandomGenerator mttRandom) {
-        qpc.setRandom(qpcRandom);
-        mtt.setRandom(mttRandom);
+        caches.qpc.setRandom(qpcRandom);
+        caches.mtt.setRandom(mttRandom);
     }
 
     /** Returns the QP-context cache (its hits and misses). */
     public EntryCache qpcCache() {
-        return qpc;
+        return caches.qpc;
     }
 
     /** Returns the MTT/MPT cache (its hits and misses). */
     public EntryCache mttCache() {
-        return mtt;
+        return caches.mtt;
     }
 
     /**
@@ -132,7 +175,7 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
      * @param length its length in bytes
      */
     public void registerMemory(long address, long length) {
-        preloadTranslations(address, length);
+        caches.preloadTranslations(address, length);
     }
 
     @Override
@@ -146,7 +189,7 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
      * @param random a stream derived from the run's seed
      */
     public void setRandom(RandomGenerator random) {
-        this.jitterRandom = random;
+        responseEngine.jitterRandom = random;
     }
 
     /**
@@ -156,7 +199,7 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
      * @param random a stream derived from the run's seed
      */
     public void setAckTimerRandom(RandomGenerator random) {
-        this.ackTimerRandom = random;
+        transport.ackTimerRandom = random;
     }
 
     /** Returns the host id. */
@@ -191,7 +234,7 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
      * @param pool the fabric's packet pool
      */
     public void setPacketPool(PacketPool pool) {
-        this.pool = pool;
+        c.pool = pool;
     }
 
     /** Sets who receives connection-management messages arriving at this host. */
@@ -208,8 +251,8 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
     public QueuePair createQueuePair(String name) {
         QueuePair qp = new QueuePair(this, name, qpCount++);
         qp.flow = flowHash(hostId, qpCount); // numbered from 1, as before the caches
-        initTimer(qp);
-        preloadContext(qp); // the create-QP command writes the context through the cache
+        transport.initTimer(qp);
+        caches.preloadContext(qp); // the create-QP command writes the context through the cache
         return qp;
     }
 
@@ -234,7 +277,7 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
      * @param wr a Send, RDMA Write or RDMA Read
      */
     public void postRequest(WorkRequest wr) {
-        post(wr);
+        sendEngine.post(wr);
     }
 
     /**
@@ -245,7 +288,7 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
     public void postReceive(WorkRequest wr) {
         QueuePair qp = wr.qp;
         if (qp.errored) {
-            receiveDone(qp, wr, Dat.DTO_ERR_FLUSHED);
+            completions.receiveDone(qp, wr, WcStatus.WR_FLUSH_ERR);
             return;
         }
         qp.receives.addLast(wr);
@@ -257,21 +300,20 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
      *
      * @param qp the queue pair
      * @param failing the operation that failed, or null
-     * @param status its DTO status
+     * @param status its work-completion status ({@link WcStatus})
      */
-    @Override
     public void fail(QueuePair qp, WorkRequest failing, int status) {
-        super.fail(qp, failing, status); // Completions does it; this makes it public
+        completions.fail(qp, failing, status);
     }
 
     /**
      * Moves a queue pair out of the ready-to-send state and flushes everything outstanding on it with
-     * DAT_DTO_ERR_FLUSHED, in posting order: request operations, then posted receives.
+     * IBV_WC_WR_FLUSH_ERR, in posting order: request operations, then posted receives.
      *
      * @param qp the queue pair
      */
     public void flush(QueuePair qp) {
-        flush(qp, null);
+        completions.flush(qp, null);
     }
 
     /**
@@ -281,7 +323,7 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
      * @param qp the queue pair
      */
     public void reset(QueuePair qp) {
-        resetQueuePair(qp);
+        completions.resetQueuePair(qp);
     }
 
     /**
@@ -291,7 +333,7 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
      * @param message the message, delivered to that host's CM listener
      */
     public void sendCm(int dstHost, Object message) {
-        transmit(pool.acquire().set(Packet.CM, hostId, dstHost, cmBytes, message, 0, 1, 0, 0,
+        transmit(c.pool.acquire().set(Packet.CM, hostId, dstHost, cmBytes, message, 0, 1, 0, 0,
                 flowHash(hostId, dstHost)));
     }
 
@@ -301,11 +343,10 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
      * Sends a packet: to the port, or, for a packet addressed to this host (two queue pairs of the same HCA), through
      * the HCA's internal loopback, which delivers it in order without touching the link.
      */
-    @Override
-    void transmit(Packet p) {
+    private void transmit(Packet p) {
         if (p.dstHost == hostId) {
-            if (countedInTx(p.kind)) {
-                txLeft(p); // two queue pairs of this HCA: the packet never waits for the link
+            if (SendEngine.countedInTx(p.kind)) {
+                sendEngine.txLeft(p); // two queue pairs of this HCA: the packet never waits for the link
             }
             loopback.addLast(p);
             sim.schedule(0, loopbackDeliver, 0);
@@ -316,12 +357,13 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
 
     /** A packet starts or ends on the wire: room in the transmit buffer, a payload held by reference copied, traces. */
     private void onTransmit(Packet p, boolean start) {
-        if (start && countedInTx(p.kind)) {
-            txLeft(p);
+        if (start && SendEngine.countedInTx(p.kind)) {
+            sendEngine.txLeft(p);
         }
         if (start && p.payloadPending) {
-            payloadOnWire(p);
+            payload.payloadOnWire(p);
         }
+        TraceSource<TraceEvent> trace = c.trace;
         if (!trace.isEnabled() || p.kind == Packet.CM || p.kind == Packet.ACK || p.kind == Packet.NAK) {
             return;
         }
@@ -344,6 +386,6 @@ public final class Hca extends ReceivePipeline implements NetworkNode {
             cmListener.accept(message);
             return;
         }
-        enterPipeline(p);
+        receivePipeline.enterPipeline(p);
     }
 }

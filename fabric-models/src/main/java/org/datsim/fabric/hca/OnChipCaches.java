@@ -5,7 +5,6 @@ import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
-import org.datsim.fabric.memory.HostMemory;
 
 /**
  * The HCA's on-chip caches and what their misses cost: {@code hca.qpc_entries} QP contexts and
@@ -13,19 +12,24 @@ import org.datsim.fabric.memory.HostMemory;
  * and miss penalty. Creating a queue pair or registering memory loads its entries; every miss is traced as
  * {@link Hca#CACHE_MISS}.
  *
- * <p>A layer of {@link Hca}, on top of {@link HcaLayer}: {@link HcaLayer} says why the parts are layers.
+ * <p>A part of {@link Hca} that calls no other: the send engine, the responder, the response engine and the receive
+ * pipeline ask it what their lookups cost.
  */
-abstract class OnChipCaches extends HcaLayer {
+final class OnChipCaches {
 
+    private final Simulator sim;
+    private final TraceSource<TraceEvent> trace;
+    private final String hostName;
     final EntryCache qpc;
     final EntryCache mtt;
     private final long qpcPenalty;
     private final long mttPenalty;
     private final int pageShift;
 
-    OnChipCaches(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
-            TraceSource<TraceEvent> trace) {
-        super(sim, hostName, hostId, memory, params, trace);
+    OnChipCaches(HcaContext c, Params params) {
+        this.sim = c.sim;
+        this.trace = c.trace;
+        this.hostName = c.hostName;
         this.qpc = new EntryCache((int) params.get(FabricParams.HCA_QPC_ENTRIES),
                 (int) params.get(FabricParams.HCA_QPC_POLICY));
         this.mtt = new EntryCache((int) params.get(FabricParams.HCA_MTT_ENTRIES),

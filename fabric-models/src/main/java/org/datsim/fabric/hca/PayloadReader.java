@@ -1,10 +1,6 @@
 package org.datsim.fabric.hca;
 
 import java.util.ArrayDeque;
-import org.datsim.core.engine.Simulator;
-import org.datsim.core.param.Params;
-import org.datsim.core.trace.TraceEvent;
-import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.link.Packet;
 import org.datsim.fabric.memory.HostMemory;
 
@@ -17,10 +13,14 @@ import org.datsim.fabric.memory.HostMemory;
  * the packet carries the bytes of that moment. An inline Send or RDMA Write copies its bytes from the WQE (copied
  * from memory at the post) at once.
  *
- * <p>A layer of {@link Hca}, on top of {@link OnChipCaches}: {@link HcaLayer} says why the parts are layers.
+ * <p>A part of {@link Hca} that calls no other: the send engine hands it each packet whose DMA read finishes, the
+ * HCA each packet that starts on the wire.
  */
-abstract class PayloadReader extends OnChipCaches {
+final class PayloadReader {
 
+    private final HcaContext c;
+    private final HostMemory memory;
+    private final int hostId;
     /** The packets holding their payload by reference, in the order they were queued at the port. */
     private final ArrayDeque<Packet> pending = new ArrayDeque<>();
     /** The range of host memory the pending payloads reference (the write hook's range). */
@@ -28,9 +28,10 @@ abstract class PayloadReader extends OnChipCaches {
     private long pendingHi = Long.MIN_VALUE;
     private final Runnable copyPending = this::copyAllPending;
 
-    PayloadReader(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
-            TraceSource<TraceEvent> trace) {
-        super(sim, hostName, hostId, memory, params, trace);
+    PayloadReader(HcaContext c) {
+        this.c = c;
+        this.memory = c.memory;
+        this.hostId = c.hostId;
     }
 
     /** The payload DMA read of a packet whose DMA finishes now: copied, or held by reference until the wire. */
@@ -68,7 +69,7 @@ abstract class PayloadReader extends OnChipCaches {
     /** Copies a packet's payload from host memory (or from its inline WQE) into a pooled buffer. */
     private void copyPayload(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
-        byte[] data = pool.attachBuffer(p, p.length);
+        byte[] data = c.pool.attachBuffer(p, p.length);
         if (p.kind == Packet.READ_RESPONSE) {
             memory.dmaRead(wr.remoteAddress + p.offset, data, 0, p.length);
         } else if (wr.inlineData != null) {
@@ -92,7 +93,7 @@ abstract class PayloadReader extends OnChipCaches {
     void payloadOnWire(Packet p) {
         // Packets leave the port in the order they were queued: p is the oldest payload held by reference.
         if (pending.pollFirst() != p) {
-            throw new IllegalStateException("payload references out of order at " + hostName);
+            throw new IllegalStateException("payload references out of order at " + c.hostName);
         }
         copyPayload(p);
         if (pending.isEmpty()) {

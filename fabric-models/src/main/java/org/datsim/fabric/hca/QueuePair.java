@@ -1,7 +1,6 @@
 package org.datsim.fabric.hca;
 
 import java.util.ArrayDeque;
-import org.datsim.fabric.dat.Dat;
 
 /**
  * The transport state of one reliable-connected endpoint on an HCA: its send queue (posted, not yet started), its
@@ -40,7 +39,7 @@ public final class QueuePair {
          * @param address the first address
          * @param length the number of bytes
          * @param write true for an RDMA Write, false for an RDMA Read
-         * @return DAT_DTO_SUCCESS or the DTO error status to report
+         * @return {@link WcStatus#SUCCESS} or the error status to report (IBV_WC_REM_ACCESS_ERR)
          */
         int checkRemoteAccess(int rkey, long address, long length, boolean write);
 
@@ -50,7 +49,7 @@ public final class QueuePair {
          *
          * @param rkey the remote key (rmr_context)
          * @param address the address of the 8-byte value
-         * @return DAT_DTO_SUCCESS or the DTO error status to report
+         * @return {@link WcStatus#SUCCESS} or the error status to report (IBV_WC_REM_ACCESS_ERR)
          */
         default int checkRemoteAtomic(int rkey, long address) {
             return checkRemoteAccess(rkey, address, WorkRequest.ATOMIC_BYTES, true);
@@ -67,10 +66,10 @@ public final class QueuePair {
          * The HCA executes an RMR bind: from now on the new rmr_context is valid and the old one is not.
          *
          * @param wr the bind
-         * @return DAT_DTO_SUCCESS, or DAT_RMR_OPERATION_FAILED if the bind cannot be done (the connection breaks)
+         * @return {@link WcStatus#SUCCESS}, or {@link WcStatus#MW_BIND_ERR} if the bind cannot be done (the connection breaks)
          */
         default int bindExecuted(WorkRequest wr) {
-            return Dat.DTO_SUCCESS;
+            return WcStatus.SUCCESS;
         }
     }
 

@@ -7,35 +7,61 @@ import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
-import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.Packet;
 import org.datsim.fabric.memory.HostMemory;
 
 /**
- * The receive pipeline and the DMA writes into host memory. Every arriving packet needs its QP context: a request's
+ * The receive pipeline. Every arriving packet needs its QP context: a request's
  * target QP, or the requester's own QP for its acknowledgements and read responses. A miss stalls the pipeline
  * (packets leave it in arrival order), which then spends {@code hca.rx_process} and hands the packet on: requests to
  * the {@link Responder} (Writes, Sends) or the {@link ResponseEngine} (Reads, atomics), ACKs and NAKs to the
- * {@link ReliableTransport}; RDMA Read responses and atomic acknowledgements are placed here, at the requester. Data
- * is DMA-written in arrival order at {@code pcie.bandwidth} (each page translated) and lands {@code pcie.latency}
- * later.
+ * {@link ReliableTransport}; RDMA Read responses and atomic acknowledgements are placed here, at the requester,
+ * through the {@link DmaWriter} (in arrival order at {@code pcie.bandwidth}, each page translated, landing
+ * {@code pcie.latency} later).
  *
- * <p>A layer of {@link Hca}, on top of {@link Completions}: {@link HcaLayer} says why the parts are layers.
+ * <p>A part of {@link Hca}, the first of a packet's way in: {@link Hca#receive} hands it every packet but the
+ * connection manager's, and it calls the {@link OnChipCaches}, the {@link ReliableTransport} (connection checks, ACKs,
+ * NAKs, missing responses), the {@link Responder}, the {@link ResponseEngine}, the {@link DmaWriter} and the
+ * {@link CompletionSink}; nothing calls back into it.
+ *
+ * <p>Where congestion control's receive side goes (not modelled yet): {@link #enterPipeline} sees every arriving
+ * packet first; a packet's ECN mark is noticed there (the notification point's decision to send a CNP back to the
+ * requester, per queue pair and no more often than its CNP interval, belongs to a method beside it).
  */
-abstract class ReceivePipeline extends Completions {
+final class ReceivePipeline {
+
+    private final HcaContext c;
+    private final Simulator sim;
+    private final TraceSource<TraceEvent> trace;
+    private final String hostName;
+    private final HostMemory memory;
+    private final OnChipCaches caches;
+    private final DmaWriter dma;
+    private final Responder responder;
+    private final ResponseEngine responseEngine;
+    private final ReliableTransport transport;
+    private final CompletionSink completions;
 
     private final long rxProcess;
     /** When the last stall (a QP-context miss) ends; packets leave the pipeline in arrival order. */
     private long rxStallFree;
     private final ArrayDeque<Packet> rxQueue = new ArrayDeque<>();
     private final EventHandler rxDeliver = a -> dispatch(rxQueue.pollFirst());
-    /** DMA writes into host memory: when the writes scheduled so far have all crossed PCIe's data rate. */
-    private long dmaWriteFree;
-    private final EventHandler placeReadResponseHandler = id -> placeReadResponse(pool.get(id));
+    private final EventHandler placeReadResponseHandler = id -> placeReadResponse(packet(id));
 
-    ReceivePipeline(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
-            TraceSource<TraceEvent> trace) {
-        super(sim, hostName, hostId, memory, params, trace);
+    ReceivePipeline(HcaContext c, Params params, OnChipCaches caches, DmaWriter dma, Responder responder,
+            ResponseEngine responseEngine, ReliableTransport transport, CompletionSink completions) {
+        this.c = c;
+        this.sim = c.sim;
+        this.trace = c.trace;
+        this.hostName = c.hostName;
+        this.memory = c.memory;
+        this.caches = caches;
+        this.dma = dma;
+        this.responder = responder;
+        this.responseEngine = responseEngine;
+        this.transport = transport;
+        this.completions = completions;
         this.rxProcess = params.get(FabricParams.HCA_RX_PROCESS);
     }
 
@@ -45,7 +71,7 @@ abstract class ReceivePipeline extends Completions {
         boolean toResponder = p.kind == Packet.SEND || p.kind == Packet.RDMA_WRITE || p.kind == Packet.READ_REQUEST
                 || p.kind == Packet.ATOMIC;
         QueuePair qp = toResponder ? (QueuePair) p.endpoint : wr.qp;
-        long stall = qpcCost(qp, wr);
+        long stall = caches.qpcCost(qp, wr);
         long now = sim.now();
         if (stall == 0 && rxProcess == 0 && rxStallFree <= now && rxQueue.isEmpty()) {
             dispatch(p);
@@ -64,7 +90,7 @@ abstract class ReceivePipeline extends Completions {
      */
     private boolean admitted(Packet p) {
         QueuePair qp = (QueuePair) p.endpoint;
-        if (ReliableTransport.blockedByRnr(qp, p) || (qp.active && !inSequence(qp, p))) {
+        if (ReliableTransport.blockedByRnr(qp, p) || (qp.active && !transport.inSequence(qp, p))) {
             p.release();
             return false;
         }
@@ -75,17 +101,17 @@ abstract class ReceivePipeline extends Completions {
         switch (p.kind) {
             case Packet.RDMA_WRITE:
                 if (admitted(p)) {
-                    onWrite(p);
+                    responder.onWrite(p);
                 }
                 break;
             case Packet.SEND:
                 if (admitted(p)) {
-                    onSend(p);
+                    responder.onSend(p);
                 }
                 break;
             case Packet.READ_REQUEST:
                 if (admitted(p)) {
-                    onReadRequest(p);
+                    responseEngine.onReadRequest(p);
                     p.release();
                 }
                 break;
@@ -94,7 +120,7 @@ abstract class ReceivePipeline extends Completions {
                 break;
             case Packet.ATOMIC:
                 if (admitted(p)) {
-                    onAtomicRequest(p);
+                    responseEngine.onAtomicRequest(p);
                     p.release();
                 }
                 break;
@@ -104,30 +130,17 @@ abstract class ReceivePipeline extends Completions {
             case Packet.ACK:
                 WorkRequest acked = (WorkRequest) p.context;
                 p.release();
-                onAck(acked);
+                transport.onAck(acked);
                 break;
             case Packet.NAK:
                 WorkRequest naked = (WorkRequest) p.context;
                 int status = p.status;
                 p.release();
-                onNak(naked, status);
+                transport.onNak(naked, status);
                 break;
             default:
                 throw new IllegalStateException("unknown packet kind " + p.kind);
         }
-    }
-
-    /**
-     * Schedules a DMA write of {@code len} bytes after an MTT stall: writes cross PCIe one after another at its data
-     * rate, then its latency. A CQE (len 0) written this way lands after the data written before it.
-     *
-     * @return the delay from now until the bytes are in host memory
-     */
-    @Override
-    final long dmaWriteDelay(int len, long stall) {
-        long done = Math.max(sim.now() + stall, dmaWriteFree + stall) + pcieRate.transmitTimePs(len);
-        dmaWriteFree = done;
-        return done + pcieLatency - sim.now();
     }
 
     /** Requester: an RDMA Read response or atomic acknowledgement; placed if it is the next one expected. */
@@ -140,18 +153,18 @@ abstract class ReceivePipeline extends Completions {
         if (p.index != wr.responses) {
             // A response of an earlier attempt already placed, or one ahead of a lost one: not placed (again).
             if (p.index > wr.responses) {
-                responseMissing(wr);
+                transport.responseMissing(wr);
             }
             p.release();
             return;
         }
         wr.responses++;
-        progress(wr.qp);
-        long stall = mttCostLocal(wr, p.offset, p.length, wr.qp.name);
-        sim.schedule(dmaWriteDelay(p.length, stall), placeReadResponseHandler, p.id);
+        transport.progress(wr.qp);
+        long stall = caches.mttCostLocal(wr, p.offset, p.length, wr.qp.name);
+        sim.schedule(dma.dmaWriteDelay(p.length, stall), placeReadResponseHandler, p.id);
     }
 
-    /** The DMA write of an RDMA Read response's payload, when it lands ({@link #dmaWriteDelay}). */
+    /** The DMA write of an RDMA Read response's payload, when it lands ({@link DmaWriter#dmaWriteDelay}). */
     private void placeReadResponse(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         if (wr.done) {
@@ -167,7 +180,12 @@ abstract class ReceivePipeline extends Completions {
                         .attr("bytes", wr.length));
             }
             wr.transferred = wr.length;
-            transportDone(wr, Dat.DTO_SUCCESS);
+            completions.transportDone(wr, WcStatus.SUCCESS);
         }
+    }
+
+    /** The pooled packet an event about a packet names by its pool id. */
+    private Packet packet(long id) {
+        return c.pool.get(id);
     }
 }

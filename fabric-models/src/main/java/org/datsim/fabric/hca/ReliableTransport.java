@@ -6,9 +6,7 @@ import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
-import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.Packet;
-import org.datsim.fabric.memory.HostMemory;
 
 /**
  * Reliable delivery on the RC transport. The request messages of a queue pair are numbered in the order the send
@@ -19,13 +17,34 @@ import org.datsim.fabric.memory.HostMemory;
  * local ACK timer ({@code hca.ack_timeout}, {@code hca.retry_count}) and goes back N: the first unfinished request
  * and everything after it are sent again (traced as {@link Hca#RETRANSMIT}), at once or after the RNR timer.
  *
- * <p>A layer of {@link Hca}, on top of {@link ResponseEngine}: {@link HcaLayer} says why the parts are layers.
+ * <p>A part of {@link Hca}. The {@link ReceivePipeline} asks it whether a request packet is in sequence and hands
+ * it the requester's ACKs, NAKs and missing read responses; the send engine starts and the completions stop its
+ * ACK timer ({@link AckTimer}). It calls the {@link Responder} (a duplicate's ACK, a sequence-error NAK), the
+ * {@link ResponseEngine} (a duplicate Read or atomic answered again), the {@link SendEngine} (go-back-N puts
+ * requests back in its round-robin), the {@link DmaWriter} and the {@link CompletionSink}. Its static methods
+ * ({@link #accepted}, {@link #blockedByRnr}, {@link #firstUnfinished}) work on a queue pair's sequencing state only.
+ *
+ * <p>Where congestion control hears the network (not modelled yet): {@link #onAck} (an ACK arrives: bytes in flight
+ * fall, the algorithm may raise the rate) is the hook for ACK arrivals, and a CNP, when modelled, arrives through the
+ * {@link ReceivePipeline}'s dispatch to a method of this part beside {@link #onNak}; the rate and window they set are
+ * enforced by the {@link SendEngine} (see there).
  */
-abstract class ReliableTransport extends ResponseEngine {
+final class ReliableTransport implements AckTimer {
 
     /** The status of a NAK for a sequence error (IBA NAK code 0: a packet arrived ahead of the expected one). */
     private static final int NAK_SEQUENCE_ERROR = -2;
+    /** The status of an RNR NAK (IBA NAK code 1: no receive posted); the requester waits and retries. */
+    static final int NAK_RNR = -3;
 
+    private final Simulator sim;
+    private final TraceSource<TraceEvent> trace;
+    private final String hostName;
+    private final HcaContext c;
+    private final SendEngine sendEngine;
+    private final Responder responder;
+    private final ResponseEngine responseEngine;
+    private final DmaWriter dma;
+    private final CompletionSink completions;
     private final long rnrTimer;
     private final int rnrRetry;
     private final long ackTimeout;
@@ -33,9 +52,17 @@ abstract class ReliableTransport extends ResponseEngine {
     /** The stream that spreads the local ACK timeouts (set through {@link Hca#setAckTimerRandom}), or null. */
     RandomGenerator ackTimerRandom;
 
-    ReliableTransport(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
-            TraceSource<TraceEvent> trace) {
-        super(sim, hostName, hostId, memory, params, trace);
+    ReliableTransport(HcaContext c, Params params, SendEngine sendEngine, Responder responder,
+            ResponseEngine responseEngine, DmaWriter dma, CompletionSink completions) {
+        this.c = c;
+        this.sim = c.sim;
+        this.trace = c.trace;
+        this.hostName = c.hostName;
+        this.sendEngine = sendEngine;
+        this.responder = responder;
+        this.responseEngine = responseEngine;
+        this.dma = dma;
+        this.completions = completions;
         this.rnrTimer = params.get(FabricParams.RNR_TIMER);
         this.rnrRetry = (int) params.get(FabricParams.RNR_RETRY);
         this.ackTimeout = params.get(FabricParams.HCA_ACK_TIMEOUT);
@@ -73,7 +100,7 @@ abstract class ReliableTransport extends ResponseEngine {
      * original value it returned); other duplicates are dropped. A packet ahead of the expected one is dropped and
      * the first of a gap answered with a sequence-error NAK. The caller drops (releases) a packet refused here.
      */
-    final boolean inSequence(QueuePair qp, Packet p) {
+    boolean inSequence(QueuePair qp, Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         if (wr.seq == qp.rxSeq && p.index == qp.rxIndex) {
             return true;
@@ -90,20 +117,20 @@ abstract class ReliableTransport extends ResponseEngine {
                 case Packet.SEND:
                 case Packet.RDMA_WRITE:
                     if (p.isLast()) {
-                        ackAfterWrite(qp, wr, dmaWriteDelay(0, 0)); // after the DMA writes issued so far
+                        responder.ackAfterWrite(qp, wr, dma.dmaWriteDelay(0, 0)); // after the DMA writes issued so far
                     }
                     break;
                 case Packet.READ_REQUEST:
-                    replayRead(qp, wr);
+                    responseEngine.replayRead(qp, wr);
                     break;
                 default:
-                    replayAtomicLater(qp, wr);
+                    responseEngine.replayAtomicLater(qp, wr);
                     break;
             }
         } else if (seq > qp.rxSeq || p.index > qp.rxIndex) {
             if (!qp.nakSent) {
                 qp.nakSent = true;
-                reply(qp, wr, Packet.NAK, NAK_SEQUENCE_ERROR);
+                responder.reply(qp, wr, Packet.NAK, NAK_SEQUENCE_ERROR);
             }
         }
     }
@@ -132,7 +159,7 @@ abstract class ReliableTransport extends ResponseEngine {
             acknowledgeEarlier(qp, wr);
         }
         wr.transferred = wr.length;
-        transportDone(wr, Dat.DTO_SUCCESS);
+        completions.transportDone(wr, WcStatus.SUCCESS);
     }
 
     /**
@@ -153,13 +180,13 @@ abstract class ReliableTransport extends ResponseEngine {
                 return;
             }
             o.transferred = o.length;
-            transportDone(o, Dat.DTO_SUCCESS);
+            completions.transportDone(o, WcStatus.SUCCESS);
         }
     }
 
     /** The response packets an RDMA Read or atomic gets. */
     private int responseCount(WorkRequest wr) {
-        return wr.isAtomic() ? 1 : packetCount(wr.length);
+        return wr.isAtomic() ? 1 : c.packetCount(wr.length);
     }
 
     /**
@@ -195,8 +222,8 @@ abstract class ReliableTransport extends ResponseEngine {
     /**
      * The local ACK timer of a queue pair fires. If a request is on its way and nothing was heard from the
      * responder for {@code hca.ack_timeout}, the requester retransmits (go-back-N from the first unfinished request)
-     * or, after {@code hca.retry_count} retries without progress, fails that request with DAT_DTO_ERR_TRANSPORT
-     * (IBV_WC_RETRY_EXC_ERR), flushing the rest. Otherwise the timer is set again for the deadline (it fired early:
+     * or, after {@code hca.retry_count} retries without progress, fails that request with IBV_WC_RETRY_EXC_ERR
+     * (DAT_DTO_ERR_TRANSPORT), flushing the rest. Otherwise the timer is set again for the deadline (it fired early:
      * progress moved it) or stays off until a request starts (nothing is in flight).
      */
     private void ackTimeout(QueuePair qp) {
@@ -216,7 +243,7 @@ abstract class ReliableTransport extends ResponseEngine {
             return;
         }
         if (qp.retries >= retryCount) {
-            fail(qp, first, Dat.DTO_ERR_TRANSPORT); // transport retry counter exceeded
+            completions.fail(qp, first, WcStatus.RETRY_EXC_ERR); // transport retry counter exceeded
             return;
         }
         qp.retries++;
@@ -228,14 +255,15 @@ abstract class ReliableTransport extends ResponseEngine {
 
     /** Nothing was in flight on a queue pair and a request starts: its ACK timer starts (one pending event per QP). */
     @Override
-    final void startAckTimer(QueuePair qp, long now) {
+    public void start(QueuePair qp, long now) {
         qp.progressPs = now;
         qp.ackWaitPs = drawAckWait();
         qp.ackTimerEvent = sim.scheduleAt(plus(now, qp.ackWaitPs), qp.ackTimer, 0);
     }
 
     /** Cancels a queue pair's pending ACK-timer event, if any. */
-    void stopAckTimer(QueuePair qp) {
+    @Override
+    public void stop(QueuePair qp) {
         if (qp.ackTimerEvent != 0) {
             sim.cancel(qp.ackTimerEvent);
             qp.ackTimerEvent = 0;
@@ -285,8 +313,8 @@ abstract class ReliableTransport extends ResponseEngine {
                 qp.notStarted.addLast(o);
             }
         }
-        enqueue(qp);
-        kick();
+        sendEngine.enqueue(qp);
+        sendEngine.kick();
     }
 
     /** A NAK arrived: a sequence error (go back N), an RNR NAK (wait, then go back), or a fatal error. */
@@ -305,7 +333,7 @@ abstract class ReliableTransport extends ResponseEngine {
         if (wr.done) {
             return;
         }
-        if (status == Dat.DTO_ERR_RECEIVER_NOT_READY && (rnrRetry == 7 || wr.rnrRetries < rnrRetry)) {
+        if (status == NAK_RNR && (rnrRetry == 7 || wr.rnrRetries < rnrRetry)) {
             wr.rnrRetries++;
             QueuePair qp = wr.qp;
             qp.paused = true;
@@ -313,7 +341,7 @@ abstract class ReliableTransport extends ResponseEngine {
             sim.schedule(rnrTimer, () -> retransmitFrom(wr));
             return;
         }
-        fail(wr.qp, wr, status);
+        completions.fail(wr.qp, wr, status == NAK_RNR ? WcStatus.RNR_RETRY_EXC_ERR : status);
     }
 
     /**

@@ -2,10 +2,8 @@ package org.datsim.fabric.hca;
 
 import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
-import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
-import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.Packet;
 import org.datsim.fabric.memory.HostMemory;
 
@@ -15,19 +13,44 @@ import org.datsim.fabric.memory.HostMemory;
  * NAK; its length), placed by DMA and acknowledged once the last packet's DMA write has been issued. ACKs and NAKs
  * leave behind the RDMA Read responses scheduled before them.
  *
- * <p>A layer of {@link Hca}, on top of {@link SendEngine}: {@link HcaLayer} says why the parts are layers.
+ * <p>A part of {@link Hca}. The {@link ReceivePipeline} hands it Writes and Sends that passed the connection checks,
+ * and the {@link ResponseEngine} and {@link ReliableTransport} send their ACKs and NAKs through it. It calls the
+ * {@link OnChipCaches} (MTT), the {@link DmaWriter}, the {@link Transmitter} and the {@link CompletionSink}.
  */
-abstract class Responder extends SendEngine {
+final class Responder {
 
+    private final HcaContext c;
+    private final Simulator sim;
+    private final TraceSource<TraceEvent> trace;
+    private final String hostName;
+    private final int hostId;
+    private final HostMemory memory;
+    private final long pcieLatency;
+    /** The wire bytes of an ACK or NAK: the headers and the AETH. */
+    private final int replyBytes;
+    private final OnChipCaches caches;
+    private final DmaWriter dma;
+    private final Transmitter transmitter;
+    private final CompletionSink completions;
     // Allocation-free packet path: events about a packet carry its pool id.
-    private final EventHandler transmitHandler = id -> transmit(pool.get(id));
-    private final EventHandler sendReplyHandler = id -> sendReply(pool.get(id));
-    private final EventHandler placeWriteHandler = id -> placeWrite(pool.get(id));
-    private final EventHandler placeSendHandler = id -> placeSend(pool.get(id));
+    private final EventHandler transmitHandler = id -> transmit(packet(id));
+    private final EventHandler sendReplyHandler = id -> sendReply(packet(id));
+    private final EventHandler placeWriteHandler = id -> placeWrite(packet(id));
+    private final EventHandler placeSendHandler = id -> placeSend(packet(id));
 
-    Responder(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
-            TraceSource<TraceEvent> trace) {
-        super(sim, hostName, hostId, memory, params, trace);
+    Responder(HcaContext c, OnChipCaches caches, DmaWriter dma, Transmitter transmitter, CompletionSink completions) {
+        this.c = c;
+        this.sim = c.sim;
+        this.trace = c.trace;
+        this.hostName = c.hostName;
+        this.hostId = c.hostId;
+        this.memory = c.memory;
+        this.pcieLatency = c.pcieLatency;
+        this.replyBytes = c.header + c.aeth;
+        this.caches = caches;
+        this.dma = dma;
+        this.transmitter = transmitter;
+        this.completions = completions;
     }
 
     /**
@@ -41,7 +64,7 @@ abstract class Responder extends SendEngine {
 
     /** Builds an ACK or NAK for a request of the peer. */
     private Packet replyPacket(QueuePair responder, WorkRequest wr, int kind, int status) {
-        Packet p = pool.acquire().set(kind, hostId, wr.qp.hca.hostId, header + aeth, wr, 0, 1, 0, status,
+        Packet p = c.pool.acquire().set(kind, hostId, wr.qp.hca.hostId, replyBytes, wr, 0, 1, 0, status,
                 wr.qp.flow);
         p.endpoint = responder;
         return p;
@@ -53,7 +76,7 @@ abstract class Responder extends SendEngine {
         if (responder.responsesUntil > sim.now()) {
             sim.scheduleAt(responder.responsesUntil, transmitHandler, p.id);
         } else {
-            transmit(p);
+            transmitter.transmit(p);
         }
     }
 
@@ -79,16 +102,16 @@ abstract class Responder extends SendEngine {
             if (!qp.active) {
                 wr.remoteFailed = true;
                 p.release();
-                reply(qp, wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+                reply(qp, wr, Packet.NAK, WcStatus.REM_OP_ERR);
                 return;
             }
             qp.listener.requestArrived();
             int status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, true);
-            if (status != Dat.DTO_SUCCESS) {
+            if (status != WcStatus.SUCCESS) {
                 wr.remoteFailed = true;
                 p.release();
                 reply(qp, wr, Packet.NAK, status);
-                fail(qp, null, status);
+                completions.fail(qp, null, status);
                 return;
             }
         }
@@ -99,8 +122,8 @@ abstract class Responder extends SendEngine {
         ReliableTransport.accepted(qp, p);
         boolean last = p.isLast();
         p.aux = qp;
-        long stall = mttCost(wr.remoteAddress + p.offset, p.length, qp.name, wr);
-        long delay = dmaWriteDelay(p.length, stall);
+        long stall = caches.mttCost(wr.remoteAddress + p.offset, p.length, qp.name, wr);
+        long delay = dma.dmaWriteDelay(p.length, stall);
         sim.schedule(delay, placeWriteHandler, p.id);
         if (last) {
             ackAfterWrite(qp, wr, delay);
@@ -130,7 +153,7 @@ abstract class Responder extends SendEngine {
             WorkRequest taken = qp.active ? qp.takeReceive() : null; // own queue or the shared receive queue
             if (!qp.active) {
                 qp.dropping = wr;
-                reply(qp, wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+                reply(qp, wr, Packet.NAK, WcStatus.REM_OP_ERR);
             } else if (taken == null) {
                 qp.dropping = wr;
                 qp.rnrBlocked = wr;
@@ -138,15 +161,15 @@ abstract class Responder extends SendEngine {
                     trace.fire(TraceEvent.of(sim.now(), "rnr_nak", hostName).ep(qp.name).op(wr.opId)
                             .attr("reason", "no receive posted"));
                 }
-                reply(qp, wr, Packet.NAK, Dat.DTO_ERR_RECEIVER_NOT_READY);
+                reply(qp, wr, Packet.NAK, ReliableTransport.NAK_RNR);
             } else {
                 qp.listener.requestArrived();
                 WorkRequest recv = taken;
                 if (wr.length > recv.length) {
                     qp.dropping = wr;
                     recv.transferred = 0;
-                    reply(qp, wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
-                    failReceive(qp, recv, Dat.DTO_ERR_LOCAL_LENGTH);
+                    reply(qp, wr, Packet.NAK, WcStatus.REM_OP_ERR);
+                    completions.failReceive(qp, recv, WcStatus.LOC_LEN_ERR);
                     p.release();
                     return;
                 }
@@ -165,8 +188,8 @@ abstract class Responder extends SendEngine {
             qp.inbound = null;
         }
         p.aux = recv;
-        long stall = mttCostLocal(recv, p.offset, p.length, qp.name);
-        long delay = dmaWriteDelay(p.length, stall);
+        long stall = caches.mttCostLocal(recv, p.offset, p.length, qp.name);
+        long delay = dma.dmaWriteDelay(p.length, stall);
         sim.schedule(delay, placeSendHandler, p.id);
         if (last) {
             ackAfterWrite(qp, wr, delay);
@@ -188,14 +211,23 @@ abstract class Responder extends SendEngine {
                 trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
                         .attr("recv_op", recv.opId).attr("bytes", wr.length));
             }
-            recv.solicited = (wr.flags & Dat.COMPLETION_SOLICITED_WAIT_FLAG) != 0;
+            recv.solicited = (wr.sendFlags & WorkRequest.SEND_SOLICITED) != 0;
             recv.transferred = wr.length;
-            recv.status = Dat.DTO_SUCCESS;
+            recv.status = WcStatus.SUCCESS;
             recv.done = true;
             p.release();
             qp.listener.receiveCompleted(recv);
             return;
         }
         p.release();
+    }
+
+    private void transmit(Packet p) {
+        transmitter.transmit(p);
+    }
+
+    /** The pooled packet an event about a packet names by its pool id. */
+    private Packet packet(long id) {
+        return c.pool.get(id);
     }
 }

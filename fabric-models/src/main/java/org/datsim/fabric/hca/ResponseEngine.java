@@ -4,10 +4,8 @@ import org.apache.commons.math3.random.RandomGenerator;
 import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
-import org.datsim.core.trace.TraceEvent;
-import org.datsim.core.trace.TraceSource;
+import org.datsim.core.time.DataRate;
 import org.datsim.fabric.FabricParams;
-import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.Packet;
 import org.datsim.fabric.memory.HostMemory;
 
@@ -18,15 +16,29 @@ import org.datsim.fabric.memory.HostMemory;
  * trip and the configured read jitter. Both are checked first and use the responder's read credits (rule 49). A
  * duplicate request is answered again: a Read's responses read again, an atomic's saved original value.
  *
- * <p>A layer of {@link Hca}, on top of {@link Responder}: {@link HcaLayer} says why the parts are layers.
+ * <p>A part of {@link Hca}. The {@link ReceivePipeline} hands it Read and atomic requests that passed the connection
+ * checks, the {@link ReliableTransport} duplicates to answer again. It calls the {@link OnChipCaches} (MTT), the
+ * {@link SendEngine} (which creates and counts the response packets, {@link SendEngine#emitAt}), the
+ * {@link Responder} (NAKs), the {@link Transmitter} (atomic acknowledgements) and the {@link CompletionSink}.
  */
-abstract class ResponseEngine extends Responder {
+final class ResponseEngine {
 
     /** The IBA AtomicAckETH: the original remote data. */
     private static final int ATOMIC_ACK_ETH_BYTES = 8;
     /** The {@code aux} of an RDMA Read response answering a duplicate request: it returns no read credit. */
     static final Object DUPLICATE = new Object();
 
+    private final HcaContext c;
+    private final Simulator sim;
+    private final HostMemory memory;
+    private final long pcieLatency;
+    private final DataRate pcieRate;
+    private final int mtu;
+    private final OnChipCaches caches;
+    private final SendEngine sendEngine;
+    private final Responder responder;
+    private final Transmitter transmitter;
+    private final CompletionSink completions;
     private final long readJitter;
     /** The stream that draws the read jitter (set through {@link Hca#setRandom}), or null. */
     RandomGenerator jitterRandom;
@@ -35,12 +47,22 @@ abstract class ResponseEngine extends Responder {
     /** The value an atomic writes back, encoded here (the DMA write copies it). */
     private final byte[] atomicScratch = new byte[WorkRequest.ATOMIC_BYTES];
     // Allocation-free packet path: events about a packet carry its pool id.
-    private final EventHandler executeAtomicHandler = id -> executeAtomic(pool.get(id));
-    private final EventHandler replayAtomicHandler = id -> replayAtomic(pool.get(id));
+    private final EventHandler executeAtomicHandler = id -> executeAtomic(packet(id));
+    private final EventHandler replayAtomicHandler = id -> replayAtomic(packet(id));
 
-    ResponseEngine(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
-            TraceSource<TraceEvent> trace) {
-        super(sim, hostName, hostId, memory, params, trace);
+    ResponseEngine(HcaContext c, Params params, OnChipCaches caches, SendEngine sendEngine, Responder responder,
+            Transmitter transmitter, CompletionSink completions) {
+        this.c = c;
+        this.sim = c.sim;
+        this.memory = c.memory;
+        this.pcieLatency = c.pcieLatency;
+        this.pcieRate = c.pcieRate;
+        this.mtu = c.mtu;
+        this.caches = caches;
+        this.sendEngine = sendEngine;
+        this.responder = responder;
+        this.transmitter = transmitter;
+        this.completions = completions;
         this.readJitter = params.get(FabricParams.READ_JITTER);
     }
 
@@ -61,12 +83,12 @@ abstract class ResponseEngine extends Responder {
      */
     private void sendReadResponses(QueuePair qp, WorkRequest wr, boolean duplicate) {
         long t = readStart();
-        int count = packetCount(wr.length);
+        int count = c.packetCount(wr.length);
         for (int i = 0; i < count; i++) {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
-            t += mttCost(wr.remoteAddress + off, len, qp.name, wr) + pcieRate.transmitTimePs(len);
-            Packet p = emitAt(t, wr, qp, Packet.READ_RESPONSE, i, count, off, len);
+            t += caches.mttCost(wr.remoteAddress + off, len, qp.name, wr) + pcieRate.transmitTimePs(len);
+            Packet p = sendEngine.emitAt(t, wr, qp, Packet.READ_RESPONSE, i, count, off, len);
             if (duplicate) {
                 p.aux = DUPLICATE;
             }
@@ -87,27 +109,26 @@ abstract class ResponseEngine extends Responder {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = (QueuePair) p.endpoint;
         if (!qp.active) {
-            reply(qp, wr, Packet.NAK, Dat.DTO_ERR_TRANSPORT);
+            responder.reply(qp, wr, Packet.NAK, WcStatus.REM_OP_ERR);
             return null;
         }
         qp.listener.requestArrived();
         int status;
         if (atomic) {
             status = qp.listener.checkRemoteAtomic(wr.rkey, wr.remoteAddress);
-            if (status == Dat.DTO_SUCCESS && (wr.remoteAddress & (WorkRequest.ATOMIC_BYTES - 1)) != 0) {
-                // A misaligned atomic is an invalid request: NAK, IBV_WC_REM_INV_REQ_ERR, which dapl reports as
-                // DAT_DTO_ERR_REMOTE_RESPONDER (openib_common/cq.c).
-                status = Dat.DTO_ERR_REMOTE_RESPONDER;
+            if (status == WcStatus.SUCCESS && (wr.remoteAddress & (WorkRequest.ATOMIC_BYTES - 1)) != 0) {
+                // A misaligned atomic is an invalid request: NAK, IBV_WC_REM_INV_REQ_ERR.
+                status = WcStatus.REM_INV_REQ_ERR;
             }
         } else {
             status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, false);
         }
-        if (status == Dat.DTO_SUCCESS && qp.readsIn >= qp.maxReadsIn) {
-            status = Dat.DTO_ERR_REMOTE_RESPONDER; // the peer sent more than this endpoint's max_rdma_read_in
+        if (status == WcStatus.SUCCESS && qp.readsIn >= qp.maxReadsIn) {
+            status = WcStatus.REM_INV_REQ_ERR; // the peer sent more than this endpoint's max_rdma_read_in
         }
-        if (status != Dat.DTO_SUCCESS) {
-            reply(qp, wr, Packet.NAK, status);
-            fail(qp, null, status);
+        if (status != WcStatus.SUCCESS) {
+            responder.reply(qp, wr, Packet.NAK, status);
+            completions.fail(qp, null, status);
             return null;
         }
         qp.readsIn++;
@@ -140,7 +161,7 @@ abstract class ResponseEngine extends Responder {
             return;
         }
         long t = readStart(); // the atomic DMA read's round trip
-        t += mttCost(wr.remoteAddress, WorkRequest.ATOMIC_BYTES, qp.name, wr)
+        t += caches.mttCost(wr.remoteAddress, WorkRequest.ATOMIC_BYTES, qp.name, wr)
                 + pcieRate.transmitTimePs(WorkRequest.ATOMIC_BYTES);
         Packet ack = atomicAck(qp, wr);
         sim.scheduleAt(t, executeAtomicHandler, ack.id);
@@ -150,8 +171,8 @@ abstract class ResponseEngine extends Responder {
 
     /** Takes an atomic acknowledgement for a request from the pool; its payload is attached when it is sent. */
     private Packet atomicAck(QueuePair responder, WorkRequest wr) {
-        Packet ack = pool.acquire().set(Packet.ATOMIC_ACK, hostId, wr.qp.hca.hostId,
-                header + aeth + ATOMIC_ACK_ETH_BYTES, wr, 0, 1, 0, 0, wr.qp.flow);
+        Packet ack = c.pool.acquire().set(Packet.ATOMIC_ACK, c.hostId, wr.qp.hca.hostId,
+                c.header + c.aeth + ATOMIC_ACK_ETH_BYTES, wr, 0, 1, 0, 0, wr.qp.flow);
         ack.endpoint = responder;
         return ack;
     }
@@ -165,7 +186,7 @@ abstract class ResponseEngine extends Responder {
     private void executeAtomic(Packet ack) {
         WorkRequest wr = (WorkRequest) ack.context;
         QueuePair qp = (QueuePair) ack.endpoint;
-        byte[] old = pool.attachBuffer(ack, WorkRequest.ATOMIC_BYTES);
+        byte[] old = c.pool.attachBuffer(ack, WorkRequest.ATOMIC_BYTES);
         ack.length = WorkRequest.ATOMIC_BYTES;
         memory.dmaRead(wr.remoteAddress, old, 0, WorkRequest.ATOMIC_BYTES);
         long value = 0;
@@ -185,7 +206,7 @@ abstract class ResponseEngine extends Responder {
         if (qp.readsIn > 0) {
             qp.readsIn--;
         }
-        transmit(ack);
+        transmitter.transmit(ack);
     }
 
     /**
@@ -214,11 +235,16 @@ abstract class ResponseEngine extends Responder {
             ack.release(); // never executed (the responder was flushed meanwhile): nothing to answer
             return;
         }
-        byte[] old = pool.attachBuffer(ack, WorkRequest.ATOMIC_BYTES);
+        byte[] old = c.pool.attachBuffer(ack, WorkRequest.ATOMIC_BYTES);
         ack.length = WorkRequest.ATOMIC_BYTES;
         for (int i = 0; i < WorkRequest.ATOMIC_BYTES; i++) {
             old[i] = (byte) (wr.atomicOriginal >>> (8 * i));
         }
-        transmit(ack);
+        transmitter.transmit(ack);
+    }
+
+    /** The pooled packet an event about a packet names by its pool id. */
+    private Packet packet(long id) {
+        return c.pool.get(id);
     }
 }

@@ -4,10 +4,10 @@ import java.util.ArrayDeque;
 import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
+import org.datsim.core.time.DataRate;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
-import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.link.Packet;
 import org.datsim.fabric.memory.HostMemory;
 
@@ -18,12 +18,45 @@ import org.datsim.fabric.memory.HostMemory;
  * creates when their DMA reads finish, counted in the transmit buffer ({@code hca.tx_buffer}) until they start on
  * the wire. The response engine's RDMA Read responses are created and counted here too.
  *
- * <p>A layer of {@link Hca}, on top of {@link PayloadReader}: {@link HcaLayer} says why the parts are layers.
+ * <p>A part of {@link Hca}. It calls the {@link OnChipCaches} (QP context, MTT) and the {@link PayloadReader}, hands
+ * packets to the {@link Transmitter}, reports to the {@link CompletionSink} (a post on a flushed queue pair, a bind)
+ * and starts the {@link AckTimer}; the {@link ResponseEngine} schedules its RDMA Read responses through
+ * {@link #emitAt}, the {@link ReliableTransport} puts queue pairs back in the round-robin ({@link #enqueue},
+ * {@link #kick}) and the completions wake it through {@link SendScheduler}.
+ *
+ * <p>Where a per-QP rate limiter and congestion control go (not modelled yet): this part owns them, since it
+ * decides when each packet leaves. The rate limiter holds a queue pair's packets so that they leave no faster than
+ * the queue pair's current rate: its check goes in {@link #process}, where each packet's emission time {@code t} is
+ * chosen (the time becomes at least the QP's next allowed departure, which then moves by the packet's wire time at
+ * that rate), and the window of bytes in flight is checked in {@link #kick} beside the read-credit check (a queue pair
+ * whose unacknowledged bytes fill its window leaves the round-robin, as {@code creditBlocked} does, and the
+ * {@link ReliableTransport}'s {@code onAck} puts it back). The per-QP state (rate, next departure, bytes in flight)
+ * belongs on {@link QueuePair}; the algorithm that sets the rate hears ACKs and CNPs in
+ * {@link ReliableTransport#onAck} and ECN marks in {@link ReceivePipeline}'s {@code enterPipeline}.
  */
-abstract class SendEngine extends PayloadReader {
+final class SendEngine implements SendScheduler {
 
     /** The IBA AtomicETH: virtual address, R_Key, swap (or add) data, compare data. */
     private static final int ATOMIC_ETH_BYTES = 28;
+
+    private final HcaContext c;
+    private final Simulator sim;
+    private final TraceSource<TraceEvent> trace;
+    private final String hostName;
+    private final int hostId;
+    private final HostMemory memory;
+    private final long pcieLatency;
+    private final DataRate pcieRate;
+    private final int mtu;
+    private final int header;
+    private final int reth;
+    private final int aeth;
+    private final OnChipCaches caches;
+    private final PayloadReader payload;
+    private final Transmitter transmitter;
+    private final CompletionSink completions;
+    /** Set once by {@link #connect} ({@link ReliableTransport} is made after this part). */
+    private AckTimer ackTimer;
 
     private final long wqeProcess;
     private final long wqeInterval;
@@ -45,13 +78,28 @@ abstract class SendEngine extends PayloadReader {
         kick();
     };
     // Allocation-free packet path: events about a packet carry its pool id.
-    private final EventHandler emitHandler = id -> emit(pool.get(id));
+    private final EventHandler emitHandler = id -> emit(packet(id));
     private final Slots<WorkRequest> doorbells = new Slots<>();
     private final EventHandler doorbellHandler = slot -> doorbell(doorbells.take(slot));
 
-    SendEngine(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
-            TraceSource<TraceEvent> trace) {
-        super(sim, hostName, hostId, memory, params, trace);
+    SendEngine(HcaContext c, Params params, OnChipCaches caches, PayloadReader payload, Transmitter transmitter,
+            CompletionSink completions) {
+        this.c = c;
+        this.sim = c.sim;
+        this.trace = c.trace;
+        this.hostName = c.hostName;
+        this.hostId = c.hostId;
+        this.memory = c.memory;
+        this.pcieLatency = c.pcieLatency;
+        this.pcieRate = c.pcieRate;
+        this.mtu = c.mtu;
+        this.header = c.header;
+        this.reth = c.reth;
+        this.aeth = c.aeth;
+        this.caches = caches;
+        this.payload = payload;
+        this.transmitter = transmitter;
+        this.completions = completions;
         this.wqeProcess = params.get(FabricParams.HCA_WQE_PROCESS);
         this.wqeInterval = params.get(FabricParams.HCA_WQE_INTERVAL);
         this.wqeBytes = params.get(FabricParams.HCA_WQE_BYTES);
@@ -59,6 +107,19 @@ abstract class SendEngine extends PayloadReader {
         this.strictReadOrdering = "strict".equals(params.choice(FabricParams.READ_ORDERING));
         this.maxInline = params.get(FabricParams.HCA_MAX_INLINE);
         this.txBuffer = params.get(FabricParams.HCA_TX_BUFFER);
+    }
+
+    /** Wires the ACK timer, once, when the {@link Hca} is built. */
+    void connect(AckTimer timer) {
+        this.ackTimer = timer;
+    }
+
+    @Override
+    public void wake(QueuePair qp) {
+        if (!qp.notStarted.isEmpty()) {
+            enqueue(qp);
+        }
+        kick();
     }
 
     /** Posts a request operation whose doorbell is written now; it reaches the HCA after the PCIe latency. */
@@ -69,7 +130,7 @@ abstract class SendEngine extends PayloadReader {
             qp.fenceSources++;
         }
         if (!qp.active) {
-            transportDone(wr, Dat.DTO_ERR_FLUSHED);
+            completions.transportDone(wr, WcStatus.WR_FLUSH_ERR);
             return;
         }
         long doorbell = pcieLatency;
@@ -184,7 +245,7 @@ abstract class SendEngine extends PayloadReader {
         if (wr.qp.fenceSources == 0) {
             return false; // no Read or bind outstanding: nothing to wait for, no scan
         }
-        boolean barrier = (wr.flags & Dat.COMPLETION_BARRIER_FENCE_FLAG) != 0
+        boolean barrier = (wr.sendFlags & WorkRequest.SEND_FENCE) != 0
                 || (strictReadOrdering && !wr.isReadLike());
         long[] waiting = null;
         int n = 0;
@@ -211,7 +272,7 @@ abstract class SendEngine extends PayloadReader {
             trace.fire(TraceEvent.of(sim.now(), TraceEvent.FENCE_WAIT, hostName).ep(wr.qp.name).op(wr.opId)
                     .cookie(wr.cookie).attr("opcode", wr.opName()).attr("waiting_for", java.util.Arrays.copyOf(waiting, n))
                     .attr("reason", byBind ? "rmr_bind implicit fence"
-                            : (wr.flags & Dat.COMPLETION_BARRIER_FENCE_FLAG) != 0 ? "barrier fence"
+                            : (wr.sendFlags & WorkRequest.SEND_FENCE) != 0 ? "barrier fence"
                                     : "strict read ordering"));
         }
         return n > 0;
@@ -227,7 +288,7 @@ abstract class SendEngine extends PayloadReader {
         boolean inline = wr.inlineData != null;
         // The engine is busy for the QP-context lookup and hca.wqe_interval; the rest of the processing and the WQE
         // fetch's round trip overlap the next work request (the engine keeps several WQEs in flight).
-        long stall = qpcCost(wr.qp, wr);
+        long stall = caches.qpcCost(wr.qp, wr);
         long busy = now + stall + wqeInterval;
         long t = now + stall + wqeProcess;
         if (!inline) {
@@ -239,7 +300,7 @@ abstract class SendEngine extends PayloadReader {
         if (wr.opcode != WorkRequest.BIND) {
             wr.started = true;
             if (wr.qp.ackTimerEvent == 0) {
-                startAckTimer(wr.qp, now);
+                ackTimer.start(wr.qp, now);
             }
         }
         if (wr.opcode == WorkRequest.BIND) {
@@ -248,10 +309,10 @@ abstract class SendEngine extends PayloadReader {
             sim.scheduleAt(t + bindTime, () -> {
                 if (!wr.done) {
                     int status = wr.qp.listener.bindExecuted(wr);
-                    if (status == Dat.DTO_SUCCESS) {
-                        transportDone(wr, status);
+                    if (status == WcStatus.SUCCESS) {
+                        completions.transportDone(wr, status);
                     } else {
-                        fail(wr.qp, wr, status);
+                        completions.fail(wr.qp, wr, status);
                     }
                 }
             });
@@ -268,7 +329,7 @@ abstract class SendEngine extends PayloadReader {
             return;
         }
         int kind = wr.opcode == WorkRequest.SEND ? Packet.SEND : Packet.RDMA_WRITE;
-        int count = packetCount(wr.length);
+        int count = c.packetCount(wr.length);
         if (inline) {
             for (int i = 0; i < count; i++) {
                 long off = (long) i * mtu;
@@ -282,7 +343,7 @@ abstract class SendEngine extends PayloadReader {
         for (int i = 0; i < count; i++) {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
-            t += mttCostLocal(wr, off, len, wr.qp.name) + pcieRate.transmitTimePs(len);
+            t += caches.mttCostLocal(wr, off, len, wr.qp.name) + pcieRate.transmitTimePs(len);
             emitAt(t, wr, wr.qp.peer, kind, i, count, off, len);
         }
         // The payload DMA channel is busy until t: the engine takes the next work request just early enough for
@@ -324,7 +385,7 @@ abstract class SendEngine extends PayloadReader {
                 throw new IllegalArgumentException("not a DMA-read packet kind: " + kind);
         }
         txWaiting += wire;
-        Packet p = pool.acquire().set(kind, hostId, -1, wire, wr, index, count, off, 0, wr.qp.flow);
+        Packet p = c.pool.acquire().set(kind, hostId, -1, wire, wr, index, count, off, 0, wr.qp.flow);
         p.endpoint = responder;
         p.length = len; // the payload, read when the DMA read finishes (emit)
         sim.scheduleAt(time, emitHandler, p.id);
@@ -358,14 +419,19 @@ abstract class SendEngine extends PayloadReader {
         }
         p.dstHost = kind == Packet.READ_RESPONSE ? wr.qp.hca.hostId : ((QueuePair) p.endpoint).hca.hostId;
         if (kind == Packet.SEND || kind == Packet.RDMA_WRITE) {
-            readPayload(p);
+            payload.readPayload(p);
         } else if (kind == Packet.READ_RESPONSE) {
-            readPayload(p);
+            payload.readPayload(p);
             QueuePair responder = (QueuePair) p.endpoint;
             if (p.isLast() && p.aux != ResponseEngine.DUPLICATE && responder.readsIn > 0) {
                 responder.readsIn--; // the responder has sent this Read's last response
             }
         }
-        transmit(p);
+        transmitter.transmit(p);
+    }
+
+    /** The pooled packet an event about a packet names by its pool id. */
+    private Packet packet(long id) {
+        return c.pool.get(id);
     }
 }

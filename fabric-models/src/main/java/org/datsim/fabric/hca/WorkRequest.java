@@ -1,43 +1,50 @@
 package org.datsim.fabric.hca;
 
-import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.link.PacketOperation;
 
 /**
  * One posted operation: a Send, RDMA Write, RDMA Read, IB atomic (Fetch and Add, Compare and Swap) or Receive, with
  * its local scatter/gather list (host virtual addresses), its remote target for RDMA, and its progress. Operation
- * codes are the DAT_DTOS values (DAT_IB_DTOS for the atomics).
+ * codes are the HCA's own, numbered as ibverbs numbers them ({@code enum ibv_wr_opcode}; a receive, which has no
+ * work-request opcode there, as {@code IBV_WC_RECV}); the DAT provider translates DAT operations into them and back.
  */
-public final class WorkRequest {
+public final class WorkRequest implements PacketOperation {
 
-    /** DAT_DTO_SEND. */
-    public static final int SEND = Dat.DTO_SEND;
-    /** DAT_DTO_RDMA_WRITE. */
-    public static final int RDMA_WRITE = Dat.DTO_RDMA_WRITE;
-    /** DAT_DTO_RDMA_READ. */
-    public static final int RDMA_READ = Dat.DTO_RDMA_READ;
-    /** DAT_DTO_RECEIVE. */
-    public static final int RECV = Dat.DTO_RECEIVE;
-    /** DAT_DTO_BIND_MW: an RMR bind posted on the request queue. */
-    public static final int BIND = 5;
-    /** DAT_IB_DTO_FETCH_ADD: an IB atomic Fetch and Add (dat_ib_post_fetch_and_add). */
-    public static final int FETCH_ADD = Dat.IB_DTO_FETCH_ADD;
-    /** DAT_IB_DTO_CMP_SWAP: an IB atomic Compare and Swap (dat_ib_post_cmp_and_swap). */
-    public static final int CMP_SWAP = Dat.IB_DTO_CMP_SWAP;
+    /** IBV_WR_RDMA_WRITE: an RDMA Write. */
+    public static final int RDMA_WRITE = 0;
+    /** IBV_WR_SEND: a Send. */
+    public static final int SEND = 2;
+    /** IBV_WR_RDMA_READ: an RDMA Read. */
+    public static final int RDMA_READ = 4;
+    /** IBV_WR_ATOMIC_CMP_AND_SWP: an IB atomic Compare and Swap. */
+    public static final int CMP_SWAP = 5;
+    /** IBV_WR_ATOMIC_FETCH_AND_ADD: an IB atomic Fetch and Add. */
+    public static final int FETCH_ADD = 6;
+    /** IBV_WR_BIND_MW: a memory window (RMR) bind posted on the request queue. */
+    public static final int BIND = 8;
+    /** IBV_WC_RECV: a receive. */
+    public static final int RECV = 128;
+    /** IBV_SEND_FENCE ({@link #sendFlags}): waits for earlier RDMA Reads and atomics of its queue pair. */
+    public static final int SEND_FENCE = 1;
+    /** IBV_SEND_SOLICITED ({@link #sendFlags}): a Send whose receive completion is a solicited event. */
+    public static final int SEND_SOLICITED = 4;
     /** The bytes an atomic reads and writes at the responder and returns to the requester. */
     public static final int ATOMIC_BYTES = 8;
 
     /** The run-unique operation id. */
     public final long opId;
-    /** The operation code (DAT_DTOS). */
+    /** The operation code (the constants of this class). */
     public final int opcode;
     /** The queue pair it was posted on. */
     public final QueuePair qp;
-    /** A receive: the Send that filled it asked for a solicited event (DAT_COMPLETION_SOLICITED_WAIT_FLAG). */
+    /** A receive: the Send that filled it asked for a solicited event ({@link #SEND_SOLICITED}). */
     public boolean solicited;
     /** The consumer's cookie, returned in the completion. */
     public final long cookie;
-    /** The DAT completion flags of the post. */
+    /** The consumer's completion flags of the post: the HCA does not read them (the provider does). */
     public final int flags;
+    /** What the HCA reads of the post's flags: {@link #SEND_FENCE}, {@link #SEND_SOLICITED} (set by the poster). */
+    public int sendFlags;
     /** The local segments' host virtual addresses. */
     public final long[] segAddress;
     /** The local segments' lengths in bytes. */
@@ -101,7 +108,7 @@ public final class WorkRequest {
      * Creates a work request.
      *
      * @param opId the run-unique operation id
-     * @param opcode the operation (DAT_DTOS)
+     * @param opcode the operation (a constant of this class)
      * @param qp the queue pair
      * @param cookie the consumer's cookie
      * @param flags the completion flags
@@ -128,7 +135,7 @@ public final class WorkRequest {
         this.rkey = rkey;
     }
 
-    /** Returns the completion status (a DAT_DTO_COMPLETION_STATUS), or -1 while in progress. */
+    /** Returns the completion status (a {@link WcStatus}), or -1 while in progress. */
     public int status() {
         return status;
     }
@@ -143,6 +150,31 @@ public final class WorkRequest {
      * doorbell rings and kept on retransmission; -1 for an RMR bind or before the doorbell.
      */
     public int seq() {
+        return seq;
+    }
+
+    @Override
+    public String requesterHost() {
+        return qp.hca().name();
+    }
+
+    @Override
+    public String requesterEndpoint() {
+        return qp.name();
+    }
+
+    @Override
+    public long operationId() {
+        return opId;
+    }
+
+    @Override
+    public long operationCookie() {
+        return cookie;
+    }
+
+    @Override
+    public int sequence() {
         return seq;
     }
 

@@ -1,7 +1,16 @@
 /**
  * The HCA model: doorbells, the send engine that fetches work requests and DMA-reads their payload, segmentation into
- * MTU packets, the responder side (placement, receive matching, RDMA Read responses, ACK and NAK), and completion
- * reporting in posting order. It knows queue pairs, not DAT objects: the DAT provider listens through
- * {@link org.datsim.fabric.hca.QueuePair.Listener}.
+ * MTU packets, the responder side (placement, receive matching, RDMA Read responses, ACK and NAK), reliable delivery,
+ * and completion reporting in posting order.
+ *
+ * <p>{@link org.datsim.fabric.hca.Hca} is the public face; inside it is a composition of package-private final parts,
+ * each with its own state, wired once by the Hca's constructor (its class comment lists them): ReceivePipeline,
+ * ReliableTransport, ResponseEngine, Responder, SendEngine, PayloadReader, OnChipCaches, DmaWriter and Completions,
+ * sharing one HcaContext. Calls go one way down that list; a part calls back up only through the small interfaces
+ * Transmitter, CompletionSink, AckTimer and SendScheduler.
+ *
+ * <p>It knows queue pairs and the transport, not DAT: it reports completions with
+ * {@link org.datsim.fabric.hca.WcStatus} (ibverbs' work-completion statuses) and numbers operations as ibverbs does;
+ * the DAT provider listens through {@link org.datsim.fabric.hca.QueuePair.Listener} and translates in one table.
  */
 package org.datsim.fabric.hca;

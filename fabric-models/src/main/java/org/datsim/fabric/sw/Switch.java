@@ -8,11 +8,11 @@ import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
-import org.datsim.fabric.hca.WorkRequest;
 import org.datsim.fabric.link.FlowControl;
 import org.datsim.fabric.link.Ingress;
 import org.datsim.fabric.link.NetworkNode;
 import org.datsim.fabric.link.Packet;
+import org.datsim.fabric.link.PacketOperation;
 import org.datsim.fabric.link.PacketPool;
 import org.datsim.fabric.link.Port;
 
@@ -480,12 +480,13 @@ public final class Switch implements NetworkNode, Ingress {
     /** The trace record of a dropped packet (built only for a drop, which is rare). */
     private TraceEvent dropEvent(Packet packet, String port, String reason) {
         String from = hostName(packet.srcHost);
-        WorkRequest wr = packet.context instanceof WorkRequest ? (WorkRequest) packet.context : null;
+        PacketOperation wr = packet.context instanceof PacketOperation ? (PacketOperation) packet.context : null;
         CmPacketContext cm = packet.kind == Packet.CM && packet.context instanceof CmPacketContext
                 ? (CmPacketContext) packet.context : null;
         TraceEvent e;
         if (wr != null) {
-            e = TraceEvent.of(sim.now(), DROP, wr.qp.hca().name()).ep(wr.qp.name()).op(wr.opId).cookie(wr.cookie);
+            e = TraceEvent.of(sim.now(), DROP, wr.requesterHost()).ep(wr.requesterEndpoint()).op(wr.operationId())
+                    .cookie(wr.operationCookie());
         } else if (cm != null && cm.endpoint() != null) {
             e = TraceEvent.of(sim.now(), DROP, from).ep(cm.endpoint()); // on the sending endpoint's lane
         } else {
@@ -494,7 +495,7 @@ public final class Switch implements NetworkNode, Ingress {
         e.attr("switch", name).attr("port", port).attr("reason", reason).attr("packet", Packet.kindName(packet.kind))
                 .attr("from", from).attr("to", hostName(packet.dstHost));
         if (wr != null) {
-            e.attr("seq", wr.seq()).attr("index", packet.index).attr("packets", packet.count);
+            e.attr("seq", wr.sequence()).attr("index", packet.index).attr("packets", packet.count);
         } else if (cm != null) {
             e.attr("message", cm.type());
             if (cm.commId() > 0) {

@@ -13,7 +13,6 @@ import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.Fabric;
 import org.datsim.fabric.TestFabric;
-import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.topology.TopologyBuilder;
 import org.junit.jupiter.api.Test;
 
@@ -58,7 +57,7 @@ class PayloadByReferenceTest {
 
                 @Override
                 public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
-                    return Dat.DTO_SUCCESS;
+                    return WcStatus.SUCCESS;
                 }
             };
             qa.setListener(l);
@@ -85,7 +84,7 @@ class PayloadByReferenceTest {
         // All 16 packets are read by 7 us; at 10 Gb/s the last one starts on the wire after about 50 us.
         s.sim.scheduleAt(20_000_000L, () -> s.a.memory().cpuFill(s.src, LEN, (byte) 2));
         s.sim.run();
-        assertEquals(Dat.DTO_SUCCESS, s.wr.status());
+        assertEquals(WcStatus.SUCCESS, s.wr.status());
         byte[] ones = new byte[LEN];
         Arrays.fill(ones, (byte) 1);
         assertArrayEquals(ones, s.landed());

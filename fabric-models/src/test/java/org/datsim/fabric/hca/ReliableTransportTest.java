@@ -99,7 +99,7 @@ class ReliableTransportTest {
                 QueuePair.Listener l = new QueuePair.Listener() {
                     @Override
                     public void requestCompleted(WorkRequest wr) {
-                        if (wr.status() == Dat.DTO_SUCCESS) {
+                        if (wr.status() == WcStatus.SUCCESS) {
                             succeeded++;
                         }
                         lastCompletion = sim.now();
@@ -115,7 +115,7 @@ class ReliableTransportTest {
 
                     @Override
                     public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
-                        return Dat.DTO_SUCCESS;
+                        return WcStatus.SUCCESS;
                     }
                 };
                 qa.setListener(l);

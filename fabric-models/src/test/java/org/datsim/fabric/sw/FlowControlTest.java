@@ -16,9 +16,9 @@ import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.Fabric;
 import org.datsim.fabric.FabricParams;
 import org.datsim.fabric.TestFabric;
-import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.hca.Hca;
 import org.datsim.fabric.hca.QueuePair;
+import org.datsim.fabric.hca.WcStatus;
 import org.datsim.fabric.hca.WorkRequest;
 import org.datsim.fabric.link.Port;
 import org.datsim.fabric.link.PortCounters;
@@ -54,7 +54,7 @@ class FlowControlTest {
                 QueuePair.Listener l = new QueuePair.Listener() {
                     @Override
                     public void requestCompleted(WorkRequest wr) {
-                        if (wr.status() == Dat.DTO_SUCCESS) {
+                        if (wr.status() == WcStatus.SUCCESS) {
                             completed++;
                         }
                     }
@@ -69,7 +69,7 @@ class FlowControlTest {
 
                     @Override
                     public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
-                        return Dat.DTO_SUCCESS;
+                        return WcStatus.SUCCESS;
                     }
                 };
                 qa.setListener(l);

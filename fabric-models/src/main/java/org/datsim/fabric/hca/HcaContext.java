@@ -1,0 +1,56 @@
+package org.datsim.fabric.hca;
+
+import org.datsim.core.engine.Simulator;
+import org.datsim.core.param.Params;
+import org.datsim.core.time.DataRate;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
+import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.link.PacketPool;
+import org.datsim.fabric.memory.HostMemory;
+
+/**
+ * What every part of an {@link Hca} needs and nothing else: the simulator, the trace, the host's identity and memory,
+ * the PCIe figures, the MTU and header sizes, and the packet pool. One per HCA, made by {@link Hca} and given to each
+ * part, which keeps what it uses; only the pool changes after construction ({@link Hca#setPacketPool}, before the
+ * run).
+ */
+final class HcaContext {
+
+    final Simulator sim;
+    final String hostName;
+    final int hostId;
+    final HostMemory memory;
+    final TraceSource<TraceEvent> trace;
+    final long pcieLatency;
+    final DataRate pcieRate;
+    final int mtu;
+    /** link.header_bytes: the headers every packet carries. */
+    final int header;
+    /** link.reth_bytes: the RDMA extended header (first packet of an RDMA Write, RDMA Read request). */
+    final int reth;
+    /** link.aeth_bytes: the ACK extended header (ACK, NAK, RDMA Read response, atomic acknowledgement). */
+    final int aeth;
+    /** Where packets come from: the HCA's own pool until {@link Hca#setPacketPool} gives it the fabric's. */
+    PacketPool pool = new PacketPool();
+
+    HcaContext(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
+            TraceSource<TraceEvent> trace) {
+        this.sim = sim;
+        this.hostName = hostName;
+        this.hostId = hostId;
+        this.memory = memory;
+        this.trace = trace;
+        this.pcieLatency = params.get(FabricParams.PCIE_LATENCY);
+        this.pcieRate = params.rate(FabricParams.PCIE_BANDWIDTH);
+        this.mtu = (int) params.get(FabricParams.HCA_MTU);
+        this.header = (int) params.get(FabricParams.LINK_HEADER_BYTES);
+        this.reth = (int) params.get(FabricParams.LINK_RETH_BYTES);
+        this.aeth = (int) params.get(FabricParams.LINK_AETH_BYTES);
+    }
+
+    /** The packets of a message of {@code length} bytes (one at least). */
+    int packetCount(long length) {
+        return (int) Math.max(1, (length + mtu - 1) / mtu);
+    }
+}
