@@ -134,6 +134,21 @@ public final class FabricParams {
     public static final ParamSpec PCIE_LATENCY = ParamSpec.time("pcie.latency", "150ns",
             "One-way latency between host memory or CPU and the HCA over PCIe (an MMIO doorbell, a posted DMA"
                     + " write; a DMA read costs two)");
+    /** Host-side time of a DMA read. */
+    public static final ParamSpec PCIE_DMA_READ_DELAY = ParamSpec.time("pcie.dma_read_delay", "0ns",
+            "Time a DMA read spends in the host besides its two PCIe crossings (2 x pcie.latency): the root complex"
+                    + " fetching the data from cache or memory. Every DMA read of the HCA pays it (WQE, payload, the"
+                    + " responder's read of RDMA Read data and atomics); DMA writes are posted and do not");
+    /** PCIe read request size. */
+    public static final ParamSpec PCIE_MAX_READ_REQUEST = ParamSpec.bytes("pcie.max_read_request", "4KiB", 128, 4096,
+            "Largest PCIe read request (MRRS): the HCA DMA-reads a payload in requests of this many bytes (aligned to"
+                    + " the message) and packetises a request's data once all of it has arrived; a packet starts on"
+                    + " the wire as soon as the request holding its first byte is in (cut through), and its last bit"
+                    + " leaves no earlier than its last byte has been read");
+    /** PCIe write size. */
+    public static final ParamSpec PCIE_MAX_PAYLOAD = ParamSpec.bytes("pcie.max_payload", "256B", 128, 4096,
+            "Largest PCIe write (MPS): the receiving HCA DMA-writes a packet's payload in pieces of this many bytes"
+                    + " as they arrive (cut through), not once the whole packet is in");
     /** PCIe data rate. */
     public static final ParamSpec PCIE_BANDWIDTH = ParamSpec.rate("pcie.bandwidth", "128Gbps",
             "Usable PCIe data rate between host memory and the HCA (Gen3 x16)");
@@ -343,7 +358,8 @@ public final class FabricParams {
             LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, HCA_PHY_LATENCY, SWITCH_MODE, SWITCH_BUFFER,
             LINK_FLOW_CONTROL, PFC_XOFF, PFC_XON, SWITCH_BUFFER_MODE, SWITCH_SHARED_BUFFER, PFC_ALPHA_SHIFT, PFC_RESERVE,
             PFC_RESUME_OFFSET, PFC_HEADROOM, ECN_ENABLED, ECN_KMIN, ECN_KMAX, ECN_PMAX_PERCENT, CC_INT,
-            TRACE_PORT_SAMPLE_INTERVAL, PCIE_LATENCY, PCIE_BANDWIDTH, HCA_MTU, HCA_WQE_PROCESS,
+            TRACE_PORT_SAMPLE_INTERVAL, PCIE_LATENCY, PCIE_DMA_READ_DELAY, PCIE_BANDWIDTH,
+            PCIE_MAX_READ_REQUEST, PCIE_MAX_PAYLOAD, HCA_MTU, HCA_WQE_PROCESS,
             HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_TX_BUFFER, HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,
             HCA_QPC_MISS_PENALTY, HCA_MTT_ENTRIES, HCA_MTT_POLICY, HCA_MTT_MISS_PENALTY, HCA_MTT_PAGE, HCA_BIND_TIME,
             PROVIDER_BIND_EVENT, PROVIDER_BIND_DISCONNECTED, PROVIDER_SRQ_LW_EVENT, PROVIDER_CM_TIMEOUT_EVENT,

@@ -82,6 +82,11 @@ public final class FabricPresets {
         edr.put("link.flow_control", "ib_credits");  // InfiniBand's credit-based lossless links (the default)
         edr.put("pcie.latency", "125ns");
         edr.put("pcie.bandwidth", "96.6Gbps");       // Gen3 x16 after 128b/130b, TLP headers and DLLPs
+        // The host's part of a DMA read (root complex, cache or memory), besides its 2 x 125 ns: calibrated, between the
+        // ib_send_lat 1 KiB and 4 KiB targets (docs/calibration.md).
+        edr.put("pcie.dma_read_delay", "75ns");
+        edr.put("pcie.max_read_request", "4KiB");    // the largest MRRS; payloads are read in requests of 4 KiB
+        edr.put("pcie.max_payload", "256B");         // the MPS of ConnectX-4/5 on Gen3 hosts
         edr.put("hca.mtu", "4KiB");
         edr.put("hca.wqe_process", "150ns");
         // The send engine's occupancy per work request: about 7 million messages per second, the top of the published
