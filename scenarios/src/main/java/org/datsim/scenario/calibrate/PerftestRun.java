@@ -367,8 +367,30 @@ public final class PerftestRun {
                 + " switch" + (o.switches() == 1 ? "" : "es") + " in a chain") + " (datsim)");
     }
 
-    /** A measured size: its table line and the scenario it ran (for the parameters of the header). */
-    private record Measured(String line, Scenario scenario) {
+    /** A measured size: its row (a {@link LatRow} or a {@link BwRow}), its table line and the scenario it ran. */
+    private record Measured(Object row, String line, Scenario scenario) {
+    }
+
+    /**
+     * Runs one size of a latency test.
+     *
+     * @param given the options (resolved here); the test must be a latency test
+     * @param size the message size
+     * @return perftest's row
+     */
+    public static LatRow latency(Options given, long size) {
+        return (LatRow) measure(resolve(given), size).row();
+    }
+
+    /**
+     * Runs one size of a bandwidth test.
+     *
+     * @param given the options (resolved here); the test must be a bandwidth test
+     * @param size the message size
+     * @return perftest's row (Gb/s or MiB/s as the options say)
+     */
+    public static BwRow bandwidth(Options given, long size) {
+        return (BwRow) measure(resolve(given), size).row();
     }
 
     private static Measured measure(Options o, long size) {
@@ -392,14 +414,15 @@ public final class PerftestRun {
                     samples[i] = posted[i + 1] - posted[i];
                 }
             }
-            return new Measured(format(latRow(size, o.iters(), samples, t.isRead() ? 1 : 2)), s);
+            LatRow row = latRow(size, o.iters(), samples, t.isRead() ? 1 : 2);
+            return new Measured(row, format(row), s);
         }
         int cq = o.cqModAt(size);
         BwRow row = bwRow(size, c.posted(0), c.completed(0), cq, o.gbits());
         if (o.bidirectional()) {
             row = sum(row, bwRow(size, c.posted(1), c.completed(1), cq, o.gbits()));
         }
-        return new Measured(format(row, o.gbits()), s);
+        return new Measured(row, format(row, o.gbits()), s);
     }
 
     // ------------------------------------------------------------------ scenarios
