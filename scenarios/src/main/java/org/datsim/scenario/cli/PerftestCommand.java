@@ -161,6 +161,10 @@ public final class PerftestCommand implements Callable<Integer> {
         if (inline != null && (inline < 0 || inline > 1024)) {
             return "-I: expected an inline size from 0 to 1024 bytes, found " + inline;
         }
+        if (t == PerftestRun.Test.SEND_BW && qps > 1
+                && (long) (iters != null ? iters : t.defaultIters()) * qps > 100_000) {
+            return "-q: ib_send_bw with several QPs posts every receive up front; at most 100000 iterations in all";
+        }
         if (bidirectional && !t.bw) {
             return "-b: only the bandwidth tests run bidirectionally";
         }

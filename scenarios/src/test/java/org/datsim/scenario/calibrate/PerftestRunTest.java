@@ -154,6 +154,14 @@ class PerftestRunTest {
     }
 
     @Test
+    void sendBandwidthWithSeveralQpsKeepsEveryQpSupplied() {
+        String[] r = row(run("perftest", "ib_send_bw", "-q", "2", "-n", "300", "-s", "4096", "--report_gbits"));
+        assertEquals("600", r[1], "#iterations counts every QP's");
+        double avg = Double.parseDouble(r[3]);
+        assertTrue(avg > 80 && avg < 100, "two QPs of 4 KiB Sends fill EDR: " + avg + " Gb/s");
+    }
+
+    @Test
     void aSwitchAddsLatency() {
         double b2b = Double.parseDouble(row(run("perftest", "ib_send_lat", "-n", "20"))[4]);
         double sw = Double.parseDouble(row(run("perftest", "ib_send_lat", "-n", "20", "--switches", "1"))[4]);
