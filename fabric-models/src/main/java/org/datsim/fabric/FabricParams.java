@@ -2,6 +2,7 @@ package org.datsim.fabric;
 
 import java.util.List;
 import org.datsim.core.param.ParamSpec;
+import org.datsim.fabric.cc.CcParams;
 
 /**
  * The catalogue of fabric parameters: every timing, rate and size the models use, declared once with its unit,
@@ -244,7 +245,7 @@ public final class FabricParams {
     static final long CM_RESPONSE_TIMEOUT_MAX_PS = 4_096_000L << 31;
 
     /** Every fabric parameter in catalogue order. */
-    public static final List<ParamSpec> ALL = List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
+    public static final List<ParamSpec> ALL = join(List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
             LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, SWITCH_MODE, SWITCH_BUFFER, LINK_FLOW_CONTROL,
             PFC_XOFF, PFC_XON, PCIE_LATENCY, PCIE_BANDWIDTH, HCA_MTU, HCA_WQE_PROCESS,
             HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_TX_BUFFER, HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,
@@ -254,7 +255,13 @@ public final class FabricParams {
             CM_PROCESSING, CM_MAD_BYTES, CM_RESPONSE_TIMEOUT, CM_MAX_RETRIES, RNR_TIMER, RNR_RETRY, HCA_ACK_TIMEOUT,
             HCA_RETRY_COUNT, READ_ORDERING, READ_JITTER, IA_MAX_RDMA_READ_IN,
             IA_MAX_RDMA_READ_OUT, MEMORY_MAX_RESIDENT, MEMORY_COHERENCE, IA_MAX_EVD_QLEN,
-            IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV);
+            IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV), CcParams.ALL);
+
+    private static List<ParamSpec> join(List<ParamSpec> a, List<ParamSpec> b) {
+        List<ParamSpec> all = new java.util.ArrayList<>(a);
+        all.addAll(b);
+        return List.copyOf(all);
+    }
 
     /**
      * Checks the parameters that constrain each other (flow control thresholds, buffer against the largest
@@ -288,6 +295,7 @@ public final class FabricParams {
                         + " B) of headroom below switch.buffer (" + p.get(SWITCH_BUFFER) + " B)");
             }
         }
+        out.addAll(CcParams.crossCheck(p, LINK_BANDWIDTH));
         return out;
     }
 }
