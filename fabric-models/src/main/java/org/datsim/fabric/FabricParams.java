@@ -295,7 +295,7 @@ public final class FabricParams {
                         + " B) of headroom below switch.buffer (" + p.get(SWITCH_BUFFER) + " B)");
             }
         }
-        out.addAll(CcParams.crossCheck(p, LINK_BANDWIDTH));
+        out.addAll(CcParams.crossCheck(p, LINK_BANDWIDTH, LINK_FLOW_CONTROL));
         return out;
     }
 }

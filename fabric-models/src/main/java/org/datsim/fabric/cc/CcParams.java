@@ -100,13 +100,20 @@ public final class CcParams {
      *
      * @param p the parameters
      * @param linkRate the NIC line rate parameter (link.bandwidth)
+     * @param flowControl the link flow control parameter (link.flow_control): InfiniBand credits have no ECN/INT path
      * @return one message per problem, each naming the parameters; empty if consistent
      */
-    public static List<String> crossCheck(Params p, ParamSpec linkRate) {
+    public static List<String> crossCheck(Params p, ParamSpec linkRate, ParamSpec flowControl) {
         List<String> out = new ArrayList<>();
         String algorithm = p.choice(ALGORITHM);
         if ("none".equals(algorithm)) {
             return out;
+        }
+        if ("ib_credits".equals(p.choice(flowControl))) {
+            out.add("cc.algorithm " + algorithm + " is not available with " + flowControl.name()
+                    + " ib_credits (InfiniBand links): it needs RoCE's ECN marking, CNPs or INT; InfiniBand congestion"
+                    + " control (FECN/BECN) is not modelled; use a RoCE preset (roce-100g) or " + flowControl.name()
+                    + " pfc");
         }
         long line = p.get(linkRate);
         if (p.get(MIN_RATE) > line) {

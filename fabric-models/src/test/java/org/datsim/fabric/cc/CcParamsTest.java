@@ -73,6 +73,17 @@ class CcParamsTest {
     }
 
     @Test
+    void congestionControlOnInfiniBandLinksIsRefusedWithAClearMessage() {
+        List<String> problems = new ArrayList<>();
+        Params p = FabricPresets.get("ib-edr").params().with(Map.of("cc.algorithm", "hpcc"), problems);
+        List<String> out = FabricParams.crossCheck(p);
+        assertEquals(1, out.size(), out.toString());
+        assertTrue(out.get(0).startsWith("cc.algorithm hpcc is not available with link.flow_control ib_credits"),
+                out.get(0));
+        assertEquals(List.of(), FabricParams.crossCheck(FabricPresets.get("ib-edr").params()));
+    }
+
+    @Test
     void theFactoryMakesTheChosenAlgorithm() {
         List<String> problems = new ArrayList<>();
         long line = 100_000_000_000L;
