@@ -47,6 +47,7 @@ class CcDynamicsTest {
         h.start(0, 0);
         long join = 2_000 * US;
         h.start(1, join);
+        h.maxQueueAfterPs = 0;
         // 1 ms windows from the join to 40 ms after it
         double[] g = goodputOverWindows(h, join, join + 40_000 * US, 1_000 * US);
         int converged = -1;
@@ -62,8 +63,10 @@ class CcDynamicsTest {
             }
         }
         assertTrue(converged >= 0, "the two flows end within 10% of each other");
+        // measured: from 11 ms on. 15 ms is this harness's bound, not a figure derived from the paper.
         assertTrue(converged <= 15, "and stay there from at most 15 ms after the second joined: " + converged);
-        assertTrue(h.maxQueueAfter < KMAX, "the queue never reaches kmax");
+        assertTrue(h.maxQueueAfter > KMIN && h.maxQueueAfter < KMAX, "the queue is marked but never reaches kmax: "
+                + h.maxQueueAfter);
     }
 
     @Test
