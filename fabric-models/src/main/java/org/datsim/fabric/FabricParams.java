@@ -2,6 +2,7 @@ package org.datsim.fabric;
 
 import java.util.List;
 import org.datsim.core.param.ParamSpec;
+import org.datsim.fabric.cc.CcParams;
 
 /**
  * The catalogue of fabric parameters: every timing, rate and size the models use, declared once with its unit,
@@ -331,12 +332,8 @@ public final class FabricParams {
     public static final ParamSpec IA_MAX_IOV = ParamSpec.integer("ia.max_iov_segments", 16, 1, 1024,
             "Most segments in one local_iov (max_iov_segments_per_dto)");
 
-    /** Congestion control algorithm of the queue pairs. */
-    public static final ParamSpec CC_ALGORITHM = ParamSpec.choice("cc.algorithm", "none",
-            "Congestion control of every queue pair: none = plain RC transport, held back only by link-level flow"
-                    + " control (PFC or credits); dcqcn = DCQCN (Zhu et al., SIGCOMM 2015); hpcc = HPCC (Li et al.,"
-                    + " SIGCOMM 2019)",
-            "none", "dcqcn", "hpcc");
+    /** Congestion control algorithm of the queue pairs (declared with the other cc.* parameters). */
+    public static final ParamSpec CC_ALGORITHM = org.datsim.fabric.cc.CcParams.ALGORITHM;
 
     /**
      * Returns the wire bytes of the largest packet the parameters allow: headers and a full MTU, or a CM datagram.
@@ -354,7 +351,7 @@ public final class FabricParams {
     static final long CM_RESPONSE_TIMEOUT_MAX_PS = 4_096_000L << 31;
 
     /** Every fabric parameter in catalogue order. */
-    public static final List<ParamSpec> ALL = List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
+    public static final List<ParamSpec> ALL = join(List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
             LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, HCA_PHY_LATENCY, SWITCH_MODE, SWITCH_BUFFER,
             LINK_FLOW_CONTROL, PFC_XOFF, PFC_XON, SWITCH_BUFFER_MODE, SWITCH_SHARED_BUFFER, PFC_ALPHA_SHIFT, PFC_RESERVE,
             PFC_RESUME_OFFSET, PFC_HEADROOM, ECN_ENABLED, ECN_KMIN, ECN_KMAX, ECN_PMAX_PERCENT, CC_INT,
@@ -367,7 +364,13 @@ public final class FabricParams {
             CM_PROCESSING, CM_MAD_BYTES, CM_RESPONSE_TIMEOUT, CM_MAX_RETRIES, RNR_TIMER, RNR_RETRY, HCA_ACK_TIMEOUT,
             HCA_RETRY_COUNT, READ_ORDERING, READ_JITTER, IA_MAX_RDMA_READ_IN,
             IA_MAX_RDMA_READ_OUT, MEMORY_MAX_RESIDENT, MEMORY_COHERENCE, IA_MAX_EVD_QLEN,
-            IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV, CC_ALGORITHM);
+            IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV), CcParams.ALL);
+
+    private static List<ParamSpec> join(List<ParamSpec> a, List<ParamSpec> b) {
+        List<ParamSpec> all = new java.util.ArrayList<>(a);
+        all.addAll(b);
+        return List.copyOf(all);
+    }
 
     /**
      * Checks the parameters that constrain each other (flow control thresholds, buffer against the largest
@@ -415,6 +418,7 @@ public final class FabricParams {
                         + " B) of headroom below switch.buffer (" + p.get(SWITCH_BUFFER) + " B)");
             }
         }
+        out.addAll(CcParams.crossCheck(p, LINK_BANDWIDTH, LINK_FLOW_CONTROL));
         return out;
     }
 }

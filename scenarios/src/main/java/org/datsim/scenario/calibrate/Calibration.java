@@ -387,7 +387,7 @@ public final class Calibration {
         return scenario(call.substring(12), fabric(preset, extraParams, switches), s, c);
     }
 
-    private static Scenario run(String json, TraceSink<TraceEvent> sink) {
+    static Scenario run(String json, TraceSink<TraceEvent> sink) {
         Scenario s;
         try {
             s = ScenarioLoader.parse("calibration.json", json);
