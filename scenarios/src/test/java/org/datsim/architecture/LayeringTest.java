@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -115,7 +114,6 @@ class LayeringTest {
      * ({@code Dat.DTO_SUCCESS}, ...), which javac inlines, so only the imports show them (see {@link SourceImports}).
      */
     @Test
-    @Disabled("enabled when the HCA decoupling lands: nine classes of fabric.hca still import fabric.dat.Dat")
     void modelsImportNothingFromDat() {
         List<String> found = new ArrayList<>();
         for (String pkg : MODEL_PACKAGES) {
@@ -135,8 +133,6 @@ class LayeringTest {
     }
 
     @Test
-    @Disabled("enabled when the switch stops reading work requests: fabric.sw (Switch.dropEvent) uses fabric.hca's"
-            + " WorkRequest, QueuePair and Hca, and fabric.hca (Hca.flowHash) calls Switch.mix")
     void noCyclesAmongFabricPackages() {
         NO_CYCLES_AMONG_FABRIC_PACKAGES.check(classes);
     }

@@ -14,7 +14,7 @@ import org.datsim.fabric.memory.HostMemory;
 /**
  * The requester's send engine: doorbells (inline ones carry their payload), the round-robin over queue pairs with
  * work to take up, the waits that hold a work request back (fences, RDMA Read credits, a full transmit buffer), the
- * processing of a work request (QP context, WQE fetch, payload DMA read packet by packet) and the packets it
+ * processing of a work request (QP context, WQE fetch, payload DMA read request by request, packets streamed out) and the packets it
  * creates when their DMA reads finish, counted in the transmit buffer ({@code hca.tx_buffer}) until they start on
  * the wire. The response engine's RDMA Read responses are created and counted here too.
  *
@@ -61,6 +61,10 @@ final class SendEngine implements SendScheduler {
     private final long wqeProcess;
     private final long wqeInterval;
     private final long wqeBytes;
+    /** pcie.max_read_request. */
+    private final int readRequest;
+    /** The message offset the payload read of {@link #readPacket} has reached. */
+    private long readPos;
     private final long bindTime;
     private final boolean strictReadOrdering;
     private final long maxInline;
@@ -103,6 +107,7 @@ final class SendEngine implements SendScheduler {
         this.memory = c.memory;
         this.pcieLatency = c.pcieLatency;
         this.pcieRate = c.pcieRate;
+        this.readRequest = c.readRequest;
         this.mtu = c.mtu;
         this.header = c.header;
         this.reth = c.reth;
@@ -303,7 +308,7 @@ final class SendEngine implements SendScheduler {
         long busy = now + stall + wqeInterval;
         long t = now + stall + wqeProcess;
         if (!inline) {
-            t += 2 * pcieLatency + pcieRate.transmitTimePs(wqeBytes); // the WQE fetch, a DMA read
+            t += 2 * pcieLatency + c.readDelay + pcieRate.transmitTimePs(wqeBytes); // the WQE fetch, a DMA read
         }
         long fetched = t;
         // Packets leave in the order their work requests were processed: after every packet scheduled so far.
@@ -349,17 +354,20 @@ final class SendEngine implements SendScheduler {
             engineDone(t, busy);
             return;
         }
-        // The payload DMA read: a round trip, then packet by packet at PCIe's rate, each page translated. Each
-        // packet is emitted when its read finishes (emitNext).
-        t = Math.max(fetched + 2 * pcieLatency, sendFree);
+        // The payload DMA read: a round trip, then read request by read request at PCIe's rate, each page translated;
+        // a packet leaves once the request holding its first byte is in (cut through). Each packet is emitted then
+        // by the message's one event (emitNext).
+        t = Math.max(fetched + 2 * pcieLatency + c.readDelay, sendFree);
         int r = takeRead(count);
         DmaRead read = reads[r];
-        long[] times = read.times;
         for (int i = 0; i < count; i++) {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
-            t += caches.mttCostLocal(wr, off, len, wr.qp.name) + pcieRate.transmitTimePs(len);
-            times[i] = t;
+            t += caches.mttCostLocal(wr, off, len, wr.qp.name);
+            t = readTimes(t, i == 0, wr, off, len);
+            read.times[i] = readEmit;
+            read.ready[i] = readReady;
+            read.tail[i] = readTail;
             txWaiting += wireBytes(kind, i, len); // counted from now, as emitAt counts
         }
         read.wr = wr;
@@ -367,11 +375,72 @@ final class SendEngine implements SendScheduler {
         read.kind = kind;
         read.count = count;
         read.next = 0;
-        sim.scheduleAt(times[0], emitNextHandler, r);
+        sim.scheduleAt(read.times[0], emitNextHandler, r);
         // The payload DMA channel is busy until t: the engine takes the next work request just early enough for
         // that one's payload to follow without a gap (one WQE of lookahead), not earlier.
-        long lookahead = wqeProcess + 4 * pcieLatency + pcieRate.transmitTimePs(wqeBytes);
+        long lookahead = wqeProcess + 4 * pcieLatency + 2 * c.readDelay + pcieRate.transmitTimePs(wqeBytes);
         engineDone(t, Math.max(busy, t - lookahead));
+    }
+
+    /**
+     * The payload read of one packet of a message, read request by read request (pcie.max_read_request, aligned to
+     * the message) from {@code t}, when the requests read so far are in: the packet is emitted once the request
+     * holding its first byte is in, and if later requests hold the rest of it (requests smaller than the packet) its
+     * last bit leaves no earlier than they are in ({@link Packet#dataReadyPs}). A message's packets are read in order,
+     * the first with {@code first} true.
+     *
+     * @param duplicate for an RDMA Read response: whether it answers a duplicate request (it returns no read credit)
+     * @return when the requests read so far are in
+     */
+    long readPacket(long t, boolean first, WorkRequest wr, QueuePair responder, int kind, int index, int count,
+            long off, int len, boolean duplicate) {
+        t = readTimes(t, first, wr, off, len);
+        Packet p = emitAt(readEmit, wr, responder, kind, index, count, off, len);
+        if (readReady >= 0) {
+            p.dataReadyPs = readReady;
+            p.dataTailBytes = readTail;
+        }
+        if (duplicate) {
+            p.aux = ResponseEngine.DUPLICATE;
+        }
+        return t;
+    }
+
+    /** Set by {@link #readTimes}: when the packet is emitted, when its last bit may leave (or -1), its tail bytes. */
+    private long readEmit;
+    private long readReady;
+    private int readTail;
+
+    /**
+     * The read requests of one packet, as {@link #readPacket} describes them, without creating it: sets
+     * {@link #readEmit}, and {@link #readReady} and {@link #readTail} if later requests hold the rest of it
+     * ({@code readReady} -1 if not).
+     *
+     * @return when the requests read so far are in
+     */
+    private long readTimes(long t, boolean first, WorkRequest wr, long off, int len) {
+        if (first) {
+            readPos = 0;
+        }
+        long end = off + len;
+        long emitTime = -1;
+        long tailStart = readPos;
+        while (readPos < end) {
+            tailStart = readPos;
+            long next = Math.min(wr.length, (readPos / readRequest + 1) * readRequest);
+            t += pcieRate.transmitTimePs(next - readPos);
+            readPos = next;
+            if (emitTime < 0 && readPos > off) {
+                emitTime = t;
+            }
+        }
+        if (emitTime < 0) {
+            emitTime = t; // the request that held an earlier packet held this one too
+        }
+        readEmit = emitTime;
+        readReady = t > emitTime ? t : -1;
+        readTail = (int) (end - tailStart);
+        return t;
     }
 
     /**
@@ -423,6 +492,8 @@ final class SendEngine implements SendScheduler {
     /** A message's payload DMA read: when each of its packets' reads finishes, and the next packet to emit. */
     private static final class DmaRead {
         long[] times = new long[16];
+        long[] ready = new long[16];
+        int[] tail = new int[16];
         WorkRequest wr;
         QueuePair responder;
         int kind;
@@ -444,7 +515,10 @@ final class SendEngine implements SendScheduler {
         int r = freeReads[--freeReadCount];
         DmaRead read = reads[r];
         if (read.times.length < count) {
-            read.times = new long[Math.max(count, 2 * read.times.length)];
+            int n = Math.max(count, 2 * read.times.length);
+            read.times = new long[n];
+            read.ready = new long[n];
+            read.tail = new int[n];
         }
         return r;
     }
@@ -463,6 +537,10 @@ final class SendEngine implements SendScheduler {
                 0, wr.qp.flow);
         p.endpoint = read.responder;
         p.length = len;
+        if (read.ready[i] >= 0) {
+            p.dataReadyPs = read.ready[i];
+            p.dataTailBytes = read.tail[i];
+        }
         if (read.next < read.count) {
             sim.scheduleAgainAt(read.times[read.next], emitNextHandler, r);
         } else {

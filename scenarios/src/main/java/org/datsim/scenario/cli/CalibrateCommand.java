@@ -38,6 +38,11 @@ public final class CalibrateCommand implements Callable<Integer> {
             + " instead of running it.")
     boolean emit;
 
+    @Option(names = "--targets", description = "Instead of the curves: measure every published target of"
+            + " calibration/targets.csv (all presets; docs/calibration.md gives the sources) with datsim perftest"
+            + " and print target, model figure and error. A report: it exits 0 whatever the errors.")
+    boolean targets;
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -45,6 +50,10 @@ public final class CalibrateCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter o = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (targets) {
+            reportTargets(o);
+            return 0;
+        }
         if (FabricPresets.get(preset) == null) {
             err.println("datsim: no preset is named \"" + preset + "\"; the presets are " + FabricPresets.names());
             return DatsimCli.EXIT_INVALID;
@@ -118,6 +127,23 @@ public final class CalibrateCommand implements Callable<Integer> {
             return 1;
         }
         return 0;
+    }
+
+    /** Prints every published target with the model's figure and its error. */
+    static void reportTargets(PrintWriter o) {
+        o.println("| target | preset | test | size | MTU | switches | published | model | error | within | trust |");
+        o.println("|---|---|---|---:|---:|---:|---:|---:|---:|---|---|");
+        for (org.datsim.scenario.calibrate.CalibrationTargets.Target t
+                : org.datsim.scenario.calibrate.CalibrationTargets.load()) {
+            double m = org.datsim.scenario.calibrate.CalibrationTargets.model(t);
+            o.printf(java.util.Locale.ROOT, "| %s | %s | %s %s | %s | %s | %d | %s %s | %s %s | %+.1f%% | %s | %s |%n",
+                    t.id(), t.preset(), t.test(), t.metric(), t.size() == 0 ? "-a" : size(t.size()),
+                    t.mtu() == 0 ? "preset" : Long.toString(t.mtu()), t.switches(), t.text(), t.unit(),
+                    Calibration.fmt(m), t.unit(), 100 * t.error(m),
+                    (t.accepts(m) ? "yes" : "no") + String.format(java.util.Locale.ROOT, " (%.0f%%)",
+                            100 * t.tolerance()), t.trust());
+            o.flush();
+        }
     }
 
     private static String quote(String text) {

@@ -66,8 +66,9 @@ class FabricPresetValidationTest {
         Params ideal = FabricPresets.get("ideal").params();
         for (ParamSpec spec : FabricParams.ALL) {
             // Timers of the transport are not overheads (hca.ack_timeout: a loss-recovery timer, like the RNR timer;
-            // cm.response_timeout: the connection manager's).
+            // cm.response_timeout: the connection manager's; cc.*: congestion control's timers and base RTT).
             if (spec.kind() == ParamSpec.Kind.TIME && !spec.name().startsWith("transport.")
+                    && !spec.name().startsWith("cc.")
                     && spec != FabricParams.HCA_ACK_TIMEOUT && spec != FabricParams.CM_RESPONSE_TIMEOUT) {
                 assertEquals(0L, ideal.get(spec), "ideal has no overhead: " + spec.name());
             }
