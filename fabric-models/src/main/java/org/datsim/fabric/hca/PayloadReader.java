@@ -36,6 +36,10 @@ final class PayloadReader {
 
     /** The payload DMA read of a packet whose DMA finishes now: copied, or held by reference until the wire. */
     void readPayload(Packet p) {
+        if (((WorkRequest) p.context).payloadFree) {
+            p.payloadPending = false;
+            return; // no bytes to carry (and no buffer)
+        }
         if (p.dstHost == hostId || !memory.dmaReadIsPlain() || isInline(p)) {
             copyPayload(p);
             return;

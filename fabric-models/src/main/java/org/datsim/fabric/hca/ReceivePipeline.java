@@ -171,7 +171,9 @@ final class ReceivePipeline {
             p.release();
             return;
         }
-        wr.copySegments(memory, p.offset, p.data, p.length, true);
+        if (!wr.payloadFree) {
+            wr.copySegments(memory, p.offset, p.data, p.length, true);
+        }
         int count = p.count;
         p.release();
         if (++wr.placed == count) {

@@ -136,7 +136,9 @@ final class Responder {
         QueuePair qp = (QueuePair) p.aux;
         long address = wr.remoteAddress + p.offset;
         int length = p.length;
-        memory.dmaWrite(address, p.data, 0, length);
+        if (!wr.payloadFree) {
+            memory.dmaWrite(address, p.data, 0, length);
+        }
         if (p.isLast() && trace.isEnabled()) {
             trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
                     .attr("address", address + length - wr.length).attr("bytes", wr.length));
@@ -205,7 +207,9 @@ final class Responder {
             p.release();
             return; // flushed meanwhile
         }
-        recv.copySegments(memory, p.offset, p.data, p.length, true);
+        if (!wr.payloadFree) {
+            recv.copySegments(memory, p.offset, p.data, p.length, true);
+        }
         if (p.isLast()) {
             if (trace.isEnabled()) {
                 trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)

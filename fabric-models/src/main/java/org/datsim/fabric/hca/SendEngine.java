@@ -83,6 +83,17 @@ final class SendEngine implements SendScheduler {
     };
     // Allocation-free packet path: events about a packet carry its pool id.
     private final EventHandler emitHandler = id -> emit(packet(id));
+    /**
+     * The payload DMA reads in progress, one per message: each emits its packets one after another at the times
+     * computed when the engine took the message up, through one event at a time that schedules itself again for the
+     * next packet ({@link Simulator#scheduleAgainAt}, which keeps the order of the events as if every packet's had
+     * been scheduled then), instead of one pending event and one pooled packet per packet of the message. Indexed by
+     * the event's argument; free ones are listed in {@link #freeReads}.
+     */
+    private DmaRead[] reads = new DmaRead[0];
+    private int[] freeReads = new int[0];
+    private int freeReadCount;
+    private final EventHandler emitNextHandler = this::emitNext;
     private final Slots<WorkRequest> doorbells = new Slots<>();
     private final EventHandler doorbellHandler = slot -> doorbell(doorbells.take(slot));
 
@@ -344,14 +355,27 @@ final class SendEngine implements SendScheduler {
             return;
         }
         // The payload DMA read: a round trip, then read request by read request at PCIe's rate, each page translated;
-        // a packet leaves once the request holding its first byte is in (cut through).
+        // a packet leaves once the request holding its first byte is in (cut through). Each packet is emitted then
+        // by the message's one event (emitNext).
         t = Math.max(fetched + 2 * pcieLatency + c.readDelay, sendFree);
+        int r = takeRead(count);
+        DmaRead read = reads[r];
         for (int i = 0; i < count; i++) {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
             t += caches.mttCostLocal(wr, off, len, wr.qp.name);
-            t = readPacket(t, i == 0, wr, wr.qp.peer, kind, i, count, off, len, false);
+            t = readTimes(t, i == 0, wr, off, len);
+            read.times[i] = readEmit;
+            read.ready[i] = readReady;
+            read.tail[i] = readTail;
+            txWaiting += wireBytes(kind, i, len); // counted from now, as emitAt counts
         }
+        read.wr = wr;
+        read.responder = wr.qp.peer;
+        read.kind = kind;
+        read.count = count;
+        read.next = 0;
+        sim.scheduleAt(read.times[0], emitNextHandler, r);
         // The payload DMA channel is busy until t: the engine takes the next work request just early enough for
         // that one's payload to follow without a gap (one WQE of lookahead), not earlier.
         long lookahead = wqeProcess + 4 * pcieLatency + 2 * c.readDelay + pcieRate.transmitTimePs(wqeBytes);
@@ -370,6 +394,31 @@ final class SendEngine implements SendScheduler {
      */
     long readPacket(long t, boolean first, WorkRequest wr, QueuePair responder, int kind, int index, int count,
             long off, int len, boolean duplicate) {
+        t = readTimes(t, first, wr, off, len);
+        Packet p = emitAt(readEmit, wr, responder, kind, index, count, off, len);
+        if (readReady >= 0) {
+            p.dataReadyPs = readReady;
+            p.dataTailBytes = readTail;
+        }
+        if (duplicate) {
+            p.aux = ResponseEngine.DUPLICATE;
+        }
+        return t;
+    }
+
+    /** Set by {@link #readTimes}: when the packet is emitted, when its last bit may leave (or -1), its tail bytes. */
+    private long readEmit;
+    private long readReady;
+    private int readTail;
+
+    /**
+     * The read requests of one packet, as {@link #readPacket} describes them, without creating it: sets
+     * {@link #readEmit}, and {@link #readReady} and {@link #readTail} if later requests hold the rest of it
+     * ({@code readReady} -1 if not).
+     *
+     * @return when the requests read so far are in
+     */
+    private long readTimes(long t, boolean first, WorkRequest wr, long off, int len) {
         if (first) {
             readPos = 0;
         }
@@ -388,14 +437,9 @@ final class SendEngine implements SendScheduler {
         if (emitTime < 0) {
             emitTime = t; // the request that held an earlier packet held this one too
         }
-        Packet p = emitAt(emitTime, wr, responder, kind, index, count, off, len);
-        if (t > emitTime) {
-            p.dataReadyPs = t;
-            p.dataTailBytes = (int) (end - tailStart);
-        }
-        if (duplicate) {
-            p.aux = ResponseEngine.DUPLICATE;
-        }
+        readEmit = emitTime;
+        readReady = t > emitTime ? t : -1;
+        readTail = (int) (end - tailStart);
         return t;
     }
 
@@ -413,6 +457,17 @@ final class SendEngine implements SendScheduler {
      * then; it counts in the transmit buffer ({@link #txWaiting}) from now until it starts on the wire.
      */
     Packet emitAt(long time, WorkRequest wr, QueuePair responder, int kind, int index, int count, long off, int len) {
+        int wire = wireBytes(kind, index, len);
+        txWaiting += wire;
+        Packet p = c.pool.acquire().set(kind, hostId, -1, wire, wr, index, count, off, 0, wr.qp.flow);
+        p.endpoint = responder;
+        p.length = len; // the payload, read when the DMA read finishes (emit)
+        sim.scheduleAt(time, emitHandler, p.id);
+        return p;
+    }
+
+    /** The wire bytes of a packet that {@link #emitAt} or a payload DMA read creates. */
+    private int wireBytes(int kind, int index, int len) {
         int wire = header;
         switch (kind) {
             case Packet.SEND:
@@ -431,12 +486,69 @@ final class SendEngine implements SendScheduler {
             default:
                 throw new IllegalArgumentException("not a DMA-read packet kind: " + kind);
         }
-        txWaiting += wire;
-        Packet p = c.pool.acquire().set(kind, hostId, -1, wire, wr, index, count, off, 0, wr.qp.flow);
-        p.endpoint = responder;
-        p.length = len; // the payload, read when the DMA read finishes (emit)
-        sim.scheduleAt(time, emitHandler, p.id);
-        return p;
+        return wire;
+    }
+
+    /** A message's payload DMA read: when each of its packets' reads finishes, and the next packet to emit. */
+    private static final class DmaRead {
+        long[] times = new long[16];
+        long[] ready = new long[16];
+        int[] tail = new int[16];
+        WorkRequest wr;
+        QueuePair responder;
+        int kind;
+        int count;
+        int next;
+    }
+
+    /** Takes a free payload DMA read with room for {@code count} packet times; returns its index. */
+    private int takeRead(int count) {
+        if (freeReadCount == 0) {
+            int n = reads.length;
+            reads = java.util.Arrays.copyOf(reads, Math.max(4, 2 * n));
+            freeReads = java.util.Arrays.copyOf(freeReads, reads.length);
+            for (int i = reads.length - 1; i >= n; i--) {
+                reads[i] = new DmaRead();
+                freeReads[freeReadCount++] = i;
+            }
+        }
+        int r = freeReads[--freeReadCount];
+        DmaRead read = reads[r];
+        if (read.times.length < count) {
+            int n = Math.max(count, 2 * read.times.length);
+            read.times = new long[n];
+            read.ready = new long[n];
+            read.tail = new int[n];
+        }
+        return r;
+    }
+
+    /**
+     * The payload DMA read of a message's next packet has finished: the packet is created (as {@link #emitAt} would
+     * have created it when the message was taken up) and emitted; the event comes again for the packet after it.
+     */
+    private void emitNext(long r) {
+        DmaRead read = reads[(int) r];
+        WorkRequest wr = read.wr;
+        int i = read.next++;
+        long off = (long) i * mtu;
+        int len = (int) Math.min(mtu, wr.length - off);
+        Packet p = c.pool.acquire().set(read.kind, hostId, -1, wireBytes(read.kind, i, len), wr, i, read.count, off,
+                0, wr.qp.flow);
+        p.endpoint = read.responder;
+        p.length = len;
+        if (read.ready[i] >= 0) {
+            p.dataReadyPs = read.ready[i];
+            p.dataTailBytes = read.tail[i];
+        }
+        if (read.next < read.count) {
+            sim.scheduleAgainAt(read.times[read.next], emitNextHandler, r);
+        } else {
+            read.wr = null;
+            read.responder = null;
+            freeReads[freeReadCount++] = (int) r;
+        }
+        emit(p);
     }
 
     /** Whether a packet of this kind was counted in {@link #txWaiting} by {@link #emitAt}. */

@@ -63,6 +63,14 @@ public final class WorkRequest implements PacketOperation {
 
     /** What an RMR bind binds (the DAT layer's object); null for data transfers. */
     public Object bindTarget;
+    /**
+     * Payload-free: the operation's packets carry no bytes. Its timing is the same as with them (every DMA read,
+     * DMA write, MTT stall and packet length is still modelled), but the sender reads nothing from host memory, its
+     * packets get no data buffer, and the receiver writes nothing into host memory: its target buffer keeps the bytes
+     * it had. For generated workload flows, whose buffers nothing else reads; a consumer's operations never set it.
+     * Set before the post.
+     */
+    public boolean payloadFree;
 
     int status = -1;
     boolean done;

@@ -36,6 +36,11 @@ import org.datsim.fabric.topology.Topology;
  * pair's base RTT (twice the propagation delays plus one 1000-byte packet's transmission at each hop) plus the
  * message with its headers at the pair's bottleneck link rate. The two runs are independent and are run on two
  * threads.
+ *
+ * <p>Flows are <b>payload-free</b> ({@link WorkRequest#payloadFree}): their packets carry no bytes, so no host memory
+ * is read or written for them and no packet holds a data buffer; their timing is exactly that of the same flows
+ * moving bytes (every DMA, MTT stall and packet length is modelled alike; {@code FlowRunnerTest} compares the two).
+ * Their buffers are the runner's own (no consumer knows their addresses), so nothing can expect bytes in them.
  */
 public final class FlowRunner {
 
@@ -73,13 +78,31 @@ public final class FlowRunner {
      */
     public static Result run(Topology topology, Params params, List<Flow> flows, boolean send, long seed,
             boolean ideal) throws InterruptedException {
+        return run(topology, params, flows, send, seed, ideal, true);
+    }
+
+    /**
+     * Runs the flows on a fabric, and again each alone for the ideal FCTs, payload-free or moving their bytes.
+     *
+     * @param topology the topology
+     * @param params the fabric parameters
+     * @param flows the flows; host indices refer to {@code topology.hosts()}
+     * @param send true to make each flow a Send, false for an RDMA Write
+     * @param seed the run's seed
+     * @param ideal true to compute the ideal FCTs
+     * @param payloadFree true for payload-free flows (the default of {@link #run}), false to move zero bytes
+     * @return the outcome
+     * @throws InterruptedException if interrupted while waiting for the ideal run
+     */
+    public static Result run(Topology topology, Params params, List<Flow> flows, boolean send, long seed,
+            boolean ideal, boolean payloadFree) throws InterruptedException {
         long[][] idealPs = new long[1][];
         RuntimeException[] idealFailure = new RuntimeException[1];
         Thread alone = null;
         if (ideal) {
             alone = new Thread(() -> {
                 try {
-                    idealPs[0] = ideal(topology, params, java.util.Map.of(), flows, send, seed);
+                    idealPs[0] = ideal(topology, params, java.util.Map.of(), flows, send, seed, payloadFree);
                 } catch (RuntimeException e) {
                     idealFailure[0] = e;
                 }
@@ -89,7 +112,10 @@ public final class FlowRunner {
         Simulator sim = new Simulator();
         Fabric fabric = new Fabric(sim, topology, params, java.util.Map.of(), new RandomStreams(seed),
                 new TraceSource<TraceEvent>("flows"));
-        Attached net = attach(fabric, flows, send);
+        Attached net = new Attached(fabric, flows, send, payloadFree);
+        for (int i = 0; i < flows.size(); i++) {
+            sim.scheduleAt(flows.get(i).startPs(), net.poster, i);
+        }
         long t0 = System.nanoTime();
         sim.run();
         long runNanos = System.nanoTime() - t0;
@@ -130,7 +156,7 @@ public final class FlowRunner {
      * @return the flows' state, to read their FCTs after the run
      */
     public static Attached attach(Fabric fabric, List<Flow> flows, boolean send) {
-        Attached net = new Attached(fabric, flows, send);
+        Attached net = new Attached(fabric, flows, send, true);
         for (int i = 0; i < flows.size(); i++) {
             fabric.sim().scheduleAt(flows.get(i).startPs(), net.poster, i);
         }
@@ -150,10 +176,15 @@ public final class FlowRunner {
      */
     public static long[] ideal(Topology topology, Params params, java.util.Map<String, Params> hostParams,
             List<Flow> flows, boolean send, long seed) {
+        return ideal(topology, params, hostParams, flows, send, seed, true);
+    }
+
+    static long[] ideal(Topology topology, Params params, java.util.Map<String, Params> hostParams,
+            List<Flow> flows, boolean send, long seed, boolean payloadFree) {
         Simulator sim = new Simulator();
         Fabric fabric = new Fabric(sim, topology, params, hostParams, new RandomStreams(seed),
                 new TraceSource<TraceEvent>("ideal"));
-        Attached net = new Attached(fabric, flows, send);
+        Attached net = new Attached(fabric, flows, send, payloadFree);
         long[] out = new long[flows.size()];
         for (int i = 0; i < out.length; i++) {
             long t0 = sim.now();
@@ -173,7 +204,7 @@ public final class FlowRunner {
         final boolean[] bad;
         final EventHandler poster;
 
-        Attached(Fabric fabric, List<Flow> flows, boolean send) {
+        Attached(Fabric fabric, List<Flow> flows, boolean send, boolean payloadFree) {
             this.sim = fabric.sim();
             this.flows = flows;
             List<DatHost> hosts = fabric.hosts();
@@ -216,6 +247,7 @@ public final class FlowRunner {
                 } else {
                     requests[i] = new WorkRequest(i, WorkRequest.RDMA_WRITE, qa, i, 0, addr, len, dst[f.dst()], 1);
                 }
+                requests[i].payloadFree = payloadFree;
             }
             poster = this::post;
         }

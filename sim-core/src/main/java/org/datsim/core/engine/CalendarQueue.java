@@ -109,6 +109,13 @@ public final class CalendarQueue implements EventList {
 
     private long nextId = 1;
 
+    /**
+     * The id of the event {@link #pollMin} took last, whose slot stays taken (its handler cleared, so it is neither
+     * pending nor cancellable) until the next {@link #pollMin}, so that {@link #reinsertTaken} can queue it again
+     * under the same id; 0 if none (or already queued again).
+     */
+    private long taken;
+
     /*
      * The event list: a calendar queue (R. Brown, "Calendar queues: a fast O(1) priority queue
      * implementation for the simulation event set problem", CACM 31(10), 1988) whose bucket width is
@@ -358,6 +365,43 @@ public final class CalendarQueue implements EventList {
         }
         bt[pos] = t;
         bi[pos] = id;
+        botHead = h;
+        botEnd = e + 1;
+    }
+
+    /** Inserts (t, id) into the sorted bottom at its (time, id) place; the id may be older than queued ones. */
+    private void bottomInsertOrdered(long t, long id) {
+        int h = botHead;
+        int e = botEnd;
+        if (h == e) {
+            h = 0;
+            e = 0;
+        } else if (e == botTime.length) {
+            if (h > 0) {
+                System.arraycopy(botTime, h, botTime, 0, e - h);
+                System.arraycopy(botId, h, botId, 0, e - h);
+                e -= h;
+                h = 0;
+            } else {
+                growBottom();
+            }
+        }
+        long[] bt = botTime;
+        long[] bi = botId;
+        int lo = h;
+        int hi = e;
+        while (lo < hi) { // first position ordered after (t, id)
+            int mid = (lo + hi) >>> 1;
+            if (bt[mid] < t || (bt[mid] == t && bi[mid] < id)) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        System.arraycopy(bt, lo, bt, lo + 1, e - lo);
+        System.arraycopy(bi, lo, bi, lo + 1, e - lo);
+        bt[lo] = t;
+        bi[lo] = id;
         botHead = h;
         botEnd = e + 1;
     }
@@ -914,13 +958,62 @@ public final class CalendarQueue implements EventList {
     @Override
     public void pollMin() {
         int i = botHead;
-        int s = (int) botId[i] & mask;
+        long id = botId[i];
+        int m = mask;
         botHead = i + 1;
-        slotData[s << 2] = 0;
-        slotHandler[s] = null;
+        if (taken != 0) {
+            slotData[((int) taken & m) << 2] = 0; // the previous event was not queued again: its slot is free
+        }
+        taken = id; // its slot stays taken (id kept, handler cleared) until the next pollMin
+        slotHandler[(int) id & m] = null;
         if (--size < shrinkBelow) {
             shrink();
         }
+    }
+
+    /**
+     * Queues the event taken by the last {@link #pollMin} again, under its id, at a time no earlier than its own:
+     * among events of equal time it keeps the place its id gives it (after those inserted before it first was,
+     * before those inserted after). Amortised O(1), as {@link #insert}; at most once per {@link #pollMin}.
+     *
+     * @param time the new time, not before the clock
+     * @param h the handler
+     * @param arg the argument
+     * @return the event's id (the same as before)
+     * @throws IllegalStateException if no event was taken since the last such call
+     */
+    public long reinsertTaken(long time, EventHandler h, long arg) {
+        if (h == null) {
+            throw new NullPointerException("the EventHandler to schedule is null");
+        }
+        long id = taken;
+        if (id == 0) {
+            throw new IllegalStateException("no event taken to queue again");
+        }
+        if (size >= rebuildAt) {
+            grow(); // a slot table growth keeps the taken slot (it holds its id)
+        }
+        taken = 0;
+        long[] sd = slotData;
+        int s = (int) id & mask;
+        int o = s << 2;
+        sd[o + 1] = arg;
+        sd[o + 2] = time;
+        slotHandler[s] = h;
+        size++;
+        long v = time >>> shift;
+        if (v <= curV) {
+            sd[o + 3] = 0;
+            bottomInsertOrdered(time, id);
+        } else if (v - curV > bucketMask) {
+            farPush(time, id);
+        } else {
+            int[] heads = bucketHead;
+            int b = (int) v & bucketMask;
+            sd[o + 3] = heads[b];
+            heads[b] = s + 1;
+        }
+        return id;
     }
 
     /** {@inheritDoc} O(1). */

@@ -148,6 +148,32 @@ public final class Simulator {
         return scheduleAt(timePs, adapt(r), 0L);
     }
 
+    /**
+     * Schedules the event now being executed again, at {@code timePs}, keeping its place among events of equal
+     * time: it runs after the events scheduled before it was first scheduled and before those scheduled after. So a
+     * chain of occurrences, each scheduling the next this way, runs exactly as if all had been scheduled at once
+     * when the first was, while only one is queued at a time (a model that knows a series of future instants up
+     * front uses this to hold one event instead of one per instant). Call it from the event's own handler, at most
+     * once per execution. Allocation-free in steady state; amortised O(1).
+     *
+     * @param timePs the time in picoseconds, {@code >= now()}
+     * @param h the handler to call (usually the event's own)
+     * @param arg the argument passed to the handler
+     * @return the event id (the executing event's)
+     * @throws IllegalArgumentException if {@code timePs < now()}
+     * @throws IllegalStateException outside a handler, or if the executing event was already scheduled again
+     */
+    public long scheduleAgainAt(long timePs, EventHandler h, long arg) {
+        if (timePs < now) {
+            throw new IllegalArgumentException("cannot schedule an event in the past: time " + timePs
+                    + " ps is before now " + now + " ps");
+        }
+        if (!running) {
+            throw new IllegalStateException("scheduleAgainAt is for the handler of an executing event");
+        }
+        return events.reinsertTaken(timePs, h, arg);
+    }
+
     private static EventHandler adapt(Runnable r) {
         if (r == null) {
             throw new NullPointerException("the Runnable to schedule is null");

@@ -1,0 +1,95 @@
+package org.datsim.scenario.workload;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.datsim.core.engine.Simulator;
+import org.datsim.core.param.Params;
+import org.datsim.core.random.RandomStreams;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
+import org.datsim.fabric.Fabric;
+import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.FabricPresets;
+import org.datsim.fabric.memory.HostMemory;
+import org.datsim.fabric.topology.Topology;
+import org.datsim.fabric.topology.TopologyBuilder;
+import org.junit.jupiter.api.Test;
+
+class FlowRunnerTest {
+
+    static Params params(String flowControl) {
+        Map<String, String> map = new LinkedHashMap<>(FabricPresets.get("roce-100g").values());
+        map.put(FabricParams.LINK_FLOW_CONTROL.name(), flowControl);
+        List<String> problems = new ArrayList<>();
+        Params p = Params.defaults(FabricParams.ALL).with(map, problems);
+        assertTrue(problems.isEmpty(), problems.toString());
+        return p;
+    }
+
+    static Topology fatTree() {
+        List<String> problems = new ArrayList<>();
+        Topology t = TopologyBuilder.fatTree("h", 4, 3).build(problems);
+        assertTrue(problems.isEmpty(), problems.toString());
+        return t;
+    }
+
+    /** Crossing flows of many sizes (1 byte to several MTUs, with partial last packets), some at the same instant. */
+    static List<Flow> flows(int hosts) {
+        List<Flow> flows = new ArrayList<>();
+        long[] sizes = {1, 999, 4096, 4097, 20_000, 65_536, 150_001, 7, 300_000, 12_345};
+        for (int i = 0; i < 40; i++) {
+            int src = (i * 7) % hosts;
+            int dst = (src + 1 + (i * 5) % (hosts - 1)) % hosts;
+            flows.add(new Flow(src, dst, sizes[i % sizes.length], (i / 3) * 2_000_000L));
+        }
+        return flows;
+    }
+
+    @Test
+    void payloadFreeFlowsTakeExactlyTheTimeOfFlowsMovingTheirBytes() throws Exception {
+        Topology t = fatTree();
+        for (String fc : new String[] {"pfc", "ib_credits"}) {
+            Params p = params(fc);
+            List<Flow> flows = flows(t.hosts().size());
+            for (boolean send : new boolean[] {false, true}) {
+                FlowRunner.Result bytes = FlowRunner.run(t, p, flows, send, 5, true, false);
+                FlowRunner.Result free = FlowRunner.run(t, p, flows, send, 5, true, true);
+                assertEquals(0, bytes.failed());
+                assertArrayEquals(bytes.fctPs(), free.fctPs(), fc + " send=" + send);
+                assertArrayEquals(bytes.idealPs(), free.idealPs(), fc + " send=" + send);
+                assertEquals(bytes.events(), free.events());
+                assertEquals(bytes.endPs(), free.endPs());
+                assertEquals(bytes.packets(), free.packets());
+            }
+        }
+    }
+
+    @Test
+    void payloadFreeFlowsLeaveTheTargetBuffersAsTheyWere() {
+        Topology t = fatTree();
+        for (boolean payloadFree : new boolean[] {false, true}) {
+            Simulator sim = new Simulator();
+            Fabric fabric = new Fabric(sim, t, params("pfc"), Map.of(), new RandomStreams(1),
+                    new TraceSource<TraceEvent>("t"));
+            List<Flow> flows = List.of(new Flow(0, 5, 10_000, 0));
+            FlowRunner.Attached net = new FlowRunner.Attached(fabric, flows, false, payloadFree);
+            HostMemory target = fabric.hosts().get(5).hca().memory();
+            // host 5 sends nothing: its only buffer is the flow's target, at the first address
+            target.cpuFill(HostMemory.BASE_ADDRESS, 10_000, (byte) 0x5a);
+            net.post(0);
+            sim.run();
+            assertTrue(net.fct()[0] > 0);
+            byte expected = payloadFree ? (byte) 0x5a : 0; // the source buffer holds zeros
+            byte[] seen = target.cpuRead(HostMemory.BASE_ADDRESS, 10_000);
+            for (byte b : seen) {
+                assertEquals(expected, b, "payloadFree=" + payloadFree);
+            }
+        }
+    }
+}
