@@ -111,12 +111,30 @@ public final class DatsimCli implements Runnable {
             return EXIT_INTERNAL;
         });
         cl.setParameterExceptionHandler((ex, a) -> {
-            ex.getCommandLine().getErr().println("datsim: " + ex.getMessage());
+            ex.getCommandLine().getErr().println("datsim: " + optionMessage(ex.getMessage()));
             ex.getCommandLine().getErr().println("(see: " + ex.getCommandLine().getCommandSpec().qualifiedName()
                     + " --help)");
             return EXIT_INVALID;
         });
         return cl;
+    }
+
+    /**
+     * A command-line problem in datsim's words: picocli's "'abc' is not a long" says what was expected instead,
+     * and the value quoted is escaped and cut.
+     */
+    static String optionMessage(String m) {
+        java.util.regex.Matcher x = java.util.regex.Pattern.compile(": '(.*)' is not an? (long|int|integer|short|byte)",
+                java.util.regex.Pattern.DOTALL).matcher(String.valueOf(m));
+        if (x.find()) {
+            m = m.substring(0, x.start()) + ": expected a whole number, found '" + x.group(1) + "'" + m.substring(x.end());
+        }
+        x = java.util.regex.Pattern.compile(": '(.*)' is not a (float|double)", java.util.regex.Pattern.DOTALL)
+                .matcher(String.valueOf(m));
+        if (x.find()) {
+            m = m.substring(0, x.start()) + ": expected a number, found '" + x.group(1) + "'" + m.substring(x.end());
+        }
+        return org.datsim.scenario.load.Text.clean(m, 500);
     }
 
     /** The subcommand class whose name is {@code word}, or null: then all are registered (usage, suggestions). */
@@ -157,6 +175,11 @@ public final class DatsimCli implements Runnable {
                 description = "Stop at this simulated time, e.g. 10ms (overrides limits.max_time).")
         String maxTime;
 
+        @Option(names = "--force",
+                description = "Write into DIR even if it is not empty and datsim did not create it (datsim deletes"
+                        + " nothing there that it did not write).")
+        boolean force;
+
         @Option(names = "--no-perfetto",
                 description = "Do not write trace.json (the Chrome Trace Event format, for ui.perfetto.dev).")
         boolean noPerfetto;
@@ -192,11 +215,11 @@ public final class DatsimCli implements Runnable {
                 return EXIT_INVALID;
             }
             s = s.withLimits(events, time);
-            Path dir = out != null ? out : Paths.get("runs", s.name().replaceAll("[^A-Za-z0-9_.-]", "_"));
+            Path dir = out != null ? out : Paths.get("runs", org.datsim.scenario.run.OutputDir.safeName(s.name()));
             long t0 = System.nanoTime();
             RunResultSummary r;
             try {
-                r = new ScenarioRunner(s).perfetto(!noPerfetto).run(dir, List.of());
+                r = new ScenarioRunner(s).perfetto(!noPerfetto).force(force).run(dir, List.of());
             } catch (java.io.IOException e) {
                 err.println("datsim: cannot write the outputs in " + dir + ": " + e.getMessage());
                 return EXIT_INVALID;

@@ -49,7 +49,7 @@ final class LabCommand implements Callable<Integer> {
         try {
             lessons = Lessons.load(lessonsDir != null ? lessonsDir : Lessons.defaultDir());
         } catch (LabException e) {
-            e.problems().forEach(err::println);
+            e.problems().forEach(m -> err.println(org.datsim.scenario.load.Text.clean(m, InputFiles.MAX_LINE)));
             return DatsimCli.EXIT_INVALID;
         }
         if (number == null) {
@@ -79,7 +79,7 @@ final class LabCommand implements Callable<Integer> {
             hazard = run.runHazard(dir);
             fix = run.runFix(dir);
         } catch (ScenarioException e) {
-            e.problems().forEach(err::println);
+            e.problems().forEach(m -> err.println(org.datsim.scenario.load.Text.clean(m, InputFiles.MAX_LINE)));
             return DatsimCli.EXIT_INVALID;
         } catch (IOException e) {
             err.println("datsim: cannot write or read the runs in " + dir + ": " + e.getMessage());

@@ -89,6 +89,7 @@ public final class LessonRun {
                 fix[0] = e;
             }
         });
+        org.datsim.scenario.run.OutputDir.recordExisting(dir, RunViews.OUTPUTS);
         return new Outcome(s.name(), dir, r.exitCode(), r.lines(), hazard[0], fix[0], x.explain());
     }
 

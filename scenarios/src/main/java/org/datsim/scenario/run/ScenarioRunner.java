@@ -56,6 +56,7 @@ public final class ScenarioRunner {
     private long datErrors;
     private boolean perfetto = true;
     private boolean eventsJsonl = true;
+    private boolean force;
     /** The workload's flows, or null if the scenario has none. */
     private List<org.datsim.scenario.workload.Flow> flows;
     /** The workload's flows on the fabric, or null. */
@@ -113,6 +114,18 @@ public final class ScenarioRunner {
         return this;
     }
 
+    /**
+     * Chooses whether the run may write into an existing non-empty directory that datsim did not create (see
+     * {@link OutputDir}); off by default.
+     *
+     * @param on true to take such a directory over (nothing datsim did not write there is deleted)
+     * @return this runner
+     */
+    public ScenarioRunner force(boolean on) {
+        this.force = on;
+        return this;
+    }
+
     Simulator sim() {
         return sim;
     }
@@ -166,14 +179,26 @@ public final class ScenarioRunner {
      */
     public RunResultSummary run(Path outDir, List<org.datsim.core.trace.TraceSink<TraceEvent>> subscribers)
             throws IOException {
-        Files.createDirectories(outDir);
+        OutputDir.claim(outDir, force);
         OperationStats stats = new OperationStats();
         RunResult result;
         String abort = null;
-        for (String stale : RunViews.OUTPUTS) {
-            Files.deleteIfExists(outDir.resolve(stale));
+        List<String> stale = new ArrayList<>(RunViews.OUTPUTS);
+        stale.add("events.jsonl");
+        stale.add(org.datsim.scenario.workload.FctFile.FILE);
+        OutputDir.deleteOurs(outDir, stale);
+        List<String> written = new ArrayList<>();
+        if (eventsJsonl) {
+            written.add("events.jsonl");
         }
-        Files.deleteIfExists(outDir.resolve("events.jsonl"));
+        if (perfetto) {
+            written.add(PerfettoTraceWriter.FILE);
+        }
+        written.add("summary.json");
+        if (attachedFlows != null) {
+            written.add(org.datsim.scenario.workload.FctFile.FILE);
+        }
+        OutputDir.record(outDir, written);
         try (JsonLinesTraceWriter writer = eventsJsonl ? new JsonLinesTraceWriter(outDir.resolve("events.jsonl")) : null;
                 PerfettoTraceWriter chrome = perfetto
                         ? new PerfettoTraceWriter(outDir.resolve(PerfettoTraceWriter.FILE)) : null) {
@@ -208,7 +233,6 @@ public final class ScenarioRunner {
                 blocked.add("process " + p.name() + " did not finish: it was still in " + in);
             }
         }
-        Files.deleteIfExists(outDir.resolve(org.datsim.scenario.workload.FctFile.FILE));
         if (attachedFlows != null) {
             long[] ideal = new long[flows.size()];
             java.util.Arrays.fill(ideal, -1);
