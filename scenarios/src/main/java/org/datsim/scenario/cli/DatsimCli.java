@@ -75,7 +75,15 @@ public final class DatsimCli implements Runnable {
      * @return the exit code
      */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-        return configure(commandLine(new DatsimCli(), SUBCOMMANDS, args, 0), out, err).execute(args);
+        try {
+            return configure(commandLine(new DatsimCli(), SUBCOMMANDS, args, 0), out, err).execute(args);
+        } catch (OutOfMemoryError e) {
+            out.flush();
+            err.println("datsim: " + org.datsim.scenario.run.OutOfMemory.MESSAGE + " (what was written so far is"
+                    + " kept)");
+            err.flush();
+            return 1;
+        }
     }
 
     /**
@@ -175,6 +183,15 @@ public final class DatsimCli implements Runnable {
                 description = "Stop at this simulated time, e.g. 10ms (overrides limits.max_time).")
         String maxTime;
 
+        @Option(names = "--max-output", paramLabel = "SIZE",
+                description = "Stop the run (exit 1) when its trace files together pass this size (default: 4GiB).")
+        String maxOutput;
+
+        @Option(names = "--no-progress", paramLabel = "TIME",
+                description = "Stop the run (exit 1) when for this much simulated time its only activity was"
+                        + " receiver-not-ready retries (default: 100ms; 0 turns the guard off).")
+        String noProgress;
+
         @Option(names = "--force",
                 description = "Write into DIR even if it is not empty and datsim did not create it (datsim deletes"
                         + " nothing there that it did not write).")
@@ -211,7 +228,21 @@ public final class DatsimCli implements Runnable {
                     time = org.datsim.core.time.SimTime.parse(maxTime);
                 }
             } catch (IllegalArgumentException e) {
-                err.println("datsim: " + (maxTime != null ? "--max-time/--max-events: " : "") + e.getMessage());
+                err.println("datsim: " + (maxTime != null ? "--max-time/--max-events: " : "")
+                        + org.datsim.scenario.load.Text.clean(e.getMessage()));
+                return EXIT_INVALID;
+            }
+            long outputLimit;
+            long stall;
+            try {
+                outputLimit = maxOutput == null ? -1 : org.datsim.core.time.ByteSize.parse(maxOutput);
+                if (maxOutput != null && outputLimit < 1) {
+                    throw new IllegalArgumentException("expected a positive size such as 10GiB, found " + maxOutput);
+                }
+                stall = noProgress == null ? -1 : "0".equals(noProgress.trim()) ? 0
+                        : org.datsim.core.time.SimTime.parse(noProgress);
+            } catch (IllegalArgumentException e) {
+                err.println("datsim: --max-output/--no-progress: " + org.datsim.scenario.load.Text.clean(e.getMessage()));
                 return EXIT_INVALID;
             }
             s = s.withLimits(events, time);
@@ -219,7 +250,14 @@ public final class DatsimCli implements Runnable {
             long t0 = System.nanoTime();
             RunResultSummary r;
             try {
-                r = new ScenarioRunner(s).perfetto(!noPerfetto).force(force).run(dir, List.of());
+                ScenarioRunner runner = new ScenarioRunner(s).perfetto(!noPerfetto).force(force);
+                if (outputLimit > 0) {
+                    runner.maxOutput(outputLimit);
+                }
+                if (stall >= 0) {
+                    runner.noProgress(stall);
+                }
+                r = runner.run(dir, List.of());
             } catch (java.io.IOException e) {
                 err.println("datsim: cannot write the outputs in " + dir + ": " + e.getMessage());
                 return EXIT_INVALID;

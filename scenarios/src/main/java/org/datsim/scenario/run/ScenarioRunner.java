@@ -57,6 +57,8 @@ public final class ScenarioRunner {
     private boolean perfetto = true;
     private boolean eventsJsonl = true;
     private boolean force;
+    private long maxOutputBytes = RunGuard.DEFAULT_MAX_OUTPUT;
+    private long noProgressPs = RunGuard.DEFAULT_NO_PROGRESS_PS;
     /** The workload's flows, or null if the scenario has none. */
     private List<org.datsim.scenario.workload.Flow> flows;
     /** The workload's flows on the fabric, or null. */
@@ -123,6 +125,29 @@ public final class ScenarioRunner {
      */
     public ScenarioRunner force(boolean on) {
         this.force = on;
+        return this;
+    }
+
+    /**
+     * Sets the output guard: the run stops (exit 1) when its trace files together pass this many bytes.
+     *
+     * @param bytes the limit, positive (default {@link RunGuard#DEFAULT_MAX_OUTPUT})
+     * @return this runner
+     */
+    public ScenarioRunner maxOutput(long bytes) {
+        this.maxOutputBytes = bytes;
+        return this;
+    }
+
+    /**
+     * Sets the no-progress guard: the run stops (exit 1) when for this much simulated time its only activity was
+     * receiver-not-ready retries.
+     *
+     * @param ps the simulated time in picoseconds, 0 to turn the guard off (default 100 ms)
+     * @return this runner
+     */
+    public ScenarioRunner noProgress(long ps) {
+        this.noProgressPs = ps;
         return this;
     }
 
@@ -209,6 +234,15 @@ public final class ScenarioRunner {
                 trace.subscribe(chrome);
             }
             trace.subscribe(stats);
+            List<Path> traceFiles = new ArrayList<>();
+            if (writer != null) {
+                traceFiles.add(outDir.resolve("events.jsonl"));
+            }
+            if (chrome != null) {
+                traceFiles.add(outDir.resolve(PerfettoTraceWriter.FILE));
+            }
+            RunGuard guard = new RunGuard(sim, traceFiles, maxOutputBytes, noProgressPs);
+            trace.subscribe(guard);
             for (org.datsim.core.trace.TraceSink<TraceEvent> s : subscribers) {
                 trace.subscribe(s);
             }
@@ -217,6 +251,13 @@ public final class ScenarioRunner {
             }
             try {
                 result = sim.run();
+                if (guard.tripped() != null) {
+                    abort = guard.tripped();
+                    result = new RunResult(StopReason.STOPPED, result.endTimePs(), result.events(), abort);
+                }
+            } catch (OutOfMemoryError e) {
+                abort = OutOfMemory.MESSAGE;
+                result = new RunResult(StopReason.STOPPED, sim.now(), sim.eventsExecuted(), abort);
             } catch (MemoryLimitException e) {
                 abort = e.getMessage();
                 result = new RunResult(StopReason.STOPPED, sim.now(), sim.eventsExecuted(), e.getMessage());
