@@ -264,6 +264,42 @@ class HostileInputTest {
     }
 
     @Test
+    void aTebibyteWriteUnderASmallHeapIsTheResidentLimitMessageNotOutOfMemory() throws Exception {
+        ObjectNode s = example();
+        ((ObjectNode) s.path("fabric").path("params")).put("memory.max_resident", "1TiB");
+        ArrayNode a = (ArrayNode) s.path("processes").path(1).path("calls");
+        for (JsonNodeLike c : JsonNodeLike.of(a)) {
+            if ("src".equals(c.node().path("out").asText())) {
+                c.node().put("length", "1TiB");
+            }
+            if ("mem_write".equals(c.node().path("call").asText()) && "$src".equals(c.node().path("lmr").asText())) {
+                c.node().set("data", JSON.readTree("{\"fill\": 171, \"length\": \"1TiB\"}"));
+            }
+        }
+        Path f = write("tib.json", s.toString());
+        Path out = tmp.resolve("tib");
+        // a JVM of its own with a 256 MiB heap: the limit of 1 TiB is far above it
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                "-cp", System.getProperty("java.class.path"), DatsimCli.class.getName(), "run", f.toString(), "--out",
+                out.toString(), "--no-perfetto").redirectErrorStream(true).start();
+        String all = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(1, p.waitFor(), all);
+        assertFalse(all.contains("OutOfMemoryError") || all.contains("\tat "), all);
+        assertTrue(all.contains("host memory would exceed the heap the JVM has (256 MiB"), all);
+        assertTrue(all.contains("DATSIM_JAVA_OPTS=-Xmx"), all);
+        assertTrue(Files.exists(out.resolve("summary.json")));
+    }
+
+    /** The objects of an array, to edit in place. */
+    private record JsonNodeLike(ObjectNode node) {
+        static List<JsonNodeLike> of(ArrayNode a) {
+            List<JsonNodeLike> l = new java.util.ArrayList<>();
+            a.forEach(n -> l.add(new JsonNodeLike((ObjectNode) n)));
+            return l;
+        }
+    }
+
+    @Test
     void sweepMergeKeepsTheUsersPlots() throws Exception {
         Path study = moduleDir().resolve("../studies/latency-vs-size.json");
         ObjectNode st = (ObjectNode) JSON.readTree(study.toFile());
