@@ -218,7 +218,9 @@ public final class JsonInput {
         }
         m = m.replace("maybe a (non-standard) comment? (not recognized as one since Feature 'ALLOW_COMMENTS' not"
                 + " enabled for parser)", "comments are not allowed in JSON");
-        m = m.replaceAll(" \\(StreamReadFeature\\.[A-Z_]+ disabled\\)", "");
+        m = m.replaceAll("\\[Source: [^;\\]]*(?:\\([^)]*\\))?[^;\\]]*; line: (\\d+), column: (\\d+)\\]",
+                "line $1, column $2");
+        m = m.replaceAll(" ?\\(`?StreamReadFeature\\.[A-Z_]+`? disabled\\)", "");
         m = m.replaceAll("; (?:use|enable) `?[A-Za-z]+\\.[A-Za-z_.()]+`? to [^.;]*", "");
         m = m.replace("(code 65279 / 0xfeff)", "(a byte-order mark, U+FEFF, allowed only at the start)");
         return Text.clean(m);

@@ -193,6 +193,16 @@ class HostileInputTest {
     }
 
     @Test
+    void anUnclosedObjectSaysWhereItStartedWithoutJacksonsSourceNotes() throws Exception {
+        Path f = write("open.json", "{\"scenario\": \"x\", \"a\": {\"b\": 1");
+        Result r = datsim("validate", f.toString());
+        assertEquals(2, r.code());
+        assertClean(r);
+        assertTrue(r.err().startsWith(f + ":1:31: invalid JSON: Unexpected end-of-input: expected close marker for"
+                + " Object (start marker at line 1, column 24)"), r.err());
+    }
+
+    @Test
     void aBadOptionValueIsWordedByDatsim() {
         Result r = datsim("run", "--seed", "abc", "x.json");
         assertEquals(2, r.code());
