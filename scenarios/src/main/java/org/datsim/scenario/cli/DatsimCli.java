@@ -79,7 +79,7 @@ public final class DatsimCli implements Runnable {
             return configure(commandLine(new DatsimCli(), SUBCOMMANDS, args, 0), out, err).execute(args);
         } catch (OutOfMemoryError e) {
             out.flush();
-            err.println("datsim: " + org.datsim.scenario.run.OutOfMemory.MESSAGE + " (what was written so far is"
+            err.println(org.datsim.scenario.run.OutOfMemory.MESSAGE + " (what was written so far is"
                     + " kept)");
             err.flush();
             return 1;

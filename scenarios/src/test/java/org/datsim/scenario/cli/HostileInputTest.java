@@ -300,6 +300,21 @@ class HostileInputTest {
         assertTrue(Files.exists(out.resolve("summary.json")));
     }
 
+    @Test
+    void aFabricTooLargeForTheHeapEndsWithExit1AndHowToGiveMore() throws Exception {
+        ObjectNode s = (ObjectNode) JSON.readTree(moduleDir().resolve("examples/fat-tree-incast.json").toFile());
+        ((ObjectNode) s.path("fabric").path("topology").path("fat_tree")).put("k", 32);
+        Path f = write("ft32.json", s.toString());
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx48m",
+                "-cp", System.getProperty("java.class.path"), DatsimCli.class.getName(), "run", f.toString(), "--out",
+                tmp.resolve("ft").toString(), "--no-perfetto").redirectErrorStream(true).start();
+        String all = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(1, p.waitFor(), all);
+        assertFalse(all.contains("\tat "), all);
+        assertTrue(all.contains("needs more memory than the JVM has (48 MiB of heap); run with"
+                + " DATSIM_JAVA_OPTS=-Xmx"), all);
+    }
+
     /** The objects of an array, to edit in place. */
     private record JsonNodeLike(ObjectNode node) {
         static List<JsonNodeLike> of(ArrayNode a) {
