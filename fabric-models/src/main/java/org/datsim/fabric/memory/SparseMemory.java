@@ -153,9 +153,36 @@ public final class SparseMemory {
             throw new MemoryLimitException("host memory would exceed its resident limit of " + maxResidentBytes
                     + " bytes (raise memory.max_resident or touch less memory)");
         }
+        if ((pages.size() & (HEAP_CHECK_PAGES - 1)) == 0) {
+            checkHeap();
+        }
         byte[] page = new byte[PAGE_SIZE];
         pages.put(pageNo, page);
         return page;
+    }
+
+    /** New pages between two checks of the JVM's free heap (256 pages: 1 MiB). */
+    private static final int HEAP_CHECK_PAGES = 256;
+    /** The heap kept free for the rest of the run (its queues, the trace's buffers, the summary). */
+    static final long HEAP_RESERVE = 64L << 20;
+
+    /**
+     * The resident limit holds whatever the heap: a limit larger than the heap the JVM was given would otherwise end
+     * in an OutOfMemoryError. When the heap left is under {@link #HEAP_RESERVE} (after a collection), the write is
+     * refused like one over the limit, saying how much heap there is and how to give more.
+     */
+    private static void checkHeap() {
+        Runtime rt = Runtime.getRuntime();
+        if (rt.maxMemory() - (rt.totalMemory() - rt.freeMemory()) >= HEAP_RESERVE + (1L << 20)) {
+            return;
+        }
+        System.gc(); // the used figure counts garbage too; ask once before refusing
+        long left = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
+        if (left < HEAP_RESERVE + (1L << 20)) {
+            throw new MemoryLimitException("host memory would exceed the heap the JVM has (" + (rt.maxMemory() >> 20)
+                    + " MiB, " + (left >> 20) + " MiB left) before its resident limit: run with"
+                    + " DATSIM_JAVA_OPTS=-Xmx8g (or more), or touch less memory");
+        }
     }
 
     private byte[] page(long pageNo) {

@@ -75,7 +75,15 @@ public final class DatsimCli implements Runnable {
      * @return the exit code
      */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-        return configure(commandLine(new DatsimCli(), SUBCOMMANDS, args, 0), out, err).execute(args);
+        try {
+            return configure(commandLine(new DatsimCli(), SUBCOMMANDS, args, 0), out, err).execute(args);
+        } catch (OutOfMemoryError e) {
+            out.flush();
+            err.println(org.datsim.scenario.run.OutOfMemory.MESSAGE + " (what was written so far is"
+                    + " kept)");
+            err.flush();
+            return 1;
+        }
     }
 
     /**
@@ -111,12 +119,30 @@ public final class DatsimCli implements Runnable {
             return EXIT_INTERNAL;
         });
         cl.setParameterExceptionHandler((ex, a) -> {
-            ex.getCommandLine().getErr().println("datsim: " + ex.getMessage());
+            ex.getCommandLine().getErr().println("datsim: " + optionMessage(ex.getMessage()));
             ex.getCommandLine().getErr().println("(see: " + ex.getCommandLine().getCommandSpec().qualifiedName()
                     + " --help)");
             return EXIT_INVALID;
         });
         return cl;
+    }
+
+    /**
+     * A command-line problem in datsim's words: picocli's "'abc' is not a long" says what was expected instead,
+     * and the value quoted is escaped and cut.
+     */
+    static String optionMessage(String m) {
+        java.util.regex.Matcher x = java.util.regex.Pattern.compile(": '(.*)' is not an? (long|int|integer|short|byte)",
+                java.util.regex.Pattern.DOTALL).matcher(String.valueOf(m));
+        if (x.find()) {
+            m = m.substring(0, x.start()) + ": expected a whole number, found '" + x.group(1) + "'" + m.substring(x.end());
+        }
+        x = java.util.regex.Pattern.compile(": '(.*)' is not a (float|double)", java.util.regex.Pattern.DOTALL)
+                .matcher(String.valueOf(m));
+        if (x.find()) {
+            m = m.substring(0, x.start()) + ": expected a number, found '" + x.group(1) + "'" + m.substring(x.end());
+        }
+        return org.datsim.scenario.load.Text.clean(m, 500);
     }
 
     /** The subcommand class whose name is {@code word}, or null: then all are registered (usage, suggestions). */
@@ -157,6 +183,20 @@ public final class DatsimCli implements Runnable {
                 description = "Stop at this simulated time, e.g. 10ms (overrides limits.max_time).")
         String maxTime;
 
+        @Option(names = "--max-output", paramLabel = "SIZE",
+                description = "Stop the run (exit 1) when its trace files together pass this size (default: 4GiB).")
+        String maxOutput;
+
+        @Option(names = "--no-progress", paramLabel = "TIME",
+                description = "Stop the run (exit 1) when for this much simulated time its only activity was"
+                        + " receiver-not-ready retries (default: 100ms; 0 turns the guard off).")
+        String noProgress;
+
+        @Option(names = "--force",
+                description = "Write into DIR even if it is not empty and datsim did not create it (datsim deletes"
+                        + " nothing there that it did not write).")
+        boolean force;
+
         @Option(names = "--no-perfetto",
                 description = "Do not write trace.json (the Chrome Trace Event format, for ui.perfetto.dev).")
         boolean noPerfetto;
@@ -188,15 +228,36 @@ public final class DatsimCli implements Runnable {
                     time = org.datsim.core.time.SimTime.parse(maxTime);
                 }
             } catch (IllegalArgumentException e) {
-                err.println("datsim: " + (maxTime != null ? "--max-time/--max-events: " : "") + e.getMessage());
+                err.println("datsim: " + (maxTime != null ? "--max-time/--max-events: " : "")
+                        + org.datsim.scenario.load.Text.clean(e.getMessage()));
+                return EXIT_INVALID;
+            }
+            long outputLimit;
+            long stall;
+            try {
+                outputLimit = maxOutput == null ? -1 : org.datsim.core.time.ByteSize.parse(maxOutput);
+                if (maxOutput != null && outputLimit < 1) {
+                    throw new IllegalArgumentException("expected a positive size such as 10GiB, found " + maxOutput);
+                }
+                stall = noProgress == null ? -1 : "0".equals(noProgress.trim()) ? 0
+                        : org.datsim.core.time.SimTime.parse(noProgress);
+            } catch (IllegalArgumentException e) {
+                err.println("datsim: --max-output/--no-progress: " + org.datsim.scenario.load.Text.clean(e.getMessage()));
                 return EXIT_INVALID;
             }
             s = s.withLimits(events, time);
-            Path dir = out != null ? out : Paths.get("runs", s.name().replaceAll("[^A-Za-z0-9_.-]", "_"));
+            Path dir = out != null ? out : Paths.get("runs", org.datsim.scenario.run.OutputDir.safeName(s.name()));
             long t0 = System.nanoTime();
             RunResultSummary r;
             try {
-                r = new ScenarioRunner(s).perfetto(!noPerfetto).run(dir, List.of());
+                ScenarioRunner runner = new ScenarioRunner(s).perfetto(!noPerfetto).force(force);
+                if (outputLimit > 0) {
+                    runner.maxOutput(outputLimit);
+                }
+                if (stall >= 0) {
+                    runner.noProgress(stall);
+                }
+                r = runner.run(dir, List.of());
             } catch (java.io.IOException e) {
                 err.println("datsim: cannot write the outputs in " + dir + ": " + e.getMessage());
                 return EXIT_INVALID;

@@ -13,6 +13,9 @@ final class InputFiles {
         T load(Path file) throws ScenarioException;
     }
 
+    /** The most characters of one problem's line (longer ones quote a long input and are cut, saying the length). */
+    static final int MAX_LINE = 2000;
+
     private InputFiles() {
     }
 
@@ -29,7 +32,7 @@ final class InputFiles {
             return loader.load(file);
         } catch (ScenarioException e) {
             for (String p : e.problems()) {
-                err.println(p);
+                err.println(org.datsim.scenario.load.Text.clean(p, MAX_LINE));
             }
             err.println(e.problems().size() + " problem(s) in " + file + "; nothing was run");
             return null;

@@ -35,6 +35,11 @@ final class LabCommand implements Callable<Integer> {
             description = "Where the two runs go: DIR/hazard and DIR/fix (default: runs/lab/<lesson>).")
     Path out;
 
+    @Option(names = "--force",
+            description = "Write into DIR/hazard and DIR/fix even if they are not empty and datsim did not create them"
+                    + " (datsim deletes nothing there that it did not write).")
+    boolean force;
+
     @Option(names = "--lessons", paramLabel = "DIR", description = "The lab directory (default: scenarios/lab).")
     Path lessonsDir;
 
@@ -49,7 +54,7 @@ final class LabCommand implements Callable<Integer> {
         try {
             lessons = Lessons.load(lessonsDir != null ? lessonsDir : Lessons.defaultDir());
         } catch (LabException e) {
-            e.problems().forEach(err::println);
+            e.problems().forEach(m -> err.println(org.datsim.scenario.load.Text.clean(m, InputFiles.MAX_LINE)));
             return DatsimCli.EXIT_INVALID;
         }
         if (number == null) {
@@ -72,14 +77,14 @@ final class LabCommand implements Callable<Integer> {
             return DatsimCli.EXIT_INVALID;
         }
         Path dir = out != null ? out : Paths.get("runs", "lab", lesson.name());
-        LessonRun run = new LessonRun(lesson);
+        LessonRun run = new LessonRun(lesson).force(force);
         LessonRun.Outcome hazard;
         LessonRun.Outcome fix;
         try {
             hazard = run.runHazard(dir);
             fix = run.runFix(dir);
         } catch (ScenarioException e) {
-            e.problems().forEach(err::println);
+            e.problems().forEach(m -> err.println(org.datsim.scenario.load.Text.clean(m, InputFiles.MAX_LINE)));
             return DatsimCli.EXIT_INVALID;
         } catch (IOException e) {
             err.println("datsim: cannot write or read the runs in " + dir + ": " + e.getMessage());

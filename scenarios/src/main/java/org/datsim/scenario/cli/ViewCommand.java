@@ -31,6 +31,7 @@ final class ViewCommand implements Callable<Integer> {
         List<Path> written;
         try {
             written = RunViews.write(dir);
+            org.datsim.scenario.run.OutputDir.recordExisting(dir, org.datsim.viz.RunViews.OUTPUTS);
         } catch (IOException e) {
             spec.commandLine().getErr().println("datsim: " + e.getMessage());
             return DatsimCli.EXIT_INVALID;

@@ -1,8 +1,6 @@
 package org.datsim.scenario.lab;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,18 +62,14 @@ public record Lesson(int number, Path dir, String title, List<Integer> rules, St
         Path file = dir.resolve("lesson.json");
         List<String> problems = new ArrayList<>();
         JsonNode root = null;
+        if (!Files.exists(file)) {
+            throw new LabException(List.of(file + ": no such file (every lesson directory has a lesson.json)"));
+        }
         try {
-            if (!Files.isRegularFile(file)) {
-                throw new LabException(List.of(file + ": no such file (every lesson directory has a lesson.json)"));
-            }
-            if (Files.size(file) > MAX_BYTES) {
-                throw new LabException(List.of(file + ": larger than 1 MiB; a lesson file is a few lines"));
-            }
-            root = JsonInput.value(Files.readAllBytes(file), "lesson");
-        } catch (JsonProcessingException e) {
-            throw new LabException(List.of(file + ": not JSON: " + e.getOriginalMessage()));
-        } catch (IOException e) {
-            throw new LabException(List.of(file + ": cannot be read: " + e.getMessage()));
+            root = JsonInput.tree(file.toString(), JsonInput.text(file.toString(),
+                    JsonInput.readBytes(file, "lesson JSON", MAX_BYTES), "lesson JSON"), "lesson");
+        } catch (org.datsim.scenario.load.ScenarioException e) {
+            throw new LabException(e.problems());
         }
         if (root == null || !root.isObject()) {
             throw new LabException(List.of(file + ": $: expected an object"));

@@ -39,6 +39,7 @@ public final class LessonRun {
     }
 
     private final Lesson lesson;
+    private boolean force;
 
     /**
      * Creates the runner.
@@ -47,6 +48,18 @@ public final class LessonRun {
      */
     public LessonRun(Lesson lesson) {
         this.lesson = lesson;
+    }
+
+    /**
+     * Chooses whether the runs may write into existing non-empty directories that datsim did not create (see
+     * {@link org.datsim.scenario.run.OutputDir}); off by default.
+     *
+     * @param on true to take such directories over (nothing datsim did not write there is deleted)
+     * @return this lesson run
+     */
+    public LessonRun force(boolean on) {
+        this.force = on;
+        return this;
     }
 
     /**
@@ -75,7 +88,7 @@ public final class LessonRun {
 
     private Outcome run(Path file, Path dir) throws ScenarioException, IOException {
         Scenario s = ScenarioLoader.load(file);
-        RunResultSummary r = new ScenarioRunner(s).run(dir, List.of());
+        RunResultSummary r = new ScenarioRunner(s).force(force).run(dir, List.of());
         Explainer x = new Explainer();
         TraceEvent[] hazard = new TraceEvent[1];
         TraceEvent[] fix = new TraceEvent[1];
@@ -89,6 +102,7 @@ public final class LessonRun {
                 fix[0] = e;
             }
         });
+        org.datsim.scenario.run.OutputDir.recordExisting(dir, RunViews.OUTPUTS);
         return new Outcome(s.name(), dir, r.exitCode(), r.lines(), hazard[0], fix[0], x.explain());
     }
 

@@ -64,6 +64,10 @@ public final class Lessons {
         } catch (IOException e) {
             throw new LabException(List.of(labDir + ": cannot be listed: " + e.getMessage()));
         }
+        if (dirs.isEmpty()) {
+            throw new LabException(List.of(labDir + ": no lessons there (a lesson is a directory named like"
+                    + " \"01-name\" holding a lesson.json)"));
+        }
         List<Lesson> out = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         int last = -1;

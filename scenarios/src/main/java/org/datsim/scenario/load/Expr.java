@@ -18,6 +18,11 @@ public final class Expr {
         long eval(ToLongFunction<String> refs);
     }
 
+    /** The most characters of one expression (bounds the evaluation's depth: each operator adds one level). */
+    public static final int MAX_LENGTH = 1000;
+    /** The deepest nesting of parentheses and unary minus signs in one expression. */
+    public static final int MAX_DEPTH = 50;
+
     private final Node root;
     private final List<String> refs;
 
@@ -39,12 +44,16 @@ public final class Expr {
      * @throws IllegalArgumentException with a message saying where and what was expected
      */
     public static Expr parse(String text) {
+        if (text.length() > MAX_LENGTH) {
+            throw new IllegalArgumentException("the expression is " + text.length() + " characters long; expressions"
+                    + " are limited to " + MAX_LENGTH + " characters");
+        }
         Parser p = new Parser(text.substring(1));
         Node n = p.expr();
         p.skip();
         if (p.pos < p.s.length()) {
-            throw new IllegalArgumentException("unexpected \"" + p.s.substring(p.pos) + "\" in expression \"" + text
-                    + "\"");
+            throw new IllegalArgumentException("unexpected \"" + Text.clean(p.s.substring(p.pos), 60) + "\" in"
+                    + " expression \"" + Text.clean(text, 100) + "\"");
         }
         return new Expr(n, p.refs);
     }
@@ -69,6 +78,7 @@ public final class Expr {
         final String s;
         int pos;
         final List<String> refs = new ArrayList<>();
+        int depth;
 
         Parser(String s) {
             this.s = s;
@@ -128,6 +138,19 @@ public final class Expr {
         }
 
         Node factor() {
+            if (++depth > MAX_DEPTH) {
+                throw new IllegalArgumentException("parentheses and minus signs nested deeper than " + MAX_DEPTH
+                        + " levels at position " + (pos + 1) + " of the expression; expressions are limited to "
+                        + MAX_DEPTH);
+            }
+            try {
+                return primary();
+            } finally {
+                depth--;
+            }
+        }
+
+        Node primary() {
             skip();
             if (eat('(')) {
                 Node n = expr();
@@ -148,7 +171,7 @@ public final class Expr {
                 }
                 String ref = s.substring(start, pos);
                 if (Refs.parse(ref) == null) {
-                    throw new IllegalArgumentException("\"" + ref + "\" is not a reference (expected \"$name\","
+                    throw new IllegalArgumentException("\"" + Text.clean(ref, 60) + "\" is not a reference (expected \"$name\","
                             + " \"$name.field\" or \"$process/name.field\")");
                 }
                 refs.add(ref);
@@ -164,7 +187,7 @@ public final class Expr {
                 try {
                     value = ByteSize.parse(lit);
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("\"" + lit + "\" is not a number or a size");
+                    throw new IllegalArgumentException("\"" + Text.clean(lit, 60) + "\" is not a number or a size");
                 }
                 return v -> value;
             }
@@ -173,7 +196,7 @@ public final class Expr {
 
         IllegalArgumentException error(String expected) {
             return new IllegalArgumentException("expected " + expected + " at position " + (pos + 1)
-                    + " of expression \"=" + s + "\"");
+                    + " of expression \"" + Text.clean("=" + s, 100) + "\"");
         }
     }
 }

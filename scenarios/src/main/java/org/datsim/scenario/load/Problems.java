@@ -52,10 +52,12 @@ public final class Problems {
         return messages;
     }
 
-    /** Shows a found value in a message: its JSON, cut to 60 characters, or "nothing" when absent. */
+    /**
+     * Shows a found value in a message: its JSON, control characters escaped, cut to 60 characters saying its
+     * length, or "nothing" when absent.
+     */
     public static String show(JsonNode n) {
-        String s = n == null ? "nothing" : n.toString();
-        return s.length() > 60 ? s.substring(0, 57) + "..." : s;
+        return n == null ? "nothing" : Text.clean(n.toString(), 60);
     }
 
     /** Reports each field of {@code obj} that is not in {@code allowed}. */

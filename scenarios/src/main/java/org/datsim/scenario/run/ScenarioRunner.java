@@ -56,6 +56,9 @@ public final class ScenarioRunner {
     private long datErrors;
     private boolean perfetto = true;
     private boolean eventsJsonl = true;
+    private boolean force;
+    private long maxOutputBytes = RunGuard.DEFAULT_MAX_OUTPUT;
+    private long noProgressPs = RunGuard.DEFAULT_NO_PROGRESS_PS;
     /** The workload's flows, or null if the scenario has none. */
     private List<org.datsim.scenario.workload.Flow> flows;
     /** The workload's flows on the fabric, or null. */
@@ -113,6 +116,41 @@ public final class ScenarioRunner {
         return this;
     }
 
+    /**
+     * Chooses whether the run may write into an existing non-empty directory that datsim did not create (see
+     * {@link OutputDir}); off by default.
+     *
+     * @param on true to take such a directory over (nothing datsim did not write there is deleted)
+     * @return this runner
+     */
+    public ScenarioRunner force(boolean on) {
+        this.force = on;
+        return this;
+    }
+
+    /**
+     * Sets the output guard: the run stops (exit 1) when its trace files together pass this many bytes.
+     *
+     * @param bytes the limit, positive (default {@link RunGuard#DEFAULT_MAX_OUTPUT})
+     * @return this runner
+     */
+    public ScenarioRunner maxOutput(long bytes) {
+        this.maxOutputBytes = bytes;
+        return this;
+    }
+
+    /**
+     * Sets the no-progress guard: the run stops (exit 1) when for this much simulated time its only activity was
+     * receiver-not-ready retries.
+     *
+     * @param ps the simulated time in picoseconds, 0 to turn the guard off (default 100 ms)
+     * @return this runner
+     */
+    public ScenarioRunner noProgress(long ps) {
+        this.noProgressPs = ps;
+        return this;
+    }
+
     Simulator sim() {
         return sim;
     }
@@ -166,14 +204,26 @@ public final class ScenarioRunner {
      */
     public RunResultSummary run(Path outDir, List<org.datsim.core.trace.TraceSink<TraceEvent>> subscribers)
             throws IOException {
-        Files.createDirectories(outDir);
+        OutputDir.claim(outDir, force);
         OperationStats stats = new OperationStats();
         RunResult result;
         String abort = null;
-        for (String stale : RunViews.OUTPUTS) {
-            Files.deleteIfExists(outDir.resolve(stale));
+        List<String> stale = new ArrayList<>(RunViews.OUTPUTS);
+        stale.add("events.jsonl");
+        stale.add(org.datsim.scenario.workload.FctFile.FILE);
+        OutputDir.deleteOurs(outDir, stale);
+        List<String> written = new ArrayList<>();
+        if (eventsJsonl) {
+            written.add("events.jsonl");
         }
-        Files.deleteIfExists(outDir.resolve("events.jsonl"));
+        if (perfetto) {
+            written.add(PerfettoTraceWriter.FILE);
+        }
+        written.add("summary.json");
+        if (attachedFlows != null) {
+            written.add(org.datsim.scenario.workload.FctFile.FILE);
+        }
+        OutputDir.record(outDir, written);
         try (JsonLinesTraceWriter writer = eventsJsonl ? new JsonLinesTraceWriter(outDir.resolve("events.jsonl")) : null;
                 PerfettoTraceWriter chrome = perfetto
                         ? new PerfettoTraceWriter(outDir.resolve(PerfettoTraceWriter.FILE)) : null) {
@@ -184,6 +234,15 @@ public final class ScenarioRunner {
                 trace.subscribe(chrome);
             }
             trace.subscribe(stats);
+            List<Path> traceFiles = new ArrayList<>();
+            if (writer != null) {
+                traceFiles.add(outDir.resolve("events.jsonl"));
+            }
+            if (chrome != null) {
+                traceFiles.add(outDir.resolve(PerfettoTraceWriter.FILE));
+            }
+            RunGuard guard = new RunGuard(sim, traceFiles, maxOutputBytes, noProgressPs);
+            trace.subscribe(guard);
             for (org.datsim.core.trace.TraceSink<TraceEvent> s : subscribers) {
                 trace.subscribe(s);
             }
@@ -192,6 +251,13 @@ public final class ScenarioRunner {
             }
             try {
                 result = sim.run();
+                if (guard.tripped() != null) {
+                    abort = guard.tripped();
+                    result = new RunResult(StopReason.STOPPED, result.endTimePs(), result.events(), abort);
+                }
+            } catch (OutOfMemoryError e) {
+                abort = OutOfMemory.MESSAGE;
+                result = new RunResult(StopReason.STOPPED, sim.now(), sim.eventsExecuted(), abort);
             } catch (MemoryLimitException e) {
                 abort = e.getMessage();
                 result = new RunResult(StopReason.STOPPED, sim.now(), sim.eventsExecuted(), e.getMessage());
@@ -208,7 +274,6 @@ public final class ScenarioRunner {
                 blocked.add("process " + p.name() + " did not finish: it was still in " + in);
             }
         }
-        Files.deleteIfExists(outDir.resolve(org.datsim.scenario.workload.FctFile.FILE));
         if (attachedFlows != null) {
             long[] ideal = new long[flows.size()];
             java.util.Arrays.fill(ideal, -1);

@@ -283,8 +283,12 @@ public final class StudyLoader {
             pointer = pn.asText();
             try {
                 JsonPointer p = JsonPointer.compile(pointer);
+                String deep = tooDeep(pointer);
                 if (p.matches()) {
                     problems.add(path + ".path", "the empty pointer addresses the whole scenario; name a parameter");
+                    pointer = null;
+                } else if (deep != null) {
+                    problems.add(path + ".path", deep);
                     pointer = null;
                 } else if (pointer.equals("/seed")) {
                     problems.add(path + ".path", "the seed is set by the study (\"seed\", \"seeds\", \"repetitions\"),"
@@ -546,6 +550,21 @@ public final class StudyLoader {
         return problems.count() == 0 ? runs : null;
     }
 
+    /** The most levels of a JSON Pointer into a scenario (the deepest scenario field is a few levels down). */
+    static final int MAX_POINTER_LEVELS = 32;
+
+    /** Returns why a pointer is too deep to follow, or null. */
+    static String tooDeep(String pointer) {
+        int levels = 0;
+        for (int i = 0; i < pointer.length(); i++) {
+            if (pointer.charAt(i) == '/') {
+                levels++;
+            }
+        }
+        return levels > MAX_POINTER_LEVELS ? "the pointer has " + levels + " levels; pointers into a scenario are"
+                + " limited to " + MAX_POINTER_LEVELS : null;
+    }
+
     /**
      * Sets the value a JSON Pointer addresses. Missing members of objects on the way are created as objects; array
      * elements must exist.
@@ -553,6 +572,10 @@ public final class StudyLoader {
      * @return null, or why the pointer cannot be set
      */
     static String set(ObjectNode root, String pointer, JsonNode value) {
+        String deep = tooDeep(pointer);
+        if (deep != null) {
+            return deep;
+        }
         JsonPointer p = JsonPointer.compile(pointer);
         JsonNode cur = root;
         String at = "";

@@ -264,12 +264,17 @@ public final class SweepMerger {
     private static int plot(Path dir, JsonNode plan, List<String> rest, String x, String series, Set<String> columns,
             Map<Integer, List<Row>> byPoint, Map<Integer, Map<String, double[]>> agg, Options opt)
             throws IOException {
-        Files.createDirectories(dir);
+        // plots/ is datsim's: the plots of an earlier merge (perhaps of other axes) are deleted, by the marker's
+        // list; files someone else put there are left alone, and never overwritten.
+        org.datsim.scenario.run.OutputDir.claim(dir, true);
+        List<String> earlier = new ArrayList<>();
         try (java.nio.file.DirectoryStream<Path> old = Files.newDirectoryStream(dir, "*.{svg,png}")) {
             for (Path p : old) {
-                Files.delete(p); // plots of an earlier merge, perhaps of other axes
+                earlier.add(p.getFileName().toString());
             }
         }
+        java.util.Collections.sort(earlier);
+        org.datsim.scenario.run.OutputDir.deleteOurs(dir, earlier);
         Set<String> xs = new LinkedHashSet<>();
         byPoint.values().forEach(l -> xs.add(l.get(0).values().get(x)));
         Numeric num = numeric(xs);
@@ -304,6 +309,11 @@ public final class SweepMerger {
                     continue;
                 }
                 String name = safe(c) + (e.getKey().isEmpty() ? "" : "__" + safe(e.getKey())) + "." + ext;
+                if (Files.exists(dir.resolve(name), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    throw new IOException(dir.resolve(name) + " exists and datsim did not write it; move it away"
+                            + " and merge again");
+                }
+                org.datsim.scenario.run.OutputDir.record(dir, List.of(name));
                 if ("png".equals(ext)) {
                     e.getValue().writePng(dir.resolve(name));
                 } else {

@@ -1,8 +1,6 @@
 package org.datsim.scenario.workload;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,6 +10,8 @@ import org.datsim.core.time.DataRate;
 import org.datsim.core.time.SimTime;
 import org.datsim.fabric.topology.LinkSpec;
 import org.datsim.fabric.topology.TopologyBuilder;
+import org.datsim.scenario.load.JsonInput;
+import org.datsim.scenario.load.ScenarioException;
 
 /**
  * Reads HPCC's own input files (its simulator's {@code simulation/mix/} formats), so that HPCC users bring theirs
@@ -52,16 +52,9 @@ public final class HpccFiles {
      */
     public static String read(Path file, List<String> problems) {
         try {
-            if (Files.size(file) > MAX_FILE_BYTES) {
-                problems.add(file + ": larger than " + (MAX_FILE_BYTES >> 20) + " MiB");
-                return null;
-            }
-            try (InputStream in = Files.newInputStream(file)) {
-                return new String(in.readNBytes((int) MAX_FILE_BYTES + 1), StandardCharsets.UTF_8);
-            }
-        } catch (IOException e) {
-            problems.add(file + ": cannot read: " + (e instanceof java.nio.file.NoSuchFileException ? "no such file"
-                    : e.getMessage()));
+            return JsonInput.text(file.toString(), JsonInput.readBytes(file, "HPCC", MAX_FILE_BYTES), "HPCC");
+        } catch (ScenarioException e) {
+            problems.addAll(e.problems());
             return null;
         }
     }

@@ -2,6 +2,7 @@ package org.datsim.scenario.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,8 +46,10 @@ class LessonFileTest {
         for (String tail : new String[] {"{\"title\": \"again\"}\n", "x\n", "]\n"}) {
             Files.writeString(f, lesson + tail);
             List<String> p = assertThrows(LabException.class, () -> Lessons.load(lab)).problems();
-            assertEquals(List.of(f + ": not JSON: expected the end of the file after the lesson's JSON value, found"
-                    + " more"), p, tail);
+            // located at the content after the object: its line and column
+            int line = (int) lesson.chars().filter(c -> c == '\n').count() + 1;
+            assertEquals(List.of(f + ":" + line + ":1: invalid JSON: expected the end of the file after the lesson's"
+                    + " JSON value, found more"), p, tail);
         }
     }
 
@@ -57,6 +60,8 @@ class LessonFileTest {
         Files.writeString(f, text.replaceFirst("\\{", "{\"title\": \"first\", "));
         List<String> p = assertThrows(LabException.class, () -> Lessons.load(lab)).problems();
         assertEquals(1, p.size(), p.toString());
-        assertEquals(f + ": not JSON: Duplicate field 'title'", p.get(0));
+        // located like a study's: the line and column of the second "title"
+        assertTrue(p.get(0).matches(java.util.regex.Pattern.quote(f.toString()) + ":\\d+:\\d+: invalid JSON:"
+                + " Duplicate field 'title'"), p.get(0));
     }
 }

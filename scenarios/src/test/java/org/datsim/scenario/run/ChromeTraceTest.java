@@ -183,8 +183,10 @@ class ChromeTraceTest {
     @Test
     void noPerfettoWritesNoTraceJsonAndDeletesAnOldOne() throws Exception {
         Path out = tmp.resolve("off");
-        Files.createDirectories(out);
-        Files.writeString(out.resolve("trace.json"), "old");
+        // an old trace.json that datsim wrote (its marker lists it): a run without one deletes it
+        new ScenarioRunner(ScenarioLoader.load(ScenarioJson.examplesDir().resolve("write-then-send.json")))
+                .run(out, List.of());
+        assertTrue(Files.exists(out.resolve("trace.json")));
         new ScenarioRunner(ScenarioLoader.load(ScenarioJson.examplesDir().resolve("write-then-send.json")))
                 .perfetto(false).run(out, List.of());
         assertFalse(Files.exists(out.resolve("trace.json")));

@@ -32,7 +32,7 @@ class StudyMessagesTest {
     @Test
     void aStudyThatIsNotAnObject() {
         assertEquals("s.json: $: expected a study object, found [1,2]", lines(problems("[1, 2]")));
-        assertEquals("s.json: $: expected a study object, found \"" + "a".repeat(56) + "...",
+        assertEquals("s.json: $: expected a study object, found \"" + "a".repeat(56) + "... (82 characters)",
                 lines(problems("\"" + "a".repeat(80) + "\"")));
     }
 
@@ -71,7 +71,7 @@ class StudyMessagesTest {
                 s.json: $.axes[0].alpha: unknown field; expected one of [name, path, values]
                 s.json: $.axes[1].extra: unknown field; a zip is {"zip": [axis, axis, ...]}
                 s.json: $.axes[1].zip[0].values.by: unknown field; a range has from, to and step or times
-                s.json: $.axes[2].name: expected a name of letters, digits, '_', '.' and '-', found "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn...
+                s.json: $.axes[2].name: expected a name of letters, digits, '_', '.' and '-', found "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn... (74 characters)
                 s.json: $.metrics[0]: expected a metric name such as "rdma_read.p50_us", found {"m":1}
                 s.json: $.plot.y: unknown field; expected one of [log_x, series, x]
                 s.json: $.plot.log_x: expected true or false, found "yes\"""", lines(problems(json)));

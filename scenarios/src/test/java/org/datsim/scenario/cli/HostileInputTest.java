@@ -1,0 +1,351 @@
+package org.datsim.scenario.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The hostile inputs of issue 17, one test each: what used to be a stack trace, an exit 3, an out-of-memory error,
+ * a blocked read, an unbounded trace or a deleted file of the user's is now one located message in datsim's words
+ * (exit 2) or a run stopped by a named guard (exit 1).
+ */
+class HostileInputTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path tmp;
+
+    record Result(int code, String out, String err) {
+    }
+
+    static Result datsim(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code;
+        try (PrintWriter o = new PrintWriter(out); PrintWriter e = new PrintWriter(err)) {
+            code = DatsimCli.execute(args, o, e);
+        }
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    static Path moduleDir() {
+        Path here = Paths.get(System.getProperty("user.dir"));
+        return Files.isDirectory(here.resolve("examples")) ? here : here.resolve("scenarios");
+    }
+
+    private static ObjectNode example() throws Exception {
+        return (ObjectNode) JSON.readTree(moduleDir().resolve("examples/write-then-send.json").toFile());
+    }
+
+    /** The write of 4 KiB into $src of process a (calls[6]), whose offset the tests replace. */
+    private static ObjectNode srcWrite(ObjectNode s) {
+        return (ObjectNode) s.path("processes").path(1).path("calls").path(6);
+    }
+
+    private Path write(String name, String text) throws Exception {
+        Path f = tmp.resolve(name);
+        Files.writeString(f, text, StandardCharsets.UTF_8);
+        return f;
+    }
+
+    private static void assertClean(Result r) {
+        assertFalse(r.err().contains("\tat ") || r.err().contains("Exception") || r.err().contains("Error:"),
+                r.err());
+        assertFalse(r.err().contains("StreamReadConstraints") || r.err().contains("Source: REDACTED"), r.err());
+    }
+
+    @Test
+    void deeplyNestedExpressionIsALocatedProblem() throws Exception {
+        ObjectNode s = example();
+        srcWrite(s).put("offset", "= " + "(".repeat(400) + "0" + ")".repeat(400));
+        Path f = write("nest.json", s.toString());
+        Result r = datsim("validate", f.toString());
+        assertEquals(2, r.code(), r.err());
+        assertClean(r);
+        assertTrue(r.err().startsWith(f + ": $.processes[1].calls[6].offset: parentheses and minus signs nested"
+                + " deeper than 50 levels"), r.err());
+    }
+
+    @Test
+    void aSumOfThousandsOfTermsIsRefusedAtValidationNotAtRunTime() throws Exception {
+        ObjectNode s = example();
+        srcWrite(s).put("offset", "= " + String.join("+", java.util.Collections.nCopies(20_000, "0")));
+        Path f = write("sum.json", s.toString());
+        Result r = datsim("validate", f.toString());
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("$.processes[1].calls[6].offset: the expression is 40001 characters long;"
+                + " expressions are limited to 1000 characters"), r.err());
+        // the longest accepted sum still evaluates (no deep recursion at run time)
+        srcWrite(s).put("offset", "= " + String.join("+", java.util.Collections.nCopies(499, "0")));
+        Path ok = write("sum-ok.json", s.toString());
+        Result run = datsim("run", ok.toString(), "--out", tmp.resolve("o").toString());
+        assertEquals(0, run.code(), run.err() + run.out());
+    }
+
+    @Test
+    void deepJsonNestingIsLocatedInDatsimWords() throws Exception {
+        Path f = write("deep.json", "{\"scenario\": \"x\", \"a\": " + "[".repeat(2000) + "]".repeat(2000) + "}");
+        Result r = datsim("validate", f.toString());
+        assertEquals(2, r.code());
+        assertClean(r);
+        assertTrue(r.err().startsWith(f + ":1:"), r.err());
+        assertTrue(r.err().contains("arrays and objects nested deeper than 100 levels"), r.err());
+    }
+
+    @Test
+    void longNumbersAndNamesAreLocatedAndNotEchoed() throws Exception {
+        Path n = write("num.json", "{\"scenario\": \"x\",\n \"seed\": " + "9".repeat(10_000) + "}");
+        Result r = datsim("validate", n.toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().startsWith(n + ":2:"), r.err());
+        assertTrue(r.err().contains("a number longer than 100 characters"), r.err());
+        assertTrue(r.err().length() < 500, r.err());
+        Path k = write("name.json", "{\"" + "k".repeat(20_000) + "\": 1}");
+        Result rk = datsim("validate", k.toString());
+        assertEquals(2, rk.code());
+        assertTrue(rk.err().startsWith(k + ":1:"), rk.err());
+        assertTrue(rk.err().contains("a field name longer than 1000 characters"), rk.err());
+        assertTrue(rk.err().length() < 500, rk.err());
+    }
+
+    @Test
+    void studyAxisPointerTooDeepIsAProblemNotExit3() throws Exception {
+        ObjectNode st = (ObjectNode) JSON.readTree(moduleDir().resolve("../studies/latency-vs-size.json").toFile());
+        st.put("scenario", moduleDir().resolve("../studies/scenarios/qp-stream.json").toAbsolutePath().toString());
+        ((ObjectNode) st.path("axes").path(0)).put("path", "/vars" + "/a".repeat(2000));
+        Path f = write("study.json", st.toString());
+        Result r = datsim("sweep", "plan", f.toString());
+        assertEquals(2, r.code(), r.err());
+        assertClean(r);
+        assertTrue(r.err().contains(f + ": $.axes[0].path: the pointer has 2001 levels"), r.err());
+    }
+
+    @Test
+    void devicesFifosAndDirectoriesGetOneMessage() throws Exception {
+        for (String dev : new String[] {"/dev/zero", "/dev/urandom"}) {
+            if (Files.exists(Paths.get(dev))) {
+                Result r = datsim("validate", dev);
+                assertEquals(2, r.code());
+                assertTrue(r.err().startsWith(dev + ": is not a regular file"), r.err());
+                Result s = datsim("sweep", "plan", dev);
+                assertEquals(2, s.code());
+                assertTrue(s.err().contains(dev + ": is not a regular file"), s.err());
+            }
+        }
+        Path fifo = tmp.resolve("fifo");
+        Process p = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        if (p.waitFor() == 0) {
+            Result r = datsim("validate", fifo.toString()); // used to block for ever
+            assertEquals(2, r.code());
+            assertTrue(r.err().startsWith(fifo + ": is not a regular file"), r.err());
+        }
+        Result d = datsim("validate", tmp.toString());
+        assertEquals(2, d.code());
+        assertTrue(d.err().startsWith(tmp + ": is a directory"), d.err());
+    }
+
+    @Test
+    void aByteOrderMarkIsAcceptedAndUtf16IsNamed() throws Exception {
+        Path f = write("bom.json", "\uFEFF" + example().toString());
+        Result r = datsim("validate", f.toString());
+        assertEquals(0, r.code(), r.err());
+        Path u = tmp.resolve("utf16.json");
+        Files.write(u, ("\uFEFF" + example()).getBytes(StandardCharsets.UTF_16));
+        Result ru = datsim("validate", u.toString());
+        assertEquals(2, ru.code());
+        assertTrue(ru.err().startsWith(u + ": starts with a UTF-16 or UTF-32 byte-order mark"), ru.err());
+    }
+
+    @Test
+    void controlCharactersAreEscapedAndLongValuesCut() throws Exception {
+        Path f = write("ctl.json", "{\"scenario\": 7, \"seed\": \"a\\nb\\u2028c" + "x".repeat(5000) + "\"}");
+        Result r = datsim("validate", f.toString());
+        assertEquals(2, r.code());
+        for (String line : r.err().split("\n")) {
+            assertTrue(line.startsWith(f.toString()) || line.matches("\\d+ problem\\(s\\) in .*"), line);
+            assertFalse(line.contains("\u2028"), line);
+        }
+        assertTrue(r.err().contains("(5009 characters)") || r.err().contains("characters)"), r.err());
+    }
+
+    @Test
+    void commentsAreNamedWithoutJacksonInternals() throws Exception {
+        Path f = write("c.json", "{\"scenario\": \"x\" // note\n}");
+        Result r = datsim("validate", f.toString());
+        assertEquals(2, r.code());
+        assertClean(r);
+        assertTrue(r.err().contains("comments are not allowed in JSON"), r.err());
+        assertFalse(r.err().contains("ALLOW_COMMENTS"), r.err());
+    }
+
+    @Test
+    void anUnclosedObjectSaysWhereItStartedWithoutJacksonsSourceNotes() throws Exception {
+        Path f = write("open.json", "{\"scenario\": \"x\", \"a\": {\"b\": 1");
+        Result r = datsim("validate", f.toString());
+        assertEquals(2, r.code());
+        assertClean(r);
+        assertTrue(r.err().startsWith(f + ":1:31: invalid JSON: Unexpected end-of-input: expected close marker for"
+                + " Object (start marker at line 1, column 24)"), r.err());
+    }
+
+    @Test
+    void aBadOptionValueIsWordedByDatsim() {
+        Result r = datsim("run", "--seed", "abc", "x.json");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("'--seed': expected a whole number, found 'abc'"), r.err());
+        assertFalse(r.err().contains("is not a long"), r.err());
+    }
+
+    @Test
+    void labOnADirectoryWithoutLessonsSaysSo() throws Exception {
+        Result r = datsim("lab", "--lessons", tmp.toString(), "3");
+        assertEquals(2, r.code());
+        assertTrue(r.err().startsWith(tmp + ": no lessons there"), r.err());
+        assertFalse(r.err().contains("1 to 0"), r.err());
+    }
+
+    @Test
+    void aRunRefusesAForeignDirectoryAndDeletesOnlyItsOwnFiles() throws Exception {
+        Path e = moduleDir().resolve("examples/write-then-send.json");
+        Path out = Files.createDirectories(tmp.resolve("mine"));
+        Files.writeString(out.resolve("timeline.html"), "the user's");
+        Files.writeString(out.resolve("latency-histogram.svg"), "the user's");
+        Result refused = datsim("run", e.toString(), "--out", out.toString());
+        assertEquals(2, refused.code());
+        assertTrue(refused.err().contains("is not empty and datsim did not create it"), refused.err());
+        Result forced = datsim("run", e.toString(), "--out", out.toString(), "--force", "--no-perfetto");
+        assertEquals(0, forced.code(), forced.err());
+        assertEquals("the user's", Files.readString(out.resolve("timeline.html")));
+        assertEquals("the user's", Files.readString(out.resolve("latency-histogram.svg")));
+        // a second run: the directory is datsim's now; its own files are replaced, the user's kept
+        Files.writeString(out.resolve("trace.json"), "the user's too");
+        Result again = datsim("run", e.toString(), "--out", out.toString(), "--no-perfetto");
+        assertEquals(0, again.code(), again.err());
+        assertEquals("the user's too", Files.readString(out.resolve("trace.json")));
+        assertTrue(Files.readString(out.resolve(".datsim-outputs")).contains("events.jsonl"));
+    }
+
+    @Test
+    void aScenarioNamedDotDotStaysInsideRuns() throws Exception {
+        assertEquals("_.", org.datsim.scenario.run.OutputDir.safeName(".."));
+        assertEquals("_", org.datsim.scenario.run.OutputDir.safeName(""));
+        assertEquals("_hidden", org.datsim.scenario.run.OutputDir.safeName(".hidden"));
+        assertEquals("a_b", org.datsim.scenario.run.OutputDir.safeName("a/b"));
+        assertEquals("write-then-send", org.datsim.scenario.run.OutputDir.safeName("write-then-send"));
+    }
+
+    @Test
+    void theRnrLivelockIsStoppedByTheNoProgressGuard() throws Exception {
+        ObjectNode s = example();
+        ArrayNode b = (ArrayNode) s.path("processes").path(0).path("calls");
+        for (int i = b.size() - 1; i >= 0; i--) {
+            if (b.get(i).path("call").asText().equals("dat_ep_post_recv")) {
+                b.remove(i); // the receiver never posts its receive: the sender retries RNR for ever
+            }
+        }
+        ((ObjectNode) s.path("fabric").path("params")).put("transport.rnr_retry", 7);
+        Path f = write("rnr.json", s.toString());
+        Path out = tmp.resolve("rnr");
+        Result r = datsim("run", f.toString(), "--out", out.toString(), "--no-perfetto");
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.out().contains("stopped by the no-progress guard"), r.out());
+        assertTrue(r.out().contains("--no-progress TIME"), r.out());
+        assertTrue(Files.size(out.resolve("events.jsonl")) < 20L << 20);
+        Result o = datsim("run", f.toString(), "--out", out.toString(), "--no-perfetto", "--no-progress", "0",
+                "--max-output", "2MiB");
+        assertEquals(1, o.code(), o.err());
+        assertTrue(o.out().contains("stopped by the output guard"), o.out());
+        assertTrue(o.out().contains("--max-output SIZE"), o.out());
+        assertTrue(Files.size(out.resolve("events.jsonl")) < 3L << 20);
+    }
+
+    @Test
+    void aTebibyteWriteUnderASmallHeapIsTheResidentLimitMessageNotOutOfMemory() throws Exception {
+        ObjectNode s = example();
+        ((ObjectNode) s.path("fabric").path("params")).put("memory.max_resident", "1TiB");
+        ArrayNode a = (ArrayNode) s.path("processes").path(1).path("calls");
+        for (JsonNodeLike c : JsonNodeLike.of(a)) {
+            if ("src".equals(c.node().path("out").asText())) {
+                c.node().put("length", "1TiB");
+            }
+            if ("mem_write".equals(c.node().path("call").asText()) && "$src".equals(c.node().path("lmr").asText())) {
+                c.node().set("data", JSON.readTree("{\"fill\": 171, \"length\": \"1TiB\"}"));
+            }
+        }
+        Path f = write("tib.json", s.toString());
+        Path out = tmp.resolve("tib");
+        // a JVM of its own with a 256 MiB heap: the limit of 1 TiB is far above it
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                "-cp", System.getProperty("java.class.path"), DatsimCli.class.getName(), "run", f.toString(), "--out",
+                out.toString(), "--no-perfetto").redirectErrorStream(true).start();
+        String all = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(1, p.waitFor(), all);
+        assertFalse(all.contains("OutOfMemoryError") || all.contains("\tat "), all);
+        assertTrue(all.contains("host memory would exceed the heap the JVM has (256 MiB"), all);
+        assertTrue(all.contains("DATSIM_JAVA_OPTS=-Xmx"), all);
+        assertTrue(Files.exists(out.resolve("summary.json")));
+    }
+
+    @Test
+    void aFabricTooLargeForTheHeapEndsWithExit1AndHowToGiveMore() throws Exception {
+        ObjectNode s = (ObjectNode) JSON.readTree(moduleDir().resolve("examples/fat-tree-incast.json").toFile());
+        ((ObjectNode) s.path("fabric").path("topology").path("fat_tree")).put("k", 32);
+        Path f = write("ft32.json", s.toString());
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx48m",
+                "-cp", System.getProperty("java.class.path"), DatsimCli.class.getName(), "run", f.toString(), "--out",
+                tmp.resolve("ft").toString(), "--no-perfetto").redirectErrorStream(true).start();
+        String all = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(1, p.waitFor(), all);
+        assertFalse(all.contains("\tat "), all);
+        assertTrue(all.contains("needs more memory than the JVM has (48 MiB of heap); run with"
+                + " DATSIM_JAVA_OPTS=-Xmx"), all);
+    }
+
+    /** The objects of an array, to edit in place. */
+    private record JsonNodeLike(ObjectNode node) {
+        static List<JsonNodeLike> of(ArrayNode a) {
+            List<JsonNodeLike> l = new java.util.ArrayList<>();
+            a.forEach(n -> l.add(new JsonNodeLike((ObjectNode) n)));
+            return l;
+        }
+    }
+
+    @Test
+    void sweepMergeKeepsTheUsersPlots() throws Exception {
+        Path study = moduleDir().resolve("../studies/latency-vs-size.json");
+        ObjectNode st = (ObjectNode) JSON.readTree(study.toFile());
+        st.put("scenario", moduleDir().resolve("../studies/scenarios/qp-stream.json").toAbsolutePath().toString());
+        ((ObjectNode) st.path("axes").path(0)).set("values", JSON.readTree("[64, 128]"));
+        ((ObjectNode) st.path("axes").path(1)).set("values", JSON.readTree("[\"ib-edr\"]"));
+        Path f = write("study.json", st.toString());
+        Path out = tmp.resolve("sweep");
+        Result run = datsim("sweep", "run", f.toString(), "--out", out.toString());
+        assertEquals(0, run.code(), run.err() + run.out());
+        Files.createDirectories(out.resolve("plots"));
+        Files.writeString(out.resolve("plots/mine.svg"), "<svg/>");
+        Files.write(out.resolve("plots/photo.png"), new byte[] {1, 2, 3});
+        for (int i = 0; i < 2; i++) {
+            Result m = datsim("sweep", "merge", out.toString());
+            assertEquals(0, m.code(), m.err() + m.out());
+        }
+        assertEquals("<svg/>", Files.readString(out.resolve("plots/mine.svg")));
+        assertTrue(Files.exists(out.resolve("plots/photo.png")));
+        List<String> marked = Files.readAllLines(out.resolve("plots/.datsim-outputs"));
+        assertFalse(marked.contains("mine.svg"));
+        assertTrue(marked.size() > 1, marked.toString());
+    }
+}
