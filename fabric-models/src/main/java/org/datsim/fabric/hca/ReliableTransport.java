@@ -306,6 +306,7 @@ final class ReliableTransport implements AckTimer {
     /** Puts {@code first} and every later unfinished request of the queue pair back into its send queue. */
     private void requeueFrom(QueuePair qp, WorkRequest first) {
         qp.notStarted.clear();
+        sendEngine.dropQueued(qp, first);
         boolean from = false;
         for (WorkRequest o : qp.rung) {
             from |= o == first;
@@ -338,6 +339,7 @@ final class ReliableTransport implements AckTimer {
             QueuePair qp = wr.qp;
             qp.paused = true;
             qp.notStarted.clear();
+            sendEngine.dropQueued(qp, wr);
             sim.schedule(rnrTimer, () -> retransmitFrom(wr));
             return;
         }
