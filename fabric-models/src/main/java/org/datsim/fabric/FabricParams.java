@@ -400,7 +400,7 @@ public final class FabricParams {
             }
         }
         out.addAll(CcParams.crossCheck(p, LINK_BANDWIDTH, LINK_FLOW_CONTROL));
-        String cc = p.choice(CC_ALGORITHM);
+        String cc = "ib_credits".equals(p.choice(LINK_FLOW_CONTROL)) ? "none" : p.choice(CC_ALGORITHM);
         if (("dcqcn".equals(cc) || "dctcp".equals(cc)) && p.get(ECN_ENABLED) == 0) {
             out.add("cc.algorithm " + cc + " reacts to ECN marks: set ecn.enabled true (switches mark nothing"
                     + " without it, and the algorithm would never slow down)");
