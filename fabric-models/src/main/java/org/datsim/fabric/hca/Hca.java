@@ -73,7 +73,7 @@ import org.datsim.fabric.sw.Switch;
  * <li>{@link ResponseEngine}: RDMA Read requests and atomics at the responder.
  * <li>{@link Responder}: RDMA Writes and Sends at the responder (checks, receive matching, placement), ACKs and NAKs.
  * <li>{@link SendEngine}: doorbells, the round-robin over queue pairs, fences and read credits, WQE processing, packet
- * creation and the transmit buffer; the owner of a future per-QP rate limiter and window ({@link SendScheduler}).
+ * creation and the transmit buffer; the packet arbiter with the per-QP rate limiter and window ({@link SendScheduler}).
  * <li>{@link PayloadReader}: payload DMA reads, held by reference until the wire.
  * <li>{@link OnChipCaches}: the QP-context and MTT caches and what their misses cost.
  * <li>{@link DmaWriter}: the DMA write channel into host memory.

@@ -25,9 +25,10 @@ import org.datsim.fabric.memory.HostMemory;
  * NAKs, missing responses), the {@link Responder}, the {@link ResponseEngine}, the {@link DmaWriter} and the
  * {@link CompletionSink}; nothing calls back into it.
  *
- * <p>Where congestion control's receive side goes (not modelled yet): {@link #enterPipeline} sees every arriving
- * packet first; a packet's ECN mark is noticed there (the notification point's decision to send a CNP back to the
- * requester, per queue pair and no more often than its CNP interval, belongs to a method beside it).
+ * <p>Congestion control's receive side: {@link #enterPipeline} sees every arriving packet first; an ECN-marked Send or
+ * Write packet goes to its queue pair's DCQCN notification point, which may send a CNP back through the
+ * {@link Responder}. ACKs (their cumulative bytes, ECN echo and INT records) and CNPs for this HCA's own queue pairs go
+ * to the {@link SendEngine}'s controllers.
  */
 final class ReceivePipeline {
 

@@ -27,15 +27,13 @@ import org.datsim.fabric.memory.HostMemory;
  * {@link #emitAt}, the {@link ReliableTransport} puts queue pairs back in the round-robin ({@link #enqueue},
  * {@link #kick}) and the completions wake it through {@link SendScheduler}.
  *
- * <p>Where a per-QP rate limiter and congestion control go (not modelled yet): this part owns them, since it
- * decides when each packet leaves. The rate limiter holds a queue pair's packets so that they leave no faster than
- * the queue pair's current rate: its check goes in {@link #process}, where each packet's emission time {@code t} is
- * chosen (the time becomes at least the QP's next allowed departure, which then moves by the packet's wire time at
- * that rate), and the window of bytes in flight is checked in {@link #kick} beside the read-credit check (a queue pair
- * whose unacknowledged bytes fill its window leaves the round-robin, as {@code creditBlocked} does, and the
- * {@link ReliableTransport}'s {@code onAck} puts it back). The per-QP state (rate, next departure, bytes in flight)
- * belongs on {@link QueuePair}; the algorithm that sets the rate hears ACKs and CNPs in
- * {@link ReliableTransport#onAck} and ECN marks in {@link ReceivePipeline}'s {@code enterPipeline}.
+ * <p>With {@code hca.arbitration} packet (implied by any {@code cc.algorithm} but none) {@link #process} only fetches
+ * the WQE and queues the request on its queue pair; the packet arbiter ({@link #arbitrate}) then sends one packet at a
+ * time, round-robin among the queue pairs that may send: the first payload read's round trip done, the queue pair's
+ * rate limiter's next departure reached and its bytes in flight below its window ({@link QueuePair#rc}, a
+ * {@link RateController}). Each packet's payload is read when it is chosen. The controllers hear ACKs
+ * ({@link #onAckFeedback}) and CNPs ({@link #onCnp}) from the {@link ReceivePipeline}, and their timers through
+ * {@link CcTimerSet}; see docs/congestion-control.md.
  */
 final class SendEngine implements SendScheduler {
 
