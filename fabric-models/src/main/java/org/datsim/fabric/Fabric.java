@@ -107,6 +107,10 @@ public final class Fabric {
             long latency = l.latencyPs() >= 0 ? l.latencyPs() : params.get(FabricParams.LINK_LATENCY);
             Port ab = new Port(sim, rate, latency);
             Port ba = new Port(sim, rate, latency);
+            if (params.get(FabricParams.LINK_CONTROL_PRIORITY) != 0) {
+                ab.prioritiseControl();
+                ba.prioritiseControl();
+            }
             ab.setName(portName(l.a(), l.b(), portNames));
             ba.setName(portName(l.b(), l.a(), portNames));
             ports.add(ab);

@@ -92,6 +92,11 @@ public final class FabricParams {
             "switch.buffer_mode=shared: bytes of each input that absorb what arrives after its PAUSE was sent;"
                     + " 0 = derived per port as HPCC's third.cc, 3 x link rate x propagation delay, and at least 2"
                     + " largest packets");
+    /** A traffic class for acknowledgements. */
+    public static final ParamSpec LINK_CONTROL_PRIORITY = ParamSpec.bool("link.control_priority", false,
+            "ACKs, NAKs and CNPs travel in a traffic class of their own at every port (HCA and switch): served before"
+                    + " data and not paused by PFC, which pauses the data class; HPCC's ACK_HIGH_PRIO 1. Off: one"
+                    + " class for every packet");
     /** ECN marking on or off. */
     public static final ParamSpec ECN_ENABLED = ParamSpec.bool("ecn.enabled", false,
             "Switches mark data packets (Send, RDMA Write, RDMA Read response: RoCE's ECN-capable packets)"
@@ -336,7 +341,7 @@ public final class FabricParams {
     public static final List<ParamSpec> ALL = join(List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
             LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, SWITCH_MODE, SWITCH_BUFFER, LINK_FLOW_CONTROL,
             PFC_XOFF, PFC_XON, SWITCH_BUFFER_MODE, SWITCH_SHARED_BUFFER, PFC_ALPHA_SHIFT, PFC_RESERVE,
-            PFC_RESUME_OFFSET, PFC_HEADROOM, ECN_ENABLED, ECN_KMIN, ECN_KMAX, ECN_PMAX_PERCENT, CC_INT,
+            PFC_RESUME_OFFSET, PFC_HEADROOM, LINK_CONTROL_PRIORITY, ECN_ENABLED, ECN_KMIN, ECN_KMAX, ECN_PMAX_PERCENT, CC_INT,
             TRACE_PORT_SAMPLE_INTERVAL, PCIE_LATENCY, PCIE_BANDWIDTH, HCA_MTU, HCA_WQE_PROCESS,
             HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_TX_BUFFER, HCA_ARBITRATION, HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,
             HCA_QPC_MISS_PENALTY, HCA_MTT_ENTRIES, HCA_MTT_POLICY, HCA_MTT_MISS_PENALTY, HCA_MTT_PAGE, HCA_BIND_TIME,

@@ -207,6 +207,44 @@ class CongestionControlWiringTest {
     }
 
     @Test
+    void withControlPriorityAcksAndCnpsOvertakeDataAndIgnoreAPause() {
+        Simulator sim = new Simulator();
+        org.datsim.fabric.link.PacketPool pool = new org.datsim.fabric.link.PacketPool();
+        List<Integer> arrived = new ArrayList<>();
+        org.datsim.fabric.link.NetworkNode sink = new org.datsim.fabric.link.NetworkNode() {
+            @Override
+            public String name() {
+                return "sink";
+            }
+
+            @Override
+            public void receive(org.datsim.fabric.link.Packet p, int inPort) {
+                arrived.add(p.kind);
+                p.release();
+            }
+        };
+        for (boolean priority : new boolean[] {false, true}) {
+            arrived.clear();
+            Port port = new Port(sim, org.datsim.core.time.DataRate.ofBitsPerSecond(100_000_000_000L), US);
+            port.connect(sink, 0);
+            port.setFlowControl(org.datsim.fabric.link.FlowControl.PFC, 0);
+            if (priority) {
+                port.prioritiseControl();
+            }
+            port.pauseHandler().handle(1);
+            port.send(pool.acquire().set(org.datsim.fabric.link.Packet.RDMA_WRITE, 0, 1, 1082, null, 0, 1, 0, 0, 0));
+            port.send(pool.acquire().set(org.datsim.fabric.link.Packet.ACK, 0, 1, 86, null, 0, 1, 0, 0, 0));
+            port.send(pool.acquire().set(org.datsim.fabric.link.Packet.CNP, 0, 1, 98, null, 0, 1, 0, 0, 0));
+            sim.runUntil(sim.now() + 10 * US);
+            assertEquals(priority ? List.of(org.datsim.fabric.link.Packet.ACK, org.datsim.fabric.link.Packet.CNP)
+                    : List.of(), arrived, "paused: only the control class leaves, and only with the priority");
+            port.pauseHandler().handle(0);
+            sim.runUntil(sim.now() + 10 * US);
+            assertEquals(3, arrived.size());
+        }
+    }
+
+    @Test
     void twoDcqcnFlowsConvergeToFairShares() {
         // The paper's timers (HPCC run.py --cc dcqcn_paper: alpha 50 us, decrease 50 us, increase 55 us), as the
         // pure-logic test in CcDynamicsTest, which converges within 15 ms of the second flow's start.

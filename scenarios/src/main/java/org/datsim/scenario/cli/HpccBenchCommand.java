@@ -73,7 +73,8 @@ final class HpccBenchCommand implements Callable<Integer> {
     /**
      * HPCC's fabric ({@code run.py --bw 100}): the roce-100g preset, HPCC's 1000-byte payload per packet, PFC with
      * a shared switch buffer of 32 MiB and dynamic thresholds (BUFFER_SIZE 32, USE_DYNAMIC_PFC_THRESHOLD 1),
-     * per-packet arbitration among queue pairs and an ACK per packet (L2_ACK_INTERVAL 1), ECN marking for dcqcn
+     * per-packet arbitration among queue pairs, an ACK per packet (L2_ACK_INTERVAL 1) in a class of its own that PFC
+     * does not pause (ACK_HIGH_PRIO 1), ECN marking for dcqcn
      * (run.py's KMIN/KMAX/PMAX maps are the ecn.* defaults) and in-band telemetry for hpcc; then the overrides.
      */
     static Params params(String cc, List<String> overrides, List<String> problems) {
@@ -84,6 +85,7 @@ final class HpccBenchCommand implements Callable<Integer> {
         map.put(FabricParams.SWITCH_SHARED_BUFFER.name(), "32MiB");
         map.put(FabricParams.HCA_ARBITRATION.name(), "packet");
         map.put(FabricParams.ACK_INTERVAL.name(), "1");
+        map.put(FabricParams.LINK_CONTROL_PRIORITY.name(), "true"); // ACK_HIGH_PRIO 1
         map.put(FabricParams.CC_ALGORITHM.name(), cc);
         if ("dcqcn".equals(cc) || "dctcp".equals(cc)) {
             map.put(FabricParams.ECN_ENABLED.name(), "true"); // run.py's KMIN/KMAX/PMAX maps are ecn.*'s defaults
