@@ -104,7 +104,11 @@ public final class Fabric {
         for (LinkSpec l : topology.links()) {
             DataRate rate = l.bandwidthBps() > 0 ? DataRate.ofBitsPerSecond(l.bandwidthBps())
                     : params.rate(FabricParams.LINK_BANDWIDTH);
-            long latency = l.latencyPs() >= 0 ? l.latencyPs() : params.get(FabricParams.LINK_LATENCY);
+            NetworkNode na = nodes.get(l.a());
+            NetworkNode nb = nodes.get(l.b());
+            // The cable's delay, plus the PHY of each HCA at an end (a switch's PHYs are in its switch.latency).
+            long latency = (l.latencyPs() >= 0 ? l.latencyPs() : params.get(FabricParams.LINK_LATENCY))
+                    + phyLatency(na, l.a(), hostParams, params) + phyLatency(nb, l.b(), hostParams, params);
             Port ab = new Port(sim, rate, latency);
             Port ba = new Port(sim, rate, latency);
             if (params.get(FabricParams.LINK_CONTROL_PRIORITY) != 0) {
@@ -115,8 +119,6 @@ public final class Fabric {
             ba.setName(portName(l.b(), l.a(), portNames));
             ports.add(ab);
             ports.add(ba);
-            NetworkNode na = nodes.get(l.a());
-            NetworkNode nb = nodes.get(l.b());
             int ia = attach(na, ab);
             int ib = attach(nb, ba);
             ab.connect(nb, ib);
@@ -313,6 +315,11 @@ public final class Fabric {
             name = base + "#" + k;
         }
         return name;
+    }
+
+    /** The PHY latency of a link end: its host's hca.phy_latency, or 0 for a switch (not a host). */
+    private static long phyLatency(NetworkNode node, String name, Map<String, Params> hostParams, Params params) {
+        return node instanceof Hca ? hostParams.getOrDefault(name, params).get(FabricParams.HCA_PHY_LATENCY) : 0;
     }
 
     private static int attach(NetworkNode node, Port port) {

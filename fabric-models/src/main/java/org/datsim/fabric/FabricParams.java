@@ -20,7 +20,10 @@ public final class FabricParams {
             "Data rate of every link, each direction");
     /** Link propagation delay. */
     public static final ParamSpec LINK_LATENCY = ParamSpec.time("link.latency", "50ns",
-            "Propagation delay of a link, cable and PHY, from the last bit sent to the last bit received");
+            "Propagation delay of a link from the last bit sent to the last bit received, except the ports' PHYs"
+                    + " counted elsewhere: an HCA's port adds hca.phy_latency at its end, a switch's ports are in"
+                    + " switch.latency; with hca.phy_latency 0 (the default) it is the whole delay between the ports,"
+                    + " as before hca.phy_latency existed. The presets set it to the cable alone (about 5 ns/m)");
     /** Per-packet transport headers. */
     public static final ParamSpec LINK_HEADER_BYTES = ParamSpec.bytes("link.header_bytes", "26B", 0, 4096,
             "Header bytes on every packet (InfiniBand LRH 8 + BTH 12 + ICRC 4 + VCRC 2)");
@@ -33,7 +36,14 @@ public final class FabricParams {
     /** Switch forwarding latency. */
     public static final ParamSpec SWITCH_LATENCY = ParamSpec.time("switch.latency", "100ns",
             "Forwarding latency of a switch, from the last bit received (store_and_forward) or the first bit"
-                    + " received (cut_through) to the packet joining the output queue");
+                    + " received (cut_through) to the packet joining the output queue: the port-to-port latency of the"
+                    + " switch's data sheet, the PHYs (SerDes, FEC) of its input and output ports included, so a hop"
+                    + " costs this on top of the cable's link.latency");
+    /** PHY latency of an HCA port. */
+    public static final ParamSpec HCA_PHY_LATENCY = ParamSpec.time("hca.phy_latency", "0ns",
+            "Latency of an HCA port's PHY (SerDes, PCS, FEC) that a packet crosses once as it leaves and once as"
+                    + " it arrives: a link with an HCA at one end takes it once, back to back twice, on top of"
+                    + " link.latency; 0 leaves it to link.latency (as before it existed)");
     /** Switch forwarding mode. */
     public static final ParamSpec SWITCH_MODE = ParamSpec.choice("switch.mode", "store_and_forward",
             "store_and_forward: a switch forwards a packet once its last bit has arrived; cut_through: once its"
@@ -130,6 +140,21 @@ public final class FabricParams {
     public static final ParamSpec PCIE_LATENCY = ParamSpec.time("pcie.latency", "150ns",
             "One-way latency between host memory or CPU and the HCA over PCIe (an MMIO doorbell, a posted DMA"
                     + " write; a DMA read costs two)");
+    /** Host-side time of a DMA read. */
+    public static final ParamSpec PCIE_DMA_READ_DELAY = ParamSpec.time("pcie.dma_read_delay", "0ns",
+            "Time a DMA read spends in the host besides its two PCIe crossings (2 x pcie.latency): the root complex"
+                    + " fetching the data from cache or memory. Every DMA read of the HCA pays it (WQE, payload, the"
+                    + " responder's read of RDMA Read data and atomics); DMA writes are posted and do not");
+    /** PCIe read request size. */
+    public static final ParamSpec PCIE_MAX_READ_REQUEST = ParamSpec.bytes("pcie.max_read_request", "4KiB", 128, 4096,
+            "Largest PCIe read request (MRRS): the HCA DMA-reads a payload in requests of this many bytes (aligned to"
+                    + " the message) and packetises a request's data once all of it has arrived; a packet starts on"
+                    + " the wire as soon as the request holding its first byte is in (cut through), and its last bit"
+                    + " leaves no earlier than its last byte has been read");
+    /** PCIe write size. */
+    public static final ParamSpec PCIE_MAX_PAYLOAD = ParamSpec.bytes("pcie.max_payload", "256B", 128, 4096,
+            "Largest PCIe write (MPS): the receiving HCA DMA-writes a packet's payload in pieces of this many bytes"
+                    + " as they arrive (cut through), not once the whole packet is in");
     /** PCIe data rate. */
     public static final ParamSpec PCIE_BANDWIDTH = ParamSpec.rate("pcie.bandwidth", "128Gbps",
             "Usable PCIe data rate between host memory and the HCA (Gen3 x16)");
@@ -224,7 +249,13 @@ public final class FabricParams {
                     + " on both (OFA dapl's openib_cma provider)", "timed_out", "unreachable");
     /** CPU cost of a post. */
     public static final ParamSpec CPU_POST_OVERHEAD = ParamSpec.time("cpu.post_overhead", "60ns",
-            "CPU time of a dat_ep_post_* call: building the WQE and writing the doorbell");
+            "CPU time of a dat_ep_post_* call up to its doorbell write: building the WQE (the latency a post adds)");
+    /** CPU occupancy of a doorbell. */
+    public static final ParamSpec CPU_DOORBELL_OCCUPANCY = ParamSpec.time("cpu.doorbell_occupancy", "0ns",
+            "CPU time after the doorbell write of a request post (Send, RDMA Write or Read, atomic, RMR bind): the"
+                    + " MMIO store through the write-combining buffer and the fence that waits for it to drain"
+                    + " towards PCIe. The doorbell is on its way meanwhile, so it delays the next call, not the"
+                    + " operation: it bounds the message rate, not the latency. Receives ring no MMIO doorbell");
     /** CPU cost of other calls. */
     public static final ParamSpec CPU_CALL_OVERHEAD = ParamSpec.time("cpu.call_overhead", "100ns",
             "CPU time of any other DAT call that does not block");
@@ -339,15 +370,18 @@ public final class FabricParams {
 
     /** Every fabric parameter in catalogue order. */
     public static final List<ParamSpec> ALL = join(List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
-            LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, SWITCH_MODE, SWITCH_BUFFER, LINK_FLOW_CONTROL,
-            PFC_XOFF, PFC_XON, SWITCH_BUFFER_MODE, SWITCH_SHARED_BUFFER, PFC_ALPHA_SHIFT, PFC_RESERVE,
+            LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, HCA_PHY_LATENCY, SWITCH_MODE, SWITCH_BUFFER,
+            LINK_FLOW_CONTROL, PFC_XOFF, PFC_XON, SWITCH_BUFFER_MODE, SWITCH_SHARED_BUFFER, PFC_ALPHA_SHIFT, PFC_RESERVE,
             PFC_RESUME_OFFSET, PFC_HEADROOM, LINK_CONTROL_PRIORITY, ECN_ENABLED, ECN_KMIN, ECN_KMAX, ECN_PMAX_PERCENT, CC_INT,
-            TRACE_PORT_SAMPLE_INTERVAL, PCIE_LATENCY, PCIE_BANDWIDTH, HCA_MTU, HCA_WQE_PROCESS,
-            HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_TX_BUFFER, HCA_ARBITRATION, HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,
+            TRACE_PORT_SAMPLE_INTERVAL, PCIE_LATENCY, PCIE_DMA_READ_DELAY, PCIE_BANDWIDTH,
+            PCIE_MAX_READ_REQUEST, PCIE_MAX_PAYLOAD, HCA_MTU, HCA_WQE_PROCESS,
+            HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_TX_BUFFER, HCA_ARBITRATION,
+            HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,
             HCA_QPC_MISS_PENALTY, HCA_MTT_ENTRIES, HCA_MTT_POLICY, HCA_MTT_MISS_PENALTY, HCA_MTT_PAGE, HCA_BIND_TIME,
             PROVIDER_BIND_EVENT, PROVIDER_BIND_DISCONNECTED, PROVIDER_SRQ_LW_EVENT, PROVIDER_CM_TIMEOUT_EVENT,
-            CPU_POST_OVERHEAD, CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
-            CM_PROCESSING, CM_MAD_BYTES, CM_RESPONSE_TIMEOUT, CM_MAX_RETRIES, RNR_TIMER, RNR_RETRY, ACK_INTERVAL, HCA_ACK_TIMEOUT,
+            CPU_POST_OVERHEAD, CPU_DOORBELL_OCCUPANCY, CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
+            CM_PROCESSING, CM_MAD_BYTES, CM_RESPONSE_TIMEOUT, CM_MAX_RETRIES, RNR_TIMER, RNR_RETRY, ACK_INTERVAL,
+            HCA_ACK_TIMEOUT,
             HCA_RETRY_COUNT, READ_ORDERING, READ_JITTER, IA_MAX_RDMA_READ_IN,
             IA_MAX_RDMA_READ_OUT, MEMORY_MAX_RESIDENT, MEMORY_COHERENCE, IA_MAX_EVD_QLEN,
             IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV), CcParams.ALL);

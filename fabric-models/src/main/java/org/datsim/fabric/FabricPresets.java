@@ -69,17 +69,29 @@ public final class FabricPresets {
         // ConnectX-4/5 EDR on PCIe Gen3 x16, back to back; tuned to perftest (docs/calibration.md).
         Map<String, String> edr = new LinkedHashMap<>();
         edr.put("link.bandwidth", "100Gbps");        // 4x 25.78125 Gbaud, 64b/66b
-        edr.put("link.latency", "90ns");             // cable, SerDes and PHY of both ports
+        // Back to back, 90 ns from port to port (calibrated with ib_send_lat 32 B): a 2 m copper cable at about 5 ns/m,
+        // and the SerDes and PHY of each HCA's port. A switch hop adds its port-to-port latency, which includes its own
+        // PHYs, and one more cable: Switch-IB 2 is specified at 90 ns port to port, cut through.
+        edr.put("link.latency", "10ns");             // the cable alone
+        edr.put("hca.phy_latency", "40ns");          // per HCA port: (90 - 10) / 2
         edr.put("link.header_bytes", "26B");         // LRH 8 + BTH 12 + ICRC 4 + VCRC 2
         edr.put("link.reth_bytes", "16B");
         edr.put("link.aeth_bytes", "4B");
-        edr.put("switch.latency", "100ns");
+        edr.put("switch.latency", "90ns");           // Switch-IB 2 (SB7800) data sheet, port to port
+        edr.put("switch.mode", "cut_through");       // as Switch-IB 2 forwards (its 90 ns is first bit in to out)
         edr.put("link.flow_control", "ib_credits");  // InfiniBand's credit-based lossless links (the default)
         edr.put("pcie.latency", "125ns");
         edr.put("pcie.bandwidth", "96.6Gbps");       // Gen3 x16 after 128b/130b, TLP headers and DLLPs
+        // The host's part of a DMA read (root complex, cache or memory), besides its 2 x 125 ns: calibrated, between the
+        // ib_send_lat 1 KiB and 4 KiB targets (docs/calibration.md).
+        edr.put("pcie.dma_read_delay", "75ns");
+        edr.put("pcie.max_read_request", "4KiB");    // the largest MRRS; payloads are read in requests of 4 KiB
+        edr.put("pcie.max_payload", "256B");         // the MPS of ConnectX-4/5 on Gen3 hosts
         edr.put("hca.mtu", "4KiB");
         edr.put("hca.wqe_process", "150ns");
-        edr.put("hca.wqe_interval", "70ns");         // about 14 million messages per second
+        // The send engine's occupancy per work request: about 7 million messages per second, the top of the published
+        // single-QP perftest range (2.5-7.3 Mpps; 6.9 Mpps ib_write_bw -s 2, tx depth 128; docs/calibration.md).
+        edr.put("hca.wqe_interval", "140ns");
         edr.put("hca.wqe_bytes", "64B");
         edr.put("hca.rx_process", "150ns");
         edr.put("hca.max_inline", "220B");           // perftest's default inline size for latency tests
@@ -88,16 +100,17 @@ public final class FabricPresets {
         edr.put("hca.mtt_entries", "4096");
         edr.put("hca.mtt_miss_penalty", "250ns");    // 2 x pcie.latency
         edr.put("cpu.post_overhead", "60ns");
+        edr.put("cpu.doorbell_occupancy", "60ns");   // MMIO doorbell + write-combining flush; see docs/calibration.md
         edr.put("cpu.poll_overhead", "40ns");
         add("ib-edr", "InfiniBand EDR, 100 Gb/s, ConnectX-4/5 class on PCIe Gen3 x16 (calibrated to perftest)", edr);
 
         Map<String, String> hdr = new LinkedHashMap<>(edr);
         hdr.put("link.bandwidth", "200Gbps");        // 4 lanes of 53.125 Gb/s (26.5625 GBd PAM4), less FEC and coding
-        hdr.put("link.latency", "120ns");            // PAM4 with RS-FEC adds latency
+        hdr.put("hca.phy_latency", "55ns");          // PAM4 with RS-FEC adds latency: 120 ns back to back
         hdr.put("pcie.latency", "115ns");
         hdr.put("pcie.bandwidth", "196Gbps");        // Gen4 x16
         hdr.put("hca.wqe_process", "120ns");
-        hdr.put("hca.wqe_interval", "50ns");
+        hdr.put("hca.wqe_interval", "100ns");
         hdr.put("hca.rx_process", "120ns");
         hdr.put("hca.qpc_entries", "512");
         hdr.put("hca.qpc_miss_penalty", "230ns");
@@ -108,11 +121,11 @@ public final class FabricPresets {
 
         Map<String, String> ndr = new LinkedHashMap<>(edr);
         ndr.put("link.bandwidth", "400Gbps");        // 4 lanes of 106.25 Gb/s (53.125 GBd PAM4), less FEC and coding
-        ndr.put("link.latency", "130ns");
+        ndr.put("hca.phy_latency", "60ns");          // 130 ns back to back
         ndr.put("pcie.latency", "110ns");
         ndr.put("pcie.bandwidth", "392Gbps");        // Gen5 x16
         ndr.put("hca.wqe_process", "100ns");
-        ndr.put("hca.wqe_interval", "35ns");
+        ndr.put("hca.wqe_interval", "70ns");
         ndr.put("hca.rx_process", "100ns");
         ndr.put("hca.qpc_entries", "1024");
         ndr.put("hca.qpc_miss_penalty", "220ns");
@@ -122,13 +135,16 @@ public final class FabricPresets {
                 + " calibrated)", ndr);
 
         Map<String, String> roce = new LinkedHashMap<>(edr);
-        // ib-edr's 90 ns plus the RS(528,514) FEC that 100GBASE-CR4 requires (Clause 91): a 5280-bit codeword takes
-        // 51 ns to arrive over 4 x 25.78125 Gb/s before it can be decoded, and decoding as long again. Calibrated:
-        // ib_send_lat 8 B, ConnectX-5 RoCE back to back, 0.92 us (docs/calibration.md).
-        roce.put("link.latency", "200ns");
+        // Back to back 200 ns from port to port: ib-edr's 90 ns plus the RS(528,514) FEC that 100GBASE-CR4 requires
+        // (Clause 91): a 5280-bit codeword takes 51 ns to arrive over 4 x 25.78125 Gb/s before it can be decoded, and
+        // decoding as long again, 110 ns, shared between the two ports' PHYs. Calibrated: ib_send_lat 8 B, ConnectX-5
+        // RoCE back to back, 0.92 us (docs/calibration.md).
+        roce.put("hca.phy_latency", "95ns");         // 200 ns back to back with the 10 ns cable: 40 ns + 55 ns of FEC
         // Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4, plus preamble 8 and inter-frame gap 12 on the wire
         roce.put("link.header_bytes", "82B");
-        roce.put("switch.latency", "300ns");
+        // 100 GbE switches of that generation: 250-300 ns port to port, RS-FEC on both ports included (issue 14);
+        // the middle of that range, not a measured figure.
+        roce.put("switch.latency", "275ns");
         roce.put("hca.mtu", "1KiB");                 // the RoCE MTU that fits a standard 1500-byte Ethernet frame
         roce.put("link.flow_control", "pfc");        // lossless RoCE: priority flow control (pfc.xoff/xon defaults)
         add("roce-100g", "RoCEv2 over 100 Gb/s Ethernet, ConnectX-5 class, 1500-byte frames (small-message latency"

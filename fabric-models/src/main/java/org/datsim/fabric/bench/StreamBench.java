@@ -77,22 +77,27 @@ public final class StreamBench {
      * The model's arrival time of the last bit of N RDMA Writes of one size, all posted at time 0 on one queue pair
      * of an idle HCA, back to back, with the buffers registered (no cache misses). The doorbells reach the HCA at
      * {@code L} (pcie.latency). The send engine is pipelined: write {@code i} is taken up at {@code L + i E} with
-     * {@code E = max(D, wqe_interval)}, {@code D = sum dma(len_k)} the payload DMA of one write (the engine takes the
-     * next write just early enough for its payload to follow without a gap). Packet {@code k} of a write is ready at
-     * {@code a_k = wqe_process + 4L + dma(wqe_bytes) + sum_{j<=k} dma(len_j)} after it is taken up (WQE fetch and
-     * payload read round trips) and occupies the wire for {@code w_k} (headers + payload at the link rate; one write
+     * {@code E = max(D, wqe_interval)}, {@code D = sum dma(r_m)} the payload DMA of one write, read in requests
+     * {@code r_m} of pcie.max_read_request (the engine takes the next write just early enough for its payload to
+     * follow without a gap). Packet {@code k} of a write is ready when the read request holding it is in (requests
+     * as large as packets at least, else no closed form), at
+     * {@code a_k = wqe_process + 4L + 2R + dma(wqe_bytes) + sum_{m<=m(k)} dma(r_m)} after it is taken up (WQE fetch
+     * and payload read round trips, R = pcie.dma_read_delay each) and occupies the wire for {@code w_k} (headers +
+     * payload at the link rate; one write
      * takes {@code W = sum w_k}). The link is a FIFO: the last bit leaves at the largest, over every packet, of its
      * ready time plus the wire time of it and every later packet, which for these periodic ready times is
      * {@code L + T + (N-1) max(E, W)} with {@code T = max_k (a_k + sum_{j>=k} w_j)}, and arrives one link latency
-     * {@code P} later. The bottleneck is the engine if {@code E >= W}, else the link.
+     * {@code P} later (link.latency and both HCAs' hca.phy_latency). The bottleneck is the engine if
+     * {@code E >= W}, else the link.
      *
      * <p>Writes are posted in a window: the completion of write {@code j} posts write {@code j + window}; its
-     * doorbell reaches the HCA {@code X = P + rx + dma(len_last) + w_ack + P + rx + 2L} after write {@code j}'s last
-     * bit left (arrival, receive pipeline, DMA write issued, ACK, receive pipeline, CQE write, doorbell). The closed
+     * doorbell reaches the HCA {@code X = P + rx + dma(piece_last) + w_ack + P + rx + 2L} after write {@code j}'s last
+     * bit left (arrival, receive pipeline, the last pcie.max_payload piece's DMA write issued (the responder writes as
+     * data arrives), ACK, receive pipeline, CQE write, doorbell). The closed
      * form holds if that is never late: for an engine bottleneck not later than the engine would take the write up
      * ({@code T + X <= window E}); for a link bottleneck early enough for every packet to be ready when the link
      * would start it ({@code X + a_k - sum_{j<k} w_j <= (window - 1) W} for every k). It also needs the responder's
-     * DMA writes to keep up with arrivals ({@code dma(len_k) <= w_j} for all k, j).
+     * DMA writes to keep up with arrivals (PCIe no slower than the link over a piece and over a packet).
      *
      * @param p the parameters
      * @param n the number of writes
@@ -112,28 +117,42 @@ public final class StreamBench {
         if (mttEntries > 0 && bytes / p.get(FabricParams.HCA_MTT_PAGE) + 2 > mttEntries) {
             return -1; // the buffer's translations do not all stay in the MTT cache
         }
+        long readRequest = p.get(FabricParams.PCIE_MAX_READ_REQUEST);
+        long piece = p.get(FabricParams.PCIE_MAX_PAYLOAD);
+        long readDelay = p.get(FabricParams.PCIE_DMA_READ_DELAY);
+        if (readRequest < mtu) {
+            return -1; // packets stream out while their later read requests are read: no simple form
+        }
         int packets = (int) Math.max(1, (bytes + mtu - 1) / mtu);
         long[] a = new long[packets];
         long[] w = new long[packets];
-        long t = p.get(FabricParams.HCA_WQE_PROCESS) + 4 * pcie
+        long t = p.get(FabricParams.HCA_WQE_PROCESS) + 4 * pcie + 2 * readDelay
                 + pcieRate.transmitTimePs(p.get(FabricParams.HCA_WQE_BYTES));
         long payloadDma = 0;
-        long maxDma = 0;
-        long minWire = Long.MAX_VALUE;
-        long lastDma = 0;
+        long read = 0;
+        long lastPiece = 0;
         for (int k = 0; k < packets; k++) {
-            long len = Math.min(mtu, bytes - k * mtu);
-            lastDma = pcieRate.transmitTimePs(len);
-            t += lastDma;
-            payloadDma += lastDma;
+            long off = k * mtu;
+            long len = Math.min(mtu, bytes - off);
+            while (read <= off) { // the read request holding the packet (read requests hold whole packets)
+                long end = Math.min(bytes, (read / readRequest + 1) * readRequest);
+                long dma = pcieRate.transmitTimePs(end - read);
+                t += dma;
+                payloadDma += dma;
+                read = end;
+            }
             a[k] = t;
             w[k] = link.transmitTimePs(header + len + (k == 0 ? reth : 0));
-            maxDma = Math.max(maxDma, lastDma);
-            minWire = Math.min(minWire, w[k]);
+            // The responder writes the payload as it arrives, piece by piece: it keeps up if PCIe is not slower than
+            // the link over a piece and over the packet.
+            long firstPiece = Math.min(piece, len);
+            if (pcieRate.transmitTimePs(firstPiece) > link.transmitTimePs(firstPiece)
+                    || pcieRate.transmitTimePs(len) > link.transmitTimePs(len)) {
+                return -1; // the responder's DMA writes queue up: the ACK timing has no simple form
+            }
+            lastPiece = len - (len - 1) / piece * piece;
         }
-        if (maxDma > minWire) {
-            return -1; // the responder's DMA writes queue up: the ACK timing has no simple form
-        }
+        long lastDma = pcieRate.transmitTimePs(lastPiece);
         long e = Math.max(payloadDma, p.get(FabricParams.HCA_WQE_INTERVAL)); // the engine's time per write
         long tail = 0;
         long wireAfter = 0;
@@ -142,7 +161,7 @@ public final class StreamBench {
             tail = Math.max(tail, a[k] + wireAfter);
         }
         long wire = wireAfter; // W, the wire time of one write
-        long latency = p.get(FabricParams.LINK_LATENCY);
+        long latency = p.get(FabricParams.LINK_LATENCY) + 2 * p.get(FabricParams.HCA_PHY_LATENCY);
         long rx = p.get(FabricParams.HCA_RX_PROCESS);
         long ack = link.transmitTimePs(header + p.get(FabricParams.LINK_AETH_BYTES));
         long x = 2 * latency + 2 * rx + lastDma + ack + 2 * pcie;
@@ -181,9 +200,12 @@ public final class StreamBench {
         long wire = 0;
         for (int k = 0; k < packets; k++) {
             long len = Math.min(mtu, bytes - k * mtu);
-            dma += pcieRate.transmitTimePs(len);
             wire += link.transmitTimePs(p.get(FabricParams.LINK_HEADER_BYTES) + len
                     + (k == 0 ? p.get(FabricParams.LINK_RETH_BYTES) : 0));
+        }
+        long request = p.get(FabricParams.PCIE_MAX_READ_REQUEST);
+        for (long read = 0; read < bytes; read += request) { // the payload is read request by request
+            dma += pcieRate.transmitTimePs(Math.min(request, bytes - read));
         }
         return Math.max(dma, p.get(FabricParams.HCA_WQE_INTERVAL)) >= wire ? "hca_engine" : "link";
     }

@@ -2,10 +2,11 @@ package org.datsim.fabric.hca;
 
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.time.DataRate;
+import org.datsim.fabric.link.Packet;
 
 /**
  * The HCA's DMA write channel into host memory: writes cross PCIe one after another at its data rate, then its
- * latency. The responder, the receive pipeline, the reliable transport (a duplicate's ACK goes after the writes
+ * latency. An arrived packet's payload is written as it arrived, in pieces of pcie.max_payload (cut through). The responder, the receive pipeline, the reliable transport (a duplicate's ACK goes after the writes
  * issued so far) and the completions (a CQE written this way lands after the data written before it) schedule
  * through it.
  */
@@ -14,6 +15,9 @@ final class DmaWriter {
     private final Simulator sim;
     private final long pcieLatency;
     private final DataRate pcieRate;
+    private final HcaContext c;
+    private final int hostId;
+    private final int piece;
     /** When the writes scheduled so far have all crossed PCIe's data rate. */
     private long dmaWriteFree;
 
@@ -21,6 +25,39 @@ final class DmaWriter {
         this.sim = c.sim;
         this.pcieLatency = c.pcieLatency;
         this.pcieRate = c.pcieRate;
+        this.c = c;
+        this.hostId = c.hostId;
+        this.piece = c.writePiece;
+    }
+
+    /**
+     * Schedules the DMA write of an arrived packet's payload in pieces of pcie.max_payload as its bytes arrived: piece
+     * k is writable once its last byte was in (the wire time of the payload after it before now, the packet's
+     * arrival, or its dispatch after a stall), and the pieces cross PCIe one after another at its rate after the
+     * writes scheduled before; then its latency. A packet no bigger than a piece, or one that came through the
+     * internal loopback (all there at once), is written whole.
+     *
+     * @param p the packet
+     * @param len its payload bytes
+     * @param stall the MTT stall before its first write
+     * @return the delay from now until the payload is in host memory
+     */
+    long dmaWriteArrived(Packet p, int len, long stall) {
+        DataRate link = c.linkRate;
+        if (len <= piece || link == null || p.srcHost == hostId) {
+            return dmaWriteDelay(len, stall);
+        }
+        long now = sim.now();
+        long at = now + stall;
+        long free = Math.max(at - link.transmitTimePs(len), dmaWriteFree);
+        int done = 0;
+        while (done < len) {
+            int n = Math.min(piece, len - done);
+            done += n;
+            free = Math.max(free, at - link.transmitTimePs(len - done)) + pcieRate.transmitTimePs(n);
+        }
+        dmaWriteFree = free;
+        return free + pcieLatency - now;
     }
 
     /**

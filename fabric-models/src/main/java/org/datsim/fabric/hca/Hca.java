@@ -21,9 +21,12 @@ import org.datsim.fabric.sw.Switch;
  *
  * <p>Requester: a post rings the doorbell, which reaches the HCA {@code pcie.latency} later. The send engine serves
  * queue pairs round-robin, taking up a work request every {@code hca.wqe_interval} at most: it looks the QP
- * context up in its cache and spends {@code hca.wqe_process}, then DMA-reads the WQE (a PCIe round trip, overlapping the next work request) and the
- * payload (another round trip, then packet by packet at {@code pcie.bandwidth}; each packet's bytes are read from
- * host memory when its DMA finishes, and every page is translated through the MTT cache). The payload DMA is one
+ * context up in its cache and spends {@code hca.wqe_process}, then DMA-reads the WQE (a PCIe round trip and
+ * {@code pcie.dma_read_delay}, overlapping the next work request) and the payload (another such read, then read
+ * request by read request of {@code pcie.max_read_request} at {@code pcie.bandwidth}; a packet leaves as soon as the
+ * request holding its first byte is in, its last bit no earlier than its last byte was read, so payload streams
+ * through the HCA and the MTU costs only headers; each packet's bytes are read from host memory when it is emitted,
+ * and every page is translated through the MTT cache). The payload DMA is one
  * channel: the engine takes the next work request just early enough for that one's payload to follow without a
  * gap. An inline Send or RDMA Write ({@code hca.max_inline}) carries its payload in the doorbell write (BlueFlame):
  * the CPU copies the bytes at the post and the HCA fetches neither WQE nor payload. Packets leave in processing
@@ -32,7 +35,8 @@ import org.datsim.fabric.sw.Switch;
  *
  * <p>Receive pipeline: every arriving packet needs its QP context; a miss stalls the pipeline (packets leave it in
  * arrival order), which then spends {@code hca.rx_process}. Data is DMA-written in arrival order at
- * {@code pcie.bandwidth} (each page translated) and lands {@code pcie.latency} later.
+ * {@code pcie.bandwidth} (each page translated), in pieces of {@code pcie.max_payload} as it arrived (cut through),
+ * and lands {@code pcie.latency} later.
  *
  * <p>Responder: incoming RDMA Writes and Sends are checked (remote key, receive available, length), placed by DMA,
  * and acknowledged once the last packet's DMA write has been issued. A Send finding no receive is refused with an
@@ -247,6 +251,7 @@ public final class Hca implements NetworkNode {
      */
     public void attach(Port port) {
         this.port = port;
+        c.linkRate = port.rate();
         port.setListener(this::onTransmit);
     }
 

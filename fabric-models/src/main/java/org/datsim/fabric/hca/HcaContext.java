@@ -12,8 +12,8 @@ import org.datsim.fabric.memory.HostMemory;
 /**
  * What every part of an {@link Hca} needs and nothing else: the simulator, the trace, the host's identity and memory,
  * the PCIe figures, the MTU and header sizes, and the packet pool. One per HCA, made by {@link Hca} and given to each
- * part, which keeps what it uses; only the pool changes after construction ({@link Hca#setPacketPool}, before the
- * run).
+ * part, which keeps what it uses; only the pool and the link rate change after construction
+ * ({@link Hca#setPacketPool}, {@link Hca#attach}, before the run).
  */
 final class HcaContext {
 
@@ -23,6 +23,12 @@ final class HcaContext {
     final HostMemory memory;
     final TraceSource<TraceEvent> trace;
     final long pcieLatency;
+    /** pcie.dma_read_delay: the host's part of a DMA read, besides its two PCIe crossings. */
+    final long readDelay;
+    /** pcie.max_read_request: payloads are DMA-read in requests of this many bytes, aligned to the message. */
+    final int readRequest;
+    /** pcie.max_payload: arriving payload is DMA-written in pieces of this many bytes. */
+    final int writePiece;
     final DataRate pcieRate;
     final int mtu;
     /** link.header_bytes: the headers every packet carries. */
@@ -33,6 +39,8 @@ final class HcaContext {
     final int aeth;
     /** Where packets come from: the HCA's own pool until {@link Hca#setPacketPool} gives it the fabric's. */
     PacketPool pool = new PacketPool();
+    /** The rate of the HCA's link, at which arriving payload streams in; set by {@link Hca#attach}, null before. */
+    DataRate linkRate;
 
     HcaContext(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
             TraceSource<TraceEvent> trace) {
@@ -43,6 +51,9 @@ final class HcaContext {
         this.trace = trace;
         this.pcieLatency = params.get(FabricParams.PCIE_LATENCY);
         this.pcieRate = params.rate(FabricParams.PCIE_BANDWIDTH);
+        this.readDelay = params.get(FabricParams.PCIE_DMA_READ_DELAY);
+        this.readRequest = (int) params.get(FabricParams.PCIE_MAX_READ_REQUEST);
+        this.writePiece = (int) params.get(FabricParams.PCIE_MAX_PAYLOAD);
         this.mtu = (int) params.get(FabricParams.HCA_MTU);
         this.header = (int) params.get(FabricParams.LINK_HEADER_BYTES);
         this.reth = (int) params.get(FabricParams.LINK_RETH_BYTES);

@@ -196,10 +196,10 @@ final class ReceivePipeline {
         wr.responses++;
         transport.progress(wr.qp);
         long stall = caches.mttCostLocal(wr, p.offset, p.length, wr.qp.name);
-        sim.schedule(dma.dmaWriteDelay(p.length, stall), placeReadResponseHandler, p.id);
+        sim.schedule(dma.dmaWriteArrived(p, p.length, stall), placeReadResponseHandler, p.id);
     }
 
-    /** The DMA write of an RDMA Read response's payload, when it lands ({@link DmaWriter#dmaWriteDelay}). */
+    /** The DMA write of an RDMA Read response's payload, when it lands ({@link DmaWriter#dmaWriteArrived}). */
     private void placeReadResponse(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         if (wr.done) {

@@ -181,7 +181,7 @@ final class Responder {
         boolean last = p.isLast();
         p.aux = qp;
         long stall = caches.mttCost(wr.remoteAddress + p.offset, p.length, qp.name, wr);
-        long delay = dma.dmaWriteDelay(p.length, stall);
+        long delay = dma.dmaWriteArrived(p, p.length, stall);
         sim.schedule(delay, placeWriteHandler, p.id);
         if (last) {
             ackAfterWrite(qp, wr, delay, p); // the packet is released by its placement, an event later
@@ -248,7 +248,7 @@ final class Responder {
         }
         p.aux = recv;
         long stall = caches.mttCostLocal(recv, p.offset, p.length, qp.name);
-        long delay = dma.dmaWriteDelay(p.length, stall);
+        long delay = dma.dmaWriteArrived(p, p.length, stall);
         sim.schedule(delay, placeSendHandler, p.id);
         if (last) {
             ackAfterWrite(qp, wr, delay, p); // the packet is released by its placement, an event later

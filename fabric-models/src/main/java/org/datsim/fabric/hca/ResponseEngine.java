@@ -66,7 +66,7 @@ final class ResponseEngine {
         this.readJitter = params.get(FabricParams.READ_JITTER);
     }
 
-    /** An RDMA Read request arrived: once admitted, its responses are DMA-read and sent packet by packet. */
+    /** An RDMA Read request arrived: once admitted, its data is DMA-read and sent in response packets. */
     void onReadRequest(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = admitReadLike(p, false);
@@ -78,7 +78,8 @@ final class ResponseEngine {
 
     /**
      * Reads an RDMA Read's data and sends its responses: a DMA read round trip after the responses scheduled before
-     * it, then packet by packet at PCIe's rate, each page translated. Responses to a duplicate request are marked so
+     * it, then read request by read request at PCIe's rate, each page translated, a packet leaving once the request
+     * holding it is in ({@link SendEngine#readPacket}). Responses to a duplicate request are marked so
      * that they return no read credit (the first answer does).
      */
     private void sendReadResponses(QueuePair qp, WorkRequest wr, boolean duplicate) {
@@ -87,11 +88,8 @@ final class ResponseEngine {
         for (int i = 0; i < count; i++) {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
-            t += caches.mttCost(wr.remoteAddress + off, len, qp.name, wr) + pcieRate.transmitTimePs(len);
-            Packet p = sendEngine.emitAt(t, wr, qp, Packet.READ_RESPONSE, i, count, off, len);
-            if (duplicate) {
-                p.aux = DUPLICATE;
-            }
+            t += caches.mttCost(wr.remoteAddress + off, len, qp.name, wr);
+            t = sendEngine.readPacket(t, i == 0, wr, qp, Packet.READ_RESPONSE, i, count, off, len, duplicate);
         }
         responderFree = t;
         qp.responsesUntil = t;
@@ -141,7 +139,7 @@ final class ResponseEngine {
      * round trip, and the configured jitter.
      */
     private long readStart() {
-        long t = Math.max(sim.now(), responderFree) + 2 * pcieLatency;
+        long t = Math.max(sim.now(), responderFree) + 2 * pcieLatency + c.readDelay;
         if (readJitter > 0 && jitterRandom != null) {
             t += (long) (jitterRandom.nextDouble() * (readJitter + 1));
         }

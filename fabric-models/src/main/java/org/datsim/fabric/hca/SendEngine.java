@@ -17,7 +17,7 @@ import org.datsim.fabric.memory.HostMemory;
 /**
  * The requester's send engine: doorbells (inline ones carry their payload), the round-robin over queue pairs with
  * work to take up, the waits that hold a work request back (fences, RDMA Read credits, a full transmit buffer), the
- * processing of a work request (QP context, WQE fetch, payload DMA read packet by packet) and the packets it
+ * processing of a work request (QP context, WQE fetch, payload DMA read request by request, packets streamed out) and the packets it
  * creates when their DMA reads finish, counted in the transmit buffer ({@code hca.tx_buffer}) until they start on
  * the wire. The response engine's RDMA Read responses are created and counted here too.
  *
@@ -62,6 +62,10 @@ final class SendEngine implements SendScheduler {
     private final long wqeProcess;
     private final long wqeInterval;
     private final long wqeBytes;
+    /** pcie.max_read_request. */
+    private final int readRequest;
+    /** The message offset the payload read of {@link #readPacket} has reached. */
+    private long readPos;
     private final long bindTime;
     private final boolean strictReadOrdering;
     private final long maxInline;
@@ -87,6 +91,8 @@ final class SendEngine implements SendScheduler {
         wakeEvent = 0;
         arbitrate();
     };
+    /** The packet {@link #emitAt} made last (the one {@link #readPacket} made, for the packet arbiter). */
+    private Packet lastEmitted;
     /** The INT records of the ACK being handled, handed to the controller (reused). */
     private final IntHops hops = new IntHops();
 
@@ -115,6 +121,7 @@ final class SendEngine implements SendScheduler {
         this.memory = c.memory;
         this.pcieLatency = c.pcieLatency;
         this.pcieRate = c.pcieRate;
+        this.readRequest = c.readRequest;
         this.mtu = c.mtu;
         this.header = c.header;
         this.reth = c.reth;
@@ -333,7 +340,7 @@ final class SendEngine implements SendScheduler {
         long busy = now + stall + wqeInterval;
         long t = now + stall + wqeProcess;
         if (!inline) {
-            t += 2 * pcieLatency + pcieRate.transmitTimePs(wqeBytes); // the WQE fetch, a DMA read
+            t += 2 * pcieLatency + c.readDelay + pcieRate.transmitTimePs(wqeBytes); // the WQE fetch, a DMA read
         }
         long fetched = t;
         // Packets leave in the order their work requests were processed: after every packet scheduled so far.
@@ -366,7 +373,7 @@ final class SendEngine implements SendScheduler {
                 wr.readCounted = true;
             }
             // The packet arbiter reads the payload packet by packet, after the first read's round trip.
-            queuePackets(wr, wr.isReadLike() || inline ? fetched : fetched + 2 * pcieLatency, now);
+            queuePackets(wr, wr.isReadLike() || inline ? fetched : fetched + 2 * pcieLatency + c.readDelay, now);
             sim.scheduleAt(busy, engineFree, 0);
             return;
         }
@@ -389,17 +396,18 @@ final class SendEngine implements SendScheduler {
             engineDone(t, busy);
             return;
         }
-        // The payload DMA read: a round trip, then packet by packet at PCIe's rate, each page translated.
-        t = Math.max(fetched + 2 * pcieLatency, sendFree);
+        // The payload DMA read: a round trip, then read request by read request at PCIe's rate, each page translated;
+        // a packet leaves once the request holding its first byte is in (cut through).
+        t = Math.max(fetched + 2 * pcieLatency + c.readDelay, sendFree);
         for (int i = 0; i < count; i++) {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
-            t += caches.mttCostLocal(wr, off, len, wr.qp.name) + pcieRate.transmitTimePs(len);
-            emitAt(t, wr, wr.qp.peer, kind, i, count, off, len);
+            t += caches.mttCostLocal(wr, off, len, wr.qp.name);
+            t = readPacket(t, i == 0, wr, wr.qp.peer, kind, i, count, off, len, false);
         }
         // The payload DMA channel is busy until t: the engine takes the next work request just early enough for
         // that one's payload to follow without a gap (one WQE of lookahead), not earlier.
-        long lookahead = wqeProcess + 4 * pcieLatency + pcieRate.transmitTimePs(wqeBytes);
+        long lookahead = wqeProcess + 4 * pcieLatency + 2 * c.readDelay + pcieRate.transmitTimePs(wqeBytes);
         engineDone(t, Math.max(busy, t - lookahead));
     }
 
@@ -527,13 +535,17 @@ final class SendEngine implements SendScheduler {
             count = c.packetCount(wr.length);
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
-            long t = now;
+            int kind = wr.opcode == WorkRequest.SEND ? Packet.SEND : Packet.RDMA_WRITE;
             if (wr.inlineData == null) {
-                t += caches.mttCostLocal(wr, off, len, qp.name) + pcieRate.transmitTimePs(len);
-                dmaFree = t;
+                // read request by read request, cut through, as in request mode; each message keeps its read position
+                readPos = wr.txReadPos;
+                dmaFree = readPacket(now + caches.mttCostLocal(wr, off, len, qp.name), i == 0, wr, qp.peer, kind, i,
+                        count, off, len, false);
+                wr.txReadPos = readPos;
+                p = lastEmitted;
+            } else {
+                p = emitAt(now, wr, qp.peer, kind, i, count, off, len);
             }
-            p = emitAt(t, wr, qp.peer, wr.opcode == WorkRequest.SEND ? Packet.SEND : Packet.RDMA_WRITE, i, count,
-                    off, len);
             qp.ccSndNxt = wr.ccBase + off + len;
         }
         if (qp.rc != null) {
@@ -603,6 +615,47 @@ final class SendEngine implements SendScheduler {
     }
 
     /**
+     * The payload read of one packet of a message, read request by read request (pcie.max_read_request, aligned to
+     * the message) from {@code t}, when the requests read so far are in: the packet is emitted once the request
+     * holding its first byte is in, and if later requests hold the rest of it (requests smaller than the packet) its
+     * last bit leaves no earlier than they are in ({@link Packet#dataReadyPs}). A message's packets are read in order,
+     * the first with {@code first} true.
+     *
+     * @param duplicate for an RDMA Read response: whether it answers a duplicate request (it returns no read credit)
+     * @return when the requests read so far are in
+     */
+    long readPacket(long t, boolean first, WorkRequest wr, QueuePair responder, int kind, int index, int count,
+            long off, int len, boolean duplicate) {
+        if (first) {
+            readPos = 0;
+        }
+        long end = off + len;
+        long emitTime = -1;
+        long tailStart = readPos;
+        while (readPos < end) {
+            tailStart = readPos;
+            long next = Math.min(wr.length, (readPos / readRequest + 1) * readRequest);
+            t += pcieRate.transmitTimePs(next - readPos);
+            readPos = next;
+            if (emitTime < 0 && readPos > off) {
+                emitTime = t;
+            }
+        }
+        if (emitTime < 0) {
+            emitTime = t; // the request that held an earlier packet held this one too
+        }
+        Packet p = emitAt(emitTime, wr, responder, kind, index, count, off, len);
+        if (t > emitTime) {
+            p.dataReadyPs = t;
+            p.dataTailBytes = (int) (end - tailStart);
+        }
+        if (duplicate) {
+            p.aux = ResponseEngine.DUPLICATE;
+        }
+        return t;
+    }
+
+    /**
      * The end of {@link #process}: the packets scheduled so far are emitted by {@code lastEmit}, and the engine takes
      * up the next work request at {@code freeAt}.
      */
@@ -639,6 +692,7 @@ final class SendEngine implements SendScheduler {
         p.endpoint = responder;
         p.length = len; // the payload, read when the DMA read finishes (emit)
         sim.scheduleAt(time, emitHandler, p.id);
+        lastEmitted = p;
         return p;
     }
 

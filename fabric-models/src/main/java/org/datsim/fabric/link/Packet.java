@@ -84,6 +84,14 @@ public final class Packet {
     public int flow;
     /** The index of the switch port the packet arrived on (set by the switch that holds it). */
     int inPort;
+    /**
+     * For a packet an HCA streams out while its payload is still being read: when its last payload bytes have been
+     * read (picoseconds), or 0; its last bit leaves no earlier than that plus the wire time of
+     * {@link #dataTailBytes}.
+     */
+    public long dataReadyPs;
+    /** The payload bytes of the packet that become readable at {@link #dataReadyPs}. */
+    public int dataTailBytes;
     /** When the packet's last bit arrives at the node holding it, in picoseconds (cut-through forwarding). */
     long tailPs;
     /**
@@ -158,6 +166,8 @@ public final class Packet {
         this.flow = flow;
         this.inPort = -1;
         this.tailPs = 0;
+        this.dataReadyPs = 0;
+        this.dataTailBytes = 0;
         this.ecn = false;
         this.intHops = 0;
         return this;

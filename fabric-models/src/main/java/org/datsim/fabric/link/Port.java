@@ -289,6 +289,13 @@ public final class Port {
         if (packet.tailPs > end) {
             end = packet.tailPs; // cut through: the last bit cannot leave before it has arrived
         }
+        if (packet.dataReadyPs > 0) {
+            // streamed out of an HCA while its payload is read: the last bytes leave after they have been read
+            long read = packet.dataReadyPs + rate.transmitTimePs(packet.dataTailBytes);
+            if (read > end) {
+                end = read;
+            }
+        }
         if (flowControl == FlowControl.IB_CREDITS) {
             credits -= packet.wireBytes;
         }

@@ -18,10 +18,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Exact timing of RDMA Writes through the HCA pipeline documented in {@link Hca}: the doorbell crosses PCIe, the
- * send engine processes the WQE and DMA-reads it, then DMA-reads the payload packet by packet; each packet is
- * serialised on the link and propagates; the responder DMA-writes each packet's data (PCIe rate, then latency) and
- * ACKs the message when its last write has crossed PCIe's rate; the ACK crosses the link back and the CQE is written one PCIe latency later. Expected
- * times are computed from the parameters, never copied from the model's output.
+ * send engine processes the WQE and DMA-reads it, then DMA-reads the payload read request by read request
+ * (pcie.max_read_request), each DMA read paying pcie.dma_read_delay besides its round trip; a packet leaves once the
+ * request holding it is in, is serialised on the link and propagates; the responder DMA-writes its data in
+ * pcie.max_payload pieces as they arrive (PCIe rate, then latency) and ACKs the message when its last write has
+ * crossed PCIe's rate; the ACK crosses the link back and the CQE is written one PCIe latency later. Expected times
+ * are computed from the parameters, never copied from the model's output.
  */
 class HcaTimingTest {
 
@@ -40,6 +42,9 @@ class HcaTimingTest {
         final long mtu;
         final long wqeProcess;
         final long wqeBytes;
+        final long readDelay;
+        final long readRequest;
+        final long piece;
 
         Pipeline(Params p) {
             pcie = p.get(FabricParams.PCIE_LATENCY);
@@ -52,6 +57,26 @@ class HcaTimingTest {
             mtu = p.get(FabricParams.HCA_MTU);
             wqeProcess = p.get(FabricParams.HCA_WQE_PROCESS);
             wqeBytes = p.get(FabricParams.HCA_WQE_BYTES);
+            readDelay = p.get(FabricParams.PCIE_DMA_READ_DELAY);
+            readRequest = p.get(FabricParams.PCIE_MAX_READ_REQUEST);
+            piece = p.get(FabricParams.PCIE_MAX_PAYLOAD);
+        }
+
+        /** When each packet's payload is in the HCA, read request by read request from {@code dmaStart}. */
+        long[] payloadRead(long dmaStart, long bytes) {
+            long[] out = new long[(int) ((bytes + mtu - 1) / mtu)];
+            long t = dmaStart;
+            long read = 0;
+            for (int i = 0; i < out.length; i++) {
+                long off = (long) i * mtu;
+                while (read <= off) {
+                    long end = Math.min(bytes, (read / readRequest + 1) * readRequest);
+                    t += pcieRate.transmitTimePs(end - read);
+                    read = end;
+                }
+                out[i] = t;
+            }
+            return out;
         }
 
         /** Time the last packet of a write of {@code bytes} posted at {@code post} has fully arrived. */
@@ -63,17 +88,16 @@ class HcaTimingTest {
         /** Times each packet of a write of {@code bytes} posted at {@code post} has fully arrived. */
         long[] arrivals(long post, long bytes) {
             long[] out = new long[(int) ((bytes + mtu - 1) / mtu)];
-            long dmaEnd = post + pcie // doorbell
-                    + wqeProcess + 2 * pcie + pcieRate.transmitTimePs(wqeBytes) // WQE
-                    + 2 * pcie; // payload DMA read round trip
+            long[] ready = payloadRead(post + pcie // doorbell
+                    + wqeProcess + 2 * pcie + readDelay + pcieRate.transmitTimePs(wqeBytes) // WQE
+                    + 2 * pcie + readDelay, bytes); // payload DMA read round trip
             long txEnd = 0;
             long off = 0;
             int index = 0;
             do {
                 long len = Math.min(mtu, bytes - off);
-                dmaEnd += pcieRate.transmitTimePs(len);
                 long wire = header + len + (index == 0 ? reth : 0);
-                long txStart = Math.max(dmaEnd, txEnd);
+                long txStart = Math.max(ready[index], txEnd);
                 txEnd = txStart + linkRate.transmitTimePs(wire);
                 out[index] = txEnd + linkLatency;
                 off += len;
@@ -82,12 +106,26 @@ class HcaTimingTest {
             return out;
         }
 
-        /** The responder DMA-writes packets one after another at PCIe's rate; the last write lands a latency later. */
+        /**
+         * The responder DMA-writes each packet's payload in pieces as they arrive (a piece once its last byte is in,
+         * the wire time of the bytes after it before the packet's last bit), one after another at PCIe's rate; the
+         * last write lands a latency later.
+         */
         long placed(long[] arrivals, long bytes) {
             long free = 0;
             for (int i = 0; i < arrivals.length; i++) {
                 long len = Math.min(mtu, bytes - (long) i * mtu);
-                free = Math.max(arrivals[i], free) + pcieRate.transmitTimePs(len);
+                if (len <= piece) {
+                    free = Math.max(arrivals[i], free) + pcieRate.transmitTimePs(len);
+                    continue;
+                }
+                free = Math.max(arrivals[i] - linkRate.transmitTimePs(len), free);
+                for (long done = 0; done < len;) {
+                    long n = Math.min(piece, len - done);
+                    done += n;
+                    free = Math.max(free, arrivals[i] - linkRate.transmitTimePs(len - done))
+                            + pcieRate.transmitTimePs(n);
+                }
             }
             return free + pcie;
         }
@@ -99,6 +137,12 @@ class HcaTimingTest {
 
         long lastPacket(long bytes) {
             return bytes - (bytes - 1) / mtu * mtu;
+        }
+
+        /** The last pcie.max_payload piece of the last packet. */
+        long lastPiece(long bytes) {
+            long len = lastPacket(bytes);
+            return len - (len - 1) / piece * piece;
         }
 
         /** The ACK leaves when the last DMA write has crossed PCIe's rate; the CQE is written a latency later. */
@@ -113,30 +157,29 @@ class HcaTimingTest {
          * payload) is serialised back.
          */
         long readPlace(long post, long bytes) {
-            long requestArrives = post + pcie + wqeProcess + 2 * pcie + pcieRate.transmitTimePs(wqeBytes)
+            long requestArrives = post + pcie + wqeProcess + 2 * pcie + readDelay + pcieRate.transmitTimePs(wqeBytes)
                     + linkRate.transmitTimePs(header + reth) + linkLatency;
-            long dmaEnd = requestArrives + 2 * pcie;
+            long[] ready = payloadRead(requestArrives + 2 * pcie + readDelay, bytes);
             long txEnd = 0;
             long[] out = new long[(int) ((bytes + mtu - 1) / mtu)];
             for (int i = 0; i < out.length; i++) {
                 long len = Math.min(mtu, bytes - (long) i * mtu);
-                dmaEnd += pcieRate.transmitTimePs(len);
-                txEnd = Math.max(dmaEnd, txEnd) + linkRate.transmitTimePs(header + aeth + len);
+                txEnd = Math.max(ready[i], txEnd) + linkRate.transmitTimePs(header + aeth + len);
                 out[i] = txEnd + linkLatency;
             }
             return placed(out, bytes);
         }
 
         long readLastResponseArrival(long post, long bytes) {
-            long requestArrives = post + pcie + wqeProcess + 2 * pcie + pcieRate.transmitTimePs(wqeBytes)
+            long requestArrives = post + pcie + wqeProcess + 2 * pcie + readDelay + pcieRate.transmitTimePs(wqeBytes)
                     + linkRate.transmitTimePs(header + reth) + linkLatency;
-            long dmaEnd = requestArrives + 2 * pcie;
+            long[] ready = payloadRead(requestArrives + 2 * pcie + readDelay, bytes);
             long txEnd = 0;
             long off = 0;
+            int i = 0;
             do {
                 long len = Math.min(mtu, bytes - off);
-                dmaEnd += pcieRate.transmitTimePs(len);
-                txEnd = Math.max(dmaEnd, txEnd) + linkRate.transmitTimePs(header + aeth + len);
+                txEnd = Math.max(ready[i++], txEnd) + linkRate.transmitTimePs(header + aeth + len);
                 off += len;
             } while (off < bytes);
             return txEnd + linkLatency;
@@ -156,13 +199,15 @@ class HcaTimingTest {
 
         Pipeline pl = new Pipeline(tf.params);
         // Spelled out once for the single-packet case, exactly as the Hca Javadoc describes the pipeline.
+        // The responder writes the payload as it arrives: PCIe (128 Gb/s) is faster than the link (100 Gb/s), so
+        // the writes keep up and only the last 256-byte piece (pcie.max_payload) crosses PCIe after the last bit.
         long arrival = T0 + pl.pcie
-                + pl.wqeProcess + 2 * pl.pcie + pl.pcieRate.transmitTimePs(pl.wqeBytes)
-                + 2 * pl.pcie + pl.pcieRate.transmitTimePs(4096)
+                + pl.wqeProcess + 2 * pl.pcie + pl.readDelay + pl.pcieRate.transmitTimePs(pl.wqeBytes)
+                + 2 * pl.pcie + pl.readDelay + pl.pcieRate.transmitTimePs(4096)
                 + pl.linkRate.transmitTimePs(4096 + pl.header + pl.reth)
                 + pl.linkLatency;
-        long expectedPlace = arrival + pl.pcieRate.transmitTimePs(4096) + pl.pcie;
-        long expectedComplete = arrival + pl.pcieRate.transmitTimePs(4096)
+        long expectedPlace = arrival + pl.pcieRate.transmitTimePs(pl.piece) + pl.pcie;
+        long expectedComplete = arrival + pl.pcieRate.transmitTimePs(pl.piece)
                 + pl.linkRate.transmitTimePs(pl.header + pl.aeth) + pl.linkLatency + pl.pcie;
         assertEquals(expectedPlace, pl.place(T0, 4096));
         assertEquals(expectedComplete, pl.complete(T0, 4096));
@@ -264,7 +309,7 @@ class HcaTimingTest {
             tf.run();
             long arrival = pl.readLastResponseArrival(post, len);
             long placed = pl.readPlace(post, len);
-            assertEquals(true, placed >= arrival + pl.pcieRate.transmitTimePs(pl.lastPacket(len)) + pl.pcie);
+            assertEquals(true, placed >= arrival + pl.pcieRate.transmitTimePs(pl.lastPiece(len)) + pl.pcie);
             assertEquals(placed, tf.event(TraceEvent.PLACE, "A", op[0]).tPs(), "place of " + len);
             assertEquals(placed + pl.pcie, tf.event(TraceEvent.COMPLETE, "A", op[0]).tPs(),
                     "completion of " + len);

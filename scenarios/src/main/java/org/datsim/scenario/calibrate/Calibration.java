@@ -78,8 +78,8 @@ public final class Calibration {
     private enum Perftest {
         SEND_LAT("ib_send_lat", "us") {
             @Override
-            String scenario(String preset, long size, String extraParams) {
-                return sendLat(preset, size, extraParams);
+            String scenario(String preset, long size, String extraParams, int switches) {
+                return sendLat(preset, size, extraParams, switches);
             }
 
             @Override
@@ -89,8 +89,8 @@ public final class Calibration {
         },
         WRITE_LAT("ib_write_lat", "us") {
             @Override
-            String scenario(String preset, long size, String extraParams) {
-                return simple(preset, size, extraParams, "dat_ep_post_rdma_write", LAT_ITERS, 1);
+            String scenario(String preset, long size, String extraParams, int switches) {
+                return simple(preset, size, extraParams, switches, "dat_ep_post_rdma_write", LAT_ITERS, 1);
             }
 
             @Override
@@ -102,8 +102,8 @@ public final class Calibration {
         },
         READ_LAT("ib_read_lat", "us") {
             @Override
-            String scenario(String preset, long size, String extraParams) {
-                return simple(preset, size, extraParams, "dat_ep_post_rdma_read", LAT_ITERS, 1);
+            String scenario(String preset, long size, String extraParams, int switches) {
+                return simple(preset, size, extraParams, switches, "dat_ep_post_rdma_read", LAT_ITERS, 1);
             }
 
             @Override
@@ -113,8 +113,12 @@ public final class Calibration {
         },
         WRITE_BW("ib_write_bw", "Gb/s") {
             @Override
-            String scenario(String preset, long size, String extraParams) {
-                return simple(preset, size, extraParams, "dat_ep_post_rdma_write", writes(size), BW_DEPTH);
+            String scenario(String preset, long size, String extraParams, int switches) {
+                // perftest's bandwidth tests post nothing inline unless -I says so (hca.max_inline is the inline size
+                // of its latency tests): the HCA fetches every WQE and payload by DMA.
+                String extra = extraParams.contains("\"hca.max_inline\"") ? extraParams
+                        : "\"hca.max_inline\": \"0B\"" + (extraParams.isEmpty() ? "" : ", " + extraParams);
+                return simple(preset, size, extra, switches, "dat_ep_post_rdma_write", writes(size), BW_DEPTH);
             }
 
             @Override
@@ -138,7 +142,7 @@ public final class Calibration {
         }
 
         /** The scenario of one point, as JSON text. */
-        abstract String scenario(String preset, long size, String extraParams);
+        abstract String scenario(String preset, long size, String extraParams, int switches);
 
         /** The point's figure, in {@link #unit}, from its scenario and the times its run's trace gave. */
         abstract double figure(Scenario s, Collector c, long size);
@@ -208,10 +212,24 @@ public final class Calibration {
      * @return latency in microseconds or bandwidth in Gb/s
      */
     public static Point measure(String preset, String test, long size, String extraParams) {
+        return measure(preset, test, size, extraParams, 0);
+    }
+
+    /**
+     * Measures one point with switches between the two hosts.
+     *
+     * @param preset the fabric preset
+     * @param test one of {@link #TESTS}
+     * @param size the message size in bytes
+     * @param extraParams more parameter overrides as a JSON object body, or empty
+     * @param switches the switches in a chain between the hosts (0: back to back)
+     * @return latency in microseconds or bandwidth in Gb/s; the target is that of back to back, or null with switches
+     */
+    public static Point measure(String preset, String test, long size, String extraParams, int switches) {
         Perftest t = Perftest.named(test);
         Collector c = new Collector();
-        Scenario s = run(t.scenario(preset, size, extraParams), c);
-        return new Point(test, size, t.figure(s, c, size), t.unit, target(preset, test, size));
+        Scenario s = run(t.scenario(preset, size, extraParams, switches), c);
+        return new Point(test, size, t.figure(s, c, size), t.unit, switches == 0 ? target(preset, test, size) : null);
     }
 
     /**
@@ -249,7 +267,7 @@ public final class Calibration {
      * @return the scenario
      */
     public static String scenarioJson(String preset, String test, long size) {
-        return Perftest.named(test).scenario(preset, size, "");
+        return Perftest.named(test).scenario(preset, size, "", 0);
     }
 
     /** Formats a figure with three significant-ish digits, the same on every locale. */
@@ -259,8 +277,21 @@ public final class Calibration {
 
     // ------------------------------------------------------------------ scenarios
 
-    private static String fabric(String preset, String extraParams) {
-        return "{\"preset\": \"" + preset + "\", \"hosts\": [\"A\", \"B\"], \"links\": [{\"a\": \"A\", \"b\": \"B\"}]"
+    /** Two hosts, A and B, back to back or through a chain of switches S1..Sn. */
+    private static String fabric(String preset, String extraParams, int switches) {
+        StringBuilder links = new StringBuilder();
+        List<String> names = new ArrayList<>();
+        String prev = "A";
+        for (int i = 1; i <= switches; i++) {
+            String sw = "S" + i;
+            names.add("\"" + sw + "\"");
+            links.append("{\"a\": \"").append(prev).append("\", \"b\": \"").append(sw).append("\"}, ");
+            prev = sw;
+        }
+        links.append("{\"a\": \"").append(prev).append("\", \"b\": \"B\"}");
+        return "{\"preset\": \"" + preset + "\", \"hosts\": [\"A\", \"B\"]"
+                + (switches > 0 ? ", \"switches\": [" + String.join(", ", names) + "]" : "")
+                + ", \"links\": [" + links + "]"
                 + (extraParams.isEmpty() ? "" : ", \"params\": {" + extraParams + "}") + "}";
     }
 
@@ -324,7 +355,7 @@ public final class Calibration {
     }
 
     /** ib_send_lat: both sides wait for a receive, repost it and send back. */
-    static String sendLat(String preset, long size, String extraParams) {
+    static String sendLat(String preset, long size, String extraParams, int switches) {
         String send = "{\"call\": \"dat_ep_post_send\", \"ep\": \"$ep\", \"local_iov\": " + iov(size) + "}";
         List<String> s = setup(size, true);
         s.add(recv(size));
@@ -334,11 +365,12 @@ public final class Calibration {
         c.add(recv(size));
         connect(c);
         c.add(repeat(LAT_ITERS, List.of(send, waitOn("recv_evd"), recv(size))));
-        return scenario("ib_send_lat", fabric(preset, extraParams), s, c);
+        return scenario("ib_send_lat", fabric(preset, extraParams, switches), s, c);
     }
 
     /** One-sided tests: the client keeps {@code depth} RDMA operations of {@code size} outstanding, n in all. */
-    static String simple(String preset, long size, String extraParams, String call, long n, int depth) {
+    static String simple(String preset, long size, String extraParams, int switches, String call, long n,
+            int depth) {
         String post = "{\"call\": \"" + call + "\", \"ep\": \"$ep\", \"local_iov\": " + iov(size)
                 + ", \"remote_iov\": {\"rmr_context\": \"$s/buf.rmr_context\", \"address\": \"$s/buf.address\","
                 + " \"length\": " + size + "}}";
@@ -352,7 +384,7 @@ public final class Calibration {
             c.add(repeat(n - first, List.of(waitOn("req_evd"), post)));
         }
         c.add(repeat(first, List.of(waitOn("req_evd"))));
-        return scenario(call.substring(12), fabric(preset, extraParams), s, c);
+        return scenario(call.substring(12), fabric(preset, extraParams, switches), s, c);
     }
 
     static Scenario run(String json, TraceSink<TraceEvent> sink) {

@@ -33,6 +33,7 @@ final class ConsumerProcess extends SimProcess {
     /** The CPU time charged before a call, by its {@link Program#overhead} class. */
     private final long[] overheadPs = new long[3];
     private final long pollOverhead;
+    private final long doorbellOccupancy;
     private final DataRate memoryRate;
     /** Open repeat blocks, innermost first: {index of the block's begin step, iteration, count}. */
     private final ArrayDeque<long[]> loops = new ArrayDeque<>();
@@ -51,6 +52,7 @@ final class ConsumerProcess extends SimProcess {
         overheadPs[Program.CALL_OVERHEAD] = params.get(FabricParams.CPU_CALL_OVERHEAD);
         overheadPs[Program.POST_OVERHEAD] = params.get(FabricParams.CPU_POST_OVERHEAD);
         this.pollOverhead = params.get(FabricParams.CPU_POLL_OVERHEAD);
+        this.doorbellOccupancy = params.get(FabricParams.CPU_DOORBELL_OCCUPANCY);
         this.memoryRate = params.rate(FabricParams.CPU_MEMORY_BANDWIDTH);
     }
 
@@ -76,6 +78,11 @@ final class ConsumerProcess extends SimProcess {
     /** Returns the CPU time of a poll, the cost of returning from a satisfied wait. */
     long pollOverhead() {
         return pollOverhead;
+    }
+
+    /** Returns the CPU time after a request post's doorbell write ({@code cpu.doorbell_occupancy}). */
+    long doorbellOccupancy() {
+        return doorbellOccupancy;
     }
 
     /** Returns the rate at which the CPU reads and writes memory. */

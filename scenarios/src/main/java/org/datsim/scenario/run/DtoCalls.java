@@ -97,7 +97,10 @@ final class DtoCalls {
                 ret = dat.postRdmaRead(ep, iov, cookie, a.rmr(s), flags, op);
                 break;
         }
-        return posted(p, s, ret, ep, cookie, op);
+        posted(p, s, ret, ep, cookie, op);
+        // A request the provider accepted rang the HCA's doorbell: the CPU stays busy while the MMIO write drains.
+        // A receive only updates the doorbell record in host memory.
+        return op.value != null && !"dat_ep_post_recv".equals(call) ? p.doorbellOccupancy() : 0;
     }
 
     /** Traces a post call with its cookie and, if it was accepted, its operation id, which its {@code out} binds. */
@@ -133,6 +136,6 @@ final class DtoCalls {
         }
         p.runner().trace(e);
         Outcome.checkRet(p, s, ret);
-        return 0;
+        return ctx.value != null ? p.doorbellOccupancy() : 0; // a bind is a WQE on the send queue: a doorbell
     }
 }

@@ -149,7 +149,9 @@ class TopologyScenarioTest {
                 + " {\"back_to_back\": {}}, \"params\": {\"link.flow_control\": \"none\"}}"));
         assertEquals("none", edr.params().choice(org.datsim.fabric.FabricParams.LINK_FLOW_CONTROL),
                 "params override the preset");
-        assertEquals(90_000, edr.params().get(org.datsim.fabric.FabricParams.LINK_LATENCY), "the preset's latency");
+        assertEquals(10_000, edr.params().get(org.datsim.fabric.FabricParams.LINK_LATENCY), "the preset's cable");
+        assertEquals(40_000, edr.params().get(org.datsim.fabric.FabricParams.HCA_PHY_LATENCY),
+                "the preset's PHY per HCA: 90 ns back to back");
         // The cross-checks see the preset's values: pfc, and its largest packet (82 B of headers + 1 KiB MTU + 16).
         assertOnlyProblemAt(onHost0("{\"preset\": \"roce-100g\", \"topology\": {\"back_to_back\": {}},"
                 + " \"params\": {\"switch.buffer\": \"64KiB\"}}"), "$.fabric.params", "pfc.xoff", "(1122 B)");

@@ -50,8 +50,9 @@ class QpContextCliffStudyTest {
             gbps[q][e] = m.get("throughput_gbps");
             misses[q][e] = m.get("hca_caches.qpc.misses");
         }
-        // 64-byte inline writes, one every hca.wqe_interval (70 ns in ib-edr): 64 * 8 / 70 = 7.3 Gb/s
-        assertEquals(7.3, gbps[0][0], 0.2, "the send engine's message rate");
+        // 64-byte inline writes, one every hca.wqe_interval (140 ns in ib-edr; the consumer posts one every 120 ns,
+        // cpu.post_overhead and cpu.doorbell_occupancy): 64 * 8 / 140 = 3.66 Gb/s
+        assertEquals(64 * 8 / 140.0, gbps[0][0], 0.1, "the send engine's message rate");
         for (int q = 0; q < 3; q++) {
             for (int e = 0; e < 2; e++) {
                 if (q < 2 || e == 1) { // the queue pairs fit in the cache
