@@ -111,6 +111,10 @@ public final class Fabric {
                     + phyLatency(na, l.a(), hostParams, params) + phyLatency(nb, l.b(), hostParams, params);
             Port ab = new Port(sim, rate, latency);
             Port ba = new Port(sim, rate, latency);
+            if (params.get(FabricParams.LINK_CONTROL_PRIORITY) != 0) {
+                ab.prioritiseControl();
+                ba.prioritiseControl();
+            }
             ab.setName(portName(l.a(), l.b(), portNames));
             ba.setName(portName(l.b(), l.a(), portNames));
             ports.add(ab);
@@ -130,6 +134,13 @@ public final class Fabric {
             portIndex.add(new int[] {ia, ib});
         }
         configureCongestion(params, random, hostIds.size());
+        org.datsim.fabric.cc.CongestionControl cc = org.datsim.fabric.cc.CongestionControl.fromParams(params);
+        if (cc.algorithm() != org.datsim.fabric.cc.CongestionControl.Algorithm.NONE) {
+            long[] rttBdp = maxRttAndBdp(topology, params);
+            for (DatHost h : hosts) {
+                h.hca().setCongestionControl(cc, rttBdp[0], rttBdp[1]);
+            }
+        }
         Topology.Routes routes = topology.equalCostRoutes();
         int si = 0;
         for (Map.Entry<String, Switch> e : switches.entrySet()) {
@@ -198,6 +209,88 @@ public final class Fabric {
         if (interval > 0 && !switches.isEmpty()) {
             new org.datsim.fabric.sw.PortSampler(sim, List.copyOf(switches.values()), interval, trace).start();
         }
+    }
+
+    /**
+     * The largest unloaded round-trip time between two hosts and the largest bandwidth-delay product, as HPCC's
+     * {@code third.cc} computes its maxRtt and maxBdp for its congestion control: along a shortest path (fewest
+     * hops, found breadth-first), twice the propagation delays plus one MTU's transmission time at each hop; the
+     * product with the path's slowest link. One breadth-first search per host.
+     *
+     * @return {maxRttPs, maxBdpBytes}
+     */
+    static long[] maxRttAndBdp(Topology topology, Params params) {
+        List<String> hostNames = topology.hosts();
+        Map<String, Integer> index = new LinkedHashMap<>();
+        for (String h : hostNames) {
+            index.put(h, index.size());
+        }
+        for (String s : topology.switches()) {
+            index.put(s, index.size());
+        }
+        int n = index.size();
+        List<LinkSpec> links = topology.links();
+        int[][] adj = new int[n][];
+        int[] deg = new int[n];
+        int[] ends = new int[2 * links.size()];
+        for (int i = 0; i < links.size(); i++) {
+            ends[2 * i] = index.get(links.get(i).a());
+            ends[2 * i + 1] = index.get(links.get(i).b());
+            deg[ends[2 * i]]++;
+            deg[ends[2 * i + 1]]++;
+        }
+        for (int v = 0; v < n; v++) {
+            adj[v] = new int[deg[v]];
+            deg[v] = 0;
+        }
+        for (int i = 0; i < links.size(); i++) {
+            int a = ends[2 * i];
+            int b = ends[2 * i + 1];
+            adj[a][deg[a]++] = i;
+            adj[b][deg[b]++] = i;
+        }
+        long mtu = params.get(FabricParams.HCA_MTU);
+        long defaultBps = params.rate(FabricParams.LINK_BANDWIDTH).bitsPerSecond();
+        long defaultLatency = params.get(FabricParams.LINK_LATENCY);
+        int hostCount = hostNames.size();
+        long maxRtt = 0;
+        long maxBdp = 0;
+        long[] oneWay = new long[n];
+        long[] minBps = new long[n];
+        boolean[] seen = new boolean[n];
+        int[] queue = new int[n];
+        for (int src = 0; src < hostCount; src++) {
+            java.util.Arrays.fill(seen, false);
+            int head = 0;
+            int tail = 0;
+            queue[tail++] = src;
+            seen[src] = true;
+            oneWay[src] = 0;
+            minBps[src] = Long.MAX_VALUE;
+            while (head < tail) {
+                int v = queue[head++];
+                if (v != src && v < hostCount) {
+                    long rtt = oneWay[v];
+                    maxRtt = Math.max(maxRtt, rtt);
+                    maxBdp = Math.max(maxBdp, (long) ((double) rtt * minBps[v] / 8e12));
+                    continue; // hosts are not transit nodes
+                }
+                for (int li : adj[v]) {
+                    LinkSpec l = links.get(li);
+                    int w = ends[2 * li] == v ? ends[2 * li + 1] : ends[2 * li];
+                    if (seen[w]) {
+                        continue;
+                    }
+                    seen[w] = true;
+                    long bps = l.bandwidthBps() > 0 ? l.bandwidthBps() : defaultBps;
+                    long latency = l.latencyPs() >= 0 ? l.latencyPs() : defaultLatency;
+                    oneWay[w] = oneWay[v] + 2 * latency + org.datsim.fabric.cc.RateController.txTimePs(mtu, bps);
+                    minBps[w] = Math.min(minBps[v], bps);
+                    queue[tail++] = w;
+                }
+            }
+        }
+        return new long[] {maxRtt, maxBdp};
     }
 
     /**

@@ -102,6 +102,11 @@ public final class FabricParams {
             "switch.buffer_mode=shared: bytes of each input that absorb what arrives after its PAUSE was sent;"
                     + " 0 = derived per port as HPCC's third.cc, 3 x link rate x propagation delay, and at least 2"
                     + " largest packets");
+    /** A traffic class for acknowledgements. */
+    public static final ParamSpec LINK_CONTROL_PRIORITY = ParamSpec.bool("link.control_priority", false,
+            "ACKs, NAKs and CNPs travel in a traffic class of their own at every port (HCA and switch): served before"
+                    + " data and not paused by PFC, which pauses the data class; HPCC's ACK_HIGH_PRIO 1. Off: one"
+                    + " class for every packet");
     /** ECN marking on or off. */
     public static final ParamSpec ECN_ENABLED = ParamSpec.bool("ecn.enabled", false,
             "Switches mark data packets (Send, RDMA Write, RDMA Read response: RoCE's ECN-capable packets)"
@@ -176,6 +181,13 @@ public final class FabricParams {
             "Bytes of packets that may wait for the link (DMA-read, or being read, and not yet on the wire): while"
                     + " that many wait, the send engine takes up no new work request, so a backlogged port holds"
                     + " the HCA back instead of the HCA reading ahead without bound; 0 for no bound");
+    /** Send engine arbitration. */
+    public static final ParamSpec HCA_ARBITRATION = ParamSpec.choice("hca.arbitration", "request",
+            "How the send engine shares the port among queue pairs: request: round-robin per work request, each"
+                    + " request's payload read and sent whole before the next one's (one payload DMA channel);"
+                    + " packet: round-robin per packet among the queue pairs allowed to send (rate limiter and"
+                    + " window), each packet's payload read when it is chosen, as a ConnectX NIC and HPCC's simulator"
+                    + " do; any cc.algorithm other than none implies packet", "request", "packet");
     /** Inline threshold. */
     public static final ParamSpec HCA_MAX_INLINE = ParamSpec.bytes("hca.max_inline", "0B", 0, 1024,
             "Largest Send or RDMA Write the provider posts inline: the CPU copies the payload into the WQE and"
@@ -279,6 +291,12 @@ public final class FabricParams {
     /** RNR retry count. */
     public static final ParamSpec RNR_RETRY = ParamSpec.integer("transport.rnr_retry", 7, 0, 7,
             "RNR retries before the Send fails with DAT_DTO_ERR_RECEIVER_NOT_READY; 7 means retry forever");
+    /** ACK coalescing. */
+    public static final ParamSpec ACK_INTERVAL = ParamSpec.integer("transport.ack_interval", 0, 0, 1 << 20,
+            "Responder: acknowledge every N-th packet of a Send or RDMA Write at once (carrying the cumulative bytes"
+                    + " received, the ECN echo and the INT records of the packet, for congestion control) besides"
+                    + " the last packet's ACK; 0: one ACK per message, or one per packet when cc.algorithm is hpcc"
+                    + " or dctcp (they need the feedback); HPCC's L2_ACK_INTERVAL (1 in its run.py)");
     /** Local ACK timeout. */
     public static final ParamSpec HCA_ACK_TIMEOUT = ParamSpec.time("hca.ack_timeout", "268.435456ms",
             "Local ACK timeout of the reliable-connected transport: a requester that has heard nothing from the"
@@ -354,14 +372,16 @@ public final class FabricParams {
     public static final List<ParamSpec> ALL = join(List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
             LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, HCA_PHY_LATENCY, SWITCH_MODE, SWITCH_BUFFER,
             LINK_FLOW_CONTROL, PFC_XOFF, PFC_XON, SWITCH_BUFFER_MODE, SWITCH_SHARED_BUFFER, PFC_ALPHA_SHIFT, PFC_RESERVE,
-            PFC_RESUME_OFFSET, PFC_HEADROOM, ECN_ENABLED, ECN_KMIN, ECN_KMAX, ECN_PMAX_PERCENT, CC_INT,
+            PFC_RESUME_OFFSET, PFC_HEADROOM, LINK_CONTROL_PRIORITY, ECN_ENABLED, ECN_KMIN, ECN_KMAX, ECN_PMAX_PERCENT, CC_INT,
             TRACE_PORT_SAMPLE_INTERVAL, PCIE_LATENCY, PCIE_DMA_READ_DELAY, PCIE_BANDWIDTH,
             PCIE_MAX_READ_REQUEST, PCIE_MAX_PAYLOAD, HCA_MTU, HCA_WQE_PROCESS,
-            HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_TX_BUFFER, HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,
+            HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_TX_BUFFER, HCA_ARBITRATION,
+            HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,
             HCA_QPC_MISS_PENALTY, HCA_MTT_ENTRIES, HCA_MTT_POLICY, HCA_MTT_MISS_PENALTY, HCA_MTT_PAGE, HCA_BIND_TIME,
             PROVIDER_BIND_EVENT, PROVIDER_BIND_DISCONNECTED, PROVIDER_SRQ_LW_EVENT, PROVIDER_CM_TIMEOUT_EVENT,
             CPU_POST_OVERHEAD, CPU_DOORBELL_OCCUPANCY, CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
-            CM_PROCESSING, CM_MAD_BYTES, CM_RESPONSE_TIMEOUT, CM_MAX_RETRIES, RNR_TIMER, RNR_RETRY, HCA_ACK_TIMEOUT,
+            CM_PROCESSING, CM_MAD_BYTES, CM_RESPONSE_TIMEOUT, CM_MAX_RETRIES, RNR_TIMER, RNR_RETRY, ACK_INTERVAL,
+            HCA_ACK_TIMEOUT,
             HCA_RETRY_COUNT, READ_ORDERING, READ_JITTER, IA_MAX_RDMA_READ_IN,
             IA_MAX_RDMA_READ_OUT, MEMORY_MAX_RESIDENT, MEMORY_COHERENCE, IA_MAX_EVD_QLEN,
             IA_MAX_DTO_PER_EP, IA_MAX_MESSAGE_SIZE, IA_MAX_IOV), CcParams.ALL);
@@ -419,6 +439,15 @@ public final class FabricParams {
             }
         }
         out.addAll(CcParams.crossCheck(p, LINK_BANDWIDTH, LINK_FLOW_CONTROL));
+        String cc = "ib_credits".equals(p.choice(LINK_FLOW_CONTROL)) ? "none" : p.choice(CC_ALGORITHM);
+        if (("dcqcn".equals(cc) || "dctcp".equals(cc)) && p.get(ECN_ENABLED) == 0) {
+            out.add("cc.algorithm " + cc + " reacts to ECN marks: set ecn.enabled true (switches mark nothing"
+                    + " without it, and the algorithm would never slow down)");
+        }
+        if ("hpcc".equals(cc) && p.get(CC_INT) == 0) {
+            out.add("cc.algorithm hpcc needs in-band telemetry: set cc.int true (without it no ACK carries the"
+                    + " switches' records and the algorithm would never slow down)");
+        }
         return out;
     }
 }

@@ -56,8 +56,9 @@ final class Completions implements CompletionSink {
         wr.finishedPs = sim.now();
         drain(wr.qp);
         QueuePair qp = wr.qp;
-        if (qp.ackTimerEvent != 0 && ReliableTransport.firstUnfinished(qp) == null) {
+        if ((qp.ackTimerEvent != 0 || qp.rc != null) && ReliableTransport.firstUnfinished(qp) == null) {
             ackTimer.stop(qp); // nothing in flight: the next request to start sets it again
+            sendScheduler.idle(qp);
         }
         if (wr.readCounted) {
             wr.readCounted = false;
@@ -137,6 +138,7 @@ final class Completions implements CompletionSink {
         qp.errored = true;
         qp.notStarted.clear();
         ackTimer.stop(qp);
+        sendScheduler.idle(qp);
         boolean postedLater = failing == null;
         for (WorkRequest wr : qp.outstanding) {
             if (wr == failing) {
@@ -181,5 +183,6 @@ final class Completions implements CompletionSink {
         qp.responsesUntil = 0;
         qp.rung.clear();
         ackTimer.stop(qp);
+        sendScheduler.idle(qp);
     }
 }

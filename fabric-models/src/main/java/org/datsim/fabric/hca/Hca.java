@@ -77,7 +77,7 @@ import org.datsim.fabric.sw.Switch;
  * <li>{@link ResponseEngine}: RDMA Read requests and atomics at the responder.
  * <li>{@link Responder}: RDMA Writes and Sends at the responder (checks, receive matching, placement), ACKs and NAKs.
  * <li>{@link SendEngine}: doorbells, the round-robin over queue pairs, fences and read credits, WQE processing, packet
- * creation and the transmit buffer; the owner of a future per-QP rate limiter and window ({@link SendScheduler}).
+ * creation and the transmit buffer; the packet arbiter with the per-QP rate limiter and window ({@link SendScheduler}).
  * <li>{@link PayloadReader}: payload DMA reads, held by reference until the wire.
  * <li>{@link OnChipCaches}: the QP-context and MTT caches and what their misses cost.
  * <li>{@link DmaWriter}: the DMA write channel into host memory.
@@ -106,6 +106,8 @@ public final class Hca implements NetworkNode {
     private final ReliableTransport transport;
     private final Completions completions;
     private final ReceivePipeline receivePipeline;
+    private final Responder responder;
+    private final Params params;
     /** What the parts hand finished packets to: {@link #transmit}. */
     private final Transmitter transmitter = this::transmit;
     private final int cmBytes;
@@ -148,6 +150,32 @@ public final class Hca implements NetworkNode {
                 completions);
         completions.connect(sendEngine, transport);
         sendEngine.connect(transport);
+        receivePipeline.sendEngine = sendEngine;
+        this.responder = responder;
+        this.params = params;
+        setCongestionControl(null, 0, 0);
+    }
+
+    /**
+     * Gives this HCA the fabric's congestion control ({@code cc.*}): each sending queue pair gets a rate controller
+     * (its packets leave no faster than its rate, its bytes in flight stay below its window), receiving queue pairs
+     * answer ECN marks with CNPs (DCQCN), and responders acknowledge every {@code transport.ack_interval} packets
+     * (per packet for hpcc and dctcp unless set). Call before the run.
+     *
+     * @param cc the congestion control, or null for none
+     * @param maxRttPs the topology's largest unloaded round-trip time between two hosts (HPCC's maxRtt)
+     * @param maxBdpBytes the topology's largest bandwidth-delay product between two hosts (HPCC's maxBdp)
+     */
+    public void setCongestionControl(org.datsim.fabric.cc.CongestionControl cc, long maxRttPs, long maxBdpBytes) {
+        long line = port != null ? port.rate().bitsPerSecond() : params.get(FabricParams.LINK_BANDWIDTH);
+        sendEngine.setCongestionControl(cc, line, maxRttPs, maxBdpBytes);
+        receivePipeline.cnpSource = cc != null && cc.usesCnp() ? cc : null;
+        int interval = (int) params.get(FabricParams.ACK_INTERVAL);
+        if (interval == 0 && cc != null && (cc.algorithm() == org.datsim.fabric.cc.CongestionControl.Algorithm.HPCC
+                || cc.algorithm() == org.datsim.fabric.cc.CongestionControl.Algorithm.DCTCP)) {
+            interval = 1;
+        }
+        responder.ackInterval = interval;
     }
 
     /**
@@ -369,7 +397,8 @@ public final class Hca implements NetworkNode {
             payload.payloadOnWire(p);
         }
         TraceSource<TraceEvent> trace = c.trace;
-        if (!trace.isEnabled() || p.kind == Packet.CM || p.kind == Packet.ACK || p.kind == Packet.NAK) {
+        if (!trace.isEnabled() || p.kind == Packet.CM || p.kind == Packet.ACK || p.kind == Packet.NAK
+                || p.kind == Packet.CNP) {
             return;
         }
         if ((start && p.index == 0) || (!start && p.isLast())) {

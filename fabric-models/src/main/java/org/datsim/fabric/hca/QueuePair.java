@@ -147,7 +147,27 @@ public final class QueuePair {
     /** Runs this queue pair's ACK timer (set by the HCA at creation). */
     org.datsim.core.engine.EventHandler ackTimer;
 
+    // Packet arbitration and congestion control (hca.arbitration packet, cc.*), requester side.
+    /** The work requests whose packets the packet arbiter sends, in sequence order (packet arbitration only). */
+    final ArrayDeque<WorkRequest> txQueue = new ArrayDeque<>();
+    /** In the packet arbiter's round-robin. */
+    boolean txActive;
+    /** The congestion-control state while the queue pair has work in flight, or null. */
+    org.datsim.fabric.cc.RateController rc;
+    /** Its timers (one simulator event per timer id at most), made with the controller. */
+    CcTimerSet ccTimers;
+    /** The payload bytes of every request message taken up so far: the stream position of the next new one. */
+    long ccStreamEnd;
+    /** The payload bytes sent so far, as a stream position (HPCC's snd_nxt; goes back on a go-back-N). */
+    long ccSndNxt;
+    /** The payload bytes acknowledged (HPCC's snd_una): the largest cumulative count an ACK carried. */
+    long ccSndUna;
+
     // Responder side.
+    /** The payload bytes of Sends and Writes accepted in sequence: what an ACK carries (its cumulative count). */
+    long ccRxBytes;
+    /** DCQCN's notification point for this receiving queue pair, made at its first ECN-marked packet, or null. */
+    org.datsim.fabric.cc.DcqcnNotificationPoint np;
     /** The sequence number of the next request message this responder accepts. */
     int rxSeq;
     /** The index of the packet of message {@link #rxSeq} it accepts next. */
@@ -217,6 +237,10 @@ public final class QueuePair {
         this.rxSeq = 0;
         this.rxIndex = 0;
         this.nakSent = false;
+        this.ccStreamEnd = 0;
+        this.ccSndNxt = 0;
+        this.ccSndUna = 0;
+        this.ccRxBytes = 0;
     }
 
     /** Returns true while the queue pair may move data. */

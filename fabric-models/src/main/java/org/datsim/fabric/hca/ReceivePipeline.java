@@ -7,6 +7,7 @@ import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.cc.CongestionControl;
 import org.datsim.fabric.link.Packet;
 import org.datsim.fabric.memory.HostMemory;
 
@@ -24,9 +25,10 @@ import org.datsim.fabric.memory.HostMemory;
  * NAKs, missing responses), the {@link Responder}, the {@link ResponseEngine}, the {@link DmaWriter} and the
  * {@link CompletionSink}; nothing calls back into it.
  *
- * <p>Where congestion control's receive side goes (not modelled yet): {@link #enterPipeline} sees every arriving
- * packet first; a packet's ECN mark is noticed there (the notification point's decision to send a CNP back to the
- * requester, per queue pair and no more often than its CNP interval, belongs to a method beside it).
+ * <p>Congestion control's receive side: {@link #enterPipeline} sees every arriving packet first; an ECN-marked Send or
+ * Write packet goes to its queue pair's DCQCN notification point, which may send a CNP back through the
+ * {@link Responder}. ACKs (their cumulative bytes, ECN echo and INT records) and CNPs for this HCA's own queue pairs go
+ * to the {@link SendEngine}'s controllers.
  */
 final class ReceivePipeline {
 
@@ -43,6 +45,10 @@ final class ReceivePipeline {
     private final CompletionSink completions;
 
     private final long rxProcess;
+    /** The congestion control when it uses CNPs (DCQCN), else null: set by the {@link Hca}. */
+    CongestionControl cnpSource;
+    /** The send engine, which hears congestion-control feedback (ACKs, CNPs) for its queue pairs. */
+    SendEngine sendEngine;
     /** When the last stall (a QP-context miss) ends; packets leave the pipeline in arrival order. */
     private long rxStallFree;
     private final ArrayDeque<Packet> rxQueue = new ArrayDeque<>();
@@ -71,8 +77,11 @@ final class ReceivePipeline {
         boolean toResponder = p.kind == Packet.SEND || p.kind == Packet.RDMA_WRITE || p.kind == Packet.READ_REQUEST
                 || p.kind == Packet.ATOMIC;
         QueuePair qp = toResponder ? (QueuePair) p.endpoint : wr.qp;
-        long stall = caches.qpcCost(qp, wr);
         long now = sim.now();
+        if (p.ecn && cnpSource != null && (p.kind == Packet.SEND || p.kind == Packet.RDMA_WRITE)) {
+            notified(qp, wr, now);
+        }
+        long stall = caches.qpcCost(qp, wr);
         if (stall == 0 && rxProcess == 0 && rxStallFree <= now && rxQueue.isEmpty()) {
             dispatch(p);
             return;
@@ -81,6 +90,19 @@ final class ReceivePipeline {
         rxStallFree = t;
         rxQueue.addLast(p);
         sim.scheduleAt(t + rxProcess, rxDeliver, 0);
+    }
+
+    /**
+     * DCQCN's notification point: an ECN-marked Send or Write packet arrived at a responder queue pair, which
+     * sends a CNP back to the sender when its notification point says so.
+     */
+    private void notified(QueuePair qp, WorkRequest wr, long now) {
+        if (qp.np == null) {
+            qp.np = cnpSource.newNotificationPoint();
+        }
+        if (qp.np.onMarkedPacket(now)) {
+            responder.sendCnp(qp, wr);
+        }
     }
 
     /**
@@ -129,8 +151,21 @@ final class ReceivePipeline {
                 break;
             case Packet.ACK:
                 WorkRequest acked = (WorkRequest) p.context;
+                boolean partial = p.status == Responder.ACK_PARTIAL;
+                if (sendEngine.perPacket) {
+                    sendEngine.onAckFeedback(acked.qp, p);
+                }
                 p.release();
-                transport.onAck(acked);
+                if (partial) {
+                    transport.progress(acked.qp); // a packet before the last: the message goes on
+                } else {
+                    transport.onAck(acked);
+                }
+                break;
+            case Packet.CNP:
+                WorkRequest cnpFor = (WorkRequest) p.context;
+                p.release();
+                sendEngine.onCnp(cnpFor.qp);
                 break;
             case Packet.NAK:
                 WorkRequest naked = (WorkRequest) p.context;

@@ -24,10 +24,9 @@ import org.datsim.fabric.link.Packet;
  * requests back in its round-robin), the {@link DmaWriter} and the {@link CompletionSink}. Its static methods
  * ({@link #accepted}, {@link #blockedByRnr}, {@link #firstUnfinished}) work on a queue pair's sequencing state only.
  *
- * <p>Where congestion control hears the network (not modelled yet): {@link #onAck} (an ACK arrives: bytes in flight
- * fall, the algorithm may raise the rate) is the hook for ACK arrivals, and a CNP, when modelled, arrives through the
- * {@link ReceivePipeline}'s dispatch to a method of this part beside {@link #onNak}; the rate and window they set are
- * enforced by the {@link SendEngine} (see there).
+ * <p>Congestion control hears ACKs (partial ones too, with {@code transport.ack_interval}) and CNPs in the
+ * {@link ReceivePipeline}'s dispatch, which hands them to the {@link SendEngine}; a go-back-N here drops the queue
+ * pair's packets not yet sent from the send engine's packet arbiter ({@link SendEngine#dropQueued}).
  */
 final class ReliableTransport implements AckTimer {
 
@@ -306,6 +305,7 @@ final class ReliableTransport implements AckTimer {
     /** Puts {@code first} and every later unfinished request of the queue pair back into its send queue. */
     private void requeueFrom(QueuePair qp, WorkRequest first) {
         qp.notStarted.clear();
+        sendEngine.dropQueued(qp, first);
         boolean from = false;
         for (WorkRequest o : qp.rung) {
             from |= o == first;
@@ -338,6 +338,7 @@ final class ReliableTransport implements AckTimer {
             QueuePair qp = wr.qp;
             qp.paused = true;
             qp.notStarted.clear();
+            sendEngine.dropQueued(qp, wr);
             sim.schedule(rnrTimer, () -> retransmitFrom(wr));
             return;
         }

@@ -19,6 +19,11 @@ import org.datsim.fabric.memory.HostMemory;
  */
 final class Responder {
 
+    /** The status of a partial ACK (a Send or Write packet before the last one; see {@link #ackInterval}). */
+    static final int ACK_PARTIAL = 1;
+    /** The reserved bytes of a RoCEv2 CNP after its BTH. */
+    private static final int CNP_RESERVED_BYTES = 16;
+
     private final HcaContext c;
     private final Simulator sim;
     private final TraceSource<TraceEvent> trace;
@@ -32,6 +37,13 @@ final class Responder {
     private final DmaWriter dma;
     private final Transmitter transmitter;
     private final CompletionSink completions;
+    /**
+     * transport.ack_interval in effect: a Send or Write packet whose index + 1 is a multiple of it is acknowledged
+     * at once with a partial ACK (congestion-control feedback); 0 for one ACK per message. Set by the {@link Hca}.
+     */
+    int ackInterval;
+    /** The wire bytes of a CNP: the headers and its 16 reserved bytes (RoCEv2). */
+    private final int cnpBytes;
     // Allocation-free packet path: events about a packet carry its pool id.
     private final EventHandler transmitHandler = id -> transmit(packet(id));
     private final EventHandler sendReplyHandler = id -> sendReply(packet(id));
@@ -47,6 +59,7 @@ final class Responder {
         this.memory = c.memory;
         this.pcieLatency = c.pcieLatency;
         this.replyBytes = c.header + c.aeth;
+        this.cnpBytes = c.header + CNP_RESERVED_BYTES;
         this.caches = caches;
         this.dma = dma;
         this.transmitter = transmitter;
@@ -85,13 +98,57 @@ final class Responder {
      * latency overlaps the ACK's flight), so that the requester's completion never precedes the placement.
      */
     void ackAfterWrite(QueuePair responder, WorkRequest wr, long writeDelay) {
+        ackAfterWrite(responder, wr, writeDelay, null);
+    }
+
+    /**
+     * {@link #ackAfterWrite(QueuePair, WorkRequest, long)} for the last packet of a message: the ACK carries the
+     * cumulative bytes received, and echoes that packet's ECN mark and INT records (congestion-control feedback).
+     */
+    private void ackAfterWrite(QueuePair responder, WorkRequest wr, long writeDelay, Packet last) {
         long issued = writeDelay - pcieLatency;
         Packet ack = replyPacket(responder, wr, Packet.ACK, 0);
+        if (last != null) {
+            echo(ack, responder, last);
+        }
         if (issued <= 0) {
             sendReply(ack);
         } else {
             sim.schedule(issued, sendReplyHandler, ack.id);
         }
+    }
+
+    /** Congestion-control feedback on an ACK: the cumulative payload bytes received, the ECN mark, the INT records. */
+    private static void echo(Packet ack, QueuePair responder, Packet data) {
+        ack.offset = responder.ccRxBytes;
+        ack.ecn = data.ecn;
+        if (data.intHops > 0) {
+            ack.copyIntFrom(data);
+        }
+    }
+
+    /**
+     * A Send or Write packet was accepted in sequence: its bytes count in the cumulative received, and a packet
+     * before the last is acknowledged at once when transport.ack_interval asks for it.
+     */
+    private void acceptedData(QueuePair qp, WorkRequest wr, Packet p) {
+        qp.ccRxBytes += p.length;
+        if (ackInterval > 0 && !p.isLast() && (p.index + 1) % ackInterval == 0) {
+            Packet ack = replyPacket(qp, wr, Packet.ACK, ACK_PARTIAL);
+            echo(ack, qp, p);
+            sendReply(ack);
+        }
+    }
+
+    /**
+     * Sends a CNP to the sender of an ECN-marked packet (DCQCN's notification point decided to), on the requester's
+     * flow.
+     */
+    void sendCnp(QueuePair responder, WorkRequest wr) {
+        Packet cnp = c.pool.acquire().set(Packet.CNP, hostId, wr.qp.hca.hostId, cnpBytes, wr, 0, 1, 0, 0,
+                wr.qp.flow);
+        cnp.endpoint = responder;
+        transmitter.transmit(cnp);
     }
 
     /** A packet of an RDMA Write arrived. */
@@ -120,13 +177,14 @@ final class Responder {
             return; // refused, or the queue pair was flushed while the message was arriving: drop, no ACK
         }
         ReliableTransport.accepted(qp, p);
+        acceptedData(qp, wr, p);
         boolean last = p.isLast();
         p.aux = qp;
         long stall = caches.mttCost(wr.remoteAddress + p.offset, p.length, qp.name, wr);
         long delay = dma.dmaWriteArrived(p, p.length, stall);
         sim.schedule(delay, placeWriteHandler, p.id);
         if (last) {
-            ackAfterWrite(qp, wr, delay);
+            ackAfterWrite(qp, wr, delay, p); // the packet is released by its placement, an event later
         }
     }
 
@@ -185,6 +243,7 @@ final class Responder {
             return; // refused, or the queue pair was flushed while the message was arriving: drop, no ACK
         }
         ReliableTransport.accepted(qp, p);
+        acceptedData(qp, wr, p);
         boolean last = p.isLast();
         if (last) {
             qp.inbound = null;
@@ -194,7 +253,7 @@ final class Responder {
         long delay = dma.dmaWriteArrived(p, p.length, stall);
         sim.schedule(delay, placeSendHandler, p.id);
         if (last) {
-            ackAfterWrite(qp, wr, delay);
+            ackAfterWrite(qp, wr, delay, p); // the packet is released by its placement, an event later
         }
     }
 

@@ -8,6 +8,9 @@ import org.datsim.core.time.DataRate;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.cc.CongestionControl;
+import org.datsim.fabric.cc.IntHops;
+import org.datsim.fabric.cc.RateController;
 import org.datsim.fabric.link.Packet;
 import org.datsim.fabric.memory.HostMemory;
 
@@ -24,15 +27,13 @@ import org.datsim.fabric.memory.HostMemory;
  * {@link #emitAt}, the {@link ReliableTransport} puts queue pairs back in the round-robin ({@link #enqueue},
  * {@link #kick}) and the completions wake it through {@link SendScheduler}.
  *
- * <p>Where a per-QP rate limiter and congestion control go (not modelled yet): this part owns them, since it
- * decides when each packet leaves. The rate limiter holds a queue pair's packets so that they leave no faster than
- * the queue pair's current rate: its check goes in {@link #process}, where each packet's emission time {@code t} is
- * chosen (the time becomes at least the QP's next allowed departure, which then moves by the packet's wire time at
- * that rate), and the window of bytes in flight is checked in {@link #kick} beside the read-credit check (a queue pair
- * whose unacknowledged bytes fill its window leaves the round-robin, as {@code creditBlocked} does, and the
- * {@link ReliableTransport}'s {@code onAck} puts it back). The per-QP state (rate, next departure, bytes in flight)
- * belongs on {@link QueuePair}; the algorithm that sets the rate hears ACKs and CNPs in
- * {@link ReliableTransport#onAck} and ECN marks in {@link ReceivePipeline}'s {@code enterPipeline}.
+ * <p>With {@code hca.arbitration} packet (implied by any {@code cc.algorithm} but none) {@link #process} only fetches
+ * the WQE and queues the request on its queue pair; the packet arbiter ({@link #arbitrate}) then sends one packet at a
+ * time, round-robin among the queue pairs that may send: the first payload read's round trip done, the queue pair's
+ * rate limiter's next departure reached and its bytes in flight below its window ({@link QueuePair#rc}, a
+ * {@link RateController}). Each packet's payload is read when it is chosen. The controllers hear ACKs
+ * ({@link #onAckFeedback}) and CNPs ({@link #onCnp}) from the {@link ReceivePipeline}, and their timers through
+ * {@link CcTimerSet}; see docs/congestion-control.md.
  */
 final class SendEngine implements SendScheduler {
 
@@ -70,6 +71,30 @@ final class SendEngine implements SendScheduler {
     private final long maxInline;
     /** hca.tx_buffer: the send engine takes up no work request while this many bytes wait for the link; 0: no bound. */
     private final long txBuffer;
+
+    /** hca.arbitration packet (or any congestion control): the packet arbiter sends, not {@link #process}. */
+    final boolean perPacket;
+    /** The fabric's congestion control, or null for none ({@link #setCongestionControl}). */
+    private CongestionControl cc;
+    private long lineRateBps;
+    private long maxRttPs;
+    private long maxBdpBytes;
+    /** The queue pairs with packets to send, in the packet arbiter's round-robin order. */
+    private final ArrayDeque<QueuePair> sending = new ArrayDeque<>();
+    /** When the payload DMA channel finishes the read it is doing (packet arbitration). */
+    private long dmaFree;
+    /** The time of the packet arbiter's pending wake-up event, or Long.MAX_VALUE; and that event's id. */
+    private long wakeAt = Long.MAX_VALUE;
+    private long wakeEvent;
+    private final EventHandler wakeHandler = a -> {
+        wakeAt = Long.MAX_VALUE;
+        wakeEvent = 0;
+        arbitrate();
+    };
+    /** The packet {@link #emitAt} made last (the one {@link #readPacket} made, for the packet arbiter). */
+    private Packet lastEmitted;
+    /** The INT records of the ACK being handled, handed to the controller (reused). */
+    private final IntHops hops = new IntHops();
 
     private final ArrayDeque<QueuePair> ready = new ArrayDeque<>();
     private boolean engineBusy;
@@ -123,6 +148,24 @@ final class SendEngine implements SendScheduler {
         this.strictReadOrdering = "strict".equals(params.choice(FabricParams.READ_ORDERING));
         this.maxInline = params.get(FabricParams.HCA_MAX_INLINE);
         this.txBuffer = params.get(FabricParams.HCA_TX_BUFFER);
+        this.perPacket = "packet".equals(params.choice(FabricParams.HCA_ARBITRATION))
+                || !"none".equals(params.choice(FabricParams.CC_ALGORITHM));
+    }
+
+    /**
+     * Gives the send engine the fabric's congestion control: each queue pair gets a controller when it starts
+     * sending (and loses it when nothing of it is in flight).
+     *
+     * @param cc the congestion control, or null for none
+     * @param lineRateBps the port's line rate
+     * @param maxRttPs the topology's largest unloaded round-trip time between two hosts
+     * @param maxBdpBytes the topology's largest bandwidth-delay product between two hosts
+     */
+    void setCongestionControl(CongestionControl cc, long lineRateBps, long maxRttPs, long maxBdpBytes) {
+        this.cc = cc == null || cc.algorithm() == CongestionControl.Algorithm.NONE ? null : cc;
+        this.lineRateBps = lineRateBps;
+        this.maxRttPs = maxRttPs;
+        this.maxBdpBytes = maxBdpBytes;
     }
 
     /** Wires the ACK timer, once, when the {@link Hca} is built. */
@@ -201,7 +244,7 @@ final class SendEngine implements SendScheduler {
 
     /** Takes up work requests while the engine is free, a queue pair has work and the transmit buffer has room. */
     void kick() {
-        while (!engineBusy && !ready.isEmpty() && !txFull()) {
+        while (!engineBusy && !ready.isEmpty() && (perPacket || !txFull())) {
             QueuePair qp = ready.pollFirst();
             if (qp.paused) {
                 qp.queued = false;
@@ -335,6 +378,16 @@ final class SendEngine implements SendScheduler {
             engineDone(t, busy);
             return;
         }
+        if (perPacket) {
+            if (wr.isReadLike() && !wr.readCounted) {
+                wr.qp.readsOut++;
+                wr.readCounted = true;
+            }
+            // The packet arbiter reads the payload packet by packet, after the first read's round trip.
+            queuePackets(wr, wr.isReadLike() || inline ? fetched : fetched + 2 * pcieLatency + c.readDelay, now);
+            sim.scheduleAt(busy, engineFree, 0);
+            return;
+        }
         if (wr.isReadLike()) {
             if (!wr.readCounted) { // a retransmitted Read keeps the credit it holds
                 wr.qp.readsOut++;
@@ -380,6 +433,209 @@ final class SendEngine implements SendScheduler {
         // that one's payload to follow without a gap (one WQE of lookahead), not earlier.
         long lookahead = wqeProcess + 4 * pcieLatency + 2 * c.readDelay + pcieRate.transmitTimePs(wqeBytes);
         engineDone(t, Math.max(busy, t - lookahead));
+    }
+
+    // ---------------------------------------------------------------- packet arbitration and congestion control
+
+    /**
+     * Packet arbitration: a processed work request's packets wait in its queue pair's send queue for the arbiter,
+     * the first one no earlier than {@code readyPs}. A queue pair that starts sending gets its congestion
+     * controller.
+     */
+    private void queuePackets(WorkRequest wr, long readyPs, long now) {
+        QueuePair qp = wr.qp;
+        wr.txNext = 0;
+        wr.txReadyPs = readyPs;
+        if (wr.ccBase < 0) {
+            wr.ccBase = qp.ccStreamEnd;
+            if (!wr.isReadLike()) {
+                qp.ccStreamEnd += wr.length;
+            }
+        }
+        if (cc != null && qp.rc == null) {
+            CcTimerSet timers = new CcTimerSet(sim, this, qp, 3);
+            qp.ccTimers = timers;
+            qp.rc = cc.newController(lineRateBps, maxRttPs, maxBdpBytes, timers);
+            qp.rc.start(now);
+        }
+        qp.txQueue.addLast(wr);
+        if (!qp.txActive) {
+            qp.txActive = true;
+            sending.addLast(qp);
+        }
+        wakeAt(readyPs);
+    }
+
+    /** Makes the packet arbiter look at its queue pairs at {@code time}, unless it will look earlier anyway. */
+    private void wakeAt(long time) {
+        if (time >= wakeAt) {
+            return;
+        }
+        if (wakeEvent != 0) {
+            sim.cancel(wakeEvent);
+        }
+        wakeAt = time;
+        wakeEvent = sim.scheduleAt(time, wakeHandler, 0);
+    }
+
+    /**
+     * The packet arbiter: while the payload DMA channel is free and the transmit buffer has room, it sends the next
+     * packet of the first queue pair in round-robin order that may send one (its work request's WQE fetched, its
+     * rate limiter's next departure reached, its bytes in flight below its window), and puts that queue pair at the
+     * back. Each packet's payload is read then, at {@code pcie.bandwidth} (each page translated), so queue pairs
+     * share the port packet by packet; the read's round trip is paid once per work request (the NIC prefetches).
+     * The rate limiter hears of the packet at the moment it is chosen (its departure less the constant read time).
+     */
+    private void arbitrate() {
+        long now = sim.now();
+        while (!sending.isEmpty()) {
+            if (txFull()) {
+                return; // txLeft calls again
+            }
+            if (dmaFree > now) {
+                wakeAt(dmaFree);
+                return;
+            }
+            QueuePair chosen = null;
+            long next = Long.MAX_VALUE;
+            for (int k = sending.size(); k > 0; k--) {
+                QueuePair qp = sending.pollFirst();
+                WorkRequest wr = qp.txQueue.peekFirst();
+                while (wr != null && wr.done) {
+                    qp.txQueue.pollFirst();
+                    wr = qp.txQueue.peekFirst();
+                }
+                if (wr == null || qp.paused || !qp.active) {
+                    qp.txQueue.clear();
+                    qp.txActive = false;
+                    continue;
+                }
+                if (wr.txReadyPs > now) {
+                    next = Math.min(next, wr.txReadyPs);
+                    sending.addLast(qp);
+                    continue;
+                }
+                RateController rc = qp.rc;
+                if (rc != null) {
+                    long at = rc.nextSendTimePs();
+                    if (at > now) {
+                        next = Math.min(next, at);
+                        sending.addLast(qp);
+                        continue;
+                    }
+                    if (qp.ccSndNxt - qp.ccSndUna >= rc.windowBytes()) {
+                        sending.addLast(qp); // an ACK makes room
+                        continue;
+                    }
+                }
+                chosen = qp;
+                break;
+            }
+            if (chosen == null) {
+                if (next != Long.MAX_VALUE) {
+                    wakeAt(next);
+                }
+                return;
+            }
+            sendPacket(chosen, now);
+            if (chosen.txQueue.isEmpty()) {
+                chosen.txActive = false;
+            } else {
+                sending.addLast(chosen);
+            }
+        }
+    }
+
+    /** Sends the next packet of a queue pair's first work request (packet arbitration). */
+    private void sendPacket(QueuePair qp, long now) {
+        WorkRequest wr = qp.txQueue.peekFirst();
+        int i = wr.txNext++;
+        Packet p;
+        int count;
+        if (wr.isReadLike()) {
+            count = 1;
+            p = emitAt(now, wr, qp.peer, wr.isAtomic() ? Packet.ATOMIC : Packet.READ_REQUEST, 0, 1, 0, 0);
+        } else {
+            count = c.packetCount(wr.length);
+            long off = (long) i * mtu;
+            int len = (int) Math.min(mtu, wr.length - off);
+            int kind = wr.opcode == WorkRequest.SEND ? Packet.SEND : Packet.RDMA_WRITE;
+            if (wr.inlineData == null) {
+                // read request by read request, cut through, as in request mode; each message keeps its read position
+                readPos = wr.txReadPos;
+                dmaFree = readPacket(now + caches.mttCostLocal(wr, off, len, qp.name), i == 0, wr, qp.peer, kind, i,
+                        count, off, len, false);
+                wr.txReadPos = readPos;
+                p = lastEmitted;
+            } else {
+                p = emitAt(now, wr, qp.peer, kind, i, count, off, len);
+            }
+            qp.ccSndNxt = wr.ccBase + off + len;
+        }
+        if (qp.rc != null) {
+            qp.rc.onPacketSent(now, p.wireBytes);
+        }
+        if (wr.txNext >= count) {
+            qp.txQueue.pollFirst();
+        }
+    }
+
+    /** A go-back-N or an RNR NAK: the packets of a queue pair not sent yet are dropped (its requests come again). */
+    void dropQueued(QueuePair qp, WorkRequest first) {
+        qp.txQueue.clear();
+        if (first != null && first.ccBase >= 0) {
+            qp.ccSndNxt = first.ccBase;
+        }
+    }
+
+    /** A controller's rate or window may have changed: the arbiter looks again now. */
+    void ccChanged() {
+        if (!sending.isEmpty()) {
+            arbitrate();
+        }
+    }
+
+    /**
+     * An ACK (or a partial ACK) arrived for a queue pair: its controller hears the cumulative bytes acknowledged,
+     * the ECN echo and the echoed INT records.
+     */
+    void onAckFeedback(QueuePair qp, Packet ack) {
+        RateController rc = qp.rc;
+        if (ack.offset > qp.ccSndUna) {
+            qp.ccSndUna = ack.offset;
+        }
+        if (rc == null) {
+            return;
+        }
+        IntHops h = null;
+        int n = ack.intHops;
+        if (n > 0) {
+            hops.clear();
+            for (int k = 0; k < n; k++) {
+                hops.add(ack.intQueueBytes[k], ack.intTxBytes[k], ack.intTimePs[k], ack.intRateBps[k]);
+            }
+            h = hops;
+        }
+        rc.onAck(sim.now(), qp.ccSndUna, Math.max(qp.ccSndNxt, qp.ccSndUna), ack.ecn, h);
+        ccChanged();
+    }
+
+    /** A CNP arrived for a queue pair (DCQCN): its controller cuts its rate at its next decrease check. */
+    void onCnp(QueuePair qp) {
+        if (qp.rc != null) {
+            qp.rc.onCnp(sim.now());
+            ccChanged();
+        }
+    }
+
+    /** Nothing of a queue pair is in flight any more: its controller stops (its timers are cancelled). */
+    @Override
+    public void idle(QueuePair qp) {
+        if (qp.rc != null) {
+            qp.rc.stop();
+            qp.rc = null;
+            qp.ccTimers = null;
+        }
     }
 
     /**
@@ -463,6 +719,7 @@ final class SendEngine implements SendScheduler {
         p.endpoint = responder;
         p.length = len; // the payload, read when the DMA read finishes (emit)
         sim.scheduleAt(time, emitHandler, p.id);
+        lastEmitted = p;
         return p;
     }
 
@@ -562,6 +819,9 @@ final class SendEngine implements SendScheduler {
         txWaiting -= p.wireBytes;
         if (!engineBusy && !ready.isEmpty() && !txFull()) {
             kick();
+        }
+        if (perPacket && !sending.isEmpty() && !txFull()) {
+            arbitrate();
         }
     }
 

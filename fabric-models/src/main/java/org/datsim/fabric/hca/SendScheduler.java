@@ -8,4 +8,7 @@ interface SendScheduler {
 
     /** Looks at a queue pair's work again: back in the round-robin if it has work not started, then the engine runs. */
     void wake(QueuePair qp);
+
+    /** Nothing of a queue pair is in flight any more (its congestion controller, if any, stops). */
+    void idle(QueuePair qp);
 }

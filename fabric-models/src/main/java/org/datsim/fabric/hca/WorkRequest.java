@@ -107,6 +107,13 @@ public final class WorkRequest implements PacketOperation {
     int gapAt = -1;
     /** How many times the transport has retransmitted from this operation (ACK timeout or sequence error). */
     int retransmits;
+    /** Packet arbitration: the index of the next packet to send, and when the first may be read (WQE fetched). */
+    int txNext;
+    long txReadyPs;
+    /** Packet arbitration: how far the payload's read requests have read (the send engine's read position). */
+    long txReadPos;
+    /** Congestion control: the stream position of this message's first payload byte, or -1 before it is taken up. */
+    long ccBase = -1;
     /** Responder: an atomic has been executed and {@link #atomicOriginal} holds the value it returned. */
     boolean atomicExecuted;
     /** Responder: the original value an executed atomic returned, answered again to a duplicate request. */

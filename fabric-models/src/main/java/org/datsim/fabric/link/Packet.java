@@ -29,9 +29,14 @@ public final class Packet {
     public static final int ATOMIC = 7;
     /** An IB atomic acknowledgement carrying the original remote value (AtomicAckETH). */
     public static final int ATOMIC_ACK = 8;
+    /**
+     * A RoCEv2 congestion notification packet (BTH opcode 0x81): a receiver's DCQCN notification point tells the
+     * sender of an ECN-marked packet to slow down.
+     */
+    public static final int CNP = 9;
 
     private static final String[] KIND_NAMES = {"cm", "send", "rdma_write", "read_request", "read_response", "ack",
-        "nak", "atomic", "atomic_ack"};
+        "nak", "atomic", "atomic_ack", "cnp"};
 
     /** The pool this packet belongs to. */
     final PacketPool pool;
@@ -91,7 +96,8 @@ public final class Packet {
     long tailPs;
     /**
      * Congestion Experienced: a switch egress marked this packet (ECN CE, RED at {@code ecn.kmin}/{@code ecn.kmax});
-     * false when the packet is {@linkplain #set set}.
+     * false when the packet is {@linkplain #set set}. On an ACK, which switches do not mark, the receiver's echo of
+     * the acknowledged data packet's mark (ECN-Echo, for DCTCP).
      */
     public boolean ecn;
 

@@ -72,6 +72,11 @@ public final class Port {
     private long startedBytes;
     /** Since when the port has been paused by PFC, or -1. */
     private long pausedSince = -1;
+    /**
+     * ACKs, NAKs and CNPs in a traffic class of their own, served first and not paused by PFC (null: one FIFO for
+     * every packet, the default).
+     */
+    private ArrayDeque<Packet> control;
 
     /**
      * Creates a port.
@@ -208,12 +213,25 @@ public final class Port {
     }
 
     /**
+     * Gives acknowledgements (ACK, NAK) and CNPs a traffic class of their own at this port: strict priority over
+     * data, and not paused by PFC, which pauses the data class only (HPCC's ACK_HIGH_PRIO 1). Call before the run.
+     */
+    public void prioritiseControl() {
+        control = new ArrayDeque<>();
+    }
+
+    /**
      * Queues a packet for transmission now.
      *
      * @param packet the packet
      */
     public void send(Packet packet) {
-        queue.addLast(packet);
+        int k = packet.kind;
+        if (control != null && (k == Packet.ACK || k == Packet.NAK || k == Packet.CNP)) {
+            control.addLast(packet);
+        } else {
+            queue.addLast(packet);
+        }
         queuedBytes += packet.wireBytes;
         trySend();
         int depth = queue.size();
@@ -227,6 +245,12 @@ public final class Port {
 
     private void trySend() {
         if (sending != null) {
+            return;
+        }
+        if (control != null && !control.isEmpty() && flowControl != FlowControl.IB_CREDITS) {
+            Packet c = control.pollFirst();
+            queuedBytes -= c.wireBytes;
+            start(c);
             return;
         }
         Packet p = queue.peekFirst();

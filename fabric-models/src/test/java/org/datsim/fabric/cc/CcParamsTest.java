@@ -61,8 +61,8 @@ class CcParamsTest {
     @Test
     void crossCheckRejectsAMinRateAboveTheLinkAndZeroDcqcnTimers() {
         List<String> problems = new ArrayList<>();
-        Params p = with(Map.of("cc.algorithm", "dcqcn", "cc.min_rate", "200Gbps", "cc.dcqcn.rp_timer", "0us"),
-                problems);
+        Params p = with(Map.of("cc.algorithm", "dcqcn", "cc.min_rate", "200Gbps", "cc.dcqcn.rp_timer", "0us",
+                "ecn.enabled", "true"), problems);
         assertEquals(List.of(), problems);
         List<String> out = FabricParams.crossCheck(p);
         assertEquals(2, out.size(), out.toString());
@@ -70,6 +70,12 @@ class CcParamsTest {
         assertTrue(out.get(1).startsWith("cc.dcqcn.rp_timer"), out.toString());
         assertEquals(List.of(), FabricParams.crossCheck(with(Map.of("cc.min_rate", "200Gbps"), problems)),
                 "not checked while congestion control is off");
+        assertEquals(List.of("cc.algorithm dcqcn reacts to ECN marks: set ecn.enabled true (switches mark nothing"
+                + " without it, and the algorithm would never slow down)"),
+                FabricParams.crossCheck(with(Map.of("cc.algorithm", "dcqcn"), problems)));
+        assertEquals(List.of("cc.algorithm hpcc needs in-band telemetry: set cc.int true (without it no ACK carries"
+                + " the switches' records and the algorithm would never slow down)"),
+                FabricParams.crossCheck(with(Map.of("cc.algorithm", "hpcc"), problems)));
     }
 
     @Test

@@ -33,7 +33,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "hpcc", mixinStandardHelpOptions = true,
         description = "Run HPCC's topology and flow files (defaults: the reference run in /work/shared/anchors/hpcc:"
-                + " 320 hosts, 3,143 WebSearch flows at 30%% load) on the roce-100g preset with hca.mtu=1000B and PFC;"
+                + " 320 hosts, 3,143 WebSearch flows at 30%% load) on the roce-100g preset with HPCC's run.py settings"
+                + " (hca.mtu=1000B, PFC with a 32 MiB shared buffer, an ACK per packet, ECN for dcqcn, INT for hpcc);"
                 + " write DIR/fct.csv and DIR/summary.json; print key=value lines ending with process_wall_s.")
 final class HpccBenchCommand implements Callable<Integer> {
 
@@ -70,20 +71,28 @@ final class HpccBenchCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     /**
-     * HPCC's fabric: the roce-100g preset, HPCC's 1000-byte payload per packet, PFC, and switch buffers of HPCC's
-     * size: its 32 MB per switch split over the 20 ports of a fat.topology switch is 1600 KiB per input port here
-     * (datsim's buffers are per input port, not shared), with the PFC pause 256 KiB below it, headroom for what a
-     * 400 Gb/s, 1 us link delivers while the PAUSE travels (2 x 1 us x 400 Gb/s = 100 KB, plus packets); then the
-     * overrides.
+     * HPCC's fabric ({@code run.py --bw 100}): the roce-100g preset, HPCC's 1000-byte payload per packet, PFC with
+     * a shared switch buffer of 32 MiB and dynamic thresholds (BUFFER_SIZE 32, USE_DYNAMIC_PFC_THRESHOLD 1),
+     * per-packet arbitration among queue pairs, an ACK per packet (L2_ACK_INTERVAL 1) in a class of its own that PFC
+     * does not pause (ACK_HIGH_PRIO 1), ECN marking for dcqcn
+     * (run.py's KMIN/KMAX/PMAX maps are the ecn.* defaults) and in-band telemetry for hpcc; then the overrides.
      */
     static Params params(String cc, List<String> overrides, List<String> problems) {
         Map<String, String> map = new LinkedHashMap<>(FabricPresets.get("roce-100g").values());
         map.put(FabricParams.HCA_MTU.name(), "1000B");
         map.put(FabricParams.LINK_FLOW_CONTROL.name(), "pfc");
-        map.put(FabricParams.SWITCH_BUFFER.name(), "1600KiB");
-        map.put(FabricParams.PFC_XOFF.name(), "1344KiB");
-        map.put(FabricParams.PFC_XON.name(), "1312KiB");
+        map.put(FabricParams.SWITCH_BUFFER_MODE.name(), "shared");
+        map.put(FabricParams.SWITCH_SHARED_BUFFER.name(), "32MiB");
+        map.put(FabricParams.HCA_ARBITRATION.name(), "packet");
+        map.put(FabricParams.ACK_INTERVAL.name(), "1");
+        map.put(FabricParams.LINK_CONTROL_PRIORITY.name(), "true"); // ACK_HIGH_PRIO 1
         map.put(FabricParams.CC_ALGORITHM.name(), cc);
+        if ("dcqcn".equals(cc) || "dctcp".equals(cc)) {
+            map.put(FabricParams.ECN_ENABLED.name(), "true"); // run.py's KMIN/KMAX/PMAX maps are ecn.*'s defaults
+        }
+        if ("hpcc".equals(cc)) {
+            map.put(FabricParams.CC_INT.name(), "true");
+        }
         for (String s : overrides) {
             int eq = s.indexOf('=');
             if (eq < 1) {
@@ -105,9 +114,6 @@ final class HpccBenchCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         List<String> problems = new ArrayList<>();
         Params p = params(cc, overrides, problems);
-        if (p != null && FlowOutputs.ccUnavailable(p) != null) {
-            problems.add("--cc " + cc + ": " + FlowOutputs.ccUnavailable(p));
-        }
         HpccFiles.Topology topo = null;
         Topology topology = null;
         List<Flow> flows = null;

@@ -126,12 +126,6 @@ public final class ScenarioLoader {
                 .read(root.get("processes"), fabric.hosts());
         org.datsim.scenario.workload.Workload workload = org.datsim.scenario.workload.WorkloadReader.read(
                 root.get("workload"), problems.file(), fabric.hosts(), problems);
-        if (fabric.params() != null) {
-            String cc = org.datsim.scenario.workload.FlowOutputs.ccUnavailable(fabric.params());
-            if (cc != null) {
-                problems.add("$.fabric.params.cc.algorithm", cc);
-            }
-        }
         return new Scenario(problems.file(), name, description == null ? "" : description, seed, fabric.topology(),
                 fabric.params(), fabric.hostParams(), processes, maxEvents, maxTime, vars, operands.build(), workload);
     }

@@ -8,22 +8,10 @@ import java.util.List;
 import org.datsim.core.param.Params;
 import org.datsim.fabric.FabricParams;
 
-/** What a workload run writes: fct.csv rows, the summary.json section of flows, the check of cc.algorithm. */
+/** What a workload run writes: fct.csv rows and the summary.json section of flows. */
 public final class FlowOutputs {
 
     private FlowOutputs() {
-    }
-
-    /**
-     * Says whether the chosen congestion control can run in this version.
-     *
-     * @param params the fabric parameters
-     * @return null if it can, else the message to print
-     */
-    public static String ccUnavailable(Params params) {
-        String cc = params.choice(FabricParams.CC_ALGORITHM);
-        return "none".equals(cc) ? null : "cc.algorithm " + cc + " is not available yet in this version of datsim;"
-                + " only none runs (plain RC transport under the links' flow control)";
     }
 
     /**

@@ -20,8 +20,8 @@ class ExampleStudiesTest {
         try (Stream<Path> s = Files.list(dir)) {
             studies = s.filter(p -> p.toString().endsWith(".json")).sorted().toList();
         }
-        assertEquals(List.of("fence-vs-read-latency.json", "latency-vs-size.json", "link-speed-by-mtu.json",
-                "throughput-vs-qps.json"), studies.stream().map(p -> p.getFileName().toString()).toList());
+        assertEquals(List.of("fct-vs-load.json", "fence-vs-read-latency.json", "latency-vs-size.json",
+                "link-speed-by-mtu.json", "throughput-vs-qps.json"), studies.stream().map(p -> p.getFileName().toString()).toList());
         for (Path p : studies) {
             Study s = StudyLoader.load(p);
             assertTrue(s.runs().size() >= 7, p + " plans " + s.runs().size());

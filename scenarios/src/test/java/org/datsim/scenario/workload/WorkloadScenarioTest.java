@@ -59,16 +59,28 @@ class WorkloadScenarioTest {
     }
 
     @Test
-    void unavailableCongestionControlIsRefused() {
+    void congestionControlWithoutItsSignalOrOnInfinibandIsRefusedWithALocatedMessage() {
         String s = "{\"scenario\": \"w\", \"fabric\": {\"preset\": \"roce-100g\", \"params\": {\"cc.algorithm\":"
                 + " \"dcqcn\"}, \"topology\": {\"fat_tree\": {\"k\": 4, \"levels\": 3}}}, \"processes\": []}";
         try {
             ScenarioLoader.parse("w.json", s);
             throw new AssertionError("accepted");
         } catch (ScenarioException e) {
-            assertEquals(List.of("w.json: $.fabric.params.cc.algorithm: cc.algorithm dcqcn is not available yet in"
-                    + " this version of datsim; only none runs (plain RC transport under the links' flow control)"),
-                    e.problems());
+            assertEquals(1, e.problems().size(), e.problems().toString());
+            assertTrue(e.problems().get(0).startsWith("w.json: $.fabric"), e.problems().toString());
+            assertTrue(e.problems().get(0).contains("cc.algorithm dcqcn reacts to ECN marks: set ecn.enabled true"),
+                    e.problems().toString());
+        }
+        String ib = "{\"scenario\": \"w\", \"fabric\": {\"preset\": \"ib-edr\", \"params\": {\"cc.algorithm\":"
+                + " \"hpcc\", \"cc.int\": true}, \"topology\": {\"fat_tree\": {\"k\": 4, \"levels\": 3}}},"
+                + " \"processes\": []}";
+        try {
+            ScenarioLoader.parse("w.json", ib);
+            throw new AssertionError("accepted");
+        } catch (ScenarioException e) {
+            assertEquals(1, e.problems().size(), e.problems().toString());
+            assertTrue(e.problems().get(0).contains("cc.algorithm hpcc is not available with link.flow_control"
+                    + " ib_credits"), e.problems().toString());
         }
     }
 
@@ -133,10 +145,12 @@ class WorkloadScenarioTest {
     }
 
     @Test
-    void benchHpccRefusesUnavailableAlgorithmsAndBadFiles(@TempDir Path dir) throws Exception {
+    void benchHpccRefusesBadCcParametersAndBadFiles(@TempDir Path dir) throws Exception {
         StringWriter err = new StringWriter();
-        assertEquals(2, datsim(new StringWriter(), err, "bench", "hpcc", "--cc", "dcqcn", "--out", dir.toString()));
-        assertTrue(err.toString().contains("--cc dcqcn: cc.algorithm dcqcn is not available yet"), err.toString());
+        assertEquals(2, datsim(new StringWriter(), err, "bench", "hpcc", "--cc", "dcqcn", "--param",
+                "cc.dcqcn.rp_timer=0us", "--out", dir.toString()));
+        assertTrue(err.toString().contains("cc.dcqcn.rp_timer must be more than 0 with cc.algorithm dcqcn"),
+                err.toString());
         Path topo = dir.resolve("t.txt");
         Files.writeString(topo, "3 1 2\n2\n0 2 100Gbps 1us 0\n1 2 100Gbps 1us 0\n");
         Path flows = dir.resolve("f.txt");
