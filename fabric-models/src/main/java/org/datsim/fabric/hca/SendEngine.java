@@ -479,10 +479,11 @@ final class SendEngine implements SendScheduler {
     }
 
     /**
-     * The packet arbiter: while the payload DMA channel is free and the transmit buffer has room, it sends the next
+     * The packet arbiter: while the transmit buffer has room, it sends the next
      * packet of the first queue pair in round-robin order that may send one (its work request's WQE fetched, its
      * rate limiter's next departure reached, its bytes in flight below its window), and puts that queue pair at the
-     * back. Each packet's payload is read then, at {@code pcie.bandwidth} (each page translated), so queue pairs
+     * back. A packet that needs a new payload read request queues it on the DMA channel (behind the reads issued
+     * before; the arbiter does not wait for it), at {@code pcie.bandwidth} (each page translated), so queue pairs
      * share the port packet by packet; the read's round trip is paid once per work request (the NIC prefetches).
      * The rate limiter hears of the packet at the moment it is chosen (its departure less the constant read time).
      */
@@ -491,10 +492,6 @@ final class SendEngine implements SendScheduler {
         while (!sending.isEmpty()) {
             if (txFull()) {
                 return; // txLeft calls again
-            }
-            if (dmaFree > now) {
-                wakeAt(dmaFree);
-                return;
             }
             QueuePair chosen = null;
             long next = Long.MAX_VALUE;
@@ -562,9 +559,18 @@ final class SendEngine implements SendScheduler {
             int kind = wr.opcode == WorkRequest.SEND ? Packet.SEND : Packet.RDMA_WRITE;
             if (wr.inlineData == null) {
                 // read request by read request, cut through, as in request mode; each message keeps its read position
-                readPos = wr.txReadPos;
-                dmaFree = readPacket(now + caches.mttCostLocal(wr, off, len, qp.name), i == 0, wr, qp.peer, kind, i,
-                        count, off, len, false);
+                readPos = i == 0 ? 0 : wr.txReadPos;
+                // A packet whose bytes an earlier read request already holds goes now; one that needs a new request
+                // queues it on the payload DMA channel behind the reads issued before (read-ahead: the arbiter does
+                // not wait for a read to finish before it chooses the next packet, so DMA overlaps the pacing).
+                boolean held = i > 0 && readPos >= off + len; // its bytes are in a request already issued
+                long start = held ? Math.max(now, wr.txReadIn) : Math.max(now, dmaFree);
+                long in = readPacket(start + caches.mttCostLocal(wr, off, len, qp.name), i == 0, wr, qp.peer, kind,
+                        i, count, off, len, false);
+                if (!held) {
+                    dmaFree = in;
+                    wr.txReadIn = in;
+                }
                 wr.txReadPos = readPos;
                 p = lastEmitted;
             } else {

@@ -112,6 +112,8 @@ public final class WorkRequest implements PacketOperation {
     long txReadyPs;
     /** Packet arbitration: how far the payload's read requests have read (the send engine's read position). */
     long txReadPos;
+    /** Packet arbitration: when the last payload read request issued for this request is in. */
+    long txReadIn;
     /** Congestion control: the stream position of this message's first payload byte, or -1 before it is taken up. */
     long ccBase = -1;
     /** Responder: an atomic has been executed and {@link #atomicOriginal} holds the value it returned. */
