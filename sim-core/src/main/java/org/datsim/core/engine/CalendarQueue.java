@@ -324,27 +324,34 @@ public final class CalendarQueue implements EventList {
         }
     }
 
+    /** Makes room for one more entry at the end of the sorted bottom: restarts it empty, shifts it down, or grows it. */
+    private void bottomRoom() {
+        int h = botHead;
+        int e = botEnd;
+        if (h == e) {
+            botHead = 0;
+            botEnd = 0;
+        } else if (e == botTime.length) {
+            if (h > 0) {
+                System.arraycopy(botTime, h, botTime, 0, e - h);
+                System.arraycopy(botId, h, botId, 0, e - h);
+                botHead = 0;
+                botEnd = e - h;
+            } else {
+                growBottom();
+            }
+        }
+    }
+
     /**
      * Inserts (t, id) into the sorted bottom. The id is larger than every queued id, so the event
      * goes after every event of the same time. O(1) when it belongs at the end, otherwise a binary
      * search and a shift of the later entries.
      */
     private void bottomInsert(long t, long id) {
+        bottomRoom();
         int h = botHead;
         int e = botEnd;
-        if (h == e) {
-            h = 0;
-            e = 0;
-        } else if (e == botTime.length) {
-            if (h > 0) {
-                System.arraycopy(botTime, h, botTime, 0, e - h);
-                System.arraycopy(botId, h, botId, 0, e - h);
-                e -= h;
-                h = 0;
-            } else {
-                growBottom();
-            }
-        }
         long[] bt = botTime;
         long[] bi = botId;
         int pos = e;
@@ -371,21 +378,9 @@ public final class CalendarQueue implements EventList {
 
     /** Inserts (t, id) into the sorted bottom at its (time, id) place; the id may be older than queued ones. */
     private void bottomInsertOrdered(long t, long id) {
+        bottomRoom();
         int h = botHead;
         int e = botEnd;
-        if (h == e) {
-            h = 0;
-            e = 0;
-        } else if (e == botTime.length) {
-            if (h > 0) {
-                System.arraycopy(botTime, h, botTime, 0, e - h);
-                System.arraycopy(botId, h, botId, 0, e - h);
-                e -= h;
-                h = 0;
-            } else {
-                growBottom();
-            }
-        }
         long[] bt = botTime;
         long[] bi = botId;
         int lo = h;
