@@ -86,6 +86,8 @@ public final class Ep extends DatHandle {
                 return DatReturn.SUB_INVALID_STATE_EP_RESERVED;
             case Dat.EP_STATE_PASSIVE_CONNECTION_PENDING:
                 return DatReturn.SUB_INVALID_STATE_EP_PASSCONNPENDING;
+            case Dat.EP_STATE_TENTATIVE_CONNECTION_PENDING:
+                return DatReturn.SUB_INVALID_STATE_EP_TENTCONNPENDING;
             case Dat.EP_STATE_CONNECTED:
                 return DatReturn.SUB_INVALID_STATE_EP_CONNECTED;
             case Dat.EP_STATE_DISCONNECT_PENDING:

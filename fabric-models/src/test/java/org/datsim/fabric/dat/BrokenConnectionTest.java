@@ -173,10 +173,32 @@ class BrokenConnectionTest {
         assertEquals(Dat.CONNECTION_EVENT_BROKEN, tf.only(p.b.connEvd).number);
 
         DatEvent send = tf.only(p.a.reqEvd);
-        assertNotEquals(Dat.DTO_SUCCESS, send.status, "the requester's Send failed");
-        assertNotEquals(Dat.DTO_ERR_FLUSHED, send.status, "the requester's Send failed with its own error");
+        assertEquals(Dat.DTO_ERR_REMOTE_RESPONDER, send.status, "the requester's Send failed with its own error");
         assertEquals(Dat.EP_STATE_DISCONNECTED, p.epA.state());
         assertEquals(Dat.CONNECTION_EVENT_BROKEN, tf.only(p.a.connEvd).number);
+    }
+
+    @Test
+    void rule37_theRequesterOfASendLongerThanTheReceiveGetsRemoteResponderFromTheInvalidRequestNak() {
+        // IB answers a length error with a NAK-Invalid Request: the requester's work completion is
+        // IBV_WC_REM_INV_REQ_ERR, which dapl's openib_common/cq.c reports as DAT_DTO_ERR_REMOTE_RESPONDER (not
+        // DAT_DTO_ERR_TRANSPORT, the status of retries run out); a later Send is flushed.
+        TestFabric.Pair p = TestFabric.pair();
+        TestFabric tf = p.tf;
+        Lmr src = tf.lmr(p.a, 4096, Dat.MEM_PRIV_ALL);
+        Lmr sink = tf.lmr(p.b, 4096, Dat.MEM_PRIV_ALL);
+        tf.recv(p.epB, iov(sink, 0, 64), 10);
+        tf.at(T0, () -> {
+            tf.send(p.epA, iov(src, 0, 65), 1, 0);
+            tf.send(p.epA, iov(src, 0, 8), 2, 0);
+        });
+        tf.run();
+        List<DatEvent> req = tf.drain(p.a.reqEvd);
+        assertEquals(List.of(1L, 2L), TestFabric.cookies(req));
+        assertEquals(List.of(Dat.DTO_ERR_REMOTE_RESPONDER, Dat.DTO_ERR_FLUSHED), TestFabric.statuses(req));
+        assertEquals(Dat.DTO_ERR_LOCAL_LENGTH, tf.only(p.b.recvEvd).status);
+        TraceEvent failed = tf.event(TraceEvent.COMPLETE, "A", req.get(0).opId);
+        assertEquals("DAT_DTO_ERR_REMOTE_RESPONDER", failed.status());
     }
 
     @Test

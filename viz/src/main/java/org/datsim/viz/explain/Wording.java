@@ -163,11 +163,13 @@ final class Wording {
             case "DAT_DTO_ERR_LOCAL_LENGTH":
                 return ": the message was longer than the receive buffer (rule 37); the connection breaks";
             case "DAT_DTO_ERR_REMOTE_RESPONDER":
-                return ": the responder got more RDMA Reads than its max_rdma_read_in (rule 49); the connection"
-                        + " breaks";
+                return ": the responder refused it with an error NAK (IBV_WC_REM_INV_REQ_ERR or IBV_WC_REM_OP_ERR):"
+                        + " a Send longer than the receive it took (rule 37), more RDMA Reads or atomics than its"
+                        + " max_rdma_read_in (rule 49), a misaligned atomic, or its endpoint no longer connected;"
+                        + " the connection breaks";
             case "DAT_DTO_ERR_TRANSPORT":
                 return ": the transport gave up on it: its retries after local ACK timeouts ran out"
-                        + " (hca.retry_count), or the responder answered with an error NAK; the connection breaks";
+                        + " (hca.retry_count); the connection breaks";
             case "DAT_RMR_OPERATION_FAILED":
                 return ": the bind failed after dat_rmr_bind returned (rule 26); the connection breaks";
             default:
