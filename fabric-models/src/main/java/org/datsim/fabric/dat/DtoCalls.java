@@ -158,7 +158,7 @@ final class DtoCalls extends ProviderPart {
             setup.accept(wr);
         }
         ep.requestsInFlight++;
-        traceOp(ep, wr, TraceEvent.POST);
+        traceOp(ep, wr, TraceEvent.POST, ep.ia.host.hca.postsInline(wr));
         ep.ia.host.hca.postRequest(wr);
         opId.value = wr.opId;
         return DatReturn.SUCCESS;
@@ -271,11 +271,22 @@ final class DtoCalls extends ProviderPart {
     }
 
     void traceOp(Ep ep, WorkRequest wr, String kind) {
+        traceOp(ep, wr, kind, false);
+    }
+
+    /**
+     * Traces a post; {@code inline} adds {@code "inline": true} (only then: a post that is not inline has no such
+     * field, so traces without inline posts stay as they were).
+     */
+    void traceOp(Ep ep, WorkRequest wr, String kind, boolean inline) {
         if (trace.isEnabled()) {
             TraceEvent e = TraceEvent.of(sim.now(), kind, ep.ia.host.name).ep(ep.name()).op(wr.opId)
                     .cookie(wr.cookie).attr("opcode", wr.opName()).attr("bytes", wr.length);
             if (wr.flags != 0) {
                 e.attr("flags", Dat.COMPLETION_FLAGS.flagNames(wr.flags));
+            }
+            if (inline) {
+                e.attr("inline", Boolean.TRUE);
             }
             trace.fire(e);
         }
