@@ -202,6 +202,27 @@ class BrokenConnectionTest {
     }
 
     @Test
+    void rule44_aWriteReachingAnEndpointAlreadyFlushedIsNakdAsARemoteOperationalErrorReportedAsRemoteResponder() {
+        // B disconnects abruptly (its queue pair flushed) just as A posts a Write; the Write reaches B before B's
+        // DREQ, slowed by cm.processing, reaches A. The model's responder answers it with a NAK-Remote Operational
+        // Error, IBV_WC_REM_OP_ERR at A, which dapl's cq.c reports as DAT_DTO_ERR_REMOTE_RESPONDER. (A real
+        // responder in the error state may drop the request silently instead; the requester would then retry until
+        // the DREQ flushes it, or until DAT_DTO_ERR_TRANSPORT.)
+        TestFabric.Pair p = TestFabric.pair("cm.processing", "50us");
+        TestFabric tf = p.tf;
+        Lmr src = tf.lmr(p.a, 4096, Dat.MEM_PRIV_ALL);
+        Lmr far = tf.lmr(p.b, 4096, Dat.MEM_PRIV_ALL);
+        tf.at(tf.sim.now() + 1_000_000, () -> {
+            TestFabric.ok(tf.dat.epDisconnect(p.epB, Dat.CLOSE_ABRUPT_FLAG));
+            tf.write(p.epA, iov(src, 0, 64), 1, remote(far, 0, 64), 0);
+        });
+        tf.run();
+        DatEvent w = tf.only(p.a.reqEvd);
+        assertEquals(Dat.DTO_ERR_REMOTE_RESPONDER, w.status, TestFabric.describe(List.of(w)));
+        assertEquals(Dat.EP_STATE_DISCONNECTED, p.epA.state());
+    }
+
+    @Test
     void rule39_sendWithoutReceiveFailsWithReceiverNotReadyWhenRetriesRunOut() {
         TestFabric.Pair p = TestFabric.pair("transport.rnr_retry", "1", "transport.rnr_timer", "10us");
         TestFabric tf = p.tf;
