@@ -337,6 +337,9 @@ final class DtoCalls extends ProviderPart {
                 if (wr.heldBehind() >= 0) {
                     e.attr("held_behind", wr.heldBehind()).attr("finished_ps", wr.finishedPs());
                 }
+                if (wr.overtookRead() >= 0) {
+                    e.attr("overtook_read", wr.overtookRead());
+                }
                 trace.fire(e);
             }
             if (!suppressed && wr.opcode == WorkRequest.BIND && !core.bindAsDtoEvent) {
