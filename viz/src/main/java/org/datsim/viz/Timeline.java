@@ -58,6 +58,46 @@ public final class Timeline {
         return out;
     }
 
+    /** The file name of two runs side by side, written into the first run's directory. */
+    public static final String SIDE_BY_SIDE = "side-by-side.html";
+
+    /**
+     * Writes {@code FIRST/side-by-side.html}: one page with the timelines of two runs on one time axis (a lesson's
+     * hazard and its fix), the first run's lanes above the second's, each lane named {@code DIR: NAME} after its run
+     * directory's name ({@code 1:} and {@code 2:} when the two are named alike).
+     *
+     * @param first a directory written by {@code datsim run}
+     * @param second another
+     * @return the path of the page written
+     * @throws IOException if a trace cannot be read (the message names the file and line) or the page written
+     */
+    public static Path writeSideBySide(Path first, Path second) throws IOException {
+        String[] labels = {dirName(first), dirName(second)};
+        if (labels[0].equals(labels[1])) {
+            labels = new String[] {"1", "2"};
+        }
+        TimelineData data = new TimelineData();
+        Path[] dirs = {first, second};
+        for (int k = 0; k < 2; k++) {
+            Path events = dirs[k].resolve("events.jsonl");
+            if (!Files.isRegularFile(events)) {
+                throw new IOException(events + ": no such file (is " + dirs[k]
+                        + " the output directory of `datsim run`?)");
+            }
+            data.beginRun(labels[k]);
+            TraceReader.read(events, data::accept);
+        }
+        Path out = first.resolve(SIDE_BY_SIDE);
+        write(data, labels[0] + " (" + scenarioName(first) + ") vs " + labels[1] + " (" + scenarioName(second) + ")",
+                out);
+        return out;
+    }
+
+    private static String dirName(Path dir) {
+        Path name = dir.toAbsolutePath().normalize().getFileName();
+        return name == null ? "run" : name.toString();
+    }
+
     /**
      * Returns the scenario name recorded in a run directory's summary, or the directory's name.
      *
