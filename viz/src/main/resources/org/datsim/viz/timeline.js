@@ -25,7 +25,7 @@
     // Sizes (px) of the compact layout; layout() scales them up (at most MAX_SCALE times) when the lanes shown would
     // not fill the page.
     var LABEL_W = 170, AXIS_H = 26, PAD = 2;
-    var BASE = {row: 12, mark: 8, span: 5, port: 22, host: 15}, MAX_SCALE = 2.5;
+    var BASE = {row: 12, mark: 8, span: 5, port: 22, host: 15}, MAX_SCALE = 4;
     var ROW_H = BASE.row, MARK_H = BASE.mark, SPAN_H = BASE.span, PORT_H = BASE.port, HOST_H = BASE.host;
     var PAUSE = '#f16913'; // orange: PFC holds the port paused
     var COLORS = {send: '#1f77b4', recv: '#2ca02c', rdma_write: '#ff7f0e', rdma_read: '#9467bd',
@@ -892,6 +892,7 @@
             return collapsed[g];
         }).sort();
         state.filter = filterText;
+        state.hash = window.location.hash;
         state.extent = {fromPs: extent.from, toPs: extent.to};
         state.rowHeight = ROW_H;
         // how much of the canvas below the axis the lanes fill (1: all of it, or more: scroll)
@@ -1479,6 +1480,17 @@
         return false;
     }
 
+    // timeline.html#keys=ce (for links and tests): presses those keys once the page is drawn, as a person would.
+    function keysFromHash() {
+        var k6 = hashParams().keys;
+        if (k6) {
+            decodeURIComponent(k6).split('').forEach(function (c) {
+                window.dispatchEvent(new KeyboardEvent('keydown', {key: c}));
+            });
+            draw();
+        }
+    }
+
     resize();
     stateFromHash();
     layout(H - AXIS_H);
@@ -1488,5 +1500,6 @@
     draw();
     state.ready = true;
     publish();
+    keysFromHash();
     hoverFromHash();
 }());
