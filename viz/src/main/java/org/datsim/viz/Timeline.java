@@ -19,8 +19,11 @@ import java.nio.file.Path;
  * works from {@code file://}) that draws a lane per host and endpoint, each operation's post, start, transmission,
  * placement, completion and dequeue along simulated time, fence and credit waits as arrows to the operations waited
  * for, stale reads and errors in red, go-back-N retransmissions as magenta marks on their operations and the
- * connection manager's resends and timeouts as magenta marks on their endpoints' lanes; zoom with the wheel, pan by
- * dragging, hover for an event's fields.
+ * connection manager's resends and timeouts as magenta marks on their endpoints' lanes, a Send that overtook an RDMA
+ * Read red where its stale bytes landed, inline posts, and a lane per port with its bytes queued and PFC pauses; zoom
+ * with the wheel, pan by dragging, hover for an event's fields; lanes collapse per host or switch and filter by name
+ * (keys, buttons, and the address's hash keep the state). The default view spans the run's extent and its compact
+ * lanes grow to fill the page when they are few.
  *
  * <p>The page draws on a canvas and culls what is off screen or narrower than a pixel, so a run of 100,000
  * operations stays interactive; its data is columnar JSON ({@link TimelineData}). After each drawing the page

@@ -28,11 +28,20 @@ import org.datsim.core.trace.TraceSink;
  * events; the connection manager's resends and timeouts of REQ, REP and DREQ, on the lane of the endpoint that sent
  * the message), and arrows from an operation held by a fence or by RDMA Read credits to each operation it waited for.
  *
- * <p>The JSON layout ({@code "format": "datsim-timeline/1"}): {@code lanes {name, host, kind, rows}},
+ * <p>Ports: a lane per port named in a {@code pfc}, {@code port_queue} or {@code port_sample} line (kind
+ * {@code port}, in the group of the node it belongs to: a host's after its endpoints, a switch's after every host),
+ * with the bytes queued and the pause state as they changed. A Send or RDMA Write whose completion names the RDMA Read
+ * it overtook ({@code overtook_read}) gets a {@code stale_payload} mark (bad) where its bytes were placed and one on its
+ * own lane; an inline post an {@code inline} mark on its operation. {@link #beginRun} adds a second run's trace to
+ * the same page (hazard and fix side by side).
+ *
+ * <p>The JSON layout ({@code "format": "datsim-timeline/1"}): {@code start_ps}, {@code end_ps},
+ * {@code lanes {name, host, kind (host, ep, port), rows}},
  * {@code strings [...]}, {@code ops {id, lane, row, opcode, bytes, cookie, flags, status, post, start, tx_start,
  * tx_end, place, complete, dequeue}} where {@code post} is in picoseconds and every other time is picoseconds after
  * the post or -1 when that step did not happen, {@code spans {lane, op, kind, t0, t1}}, {@code marks {lane, t, kind,
- * op, bad, detail}} and {@code arrows {t, op, to, reason}}; {@code op}, {@code to} are indexes into {@code ops},
+ * op, bad, detail}} and {@code arrows {t, op, to, reason}}, {@code ports {lane, t, queue, paused}} (-1: not given by
+ * that line); {@code op}, {@code to} are indexes into {@code ops},
  * string-valued fields are indexes into {@code strings} (-1 for none). Lanes are in natural order of host then
  * endpoint names, so the output depends only on the trace.
  */
