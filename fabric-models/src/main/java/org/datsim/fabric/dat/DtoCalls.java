@@ -349,6 +349,9 @@ final class DtoCalls extends ProviderPart {
                 if (wr.heldBehind() >= 0) {
                     e.attr("held_behind", wr.heldBehind()).attr("finished_ps", wr.finishedPs());
                 }
+                if (wr.overtookRead() >= 0) {
+                    e.attr("overtook_read", wr.overtookRead());
+                }
                 trace.fire(e);
             }
             long requestSeq = wr.opcode == WorkRequest.RECV ? 0 : ep.requestCompletions;
