@@ -177,6 +177,14 @@ public final class CalendarQueue implements EventList {
     private long winBuckets;
     private long winNodes;
     private long winBatchSq;
+
+    /*
+     * Entries shifted by insertions into the middle of the sorted bottom, in the same units as winBatchSq: sorting
+     * a batch of m moves about m * m / 4 entries, so one shifted entry counts 4. A width much wider than the gap
+     * between events sends most insertions into the bottom (an event scheduled a short delay ahead lands in the
+     * bucket being consumed) and each shifts the later entries; this is sort work like a large batch's.
+     */
+    private long winShifted;
     private long winLength = 4096;
 
     /** Scratch space for rebuilds and merge sorts; grows by doubling, never shrinks. */
@@ -367,6 +375,7 @@ public final class CalendarQueue implements EventList {
                 }
             }
             pos = lo;
+            winShifted += 4L * (e - pos);
             System.arraycopy(bt, pos, bt, pos + 1, e - pos);
             System.arraycopy(bi, pos, bi, pos + 1, e - pos);
         }
@@ -393,6 +402,7 @@ public final class CalendarQueue implements EventList {
                 hi = mid;
             }
         }
+        winShifted += 4L * (e - lo);
         System.arraycopy(bt, lo, bt, lo + 1, e - lo);
         System.arraycopy(bi, lo, bi, lo + 1, e - lo);
         bt[lo] = t;
@@ -586,7 +596,7 @@ public final class CalendarQueue implements EventList {
      * Re-estimates the bucket width when the calendar has wasted, over the current window of
      * extracted events, more work than a rebuild costs: visits of empty buckets and of events of
      * later years beyond about two per event mean the width (hence the year) is too small, and
-     * large batches to sort mean it is too large. The rebuild takes the head-sampled estimate, moved
+     * large batches to sort, or insertions shifting many entries of the sorted bottom, mean it is too large. The rebuild takes the head-sampled estimate, moved
      * by at least a factor of two in the right direction. Since each O(n) rebuild is paid for by at
      * least as much wasted work, re-estimation at most doubles the cost of a badly suited width.
      * Windows last about 2n extracted events.
@@ -595,7 +605,7 @@ public final class CalendarQueue implements EventList {
         long x = winExtracted;
         long budget = 2L * size + 4096;
         long scanWaste = winBuckets + winNodes - 2 * x;
-        long sortWaste = winBatchSq - 32 * x;
+        long sortWaste = winBatchSq + winShifted - 32 * x;
         if (scanWaste > budget) {
             rebuild(bucketMask + 1, false, Math.min(62, shift + 1), 62);
         } else if (sortWaste > budget) {
@@ -610,6 +620,7 @@ public final class CalendarQueue implements EventList {
         winBuckets = 0;
         winNodes = 0;
         winBatchSq = 0;
+        winShifted = 0;
         winLength = 2L * size + 4096;
     }
 
