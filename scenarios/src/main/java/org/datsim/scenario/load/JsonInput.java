@@ -59,6 +59,25 @@ public final class JsonInput {
     }
 
     /**
+     * A file named in an input, resolved against {@code base} (the input's directory, or null for the working
+     * directory); null when the text cannot name a file on this system (a NUL character, say), so the caller
+     * reports it at its JSON path instead of failing inside java.nio.
+     */
+    public static Path userPath(Path base, String text) {
+        try {
+            return base == null ? Path.of(text) : base.resolve(text);
+        } catch (java.nio.file.InvalidPathException e) {
+            return null;
+        }
+    }
+
+    /** The message for a path {@link #userPath} refused. */
+    public static String badPath(String text) {
+        return "expected a file path, found " + Text.clean(text) + ", which cannot name a file (NUL or another"
+                + " character the file system refuses)";
+    }
+
+    /**
      * Reads an input file's bytes, the one way every file datsim reads comes in: it must be a regular file (not a
      * directory, a FIFO or a device, which could block or never end) no larger than {@code maxBytes}, checked before
      * reading and again while reading (a file that grows).

@@ -72,7 +72,11 @@ final class TopologyReader {
             }
             java.nio.file.Path base = scenarioFile == null ? null
                     : java.nio.file.Path.of(scenarioFile).toAbsolutePath().getParent();
-            java.nio.file.Path file = base == null ? java.nio.file.Path.of(f.asText()) : base.resolve(f.asText());
+            java.nio.file.Path file = JsonInput.userPath(base, f.asText());
+            if (file == null) {
+                problem.accept(at + ".file", JsonInput.badPath(f.asText()));
+                return null;
+            }
             java.util.List<String> msgs = new java.util.ArrayList<>();
             String text = org.datsim.scenario.workload.HpccFiles.read(file, msgs);
             org.datsim.scenario.workload.HpccFiles.Topology t = text == null ? null

@@ -171,7 +171,12 @@ public final class StudyLoader {
             problems.add("$.scenario", "expected a path to a scenario file or a scenario object, found " + show(n));
             return null;
         }
-        Path p = dir.resolve(n.asText()).normalize();
+        Path p = JsonInput.userPath(dir, n.asText());
+        if (p == null) {
+            problems.add("$.scenario", JsonInput.badPath(n.asText()));
+            return null;
+        }
+        p = p.normalize();
         baseName = n.asText();
         try {
             JsonNode t = JsonInput.tree(p.toString(), JsonInput.readFile(p, "scenario"), "scenario");

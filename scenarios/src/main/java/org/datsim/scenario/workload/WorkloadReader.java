@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.datsim.core.time.SimTime;
+import org.datsim.scenario.load.JsonInput;
 import org.datsim.scenario.load.Problems;
 
 /**
@@ -79,7 +80,11 @@ public final class WorkloadReader {
             if (f == null) {
                 return null;
             }
-            Path file = base == null ? Path.of(f) : base.resolve(f);
+            Path file = JsonInput.userPath(base, f);
+            if (file == null) {
+                problems.add(at + ".hpcc_flows", JsonInput.badPath(f));
+                return null;
+            }
             List<String> msgs = new ArrayList<>();
             String text = HpccFiles.read(file, msgs);
             List<Flow> flows = text == null ? null : HpccFiles.flows(f, text, hostNodes(hosts), msgs);
@@ -146,7 +151,11 @@ public final class WorkloadReader {
         }
         if (d != null && d.isObject() && d.size() == 1 && d.get("cdf_file") != null && d.get("cdf_file").isTextual()) {
             String f = d.get("cdf_file").asText();
-            Path file = base == null ? Path.of(f) : base.resolve(f);
+            Path file = JsonInput.userPath(base, f);
+            if (file == null) {
+                problems.add(at + ".cdf_file", JsonInput.badPath(f));
+                return null;
+            }
             List<String> msgs = new ArrayList<>();
             String text = HpccFiles.read(file, msgs);
             FlowSizeCdf cdf = text == null ? null : FlowSizeCdf.parse(f, text, msgs);

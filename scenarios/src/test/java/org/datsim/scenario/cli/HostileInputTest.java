@@ -123,6 +123,26 @@ class HostileInputTest {
     }
 
     @Test
+    void aFilePathWithANulCharacterIsALocatedProblemNotExit3() throws Exception {
+        // found by the 10,000-input soak of HostileInputFuzzTest (input 7962): InvalidPathException from java.nio
+        ObjectNode st = (ObjectNode) JSON.readTree(moduleDir().resolve("../studies/latency-vs-size.json").toFile());
+        st.put("scenario", "a\u0000b");
+        Path f = write("nul-study.json", st.toString());
+        Result r = datsim("sweep", "plan", f.toString());
+        assertEquals(2, r.code(), r.err());
+        assertClean(r);
+        assertTrue(r.err().contains(f + ": $.scenario: expected a file path"), r.err());
+        ObjectNode s = example();
+        ObjectNode fabric = s.with("fabric");
+        fabric.putObject("topology").putObject("hpcc").put("file", "fat\u0000.txt");
+        Path g = write("nul-topology.json", s.toString());
+        Result rt = datsim("validate", g.toString());
+        assertEquals(2, rt.code(), rt.err());
+        assertClean(rt);
+        assertTrue(rt.err().contains("expected a file path"), rt.err());
+    }
+
+    @Test
     void studyAxisPointerTooDeepIsAProblemNotExit3() throws Exception {
         ObjectNode st = (ObjectNode) JSON.readTree(moduleDir().resolve("../studies/latency-vs-size.json").toFile());
         st.put("scenario", moduleDir().resolve("../studies/scenarios/qp-stream.json").toAbsolutePath().toString());
