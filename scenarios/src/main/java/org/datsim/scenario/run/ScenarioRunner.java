@@ -51,6 +51,10 @@ public final class ScenarioRunner {
     private final RandomStreams random;
     private final Map<String, ConsumerProcess> processes = new LinkedHashMap<>();
     private final List<String> failures = new ArrayList<>();
+    /** What the steps with "observe" observed. */
+    private final Observations observations = new Observations();
+    /** Each process's position in the scenario, for the order of observations (lookups only). */
+    private final Map<String, Integer> ordinals = new java.util.HashMap<>();
     private long failureCount;
     private long calls;
     private long datErrors;
@@ -79,6 +83,7 @@ public final class ScenarioRunner {
         Map<List<Step>, Program> programs = new java.util.IdentityHashMap<>();
         for (ProcessDef p : scenario.processes()) {
             Program program = programs.computeIfAbsent(p.steps(), Program::new);
+            ordinals.put(p.name(), ordinals.size());
             processes.put(p.name(), new ConsumerProcess(this, p, program, fabric.provider().host(p.host()),
                     scenario.hostParams().getOrDefault(p.host(), scenario.params())));
         }
@@ -182,6 +187,40 @@ public final class ScenarioRunner {
         }
     }
 
+    /**
+     * Returns what the run's steps observed ({@code "observe"}); complete once {@link #run} has returned. The explore
+     * command compares it with the scenario's outcomes ({@link OutcomeCheck}) per execution.
+     */
+    public Observations observations() {
+        return observations;
+    }
+
+    /** Records a step's observation under its name (PROCESS/NAME in a process template). */
+    void observe(ConsumerProcess p, Step s, CallResult r) {
+        String name = p.args().indexedName(s, "observe");
+        int open = name.indexOf('[');
+        long index = open < 0 ? 0 : Long.parseLong(name.substring(open + 1, name.length() - 1));
+        String key = p.def().template() ? p.name() + "/" + name : name;
+        org.datsim.scenario.load.ObserveKind kind = org.datsim.scenario.load.ObserveKind.of(s.spec().name());
+        Observations.Observation o;
+        if (kind == org.datsim.scenario.load.ObserveKind.DATA) {
+            if (r.data == null) {
+                return;
+            }
+            o = new Observations.Observation(key, kind, Observations.dataNode(r.data), r.data.clone(), 0, false);
+        } else if (kind == org.datsim.scenario.load.ObserveKind.STATUS && r.event != null) {
+            String v = r.event.status >= 0 ? r.event.statusName() : r.event.numberName();
+            o = new Observations.Observation(key, kind, com.fasterxml.jackson.databind.node.TextNode.valueOf(v), null,
+                    0, false);
+        } else if (r.returned) {
+            o = new Observations.Observation(key, kind,
+                    com.fasterxml.jackson.databind.node.TextNode.valueOf(DatReturn.typeName(r.ret)), null, r.ret, true);
+        } else {
+            return;
+        }
+        observations.put(ordinals.get(p.name()), s.index(), index, o);
+    }
+
     void failure(ConsumerProcess p, Step s, String message) {
         failureCount++;
         String text = "process " + p.name() + ", " + s.path() + " (" + s.spec().name() + ") at "
@@ -251,6 +290,14 @@ public final class ScenarioRunner {
             }
             try {
                 result = sim.run();
+                if (scenario.outcomes().any()) {
+                    for (String problem : OutcomeCheck.check(observations, scenario.outcomes())) {
+                        failureCount++;
+                        if (failures.size() < MAX_FAILURES_KEPT) {
+                            failures.add(problem);
+                        }
+                    }
+                }
                 if (guard.tripped() != null) {
                     abort = guard.tripped();
                     result = new RunResult(StopReason.STOPPED, result.endTimePs(), result.events(), abort);
@@ -432,6 +479,9 @@ public final class ScenarioRunner {
         exp.put("failed", failureCount);
         ArrayNode f = exp.putArray("failures");
         failures.forEach(f::add);
+        if (!observations.isEmpty() || scenario.outcomes().any()) {
+            root.set("observations", observations.toJson());
+        }
         ArrayNode b = root.putArray("unfinished_processes");
         blocked.forEach(b::add);
         ObjectNode params = root.putObject("params");
