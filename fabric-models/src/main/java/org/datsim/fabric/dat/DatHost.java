@@ -28,6 +28,10 @@ public final class DatHost {
     final TreeMap<Integer, Rmr> rmrByContext = new TreeMap<>();
     private int nextContext = 0x100;
     private final TreeMap<String, Integer> counters = new TreeMap<>();
+    /** Every object name given on this host (membership only), so that no two objects share one. */
+    private final java.util.HashSet<String> names = new java.util.HashSet<>();
+    /** The name the next object created on this host takes, or null for a numbered one ("A/ep2"). */
+    private String pendingName;
 
     DatHost(String name, int id, Hca hca, HostMemory memory) {
         this.name = name;
@@ -56,10 +60,38 @@ public final class DatHost {
         return hca;
     }
 
-    /** Returns the next object name of a kind on this host, for example "A/ep2". */
+    /**
+     * Names the next object created on this host, for example with the name a scenario binds it to ("ep[2]" gives
+     * "A/ep[2]"); null goes back to numbered names. A name already taken on the host gets "#2", "#3", ... after it.
+     *
+     * @param objectName the name without the host, or null
+     */
+    public void nameNextObject(String objectName) {
+        pendingName = objectName;
+    }
+
+    /** Returns the next object name of a kind on this host: the name given, or for example "A/ep2". */
     String nextName(String kind) {
-        int n = counters.merge(kind, 1, Integer::sum);
-        return name + "/" + kind + n;
+        if (pendingName != null) {
+            String base = name + "/" + pendingName;
+            pendingName = null;
+            if (names.add(base)) {
+                return base;
+            }
+            int k = counters.getOrDefault("#" + base, 1);
+            String given;
+            do {
+                k++;
+                given = base + "#" + k;
+            } while (!names.add(given));
+            counters.put("#" + base, k);
+            return given;
+        }
+        String given;
+        do {
+            given = name + "/" + kind + counters.merge(kind, 1, Integer::sum);
+        } while (!names.add(given));
+        return given;
     }
 
     /** Returns a fresh 32-bit memory context (index in the high bits, a key byte in the low bits, as IB keys). */

@@ -28,6 +28,10 @@ final class CallReader {
     private final Map<String, Observed> observes = new java.util.LinkedHashMap<>();
     /** True while the calls of a process template are read. */
     private boolean template;
+    /** The step names ({@code "name"}) of the process being read, with their paths. */
+    private Map<String, String> stepNames = new java.util.LinkedHashMap<>();
+    /** Every {@code "after"} read: its path and the process and step it names, checked once all are read. */
+    private final List<String[]> afters = new java.util.ArrayList<>();
 
     /**
      * A step's {@code "observe"}.
@@ -61,6 +65,20 @@ final class CallReader {
     /** Says whether the calls read next belong to a process template. */
     void template(boolean on) {
         template = on;
+    }
+
+    /**
+     * Starts the step names of another process's calls; returns those of the previous one (by name, with paths).
+     */
+    Map<String, String> takeStepNames() {
+        Map<String, String> out = stepNames;
+        stepNames = new java.util.LinkedHashMap<>();
+        return out;
+    }
+
+    /** Returns every "after" read: {path, process, step name}. */
+    List<String[]> afters() {
+        return afters;
     }
 
     /** Returns the observation names the steps declared, in file order. */
@@ -141,6 +159,8 @@ final class CallReader {
         allowed.add("expect");
         allowed.add("comment");
         allowed.add("observe");
+        allowed.add("name");
+        allowed.add("after");
         if (spec.outKind() != null) {
             allowed.add("out");
         }
@@ -161,7 +181,53 @@ final class CallReader {
             expectations.expect(expect, path + ".expect", spec, process, loopVars);
         }
         observe(c.get("observe"), path + ".observe", spec, process, loopVars);
+        stepName(c.get("name"), path);
+        after(c.get("after"), path + ".after");
         return new Step(index, path, spec, (ObjectNode) c);
+    }
+
+    /** A step's {@code "name"}, which other processes' {@code "after"} may name: unique in its process. */
+    private void stepName(JsonNode n, String path) {
+        if (n == null) {
+            return;
+        }
+        if (!n.isTextual() || !Refs.isName(n.asText())) {
+            problems.add(path + ".name", "expected a step name of letters, digits and _, found " + show(n));
+            return;
+        }
+        String before = stepNames.putIfAbsent(n.asText(), path);
+        if (before != null) {
+            problems.add(path + ".name", "the step name \"" + n.asText() + "\" is already used at " + before
+                    + " in this process");
+        }
+    }
+
+    /**
+     * A step's {@code "after"}: "PROCESS/STEP" or an array of them, the steps another process must have reached
+     * before this call starts; checked once every process's step names are known.
+     */
+    private void after(JsonNode a, String path) {
+        if (a == null) {
+            return;
+        }
+        if (a.isArray() && !a.isEmpty()) {
+            for (int i = 0; i < a.size(); i++) {
+                afterOne(a.get(i), path + "[" + i + "]");
+            }
+        } else {
+            afterOne(a, path);
+        }
+    }
+
+    private void afterOne(JsonNode a, String path) {
+        String t = a.isTextual() ? a.asText() : "";
+        int slash = t.indexOf('/');
+        if (slash <= 0 || !Refs.isName(t.substring(slash + 1))) {
+            problems.add(path, "expected \"PROCESS/STEP\" (a step of another process that has a \"name\"), or an"
+                    + " array of them, found " + show(a));
+            return;
+        }
+        afters.add(new String[] {path, t.substring(0, slash), t.substring(slash + 1)});
     }
 
     /** A step's {@code "observe"}: a name used by no other step. */

@@ -76,7 +76,7 @@ final class ExpectationChecker {
     /** One expected value, or {"one_of": [...]} of them. */
     private void value(String key, JsonNode v, String path, CallSpec spec, String process,
             Collection<String> loopVars) {
-        if (isOneOf(v)) {
+        if (isOneOf(v) && !key.equals("attrs")) { // attrs take one_of per attribute
             problems.unknownKeys(v, path, Set.of(ONE_OF));
             JsonNode alts = v.get(ONE_OF);
             if (!alts.isArray() || alts.isEmpty()) {

@@ -26,8 +26,7 @@ import org.datsim.fabric.dat.DatReturn;
 final class OutcomeReader {
 
     /** An observation's key in an outcome: an optional process, the name, an optional index. */
-    static final Pattern KEY = Pattern.compile("^(?:([A-Za-z_][A-Za-z0-9_-]*)/)?(" + Patterns.NAME_CHARS
-            + ")(?:\\[(-?[0-9]{1,18})\\])?$");
+    static final Pattern KEY = Pattern.compile(Patterns.OUTCOME_KEY);
     private static final Pattern HEX = Pattern.compile(Patterns.HEX);
 
     private final Problems problems;

@@ -31,6 +31,13 @@ final class Patterns {
             + ")\\])?(?:\\.(" + NAME_CHARS + "))?$";
     /** A name with an optional index, as {@code "out"} and {@code "observe"} take it: {@code ep} or {@code ep[$i]}. */
     static final String INDEXED_NAME = "^(" + NAME_CHARS + ")(?:\\[(" + INDEX_CHARS + ")\\])?$";
+    /** An {@code "after"}: a process's name, a slash and one of its step names. */
+    static final String AFTER = "^[A-Za-z_][A-Za-z0-9_-]*/" + NAME_CHARS + "$";
+    /**
+     * An observation's name in an outcome, with groups for the process (a template's instance, or none), the name
+     * and the index (or none): {@code r1}, {@code r[2]}, {@code client_h1/r1}.
+     */
+    static final String OUTCOME_KEY = "^(?:([A-Za-z_][A-Za-z0-9_-]*)/)?(" + NAME_CHARS + ")(?:\\[(-?[0-9]{1,18})\\])?$";
     /** Bytes written in hexadecimal: an even number of digits. */
     static final String HEX = "^([0-9a-fA-F]{2})*$";
 

@@ -77,6 +77,8 @@ final class ProcessReader {
             refs.bind(p.name(), p.node().get("calls"), p.path());
         }
         List<Step> shared = null;
+        Map<String, String> names = Map.of();
+        Map<String, Map<String, String>> stepNames = new java.util.HashMap<>();
         long start = 0;
         for (Instance p : all) {
             if (p.first()) {
@@ -100,8 +102,19 @@ final class ProcessReader {
                     calls.steps(list, p.path() + ".calls", p.name(), shared, scope);
                 }
                 shared = List.copyOf(shared);
+                names = calls.takeStepNames();
             }
+            stepNames.put(p.name(), names);
             out.add(new ProcessDef(p.name(), p.host(), start, shared, p.index(), p.count(), p.node().has("hosts")));
+        }
+        for (String[] a : calls.afters()) {
+            Map<String, String> of = stepNames.get(a[1]);
+            if (of == null) {
+                problems.add(a[0], "no process is named \"" + a[1] + "\"");
+            } else if (!of.containsKey(a[2])) {
+                problems.add(a[0], "process \"" + a[1] + "\" has no step named \"" + a[2] + "\""
+                        + (of.isEmpty() ? " (give the step a \"name\")" : "; its step names are " + of.keySet()));
+            }
         }
         return out;
     }

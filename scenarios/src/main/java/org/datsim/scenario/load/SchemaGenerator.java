@@ -84,9 +84,12 @@ public final class SchemaGenerator {
         ObjectNode calls = pp.putObject("calls");
         calls.put("type", "array");
         ArrayNode oneOf = calls.putObject("items").putArray("oneOf");
+        ObjectNode defs = root.putObject("$defs");
         for (CallSpec spec : CallCatalog.all().values()) {
             oneOf.add(call(spec));
+            defs.set("expect_" + spec.name(), expect(spec));
         }
+        props.set("outcomes", outcomes());
         ObjectNode repeat = oneOf.addObject();
         repeat.put("title", "repeat");
         repeat.put("description", "Repeat the calls of the block; \"as\" names the loop variable (0, 1, ...).");
@@ -152,9 +155,11 @@ public final class SchemaGenerator {
                 ArrayNode e = one.putArray("enum");
                 spec.choices().forEach(e::add);
             } else if (spec.kind() == ParamSpec.Kind.INT) {
-                one.put("type", "integer");
+                one.putArray("type").add("integer").add("string"); // the loader also takes "16"
             } else if (spec.kind() == ParamSpec.Kind.BOOL) {
-                one.put("type", "boolean");
+                ArrayNode alts = one.putArray("anyOf"); // the loader also takes "true" and "false"
+                alts.addObject().put("type", "boolean");
+                alts.addObject().putArray("enum").add("true").add("false");
             } else if (spec.kind() == ParamSpec.Kind.BYTES) {
                 one.putArray("type").add("string").add("integer");
             } else {
@@ -253,7 +258,9 @@ public final class SchemaGenerator {
         ObjectNode p = n.putObject("properties");
         p.putObject("text").put("type", "string");
         p.putObject("hex").put("type", "string").put("pattern", Patterns.HEX);
-        p.putObject("fill").put("type", "integer").put("minimum", 0).put("maximum", 255);
+        ObjectNode byteValue = MAPPER.createObjectNode();
+        byteValue.put("type", "integer").put("minimum", 0).put("maximum", 255);
+        p.set("fill", anyOf(byteValue, refOrExpr("reference or expression")));
         p.set("length", anyOf(type("integer"), type("string")));
         return n;
     }
@@ -272,7 +279,9 @@ public final class SchemaGenerator {
             case TIMEOUT:
                 ObjectNode infinite = MAPPER.createObjectNode();
                 infinite.put("const", "DAT_TIMEOUT_INFINITE");
-                return anyOf(type("integer"), infinite, ref());
+                ObjectNode us = MAPPER.createObjectNode();
+                us.put("type", "integer").put("minimum", 0).put("description", "Microseconds.");
+                return anyOf(us, infinite, refOrExpr("reference or expression (microseconds)"), time());
             case DURATION:
                 return time();
             case STRING:
@@ -345,7 +354,7 @@ public final class SchemaGenerator {
         p.putObject("call").put("const", spec.name());
         p.putObject("comment").put("type", "string");
         if (spec.outKind() != null) {
-            p.putObject("out").put("type", "string").put("pattern", Patterns.NAME)
+            p.putObject("out").put("type", "string").put("pattern", Patterns.INDEXED_NAME)
                     .put("description", "Binds the " + spec.outKind() + " to a name.");
         }
         for (CallSpec.Arg a : spec.args().values()) {
@@ -354,41 +363,124 @@ public final class SchemaGenerator {
                 req.add(a.name());
             }
         }
-        ObjectNode expect = p.putObject("expect");
+        p.putObject("expect").put("$ref", "#/$defs/expect_" + spec.name());
+        p.putObject("observe").put("type", "string").put("pattern", Patterns.INDEXED_NAME)
+                .put("description", "Records what the call observed under this name (NAME[$i] in a repeat block),"
+                        + " for the scenario's \"outcomes\".");
+        p.putObject("name").put("type", "string").put("pattern", Patterns.NAME)
+                .put("description", "Names the step, for other processes' \"after\".");
+        ObjectNode afterOne = MAPPER.createObjectNode();
+        afterOne.put("type", "string").put("pattern", Patterns.AFTER);
+        ObjectNode afterMany = MAPPER.createObjectNode();
+        afterMany.put("type", "array").put("minItems", 1).set("items", afterOne.deepCopy());
+        ObjectNode after = anyOf(afterOne, afterMany);
+        after.put("description", "\"PROCESS/STEP\": the call starts once that process has finished its step"
+                + " of that name.");
+        p.set("after", after);
+        return n;
+    }
+
+    /** A call's "expect": its keys, each a value or {"one_of": [...]}, and the conditional if/then/else. */
+    private static ObjectNode expect(CallSpec spec) {
+        ObjectNode expect = MAPPER.createObjectNode();
         expect.put("type", "object").put("additionalProperties", false);
         ObjectNode ep = expect.putObject("properties");
-        ObjectNode ret = ep.putObject("ret");
+        ObjectNode ret = MAPPER.createObjectNode();
         ret.put("type", "string").put("description", "A DAT_RETURN type or subtype name, or \"any\".");
+        ep.set("ret", oneOf(ret));
         for (String k : spec.expectKeys()) {
             switch (k) {
                 case "event":
-                    ep.set(k, names(Dat.EVENTS));
+                    ep.set(k, oneOf(names(Dat.EVENTS)));
                     break;
                 case "status":
-                    ep.set(k, names(Dat.DTO_STATUS));
+                    ep.set(k, oneOf(names(Dat.DTO_STATUS)));
                     break;
                 case "operation":
-                    ep.set(k, names(Dat.DTO_OPS));
+                    ep.set(k, oneOf(names(Dat.DTO_OPS)));
                     break;
                 case "state":
-                    ep.set(k, names(Dat.EP_STATES));
+                    ep.set(k, oneOf(names(Dat.EP_STATES)));
+                    break;
+                case "handle_type":
+                    ep.set(k, oneOf(names(Dat.HANDLE_TYPES)));
                     break;
                 case "stale":
                 case "recv_idle":
                 case "request_idle":
-                    ep.set(k, type("boolean"));
+                    ep.set(k, oneOf(type("boolean")));
                     break;
                 case "data":
-                    ep.set(k, data());
+                    ep.set(k, oneOf(data()));
+                    break;
+                case "message":
+                    ep.set(k, oneOf(type("string")));
                     break;
                 case "ep":
-                    ep.set(k, ref());
+                    ep.set(k, oneOf(ref()));
                     break;
-                default:
-                    ep.set(k, type("integer"));
+                case "evd":
+                    ep.set(k, oneOf(anyOf(ref(), type("null"))));
+                    break;
+                case "attrs": {
+                    ObjectNode attrs = MAPPER.createObjectNode();
+                    attrs.put("type", "object").put("description", "Attributes of the result and their values.");
+                    ObjectNode props = attrs.putObject("properties");
+                    if (spec.outKind() != null) {
+                        for (String f : Refs.FIELDS.get(spec.outKind())) {
+                            props.set(f, oneOf(anyOf(type("integer"), type("boolean"),
+                                    refOrExpr("reference or expression"))));
+                        }
+                    }
+                    attrs.put("additionalProperties", false);
+                    ep.set(k, attrs);
+                    break;
+                }
+                default: // cookie, transfered_length, context: whole numbers
+                    ep.set(k, oneOf(anyOf(type("integer"), refOrExpr("reference or expression"))));
                     break;
             }
         }
+        String self = "#/$defs/expect_" + spec.name();
+        for (String k : ExpectationChecker.CONDITIONAL) {
+            ep.putObject(k).put("$ref", self);
+        }
+        return expect;
+    }
+
+    /** A value, or {"one_of": [values]}. */
+    private static ObjectNode oneOf(ObjectNode value) {
+        ObjectNode choice = MAPPER.createObjectNode();
+        choice.put("type", "object").put("additionalProperties", false);
+        choice.putArray("required").add(ExpectationChecker.ONE_OF);
+        ObjectNode list = choice.putObject("properties").putObject(ExpectationChecker.ONE_OF);
+        list.put("type", "array").put("minItems", 1).set("items", value.deepCopy());
+        list.put("description", "Any of these values is accepted.");
+        ObjectNode n = MAPPER.createObjectNode();
+        ArrayNode a = n.putArray("anyOf");
+        a.add(value);
+        a.add(choice);
         return n;
+    }
+
+    /** The top-level "outcomes": allowed and forbidden joint outcomes of the observations. */
+    private static ObjectNode outcomes() {
+        ObjectNode entry = MAPPER.createObjectNode();
+        entry.put("type", "object").put("minProperties", 1)
+                .put("description", "Observation names (\"observe\") and their values, or {\"one_of\": [...]}.");
+        ObjectNode plainData = data();
+        entry.putObject("propertyNames").put("pattern", Patterns.OUTCOME_KEY);
+        entry.set("additionalProperties", oneOf(anyOf(type("string"), plainData)));
+        ObjectNode list = MAPPER.createObjectNode();
+        list.put("type", "array").put("minItems", 1).set("items", entry);
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("type", "object").put("additionalProperties", false).put("minProperties", 1);
+        o.put("description", "The joint outcomes of the observations the scenario allows (at least one must match)"
+                + " and forbids (none may match), checked after the run.");
+        ObjectNode p = o.putObject("properties");
+        p.set("allowed", list);
+        p.set("forbidden", list.deepCopy());
+        p.putObject("comment").put("type", "string");
+        return o;
     }
 }

@@ -41,6 +41,17 @@ final class ConsumerProcess extends SimProcess {
     private final ArrayDeque<long[]> loops = new ArrayDeque<>();
     private int pc;
     private boolean charged;
+    /** The named steps this process has finished at least once (membership only). */
+    private final java.util.Set<String> reached = new java.util.HashSet<>();
+    /** Processes waiting ({@code "after"}) for a step of this one to be reached, by step name (lookups only). */
+    private final java.util.Map<String, List<ConsumerProcess>> waiters = new java.util.HashMap<>();
+    /** The "PROCESS/STEP" this process waits for before its current call, or null. */
+    private String waitingFor;
+    /** The iteration of the repeat blocks the process is in ("i=2 j=0", outermost first), or null outside them. */
+    private String iteration;
+    /** The kinds of value that are DAT objects, which take the name their call's "out" gives them. */
+    private static final java.util.Set<String> OBJECT_KINDS = java.util.Set.of("ia", "pz", "evd", "lmr", "rmr", "ep",
+            "psp", "rsp", "srq", "cno");
 
     ConsumerProcess(ScenarioRunner runner, ProcessDef def, Program program, DatHost host, Params params) {
         super(runner.sim(), def.name());
@@ -64,7 +75,73 @@ final class ConsumerProcess extends SimProcess {
             return null;
         }
         Step s = def.steps().get(pc);
-        return s.spec().name() + " at " + s.path();
+        if (waitingFor != null) {
+            return "waiting at " + s.path() + " (" + s.spec().name() + ", after " + waitingFor + ") for process "
+                    + waitingFor.substring(0, waitingFor.indexOf('/')) + " to reach step \""
+                    + waitingFor.substring(waitingFor.indexOf('/') + 1) + "\"" + iterationSuffix();
+        }
+        return s.spec().name() + " at " + s.path() + iterationSuffix();
+    }
+
+    /** Returns the iteration of the repeat blocks the process is in ("i=2 j=0"), or null outside them. */
+    String iteration() {
+        return iteration;
+    }
+
+    /** Returns ", iteration i=2" inside repeat blocks, else "": for messages about the current step. */
+    String iterationSuffix() {
+        return iteration == null ? "" : ", iteration " + iteration;
+    }
+
+    /** Recomputes {@link #iteration} after a repeat block began, looped or ended. */
+    private void iterationChanged() {
+        if (loops.isEmpty()) {
+            iteration = null;
+            return;
+        }
+        StringBuilder b = new StringBuilder();
+        java.util.Iterator<long[]> it = loops.descendingIterator();
+        while (it.hasNext()) {
+            long[] f = it.next();
+            String var = def.steps().get((int) f[0]).loopVar();
+            if (b.length() > 0) {
+                b.append(' ');
+            }
+            b.append(var != null ? var + "=" : "#").append(f[1]);
+        }
+        iteration = b.toString();
+    }
+
+    /** Returns the "PROCESS/STEP" this process is blocked waiting for ("after"), or null. */
+    String waitingFor() {
+        return isFinished() ? null : waitingFor;
+    }
+
+    /** Returns true if this process has finished the step of that name at least once. */
+    boolean reached(String step) {
+        return reached.contains(step);
+    }
+
+    /**
+     * Returns true if every step the call's "after" names has been reached; otherwise registers this process to be
+     * woken when the first missing one is, and returns false (the process then blocks, costing no simulated time
+     * beyond the wait).
+     */
+    private boolean afterReached(Step s) {
+        com.fasterxml.jackson.databind.JsonNode a = s.node().get("after");
+        for (com.fasterxml.jackson.databind.JsonNode one : a.isArray() ? a : List.of(a)) {
+            String text = one.asText();
+            int slash = text.indexOf('/');
+            ConsumerProcess target = runner.process(text.substring(0, slash));
+            String step = text.substring(slash + 1);
+            if (!target.reached(step)) {
+                waitingFor = text;
+                target.waiters.computeIfAbsent(step, k -> new java.util.ArrayList<>()).add(this);
+                return false;
+            }
+        }
+        waitingFor = null;
+        return true;
     }
 
     /** Wakes the process after a delay; returns the wake's id for {@link #cancelTimer}. */
@@ -174,6 +251,12 @@ final class ConsumerProcess extends SimProcess {
                 wakeAfter(pollOverhead);
                 return;
             }
+            if (!charged && waitingFor == null && s.node().has("after") && !afterReached(s)) {
+                return; // blocked until the other process reaches the step
+            }
+            if (waitingFor != null && !afterReached(s)) {
+                return; // woken, but another step named by "after" is still to be reached
+            }
             if (!charged) {
                 charged = true;
                 long before = overheadPs[program.overhead(pc)];
@@ -204,12 +287,22 @@ final class ConsumerProcess extends SimProcess {
         finish();
     }
 
-    /** A call step has ended: its expectations are judged against what it observed. */
+    /**
+     * A call step has ended: its expectations are judged against what it observed, and if it has a "name", the
+     * processes waiting for it ("after") are woken.
+     */
     private void ended(Step s) {
         try {
             Expectations.check(this, s, result);
         } catch (Unbound e) {
             fail(s, e.getMessage());
+        }
+        com.fasterxml.jackson.databind.JsonNode name = s.node().get("name");
+        if (name != null && reached.add(name.asText())) {
+            List<ConsumerProcess> w = waiters.remove(name.asText());
+            if (w != null) {
+                w.forEach(ConsumerProcess::wake);
+            }
         }
     }
 
@@ -231,6 +324,7 @@ final class ConsumerProcess extends SimProcess {
             if (s.loopVar() != null) {
                 args.loopVar(s.loopVar(), 0L);
             }
+            iterationChanged();
             pc++;
             return;
         }
@@ -248,6 +342,7 @@ final class ConsumerProcess extends SimProcess {
             }
             pc++;
         }
+        iterationChanged();
     }
 
     /**
@@ -260,6 +355,19 @@ final class ConsumerProcess extends SimProcess {
         if (family == null) {
             throw new IllegalStateException("call " + s.spec().name() + " is in the catalogue but not executed");
         }
+        String kind = s.spec().outKind();
+        if (kind != null && OBJECT_KINDS.contains(kind) && s.node().has("out")) {
+            host.nameNextObject(args.outName(s)); // the object created is named as the scenario binds it
+            try {
+                return executeFamily(family, s);
+            } finally {
+                host.nameNextObject(null);
+            }
+        }
+        return executeFamily(family, s);
+    }
+
+    private long executeFamily(Program.Family family, Step s) {
         switch (family) {
             case OBJECTS:
                 return ObjectCalls.execute(this, s);

@@ -26,7 +26,10 @@ final class Outcome {
         if (sub != null) {
             e.attr("subtype", sub);
         }
-        e.attr("process", p.name()).attr("step", (long) s.index());
+        e.attr("process", p.name()).attr("step", s.path());
+        if (p.iteration() != null) {
+            e.attr("iteration", p.iteration());
+        }
         p.runner().countCall(ret);
         return e;
     }

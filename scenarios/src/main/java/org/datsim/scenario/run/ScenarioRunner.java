@@ -188,6 +188,34 @@ public final class ScenarioRunner {
     }
 
     /**
+     * Says why a process blocked in "after" was never released: the process it waits for finished without reaching
+     * the step, or the waits form a cycle (a waits for b, b for a), which can never be released.
+     */
+    private String afterChain(ConsumerProcess p) {
+        List<ConsumerProcess> seen = new ArrayList<>();
+        ConsumerProcess q = p;
+        while (q.waitingFor() != null) {
+            seen.add(q);
+            String w = q.waitingFor();
+            ConsumerProcess target = processes.get(w.substring(0, w.indexOf('/')));
+            if (target.isFinished()) {
+                return "; process " + target.name() + " finished without reaching it";
+            }
+            int at = seen.indexOf(target);
+            if (at >= 0) {
+                StringBuilder b = new StringBuilder("; the waits form a cycle that can never be released:");
+                for (int i = at; i < seen.size(); i++) {
+                    b.append(i > at ? "," : "").append(' ').append(seen.get(i).name()).append(" waits for ")
+                            .append(seen.get(i).waitingFor());
+                }
+                return b.toString();
+            }
+            q = target;
+        }
+        return "";
+    }
+
+    /**
      * Returns what the run's steps observed ({@code "observe"}); complete once {@link #run} has returned. The explore
      * command compares it with the scenario's outcomes ({@link OutcomeCheck}) per execution.
      */
@@ -224,12 +252,16 @@ public final class ScenarioRunner {
     void failure(ConsumerProcess p, Step s, String message) {
         failureCount++;
         String text = "process " + p.name() + ", " + s.path() + " (" + s.spec().name() + ") at "
-                + SimTime.format(sim.now()) + ": " + message;
+                + SimTime.format(sim.now()) + p.iterationSuffix() + ": " + message;
         if (failures.size() < MAX_FAILURES_KEPT) {
             failures.add(text);
         }
-        trace.fire(TraceEvent.of(sim.now(), "expect_failed", p.hostName()).call(s.spec().name())
-                .attr("process", p.name()).attr("step", (long) s.index()).attr("message", message));
+        TraceEvent e = TraceEvent.of(sim.now(), "expect_failed", p.hostName()).call(s.spec().name())
+                .attr("process", p.name()).attr("step", s.path());
+        if (p.iteration() != null) {
+            e.attr("iteration", p.iteration());
+        }
+        trace.fire(e.attr("message", message));
     }
 
     /**
@@ -318,7 +350,8 @@ public final class ScenarioRunner {
         for (ConsumerProcess p : processes.values()) {
             String in = p.blockedIn();
             if (in != null) {
-                blocked.add("process " + p.name() + " did not finish: it was still in " + in);
+                blocked.add("process " + p.name() + " did not finish: it was still "
+                        + (p.waitingFor() != null ? in + afterChain(p) : "in " + in));
             }
         }
         if (attachedFlows != null) {

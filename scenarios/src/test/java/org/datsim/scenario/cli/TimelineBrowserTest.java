@@ -156,7 +156,7 @@ class TimelineBrowserTest {
     void theFencedSendShowsItsLanesBarsAndFenceArrowAndIsScreenshotted() throws Exception {
         Path page = runAndView("send-after-read-fence.json");
         JsonNode s = state(page);
-        assertEquals(List.of("A", "A/ep1", "B", "B/ep1"), texts(s.path("lanes")));
+        assertEquals(List.of("A", "A/ep", "B", "B/ep"), texts(s.path("lanes")));
         assertEquals(List.of("host", "ep", "host", "ep"), texts(s.path("laneKinds")));
         assertEquals(3, s.path("operations").asInt(), "the recv, the rdma_read and the send");
         assertEquals(3, s.path("drawn").path("bars").asInt(), "all three bars are drawn when the run fits");
@@ -238,7 +238,7 @@ class TimelineBrowserTest {
 
         String retry = state(page.toUri() + "#hover=mark:cm_retry").path("hover").asText();
         assertTrue(retry.startsWith("CM resend at 4.295 s: REQ to B (connection 2) sent again, attempt 1\nno REP or"
-                + " REJ within cm.response_timeout\nA/ep2's connection manager"), retry);
+                + " REJ within cm.response_timeout\nA/ctl's connection manager"), retry);
         String drop = state(page.toUri() + "#hover=mark:drop").path("hover").asText();
         assertTrue(drop.startsWith("drop at 21.063 us: CM REQ of connection 2 to B from A, by switch S arriving over"
                 + " A->S (buffer full)\nA"), drop);

@@ -44,7 +44,7 @@ class CmLossExplainTest {
                 drops.add(e);
             } else if ("cm_retry".equals(kind)) {
                 retries.add(e);
-            } else if ("event".equals(kind) && "A/ep2".equals(e.path("ep").asText())
+            } else if ("event".equals(kind) && "A/ctl".equals(e.path("ep").asText())
                     && "DAT_CONNECTION_EVENT_ESTABLISHED".equals(e.path("event").asText())) {
                 establishedA2 = e.get("t_ps").asLong();
             }
@@ -55,14 +55,14 @@ class CmLossExplainTest {
         assertEquals("REQ", drop.path("message").asText());
         assertEquals(1, retries.size(), retries::toString);
         JsonNode retry = retries.get(0);
-        assertEquals("A/ep2", retry.path("ep").asText());
+        assertEquals("A/ctl", retry.path("ep").asText());
         assertEquals("REQ", retry.path("message").asText());
         assertEquals(drop.path("comm_id").asLong(), retry.path("comm_id").asLong(), "the lost REQ's connection");
         long dropAt = drop.get("t_ps").asLong();
         long retryAt = retry.get("t_ps").asLong();
         assertTrue(retryAt - dropAt > RESPONSE_TIMEOUT - 10_000_000L && retryAt - dropAt < RESPONSE_TIMEOUT,
                 "sent again cm.response_timeout after it left A, a few us before it was dropped");
-        assertTrue(establishedA2 > retryAt, "A/ep2 connected only after the resend");
+        assertTrue(establishedA2 > retryAt, "A/ctl connected only after the resend");
 
         StringWriter o = new StringWriter();
         StringWriter e = new StringWriter();
@@ -72,7 +72,7 @@ class CmLossExplainTest {
         long conn = drop.path("comm_id").asLong();
         assertTrue(got.contains(Times.human(dropAt) + "  * switch S dropped A's REQ to B (connection " + conn
                 + ") on arrival over A->S: "), got);
-        assertTrue(got.contains(Times.human(retryAt) + "  * A/ep2's REQ to B (connection " + conn + ") was resent once"
+        assertTrue(got.contains(Times.human(retryAt) + "  * A/ctl's REQ to B (connection " + conn + ") was resent once"
                 + " after " + Times.human(RESPONSE_TIMEOUT) + " without a REP or REJ (cm.response_timeout): switch S"
                 + " dropped the REQ at " + Times.human(dropAt) + "\n"), got);
         assertTrue(got.contains("go-back-N resends after a loss, connection-manager resends and timeouts, switch"

@@ -104,7 +104,7 @@ class LessonsTest {
                 new PrintWriter(e));
         assertEquals(0, code, e::toString);
         String text = o.toString();
-        assertTrue(text.contains("op 3 (send) started while op 2 (rdma_read), posted before it on A/ep1, had not"
+        assertTrue(text.contains("op 3 (send) started while op 2 (rdma_read), posted before it on A/ep, had not"
                 + " finished (it finished at 14.94 us)"), text);
         assertTrue(text.contains("at 10.197 us op 3 (send, BARRIER_FENCE) was held by the barrier fence"), text);
         assertTrue(text.contains("until op 2 (rdma_read) had finished, at 14.94 us (held 4.743 us)"), text);
@@ -167,7 +167,7 @@ class LessonsTest {
         assertEquals(4, steps.stream().filter(l -> l.contains("(rdma_write, UNSIGNALLED) completed DAT_DTO_SUCCESS")
                 && l.contains("an unsignalled one is no notification: it wakes no dat_evd_wait waiter")).count(),
                 () -> String.join("\n", steps));
-        assertTrue(steps.stream().anyMatch(l -> l.startsWith("(!) at 6.387 us process a's dat_evd_wait on A/evd4"
+        assertTrue(steps.stream().anyMatch(l -> l.startsWith("(!) at 6.387 us process a's dat_evd_wait on A/req_evd"
                 + " returned DAT_INVALID_STATE (DAT_INVALID_STATE_EVD_CONFIG_THRESHOLD)") && l.contains("rules 6 and 15")),
                 () -> String.join("\n", steps));
         // Rule 13 in time: unsignalled, the first completion lies on the EVD until the wait's 20 us timeout ends it;
@@ -176,8 +176,8 @@ class LessonsTest {
         assertTrue(dequeueDelay(fix, 1) < SimTime.US, () -> "fix: " + dequeueDelay(fix, 1));
         // ... and the lab tells both from the traces.
         assertTrue(steps.contains("(!) at 26.427 us op 1 (rdma_write, UNSIGNALLED) was dequeued by process a 19.167 us"
-                + " after it was queued, once its dat_evd_wait on A/evd4 had timed out at 26.387 us (rule 5): an"
-                + " unsignalled completion wakes no waiter (rule 13), and no signalled completion of A/ep1 came in"
+                + " after it was queued, once its dat_evd_wait on A/req_evd had timed out at 26.387 us (rule 5): an"
+                + " unsignalled completion wakes no waiter (rule 13), and no signalled completion of A/ep came in"
                 + " between"), () -> String.join("\n", steps));
         List<String> fixSteps = LessonRun.steps(fix.explanation());
         assertTrue(fixSteps.contains("at 7.439 us op 1 (rdma_write, UNSIGNALLED) was taken by process a's"

@@ -26,7 +26,7 @@ class PatternsTest {
     @Test
     void everyPatternInTheSchemaIsOneOfTheShared() {
         Set<String> shared = Set.of(Patterns.NAME, Patterns.TIME, Patterns.SIZE, Patterns.HEX, Patterns.REF_START,
-                Patterns.REF_OR_EXPR_START);
+                Patterns.REF_OR_EXPR_START, Patterns.INDEXED_NAME, Patterns.AFTER, Patterns.OUTCOME_KEY);
         List<String> found = new ArrayList<>();
         collect(SchemaGenerator.schema(), found);
         assertTrue(found.size() > 10, found.toString());

@@ -194,7 +194,8 @@ class ScenarioValidationTest {
         String call = EVD_CREATE_NO_QLEN.replace("\"ia\": \"$ia\",",
                 "\"ia\": \"$ia\", \"evd_min_qlen\": 16, \"evd_qlen\": 16,");
         assertOnlyProblemAt(replacingCall(2, call), "$.processes[0].calls[2].evd_qlen",
-                "unknown field; expected one of [call, cno, comment, evd_flags, evd_min_qlen, expect, ia, observe, out]");
+                "unknown field; expected one of [after, call, cno, comment, evd_flags, evd_min_qlen, expect, ia, name, observe,"
+                        + " out]");
     }
 
     @Test
