@@ -356,7 +356,7 @@ class TimelineBrowserTest {
         assertEquals(visible, texts(again.path("visibleLanes")), "the address opens the same view");
 
         JsonNode f = state(page.toUri() + "#filter=h17");
-        assertEquals(List.of("h17", "h17/ep1"), texts(f.path("visibleLanes")));
+        assertEquals(List.of("h17", "h17/ep"), texts(f.path("visibleLanes")));
         assertEquals("h17", f.path("filter").asText());
         JsonNode h0 = state(page.toUri() + "#collapsed=h0");
         assertEquals(List.of("h0"), texts(h0.path("collapsed")));
@@ -370,7 +370,7 @@ class TimelineBrowserTest {
         assertEquals(1, s.path("staleSends").asInt());
         assertEquals(2, s.path("drawn").path("stalePayloads").asInt(), "at B where it landed and on A's lane");
         String text = state(page.toUri() + "#hover=op:3").path("hover").asText();
-        assertTrue(text.contains("stale payload placed on B/ep1 at 12.997 us: op 3 (send) carried bytes read before"
+        assertTrue(text.contains("stale payload placed on B/ep at 12.997 us: op 3 (send) carried bytes read before"
                 + " rdma_read op 2 landed"), text);
 
         // a post line with "inline": true (an inline Send) is marked on its bar
@@ -398,9 +398,9 @@ class TimelineBrowserTest {
         Path page = hazard.resolve("side-by-side.html");
         assertTrue(o.toString().contains(page.toString()), o::toString);
         JsonNode s = state(page);
-        assertEquals(List.of("send-after-read-no-fence: A", "send-after-read-no-fence: A/ep1",
-                "send-after-read-no-fence: B", "send-after-read-no-fence: B/ep1", "send-after-read-fence: A",
-                "send-after-read-fence: A/ep1", "send-after-read-fence: B", "send-after-read-fence: B/ep1"),
+        assertEquals(List.of("send-after-read-no-fence: A", "send-after-read-no-fence: A/ep",
+                "send-after-read-no-fence: B", "send-after-read-no-fence: B/ep", "send-after-read-fence: A",
+                "send-after-read-fence: A/ep", "send-after-read-fence: B", "send-after-read-fence: B/ep"),
                 texts(s.path("lanes")));
         assertEquals(6, s.path("operations").asInt());
         assertEquals(1, s.path("staleSends").asInt(), "the hazard's Send only");

@@ -63,7 +63,7 @@ class LessonsTest {
         assertTrue(text.contains("(!) at 15.684 us op 3 (send, BARRIER_FENCE) carries the payload captured at post,"
                 + " before the fence released: it went inline, so the fence held only its start, not the inline"
                 + " copy of its bytes"), text);
-        assertTrue(text.contains("The hazard, in the trace: at 10.267 us post on A: op 3 (send) on A/ep1."), text);
+        assertTrue(text.contains("The hazard, in the trace: at 10.267 us post on A: op 3 (send) on A/ep."), text);
         assertTrue(text.contains("The hazard's sign does not occur in this run."), text);
         // explain on the hazard run names the inline copy too, and its legend says what the star marks
         StringWriter x = new StringWriter();
