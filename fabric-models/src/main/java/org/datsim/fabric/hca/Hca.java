@@ -252,7 +252,17 @@ public final class Hca implements NetworkNode {
     public void attach(Port port) {
         this.port = port;
         c.linkRate = port.rate();
-        port.setListener(this::onTransmit);
+        port.setListener(new Port.TxListener() {
+            @Override
+            public void onTransmit(Packet packet, boolean start) {
+                Hca.this.onTransmit(packet, start);
+            }
+
+            @Override
+            public boolean observesEnd() {
+                return c.trace.isEnabled(); // the end of a packet only traces
+            }
+        });
     }
 
     /** Returns the HCA's port. */

@@ -182,6 +182,14 @@ final class Responder {
         p.aux = qp;
         long stall = caches.mttCost(wr.remoteAddress + p.offset, p.length, qp.name, wr);
         long delay = dma.dmaWriteArrived(p, p.length, stall);
+        if (wr.payloadFree && !(last && trace.isEnabled())) {
+            // no bytes to place and nothing to trace: the placement would only release the packet
+            if (last) {
+                ackAfterWrite(qp, wr, delay, p);
+            }
+            p.release();
+            return;
+        }
         sim.schedule(delay, placeWriteHandler, p.id);
         if (last) {
             ackAfterWrite(qp, wr, delay, p); // the packet is released by its placement, an event later

@@ -28,4 +28,38 @@ public interface Ingress {
      */
     default void dequeued(int port, Packet packet, long queuedBytes, long txBytes) {
     }
+
+    /**
+     * As {@link #dequeued}, at a given time: a port whose queue is empty may start a packet that becomes eligible
+     * after the node's forwarding latency when it is handed over ({@link Port#sendAt}), so it tells the node then.
+     * Calls {@link #dequeued} by default (for nodes that do not read the time).
+     *
+     * @param port the index of the output port
+     * @param packet the packet
+     * @param queuedBytes the bytes still queued behind it at that port at that time
+     * @param txBytes the bytes the port started transmitting before this packet
+     * @param timePs when the packet starts on the wire, ps (now or later)
+     */
+    default void dequeuedAt(int port, Packet packet, long queuedBytes, long txBytes, long timePs) {
+        dequeued(port, packet, queuedBytes, txBytes);
+    }
+
+    /**
+     * Whether the node may be told of departures late ({@link #departed} called by a later event than the instant
+     * the last bit left), because, at the moment, nothing it decides depends on their exact time (no upstream port
+     * paused, no credit to return). A node that answers true must call {@link Port#settleDeparture} on the ports
+     * it was told of ({@link #departureDeferred}) before it reads its buffer accounting. False by default.
+     */
+    default boolean lazyDepartures() {
+        return false;
+    }
+
+    /**
+     * An output port started a packet whose departure it will report late (only when {@link #lazyDepartures} said
+     * so): the node must settle that port ({@link Port#settleDeparture}) before it next reads its buffer accounting.
+     *
+     * @param port the index of the output port
+     */
+    default void departureDeferred(int port) {
+    }
 }

@@ -47,15 +47,33 @@ public final class Port {
          * @param start true at the first bit, false at the last bit
          */
         void onTransmit(Packet packet, boolean start);
+
+        /**
+         * Whether the listener needs to be called at the very instant a packet's last bit leaves (asked when it
+         * starts). When false, the port may make that call later (or not at all before the run ends), and saves the
+         * event at the end of a packet that nothing waits for. True by default.
+         */
+        default boolean observesEnd() {
+            return true;
+        }
     }
 
     private final Simulator sim;
     private final DataRate rate;
     private final long propagationPs;
-    private final ArrayDeque<Packet> queue = new ArrayDeque<>();
-    private final EventHandler txDone = this::txDone;
+    /** The data class: packets in FIFO order, each eligible from its ready time. */
+    private final Ring queue = new Ring();
+    /** The port's one pending decision event: the end of the packet on the wire, or a queued packet's eligibility. */
+    private final EventHandler service = a -> {
+        serviceEvent = 0;
+        serviceAtPs = Long.MAX_VALUE;
+        pump();
+    };
+    private long serviceEvent;
+    private long serviceAtPs = Long.MAX_VALUE;
     private final EventHandler arrive = this::arrive;
     private final ArrayDeque<Packet> inFlight = new ArrayDeque<>();
+    private long arriveEvent;
     private final PortCounters counters = new PortCounters();
     /** Wakes a port stalled for credit when returned credit arrives. */
     private final EventHandler creditWake = this::creditWake;
@@ -73,10 +91,23 @@ public final class Port {
     private int peerPort;
     private boolean headDelivery;
     private Ingress owner;
+    // The packet on the wire (or committed to start at sendingStartPs, later than now), and what its departure needs.
     private Packet sending;
     private int sendingIn;
+    private int sendingWire;
+    private long sendingStartPs;
+    private long sendingEndPs;
+    /** Its departure is reported by a later event than its end (nothing waits for it: no event at its end). */
+    private boolean sendingLazy;
+    /** It was committed when handed over, before its start ({@link #sendAt}): a PAUSE before then takes it back. */
+    private boolean sendingAhead;
+    private long sendingCommittedPs;
+    private long sendingReadyPs;
+    private long sendingOldTail;
+    private int sendingOldHops;
     private TxListener listener;
     private long busyPs;
+    /** The wire bytes of the eligible packets waiting behind the one on the wire. */
     private long queuedBytes;
     private FlowControl flowControl = FlowControl.NONE;
     private long credits;
@@ -94,13 +125,99 @@ public final class Port {
      * ACKs, NAKs and CNPs in a traffic class of their own, served first and not paused by PFC (null: one FIFO for
      * every packet, the default).
      */
-    private ArrayDeque<Packet> control;
+    private Ring control;
     /** Where pause, resume and queue changes are traced (null: nowhere), and the node named as the events' host. */
     private TraceSource<TraceEvent> trace;
     private String traceNode;
     private boolean traceQueue;
     /** The bytes queued when last traced. */
     private long tracedQueue;
+
+    /**
+     * A FIFO of packets whose first {@code ready} entries are known to be eligible (their ready time has passed).
+     * Each entry's ready time and wire bytes are kept beside it, so that looking at the queue touches no packet.
+     */
+    private static final class Ring {
+        private Packet[] a = new Packet[16];
+        private long[] at = new long[16];
+        private int[] wire = new int[16];
+        private int head;
+        int size;
+        int ready;
+
+        void add(Packet p, long readyPs) {
+            if (size == a.length) {
+                int n = 2 * size;
+                Packet[] b = new Packet[n];
+                long[] t = new long[n];
+                int[] w = new int[n];
+                for (int i = 0; i < size; i++) {
+                    int j = (head + i) & (size - 1);
+                    b[i] = a[j];
+                    t[i] = at[j];
+                    w[i] = wire[j];
+                }
+                a = b;
+                at = t;
+                wire = w;
+                head = 0;
+            }
+            int j = (head + size) & (a.length - 1);
+            a[j] = p;
+            at[j] = readyPs;
+            wire[j] = p.wireBytes;
+            size++;
+        }
+
+        void addFirst(Packet p, long readyPs) {
+            add(p, readyPs); // makes room; then moves it to the front
+            int tail = (head + size - 1) & (a.length - 1);
+            a[tail] = null;
+            head = (head - 1) & (a.length - 1);
+            a[head] = p;
+            at[head] = readyPs;
+            wire[head] = p.wireBytes;
+        }
+
+        Packet first() {
+            return a[head];
+        }
+
+        Packet pollReady() {
+            Packet p = a[head];
+            a[head] = null;
+            head = (head + 1) & (a.length - 1);
+            size--;
+            ready--;
+            return p;
+        }
+
+        /** Takes the first entry, which is not yet eligible (ready is 0). */
+        Packet pollPending() {
+            ready++;
+            return pollReady();
+        }
+
+        /** Whether an entry is not yet known eligible. */
+        boolean hasPending() {
+            return ready < size;
+        }
+
+        /** The ready time of the first entry not yet known eligible (hasPending). */
+        long pendingAt() {
+            return at[(head + ready) & (a.length - 1)];
+        }
+
+        /** The wire bytes of the first entry not yet known eligible (hasPending). */
+        int pendingWire() {
+            return wire[(head + ready) & (a.length - 1)];
+        }
+
+        /** The first entry not yet known eligible (hasPending). */
+        Packet pending() {
+            return a[(head + ready) & (a.length - 1)];
+        }
+    }
 
     /**
      * Creates a port.
@@ -264,7 +381,7 @@ public final class Port {
      * data, and not paused by PFC, which pauses the data class only (HPCC's ACK_HIGH_PRIO 1). Call before the run.
      */
     public void prioritiseControl() {
-        control = new ArrayDeque<>();
+        control = new Ring();
     }
 
     /**
@@ -273,43 +390,123 @@ public final class Port {
      * @param packet the packet
      */
     public void send(Packet packet) {
-        int k = packet.kind;
-        if (control != null && (k == Packet.ACK || k == Packet.NAK || k == Packet.CNP)) {
-            control.addLast(packet);
-        } else {
-            queue.addLast(packet);
+        ring(packet).add(packet, sim.now());
+        pump();
+    }
+
+    /**
+     * Queues a packet that becomes eligible for transmission at a later time (a switch's forwarding latency), in
+     * FIFO order with the packets queued before it (whose eligibility times are not later). Exactly as queueing it
+     * with {@link #send} at that time, without an event for the handover: a port that will be idle then, with no
+     * other packet queued, commits the packet's start at once (the queue it leaves is then empty, so its owner's
+     * dequeue decisions are those of that time), and takes it back if a PAUSE arrives before it starts.
+     *
+     * @param packet the packet
+     * @param readyPs when it becomes eligible, ps (not before now, nor before the packets queued before it)
+     */
+    public void sendAt(Packet packet, long readyPs) {
+        ring(packet).add(packet, readyPs);
+        pump();
+    }
+
+    private Ring ring(Packet p) {
+        int k = p.kind;
+        return control != null && (k == Packet.ACK || k == Packet.NAK || k == Packet.CNP) ? control : queue;
+    }
+
+    private boolean isControl(Packet p) {
+        return control != null && ring(p) == control;
+    }
+
+    /** Marks the queued packets whose eligibility time has come as eligible (FIFO: a prefix of each class). */
+    private void advance(long now) {
+        Ring q = queue;
+        while (q.hasPending() && q.pendingAt() <= now) {
+            queuedBytes += q.pendingWire();
+            q.ready++;
         }
-        queuedBytes += packet.wireBytes;
-        trySend();
+        Ring c = control;
+        if (c != null) {
+            while (c.hasPending() && c.pendingAt() <= now) {
+                queuedBytes += c.pendingWire();
+                c.ready++;
+            }
+        }
+    }
+
+    /**
+     * Records the queue's depth at a decision (and traces it when it changed): a packet queued and started at one
+     * instant on an idle port is never seen queued.
+     */
+    private void recordDepth() {
         if (traceQueue) {
             traceQueue();
         }
-        int depth = queue.size();
-        if (depth > counters.maxQueuePackets) {
-            counters.maxQueuePackets = depth;
+        if (queue.ready > counters.maxQueuePackets) {
+            counters.maxQueuePackets = queue.ready;
         }
         if (queuedBytes > counters.maxQueueBytes) {
             counters.maxQueueBytes = queuedBytes;
         }
     }
 
-    private void trySend() {
+    /**
+     * Brings the port up to now: reports the packet that has left, starts the next eligible one if the port is
+     * free, and makes sure an event comes when the next decision is due.
+     */
+    private void pump() {
+        long now = sim.now();
+        advance(now);
+        if (sending != null) {
+            if (sendingEndPs > now) {
+                recordDepth(); // a packet queued behind the one on the wire
+                scheduleNext();
+                return;
+            }
+            boolean busyUntilNow = sendingEndPs == now;
+            finish();
+            if (busyUntilNow) {
+                recordDepth(); // the packets that queued while it was on the wire, before the next leaves
+            }
+        } else if (stallSince >= 0 && stallSince < now) {
+            recordDepth(); // packets that queued while the port was stalled
+        }
+        trySend(now);
+        recordDepth();
+        scheduleNext();
+    }
+
+    /** Reports the departure of the packet on the wire, which has left. */
+    private void finish() {
+        Packet p = sending;
+        int in = sendingIn;
+        int wire = sendingWire;
+        sending = null;
+        sendingLazy = false;
+        sendingAhead = false;
+        if (listener != null) {
+            listener.onTransmit(p, false);
+        }
+        if (owner != null) {
+            owner.departed(p, in, wire);
+        }
+    }
+
+    private void trySend(long now) {
         if (sending != null) {
             return;
         }
-        if (control != null && !control.isEmpty() && flowControl != FlowControl.IB_CREDITS) {
-            Packet c = control.pollFirst();
-            queuedBytes -= c.wireBytes;
-            start(c);
-            if (traceQueue) {
-                traceQueue();
-            }
+        Ring c = control;
+        if (c != null && c.ready > 0 && flowControl != FlowControl.IB_CREDITS) {
+            Packet p = c.pollReady();
+            queuedBytes -= p.wireBytes;
+            start(p, now);
             return;
         }
-        Packet p = queue.peekFirst();
-        if (p == null) {
+        if (queue.ready == 0) {
             return;
         }
+        Packet p = queue.first();
         if (flowControl == FlowControl.IB_CREDITS && credits < p.wireBytes) {
             absorbCredit();
         }
@@ -317,7 +514,7 @@ public final class Port {
                 || (flowControl == FlowControl.IB_CREDITS ? credits >= p.wireBytes : !paused);
         if (!may) {
             if (stallSince < 0) {
-                stallSince = sim.now();
+                stallSince = now;
             }
             if (flowControl == FlowControl.IB_CREDITS && returnCount > 0 && !wakeScheduled) {
                 wakeScheduled = true;
@@ -326,21 +523,91 @@ public final class Port {
             return;
         }
         if (stallSince >= 0) {
-            counters.stallPs += sim.now() - stallSince;
+            counters.stallPs += now - stallSince;
             stallSince = -1;
         }
-        queue.pollFirst();
+        queue.pollReady();
         queuedBytes -= p.wireBytes;
-        start(p);
-        if (traceQueue) {
-            traceQueue();
-        }
+        start(p, now);
     }
 
-    private void start(Packet packet) {
+    /**
+     * After a decision: an event at the end of the packet on the wire if anything waits for it (a queued packet, an
+     * owner or listener that needs the exact instant), else its departure is reported late; when the port is free,
+     * the lone packet handed over for later is committed now, or an event comes when the first queued one becomes
+     * eligible.
+     */
+    private void scheduleNext() {
+        if (sending != null) {
+            if (serviceEvent != 0 && serviceAtPs <= sendingEndPs) {
+                return;
+            }
+            boolean eligible = queue.ready > 0 || (control != null && control.ready > 0);
+            if (eligible || (owner != null && !owner.lazyDepartures()) || (listener != null && listener.observesEnd())) {
+                sendingLazy = false;
+                ensureService(sendingEndPs);
+                return;
+            }
+            if (!sendingLazy) {
+                sendingLazy = true;
+                if (owner != null) {
+                    owner.departureDeferred(ownerIndex);
+                }
+            }
+            // a packet handed over that becomes eligible only after this one's end: the next decision is then
+            long next = firstPendingAt();
+            if (next != Long.MAX_VALUE) {
+                ensureService(Math.max(next, sendingEndPs));
+            }
+            return;
+        }
+        Ring q = queue.hasPending() ? queue : null;
+        Ring c = control != null && control.hasPending() ? control : null;
+        if (q == null && c == null) {
+            return;
+        }
+        Ring first = q == null ? c : c == null ? q : c.pendingAt() < q.pendingAt() ? c : q;
+        long at = first.pendingAt();
+        if (queue.ready == 0 && (control == null || control.ready == 0) && queue.size + (control != null
+                ? control.size : 0) == 1 && listener == null && flowControl != FlowControl.IB_CREDITS
+                && (flowControl == FlowControl.NONE || !paused || first == control)) {
+            // alone and the port free: commit its start now (see sendAt)
+            Packet p = first.pollPending();
+            sendingAhead = true;
+            sendingCommittedPs = sim.now();
+            sendingReadyPs = at;
+            start(p, at);
+            scheduleNext();
+            return;
+        }
+        ensureService(at);
+    }
+
+    /** The earliest ready time of a queued packet not yet eligible, or Long.MAX_VALUE. */
+    private long firstPendingAt() {
+        long t = queue.hasPending() ? queue.pendingAt() : Long.MAX_VALUE;
+        if (control != null && control.hasPending() && control.pendingAt() < t) {
+            t = control.pendingAt();
+        }
+        return t;
+    }
+
+    private void ensureService(long at) {
+        if (serviceEvent != 0) {
+            if (serviceAtPs <= at) {
+                return;
+            }
+            sim.cancel(serviceEvent);
+        }
+        serviceAtPs = at;
+        serviceEvent = sim.scheduleAt(at, service, 0);
+    }
+
+    private void start(Packet packet, long now) {
         sending = packet;
         sendingIn = packet.inPort;
-        long now = sim.now();
+        sendingWire = packet.wireBytes;
+        sendingStartPs = now;
         long end = now + rate.transmitTimePs(packet.wireBytes);
         if (packet.tailPs > end) {
             end = packet.tailPs; // cut through: the last bit cannot leave before it has arrived
@@ -352,44 +619,100 @@ public final class Port {
                 end = read;
             }
         }
+        sendingEndPs = end;
         if (flowControl == FlowControl.IB_CREDITS) {
             credits -= packet.wireBytes;
         }
         if (notifyDequeue) {
-            owner.dequeued(ownerIndex, packet, queuedBytes, startedBytes);
+            sendingOldHops = packet.intHops;
+            owner.dequeuedAt(ownerIndex, packet, queuedBytes, startedBytes, now);
         }
         startedBytes += packet.wireBytes;
         busyPs += end - now;
+        counters.packets++;
+        counters.bytes += packet.wireBytes;
+        sendingOldTail = packet.tailPs;
+        packet.tailPs = end + propagationPs;
+        inFlight.addLast(packet);
+        arriveEvent = sim.scheduleAt(headDelivery ? now + propagationPs : end + propagationPs, arrive, 0);
         if (listener != null) {
             listener.onTransmit(packet, true);
         }
-        sim.scheduleAt(end, txDone, 0);
-        if (headDelivery) {
-            packet.tailPs = end + propagationPs;
-            inFlight.addLast(packet);
-            sim.schedule(propagationPs, arrive, 0);
+    }
+
+    /**
+     * A PAUSE arrived before the packet committed ahead started (or at its start, the PAUSE having been sent
+     * first): as if it had waited in the queue, it goes back to the head of the data class.
+     */
+    private void takeBack(long now) {
+        Packet p = sending;
+        sim.cancel(arriveEvent);
+        inFlight.pollLast();
+        if (serviceEvent != 0) {
+            sim.cancel(serviceEvent);
+            serviceEvent = 0;
+            serviceAtPs = Long.MAX_VALUE;
+        }
+        startedBytes -= sendingWire;
+        busyPs -= sendingEndPs - sendingStartPs;
+        counters.packets--;
+        counters.bytes -= sendingWire;
+        if (flowControl == FlowControl.IB_CREDITS) {
+            credits += sendingWire;
+        }
+        if (notifyDequeue) {
+            p.intHops = sendingOldHops;
+        }
+        p.tailPs = sendingOldTail;
+        sending = null;
+        sendingLazy = false;
+        sendingAhead = false;
+        queue.addFirst(p, sendingReadyPs);
+        if (sendingReadyPs <= now) {
+            queue.ready++; // nothing behind it is eligible before it
+            queuedBytes += p.wireBytes;
         }
     }
 
-    private void txDone(long unused) {
-        Packet p = sending;
-        int wire = p.wireBytes;
-        int in = sendingIn;
-        counters.packets++;
-        counters.bytes += wire;
-        if (listener != null) {
-            listener.onTransmit(p, false);
+    /**
+     * Reports the departure of a packet whose departure this port deferred ({@link Ingress#departureDeferred}) if
+     * it has left by now.
+     *
+     * @return true if the departure is still to come and still deferred (settle again later), false otherwise
+     */
+    public boolean settleDeparture() {
+        if (sending == null || !sendingLazy) {
+            return false;
         }
-        if (!headDelivery) {
-            p.tailPs = sim.now() + propagationPs;
-            inFlight.addLast(p);
-            sim.schedule(propagationPs, arrive, 0);
+        if (sendingEndPs <= sim.now()) {
+            finish();
+            return false;
         }
-        sending = null;
-        if (owner != null) {
-            owner.departed(p, in, wire);
+        return true;
+    }
+
+    /** Makes the departure of the packet on the wire, if deferred, an event at its instant (the owner needs it). */
+    public void departureExact() {
+        if (sending != null && sendingLazy) {
+            if (sendingEndPs <= sim.now()) {
+                finish();
+            } else {
+                sendingLazy = false;
+                ensureService(sendingEndPs);
+            }
         }
-        trySend();
+    }
+
+    /** Finishes a packet whose departure was deferred, if it has left (before reading counters). */
+    private void settle() {
+        long now = sim.now();
+        if (sending != null && sendingLazy && sendingEndPs <= now) {
+            finish();
+        }
+        advance(now);
+        if (traceQueue) {
+            traceQueue();
+        }
     }
 
     private void arrive(long unused) {
@@ -400,24 +723,31 @@ public final class Port {
 
     private void creditWake(long unused) {
         wakeScheduled = false;
-        trySend();
+        pump();
     }
 
     private void pauseArrived(long pause) {
         boolean was = paused;
         paused = pause != 0;
+        long now = sim.now();
         if (paused != was && trace != null && trace.isEnabled()) {
             trace.fire(TraceEvent.of(sim.now(), PFC, traceNode).attr("port", name).attr("paused", paused ? 1 : 0)
                     .attr("queue_bytes", queuedBytes));
         }
         if (paused && !was) {
-            pausedSince = sim.now();
+            pausedSince = now;
         } else if (!paused && was) {
-            counters.pausedPs += sim.now() - pausedSince;
+            counters.pausedPs += now - pausedSince;
             pausedSince = -1;
         }
-        if (!paused) {
-            trySend();
+        if (paused) {
+            if (sending != null && sendingAhead && !isControl(sending) && (sendingStartPs > now
+                    || (sendingStartPs == now && now - propagationPs <= sendingCommittedPs))) {
+                takeBack(now);
+                pump();
+            }
+        } else {
+            pump();
         }
     }
 
@@ -436,12 +766,13 @@ public final class Port {
 
     /** Returns the wire bytes waiting in the queue behind the packet on the wire. */
     public long queuedBytes() {
+        settle();
         return queuedBytes;
     }
 
     /** Returns the wire bytes of every packet started on the wire so far (in-band telemetry's tx counter). */
     public long startedBytes() {
-        return startedBytes;
+        return sending != null && sendingStartPs > sim.now() ? startedBytes - sendingWire : startedBytes;
     }
 
     /** Counts a packet this port's switch marked Congestion Experienced (ECN) as it left the queue. */
@@ -456,17 +787,18 @@ public final class Port {
 
     /** Returns the packets waiting behind the one on the wire. */
     public int queueDepth() {
-        return queue.size();
+        settle();
+        return queue.ready;
     }
 
     /** Returns the packets fully transmitted so far. */
     public long packetsSent() {
-        return counters.packets;
+        return sending != null && sendingEndPs > sim.now() ? counters.packets - 1 : counters.packets;
     }
 
     /** Returns the wire bytes fully transmitted so far. */
     public long bytesSent() {
-        return counters.bytes;
+        return sending != null && sendingEndPs > sim.now() ? counters.bytes - sendingWire : counters.bytes;
     }
 
     /** Returns the picoseconds the port has spent transmitting (or committed to). */
@@ -494,8 +826,12 @@ public final class Port {
         return c;
     }
 
-    /** Returns the port's counters (a live view). */
+    /**
+     * Returns the port's counters (a live view; packets and bytes count a packet from its start on the wire, so
+     * during a run they include the one on the wire: {@link #packetsSent} does not).
+     */
     public PortCounters counters() {
+        settle();
         return counters;
     }
 }

@@ -1,6 +1,5 @@
 package org.datsim.fabric.sw;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.commons.math3.random.RandomGenerator;
@@ -81,8 +80,12 @@ public final class Switch implements NetworkNode, Ingress {
     private long[] ingressBytes = new long[0];
     private long[] maxIngressBytes = new long[0];
     private boolean[] pauseSent = new boolean[0];
-    private final ArrayDeque<Packet> forwarding = new ArrayDeque<>();
-    private final EventHandler forward = this::forward;
+    /** The inputs whose upstream port this switch holds paused; while any is, departures are reported on time. */
+    private int pausingInputs;
+    /** The output ports that report a departure late (see Ingress#lazyDepartures), and which of them are listed. */
+    private int[] deferred = new int[0];
+    private int deferredCount;
+    private boolean[] isDeferred = new boolean[0];
     /** The pool of the packets this switch drops (every packet of a fabric comes from one pool). */
     private PacketPool droppedPool;
     private final EventHandler releaseDropped = id -> droppedPool.get(id).release();
@@ -163,13 +166,15 @@ public final class Switch implements NetworkNode, Ingress {
      */
     public int addPort(Port port) {
         ports.add(port);
-        port.setOwner(this);
         int n = ports.size();
+        port.setOwner(this, n - 1, false);
         out = ports.toArray(new Port[0]);
         upstream = java.util.Arrays.copyOf(upstream, n);
         ingressBytes = java.util.Arrays.copyOf(ingressBytes, n);
         maxIngressBytes = java.util.Arrays.copyOf(maxIngressBytes, n);
         pauseSent = java.util.Arrays.copyOf(pauseSent, n);
+        deferred = java.util.Arrays.copyOf(deferred, n);
+        isDeferred = java.util.Arrays.copyOf(isDeferred, n);
         return n - 1;
     }
 
@@ -353,6 +358,9 @@ public final class Switch implements NetworkNode, Ingress {
 
     @Override
     public void receive(Packet packet, int inPort) {
+        if (deferredCount > 0) {
+            settleDepartures();
+        }
         long held = ingressBytes[inPort] + packet.wireBytes;
         if (dropFilter != null && dropFilter.test(packet)) {
             drop(packet, inPort, FILTER);
@@ -371,7 +379,7 @@ public final class Switch implements NetworkNode, Ingress {
                 return;
             }
             if (!pauseSent[inPort] && held >= xoff) {
-                pauseSent[inPort] = true;
+                setPausing(inPort, true);
                 Port up = upstream[inPort];
                 sim.schedule(up.propagationPs(), up.pauseHandler(), 1);
             }
@@ -381,8 +389,57 @@ public final class Switch implements NetworkNode, Ingress {
             maxIngressBytes[inPort] = held;
         }
         packet.setInPort(inPort);
-        forwarding.addLast(packet);
-        sim.schedule(latencyPs, forward, 0);
+        // Forwarded after the latency: the output port queues it from then on, in arrival order (every packet waits
+        // the same latency), without an event of its own for the handover.
+        int o = route(packet.dstHost, packet.flow);
+        if (o < 0) {
+            throw new IllegalStateException("switch " + name + " has no route to host " + packet.dstHost);
+        }
+        packetsForwarded++;
+        out[o].sendAt(packet, sim.now() + latencyPs);
+    }
+
+    /** Holds (or stops holding) an input's upstream port paused; while any is held, departures are on time. */
+    private void setPausing(int in, boolean on) {
+        pauseSent[in] = on;
+        if (on) {
+            if (pausingInputs++ == 0) {
+                for (int i = 0; i < deferredCount; i++) {
+                    isDeferred[deferred[i]] = false;
+                    out[deferred[i]].departureExact();
+                }
+                deferredCount = 0;
+            }
+        } else {
+            pausingInputs--;
+        }
+    }
+
+    @Override
+    public boolean lazyDepartures() {
+        return pausingInputs == 0 && flowControl != FlowControl.IB_CREDITS;
+    }
+
+    @Override
+    public void departureDeferred(int port) {
+        if (!isDeferred[port]) {
+            isDeferred[port] = true;
+            deferred[deferredCount++] = port;
+        }
+    }
+
+    /** Takes in the departures that output ports deferred and that have happened by now. */
+    private void settleDepartures() {
+        int k = 0;
+        for (int i = 0; i < deferredCount; i++) {
+            int port = deferred[i];
+            if (out[port].settleDeparture()) {
+                deferred[k++] = port;
+            } else {
+                isDeferred[port] = false;
+            }
+        }
+        deferredCount = k;
     }
 
     /**
@@ -406,7 +463,7 @@ public final class Switch implements NetworkNode, Ingress {
         ingressBytes[in] += psize;
         Port up = upstream[in];
         if (up != null && !pauseSent[in] && (headroomBytes[in] > 0 || sharedOf(in) >= pfcThreshold(in))) {
-            pauseSent[in] = true;
+            setPausing(in, true);
             pauses++;
             sim.schedule(up.propagationPs(), up.pauseHandler(), 1);
         }
@@ -423,7 +480,7 @@ public final class Switch implements NetworkNode, Ingress {
         if (pauseSent[in] && headroomBytes[in] == 0) {
             long sh = sharedOf(in);
             if (sh == 0 || sh + resumeOffset <= pfcThreshold(in)) {
-                pauseSent[in] = false;
+                setPausing(in, false);
                 Port up = upstream[in];
                 sim.schedule(up.propagationPs(), up.pauseHandler(), 0);
             }
@@ -432,6 +489,11 @@ public final class Switch implements NetworkNode, Ingress {
 
     @Override
     public void dequeued(int port, Packet packet, long queuedBytes, long txBytes) {
+        dequeuedAt(port, packet, queuedBytes, txBytes, sim.now());
+    }
+
+    @Override
+    public void dequeuedAt(int port, Packet packet, long queuedBytes, long txBytes, long timePs) {
         if (!Packet.isData(packet.kind)) {
             return;
         }
@@ -443,7 +505,7 @@ public final class Switch implements NetworkNode, Ingress {
                 marks++;
                 out[port].countMark();
                 if (trace != null && trace.isEnabled()) {
-                    trace.fire(TraceEvent.of(sim.now(), ECN_MARK, name).attr("switch", name)
+                    trace.fire(TraceEvent.of(timePs, ECN_MARK, name).attr("switch", name)
                             .attr("port", out[port].name()).attr("queue_bytes", queuedBytes)
                             .attr("packet", Packet.kindName(packet.kind)).attr("from", hostName(packet.srcHost))
                             .attr("to", hostName(packet.dstHost)).attr("bytes", packet.wireBytes));
@@ -451,7 +513,7 @@ public final class Switch implements NetworkNode, Ingress {
             }
         }
         if (intEnabled) {
-            packet.pushIntHop(sim.now(), txBytes, queuedBytes, out[port].rate().bitsPerSecond());
+            packet.pushIntHop(timePs, txBytes, queuedBytes, out[port].rate().bitsPerSecond());
         }
     }
 
@@ -509,17 +571,6 @@ public final class Switch implements NetworkNode, Ingress {
         return id >= 0 && id < hostNames.length ? hostNames[id] : "host " + id;
     }
 
-    private void forward(long unused) {
-        // Every packet waits the same latency, so they leave the forwarding stage in arrival order.
-        Packet p = forwarding.pollFirst();
-        int o = route(p.dstHost, p.flow);
-        if (o < 0) {
-            throw new IllegalStateException("switch " + name + " has no route to host " + p.dstHost);
-        }
-        packetsForwarded++;
-        out[o].send(p);
-    }
-
     @Override
     public void departed(Packet packet, int inPort, int wireBytes) {
         if (inPort < 0) {
@@ -539,7 +590,7 @@ public final class Switch implements NetworkNode, Ingress {
         if (flowControl == FlowControl.IB_CREDITS) {
             up.returnCredit(wireBytes, up.propagationPs());
         } else if (flowControl == FlowControl.PFC && pauseSent[inPort] && held <= xon) {
-            pauseSent[inPort] = false;
+            setPausing(inPort, false);
             sim.schedule(up.propagationPs(), up.pauseHandler(), 0);
         }
     }
@@ -564,6 +615,7 @@ public final class Switch implements NetworkNode, Ingress {
      * @return the bytes
      */
     public long maxIngressBytes(int port) {
+        settleDepartures();
         return maxIngressBytes[port];
     }
 
@@ -574,6 +626,7 @@ public final class Switch implements NetworkNode, Ingress {
      * @return the bytes
      */
     public long ingressBytes(int port) {
+        settleDepartures();
         return ingressBytes[port];
     }
 
@@ -594,16 +647,19 @@ public final class Switch implements NetworkNode, Ingress {
 
     /** Returns the shared-pool bytes in use (shared-buffer mode). */
     public long sharedUsed() {
+        settleDepartures();
         return sharedUsed;
     }
 
     /** Returns the headroom bytes an input holds (shared-buffer mode). */
     public long headroomBytes(int port) {
+        settleDepartures();
         return headroomBytes[port];
     }
 
     /** Returns the dynamic PFC threshold of an input now, in bytes (shared-buffer mode). */
     public long dynamicThreshold(int port) {
+        settleDepartures();
         return pfcThreshold(port);
     }
 

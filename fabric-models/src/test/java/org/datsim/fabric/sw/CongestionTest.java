@@ -112,6 +112,9 @@ class CongestionTest {
             sw.addPort(new Port(sim, DataRate.ofBitsPerSecond(100_000_000_000L), 1_000_000));
             sw.setUpstream(i, new Port(sim, DataRate.ofBitsPerSecond(100_000_000_000L), 1_000_000));
         }
+        // hosts 0 and 1 through the last port (a switch routes a packet as it receives it; these tests do not run
+        // the simulator, so it stays there)
+        sw.setRoutes(new int[] {0, 0}, new int[][] {{n - 1}});
         return sw;
     }
 

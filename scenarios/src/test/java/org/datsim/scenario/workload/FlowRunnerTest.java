@@ -63,7 +63,13 @@ class FlowRunnerTest {
                 assertEquals(0, bytes.failed());
                 assertArrayEquals(bytes.fctPs(), free.fctPs(), fc + " send=" + send);
                 assertArrayEquals(bytes.idealPs(), free.idealPs(), fc + " send=" + send);
-                assertEquals(bytes.events(), free.events());
+                if (send) {
+                    assertEquals(bytes.events(), free.events());
+                } else {
+                    // a payload-free Write packet is released on arrival, without the placement event that copies
+                    // the bytes of the other run
+                    assertTrue(free.events() < bytes.events(), fc);
+                }
                 assertEquals(bytes.endPs(), free.endPs());
                 assertEquals(bytes.packets(), free.packets());
             }
