@@ -244,6 +244,11 @@ public final class Hca implements NetworkNode {
         return memory;
     }
 
+    /** Returns whether this HCA holds every operation behind the earlier RDMA Reads of its queue pair. */
+    boolean strictReadOrdering() {
+        return sendEngine.strictReadOrdering();
+    }
+
     /**
      * Attaches the HCA's port.
      *

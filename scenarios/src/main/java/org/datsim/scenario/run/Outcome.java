@@ -30,6 +30,7 @@ final class Outcome {
         }
         e.attr("process", p.name()).attr("step", (long) s.index());
         p.runner().countCall(ret);
+        p.runner().observe(p, s, "ret", DatReturn.describe(ret));
         return e;
     }
 
