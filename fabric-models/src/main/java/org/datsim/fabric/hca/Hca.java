@@ -315,6 +315,9 @@ public final class Hca implements NetworkNode {
      * @param wr a Send, RDMA Write or RDMA Read
      */
     public void postRequest(WorkRequest wr) {
+        if (sim.exploring()) {
+            wr.postedPs = sim.now();
+        }
         sendEngine.post(wr);
     }
 

@@ -28,10 +28,12 @@ public final class HcaChoices {
                     + " fetched at once before any of those Writes executes, 2..k+1 after the first 1..k of them");
     /** Rules 2, 20: the order in which overlapping RDMA Writes of different endpoints land. */
     public static final ChoicePoint WRITE_ORDER = new ChoicePoint("placement.write_order", "rules 2, 20",
-            "an RDMA Write packet placed where an RDMA Write of another endpoint, still in flight (not completed at"
-                    + " its requester), placed different bytes: 0 this one lands last (the timing model's order), 1"
-                    + " the other lands last");
+            "an RDMA Write packet placed where an RDMA Write of another endpoint placed different bytes, their"
+                    + " lifetimes overlapping (the other had not finished when this one was posted): 0 this one lands"
+                    + " last (the timing model's order), 1 the other lands last");
 
+    /** The most Write placements a responder remembers (the oldest are forgotten first). */
+    static final int MAX_PLACED = 4096;
     /** The largest RDMA Read whose data a choice fetches at once (larger ones keep the timing model's fetch). */
     static final long MAX_SNAPSHOT = 16L << 20;
 
@@ -111,15 +113,16 @@ public final class HcaChoices {
     private record Placed(QueuePair qp, WorkRequest wr, long address, byte[] bytes) {
     }
 
-    /** The placements of Writes still in flight at one responder (explored runs only). */
+    /** The recent Write placements at one responder (explored runs only). */
     static final class Placements {
         private final List<Placed> placed = new ArrayList<>();
     }
 
     /**
      * An RDMA Write packet's bytes have just been placed: offers {@link #WRITE_ORDER} against the placements of
-     * other endpoints' Writes still in flight whose bytes differ where they overlap it, and on alternative 1 places
-     * their bytes again over it (they land last). Then remembers this placement until its Write completes.
+     * other endpoints' Writes whose lifetimes overlap its own (not finished when it was posted) and whose bytes
+     * differ where they overlap it, and on alternative 1 places their bytes again over it (they land last). Then
+     * remembers this placement.
      */
     static void writePlaced(HcaContext c, QueuePair qp, WorkRequest wr, long address, byte[] data, int length) {
         ChoiceSource ch = c.sim.choices();
@@ -127,11 +130,16 @@ public final class HcaChoices {
             c.placements = new Placements();
         }
         List<Placed> placed = c.placements.placed;
-        placed.removeIf(p -> p.wr.done);
+        if (placed.size() >= MAX_PLACED) {
+            placed.remove(0);
+        }
         List<Placed> others = new ArrayList<>();
         for (Placed p : placed) {
             if (p.qp == qp) {
                 continue; // the same endpoint: its Writes land in order
+            }
+            if (p.wr.finishedPs >= 0 && p.wr.finishedPs <= wr.postedPs) {
+                continue; // it had finished before this one was posted: their lifetimes do not overlap
             }
             long lo = Math.max(address, p.address);
             long hi = Math.min(address + length, p.address + p.bytes.length);
@@ -139,7 +147,7 @@ public final class HcaChoices {
             for (long a = lo; a < hi && !differs; a++) {
                 differs = data[(int) (a - address)] != p.bytes[(int) (a - p.address)];
             }
-            if (differs || (!ch.reduce() && hi > lo)) {
+            if (differs || !ch.reduce()) {
                 others.add(p);
             }
         }

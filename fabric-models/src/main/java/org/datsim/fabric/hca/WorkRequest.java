@@ -86,6 +86,8 @@ public final class WorkRequest implements PacketOperation {
     int rnrRetries;
     int placed;
     boolean remoteFailed;
+    /** When it was posted, in explored runs only ({@link HcaChoices#WRITE_ORDER}); -1 otherwise. */
+    long postedPs = -1;
     /** When the transport finished it (ACK, last read response placed, bind executed), or -1. */
     long finishedPs = -1;
     /** The earlier operation whose completion held this one's back (rule 2), or -1. */
