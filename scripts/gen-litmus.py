@@ -2,6 +2,8 @@
 """Writes the litmus scenarios of scenarios/litmus/ (datsim explore's suite). Run from the repository root."""
 import json
 
+TIMEOUT = 2  # us: the Send completes about 1.1 us after the wait starts
+
 OUT = "scenarios/litmus/"
 
 
@@ -40,6 +42,8 @@ def server(name, host, conns, lmrs, body, noncoherent_reads=()):
         for i in range(conns):
             c.append({"call": "dat_ep_post_send", "ep": "$ep%d" % i, "local_iov": [{"lmr": "$go", "length": 8}],
                       "user_cookie": 900 + i})
+        if body.get("go_sleep"):
+            c.append({"call": "sleep", "time": "5us", "comment": "both completions are queued before B looks"})
         for i in range(conns):
             c.append({"call": "dat_evd_wait", "evd": "$dto_evd", "expect": {"operation": "DAT_DTO_SEND"}})
     c += body.get("after_accept", [])
@@ -153,6 +157,16 @@ scenario("ww-two-endpoints",
                  [write("S", "b", "X", 64, 1), wait_dto("DAT_DTO_RDMA_WRITE", 1)], go=True)])
 
 
+# 2b. Completions of two endpoints on one EVD.
+scenario("evd-order-two-endpoints",
+         "Litmus: B Sends a go to A and to C on its two endpoints, whose request completions share one EVD, and"
+         " dequeues both completions once both are queued. Verdict: both orders (cookie 900 first, or 901 first)"
+         " are allowed: streams of different endpoints sharing an EVD have no relative order (rule 2).",
+         ["A", "B", "C"], [("A", "B"), ("C", "B")],
+         [server("b", "B", 2, [], {"go": True, "go_sleep": True}),
+          client("a", "A", "B", 1000, [], [], go=True),
+          client("c", "C", "B", 1001, [], [], go=True)])
+
 # 3. Message passing through a flag (MP), on a CPU non-coherent receiver, without and with the sync.
 def mp(sync):
     after = [{"call": "dat_evd_wait", "evd": "$dto_evd", "out": "rcv",
@@ -202,6 +216,24 @@ scenario("poll-then-read",
           client("a", "A", "B", 1000, [("L", 64, 0x11)],
                  [read("L", "b", "X", 64, 1), wait_dto("DAT_DTO_RDMA_READ", 1),
                   {"call": "mem_read", "lmr": "$L", "length": 64, "comment": "after the completion"}])])
+
+# 5. An arrival racing a timeout.
+scenario("wait-timeout-race",
+         "Litmus: A posts a Send and waits for its completion with dat_evd_wait and a timeout of 2 us; the"
+         " completion arrives less than a microsecond before the deadline. Verdict: both the completion and"
+         " DAT_TIMEOUT_EXPIRED are allowed: the timeout is given in microseconds (rule 5), so an arrival within"
+         " its last microsecond races the timer.",
+         ["A", "B"], [("A", "B")],
+         [server("b", "B", 1, [("R", 64, 0)],
+                 {"before_accept": [{"call": "dat_ep_post_recv", "ep": "$ep0",
+                                     "local_iov": [{"lmr": "$R", "length": 64}], "user_cookie": 9}],
+                  "after_accept": [wait_dto("DAT_DTO_RECEIVE", 9)]}),
+          client("a", "A", "B", 1000, [("M", 64, 0x4d)],
+                 [{"call": "dat_ep_post_send", "ep": "$ep", "local_iov": [{"lmr": "$M", "length": 64}],
+                   "user_cookie": 1},
+                  {"call": "dat_evd_wait", "evd": "$dto_evd", "timeout": TIMEOUT, "expect": {"ret": "any"},
+                   "comment": "the completion, or DAT_TIMEOUT_EXPIRED"},
+                  {"call": "sleep", "time": "5us"}])])
 
 # The size figure: 3 endpoints that post, 6 operations.
 scenario("three-endpoints-six-ops",

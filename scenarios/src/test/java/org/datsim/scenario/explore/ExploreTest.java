@@ -114,6 +114,33 @@ class ExploreTest {
     }
 
     @Test
+    void litmusCompletionsOfTwoEndpointsOnOneEvdComeOutInEitherOrder() throws Exception {
+        // Rule 2: streams of different endpoints sharing an EVD have no relative order.
+        Explorer.Report r = explore("litmus/evd-order-two-endpoints.json", 100, true);
+        assertTrue(r.exhaustive());
+        Set<String> firsts = new TreeSet<>();
+        for (Explorer.Outcome o : r.outcomes()) {
+            String first = o.observed().stream().filter(e -> e.process().equals("b") && e.key().equals("event")
+                    && e.value().contains("DAT_DTO_SEND")).findFirst().orElseThrow().value();
+            firsts.add(first.replaceAll(".*cookie ([0-9]+).*", "$1"));
+        }
+        assertEquals(Set.of("900", "901"), firsts);
+    }
+
+    @Test
+    void litmusAnArrivalInTheLastMicrosecondRacesTheTimeout() throws Exception {
+        // Rule 5: the timeout is in microseconds.
+        Explorer.Report r = explore("litmus/wait-timeout-race.json", 100, true);
+        assertTrue(r.exhaustive());
+        Set<String> rets = new TreeSet<>();
+        for (Explorer.Outcome o : r.outcomes()) {
+            o.observed().stream().filter(e -> e.process().equals("a") && e.call().equals("dat_evd_wait")
+                    && e.key().equals("ret")).skip(1).findFirst().ifPresent(e -> rets.add(e.value()));
+        }
+        assertEquals(Set.of("DAT_SUCCESS", "DAT_TIMEOUT_EXPIRED"), rets);
+    }
+
+    @Test
     void litmusMessagePassingThroughAFlag() throws Exception {
         String file = "litmus/mp-flag-noncoherent.json";
         Scenario s = load(file);
