@@ -105,7 +105,11 @@ def wait_dto(op, cookie):
             "expect": {"operation": op, "status": "DAT_DTO_SUCCESS", "cookie": cookie}}
 
 
-def scenario(name, description, hosts, links, procs, params=None, host_params=None):
+def fill(v, n=64):
+    return {"fill": v, "length": n}
+
+
+def scenario(name, description, hosts, links, procs, params=None, host_params=None, outcomes=None):
     fabric = {"hosts": hosts, "links": [{"a": a, "b": b} for a, b in links]}
     if len(hosts) > 2:
         fabric["switches"] = ["S"]
@@ -116,6 +120,8 @@ def scenario(name, description, hosts, links, procs, params=None, host_params=No
         fabric["host_params"] = host_params
     d = {"$schema": "../scenario.schema.json", "scenario": name, "description": description, "seed": 1,
          "fabric": fabric, "processes": procs}
+    if outcomes:
+        d["outcomes"] = outcomes
     with open(OUT + name + ".json", "w") as f:
         json.dump(d, f, indent=2)
         f.write("\n")
@@ -136,8 +142,11 @@ for ordering, verdict in (("relaxed", "both X=0x22 (old) and X=0x33 (new) are al
               client("a", "A", "B", 1000, [("L", 64, 0x11), ("N", 64, 0x33)],
                      [read("L", "b", "X", 64, 1), write("N", "b", "X", 64, 2),
                       wait_dto("DAT_DTO_RDMA_READ", 1), wait_dto("DAT_DTO_RDMA_WRITE", 2),
-                      {"call": "mem_read", "lmr": "$L", "length": 64, "comment": "what the Read returned"}])],
-             params={"transport.read_ordering": ordering})
+                      {"call": "mem_read", "lmr": "$L", "length": 64, "observe": "L",
+                       "comment": "what the Read returned"}])],
+             params={"transport.read_ordering": ordering},
+             outcomes={"allowed": [{"L": {"one_of": [fill(0x22), fill(0x33)]}}]} if ordering == "relaxed"
+             else {"allowed": [{"L": fill(0x22)}], "forbidden": [{"L": fill(0x33)}]})
 
 # 2. Writes to one location from two endpoints (2W / coherence).
 scenario("ww-two-endpoints",
@@ -149,12 +158,13 @@ scenario("ww-two-endpoints",
          " paper's text was not available to us).",
          ["A", "B", "C"], [("A", "B"), ("C", "B")],
          [server("b", "B", 2, [("X", 64, 0)],
-                 {"go": True, "after_disconnect": [{"call": "mem_read", "lmr": "$X", "length": 64,
+                 {"go": True, "after_disconnect": [{"call": "mem_read", "lmr": "$X", "length": 64, "observe": "X",
                                                     "comment": "who wrote last"}]}),
           client("a", "A", "B", 1000, [("S", 64, 0xa1)],
                  [write("S", "b", "X", 64, 1), wait_dto("DAT_DTO_RDMA_WRITE", 1)], go=True),
           client("c", "C", "B", 1001, [("S", 64, 0xc1)],
-                 [write("S", "b", "X", 64, 1), wait_dto("DAT_DTO_RDMA_WRITE", 1)], go=True)])
+                 [write("S", "b", "X", 64, 1), wait_dto("DAT_DTO_RDMA_WRITE", 1)], go=True)],
+         outcomes={"allowed": [{"X": {"one_of": [fill(0xa1), fill(0xc1)]}}]})
 
 
 # 2b. Completions of two endpoints on one EVD.
@@ -174,8 +184,8 @@ def mp(sync):
     if sync:
         after.append({"call": "dat_lmr_sync_rdma_write", "ia": "$ia",
                       "local_segments": [{"lmr": "$F", "length": 64}, {"lmr": "$D", "length": 64}]})
-    after += [{"call": "mem_read", "lmr": "$F", "length": 8, "comment": "the flag"},
-              {"call": "mem_read", "lmr": "$D", "length": 8, "comment": "the data"}]
+    after += [{"call": "mem_read", "lmr": "$F", "length": 8, "observe": "flag", "comment": "the flag"},
+              {"call": "mem_read", "lmr": "$D", "length": 8, "observe": "data", "comment": "the data"}]
     return server("b", "B", 1, [("D", 64, 0), ("F", 64, 0), ("msg", 64, 0)],
                   {"before_accept": [{"call": "dat_ep_post_recv", "ep": "$ep0",
                                       "local_iov": [{"lmr": "$msg", "length": 64}], "user_cookie": 9}],
@@ -203,7 +213,10 @@ for sync in (False, True):
                        "user_cookie": 3},
                       wait_dto("DAT_DTO_RDMA_WRITE", 1), wait_dto("DAT_DTO_RDMA_WRITE", 2),
                       wait_dto("DAT_DTO_SEND", 3)])],
-             host_params={"B": {"memory.coherence": "cpu_noncoherent"}})
+             host_params={"B": {"memory.coherence": "cpu_noncoherent"}},
+             outcomes={"allowed": [{"flag": fill(1, 8), "data": fill(1, 8)}],
+                       "forbidden": [{"flag": fill(1, 8), "data": fill(0, 8)}]} if sync else
+             {"allowed": [{"flag": {"one_of": [fill(0, 8), fill(1, 8)]}, "data": {"one_of": [fill(0, 8), fill(1, 8)]}}]})
 
 # 4. Polling for completion, then reading.
 scenario("poll-then-read",
@@ -215,7 +228,8 @@ scenario("poll-then-read",
          [server("b", "B", 1, [("X", 64, 0x5a)], {}),
           client("a", "A", "B", 1000, [("L", 64, 0x11)],
                  [read("L", "b", "X", 64, 1), wait_dto("DAT_DTO_RDMA_READ", 1),
-                  {"call": "mem_read", "lmr": "$L", "length": 64, "comment": "after the completion"}])])
+                  {"call": "mem_read", "lmr": "$L", "length": 64, "observe": "L", "comment": "after the completion"}])],
+         outcomes={"allowed": [{"L": fill(0x5a)}], "forbidden": [{"L": fill(0x11)}]})
 
 # 5. An arrival racing a timeout.
 scenario("wait-timeout-race",

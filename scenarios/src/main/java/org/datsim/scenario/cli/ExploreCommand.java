@@ -12,7 +12,7 @@ import java.util.concurrent.Callable;
 import org.datsim.core.choice.VectorChoices;
 import org.datsim.scenario.explore.Explorer;
 import org.datsim.scenario.load.Scenario;
-import org.datsim.scenario.run.Observations;
+import org.datsim.scenario.run.StepObservations;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -119,17 +119,20 @@ final class ExploreCommand implements Callable<Integer> {
             }
             o.println("outcome " + n + ": " + (out.forbidden() ? "FORBIDDEN" : "allowed") + ", " + out.executions()
                     + " execution(s)" + (out.foundByRandom() ? ", found by the random search" : ""));
+            if (!out.named().isEmpty()) {
+                o.println("  observed " + out.named());
+            }
             Map<String, String> values = labelled(out);
-            int shown = 0;
+            int shown = out.named().isEmpty() ? 0 : 1;
             for (Map.Entry<String, String> e : values.entrySet()) {
                 boolean data = e.getKey().endsWith(" data");
-                if (varying.contains(e.getKey()) || (data && r.outcomes().size() == 1)) {
+                if (out.named().isEmpty() && (varying.contains(e.getKey()) || (data && r.outcomes().size() == 1))) {
                     o.println("  " + e.getKey() + " = " + e.getValue());
                     shown++;
                 }
             }
             for (String v : varying) {
-                if (!values.containsKey(v)) {
+                if (out.named().isEmpty() && !values.containsKey(v)) {
                     o.println("  " + v + " = (not reached)");
                     shown++;
                 }
@@ -154,7 +157,7 @@ final class ExploreCommand implements Callable<Integer> {
     private static Map<String, String> labelled(Explorer.Outcome out) {
         Map<String, String> m = new LinkedHashMap<>();
         Map<String, Integer> seen = new LinkedHashMap<>();
-        for (Observations.Entry e : out.observed()) {
+        for (StepObservations.Entry e : out.observed()) {
             String base = e.process() + " " + e.path() + " " + e.call() + " " + e.key();
             int k = seen.merge(base, 1, Integer::sum);
             m.put(k == 1 ? base : base + " #" + k, e.value());

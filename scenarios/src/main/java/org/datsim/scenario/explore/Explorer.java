@@ -11,12 +11,15 @@ import org.datsim.core.choice.VectorChoices;
 import org.datsim.core.random.RandomStreams;
 import org.datsim.scenario.load.Scenario;
 import org.datsim.scenario.run.Observations;
+import org.datsim.scenario.run.StepObservations;
 import org.datsim.scenario.run.ScenarioRunner;
 
 /**
  * Runs a scenario under every combination of the alternatives its choice points open (see
  * {@link org.datsim.fabric.ChoicePoints}), in memory, and groups the executions by outcome: what the consumers
- * observed ({@link Observations}) and whether the run held every expectation.
+ * observed (the scenario's {@code "observe"} names, {@link Observations}, if it has any; else every return, event and
+ * mem_read, {@link StepObservations}) and whether the run held every expectation and allowed outcome
+ * ({@link org.datsim.scenario.run.OutcomeCheck}).
  *
  * <p>The search is a stateless depth-first search over choice vectors: an execution follows a prefix and takes
  * alternative 0 (the timing model's) past it, recording each point's branching factor; the next prefix increments
@@ -50,24 +53,31 @@ public final class Explorer {
     /** One distinct outcome: its observations, verdict, how many executions reached it, and its first witness. */
     public static final class Outcome {
         private final String key;
-        private final List<Observations.Entry> observed;
+        private final List<StepObservations.Entry> observed;
+        private final Observations named;
         private final List<String> problems;
         private final int[] witness;
         private final boolean foundByRandom;
         private long executions;
 
-        Outcome(String key, List<Observations.Entry> observed, List<String> problems, int[] witness,
-                boolean foundByRandom) {
+        Outcome(String key, List<StepObservations.Entry> observed, Observations named, List<String> problems,
+                int[] witness, boolean foundByRandom) {
             this.key = key;
             this.observed = observed;
+            this.named = named;
             this.problems = problems;
             this.witness = witness;
             this.foundByRandom = foundByRandom;
         }
 
         /** Returns the observed values. */
-        public List<Observations.Entry> observed() {
+        public List<StepObservations.Entry> observed() {
             return observed;
+        }
+
+        /** Returns what the steps with {@code "observe"} observed (empty if none has). */
+        public Observations named() {
+            return named;
         }
 
         /** Returns why the outcome is forbidden (failed expectations, unfinished processes), empty if allowed. */
@@ -97,7 +107,7 @@ public final class Explorer {
 
         /** Returns the value of the first observation of a step's key, or null. */
         public String value(String process, int step, String key) {
-            for (Observations.Entry e : observed) {
+            for (StepObservations.Entry e : observed) {
                 if (e.process().equals(process) && e.step() == step && e.key().equals(key)) {
                     return e.value();
                 }
@@ -163,7 +173,7 @@ public final class Explorer {
         if (bias > 0) {
             choices.bias(bias);
         }
-        ScenarioRunner runner = new ScenarioRunner(scenario).observe().choices(choices);
+        ScenarioRunner runner = new ScenarioRunner(scenario).observeSteps().choices(choices);
         ScenarioRunner.Quiet q = runner.runQuiet();
         List<String> problems = new ArrayList<>(q.failures());
         if (q.failureCount() > q.failures().size()) {
@@ -173,23 +183,32 @@ public final class Explorer {
         if (q.stopMessage() != null) {
             problems.add("run stopped early: " + q.stopMessage());
         }
-        return new Execution(runner.observations().entries(), problems, choices);
+        return new Execution(runner.stepObservations().entries(), runner.observations(), problems, choices);
     }
 
     /**
      * One execution's result.
      *
-     * @param observed what the consumers observed
+     * @param observed what the consumers observed, step by step
+     * @param named what the steps with {@code "observe"} observed (empty if none has)
      * @param problems why it is forbidden, empty if allowed
      * @param choices the choices it made
      */
-    public record Execution(List<Observations.Entry> observed, List<String> problems, VectorChoices choices) {
+    public record Execution(List<StepObservations.Entry> observed, Observations named, List<String> problems,
+            VectorChoices choices) {
 
-        /** Returns the outcome's identity: the observed values and the problems, without times. */
+        /**
+         * Returns the outcome's identity, without times: the named observations if the scenario names some (its
+         * {@code "observe"} steps), else every value the consumers observed; and the problems.
+         */
         public String key() {
             StringBuilder b = new StringBuilder();
-            for (Observations.Entry e : observed) {
-                b.append(e).append('\n');
+            if (!named.isEmpty()) {
+                b.append(named).append('\n');
+            } else {
+                for (StepObservations.Entry e : observed) {
+                    b.append(e).append('\n');
+                }
             }
             for (String p : problems) {
                 b.append("! ").append(p.replaceAll(" at [0-9.]+ ?[a-zµ]*s:", ":")).append('\n');
@@ -258,7 +277,7 @@ public final class Explorer {
         String key = e.key();
         Outcome o = outcomes.get(key);
         if (o == null) {
-            o = new Outcome(key, e.observed(), e.problems(), trim(e.choices().vector()), random);
+            o = new Outcome(key, e.observed(), e.named(), e.problems(), trim(e.choices().vector()), random);
             outcomes.put(key, o);
         }
         o.executions++;

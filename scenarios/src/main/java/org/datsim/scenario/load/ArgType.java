@@ -10,8 +10,8 @@ public enum ArgType {
     SIZE("a byte count, a size such as \"4KiB\", a reference or an expression"),
     /** Flags of one DAT group: a name, names joined by "|", an array of names, or a number. */
     FLAGS("a flag name such as \"DAT_COMPLETION_SUPPRESS_FLAG\", names joined by \"|\", or a number"),
-    /** A DAT_TIMEOUT: whole microseconds or "DAT_TIMEOUT_INFINITE". */
-    TIMEOUT("whole microseconds or \"DAT_TIMEOUT_INFINITE\""),
+    /** A DAT_TIMEOUT: a time such as "10us", whole microseconds, an expression (microseconds) or "DAT_TIMEOUT_INFINITE". */
+    TIMEOUT("a time such as \"10us\", a number of microseconds, or \"DAT_TIMEOUT_INFINITE\""),
     /** A host: its name, or {"host_index": expression} to pick one of the fabric's hosts by position. */
     HOST("a host name, or {\"host_index\": expression} for the fabric's hosts by position"),
     /** A simulated duration such as "1.5us". */

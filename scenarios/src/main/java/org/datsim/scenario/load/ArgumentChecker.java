@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import org.datsim.core.time.SimTime;
 import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.dat.NamedValues;
 
@@ -80,8 +81,15 @@ final class ArgumentChecker {
                 flags(v, path, a.flags());
                 break;
             case TIMEOUT:
-                if (!(v.isIntegralNumber() && v.asLong() >= 0)
-                        && !(v.isTextual() && "DAT_TIMEOUT_INFINITE".equals(v.asText()))) {
+                if (v.isTextual() && Expr.isExpr(v.asText())) {
+                    refs.numeric(v, path, process, loopVars, false);
+                } else if (v.isTextual() && !"DAT_TIMEOUT_INFINITE".equals(v.asText())) {
+                    Long t = quantities.duration(v, path);
+                    if (t != null && t % SimTime.US != 0) {
+                        problems.add(path, "expected a whole number of microseconds (DAT timeouts count them), found"
+                                + " \"" + v.asText() + "\"");
+                    }
+                } else if (!(v.isIntegralNumber() && v.asLong() >= 0) && !v.isTextual()) {
                     problems.add(path, "expected " + a.type().expected() + ", found " + show(v));
                 }
                 break;
@@ -112,13 +120,13 @@ final class ArgumentChecker {
                 rmr(v, path, process, loopVars);
                 break;
             case DATA:
-                data(v, path);
+                data(v, path, process, loopVars);
                 break;
             case EP_ATTR:
-                epAttr(v, path);
+                epAttr(v, path, process, loopVars);
                 break;
             case SRQ_ATTR:
-                srqAttr(v, path);
+                srqAttr(v, path, process, loopVars);
                 break;
             default:
                 throw new IllegalStateException(a.type().name());
@@ -169,7 +177,7 @@ final class ArgumentChecker {
             } else if (!isRef(lmr)) {
                 problems.add(p + ".lmr", "expected a reference to an LMR such as \"$buf\", found " + show(lmr));
             } else {
-                refs.ref(lmr.asText(), p + ".lmr", process);
+                refs.ref(lmr.asText(), p + ".lmr", process, loopVars);
             }
             for (String k : new String[] {"offset", "length"}) {
                 JsonNode x = s.get(k);
@@ -203,8 +211,11 @@ final class ArgumentChecker {
         }
     }
 
-    /** Checks bytes written as {"text": ...}, {"hex": ...} or {"fill": ..., "length": ...}. */
-    void data(JsonNode v, String path) {
+    /**
+     * Checks bytes written as {"text": ...}, {"hex": ...} or {"fill": ..., "length": ...}; the fill byte and the
+     * length may be references or expressions ({@code "= 100 + $i"}), evaluated when the call runs.
+     */
+    void data(JsonNode v, String path, String process, Collection<String> loopVars) {
         if (!v.isObject()) {
             problems.add(path, "expected " + ArgType.DATA.expected() + ", found " + show(v));
             return;
@@ -226,20 +237,22 @@ final class ArgumentChecker {
         }
         if (v.has("fill")) {
             JsonNode f = v.get("fill");
-            if (!f.isIntegralNumber() || f.asInt() < 0 || f.asInt() > 255) {
+            if (f.isTextual() && (Expr.isExpr(f.asText()) || isRef(f))) {
+                refs.numeric(f, path + ".fill", process, loopVars, false);
+            } else if (!f.isIntegralNumber() || f.asInt() < 0 || f.asInt() > 255) {
                 problems.add(path + ".fill", "expected a byte value from 0 to 255, found " + show(f));
             }
             if (!v.has("length")) {
                 problems.add(path + ".length", "missing; a fill needs a length such as \"4KiB\"");
             } else {
-                quantities.size(v.get("length"), path + ".length");
+                refs.numeric(v.get("length"), path + ".length", process, loopVars, true);
             }
         } else if (v.has("length")) {
             problems.add(path + ".length", "only a fill takes a length; text and hex have their own");
         }
     }
 
-    private void epAttr(JsonNode v, String path) {
+    private void epAttr(JsonNode v, String path, String process, Collection<String> loopVars) {
         if (!v.isObject()) {
             problems.add(path, "expected " + ArgType.EP_ATTR.expected() + ", found " + show(v));
             return;
@@ -251,14 +264,14 @@ final class ArgumentChecker {
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
             if (EP_ATTR_SIZES.contains(e.getKey())) {
-                quantities.size(e.getValue(), path + "." + e.getKey());
+                attrSize(e.getValue(), path + "." + e.getKey(), process, loopVars);
             } else if (EP_ATTR_FLAGS.contains(e.getKey())) {
                 flags(e.getValue(), path + "." + e.getKey(), Dat.COMPLETION_FLAGS);
             }
         }
     }
 
-    private void srqAttr(JsonNode v, String path) {
+    private void srqAttr(JsonNode v, String path, String process, Collection<String> loopVars) {
         if (!v.isObject()) {
             problems.add(path, "expected " + ArgType.SRQ_ATTR.expected() + ", found " + show(v));
             return;
@@ -267,7 +280,16 @@ final class ArgumentChecker {
         Iterator<Map.Entry<String, JsonNode>> it = v.fields();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
-            quantities.size(e.getValue(), path + "." + e.getKey());
+            attrSize(e.getValue(), path + "." + e.getKey(), process, loopVars);
+        }
+    }
+
+    /** An attribute that is a size: a byte count (not negative), a size, a reference or an expression. */
+    private void attrSize(JsonNode v, String path, String process, Collection<String> loopVars) {
+        if (v.isIntegralNumber()) {
+            quantities.size(v, path);
+        } else {
+            refs.numeric(v, path, process, loopVars, true);
         }
     }
 }

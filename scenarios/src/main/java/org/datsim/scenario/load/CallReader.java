@@ -24,6 +24,21 @@ final class CallReader {
     private final ExpectationChecker expectations;
     /** The scenario's variables, which no call may rebind. */
     private final Map<String, Long> vars;
+    /** The observation names the steps declare ({@code "observe"}), in file order. */
+    private final Map<String, Observed> observes = new java.util.LinkedHashMap<>();
+    /** True while the calls of a process template are read. */
+    private boolean template;
+
+    /**
+     * A step's {@code "observe"}.
+     *
+     * @param kind what it records
+     * @param path the JSON path of the step
+     * @param template true if the step belongs to a process template (its observations are named PROCESS/NAME)
+     * @param indexed true if the name has an index ({@code "r[$i]"}), one observation per index
+     */
+    record Observed(ObserveKind kind, String path, boolean template, boolean indexed) {
+    }
 
     CallReader(Problems problems, RefChecker refs, ArgumentChecker args, ExpectationChecker expectations,
             Map<String, Long> vars) {
@@ -43,6 +58,16 @@ final class CallReader {
      * @param steps receives the steps
      * @param loopVars the names in scope that are not bound by calls: variables and enclosing loop variables
      */
+    /** Says whether the calls read next belong to a process template. */
+    void template(boolean on) {
+        template = on;
+    }
+
+    /** Returns the observation names the steps declared, in file order. */
+    Map<String, Observed> observes() {
+        return observes;
+    }
+
     void steps(JsonNode calls, String path, String process, List<Step> steps, Deque<String> loopVars) {
         for (int c = 0; c < calls.size(); c++) {
             JsonNode n = calls.get(c);
@@ -115,6 +140,7 @@ final class CallReader {
         allowed.add("call");
         allowed.add("expect");
         allowed.add("comment");
+        allowed.add("observe");
         if (spec.outKind() != null) {
             allowed.add("out");
         }
@@ -129,26 +155,68 @@ final class CallReader {
             }
             args.arg(v, path + "." + a.name(), a, process, loopVars);
         }
-        out(c.get("out"), path + ".out");
+        out(c.get("out"), path + ".out", process, loopVars);
         JsonNode expect = c.get("expect");
         if (expect != null) {
-            expectations.expect(expect, path + ".expect", spec, process);
+            expectations.expect(expect, path + ".expect", spec, process, loopVars);
         }
+        observe(c.get("observe"), path + ".observe", spec, process, loopVars);
         return new Step(index, path, spec, (ObjectNode) c);
     }
 
-    /** The name a call binds its result to: not a reserved name, not a scenario variable, a valid name. */
-    private void out(JsonNode out, String path) {
-        if (out != null && out.isTextual() && ("index".equals(out.asText()) || "count".equals(out.asText()))) {
-            problems.add(path, "\"" + out.asText() + "\" is reserved for the process's $index and $count");
+    /** A step's {@code "observe"}: a name used by no other step. */
+    private void observe(JsonNode o, String path, CallSpec spec, String process, Collection<String> loopVars) {
+        if (o == null) {
+            return;
         }
-        if (out != null && out.isTextual() && vars.containsKey(out.asText())) {
-            problems.add(path, "\"" + out.asText() + "\" is a scenario variable (\"vars\"); bind the result to"
+        Refs.IndexedName n = o.isTextual() ? Refs.parseIndexed(o.asText()) : null;
+        if (n == null) {
+            problems.add(path, "expected a name of letters, digits and _ for the observation (with an index such as"
+                    + " \"r[$i]\" in a repeat block), found " + show(o));
+            return;
+        }
+        if (n.index() != null) {
+            refs.index(n.index(), path, process, loopVars);
+        }
+        Observed before = observes.get(n.name());
+        if (before != null) {
+            problems.add(path, "the observation name \"" + n.name() + "\" is already used at " + before.path()
+                    + "; give each observing step its own name");
+            return;
+        }
+        observes.put(n.name(), new Observed(ObserveKind.of(spec.name()), path.substring(0, path.length()
+                - ".observe".length()), template, n.index() != null));
+    }
+
+    /**
+     * The name a call binds its result to: a valid name, or a name with an index ({@code "ep[$i]"}: one value per
+     * index); not a reserved name, not a scenario variable, and indexed everywhere or nowhere in the process.
+     */
+    private void out(JsonNode out, String path, String process, Collection<String> loopVars) {
+        if (out == null) {
+            return;
+        }
+        Refs.IndexedName n = out.isTextual() ? Refs.parseIndexed(out.asText()) : null;
+        if (n == null) {
+            problems.add(path, "expected a name of letters, digits and _ to bind the result to (with an index such"
+                    + " as \"ep[$i]\" for one value per index), found " + show(out));
+            return;
+        }
+        if ("index".equals(n.name()) || "count".equals(n.name())) {
+            problems.add(path, "\"" + n.name() + "\" is reserved for the process's $index and $count");
+        }
+        if (vars.containsKey(n.name())) {
+            problems.add(path, "\"" + n.name() + "\" is a scenario variable (\"vars\"); bind the result to"
                     + " another name");
         }
-        if (out != null && (!out.isTextual() || !Refs.isName(out.asText()))) {
-            problems.add(path, "expected a name of letters, digits and _ to bind the result to, found "
-                    + show(out));
+        Boolean first = refs.indexed(process, n.name());
+        if (first != null && first != (n.index() != null)) {
+            problems.add(path, "\"" + n.name() + "\" is bound " + (first ? "with" : "without") + " an index by an"
+                    + " earlier call of this process; bind it " + (first ? "with one (\"" + n.name() + "[$i]\")"
+                    : "without one") + " everywhere");
+        }
+        if (n.index() != null) {
+            refs.index(n.index(), path, process, loopVars);
         }
     }
 }

@@ -4,6 +4,7 @@ import static org.datsim.scenario.load.Problems.show;
 import static org.datsim.scenario.load.RefChecker.isRef;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -13,8 +14,17 @@ import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.NamedValues;
 
-/** Checks a call's {@code "expect"}: the DAT_RETURN, event, completion and state names, values and references. */
+/**
+ * Checks a call's {@code "expect"}: the DAT_RETURN, event, completion and state names, values and references; a
+ * value may also be {@code {"one_of": [v1, v2, ...]}} (any of them is accepted), and an expectation may be
+ * conditional: {@code "if": {...}, "then": {...}, "else": {...}}, each an expectation of the same call.
+ */
 final class ExpectationChecker {
+
+    /** The keys of a conditional expectation. */
+    static final List<String> CONDITIONAL = List.of("if", "then", "else");
+    /** The key of a value that allows several. */
+    static final String ONE_OF = "one_of";
 
     private final Problems problems;
     private final RefChecker refs;
@@ -33,70 +43,142 @@ final class ExpectationChecker {
      * @param path its JSON path
      * @param spec the call
      * @param process the calling process
+     * @param loopVars the loop variables and scenario variables in scope
      */
-    void expect(JsonNode e, String path, CallSpec spec, String process) {
+    void expect(JsonNode e, String path, CallSpec spec, String process, Collection<String> loopVars) {
         if (!e.isObject()) {
             problems.add(path, "expected an object such as {\"ret\": \"DAT_SUCCESS\"}, found " + show(e));
             return;
         }
         Set<String> allowed = new TreeSet<>(spec.expectKeys());
         allowed.add("ret");
+        allowed.addAll(CONDITIONAL);
         problems.unknownKeys(e, path, allowed);
-        JsonNode ret = e.get("ret");
-        if (ret != null) {
-            String r = ret.isTextual() ? ret.asText() : "";
-            if (!r.equals("any") && DatReturn.typeByName(r) == null && DatReturn.subtypeByName(r) == null) {
-                problems.add(path + ".ret", "expected a DAT_RETURN name such as \"DAT_SUCCESS\" or"
-                        + " \"DAT_INVALID_STATE\", a subtype name, or \"any\", found " + show(ret));
+        if ((e.has("then") || e.has("else")) && !e.has("if")) {
+            problems.add(path + (e.has("then") ? ".then" : ".else"), "a \"then\" or \"else\" needs an \"if\": write"
+                    + " {\"if\": {\"ret\": \"DAT_SUCCESS\"}, \"then\": {...}}");
+        }
+        if (e.has("if") && !e.has("then") && !e.has("else")) {
+            problems.add(path + ".if", "an \"if\" needs a \"then\" or an \"else\" to apply when it holds or not");
+        }
+        Iterator<Map.Entry<String, JsonNode>> it = e.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> f = it.next();
+            String k = f.getKey();
+            if (CONDITIONAL.contains(k)) {
+                expect(f.getValue(), path + "." + k, spec, process, loopVars);
+            } else if (allowed.contains(k)) {
+                value(k, f.getValue(), path + "." + k, spec, process, loopVars);
             }
         }
-        expectName(e, "event", path, Dat.EVENTS);
-        expectName(e, "status", path, Dat.DTO_STATUS);
-        expectName(e, "operation", path, Dat.DTO_OPS);
-        expectName(e, "state", path, Dat.EP_STATES);
-        for (String k : new String[] {"cookie", "transfered_length"}) {
-            JsonNode x = e.get(k);
-            if (x != null && !x.isIntegralNumber()) {
-                problems.add(path + "." + k, "expected a whole number, found " + show(x));
+    }
+
+    /** One expected value, or {"one_of": [...]} of them. */
+    private void value(String key, JsonNode v, String path, CallSpec spec, String process,
+            Collection<String> loopVars) {
+        if (isOneOf(v)) {
+            problems.unknownKeys(v, path, Set.of(ONE_OF));
+            JsonNode alts = v.get(ONE_OF);
+            if (!alts.isArray() || alts.isEmpty()) {
+                problems.add(path + "." + ONE_OF, "expected a non-empty array of the values allowed, found "
+                        + show(alts));
+                return;
             }
-        }
-        expectName(e, "handle_type", path, Dat.HANDLE_TYPES);
-        if (e.has("context") && !e.get("context").isIntegralNumber()) {
-            problems.add(path + ".context", "expected a whole number, found " + show(e.get("context")));
-        }
-        if (e.has("message") && !e.get("message").isTextual()) {
-            problems.add(path + ".message", "expected a string, found " + show(e.get("message")));
-        }
-        if (e.has("attrs")) {
-            attrs(e.get("attrs"), path + ".attrs", spec);
-        }
-        for (String k : new String[] {"recv_idle", "request_idle"}) {
-            if (e.has(k) && !e.get(k).isBoolean()) {
-                problems.add(path + "." + k, "expected true or false, found " + show(e.get(k)));
+            for (int i = 0; i < alts.size(); i++) {
+                if (isOneOf(alts.get(i))) {
+                    problems.add(path + "." + ONE_OF + "[" + i + "]", "expected a value, not another \"one_of\"");
+                } else {
+                    single(key, alts.get(i), path + "." + ONE_OF + "[" + i + "]", spec, process, loopVars);
+                }
             }
+            return;
         }
-        if (e.has("stale") && !e.get("stale").isBoolean()) {
-            problems.add(path + ".stale", "expected true or false, found " + show(e.get("stale")));
+        single(key, v, path, spec, process, loopVars);
+    }
+
+    /** Returns true if an expected value is written {"one_of": [...]}. */
+    static boolean isOneOf(JsonNode v) {
+        return v != null && v.isObject() && v.has(ONE_OF);
+    }
+
+    private void single(String key, JsonNode x, String path, CallSpec spec, String process,
+            Collection<String> loopVars) {
+        switch (key) {
+            case "ret":
+                ret(x, path, problems);
+                break;
+            case "event":
+                name(x, path, Dat.EVENTS);
+                break;
+            case "status":
+                name(x, path, Dat.DTO_STATUS);
+                break;
+            case "operation":
+                name(x, path, Dat.DTO_OPS);
+                break;
+            case "state":
+                name(x, path, Dat.EP_STATES);
+                break;
+            case "handle_type":
+                name(x, path, Dat.HANDLE_TYPES);
+                break;
+            case "cookie":
+            case "transfered_length":
+            case "context":
+                if (x.isTextual() || x.isIntegralNumber()) {
+                    refs.numeric(x, path, process, loopVars, false);
+                } else {
+                    problems.add(path, "expected " + ArgType.INT.expected() + ", found " + show(x));
+                }
+                break;
+            case "message":
+                if (!x.isTextual()) {
+                    problems.add(path, "expected a string, found " + show(x));
+                }
+                break;
+            case "attrs":
+                attrs(x, path, spec, process, loopVars);
+                break;
+            case "recv_idle":
+            case "request_idle":
+            case "stale":
+                if (!x.isBoolean()) {
+                    problems.add(path, "expected true or false, found " + show(x));
+                }
+                break;
+            case "data":
+                args.data(x, path, process, loopVars);
+                break;
+            case "evd":
+                if (!x.isNull() && !isRef(x)) {
+                    problems.add(path, "expected a reference to an EVD such as \"$evd\", or null, found " + show(x));
+                } else if (!x.isNull()) {
+                    refs.ref(x.asText(), path, process, loopVars);
+                }
+                break;
+            case "ep":
+                if (!isRef(x)) {
+                    problems.add(path, "expected a reference to an endpoint such as \"$ep\", found " + show(x));
+                } else {
+                    endpoint(x.asText(), path, process, loopVars);
+                }
+                break;
+            default:
+                throw new IllegalStateException("expectation key " + key + " has no check");
         }
-        if (e.has("data")) {
-            args.data(e.get("data"), path + ".data");
-        }
-        if (e.has("evd") && !e.get("evd").isNull() && !isRef(e.get("evd"))) {
-            problems.add(path + ".evd", "expected a reference to an EVD such as \"$evd\", or null, found "
-                    + show(e.get("evd")));
-        } else if (e.has("evd") && !e.get("evd").isNull()) {
-            refs.ref(e.get("evd").asText(), path + ".evd", process);
-        }
-        if (e.has("ep") && !isRef(e.get("ep"))) {
-            problems.add(path + ".ep", "expected a reference to an endpoint such as \"$ep\", found "
-                    + show(e.get("ep")));
-        } else if (e.has("ep")) {
-            endpoint(e.get("ep").asText(), path + ".ep", process);
+    }
+
+    /** Checks an expected DAT_RETURN: a type name, a subtype name, or "any". */
+    static void ret(JsonNode ret, String path, Problems problems) {
+        String r = ret.isTextual() ? ret.asText() : "";
+        if (!r.equals("any") && DatReturn.typeByName(r) == null && DatReturn.subtypeByName(r) == null) {
+            problems.add(path, "expected a DAT_RETURN name such as \"DAT_SUCCESS\" or"
+                    + " \"DAT_INVALID_STATE\", a subtype name, or \"any\", found " + show(ret));
         }
     }
 
     /** The attributes a query's result is expected to have: fields of the call's result kind. */
-    private void attrs(JsonNode attrs, String path, CallSpec spec) {
+    private void attrs(JsonNode attrs, String path, CallSpec spec, String process, Collection<String> loopVars) {
         if (!attrs.isObject()) {
             problems.add(path, "expected an object of attribute names and values, found " + show(attrs));
             return;
@@ -108,22 +190,50 @@ final class ExpectationChecker {
                 return; // a call without a result: "attrs" is already reported as an unknown field
             }
             List<String> known = Refs.FIELDS.get(spec.outKind());
+            String p = path + "." + a.getKey();
             if (!known.contains(a.getKey())) {
-                problems.add(path + "." + a.getKey(), "unknown attribute; expected one of " + known);
-            } else if (!a.getValue().isIntegralNumber() && !a.getValue().isBoolean()) {
-                problems.add(path + "." + a.getKey(), "expected a number or true/false, found "
-                        + show(a.getValue()));
+                problems.add(p, "unknown attribute; expected one of " + known);
+                continue;
+            }
+            JsonNode v = a.getValue();
+            if (isOneOf(v)) {
+                problems.unknownKeys(v, p, Set.of(ONE_OF));
+                JsonNode alts = v.get(ONE_OF);
+                if (!alts.isArray() || alts.isEmpty()) {
+                    problems.add(p + "." + ONE_OF, "expected a non-empty array of the values allowed, found "
+                            + show(alts));
+                    continue;
+                }
+                for (int i = 0; i < alts.size(); i++) {
+                    attrValue(alts.get(i), p + "." + ONE_OF + "[" + i + "]", process, loopVars);
+                }
+            } else {
+                attrValue(v, p, process, loopVars);
             }
         }
     }
 
+    private void attrValue(JsonNode v, String path, String process, Collection<String> loopVars) {
+        if (v.isBoolean()) {
+            return;
+        }
+        if (v.isIntegralNumber() || v.isTextual() && (Expr.isExpr(v.asText()) || isRef(v))) {
+            refs.numeric(v, path, process, loopVars, false);
+            return;
+        }
+        problems.add(path, "expected a number, true/false, a reference or an expression, found " + show(v));
+    }
+
     /** An expected endpoint: a reference that names an endpoint, or an event's endpoint field. */
-    private void endpoint(String text, String path, String process) {
+    private void endpoint(String text, String path, String process, Collection<String> loopVars) {
         int before = problems.count();
-        refs.ref(text, path, process);
+        refs.ref(text, path, process, loopVars);
         Refs.Ref r = Refs.parse(text);
         if (problems.count() == before && r != null) {
             String kind = refs.kind(r, process);
+            if (kind == null) {
+                return; // a loop variable: a number, checked when the call runs
+            }
             boolean endpoint = r.field() == null ? "ep".equals(kind) : "ep".equals(r.field());
             if (!endpoint) {
                 problems.add(path, "expected a reference to an endpoint such as \"$ep\" or"
@@ -133,11 +243,10 @@ final class ExpectationChecker {
         }
     }
 
-    private void expectName(JsonNode e, String key, String path, NamedValues group) {
-        JsonNode x = e.get(key);
-        if (x != null && (!x.isTextual() || group.value(x.asText()) == null)) {
-            problems.add(path + "." + key, "expected a " + group.group() + " name such as \""
-                    + group.names().get(0) + "\", found " + show(x));
+    private void name(JsonNode x, String path, NamedValues group) {
+        if (!x.isTextual() || group.value(x.asText()) == null) {
+            problems.add(path, "expected a " + group.group() + " name such as \"" + group.names().get(0)
+                    + "\", found " + show(x));
         }
     }
 }

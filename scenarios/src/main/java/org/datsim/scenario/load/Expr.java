@@ -165,14 +165,22 @@ public final class Expr {
             }
             if (pos < s.length() && s.charAt(pos) == '$') {
                 int start = pos++;
-                while (pos < s.length() && (Character.isLetterOrDigit(s.charAt(pos)) || "_-/.".indexOf(s.charAt(pos))
+                while (pos < s.length() && (Character.isLetterOrDigit(s.charAt(pos)) || "_-/.[".indexOf(s.charAt(pos))
                         >= 0)) {
+                    if (s.charAt(pos) == '[') {
+                        // An indexed name, $ep[$i + 1]: the index runs to the closing bracket (indexes do not nest).
+                        int close = s.indexOf(']', pos);
+                        if (close < 0) {
+                            throw error("a closing bracket \"]\" after the index");
+                        }
+                        pos = close;
+                    }
                     pos++;
                 }
                 String ref = s.substring(start, pos);
                 if (Refs.parse(ref) == null) {
                     throw new IllegalArgumentException("\"" + Text.clean(ref, 60) + "\" is not a reference (expected \"$name\","
-                            + " \"$name.field\" or \"$process/name.field\")");
+                            + " \"$name.field\", \"$name[$i]\" or \"$process/name.field\")");
                 }
                 refs.add(ref);
                 return v -> v.applyAsLong(ref);

@@ -21,9 +21,16 @@ final class Patterns {
     static final String REF_START = "^\\" + REF_PREFIX;
     /** A reference or an expression, by its first character; the loader then parses the rest. */
     static final String REF_OR_EXPR_START = "^[" + REF_PREFIX + EXPR_PREFIX + "]";
-    /** A whole reference, with groups for the process (or none), the name and the field (or none). */
-    static final String REF = REF_START + "(?:([A-Za-z_][A-Za-z0-9_-]*)/)?(" + NAME_CHARS + ")(?:\\.(" + NAME_CHARS
-            + "))?$";
+    /** The index of an indexed name, without the brackets: an expression without "=" ({@code $i + 1}). */
+    static final String INDEX_CHARS = "[^\\[\\]]{1,200}";
+    /**
+     * A whole reference, with groups for the process (or none), the name, the index (or none) and the field (or
+     * none): {@code $name}, {@code $name.field}, {@code $process/name[$i].field}.
+     */
+    static final String REF = REF_START + "(?:([A-Za-z_][A-Za-z0-9_-]*)/)?(" + NAME_CHARS + ")(?:\\[(" + INDEX_CHARS
+            + ")\\])?(?:\\.(" + NAME_CHARS + "))?$";
+    /** A name with an optional index, as {@code "out"} and {@code "observe"} take it: {@code ep} or {@code ep[$i]}. */
+    static final String INDEXED_NAME = "^(" + NAME_CHARS + ")(?:\\[(" + INDEX_CHARS + ")\\])?$";
     /** Bytes written in hexadecimal: an even number of digits. */
     static final String HEX = "^([0-9a-fA-F]{2})*$";
 

@@ -11,8 +11,15 @@ import java.util.List;
  * @param steps its calls in order
  * @param index its position among the processes made from the same template ({@code $index}), 0 otherwise
  * @param count how many processes its template made ({@code $count}), 1 otherwise
+ * @param template true if a process template made it (its observations are named PROCESS/NAME)
  */
-public record ProcessDef(String name, String host, long startPs, List<Step> steps, int index, int count) {
+public record ProcessDef(String name, String host, long startPs, List<Step> steps, int index, int count,
+        boolean template) {
+
+    /** A process with its template's index and count. */
+    public ProcessDef(String name, String host, long startPs, List<Step> steps, int index, int count) {
+        this(name, host, startPs, steps, index, count, false);
+    }
 
     /**
      * A process written out by hand.

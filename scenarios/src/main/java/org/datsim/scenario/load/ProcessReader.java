@@ -55,6 +55,11 @@ final class ProcessReader {
      * @param hosts the fabric's hosts
      * @return the processes, templates expanded
      */
+    /** Returns the observation names the processes' steps declared ({@code "observe"}), in file order. */
+    Map<String, CallReader.Observed> observes() {
+        return calls.observes();
+    }
+
     List<ProcessDef> read(JsonNode n, List<String> hosts) {
         List<ProcessDef> out = new ArrayList<>();
         if (n == null) {
@@ -91,11 +96,12 @@ final class ProcessReader {
                     }
                     scope.push("count");
                     scope.push("index");
+                    calls.template(p.node().has("hosts"));
                     calls.steps(list, p.path() + ".calls", p.name(), shared, scope);
                 }
                 shared = List.copyOf(shared);
             }
-            out.add(new ProcessDef(p.name(), p.host(), start, shared, p.index(), p.count()));
+            out.add(new ProcessDef(p.name(), p.host(), start, shared, p.index(), p.count(), p.node().has("hosts")));
         }
         return out;
     }

@@ -20,6 +20,8 @@ final class RefChecker {
     private final QuantityChecker quantities;
     /** For each process, in file order: the names its calls bind and the kind of value each names. */
     private final Map<String, Map<String, String>> bound = new LinkedHashMap<>();
+    /** For each process: whether each name it binds is indexed ({@code "out": "ep[$i]"}), as first bound. */
+    private final Map<String, Map<String, Boolean>> indexed = new LinkedHashMap<>();
 
     RefChecker(Problems problems, Operands.Builder operands, QuantityChecker quantities) {
         this.problems = problems;
@@ -37,33 +39,43 @@ final class RefChecker {
      */
     void bind(String process, JsonNode calls, String path) {
         Map<String, String> outs = new LinkedHashMap<>();
-        collectOuts(calls, outs);
+        Map<String, Boolean> idx = new LinkedHashMap<>();
+        collectOuts(calls, outs, idx);
         if (bound.containsKey(process)) {
             problems.add(path + ".name", "process name \"" + process + "\" is used twice");
             bound.get(process).putAll(outs);
+            idx.forEach(indexed.get(process)::putIfAbsent);
         } else {
             bound.put(process, outs);
+            indexed.put(process, idx);
         }
     }
 
-    private static void collectOuts(JsonNode calls, Map<String, String> outs) {
+    private static void collectOuts(JsonNode calls, Map<String, String> outs, Map<String, Boolean> idx) {
         if (calls == null || !calls.isArray()) {
             return;
         }
         for (JsonNode c : calls) {
             if (c.has("repeat")) {
-                collectOuts(c.get("calls"), outs);
+                collectOuts(c.get("calls"), outs, idx);
                 continue;
             }
             JsonNode call = c.get("call");
             JsonNode o = c.get("out");
-            if (call != null && call.isTextual() && o != null && o.isTextual()) {
+            Refs.IndexedName n = o != null && o.isTextual() ? Refs.parseIndexed(o.asText()) : null;
+            if (call != null && call.isTextual() && n != null) {
                 CallSpec spec = CallCatalog.get(call.asText());
                 if (spec != null && spec.outKind() != null) {
-                    outs.put(o.asText(), spec.outKind());
+                    outs.put(n.name(), spec.outKind());
+                    idx.putIfAbsent(n.name(), n.index() != null);
                 }
             }
         }
+    }
+
+    /** Returns whether the process binds the name with an index, as its first binding does; null if it does not. */
+    Boolean indexed(String process, String name) {
+        return indexed.get(process).get(name);
     }
 
     /** Returns true if a call of the process binds the name. */
@@ -112,6 +124,23 @@ final class RefChecker {
         }
     }
 
+    /**
+     * Checks the index of an indexed name (the text between the brackets): an expression whose references, read in
+     * the process {@code process}, are all known.
+     */
+    void index(String index, String path, String process, Collection<String> loopVars) {
+        String text = Refs.indexExpr(index);
+        try {
+            Expr e = Expr.parse(text);
+            operands.expr(text, e);
+            for (String r : e.refs()) {
+                ref(r, path, process, loopVars);
+            }
+        } catch (IllegalArgumentException e) {
+            problems.add(path, "the index [" + Text.clean(index, 60) + "]: " + e.getMessage());
+        }
+    }
+
     /** Checks a reference where no loop variable may stand. */
     void ref(String text, String path, String process) {
         ref(text, path, process, List.of());
@@ -123,7 +152,7 @@ final class RefChecker {
         if (r != null) {
             operands.ref(text, r);
         }
-        if (r != null && r.process() == null && r.field() == null && loopVars.contains(r.name())) {
+        if (r != null && r.bare() && loopVars.contains(r.name())) {
             return; // a loop variable in scope
         }
         if (r == null) {
@@ -142,6 +171,22 @@ final class RefChecker {
             problems.add(path, "dangling reference \"" + text + "\": no call of process \"" + proc + "\" binds \""
                     + r.name() + "\" with \"out\"");
             return;
+        }
+        boolean isIndexed = indexed.get(proc).getOrDefault(r.name(), false);
+        if (isIndexed && r.index() == null) {
+            problems.add(path, "\"" + r.name() + "\" is bound with an index (\"out\": \"" + r.name() + "[...]\"): refer"
+                    + " to one of them, as \"$" + (r.process() != null ? r.process() + "/" : "") + r.name() + "[$i]"
+                    + (r.field() != null ? "." + r.field() : "") + "\"");
+            return;
+        }
+        if (!isIndexed && r.index() != null) {
+            problems.add(path, "\"" + r.name() + "\" is bound without an index; refer to it as \"$"
+                    + (r.process() != null ? r.process() + "/" : "") + r.name()
+                    + (r.field() != null ? "." + r.field() : "") + "\"");
+            return;
+        }
+        if (r.index() != null) {
+            index(r.index(), path, process, loopVars);
         }
         if (r.field() != null && !Refs.FIELDS.get(kind).contains(r.field())) {
             problems.add(path, "\"" + r.name() + "\" is a " + kind + ", which has no field \"" + r.field()

@@ -13,6 +13,7 @@ public final class Refs {
 
     private static final Pattern REF = Pattern.compile(Patterns.REF);
     private static final Pattern NAME = Pattern.compile(Patterns.NAME);
+    private static final Pattern INDEXED_NAME = Pattern.compile(Patterns.INDEXED_NAME);
 
     /** The fields of each kind of named value; the bare name is the handle or value itself. */
     public static final Map<String, List<String>> FIELDS = Map.ofEntries(
@@ -60,9 +61,56 @@ public final class Refs {
      *
      * @param process the process named, or null for the current one
      * @param name the value's name
+     * @param index the expression between the brackets of an indexed name ({@code $i + 1} in {@code $ep[$i + 1]}),
+     *     or null
      * @param field the field, or null for the value itself
      */
-    public record Ref(String process, String name, String field) {
+    public record Ref(String process, String name, String index, String field) {
+
+        /** A reference without an index. */
+        public Ref(String process, String name, String field) {
+            this(process, name, null, field);
+        }
+
+        /** Returns the index as an expression's text ({@code "= $i + 1"}), or null. */
+        public String indexExpr() {
+            return index == null ? null : Refs.indexExpr(index);
+        }
+
+        /** Returns true if the reference is a bare name: a loop variable, a scenario variable or a value. */
+        public boolean bare() {
+            return process == null && index == null && field == null;
+        }
+    }
+
+    /**
+     * A name with an optional index, as {@code "out"} and {@code "observe"} take it.
+     *
+     * @param name the name
+     * @param index the expression between the brackets, or null
+     */
+    public record IndexedName(String name, String index) {
+
+        /** Returns the index as an expression's text ({@code "= $i"}), or null. */
+        public String indexExpr() {
+            return index == null ? null : Refs.indexExpr(index);
+        }
+    }
+
+    /** Returns an index's expression text: the index with "=" before it. */
+    public static String indexExpr(String index) {
+        return Patterns.EXPR_PREFIX + " " + index;
+    }
+
+    /**
+     * Parses a name with an optional index ({@code ep}, {@code ep[$i]}).
+     *
+     * @param text the text
+     * @return the name, or null if the text is not one
+     */
+    public static IndexedName parseIndexed(String text) {
+        Matcher m = INDEXED_NAME.matcher(text);
+        return m.matches() ? new IndexedName(m.group(1), m.group(2)) : null;
     }
 
     /**
@@ -76,7 +124,7 @@ public final class Refs {
         if (!m.matches()) {
             return null;
         }
-        return new Ref(m.group(1), m.group(2), m.group(3));
+        return new Ref(m.group(1), m.group(2), m.group(3), m.group(4));
     }
 
     /** Returns true if the text may name a value bound by "out". */

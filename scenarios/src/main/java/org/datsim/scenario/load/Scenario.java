@@ -21,10 +21,20 @@ import org.datsim.fabric.topology.Topology;
  * @param operands the references, expressions, sizes and durations of the processes' calls, parsed once by the
  *     loader
  * @param workload the flows of the {@code workload} section, or null if it has none
+ * @param outcomes the joint outcomes the scenario allows or forbids ({@code "outcomes"}), and what its steps observe
  */
 public record Scenario(String file, String name, String description, long seed, Topology topology, Params params,
         java.util.Map<String, Params> hostParams, List<ProcessDef> processes, long maxEvents, long maxTimePs,
-        java.util.Map<String, Long> vars, Operands operands, org.datsim.scenario.workload.Workload workload) {
+        java.util.Map<String, Long> vars, Operands operands, org.datsim.scenario.workload.Workload workload,
+        Outcomes outcomes) {
+
+    /** A scenario without an outcomes section. */
+    public Scenario(String file, String name, String description, long seed, Topology topology, Params params,
+            java.util.Map<String, Params> hostParams, List<ProcessDef> processes, long maxEvents, long maxTimePs,
+            java.util.Map<String, Long> vars, Operands operands, org.datsim.scenario.workload.Workload workload) {
+        this(file, name, description, seed, topology, params, hostParams, processes, maxEvents, maxTimePs, vars,
+                operands, workload, Outcomes.NONE);
+    }
 
     /** A scenario without a workload section. */
     public Scenario(String file, String name, String description, long seed, Topology topology, Params params,
@@ -43,12 +53,12 @@ public record Scenario(String file, String name, String description, long seed, 
      */
     public Scenario withLimits(long events, long timePs) {
         return new Scenario(file, name, description, seed, topology, params, hostParams, processes, events, timePs,
-                vars, operands, workload);
+                vars, operands, workload, outcomes);
     }
 
     /** Returns a copy with another seed. */
     public Scenario withSeed(long newSeed) {
         return new Scenario(file, name, description, newSeed, topology, params, hostParams, processes, maxEvents,
-                maxTimePs, vars, operands, workload);
+                maxTimePs, vars, operands, workload, outcomes);
     }
 }

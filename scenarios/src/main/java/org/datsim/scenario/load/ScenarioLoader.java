@@ -82,7 +82,7 @@ public final class ScenarioLoader {
             return null;
         }
         problems.unknownKeys(root, "$", Set.of("scenario", "description", "seed", "vars", "fabric", "processes",
-                "limits", "$schema", "workload"));
+                "limits", "$schema", "workload", "outcomes"));
         Map<String, Long> vars = vars(root.get("vars"));
         String name = problems.string(root, "scenario", "$", true);
         String description = problems.string(root, "description", "$", false);
@@ -122,12 +122,15 @@ public final class ScenarioLoader {
             }
         }
         FabricReader.Fabric fabric = new FabricReader(problems, quantities).read(root.get("fabric"));
-        List<ProcessDef> processes = new ProcessReader(problems, quantities, operands, vars)
-                .read(root.get("processes"), fabric.hosts());
+        ProcessReader processReader = new ProcessReader(problems, quantities, operands, vars);
+        List<ProcessDef> processes = processReader.read(root.get("processes"), fabric.hosts());
+        Outcomes outcomes = new OutcomeReader(problems).read(root.get("outcomes"), processReader.observes(),
+                processes);
         org.datsim.scenario.workload.Workload workload = org.datsim.scenario.workload.WorkloadReader.read(
                 root.get("workload"), problems.file(), fabric.hosts(), problems);
         return new Scenario(problems.file(), name, description == null ? "" : description, seed, fabric.topology(),
-                fabric.params(), fabric.hostParams(), processes, maxEvents, maxTime, vars, operands.build(), workload);
+                fabric.params(), fabric.hostParams(), processes, maxEvents, maxTime, vars, operands.build(), workload,
+                outcomes);
     }
 
     /** Reads the scenario's variables ({@code "vars"}), by name in file order. */

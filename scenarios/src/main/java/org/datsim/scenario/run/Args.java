@@ -46,8 +46,36 @@ final class Args {
     void bind(Step s, Object value) {
         JsonNode out = s.node().get("out");
         if (out != null && value != null) {
-            values.put(out.asText(), value);
+            values.put(outName(s), value);
         }
+    }
+
+    /**
+     * Returns the name a step's {@code "out"} (or another name-with-index field) binds now: the name, or for an
+     * indexed one the name with its index evaluated ({@code ep[2]}); null if the step has no such field.
+     */
+    String outName(Step s) {
+        return indexedName(s, "out");
+    }
+
+    /** Returns a name-with-index field of a step with its index evaluated ({@code r[2]}), or null if absent. */
+    String indexedName(Step s, String key) {
+        JsonNode out = s.node().get(key);
+        if (out == null) {
+            return null;
+        }
+        String text = out.asText();
+        int open = text.indexOf('[');
+        if (open < 0) {
+            return text;
+        }
+        String index = text.substring(open + 1, text.length() - 1);
+        return text.substring(0, open) + "[" + index(index, s.path() + "." + key) + "]";
+    }
+
+    /** Evaluates the index of an indexed name (the text between its brackets) in this process. */
+    long index(String index, String path) {
+        return number(com.fasterxml.jackson.databind.node.TextNode.valueOf(Refs.indexExpr(index)), path);
     }
 
     /** Sets a loop variable. */
@@ -63,7 +91,7 @@ final class Args {
     /** Resolves a reference such as "$evd", "$buf.address" or "$peer/buf.rmr_context". */
     Object resolve(String text, String path) {
         Refs.Ref r = operands.ref(text);
-        if (r.process() == null && r.field() == null) {
+        if (r.bare()) {
             // Loop variables, $index and $count, then the scenario's vars (the loader keeps the names apart).
             Long v = loopVars.get(r.name());
             if (v == null) {
@@ -73,10 +101,11 @@ final class Args {
                 return v;
             }
         }
-        Object v = r.process() == null ? values.get(r.name()) : runner.process(r.process()).args().value(r.name());
+        String key = r.index() == null ? r.name() : r.name() + "[" + index(r.index(), path) + "]";
+        Object v = r.process() == null ? values.get(key) : runner.process(r.process()).args().value(key);
         if (v == null) {
-            throw new Unbound(path + ": \"" + text + "\" is not bound: the call that binds it failed or has not run"
-                    + " yet");
+            throw new Unbound(path + ": \"" + text + "\"" + (r.index() != null ? " (" + key + ")" : "")
+                    + " is not bound: the call that binds it failed or has not run yet");
         }
         if (r.field() == null) {
             return v;
@@ -130,6 +159,29 @@ final class Args {
         return n.asLong();
     }
 
+    /**
+     * The fill byte of a data object ({"fill": 171, "length": 64}), which may be an expression; -1 for text and hex.
+     *
+     * @throws Unbound if it does not evaluate to a byte value
+     */
+    int fillByte(JsonNode data, String path) {
+        JsonNode f = data.get("fill");
+        if (f == null) {
+            return -1;
+        }
+        long v = number(f, path + ".fill");
+        if (v < 0 || v > 255) {
+            throw new Unbound(path + ".fill: " + (f.isNumber() ? "" : f.asText() + " is ") + v + ", not a byte value"
+                    + " from 0 to 255");
+        }
+        return (int) v;
+    }
+
+    /** The length of a data object in bytes: a fill's length (which may be an expression), or the literal's. */
+    long dataLength(JsonNode data, String path) {
+        return data.has("fill") ? number(data.get("length"), path + ".length") : Bytes.literal(data).length;
+    }
+
     /** A duration argument, in picoseconds. */
     long duration(Step s, String arg) {
         return operands.duration(s.node().get(arg).asText());
@@ -180,10 +232,17 @@ final class Args {
         return flags(n, group);
     }
 
+    /**
+     * A DAT_TIMEOUT argument in microseconds: absent or "DAT_TIMEOUT_INFINITE" is infinite; a time such as "10us" is
+     * converted (the loader checks it is whole microseconds); a number, reference or expression counts microseconds.
+     */
     long timeoutUs(Step s) {
         JsonNode n = s.node().get("timeout");
-        if (n == null || (n.isTextual() && !n.asText().startsWith("$"))) {
+        if (n == null || n.isTextual() && "DAT_TIMEOUT_INFINITE".equals(n.asText())) {
             return Dat.TIMEOUT_INFINITE;
+        }
+        if (n.isTextual() && !n.asText().startsWith("$") && !Expr.isExpr(n.asText())) {
+            return operands.duration(n.asText()) / org.datsim.core.time.SimTime.US;
         }
         return number(n, s.path() + ".timeout");
     }
@@ -228,14 +287,16 @@ final class Args {
         return i >= 0 && i < hosts.size() ? hosts.get((int) i) : "";
     }
 
-    static byte[] privateData(Step s) {
+    byte[] privateData(Step s) {
         JsonNode d = s.node().get("private_data");
         if (d == null) {
             return new byte[0];
         }
-        if (Bytes.fill(d) >= 0) {
-            byte[] b = new byte[(int) Math.min(Bytes.length(d), 4096)];
-            java.util.Arrays.fill(b, (byte) Bytes.fill(d));
+        String path = s.path() + ".private_data";
+        int fill = fillByte(d, path);
+        if (fill >= 0) {
+            byte[] b = new byte[(int) Math.max(0, Math.min(dataLength(d, path), 4096))];
+            java.util.Arrays.fill(b, (byte) fill);
             return b;
         }
         return Bytes.literal(d);

@@ -30,6 +30,8 @@ final class ConsumerProcess extends SimProcess {
     private final DatProvider dat;
     private final Args args;
     private final Wait waits;
+    /** What the current call observed, judged when its step ends. */
+    private final CallResult result = new CallResult();
     /** The CPU time charged before a call, by its {@link Program#overhead} class. */
     private final long[] overheadPs = new long[3];
     private final long pollOverhead;
@@ -105,6 +107,16 @@ final class ConsumerProcess extends SimProcess {
         return args;
     }
 
+    /** Returns what the current call observed so far. */
+    CallResult result() {
+        return result;
+    }
+
+    /** Returns the scenario's definition of the process. */
+    ProcessDef def() {
+        return def;
+    }
+
     /** Returns the process's blocking calls. */
     Wait waits() {
         return waits;
@@ -157,6 +169,7 @@ final class ConsumerProcess extends SimProcess {
                 if (!done) {
                     return;
                 }
+                ended(s);
                 pc++;
                 wakeAfter(pollOverhead);
                 return;
@@ -171,6 +184,7 @@ final class ConsumerProcess extends SimProcess {
             }
             charged = false;
             long after;
+            result.clear();
             try {
                 after = execute(s);
             } catch (Unbound e) {
@@ -180,6 +194,7 @@ final class ConsumerProcess extends SimProcess {
             if (after < 0) {
                 return; // blocked in a wait
             }
+            ended(s);
             pc++;
             if (after > 0) {
                 wakeAfter(after);
@@ -187,6 +202,15 @@ final class ConsumerProcess extends SimProcess {
             }
         }
         finish();
+    }
+
+    /** A call step has ended: its expectations are judged against what it observed. */
+    private void ended(Step s) {
+        try {
+            Expectations.check(this, s, result);
+        } catch (Unbound e) {
+            fail(s, e.getMessage());
+        }
     }
 
     /** Executes the begin or end of a repeat block; takes no simulated time. */

@@ -5,6 +5,7 @@ import java.util.Set;
 import org.datsim.core.time.ByteSize;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.fabric.dat.DatHost;
+import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.Lmr;
 import org.datsim.scenario.load.Step;
 
@@ -34,6 +35,7 @@ final class CpuCalls {
             case "mem_read":
                 return memRead(p, s);
             case "sleep":
+                p.result().ret(DatReturn.SUCCESS); // not a DAT call: it always "returns" DAT_SUCCESS
                 return p.args().duration(s, "time");
             default:
                 throw new IllegalStateException("call " + call + " is in the catalogue but not executed");
@@ -46,7 +48,8 @@ final class CpuCalls {
         Lmr lmr = a.handle(s, "lmr", Lmr.class);
         JsonNode data = s.node().get("data");
         long offset = a.number(s, "offset", 0);
-        long length = Bytes.length(data);
+        int fill = a.fillByte(data, s.path() + ".data");
+        long length = a.dataLength(data, s.path() + ".data");
         TraceEvent e = TraceEvent.of(p.sim().now(), TraceEvent.MEM_WRITE, host.name()).attr("process", p.name());
         if (lmr == null || lmr.isFreed() || offset < 0 || length < 0 || offset > lmr.length() - length) {
             p.fail(s, lmr == null || lmr.isFreed() ? "mem_write needs a live LMR"
@@ -55,12 +58,13 @@ final class CpuCalls {
             return 0;
         }
         long address = lmr.address() + offset;
-        if (Bytes.fill(data) >= 0) {
-            host.memory().cpuFill(address, length, (byte) Bytes.fill(data));
+        if (fill >= 0) {
+            host.memory().cpuFill(address, length, (byte) fill);
         } else {
             host.memory().cpuWrite(address, Bytes.literal(data));
         }
         p.runner().trace(e.attr("lmr", lmr.name()).attr("address", address).attr("bytes", length));
+        p.result().ret(DatReturn.SUCCESS);
         return p.memoryRate().transmitTimePs(length);
     }
 
@@ -84,43 +88,21 @@ final class CpuCalls {
         long address = lmr.address() + offset;
         byte[] got = host.memory().cpuRead(address, (int) length);
         boolean stale = host.memory().cpuViewIsStale(address, length);
-        if (p.runner().observing()) {
-            p.runner().observe(p, s, "data", Observations.describe(got));
+        if (p.runner().observingSteps()) {
+            p.runner().observeStep(p, s, "data", StepObservations.describe(got));
         }
         TraceEvent e = TraceEvent.of(p.sim().now(), TraceEvent.MEM_READ, host.name()).attr("process", p.name())
                 .attr("lmr", lmr.name()).attr("address", address).attr("bytes", length).attr("stale", stale)
                 .attr("data_hex", Bytes.hex(got, 32));
-        JsonNode want = Outcome.expectNode(s, "data");
-        if (want != null) {
-            String mismatch = compare(want, got);
-            e.attr("match", mismatch == null);
-            if (mismatch != null) {
-                p.fail(s, mismatch);
-            }
+        Boolean match = Expectations.dataMatches(p, s, got);
+        if (match != null) {
+            e.attr("match", match.booleanValue());
         }
-        JsonNode wantStale = Outcome.expectNode(s, "stale");
-        if (wantStale != null && wantStale.asBoolean() != stale) {
-            p.fail(s, "expected stale " + wantStale.asBoolean() + ", got " + stale);
-        }
+        CallResult r = p.result();
+        r.ret(DatReturn.SUCCESS);
+        r.data = got;
+        r.stale = stale;
         p.runner().trace(e);
         return p.memoryRate().transmitTimePs(length);
-    }
-
-    private static String compare(JsonNode want, byte[] got) {
-        long n = Bytes.length(want);
-        if (n != got.length) {
-            return "expected " + n + " bytes of data but the read has " + got.length
-                    + " (give mem_read the same length)";
-        }
-        int fill = Bytes.fill(want);
-        byte[] lit = fill >= 0 ? null : Bytes.literal(want);
-        for (int i = 0; i < got.length; i++) {
-            byte w = lit == null ? (byte) fill : lit[i];
-            if (got[i] != w) {
-                return String.format("data differs at byte %d: expected 0x%02x, read 0x%02x (read starts %s)", i,
-                        w & 0xff, got[i] & 0xff, Bytes.hex(got, 16));
-            }
-        }
-        return null;
     }
 }

@@ -111,7 +111,7 @@ final class DtoCalls {
             p.args().bind(s, op.value);
         }
         p.runner().trace(e);
-        Outcome.checkRet(p, s, ret);
+        p.result().ret(ret);
         return 0;
     }
 
@@ -135,7 +135,7 @@ final class DtoCalls {
             a.bind(s, new BindResult(context, range.address(), length, op.value));
         }
         p.runner().trace(e);
-        Outcome.checkRet(p, s, ret);
+        p.result().ret(ret);
         return ctx.value != null ? p.doorbellOccupancy() : 0; // a bind is a WQE on the send queue: a doorbell
     }
 }

@@ -65,13 +65,13 @@ final class EventCalls {
             }
         }
         p.runner().trace(c);
-        Outcome.checkRet(p, s, ret);
+        p.result().ret(ret);
         if (ev == null) {
             return;
         }
         p.args().bind(s, ev);
-        if (p.runner().observing()) {
-            p.runner().observe(p, s, "event", ev.numberName() + (ev.status >= 0 ? " " + ev.statusName() + " "
+        if (p.runner().observingSteps()) {
+            p.runner().observeStep(p, s, "event", ev.numberName() + (ev.status >= 0 ? " " + ev.statusName() + " "
                     + Dat.DTO_OPS.name(ev.operation) + " cookie " + ev.cookie + " length " + ev.transferredLength
                     : "") + (ev.ep != null ? " ep " + ev.ep.name() : ""));
         }
@@ -91,39 +91,7 @@ final class EventCalls {
         }
         d.attr("queued_ps", ev.queuedPs).attr("process", p.name());
         p.runner().trace(d);
-        expectEvent(p, s, ev);
-    }
-
-    private static void expectEvent(ConsumerProcess p, Step s, DatEvent ev) {
-        Outcome.expectName(p, s, "event", Dat.EVENTS, ev.number);
-        if (ev.status >= 0) {
-            Outcome.expectName(p, s, "status", Dat.DTO_STATUS, ev.status);
-            Outcome.expectName(p, s, "operation", Dat.DTO_OPS, ev.operation);
-        } else {
-            for (String k : new String[] {"status", "operation"}) {
-                if (Outcome.expectNode(s, k) != null) {
-                    p.fail(s, "expected " + k + " " + Outcome.expectNode(s, k).asText() + ", but the event is "
-                            + ev.numberName() + ", which has none");
-                }
-            }
-        }
-        JsonNode cookie = Outcome.expectNode(s, "cookie");
-        if (cookie != null && cookie.asLong() != ev.cookie) {
-            p.fail(s, "expected cookie " + cookie.asLong() + ", got " + ev.cookie);
-        }
-        JsonNode len = Outcome.expectNode(s, "transfered_length");
-        if (len != null && len.asLong() != ev.transferredLength) {
-            p.fail(s, "expected transfered_length " + len.asLong() + ", got " + ev.transferredLength);
-        }
-        JsonNode ep = Outcome.expectNode(s, "ep");
-        if (ep != null) {
-            Object want = p.args().resolve(ep.asText(), s.path() + ".expect.ep");
-            if (want != ev.ep) {
-                String wantName = want instanceof DatHandle ? ((DatHandle) want).name() : "not an endpoint";
-                p.fail(s, "expected the event of endpoint " + ep.asText() + " (" + wantName + "), got "
-                        + (ev.ep == null ? "an event of no endpoint" : ev.ep.name()));
-            }
-        }
+        p.result().event = ev;
     }
 
     /** Reports a dat_cno_wait: the call, the EVD it returns (a hint, or null), and the check of expect.evd. */
@@ -133,15 +101,10 @@ final class EventCalls {
             e.attr("evd", evd.name());
         }
         p.runner().trace(e);
-        Outcome.checkRet(p, s, ret);
         p.args().bind(s, evd);
-        JsonNode want = Outcome.expectNode(s, "evd");
-        if (want != null && DatReturn.isSuccess(ret)) {
-            Object w = want.isNull() ? null : p.args().resolve(want.asText(), s.path() + ".expect.evd");
-            if (w != evd) {
-                p.fail(s, "expected the EVD " + (want.isNull() ? "null" : want.asText()) + ", got "
-                        + (evd == null ? "none" : evd.name()));
-            }
-        }
+        CallResult r = p.result();
+        r.ret(ret);
+        r.cnoWait = true;
+        r.cnoEvd = evd;
     }
 }

@@ -51,6 +51,10 @@ public final class ScenarioRunner {
     private final RandomStreams random;
     private final Map<String, ConsumerProcess> processes = new LinkedHashMap<>();
     private final List<String> failures = new ArrayList<>();
+    /** What the steps with "observe" observed. */
+    private final Observations observations = new Observations();
+    /** Each process's position in the scenario, for the order of observations (lookups only). */
+    private final Map<String, Integer> ordinals = new java.util.HashMap<>();
     private long failureCount;
     private long calls;
     private long datErrors;
@@ -63,8 +67,8 @@ public final class ScenarioRunner {
     private List<org.datsim.scenario.workload.Flow> flows;
     /** The workload's flows on the fabric, or null. */
     private org.datsim.scenario.workload.FlowRunner.Attached attachedFlows;
-    /** What the consumers observe, recorded for {@code datsim explore}; null when not recorded. */
-    private Observations observations;
+    /** Everything the consumers observe, recorded for {@code datsim explore}; null when not recorded. */
+    private StepObservations stepObservations;
     /** The fct.csv rows after the run, or null. */
     private List<org.datsim.scenario.workload.FctFile.Row> fctRows;
 
@@ -81,6 +85,7 @@ public final class ScenarioRunner {
         Map<List<Step>, Program> programs = new java.util.IdentityHashMap<>();
         for (ProcessDef p : scenario.processes()) {
             Program program = programs.computeIfAbsent(p.steps(), Program::new);
+            ordinals.put(p.name(), ordinals.size());
             processes.put(p.name(), new ConsumerProcess(this, p, program, fabric.provider().host(p.host()),
                     scenario.hostParams().getOrDefault(p.host(), scenario.params())));
         }
@@ -173,28 +178,29 @@ public final class ScenarioRunner {
     }
 
     /**
-     * Records what the consumers observe ({@link Observations}) during the run.
+     * Records everything the consumers observe ({@link StepObservations}: every call's return, every event taken,
+     * every mem_read's bytes) during the run, for {@code datsim explore}.
      *
      * @return this runner
      */
-    public ScenarioRunner observe() {
+    public ScenarioRunner observeSteps() {
         List<String> names = new ArrayList<>(processes.keySet());
-        this.observations = new Observations(names);
+        this.stepObservations = new StepObservations(names);
         return this;
     }
 
-    /** Returns the observations recorded so far, or null if {@link #observe()} was not called. */
-    public Observations observations() {
-        return observations;
+    /** Returns the step observations recorded so far, or null if {@link #observeSteps()} was not called. */
+    public StepObservations stepObservations() {
+        return stepObservations;
     }
 
-    boolean observing() {
-        return observations != null;
+    boolean observingSteps() {
+        return stepObservations != null;
     }
 
-    void observe(ConsumerProcess p, Step s, String key, String value) {
-        if (observations != null) {
-            observations.record(p.name(), s.index(), s.path(), s.spec().name(), key, value);
+    void observeStep(ConsumerProcess p, Step s, String key, String value) {
+        if (stepObservations != null) {
+            stepObservations.record(p.name(), s.index(), s.path(), s.spec().name(), key, value);
         }
     }
 
@@ -231,6 +237,14 @@ public final class ScenarioRunner {
         String abort = null;
         try {
             result = sim.run();
+            if (scenario.outcomes().any()) {
+                for (String problem : OutcomeCheck.check(observations, scenario.outcomes())) {
+                    failureCount++;
+                    if (failures.size() < MAX_FAILURES_KEPT) {
+                        failures.add(problem);
+                    }
+                }
+            }
         } catch (MemoryLimitException e) {
             abort = e.getMessage();
             result = new RunResult(StopReason.STOPPED, sim.now(), sim.eventsExecuted(), abort);
@@ -278,6 +292,40 @@ public final class ScenarioRunner {
         if (!DatReturn.isSuccess(ret)) {
             datErrors++;
         }
+    }
+
+    /**
+     * Returns what the run's steps observed ({@code "observe"}); complete once {@link #run} has returned. The explore
+     * command compares it with the scenario's outcomes ({@link OutcomeCheck}) per execution.
+     */
+    public Observations observations() {
+        return observations;
+    }
+
+    /** Records a step's observation under its name (PROCESS/NAME in a process template). */
+    void observe(ConsumerProcess p, Step s, CallResult r) {
+        String name = p.args().indexedName(s, "observe");
+        int open = name.indexOf('[');
+        long index = open < 0 ? 0 : Long.parseLong(name.substring(open + 1, name.length() - 1));
+        String key = p.def().template() ? p.name() + "/" + name : name;
+        org.datsim.scenario.load.ObserveKind kind = org.datsim.scenario.load.ObserveKind.of(s.spec().name());
+        Observations.Observation o;
+        if (kind == org.datsim.scenario.load.ObserveKind.DATA) {
+            if (r.data == null) {
+                return;
+            }
+            o = new Observations.Observation(key, kind, Observations.dataNode(r.data), r.data.clone(), 0, false);
+        } else if (kind == org.datsim.scenario.load.ObserveKind.STATUS && r.event != null) {
+            String v = r.event.status >= 0 ? r.event.statusName() : r.event.numberName();
+            o = new Observations.Observation(key, kind, com.fasterxml.jackson.databind.node.TextNode.valueOf(v), null,
+                    0, false);
+        } else if (r.returned) {
+            o = new Observations.Observation(key, kind,
+                    com.fasterxml.jackson.databind.node.TextNode.valueOf(DatReturn.typeName(r.ret)), null, r.ret, true);
+        } else {
+            return;
+        }
+        observations.put(ordinals.get(p.name()), s.index(), index, o);
     }
 
     void failure(ConsumerProcess p, Step s, String message) {
@@ -349,6 +397,14 @@ public final class ScenarioRunner {
             }
             try {
                 result = sim.run();
+                if (scenario.outcomes().any()) {
+                    for (String problem : OutcomeCheck.check(observations, scenario.outcomes())) {
+                        failureCount++;
+                        if (failures.size() < MAX_FAILURES_KEPT) {
+                            failures.add(problem);
+                        }
+                    }
+                }
                 if (guard.tripped() != null) {
                     abort = guard.tripped();
                     result = new RunResult(StopReason.STOPPED, result.endTimePs(), result.events(), abort);
@@ -530,6 +586,9 @@ public final class ScenarioRunner {
         exp.put("failed", failureCount);
         ArrayNode f = exp.putArray("failures");
         failures.forEach(f::add);
+        if (!observations.isEmpty() || scenario.outcomes().any()) {
+            root.set("observations", observations.toJson());
+        }
         ArrayNode b = root.putArray("unfinished_processes");
         blocked.forEach(b::add);
         ObjectNode params = root.putObject("params");

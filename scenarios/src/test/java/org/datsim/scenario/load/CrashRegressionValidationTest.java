@@ -48,7 +48,7 @@ class CrashRegressionValidationTest {
 
     @Test
     void attributesExpectedOfACallWithoutAResultAreAnUnknownField() {
-        assertEquals(List.of("t.json: $.processes[0].calls[4].expect.attrs: unknown field; expected one of [ret]"),
+        assertEquals(List.of("t.json: $.processes[0].calls[4].expect.attrs: unknown field; expected one of [else, if, ret, then]"),
                 problems(withCalls("{\"call\": \"dat_pz_free\", \"pz\": \"$pz\", \"expect\": {\"attrs\":"
                         + " {\"ia\": 1}}}")));
     }

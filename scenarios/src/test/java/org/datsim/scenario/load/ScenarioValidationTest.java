@@ -130,7 +130,7 @@ class ScenarioValidationTest {
     void unknownTopLevelField() {
         String json = base().replaceFirst("\"scenario\": \"t\",", "\"scenario\": \"t\", \"colour\": \"red\",");
         assertOnlyProblemAt(json, "$.colour", "unknown field; expected one of "
-                + "[$schema, description, fabric, limits, processes, scenario, seed, vars, workload]");
+                + "[$schema, description, fabric, limits, outcomes, processes, scenario, seed, vars, workload]");
     }
 
     @Test
@@ -194,7 +194,7 @@ class ScenarioValidationTest {
         String call = EVD_CREATE_NO_QLEN.replace("\"ia\": \"$ia\",",
                 "\"ia\": \"$ia\", \"evd_min_qlen\": 16, \"evd_qlen\": 16,");
         assertOnlyProblemAt(replacingCall(2, call), "$.processes[0].calls[2].evd_qlen",
-                "unknown field; expected one of [call, cno, comment, evd_flags, evd_min_qlen, expect, ia, out]");
+                "unknown field; expected one of [call, cno, comment, evd_flags, evd_min_qlen, expect, ia, observe, out]");
     }
 
     @Test
@@ -363,7 +363,7 @@ class ScenarioValidationTest {
     void unknownExpectKey() {
         assertOnlyProblemAt(withCalls("{\"call\": \"dat_pz_free\", \"pz\": \"$pz\","
                 + " \"expect\": {\"event\": \"DAT_DTO_COMPLETION_EVENT\"}}"), "$.processes[0].calls[4].expect.event",
-                "unknown field; expected one of [ret]");
+                "unknown field; expected one of [else, if, ret, then]");
     }
 
     @Test
