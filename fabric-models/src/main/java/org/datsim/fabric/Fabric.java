@@ -145,6 +145,10 @@ public final class Fabric {
                 ba.setFlowControl(fc, buffer);
             }
             portIndex.add(new int[] {ia, ib});
+            if (trace != null && params.get(FabricParams.TRACE_PORT_EVENTS) != 0) {
+                ab.setTrace(trace, l.a(), na instanceof Switch);
+                ba.setTrace(trace, l.b(), nb instanceof Switch);
+            }
         }
         configureCongestion(params, random, hostIds.size());
         org.datsim.fabric.cc.CongestionControl cc = org.datsim.fabric.cc.CongestionControl.fromParams(params);

@@ -136,6 +136,12 @@ public final class FabricParams {
             "Interval at which every switch port is sampled into the trace (port_sample: bytes queued, PFC pause"
                     + " state, ECN marks so far, link utilisation over the interval), shown as counter tracks per"
                     + " switch port in trace.json; 0 = no sampling");
+    /** Port events. */
+    public static final ParamSpec TRACE_PORT_EVENTS = ParamSpec.bool("trace.port_events", true,
+            "Trace, as they happen, every PFC pause and resume of a port (pfc) and every change of the bytes queued at"
+                    + " a switch's output port (port_queue): the port lanes of timeline.html and the port counter"
+                    + " tracks of trace.json; false for long congested runs, whose trace grows by about two lines per"
+                    + " packet queued per hop");
     /** PCIe one-way latency. */
     public static final ParamSpec PCIE_LATENCY = ParamSpec.time("pcie.latency", "150ns",
             "One-way latency between host memory or CPU and the HCA over PCIe (an MMIO doorbell, a posted DMA"
@@ -373,7 +379,7 @@ public final class FabricParams {
             LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, HCA_PHY_LATENCY, SWITCH_MODE, SWITCH_BUFFER,
             LINK_FLOW_CONTROL, PFC_XOFF, PFC_XON, SWITCH_BUFFER_MODE, SWITCH_SHARED_BUFFER, PFC_ALPHA_SHIFT, PFC_RESERVE,
             PFC_RESUME_OFFSET, PFC_HEADROOM, LINK_CONTROL_PRIORITY, ECN_ENABLED, ECN_KMIN, ECN_KMAX, ECN_PMAX_PERCENT, CC_INT,
-            TRACE_PORT_SAMPLE_INTERVAL, PCIE_LATENCY, PCIE_DMA_READ_DELAY, PCIE_BANDWIDTH,
+            TRACE_PORT_SAMPLE_INTERVAL, TRACE_PORT_EVENTS, PCIE_LATENCY, PCIE_DMA_READ_DELAY, PCIE_BANDWIDTH,
             PCIE_MAX_READ_REQUEST, PCIE_MAX_PAYLOAD, HCA_MTU, HCA_WQE_PROCESS,
             HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_TX_BUFFER, HCA_ARBITRATION,
             HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,

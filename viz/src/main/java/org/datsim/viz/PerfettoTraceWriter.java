@@ -41,9 +41,11 @@ import org.datsim.core.util.LongTable;
  * stale reads, failed expectations, RNR NAKs, retransmissions, switch drops, the connection manager's resends and
  * give-ups ({@code cm_retry}, {@code cm_timeout}) and connection events are instant events ({@code "i"}) on their
  * endpoint's thread (else "cpu"), with the trace line's fields as args; CM messages received ({@code cm}) are not.
- * Each switch is a process too: its port samples ({@code port_sample}, {@code trace.port_sample_interval}) are
- * counter tracks per port (bytes queued, pause state, ECN marks, utilisation) and its ECN marks ({@code ecn_mark})
- * instant events on a thread per port.
+ * Each switch is a process too: the changes of its ports' queues ({@code port_queue}) and pause states
+ * ({@code pfc}), as they happen, are counter tracks per port ({@code queue_bytes}, {@code paused}; a host's port's
+ * pauses in the host's process), as are its port samples ({@code port_sample}, {@code trace.port_sample_interval}:
+ * bytes queued, pause state, ECN marks, utilisation); its ECN marks ({@code ecn_mark}) are instant events on a thread
+ * per port.
  *
  * <p>Times are microseconds with six decimals (picosecond precision); the output is deterministic.
  */
@@ -114,6 +116,8 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
     private final Map<Integer, Integer> nextTid = new HashMap<>();
     private final LongTable<Op> ops = new LongTable<>();
     private final Map<String, EpCounters> eps = new HashMap<>();
+    /** Per port (pid and name): the bytes queued and the pause state last written. */
+    private final Map<String, long[]> ports = new HashMap<>();
     private long flowSeq;
     private long lastT;
     private boolean closed;
@@ -174,7 +178,8 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         lastT = Math.max(lastT, t);
         String host = e.host() == null ? "" : e.host();
         String kind = e.kind();
-        int pid = "port_sample".equals(kind) || "ecn_mark".equals(kind) ? switchPid(host) : pid(host);
+        int pid = "port_sample".equals(kind) || "ecn_mark".equals(kind) || "port_queue".equals(kind)
+                || "pfc".equals(kind) && !pids.containsKey(host) ? switchPid(host) : pid(host);
         Op op = e.op() >= 0 ? ops.get(e.op()) : null;
         switch (kind) {
             case TraceEvent.POST:
@@ -243,6 +248,10 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
                 return;
             case "port_sample":
                 portSample(e, pid, t);
+                return;
+            case "port_queue":
+            case "pfc":
+                portChange(e, pid, t);
                 return;
             case "ecn_mark":
                 instant(pid, String.valueOf(e.attrValue("port")), t, kind, e);
@@ -481,6 +490,27 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         g.writeNumberField("ecn_marks", e.attrLong("ecn_marks", 0));
         Object u = e.attrValue("utilisation");
         g.writeNumberField("utilisation", u instanceof Number n ? n.doubleValue() : 0.0);
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    /**
+     * Writes a change of a port's queue ({@code port_queue}) or pause state ({@code pfc}) as a counter event of the
+     * port's track in its node's process (a switch's, or a host's for a host's port): the bytes queued (from
+     * {@code port_queue} lines only) and the pause state (1 paused) after the change, both on every event.
+     */
+    private void portChange(TraceEvent e, int pid, long t) throws IOException {
+        String port = String.valueOf(e.attrValue("port"));
+        long[] st = ports.computeIfAbsent(pid + "\u0000" + port, k -> new long[2]);
+        if ("pfc".equals(e.kind())) {
+            st[1] = e.attrLong("paused", st[1]);
+        } else {
+            st[0] = e.attrLong("queue_bytes", st[0]);
+        }
+        begin("C", port, "port", pid, 0, t);
+        g.writeObjectFieldStart("args");
+        g.writeNumberField("queue_bytes", st[0]);
+        g.writeNumberField("paused", st[1]);
         g.writeEndObject();
         g.writeEndObject();
     }

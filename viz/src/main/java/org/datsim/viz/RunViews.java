@@ -16,7 +16,7 @@ public final class RunViews {
 
     /** The files views of a run may write; a new run deletes old ones so none outlives its trace. */
     public static final List<String> OUTPUTS = List.of(Timeline.FILE, LatencyPlots.HISTOGRAM, LatencyPlots.CDF,
-            PerfettoTraceWriter.FILE);
+            PerfettoTraceWriter.FILE, Timeline.SIDE_BY_SIDE);
 
     private RunViews() {
     }

@@ -19,8 +19,11 @@ import java.nio.file.Path;
  * works from {@code file://}) that draws a lane per host and endpoint, each operation's post, start, transmission,
  * placement, completion and dequeue along simulated time, fence and credit waits as arrows to the operations waited
  * for, stale reads and errors in red, go-back-N retransmissions as magenta marks on their operations and the
- * connection manager's resends and timeouts as magenta marks on their endpoints' lanes; zoom with the wheel, pan by
- * dragging, hover for an event's fields.
+ * connection manager's resends and timeouts as magenta marks on their endpoints' lanes, a Send that overtook an RDMA
+ * Read red where its stale bytes landed, inline posts, and a lane per port with its bytes queued and PFC pauses; zoom
+ * with the wheel, pan by dragging, hover for an event's fields; lanes collapse per host or switch and filter by name
+ * (keys, buttons, and the address's hash keep the state). The default view spans the run's extent and its compact
+ * lanes grow to fill the page when they are few.
  *
  * <p>The page draws on a canvas and culls what is off screen or narrower than a pixel, so a run of 100,000
  * operations stays interactive; its data is columnar JSON ({@link TimelineData}). After each drawing the page
@@ -56,6 +59,46 @@ public final class Timeline {
         Path out = runDir.resolve(FILE);
         write(data, scenarioName(runDir), out);
         return out;
+    }
+
+    /** The file name of two runs side by side, written into the first run's directory. */
+    public static final String SIDE_BY_SIDE = "side-by-side.html";
+
+    /**
+     * Writes {@code FIRST/side-by-side.html}: one page with the timelines of two runs on one time axis (a lesson's
+     * hazard and its fix), the first run's lanes above the second's, each lane named {@code DIR: NAME} after its run
+     * directory's name ({@code 1:} and {@code 2:} when the two are named alike).
+     *
+     * @param first a directory written by {@code datsim run}
+     * @param second another
+     * @return the path of the page written
+     * @throws IOException if a trace cannot be read (the message names the file and line) or the page written
+     */
+    public static Path writeSideBySide(Path first, Path second) throws IOException {
+        String[] labels = {dirName(first), dirName(second)};
+        if (labels[0].equals(labels[1])) {
+            labels = new String[] {"1", "2"};
+        }
+        TimelineData data = new TimelineData();
+        Path[] dirs = {first, second};
+        for (int k = 0; k < 2; k++) {
+            Path events = dirs[k].resolve("events.jsonl");
+            if (!Files.isRegularFile(events)) {
+                throw new IOException(events + ": no such file (is " + dirs[k]
+                        + " the output directory of `datsim run`?)");
+            }
+            data.beginRun(labels[k]);
+            TraceReader.read(events, data::accept);
+        }
+        Path out = first.resolve(SIDE_BY_SIDE);
+        write(data, labels[0] + " (" + scenarioName(first) + ") vs " + labels[1] + " (" + scenarioName(second) + ")",
+                out);
+        return out;
+    }
+
+    private static String dirName(Path dir) {
+        Path name = dir.toAbsolutePath().normalize().getFileName();
+        return name == null ? "run" : name.toString();
     }
 
     /**

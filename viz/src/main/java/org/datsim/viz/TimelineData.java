@@ -28,11 +28,20 @@ import org.datsim.core.trace.TraceSink;
  * events; the connection manager's resends and timeouts of REQ, REP and DREQ, on the lane of the endpoint that sent
  * the message), and arrows from an operation held by a fence or by RDMA Read credits to each operation it waited for.
  *
- * <p>The JSON layout ({@code "format": "datsim-timeline/1"}): {@code lanes {name, host, kind, rows}},
+ * <p>Ports: a lane per port named in a {@code pfc}, {@code port_queue} or {@code port_sample} line (kind
+ * {@code port}, in the group of the node it belongs to: a host's after its endpoints, a switch's after every host),
+ * with the bytes queued and the pause state as they changed. A Send or RDMA Write whose completion names the RDMA Read
+ * it overtook ({@code overtook_read}) gets a {@code stale_payload} mark (bad) where its bytes were placed and one on its
+ * own lane; an inline post an {@code inline} mark on its operation. {@link #beginRun} adds a second run's trace to
+ * the same page (hazard and fix side by side).
+ *
+ * <p>The JSON layout ({@code "format": "datsim-timeline/1"}): {@code start_ps}, {@code end_ps},
+ * {@code lanes {name, host, kind (host, ep, port), rows}},
  * {@code strings [...]}, {@code ops {id, lane, row, opcode, bytes, cookie, flags, status, post, start, tx_start,
  * tx_end, place, complete, dequeue}} where {@code post} is in picoseconds and every other time is picoseconds after
  * the post or -1 when that step did not happen, {@code spans {lane, op, kind, t0, t1}}, {@code marks {lane, t, kind,
- * op, bad, detail}} and {@code arrows {t, op, to, reason}}; {@code op}, {@code to} are indexes into {@code ops},
+ * op, bad, detail}} and {@code arrows {t, op, to, reason}}, {@code ports {lane, t, queue, paused}} (-1: not given by
+ * that line); {@code op}, {@code to} are indexes into {@code ops},
  * string-valued fields are indexes into {@code strings} (-1 for none). Lanes are in natural order of host then
  * endpoint names, so the output depends only on the trace.
  */
@@ -76,8 +85,25 @@ public final class TimelineData implements TraceSink<TraceEvent> {
     private final Columns arrowTo = new Columns();
     private final Columns arrowReason = new Columns();
 
+    /** Port lanes' series: one row per pfc, port_queue or port_sample line (-1: not given by that line). */
+    private final Columns portLane = new Columns();
+    private final Columns portT = new Columns();
+    private final Columns portQueue = new Columns();
+    private final Columns portPaused = new Columns();
+    private final Map<String, Integer> portLaneIndex = new HashMap<>();
+
+    /** Lanes of ports: 1 for a port lane ({@code host} is the node it belongs to). */
+    private final List<Boolean> laneIsPort = new ArrayList<>();
+    /** The run each lane belongs to (0, or 1, 2, ... after {@link #beginRun}). */
+    private final List<Integer> laneRun = new ArrayList<>();
+    private int run;
+    private String runPrefix = "";
+    private long opBase;
+
     private long endPs;
+    private long startPs = Long.MAX_VALUE;
     private long staleReads;
+    private long staleSends;
     private long errors;
 
     private static final int POST = 0;
@@ -97,6 +123,19 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         }
     }
 
+    /**
+     * Starts the trace of another run shown on the same page and time axis (hazard and fix side by side): its lanes
+     * follow the earlier runs' and are named {@code LABEL: NAME}; its operations are its own even where their ids
+     * are the earlier runs'.
+     *
+     * @param label the run's label, the start of its lanes' names
+     */
+    public void beginRun(String label) {
+        run++;
+        runPrefix = label + ": ";
+        opBase = (long) run << 40;
+    }
+
     private int str(String s) {
         if (s == null) {
             return -1;
@@ -111,24 +150,57 @@ public final class TimelineData implements TraceSink<TraceEvent> {
     }
 
     private int lane(TraceEvent e) {
-        String host = e.host() == null ? "" : e.host();
+        String host = runPrefix + (e.host() == null ? "" : e.host());
         boolean isHost = e.ep() == null;
-        String name = isHost ? host : e.ep();
+        String name = isHost ? host : runPrefix + e.ep();
         Integer i = laneIndex.get(name);
         if (i == null) {
             i = laneIndex.size();
             laneIndex.put(name, i);
             laneHost.add(host);
             laneIsHost.add(isHost);
+            laneIsPort.add(false);
+            laneRun.add(run);
         }
         return i;
     }
 
+    /** The lane of a port, named {@code FROM->TO}, in the group of the node it belongs to. */
+    private int portLane(String node, String port) {
+        Integer i = portLaneIndex.get(port);
+        if (i == null) {
+            String key = "\u0000port\u0000" + port;
+            i = laneIndex.size();
+            laneIndex.put(key, i);
+            portLaneIndex.put(port, i);
+            laneHost.add(runPrefix + node);
+            laneIsHost.add(false);
+            laneIsPort.add(true);
+            laneRun.add(run);
+        }
+        return i;
+    }
+
+    private void port(TraceEvent e) {
+        Object port = e.attrValue("port");
+        if (port == null) {
+            return;
+        }
+        long t = e.tPs();
+        endPs = Math.max(endPs, t);
+        startPs = Math.min(startPs, t);
+        portLane.add(portLane(e.host() == null ? "" : e.host(), runPrefix + port));
+        portT.add(t);
+        // a pfc line's queue_bytes is only a glimpse (a host's port traces no port_queue): not drawn as a level
+        portQueue.add("pfc".equals(e.kind()) ? -1 : e.attrLong("queue_bytes", -1));
+        portPaused.add("port_queue".equals(e.kind()) ? -1 : e.attrLong("paused", -1));
+    }
+
     private int op(TraceEvent e, int lane) {
-        Integer i = opIndex.get(e.op());
+        Integer i = opIndex.get(opBase + e.op());
         if (i == null) {
             i = opId.add(e.op());
-            opIndex.put(e.op(), i);
+            opIndex.put(opBase + e.op(), i);
             opLane.add(lane);
             opOpcode.add(-1);
             opBytes.add(-1);
@@ -148,11 +220,20 @@ public final class TimelineData implements TraceSink<TraceEvent> {
 
     @Override
     public void accept(TraceEvent e) {
-        if ("port_sample".equals(e.kind())) {
-            return; // switch port time series: counter tracks in trace.json, not lanes of this timeline
+        switch (e.kind()) {
+            case "port_sample":
+            case "port_queue":
+            case "pfc":
+                port(e);
+                return;
+            default:
+                break;
         }
         long t = e.tPs();
         endPs = Math.max(endPs, t);
+        if (!"registry".equals(e.kind())) {
+            startPs = Math.min(startPs, t);
+        }
         String kind = e.kind();
         int lane = lane(e);
         Map<String, Object> a = e.attrs();
@@ -166,6 +247,10 @@ public final class TimelineData implements TraceSink<TraceEvent> {
                 opBytes.set(i, b instanceof Number ? ((Number) b).longValue() : -1);
                 opCookie.set(i, e.hasCookie() ? e.cookie() : 0);
                 opFlags.set(i, str(text(a.get("flags"))));
+                if (Boolean.TRUE.equals(a.get("inline"))) {
+                    addMark(lane, t, "inline", i, false, "inline: the CPU copied the payload into the work request"
+                            + " at the post (op " + e.op() + ", " + a.get("bytes") + " B)");
+                }
                 return;
             }
             if (opLane.get(i) != lane) {
@@ -193,6 +278,9 @@ public final class TimelineData implements TraceSink<TraceEvent> {
                     }
                     if (e.status() != null && !"DAT_DTO_SUCCESS".equals(e.status())) {
                         errors++;
+                    }
+                    if (a.get("overtook_read") instanceof Number) {
+                        overtook(e, i, ((Number) a.get("overtook_read")).longValue());
                     }
                     break;
                 default:
@@ -245,6 +333,36 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         }
     }
 
+    /**
+     * A Send or RDMA Write that overtook an RDMA Read (its payload read before the Read's data landed, and different
+     * from it): a red mark where its bytes were placed on the other side (each span of it there, at its end), and one
+     * on its own bar at its completion.
+     */
+    private void overtook(TraceEvent e, int i, long readId) {
+        staleSends++;
+        String what = "op " + e.op() + " (" + stringList.get((int) Math.max(0, opOpcode.get(i))) + ") carried bytes"
+                + " read before rdma_read op " + readId + " landed in its buffer: they differ from what the buffer held"
+                + " when the Read completed (a Send after a Read needs DAT_COMPLETION_BARRIER_FENCE_FLAG, rule 17)";
+        boolean placed = false;
+        for (int s = 0; s < spanOp.size(); s++) {
+            if (spanOp.get(s) == i) {
+                addMark((int) spanLane.get(s), spanT1.get(s), "stale_payload", i, true, "received stale bytes: "
+                        + what);
+                placed = true;
+            }
+        }
+        addMark((int) opLane.get(i), e.tPs(), "stale_payload", i, true, (placed ? "sent stale bytes: " : "") + what);
+    }
+
+    private void addMark(int lane, long t, String kind, int op, boolean bad, String detail) {
+        markLane.add(lane);
+        markT.add(t);
+        markKind.add(str(kind));
+        markOp.add(op);
+        markBad.add(bad ? 1 : 0);
+        markDetail.add(str(detail));
+    }
+
     private void mark(TraceEvent e, String kind, int lane, long t, Map<String, Object> a) {
         String k;
         boolean bad = false;
@@ -294,19 +412,19 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         markLane.add(lane);
         markT.add(t);
         markKind.add(str(k));
-        markOp.add(e.op() >= 0 && opIndex.containsKey(e.op()) ? opIndex.get(e.op()) : -1);
+        markOp.add(e.op() >= 0 && opIndex.containsKey(opBase + e.op()) ? opIndex.get(opBase + e.op()) : -1);
         markBad.add(bad ? 1 : 0);
         markDetail.add(str(detailed ? detail(e) : brief(a)));
     }
 
     private void arrows(TraceEvent e, long t, Map<String, Object> a) {
         Object w = a.get("waiting_for");
-        Integer from = opIndex.get(e.op());
+        Integer from = opIndex.get(opBase + e.op());
         if (!(w instanceof long[]) || from == null) {
             return;
         }
         for (long id : (long[]) w) {
-            Integer to = opIndex.get(id);
+            Integer to = opIndex.get(opBase + id);
             if (to != null) {
                 arrowT.add(t);
                 arrowOp.add(from);
@@ -352,14 +470,19 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         return staleReads;
     }
 
+    /** Returns the number of Sends and RDMA Writes that carried bytes an earlier RDMA Read was to replace. */
+    public long staleSends() {
+        return staleSends;
+    }
+
     /** Returns the number of error events, failed expectations and completions with an error status. */
     public long errors() {
         return errors;
     }
 
-    /** Returns the lane names in display order. */
+    /** Returns the lane names in display order (a port lane is named by its port, {@code FROM->TO}). */
     public List<String> laneNames() {
-        String[] names = laneIndex.keySet().toArray(new String[0]);
+        String[] names = displayNames();
         List<String> out = new ArrayList<>();
         for (int i : laneOrder()) {
             out.add(names[i]);
@@ -367,14 +490,35 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         return out;
     }
 
-    private int[] laneOrder() {
+    private String[] displayNames() {
         String[] names = laneIndex.keySet().toArray(new String[0]);
+        for (int i = 0; i < names.length; i++) {
+            if (laneIsPort.get(i)) {
+                names[i] = names[i].substring(names[i].indexOf('\u0000', 1) + 1);
+            }
+        }
+        return names;
+    }
+
+    /**
+     * Lanes in display order: per node, its host lane, its endpoints, then its ports; nodes with lanes of the
+     * consumer (hosts) first, then those with only ports (switches), each in natural order of names.
+     */
+    private int[] laneOrder() {
+        String[] names = displayNames();
         Integer[] idx = new Integer[names.length];
+        java.util.Set<String> consumers = new java.util.HashSet<>();
         for (int i = 0; i < idx.length; i++) {
             idx[i] = i;
+            if (!laneIsPort.get(i)) {
+                consumers.add(laneHost.get(i));
+            }
         }
+        Comparator<Integer> bySection = Comparator.comparing(x -> consumers.contains(laneHost.get(x)) ? 0 : 1);
         Comparator<Integer> byHost = (x, y) -> NaturalOrder.compare(laneHost.get(x), laneHost.get(y));
-        Arrays.sort(idx, byHost.thenComparing((x, y) -> Boolean.compare(laneIsHost.get(y), laneIsHost.get(x)))
+        Comparator<Integer> byKind = Comparator.comparing(x -> laneIsHost.get(x) ? 0 : laneIsPort.get(x) ? 2 : 1);
+        Comparator<Integer> byRun = Comparator.comparing(laneRun::get);
+        Arrays.sort(idx, byRun.thenComparing(bySection).thenComparing(byHost).thenComparing(byKind)
                 .thenComparing((x, y) -> NaturalOrder.compare(names[x], names[y])));
         int[] out = new int[idx.length];
         for (int i = 0; i < idx.length; i++) {
@@ -403,8 +547,9 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         g.writeStringField("format", "datsim-timeline/1");
         g.writeStringField("scenario", scenario);
         g.writeNumberField("end_ps", endPs);
+        g.writeNumberField("start_ps", startPs == Long.MAX_VALUE ? 0 : startPs);
         g.writeObjectFieldStart("lanes");
-        String[] names = laneIndex.keySet().toArray(new String[0]);
+        String[] names = displayNames();
         g.writeArrayFieldStart("name");
         for (int i : order) {
             g.writeString(names[i]);
@@ -417,7 +562,7 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         g.writeEndArray();
         g.writeArrayFieldStart("kind");
         for (int i : order) {
-            g.writeString(laneIsHost.get(i) ? "host" : "ep");
+            g.writeString(laneIsHost.get(i) ? "host" : laneIsPort.get(i) ? "port" : "ep");
         }
         g.writeEndArray();
         g.writeArrayFieldStart("rows");
@@ -472,6 +617,13 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         markOp.write(g, "op", null);
         markBad.write(g, "bad", null);
         markDetail.write(g, "detail", null);
+        g.writeEndObject();
+
+        g.writeObjectFieldStart("ports");
+        writeRemapped(g, "lane", portLane, newIndex);
+        portT.write(g, "t", null);
+        portQueue.write(g, "queue", null);
+        portPaused.write(g, "paused", null);
         g.writeEndObject();
 
         g.writeObjectFieldStart("arrows");
@@ -535,7 +687,7 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         }
         int[] out = new int[lanes];
         for (int l = 0; l < lanes; l++) {
-            out[l] = laneIsHost.get(l) ? 0 : Math.max(1, used[l]);
+            out[l] = laneIsHost.get(l) || laneIsPort.get(l) ? 0 : Math.max(1, used[l]);
         }
         return out;
     }

@@ -20,12 +20,19 @@
     var SP = D.spans, nS = SP.lane.length;
     var M = D.marks, nM = M.lane.length;
     var A = D.arrows, nA = A.t.length;
+    var P = D.ports || {lane: [], t: [], queue: [], paused: []}, nP = P.lane.length;
 
-    var LABEL_W = 150, AXIS_H = 26, ROW_H = 13, MARK_H = 12, SPAN_H = 7, PAD = 3;
+    // Sizes (px) of the compact layout; layout() scales them up (at most MAX_SCALE times) when the lanes shown would
+    // not fill the page.
+    var LABEL_W = 170, AXIS_H = 26, PAD = 2;
+    var BASE = {row: 12, mark: 8, span: 5, port: 22, host: 15}, MAX_SCALE = 4;
+    var ROW_H = BASE.row, MARK_H = BASE.mark, SPAN_H = BASE.span, PORT_H = BASE.port, HOST_H = BASE.host;
+    var PAUSE = '#f16913'; // orange: PFC holds the port paused
     var COLORS = {send: '#1f77b4', recv: '#2ca02c', rdma_write: '#ff7f0e', rdma_read: '#9467bd',
         rmr_bind: '#17becf'};
     var RED = '#d62728';
     var RETRANSMIT = '#c51b7d'; // magenta: a go-back-N retransmission (red is for errors and stale reads)
+    var INLINE = '#01665e'; // dark teal: an inline post, its payload copied by the CPU at the post
     var DROP = '#54278f'; // dark purple: a packet a switch dropped (recovered by the transport: no error)
 
     function str(i) {
@@ -62,16 +69,109 @@
         bad[i] = st !== '' && st !== 'DAT_DTO_SUCCESS' ? 1 : 0;
     }
 
-    // Lane layout.
+    // Groups: a host's lanes (its CPU, its endpoints, its ports) or a switch's ports; a group collapses to its first
+    // lane. The filter shows the lanes whose name (or whose group's name) contains its text; a group's first lane is
+    // shown whenever any of its lanes is.
+    var groupOf = new Int32Array(nL), groupNames = [], groupFirst = [], groupSize = [];
+    (function () {
+        var byName = {};
+        for (var g = 0; g < nL; g++) {
+            var key = L.host[g];
+            if (byName[key] === undefined) {
+                byName[key] = groupNames.length;
+                groupNames.push(key);
+                groupFirst.push(g);
+                groupSize.push(0);
+            }
+            groupOf[g] = byName[key];
+            groupSize[byName[key]]++;
+        }
+    }());
+    var collapsed = {}; // group name -> true
+    var filterText = '';
+    var shown = new Uint8Array(nL);
+
+    // Lane layout: hidden lanes have no height. Rows grow (up to MAX_ROW_H) so that few lanes fill the page.
     var laneY = new Float64Array(nL + 1), laneH = new Float64Array(nL);
-    var y = 0;
-    for (var l = 0; l < nL; l++) {
-        laneY[l] = y;
-        laneH[l] = L.kind[l] === 'host' ? MARK_H + 2 * PAD + 4 : PAD + MARK_H + L.rows[l] * ROW_H + SPAN_H + PAD;
-        y += laneH[l];
+    var totalH = 0;
+
+    function laneHeight(l) {
+        if (L.kind[l] === 'host') {
+            return HOST_H;
+        }
+        if (L.kind[l] === 'port') {
+            return PORT_H + 2 * PAD;
+        }
+        return PAD + MARK_H + L.rows[l] * ROW_H + SPAN_H + PAD;
     }
-    laneY[nL] = y;
-    var totalH = y;
+
+    function computeShown() {
+        var f = filterText.toLowerCase();
+        var any = new Uint8Array(groupNames.length);
+        for (var l = 0; l < nL; l++) {
+            var g = groupOf[l];
+            var match = f === '' || L.name[l].toLowerCase().indexOf(f) >= 0
+                || groupNames[g].toLowerCase().indexOf(f) >= 0;
+            shown[l] = match && (!collapsed[groupNames[g]] || l === groupFirst[g]) ? 1 : 0;
+            if (match) {
+                any[g] = 1;
+            }
+        }
+        for (var g2 = 0; g2 < groupNames.length; g2++) {
+            if (any[g2]) {
+                shown[groupFirst[g2]] = 1;
+            }
+        }
+    }
+
+    function scaleTo(f) {
+        ROW_H = Math.floor(BASE.row * f);
+        MARK_H = Math.floor(BASE.mark * f);
+        SPAN_H = Math.floor(BASE.span * f);
+        PORT_H = Math.floor(BASE.port * f);
+        HOST_H = Math.floor(BASE.host * f);
+    }
+
+    function layout(avail) {
+        computeShown();
+        scaleTo(1);
+        var y0 = 0;
+        for (var l = 0; l < nL; l++) {
+            if (shown[l]) {
+                y0 += laneHeight(l);
+            }
+        }
+        if (avail > y0 && y0 > 0) {
+            // fill the page: every size grows alike (PAD stays), so few lanes are drawn larger
+            var f = Math.min(MAX_SCALE, (avail - 2) / y0);
+            scaleTo(f);
+            var y1 = 0;
+            for (var l2 = 0; l2 < nL; l2++) {
+                y1 += shown[l2] ? laneHeight(l2) : 0;
+            }
+            while (y1 > avail && f > 1) {
+                f -= 0.05;
+                scaleTo(Math.max(1, f));
+                y1 = 0;
+                for (var l3 = 0; l3 < nL; l3++) {
+                    y1 += shown[l3] ? laneHeight(l3) : 0;
+                }
+            }
+        }
+        var y = 0;
+        for (var k = 0; k < nL; k++) {
+            laneY[k] = y;
+            laneH[k] = shown[k] ? laneHeight(k) : 0;
+            y += laneH[k];
+        }
+        laneY[nL] = y;
+        totalH = y;
+    }
+
+    /** The y (layout, not screen) of the marks drawn along the top of a lane (a host's: its middle). */
+    function markY(lane) {
+        return L.kind[lane] === 'host' ? laneY[lane] + laneH[lane] / 2 : laneY[lane] + PAD + MARK_H / 2;
+    }
 
     function rowY(lane, row) {
         return laneY[lane] + PAD + MARK_H + row * ROW_H;
@@ -121,6 +221,38 @@
         return M.t[j];
     });
 
+    // Port lanes: the bytes queued (a step function) and the intervals PFC held the port paused.
+    var portSeries = {};
+    (function () {
+        for (var j = 0; j < nP; j++) {
+            var ps = portSeries[P.lane[j]] = portSeries[P.lane[j]] || {qt: [], qv: [], pt: [], pv: [], max: 0, pauses: 0};
+            if (P.queue[j] >= 0) {
+                ps.qt.push(P.t[j]);
+                ps.qv.push(P.queue[j]);
+                ps.max = Math.max(ps.max, P.queue[j]);
+            }
+            if (P.paused[j] >= 0 && (ps.pv.length === 0 || ps.pv[ps.pv.length - 1] !== P.paused[j])) {
+                ps.pt.push(P.t[j]);
+                ps.pv.push(P.paused[j]);
+                ps.pauses += P.paused[j];
+            }
+        }
+    }());
+    var pauseCount = 0, portLaneNames = [];
+    Object.keys(portSeries).forEach(function (k3) {
+        pauseCount += portSeries[k3].pauses;
+    });
+    for (i = 0; i < nL; i++) {
+        if (L.kind[i] === 'port') {
+            portLaneNames.push(L.name[i]);
+        }
+    }
+
+    function fmtBytes(b) {
+        return b >= 1048576 ? (Math.round(b / 104857.6) / 10) + ' MiB' : b >= 1024 ? (Math.round(b / 102.4) / 10)
+            + ' KiB' : b + ' B';
+    }
+
     function lowerBound(arr, x) {
         var lo2 = 0, hi2 = arr.length;
         while (lo2 < hi2) {
@@ -142,10 +274,38 @@
     var W = 800, H = 600;
     var endPs = Math.max(D.end_ps, 1);
     var view = {t: 0, scale: 1, y: 0};
+    // The run's extent: from the first to the last thing drawn (operations, their work on the other side, marks,
+    // port changes), not from time 0 (connection setup can take most of a short run).
+    var extent = (function () {
+        var lo = Infinity, hi = -Infinity, q;
+        for (q = 0; q < nO; q++) {
+            lo = Math.min(lo, t0[q]);
+            hi = Math.max(hi, t1[q]);
+        }
+        for (q = 0; q < nS; q++) {
+            lo = Math.min(lo, SP.t0[q]);
+            hi = Math.max(hi, SP.t1[q]);
+        }
+        for (q = 0; q < nM; q++) {
+            if (str(M.kind[q]) !== 'mem_write') {
+                lo = Math.min(lo, M.t[q]);
+                hi = Math.max(hi, M.t[q]);
+            }
+        }
+        for (q = 0; q < nP; q++) {
+            lo = Math.min(lo, P.t[q]);
+            hi = Math.max(hi, P.t[q]);
+        }
+        if (!(hi > lo)) {
+            return {from: 0, to: endPs};
+        }
+        return {from: lo, to: hi};
+    }());
 
     function fit() {
-        view.t = -endPs * 0.01;
-        view.scale = (W - LABEL_W - 10) / (endPs * 1.02);
+        var span = extent.to - extent.from;
+        view.t = extent.from - span * 0.01;
+        view.scale = (W - LABEL_W - 10) / (span * 1.02);
         view.y = 0;
     }
 
@@ -276,8 +436,8 @@
 
     // Marks drawn on their operation's bar rather than along the top of the lane.
     function onBar(kind, j) {
-        return (kind === 'fence_wait' || kind === 'credit_wait' || kind === 'retransmit' || kind === 'drop')
-            && M.op[j] >= 0;
+        return (kind === 'fence_wait' || kind === 'credit_wait' || kind === 'retransmit' || kind === 'drop'
+            || kind === 'inline') && M.op[j] >= 0;
     }
 
     /** A left-pointing triangle ("back to this"): a resend. Outlined so that it shows on any bar colour. */
@@ -319,6 +479,20 @@
             drawn.drops++;
             return;
         }
+        if (kind === 'inline' && M.op[j] >= 0) {
+            // a teal square with a white "i" at the post: the CPU copied the payload into the work request then
+            yy = rowY(lane, O.row[M.op[j]]) + (ROW_H - 3) / 2 - view.y + AXIS_H;
+            ctx.fillStyle = INLINE;
+            ctx.fillRect(x - 4.5, yy - 4.5, 9, 9);
+            ctx.strokeStyle = '#fff';
+            ctx.lineWidth = 1;
+            ctx.strokeRect(x - 4.5, yy - 4.5, 9, 9);
+            ctx.fillStyle = '#fff';
+            ctx.fillRect(x - 0.75, yy - 2.5, 1.5, 1.2);
+            ctx.fillRect(x - 0.75, yy - 0.5, 1.5, 3.2);
+            drawn.inline++;
+            return;
+        }
         if ((kind === 'fence_wait' || kind === 'credit_wait') && M.op[j] >= 0) {
             yy = rowY(lane, O.row[M.op[j]]) + (ROW_H - 3) / 2 - view.y + AXIS_H;
             ctx.fillStyle = kind === 'fence_wait' ? '#e6550d' : '#756bb1';
@@ -327,7 +501,7 @@
             ctx.fill();
             return;
         }
-        yy = laneY[lane] + PAD + MARK_H / 2 - view.y + AXIS_H;
+        yy = markY(lane) - view.y + AXIS_H;
         if (kind === 'cm_retry' || kind === 'cm_timeout') {
             // The connection manager sent a REQ, REP or DREQ again (a triangle pointing back, as a retransmission),
             // or gave it up (the triangle against a bar: no more resends). Outlined so that it shows on any colour.
@@ -341,6 +515,9 @@
             return;
         }
         if (M.bad[j]) {
+            if (kind === 'stale_payload') {
+                drawn.stalePayloads++;
+            }
             ctx.fillStyle = RED;
             ctx.beginPath();
             ctx.moveTo(x, yy - 6);
@@ -390,10 +567,69 @@
         ctx.lineWidth = 1;
     }
 
+    /** A port's lane: orange where PFC held it paused, the bytes queued as a blue step area (scaled to its maximum). */
+    function drawPortLane(ln, top, tA, tB) {
+        var h = laneH[ln];
+        ctx.fillStyle = '#f7fbff';
+        ctx.fillRect(LABEL_W, top, W - LABEL_W, h);
+        ctx.strokeStyle = '#ddd';
+        ctx.beginPath();
+        ctx.moveTo(0, Math.round(top + h) - 0.5);
+        ctx.lineTo(W, Math.round(top + h) - 0.5);
+        ctx.stroke();
+        var ps = portSeries[ln];
+        if (!ps) {
+            return;
+        }
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(LABEL_W, top, W - LABEL_W, h);
+        ctx.clip();
+        var k, n, x0, x1;
+        // pause intervals
+        n = ps.pt.length;
+        for (k = Math.max(0, lowerBound(ps.pt, tA) - 1); k < n && ps.pt[k] <= tB; k++) {
+            if (ps.pv[k] !== 1) {
+                continue;
+            }
+            var end = k + 1 < n ? ps.pt[k + 1] : Math.max(endPs, extent.to);
+            x0 = Math.max(LABEL_W, xOf(ps.pt[k]));
+            x1 = Math.min(W, xOf(end));
+            ctx.globalAlpha = 0.22;
+            ctx.fillStyle = PAUSE;
+            ctx.fillRect(x0, top + 1, Math.max(1.5, x1 - x0), h - 2);
+            ctx.globalAlpha = 1;
+            ctx.fillRect(x0, top + h - PAD - 3, Math.max(1.5, x1 - x0), 3);
+            drawn.pauseBands++;
+        }
+        // bytes queued, one column per pixel at most
+        n = ps.qt.length;
+        var base = top + h - PAD, full = h - 2 * PAD - 4;
+        ctx.fillStyle = 'rgba(33,113,181,0.75)';
+        var lastPx = -1, lastTop = base;
+        for (k = Math.max(0, lowerBound(ps.qt, tA) - 1); k < n && ps.qt[k] <= tB; k++) {
+            if (ps.qv[k] <= 0) {
+                continue;
+            }
+            var tEnd = k + 1 < n ? ps.qt[k + 1] : ps.qt[k];
+            x0 = Math.max(LABEL_W, xOf(ps.qt[k]));
+            x1 = Math.min(W, xOf(tEnd));
+            var yTop = base - (ps.max > 0 ? ps.qv[k] / ps.max : 0) * full;
+            if (Math.floor(x0) === lastPx && x1 - x0 < 1 && yTop >= lastTop) {
+                continue; // a smaller value within a pixel already drawn
+            }
+            lastPx = Math.floor(x0);
+            lastTop = yTop;
+            ctx.fillRect(x0, yTop, Math.max(1, x1 - x0), base - yTop);
+            drawn.queueSteps++;
+        }
+        ctx.restore();
+    }
+
     function draw() {
         var drawStart = performance.now();
         drawn = {bars: 0, aggregated: 0, spans: 0, marks: 0, retransmits: 0, drops: 0, cmRetries: 0, cmTimeouts: 0,
-            arrows: 0, arrowsHidden: 0};
+            arrows: 0, arrowsHidden: 0, lanes: 0, pauseBands: 0, queueSteps: 0, inline: 0, stalePayloads: 0};
         ctx.clearRect(0, 0, W, H);
         var tA = tOf(LABEL_W), tB = tOf(W);
         drawAxis(tA, tB);
@@ -404,7 +640,15 @@
         var firstLane = Math.max(0, lowerBound(laneY, view.y) - 1);
         var linked = [];
         for (var ln = firstLane; ln < nL && laneY[ln] - view.y < H - AXIS_H; ln++) {
+            if (laneH[ln] === 0) {
+                continue;
+            }
+            drawn.lanes++;
             var top = laneY[ln] - view.y + AXIS_H;
+            if (L.kind[ln] === 'port') {
+                drawPortLane(ln, top, tA, tB);
+                continue;
+            }
             ctx.fillStyle = L.kind[ln] === 'host' ? '#eef2f7' : (ln % 2 ? '#ffffff' : '#fbfbfb');
             ctx.fillRect(LABEL_W, top, W - LABEL_W, laneH[ln]);
             ctx.strokeStyle = '#ddd';
@@ -496,6 +740,9 @@
             ctx.strokeStyle = 'rgba(60,60,60,0.55)';
             linked.forEach(function (js2) {
                 var o = SP.op[js2];
+                if (!laneH[O.lane[o]] || !laneH[SP.lane[js2]]) {
+                    return;
+                }
                 var oy = rowY(O.lane[o], O.row[o]) + (ROW_H - 3) / 2 - view.y + AXIS_H;
                 var sy2 = laneY[SP.lane[js2]] + laneH[SP.lane[js2]] - PAD - SPAN_H / 2 - view.y + AXIS_H;
                 var from = T.tx_end[o] === T.tx_end[o] ? T.tx_end[o] : (T.start[o] === T.start[o] ? T.start[o] : t0[o]);
@@ -516,7 +763,7 @@
             var from = A.op[ia], to = A.to[ia];
             var ta = A.t[ia];
             var tb = T.complete[to] === T.complete[to] ? T.complete[to] : t1[to];
-            if (Math.max(ta, tb) >= tA && Math.min(ta, tb) <= tB) {
+            if (Math.max(ta, tb) >= tA && Math.min(ta, tb) <= tB && laneH[O.lane[from]] && laneH[O.lane[to]]) {
                 visible.push(ia);
             }
         }
@@ -540,13 +787,28 @@
         ctx.textBaseline = 'middle';
         for (var lb = firstLane; lb < nL && laneY[lb] - view.y < H - AXIS_H; lb++) {
             var ly = laneY[lb] - view.y + AXIS_H;
-            if (ly + laneH[lb] < AXIS_H) {
+            if (laneH[lb] === 0 || ly + laneH[lb] < AXIS_H) {
                 continue;
             }
-            ctx.fillStyle = L.kind[lb] === 'host' ? '#000' : '#333';
+            var gl = groupOf[lb], first = groupFirst[gl] === lb;
+            ctx.fillStyle = L.kind[lb] === 'host' || first ? '#000' : '#333';
             ctx.font = L.kind[lb] === 'host' ? 'bold 11px system-ui, sans-serif' : '11px system-ui, sans-serif';
-            var label = L.kind[lb] === 'host' ? 'host ' + L.name[lb] : '  ' + L.name[lb];
-            ctx.fillText(label, 6, Math.max(ly, AXIS_H) + 9);
+            var label = L.kind[lb] === 'host' ? 'host ' + L.name[lb] : L.kind[lb] === 'port' ? '  port ' + L.name[lb]
+                : '  ' + L.name[lb];
+            if (first && groupSize[gl] > 1) {
+                // the group's toggle: click the label (or press c / e) to collapse or expand it
+                label = (collapsed[groupNames[gl]] ? '\u25b8 ' : '\u25be ') + label.replace(/^ +/, '')
+                    + (collapsed[groupNames[gl]] ? ' (+' + (groupSize[gl] - 1) + ')' : '');
+            }
+            ctx.fillText(label, 6, Math.max(ly, AXIS_H) + (L.kind[lb] === 'port' ? 8 : Math.min(9, laneH[lb] / 2)),
+                LABEL_W - 10);
+            if (L.kind[lb] === 'port' && portSeries[lb]) {
+                ctx.fillStyle = '#777';
+                ctx.font = '10px system-ui, sans-serif';
+                ctx.fillText('max ' + fmtBytes(portSeries[lb].max) + (portSeries[lb].pauses ? ' \u00b7 '
+                    + portSeries[lb].pauses + ' pause' + (portSeries[lb].pauses > 1 ? 's' : '') : ''), 18,
+                    Math.max(ly, AXIS_H) + 19, LABEL_W - 22);
+            }
             ctx.strokeStyle = '#ddd';
             ctx.beginPath();
             ctx.moveTo(0, Math.round(ly + laneH[lb]) - 0.5);
@@ -581,6 +843,12 @@
     }
 
     var staleCount = countMarks('mem_read_stale');
+    var staleSendCount = 0;
+    for (i = 0; i < nM; i++) {
+        if (str(M.kind[i]) === 'stale_payload' && M.op[i] >= 0 && M.lane[i] === O.lane[M.op[i]]) {
+            staleSendCount++;
+        }
+    }
     var retransmitCount = countMarks('retransmit');
     var dropCount = countMarks('drop');
     var cmRetryCount = countMarks('cm_retry');
@@ -610,6 +878,25 @@
         state.badMarks = badMarks;
         state.errorOperations = badOps;
         state.drawn = drawn;
+        state.portLanes = portLaneNames;
+        state.pauses = pauseCount;
+        state.staleSends = staleSendCount;
+        state.inlinePosts = countMarks('inline');
+        state.visibleLanes = [];
+        for (var v = 0; v < nL; v++) {
+            if (laneH[v] > 0) {
+                state.visibleLanes.push(L.name[v]);
+            }
+        }
+        state.collapsed = Object.keys(collapsed).filter(function (g) {
+            return collapsed[g];
+        }).sort();
+        state.filter = filterText;
+        state.hash = window.location.hash;
+        state.extent = {fromPs: extent.from, toPs: extent.to};
+        state.rowHeight = ROW_H;
+        // how much of the canvas below the axis the lanes fill (1: all of it, or more: scroll)
+        state.filled = Math.round(Math.min(totalH, 1e9) / Math.max(1, H - AXIS_H) * 1000) / 1000;
         state.view = {fromPs: tOf(LABEL_W), toPs: tOf(W)};
         state.canvas = {width: W, height: H};
         var el = document.getElementById('datsim-state');
@@ -629,6 +916,9 @@
             return null;
         }
         var t = tOf(mx), tol = 5 / view.scale;
+        if (L.kind[ln] === 'port') {
+            return portSeries[ln] ? {port: ln, t: t} : null;
+        }
         var mg = markLanes[ln];
         var best = null, bestD = 7;
         if (mg) {
@@ -636,7 +926,7 @@
                 var jm = mg.idx[m];
                 var kind = str(M.kind[jm]);
                 var my2 = onBar(kind, jm)
-                    ? rowY(ln, O.row[M.op[jm]]) + ROW_H / 2 : laneY[ln] + PAD + MARK_H / 2;
+                    ? rowY(ln, O.row[M.op[jm]]) + ROW_H / 2 : markY(ln);
                 var dd = Math.abs(xOf(M.t[jm]) - mx) + Math.abs(my2 - yl) / 2;
                 if (dd < bestD) {
                     bestD = dd;
@@ -709,6 +999,11 @@
             if (M.op[im] === j && str(M.kind[im]) === 'retransmit') {
                 lines.push('retransmitted at ' + fmt(M.t[im]) + ': ' + retransmitWhy(str(M.detail[im]))
                     + ' (go-back-N from this operation)');
+            } else if (M.op[im] === j && str(M.kind[im]) === 'inline') {
+                lines.push('inline: payload copied by the CPU at the post (' + fmt(M.t[im]) + ')');
+            } else if (M.op[im] === j && str(M.kind[im]) === 'stale_payload' && M.lane[im] !== O.lane[j]) {
+                lines.push('\u26a0 stale payload placed on ' + L.name[M.lane[im]] + ' at ' + fmt(M.t[im]) + ': '
+                    + str(M.detail[im]).replace(/^received stale bytes: /, ''));
             } else if (M.op[im] === j && str(M.kind[im]) === 'drop') {
                 lines.push('dropped at ' + fmt(M.t[im]) + ': ' + dropWhat(str(M.detail[im])));
             }
@@ -762,7 +1057,27 @@
             + answer + ' (cm.max_retries)';
     }
 
+    function portText(ln, t) {
+        var ps = portSeries[ln];
+        var k = lowerBound(ps.qt, t + 1e-6) - 1;
+        var q = k >= 0 ? ps.qv[k] : 0;
+        var p = lowerBound(ps.pt, t + 1e-6) - 1;
+        var lines = ['port ' + L.name[ln] + ' at ' + fmt(t), 'queued    ' + fmtBytes(q) + (k >= 0 ? ' (since '
+            + fmt(ps.qt[k]) + ')' : ''), 'max       ' + fmtBytes(ps.max)];
+        if (p >= 0 && ps.pv[p] === 1) {
+            lines.push('PAUSED by PFC since ' + fmt(ps.pt[p]) + (p + 1 < ps.pt.length ? ', resumed at '
+                + fmt(ps.pt[p + 1]) + ' (' + fmt(ps.pt[p + 1] - ps.pt[p]) + ')' : ''));
+        } else {
+            lines.push('not paused' + (p >= 0 ? ' (resumed at ' + fmt(ps.pt[p]) + ')' : ''));
+        }
+        lines.push('pauses    ' + ps.pauses);
+        return lines.join('\n');
+    }
+
     function tipText(h) {
+        if (h.port !== undefined) {
+            return portText(h.port, h.t);
+        }
         if (h.mark !== undefined) {
             var j = h.mark;
             var kind = str(M.kind[j]);
@@ -780,6 +1095,10 @@
                 return (kind === 'cm_retry' ? 'CM resend at ' : 'CM timeout at ') + fmt(M.t[j]) + ': '
                     + cmWhat(kind, str(M.detail[j])) + '\n' + L.name[M.lane[j]] + '\'s connection manager\n'
                     + str(M.detail[j]);
+            }
+            if (kind === 'stale_payload' || kind === 'inline') {
+                return (M.bad[j] ? '\u26a0 STALE payload' : 'inline post') + ' at ' + fmt(M.t[j]) + ' on '
+                    + L.name[M.lane[j]] + '\n' + str(M.detail[j]);
             }
             return (M.bad[j] ? '\u26a0 ' : '') + kind.replace('_stale', ' (STALE bytes)') + ' at ' + fmt(M.t[j])
                 + '\n' + L.name[M.lane[j]] + (str(M.detail[j]) ? '\n' + str(M.detail[j]) : '');
@@ -889,13 +1208,13 @@
         for (var j = 0; j < nM; j++) {
             if (str(M.kind[j]) === kind && !onBar(kind, j) && --n === 0) {
                 var mx = xOf(M.t[j]);
-                var my = laneY[M.lane[j]] + PAD + MARK_H / 2 - view.y + AXIS_H;
+                var my = markY(M.lane[j]) - view.y + AXIS_H;
                 if (mx < LABEL_W + 1 || mx > W - 1 || my < AXIS_H || my > H - 1) {
                     view.t = M.t[j] - (W - LABEL_W) / 2 / view.scale;
                     view.y = Math.max(0, laneY[M.lane[j]] - 20);
                     draw();
                     mx = xOf(M.t[j]);
-                    my = laneY[M.lane[j]] + PAD + MARK_H / 2 - view.y + AXIS_H;
+                    my = markY(M.lane[j]) - view.y + AXIS_H;
                 }
                 var h = hit(mx, my);
                 showTip(h, mx, my);
@@ -909,6 +1228,14 @@
 
     var drag = null;
     canvas.addEventListener('mousedown', function (e) {
+        var rect0 = canvas.getBoundingClientRect();
+        if (e.clientX - rect0.left < LABEL_W && e.clientY - rect0.top >= AXIS_H) {
+            var ln0 = lowerBound(laneY, e.clientY - rect0.top - AXIS_H + view.y + 1e-9) - 1;
+            if (ln0 >= 0 && ln0 < nL) {
+                toggleGroup(groupNames[groupOf[ln0]]);
+            }
+            return;
+        }
         drag = {x: e.clientX, y: e.clientY, t: view.t, vy: view.y};
         canvas.classList.add('dragging');
         tip.hidden = true;
@@ -937,7 +1264,7 @@
         } else {
             var t = tOf(mx);
             var f = Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0015));
-            view.scale = Math.min(Math.max(view.scale * f, (W - LABEL_W) / (endPs * 50)), 1000);
+            view.scale = Math.min(Math.max(view.scale * f, (W - LABEL_W) / (Math.max(endPs, extent.to) * 50)), 1000);
             view.t = t - (mx - LABEL_W) / view.scale;
         }
         tip.hidden = true;
@@ -954,6 +1281,7 @@
     window.addEventListener('resize', function () {
         var keep = {t: view.t, scale: view.scale * (W - LABEL_W)};
         resize();
+        layout(H - AXIS_H);
         view.scale = keep.scale / (W - LABEL_W);
         request();
     });
@@ -975,6 +1303,171 @@
     sw('#e6550d', 'fence wait');
     sw(RETRANSMIT, 'retransmit / CM resend');
     sw(DROP, 'drop');
+    sw(INLINE, 'inline post');
+    sw(PAUSE, 'PFC pause');
+    sw('rgba(33,113,181,0.75)', 'bytes queued');
+
+    // Collapsing, filtering and the keyboard. The state is kept in the address's hash (filter=TEXT, collapsed=all or
+    // a comma-separated list of groups) next to from=, to= and hover=, so a link opens the same view.
+    function hashParams() {
+        var out = {};
+        window.location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
+            var e = kv.indexOf('=');
+            if (e > 0) {
+                out[kv.slice(0, e)] = kv.slice(e + 1);
+            }
+        });
+        return out;
+    }
+
+    function saveHash() {
+        var hp = hashParams();
+        delete hp.filter;
+        delete hp.collapsed;
+        var names = Object.keys(collapsed).filter(function (g) {
+            return collapsed[g];
+        }).sort();
+        var parts = Object.keys(hp).map(function (k4) {
+            return k4 + '=' + hp[k4];
+        });
+        if (filterText !== '') {
+            parts.push('filter=' + encodeURIComponent(filterText));
+        }
+        if (names.length > 0) {
+            parts.push('collapsed=' + (names.length === multiGroups().length ? 'all'
+                : names.map(encodeURIComponent).join(',')));
+        }
+        var url = window.location.href.replace(/#.*$/, '') + (parts.length ? '#' + parts.join('&') : '');
+        try {
+            window.history.replaceState(null, '', url);
+        } catch (err) {
+            // some browsers refuse replaceState on file:// pages: the view still changes
+        }
+    }
+
+    /** The groups with more than one lane (those that collapse). */
+    function multiGroups() {
+        return groupNames.filter(function (g, k5) {
+            return groupSize[k5] > 1;
+        });
+    }
+
+    function relayout() {
+        var keepY = view.y;
+        layout(H - AXIS_H);
+        view.y = Math.max(0, Math.min(Math.max(0, totalH - (H - AXIS_H) + 20), keepY));
+        saveHash();
+        tip.hidden = true;
+        request();
+    }
+
+    function toggleGroup(name) {
+        collapsed[name] = !collapsed[name];
+        relayout();
+    }
+
+    function setAll(c) {
+        multiGroups().forEach(function (g) {
+            collapsed[g] = c;
+        });
+        relayout();
+    }
+
+    var filterBox = document.getElementById('filter');
+    filterBox.addEventListener('input', function () {
+        filterText = filterBox.value;
+        relayout();
+    });
+    document.getElementById('collapse').addEventListener('click', function () {
+        setAll(true);
+    });
+    document.getElementById('expand').addEventListener('click', function () {
+        setAll(false);
+    });
+    window.addEventListener('keydown', function (e) {
+        if (e.target === filterBox) {
+            if (e.key === 'Escape') {
+                filterBox.value = '';
+                filterText = '';
+                filterBox.blur();
+                relayout();
+            }
+            return;
+        }
+        if (e.ctrlKey || e.metaKey || e.altKey) {
+            return;
+        }
+        var span = (W - LABEL_W) / view.scale;
+        var handled = true;
+        switch (e.key) {
+            case '/':
+                filterBox.focus();
+                break;
+            case 'c':
+                setAll(true);
+                break;
+            case 'e':
+                setAll(false);
+                break;
+            case 'f':
+            case '0':
+                fit();
+                request();
+                break;
+            case '+':
+            case '=':
+            case '-':
+                var mid = view.t + span / 2;
+                view.scale *= e.key === '-' ? 1 / 1.5 : 1.5;
+                view.t = mid - (W - LABEL_W) / 2 / view.scale;
+                request();
+                break;
+            case 'ArrowLeft':
+            case 'ArrowRight':
+                view.t += (e.key === 'ArrowLeft' ? -0.2 : 0.2) * span;
+                request();
+                break;
+            case 'ArrowUp':
+            case 'ArrowDown':
+                view.y = Math.max(0, Math.min(Math.max(0, totalH - (H - AXIS_H) + 20), view.y
+                    + (e.key === 'ArrowUp' ? -60 : 60)));
+                request();
+                break;
+            default:
+                handled = false;
+        }
+        if (handled) {
+            e.preventDefault();
+            tip.hidden = true;
+        }
+    });
+
+    function stateFromHash() {
+        var hp = hashParams();
+        if (hp.filter !== undefined) {
+            try {
+                filterText = decodeURIComponent(hp.filter);
+            } catch (err) {
+                filterText = hp.filter;
+            }
+            filterBox.value = filterText;
+        }
+        if (hp.collapsed !== undefined) {
+            if (hp.collapsed === 'all') {
+                multiGroups().forEach(function (g) {
+                    collapsed[g] = true;
+                });
+            } else {
+                hp.collapsed.split(',').forEach(function (g) {
+                    try {
+                        collapsed[decodeURIComponent(g)] = true;
+                    } catch (err) {
+                        collapsed[g] = true;
+                    }
+                });
+            }
+        }
+    }
 
     // timeline.html#from=PS&to=PS (picoseconds) opens the page on that interval.
     function fromHash() {
@@ -987,12 +1480,26 @@
         return false;
     }
 
+    // timeline.html#keys=ce (for links and tests): presses those keys once the page is drawn, as a person would.
+    function keysFromHash() {
+        var k6 = hashParams().keys;
+        if (k6) {
+            decodeURIComponent(k6).split('').forEach(function (c) {
+                window.dispatchEvent(new KeyboardEvent('keydown', {key: c}));
+            });
+            draw();
+        }
+    }
+
     resize();
+    stateFromHash();
+    layout(H - AXIS_H);
     fit();
     fromHash();
     state.loadMs = Math.round(performance.now() - started);
     draw();
     state.ready = true;
     publish();
+    keysFromHash();
     hoverFromHash();
 }());

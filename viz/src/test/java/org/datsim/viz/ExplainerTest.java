@@ -140,6 +140,40 @@ class ExplainerTest {
         assertFalse(t.contains("atomic"), t);
     }
 
+    /** A Read and a fenced Send on A/ep1, the Send's post line with or without {@code "inline": true}. */
+    private static Explanation readThenFencedSend(boolean inline) {
+        Explainer x = new Explainer();
+        x.accept(post(1_000_000, 1, "rdma_read", null));
+        TraceEvent send = post(1_060_000, 2, "send", "DAT_COMPLETION_BARRIER_FENCE_FLAG");
+        x.accept(inline ? send.attr("inline", Boolean.TRUE) : send);
+        x.accept(TraceEvent.of(1_150_000, TraceEvent.START, "A").ep("A/ep1").op(1));
+        x.accept(TraceEvent.of(1_210_000, TraceEvent.FENCE_WAIT, "A").ep("A/ep1").op(2).attr("opcode", "send")
+                .attr("waiting_for", new long[] {1}).attr("reason", "barrier fence"));
+        x.accept(TraceEvent.of(3_000_000, TraceEvent.START, "A").ep("A/ep1").op(2));
+        return x.explain();
+    }
+
+    @Test
+    void anInlineSendThatAFenceHeldIsToldItsPayloadWasCapturedAtThePost() {
+        Explanation x = readThenFencedSend(true);
+        String t = text(x);
+        assertTrue(t.contains("was posted inline: the provider copied its bytes into the work request now"
+                + " (IBV_SEND_INLINE, its length within hca.max_inline)"), t);
+        List<String> warned = x.notableSentences().stream().filter(n -> n.contains("captured at post")).toList();
+        assertEquals(List.of("at 3 us op 2 (send, BARRIER_FENCE) carries the payload captured at post, before the"
+                + " fence released: it went inline, so the fence held only its start, not the inline copy of its"
+                + " bytes, which was made before op 1 (rdma_read) had finished; if its buffer is where op 1"
+                + " (rdma_read) placed data, it sent the bytes from before that (stale). Post it after their"
+                + " completion, make it longer than hca.max_inline, or set hca.max_inline to 0"), warned);
+        assertTrue(t.contains("inline payloads copied at the post before a fence released"), t);
+    }
+
+    @Test
+    void aSendNotPostedInlineHasNoInlineWords() {
+        String t = text(readThenFencedSend(false));
+        assertFalse(t.contains("inline"), t);
+    }
+
     @Test
     void anAtomicHeldForAReadCreditSaysAtomicsTakeReadCredits() {
         Explainer x = new Explainer();

@@ -180,7 +180,7 @@ final class ConnectionCalls extends ProviderPart {
         ep.remoteHost = -1;
         ep.disconnectSent = false;
         ep.requestsInFlight = 0;
-        ep.suppressedUnreaped = 0;
+        ep.requestsReaped = ep.requestCompletions; // completions of the old connection free nothing more
         ep.receivesPosted = 0;
         return DatReturn.SUCCESS;
     }

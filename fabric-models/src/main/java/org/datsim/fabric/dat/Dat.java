@@ -114,6 +114,10 @@ public final class Dat {
     public static final int DTO_ERR_LOCAL_EP = 3;
     /** DAT_DTO_ERR_LOCAL_PROTECTION. */
     public static final int DTO_ERR_LOCAL_PROTECTION = 4;
+    /** DAT_DTO_ERR_BAD_RESPONSE. */
+    public static final int DTO_ERR_BAD_RESPONSE = 5;
+    /** DAT_DTO_FAILURE: an alias of DAT_DTO_ERR_FLUSHED's value, dapl's status for a completion it cannot map. */
+    public static final int DTO_FAILURE = 1;
     /** DAT_DTO_ERR_REMOTE_ACCESS. */
     public static final int DTO_ERR_REMOTE_ACCESS = 6;
     /** DAT_DTO_ERR_REMOTE_RESPONDER. */
@@ -168,6 +172,11 @@ public final class Dat {
     public static final int EP_STATE_PASSIVE_CONNECTION_PENDING = 4;
     /** DAT_EP_STATE_ACTIVE_CONNECTION_PENDING. */
     public static final int EP_STATE_ACTIVE_CONNECTION_PENDING = 6;
+    /**
+     * DAT_EP_STATE_TENTATIVE_CONNECTION_PENDING: a provider-created endpoint of a PSP with DAT_PSP_PROVIDER_FLAG,
+     * which this provider does not support, so no endpoint reaches it; named for the checks that refuse it.
+     */
+    public static final int EP_STATE_TENTATIVE_CONNECTION_PENDING = 7;
     /** DAT_EP_STATE_CONNECTED. */
     public static final int EP_STATE_CONNECTED = 9;
     /** DAT_EP_STATE_DISCONNECT_PENDING. */

@@ -35,6 +35,12 @@ public final class DatEvent {
      * DAT_IB_CMP_AND_SWAP = 1), or -1.
      */
     int extType = -1;
+    /**
+     * For a request completion (Send, RDMA Write, RDMA Read, bind, atomic): its place among its endpoint's request
+     * completions, from 1 ({@link Ep#requestCompletions} when it completed); reaping it frees the request-queue slots
+     * of it and of every request of the endpoint that completed before it (rule 11). 0 for other events.
+     */
+    long requestSeq;
     /** The SRQ a receive completion's buffer was posted to, or the SRQ of a low-watermark event; else null. */
     Srq srq;
 

@@ -285,7 +285,10 @@ public final class DatProvider {
         return core.ep.epCreate(ia, pz, recvEvd, requestEvd, connectEvd, attr, ep);
     }
 
-    /** dat_ep_free. See {@code EpCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE. */
+    /**
+     * dat_ep_free. See {@code EpCalls}; returns DAT_SUCCESS, DAT_INVALID_HANDLE, or DAT_INVALID_STATE for an
+     * endpoint in RESERVED, PASSIVE_CONNECTION_PENDING or TENTATIVE_CONNECTION_PENDING.
+     */
     public int epFree(Ep ep) {
         return core.ep.epFree(ep);
     }

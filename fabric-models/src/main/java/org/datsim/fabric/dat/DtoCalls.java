@@ -101,7 +101,8 @@ final class DtoCalls extends ProviderPart {
      *     DISCONNECTED (as dapl); DAT_INVALID_PARAMETER for bad flags, too many segments or a segment outside its
      *     LMR; DAT_PRIVILEGES_VIOLATION for an unknown lmr_context or a missing local privilege;
      *     DAT_PROTECTION_VIOLATION for an LMR of another PZ; DAT_LENGTH_ERROR for a message over the limit or RDMA
-     *     lengths that differ; DAT_INSUFFICIENT_RESOURCES when max_request_dtos are outstanding
+     *     lengths that differ; DAT_INSUFFICIENT_RESOURCES/DAT_RESOURCE_MEMORY when max_request_dtos slots are taken
+     *     (rule 11: a completed request keeps its slot until its completion, or a later one, is reaped)
      */
     private int postRequest(Ep ep, int opcode, LmrTriplet[] iov, long cookie, RmrTriplet remote, int flags,
             Out<Long> opId) {
@@ -148,14 +149,16 @@ final class DtoCalls extends ProviderPart {
             return err(DatReturn.LENGTH_ERROR, 0);
         }
         if (ep.requestsInFlight >= ep.attr.maxRequestDtos()) {
-            return err(DatReturn.INSUFFICIENT_RESOURCES, DatReturn.SUB_RESOURCE_TEP);
+            // Rule 11: no free request-queue slot. dapl's cookie ring has max_request_dtos cookies, and
+            // dapls_dto_cookie_alloc returns DAT_ERROR(DAT_INSUFFICIENT_RESOURCES, DAT_RESOURCE_MEMORY).
+            return err(DatReturn.INSUFFICIENT_RESOURCES, DatReturn.SUB_RESOURCE_MEMORY);
         }
         WorkRequest wr = newWorkRequest(ep, opcode, iov, cookie, flags, remote);
         if (setup != null) {
             setup.accept(wr);
         }
         ep.requestsInFlight++;
-        traceOp(ep, wr, TraceEvent.POST);
+        traceOp(ep, wr, TraceEvent.POST, ep.ia.host.hca.postsInline(wr));
         ep.ia.host.hca.postRequest(wr);
         opId.value = wr.opId;
         return DatReturn.SUCCESS;
@@ -191,7 +194,7 @@ final class DtoCalls extends ProviderPart {
             return ret;
         }
         if (ep.receivesPosted >= ep.attr.maxRecvDtos()) {
-            return err(DatReturn.INSUFFICIENT_RESOURCES, DatReturn.SUB_RESOURCE_TEP);
+            return err(DatReturn.INSUFFICIENT_RESOURCES, DatReturn.SUB_RESOURCE_MEMORY); // as dapl: no cookie
         }
         WorkRequest wr = newWorkRequest(ep, WorkRequest.RECV, iov, cookie, flags, null);
         ep.receivesPosted++;
@@ -268,11 +271,22 @@ final class DtoCalls extends ProviderPart {
     }
 
     void traceOp(Ep ep, WorkRequest wr, String kind) {
+        traceOp(ep, wr, kind, false);
+    }
+
+    /**
+     * Traces a post; {@code inline} adds {@code "inline": true} (only then: a post that is not inline has no such
+     * field, so traces without inline posts stay as they were).
+     */
+    void traceOp(Ep ep, WorkRequest wr, String kind, boolean inline) {
         if (trace.isEnabled()) {
             TraceEvent e = TraceEvent.of(sim.now(), kind, ep.ia.host.name).ep(ep.name()).op(wr.opId)
                     .cookie(wr.cookie).attr("opcode", wr.opName()).attr("bytes", wr.length);
             if (wr.flags != 0) {
                 e.attr("flags", Dat.COMPLETION_FLAGS.flagNames(wr.flags));
+            }
+            if (inline) {
+                e.attr("inline", Boolean.TRUE);
             }
             trace.fire(e);
         }
@@ -306,11 +320,9 @@ final class DtoCalls extends ProviderPart {
                     b.lmr().bindRefs--; // the flushed bind never executed: give back the LMR it held
                 }
             }
-            if (status == Dat.DTO_SUCCESS && (wr.flags & Dat.COMPLETION_SUPPRESS_FLAG) != 0) {
-                ep.suppressedUnreaped++; // its slot stays taken until a later signalled completion is reaped
-            } else {
-                ep.requestsInFlight--;
-            }
+            // Rule 11: its slot stays taken until its completion, or a later one of this request queue (for a
+            // suppressed one), is reaped by dat_evd_wait or dat_evd_dequeue (EvdCalls.evdDequeue frees it).
+            ep.requestCompletions++;
             deliver(ep.requestEvd, wr);
             core.cm.maybeFinishGracefulDisconnect(ep);
         }
@@ -337,12 +349,18 @@ final class DtoCalls extends ProviderPart {
                 if (wr.heldBehind() >= 0) {
                     e.attr("held_behind", wr.heldBehind()).attr("finished_ps", wr.finishedPs());
                 }
+                if (wr.overtookRead() >= 0) {
+                    e.attr("overtook_read", wr.overtookRead());
+                }
                 trace.fire(e);
             }
+            long requestSeq = wr.opcode == WorkRequest.RECV ? 0 : ep.requestCompletions;
             if (!suppressed && wr.opcode == WorkRequest.BIND && !core.bindAsDtoEvent) {
-                core.post(evd, new DatEvent(Dat.RMR_BIND_COMPLETION_EVENT, evd, ep, wr.cookie, status, 0,
+                DatEvent e = new DatEvent(Dat.RMR_BIND_COMPLETION_EVENT, evd, ep, wr.cookie, status, 0,
                         Dat.DTO_BIND_MW, null, ((Rmr.Binding) wr.bindTarget).rmr(), wr.opId, sim.now(),
-                        (wr.flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0));
+                        (wr.flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0);
+                e.requestSeq = requestSeq;
+                core.post(evd, e);
             } else if (!suppressed) {
                 // Rule 14: on a SOLICITED_WAIT receive stream only a solicited Send (or a failure) notifies.
                 boolean silent = wr.opcode == WorkRequest.RECV && status == Dat.DTO_SUCCESS && !wr.solicited
@@ -360,6 +378,7 @@ final class DtoCalls extends ProviderPart {
                 if (wr.opcode == WorkRequest.RECV) {
                     e.srq = ep.srq; // the SRQ's receive stays outstanding until this completion is reaped
                 }
+                e.requestSeq = requestSeq;
                 core.post(evd, e);
             }
         }

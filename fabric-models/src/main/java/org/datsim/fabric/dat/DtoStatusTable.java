@@ -8,11 +8,9 @@ import org.datsim.fabric.hca.WorkRequest;
  * DAT_DTO_COMPLETION_STATUS (dapl's openib_common/cq.c, dapls_ib_get_dto_status, does the same from
  * {@code ibv_wc_status}), the DAT operations into the HCA's opcodes and back.
  *
- * <p>Where this table differs from cq.c (kept so that the model's DAT statuses stay what they were; a fix of the
- * error statuses belongs here): IBV_WC_REM_OP_ERR gives DAT_DTO_ERR_TRANSPORT (cq.c: DAT_DTO_ERR_REMOTE_RESPONDER).
- * The model reports it for a request that finds the responder's queue pair not ready, and for a Send longer than
- * the receive it took (a real HCA reports that one as IBV_WC_REM_INV_REQ_ERR at the requester). Every other row is
- * cq.c's.
+ * <p>The status rows are cq.c's {@code ib_status_map}, every one of them, with its fallback for a status not in it
+ * (DAT_DTO_FAILURE, which is DAT_DTO_ERR_FLUSHED's value). The HCA model produces only some of these statuses; the
+ * others are here so that the table is cq.c's and nothing else.
  */
 public final class DtoStatusTable {
 
@@ -23,26 +21,34 @@ public final class DtoStatusTable {
      * Translates an HCA work-completion status into a DAT_DTO_COMPLETION_STATUS.
      *
      * @param wcStatus a {@link WcStatus}, or a negative value (no status yet), returned as it is
-     * @return the DAT status
+     * @return the DAT status: cq.c's row for the status, DAT_DTO_FAILURE for one cq.c does not know
      */
     public static int datStatus(int wcStatus) {
         switch (wcStatus) {
             case WcStatus.SUCCESS: return Dat.DTO_SUCCESS;
             case WcStatus.LOC_LEN_ERR: return Dat.DTO_ERR_LOCAL_LENGTH;
             case WcStatus.LOC_QP_OP_ERR: return Dat.DTO_ERR_LOCAL_EP;
+            case WcStatus.LOC_EEC_OP_ERR: return Dat.DTO_ERR_TRANSPORT;
             case WcStatus.LOC_PROT_ERR: return Dat.DTO_ERR_LOCAL_PROTECTION;
             case WcStatus.WR_FLUSH_ERR: return Dat.DTO_ERR_FLUSHED;
             case WcStatus.MW_BIND_ERR: return Dat.RMR_OPERATION_FAILED;
+            case WcStatus.BAD_RESP_ERR: return Dat.DTO_ERR_BAD_RESPONSE;
+            case WcStatus.LOC_ACCESS_ERR: return Dat.DTO_ERR_LOCAL_PROTECTION;
             case WcStatus.REM_INV_REQ_ERR: return Dat.DTO_ERR_REMOTE_RESPONDER;
             case WcStatus.REM_ACCESS_ERR: return Dat.DTO_ERR_REMOTE_ACCESS;
-            case WcStatus.REM_OP_ERR: return Dat.DTO_ERR_TRANSPORT; // cq.c: DAT_DTO_ERR_REMOTE_RESPONDER (see above)
+            case WcStatus.REM_OP_ERR: return Dat.DTO_ERR_REMOTE_RESPONDER;
             case WcStatus.RETRY_EXC_ERR: return Dat.DTO_ERR_TRANSPORT;
             case WcStatus.RNR_RETRY_EXC_ERR: return Dat.DTO_ERR_RECEIVER_NOT_READY;
+            case WcStatus.LOC_RDD_VIOL_ERR: return Dat.DTO_ERR_LOCAL_PROTECTION;
+            case WcStatus.REM_INV_RD_REQ_ERR: return Dat.DTO_ERR_REMOTE_RESPONDER;
+            case WcStatus.REM_ABORT_ERR: return Dat.DTO_ERR_REMOTE_RESPONDER;
+            case WcStatus.INV_EECN_ERR: return Dat.DTO_ERR_TRANSPORT;
+            case WcStatus.INV_EEC_STATE_ERR: return Dat.DTO_ERR_TRANSPORT;
+            case WcStatus.FATAL_ERR: return Dat.DTO_ERR_TRANSPORT;
+            case WcStatus.RESP_TIMEOUT_ERR: return Dat.DTO_ERR_RECEIVER_NOT_READY;
+            case WcStatus.GENERAL_ERR: return Dat.DTO_ERR_TRANSPORT;
             default:
-                if (wcStatus < 0) {
-                    return wcStatus;
-                }
-                throw new IllegalArgumentException("no DAT status for work-completion status " + wcStatus);
+                return wcStatus < 0 ? wcStatus : Dat.DTO_FAILURE; // cq.c: a status not in its map
         }
     }
 

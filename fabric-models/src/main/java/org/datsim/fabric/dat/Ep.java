@@ -30,8 +30,16 @@ public final class Ep extends DatHandle {
     int cmResends;
     /** The pending resend timer of {@link #cmAwaiting}. */
     long cmTimer;
+    /**
+     * Request-queue slots in use (rule 11): requests posted whose completion, or a later one of this endpoint's
+     * request queue, has not yet been reaped by dat_evd_wait or dat_evd_dequeue (dapl's cookie ring; the HCA's
+     * send-queue entries are freed the same way, when a completion is polled).
+     */
     int requestsInFlight;
-    int suppressedUnreaped;
+    /** How many requests of this endpoint have completed (signalled, suppressed or failed), in completion order. */
+    long requestCompletions;
+    /** The {@link DatEvent#requestSeq} of the last request completion whose reaping freed slots. */
+    long requestsReaped;
     int receivesPosted;
     /** dat_ep_set_watermark: the soft and hard high watermarks (-1 is DAT_WATERMARK_INFINITE). */
     int softHighWatermark = -1;
@@ -65,7 +73,10 @@ public final class Ep extends DatHandle {
         return attr;
     }
 
-    /** Returns the request operations posted and not yet completed. */
+    /**
+     * Returns the request-queue slots in use: requests posted whose completion (or a later one of the same request
+     * queue) has not been reaped yet (rule 11).
+     */
     public int requestsInFlight() {
         return requestsInFlight;
     }
@@ -86,6 +97,8 @@ public final class Ep extends DatHandle {
                 return DatReturn.SUB_INVALID_STATE_EP_RESERVED;
             case Dat.EP_STATE_PASSIVE_CONNECTION_PENDING:
                 return DatReturn.SUB_INVALID_STATE_EP_PASSCONNPENDING;
+            case Dat.EP_STATE_TENTATIVE_CONNECTION_PENDING:
+                return DatReturn.SUB_INVALID_STATE_EP_TENTCONNPENDING;
             case Dat.EP_STATE_CONNECTED:
                 return DatReturn.SUB_INVALID_STATE_EP_CONNECTED;
             case Dat.EP_STATE_DISCONNECT_PENDING:

@@ -145,14 +145,22 @@ final class EpCalls extends ProviderPart {
     }
 
     /**
-     * dat_ep_free. A connected endpoint is disconnected abruptly first; its outstanding operations are flushed.
+     * dat_ep_free. A connected endpoint is disconnected abruptly first; its outstanding operations are flushed. An
+     * endpoint that an RSP holds (RESERVED), or whose connection request awaits the consumer's decision
+     * (PASSIVE_CONNECTION_PENDING, TENTATIVE_CONNECTION_PENDING), is refused (dat_ep_free(3DAT); dapl_ep_free.c
+     * checks the same three states and names the state in the subtype, dapls_ep_state_subtype).
      *
      * @param ep the endpoint
-     * @return DAT_SUCCESS or DAT_INVALID_HANDLE
+     * @return DAT_SUCCESS, DAT_INVALID_HANDLE, or DAT_INVALID_STATE with the subtype of the endpoint's state
+     *     (DAT_INVALID_STATE_EP_RESERVED, _EP_PASSCONNPENDING or _EP_TENTCONNPENDING)
      */
     public int epFree(Ep ep) {
         if (bad(ep, Ep.class)) {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EP);
+        }
+        if (ep.state == Dat.EP_STATE_RESERVED || ep.state == Dat.EP_STATE_PASSIVE_CONNECTION_PENDING
+                || ep.state == Dat.EP_STATE_TENTATIVE_CONNECTION_PENDING) {
+            return err(DatReturn.INVALID_STATE, ep.stateSubtype());
         }
         abortEndpoint(ep);
         ep.freed = true;

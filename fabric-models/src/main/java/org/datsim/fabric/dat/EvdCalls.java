@@ -138,10 +138,12 @@ final class EvdCalls extends ProviderPart {
         if (e == null) {
             return err(DatReturn.QUEUE_EMPTY, 0);
         }
-        if (e.number == Dat.DTO_COMPLETION_EVENT && e.operation != Dat.DTO_RECEIVE && e.ep != null) {
-            // Rule 11: request slots of suppressed completions are freed when a later signalled one is reaped.
-            e.ep.requestsInFlight -= e.ep.suppressedUnreaped;
-            e.ep.suppressedUnreaped = 0;
+        if (e.requestSeq > 0 && e.requestSeq > e.ep.requestsReaped) {
+            // Rule 11: reaping a request completion frees its slot and those of the requests of its endpoint that
+            // completed before it (suppressed ones, whose completions are never queued), as dapl's cookie ring
+            // does (dapls_cb_put moves the ring's tail up to the reaped cookie).
+            e.ep.requestsInFlight -= (int) (e.requestSeq - e.ep.requestsReaped);
+            e.ep.requestsReaped = e.requestSeq;
         }
         core.released(e);
         event.value = e;

@@ -243,7 +243,7 @@ final class MemoryCalls extends ProviderPart {
             return err(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_EP_EVD_REQUEST);
         }
         if (ep.requestsInFlight >= ep.attr.maxRequestDtos()) {
-            return err(DatReturn.INSUFFICIENT_RESOURCES, DatReturn.SUB_RESOURCE_TEP); // rule 22
+            return err(DatReturn.INSUFFICIENT_RESOURCES, DatReturn.SUB_RESOURCE_MEMORY); // rule 22, as dapl: no cookie
         }
         int newContext = unbind ? 0 : ep.ia.host.nextContext();
         WorkRequest wr = new WorkRequest(core.nextOpId++, WorkRequest.BIND, ep.qp, cookie, flags, new long[0],

@@ -21,6 +21,7 @@ final class Completions implements CompletionSink {
     private final Simulator sim;
     private final long pcieLatency;
     private final DmaWriter dma;
+    private final org.datsim.fabric.memory.HostMemory memory;
     /** Set once by {@link #connect}. */
     private SendScheduler sendScheduler;
     /** Set once by {@link #connect}. */
@@ -37,6 +38,7 @@ final class Completions implements CompletionSink {
         this.sim = c.sim;
         this.pcieLatency = c.pcieLatency;
         this.dma = dma;
+        this.memory = c.memory;
     }
 
     /** Wires the parts this one calls back, once, when the {@link Hca} is built. */
@@ -54,6 +56,9 @@ final class Completions implements CompletionSink {
         wr.status = status;
         wr.done = true;
         wr.finishedPs = sim.now();
+        if (wr.opcode == WorkRequest.RDMA_READ) {
+            overtaken(wr);
+        }
         drain(wr.qp);
         QueuePair qp = wr.qp;
         if ((qp.ackTimerEvent != 0 || qp.rc != null) && ReliableTransport.firstUnfinished(qp) == null) {
@@ -71,6 +76,30 @@ final class Completions implements CompletionSink {
         if ((wr.isReadLike() || wr.opcode == WorkRequest.BIND) && qp.fenced) {
             qp.fenced = false; // the fenced request is looked at again
             sendScheduler.wake(qp);
+        }
+    }
+
+    /**
+     * An RDMA Read has finished (its data, if any, is in memory): every later operation of its queue pair that carried
+     * bytes of the Read's target read before they landed, and that differ from what the memory holds now, overtook it
+     * ({@link WorkRequest#overtookRead()}). Nothing to do unless such bytes were kept (only while tracing).
+     */
+    private void overtaken(WorkRequest read) {
+        for (WorkRequest w : read.qp.outstanding) {
+            if (w.capturedBeforeRead != read) {
+                continue;
+            }
+            for (int i = 0; i < w.capturedAt.size() && w.overtookRead < 0; i++) {
+                byte[] then = w.capturedBytes.get(i);
+                byte[] now = new byte[then.length];
+                memory.dmaRead(w.capturedAt.get(i)[0], now, 0, now.length);
+                if (!java.util.Arrays.equals(then, now)) {
+                    w.overtookRead = read.opId;
+                }
+            }
+            w.capturedBeforeRead = null;
+            w.capturedAt = null;
+            w.capturedBytes = null;
         }
     }
 

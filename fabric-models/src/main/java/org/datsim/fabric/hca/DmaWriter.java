@@ -18,6 +18,8 @@ final class DmaWriter {
     private final HcaContext c;
     private final int hostId;
     private final int piece;
+    /** PCIe's time for a whole piece, the usual one (all but a packet's last). */
+    private final long pieceTime;
     /** When the writes scheduled so far have all crossed PCIe's data rate. */
     private long dmaWriteFree;
 
@@ -28,6 +30,7 @@ final class DmaWriter {
         this.c = c;
         this.hostId = c.hostId;
         this.piece = c.writePiece;
+        this.pieceTime = pcieRate.transmitTimePs(piece);
     }
 
     /**
@@ -54,7 +57,8 @@ final class DmaWriter {
         while (done < len) {
             int n = Math.min(piece, len - done);
             done += n;
-            free = Math.max(free, at - link.transmitTimePs(len - done)) + pcieRate.transmitTimePs(n);
+            free = Math.max(free, at - link.transmitTimePs(len - done))
+                    + (n == piece ? pieceTime : pcieRate.transmitTimePs(n));
         }
         dmaWriteFree = free;
         return free + pcieLatency - now;

@@ -322,6 +322,18 @@ public final class Hca implements NetworkNode {
     }
 
     /**
+     * Tells whether {@link #postRequest} will post a request inline (a Send or RDMA Write of at most
+     * {@code hca.max_inline} bytes, as dapl decides it): the CPU copies its payload at the post, so the bytes it
+     * carries are those of the post's moment even when a barrier fence holds its start.
+     *
+     * @param wr a request not yet posted
+     * @return true if it goes inline
+     */
+    public boolean postsInline(WorkRequest wr) {
+        return sendEngine.inlines(wr);
+    }
+
+    /**
      * Posts a receive. On a queue pair in the error state it is flushed at once.
      *
      * @param wr the receive

@@ -83,8 +83,54 @@ final class PayloadReader {
             System.arraycopy(wr.inlineData, (int) p.offset, data, 0, p.length);
         } else {
             wr.copySegments(memory, p.offset, data, p.length, false);
+            if (wr.qp.fenceSources > 0 && c.trace.isEnabled()) {
+                noteReadsNotLanded(wr, p.offset, data, p.length);
+            }
         }
         p.payloadPending = false;
+    }
+
+    /**
+     * A Send's or RDMA Write's payload bytes {@code data[0, len)} (message offset {@code off}) were just read from
+     * memory: if an earlier RDMA Read of its queue pair still to land targets any of them, keeps those bytes (and
+     * where they came from) so that the Read's completion can tell whether the operation carried bytes the Read was
+     * about to replace ({@link Completions}). Only while the trace is on, for the trace's {@code overtook_read}.
+     */
+    private static void noteReadsNotLanded(WorkRequest wr, long off, byte[] data, int len) {
+        for (WorkRequest r : wr.qp.outstanding) {
+            if (r == wr) {
+                return;
+            }
+            if (r.opcode != WorkRequest.RDMA_READ || r.done) {
+                continue;
+            }
+            long skip = off;
+            int done = 0;
+            for (int s = 0; s < wr.segAddress.length && done < len; s++) {
+                if (skip >= wr.segLength[s]) {
+                    skip -= wr.segLength[s];
+                    continue;
+                }
+                int n = (int) Math.min(wr.segLength[s] - skip, len - done);
+                long a0 = wr.segAddress[s] + skip;
+                for (int t = 0; t < r.segAddress.length; t++) {
+                    long lo = Math.max(a0, r.segAddress[t]);
+                    long hi = Math.min(a0 + n, r.segAddress[t] + r.segLength[t]);
+                    if (lo < hi) {
+                        if (wr.capturedAt == null) {
+                            wr.capturedAt = new java.util.ArrayList<>();
+                            wr.capturedBytes = new java.util.ArrayList<>();
+                        }
+                        wr.capturedBeforeRead = r;
+                        wr.capturedAt.add(new long[] {lo});
+                        int from = done + (int) (lo - a0);
+                        wr.capturedBytes.add(java.util.Arrays.copyOfRange(data, from, from + (int) (hi - lo)));
+                    }
+                }
+                done += n;
+                skip = 0;
+            }
+        }
     }
 
     /** Before the referenced bytes change: copies every payload still held by reference. */

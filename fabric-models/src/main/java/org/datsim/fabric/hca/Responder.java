@@ -229,9 +229,11 @@ final class Responder {
                 qp.listener.requestArrived();
                 WorkRequest recv = taken;
                 if (wr.length > recv.length) {
+                    // A length error is an invalid request: NAK-Invalid Request, IBV_WC_REM_INV_REQ_ERR at the
+                    // requester (DAT_DTO_ERR_REMOTE_RESPONDER), IBV_WC_LOC_LEN_ERR on the receive.
                     qp.dropping = wr;
                     recv.transferred = 0;
-                    reply(qp, wr, Packet.NAK, WcStatus.REM_OP_ERR);
+                    reply(qp, wr, Packet.NAK, WcStatus.REM_INV_REQ_ERR);
                     completions.failReceive(qp, recv, WcStatus.LOC_LEN_ERR);
                     p.release();
                     return;

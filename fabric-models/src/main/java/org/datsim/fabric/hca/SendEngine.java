@@ -193,9 +193,9 @@ final class SendEngine implements SendScheduler {
             return;
         }
         long doorbell = pcieLatency;
-        if (maxInline > 0 && wr.length <= maxInline
-                && (wr.opcode == WorkRequest.SEND || wr.opcode == WorkRequest.RDMA_WRITE)) {
-            // The CPU copies the payload into the WQE now and writes both through the doorbell (BlueFlame).
+        if (inlines(wr)) {
+            // The CPU copies the payload into the WQE now and writes both through the doorbell (BlueFlame): the
+            // bytes are those of the post's moment, whatever a fence later holds (rule 17 delays only the start).
             byte[] data = new byte[(int) wr.length];
             int done = 0;
             for (int s = 0; s < wr.segAddress.length; s++) {
@@ -209,6 +209,19 @@ final class SendEngine implements SendScheduler {
         // An inline doorbell takes longer than a plain one, so doorbells may overtake each other: each event finds
         // its work request by slot, not by FIFO order.
         sim.schedule(doorbell, doorbellHandler, doorbells.put(wr));
+    }
+
+    /**
+     * Tells whether a request is posted inline, as dapl's openib_common/dapl_ib_dto.h (dapls_ib_post_send) decides
+     * it: a Send or RDMA Write whose total length is at most the inline size gets IBV_SEND_INLINE, whatever its
+     * completion flags (a fence too); RDMA Reads, atomics and binds never. {@code hca.max_inline} 0 turns inline off.
+     *
+     * @param wr the request
+     * @return true if its payload is copied into the WQE at the post
+     */
+    boolean inlines(WorkRequest wr) {
+        return maxInline > 0 && wr.length <= maxInline
+                && (wr.opcode == WorkRequest.SEND || wr.opcode == WorkRequest.RDMA_WRITE);
     }
 
     private void doorbell(WorkRequest wr) {

@@ -92,6 +92,15 @@ public final class WorkRequest implements PacketOperation {
     long finishedPs = -1;
     /** The earlier operation whose completion held this one's back (rule 2), or -1. */
     long heldBehind = -1;
+    /**
+     * A Send or RDMA Write whose payload the HCA read from memory that an earlier RDMA Read of its queue pair had not
+     * yet filled (traced only): the Read, and per piece read the address and the bytes carried; null if none.
+     */
+    WorkRequest capturedBeforeRead;
+    java.util.ArrayList<long[]> capturedAt;
+    java.util.ArrayList<byte[]> capturedBytes;
+    /** The RDMA Read whose data this operation's payload missed (bytes carried differ from memory then), or -1. */
+    long overtookRead = -1;
     /** A receive: the queue pair whose incoming Send took it (its own, or one of its shared receive queue's). */
     QueuePair takenBy;
     /** The payload of an inline Send or RDMA Write, copied by the CPU at post time; null if not inline. */
@@ -213,6 +222,15 @@ public final class WorkRequest implements PacketOperation {
      */
     public long heldBehind() {
         return heldBehind;
+    }
+
+    /**
+     * Returns the id of an earlier RDMA Read of the queue pair that this Send or RDMA Write overtook: its payload was
+     * read from the Read's target before the Read's data landed there, and the bytes it carried differ from what that
+     * memory held when the Read finished; -1 if not (or if the trace was off, which is when this is looked for).
+     */
+    public long overtookRead() {
+        return overtookRead;
     }
 
     /** Returns when the transport finished the operation, in picoseconds, or -1 if unknown (failed or flushed). */

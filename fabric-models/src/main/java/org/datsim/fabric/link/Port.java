@@ -4,6 +4,8 @@ import java.util.ArrayDeque;
 import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.time.DataRate;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
 
 /**
  * The sending side of one direction of a link. Packets queue in FIFO order; each occupies the wire for its
@@ -17,8 +19,24 @@ import org.datsim.core.time.DataRate;
  * or a switch output queue whose bytes are bounded by the flow control of the links into the switch.
  *
  * <p>Per-port counters ({@link PortCounters}): packets, bytes, deepest queue, flow-control stall time.
+ *
+ * <p>Traced as they happen ({@link #setTrace}): every PFC pause and resume of the port ({@link #PFC}) and, for a
+ * switch's output port, every change of the bytes queued ({@link #PORT_QUEUE}).
  */
 public final class Port {
+
+    /**
+     * The trace kind of a PFC pause or resume taking effect at a port, traced on the port's node (a switch's name or
+     * a host's as the event's host). Fields: {@code port} ({@code FROM->TO}), {@code paused} (1: paused, 0: resumed),
+     * {@code queue_bytes} (bytes waiting behind the packet on the wire then).
+     */
+    public static final String PFC = "pfc";
+    /**
+     * The trace kind of a change of the bytes queued at a switch's output port, traced on the switch: {@code port}
+     * ({@code FROM->TO}), {@code queue_bytes} (bytes waiting behind the packet on the wire, after the change). A
+     * packet that starts on the wire at once, as it arrives, changes nothing and is not traced.
+     */
+    public static final String PORT_QUEUE = "port_queue";
 
     /** Observes transmissions; used by the HCA to trace an operation's first and last packet on the wire. */
     public interface TxListener {
@@ -77,6 +95,12 @@ public final class Port {
      * every packet, the default).
      */
     private ArrayDeque<Packet> control;
+    /** Where pause, resume and queue changes are traced (null: nowhere), and the node named as the events' host. */
+    private TraceSource<TraceEvent> trace;
+    private String traceNode;
+    private boolean traceQueue;
+    /** The bytes queued when last traced. */
+    private long tracedQueue;
 
     /**
      * Creates a port.
@@ -106,6 +130,29 @@ public final class Port {
     /** Names the port (for counters), for example {@code "A->S"}. */
     public void setName(String name) {
         this.name = name;
+    }
+
+    /**
+     * Makes the port trace its PFC pauses and resumes ({@link #PFC}) and, if asked, the changes of its queue
+     * ({@link #PORT_QUEUE}) while the trace is enabled. Call before the run.
+     *
+     * @param trace the trace source every model publishes to
+     * @param node the name of the node the port belongs to (the events' host)
+     * @param queue true to trace the bytes queued as they change (a switch's output port)
+     */
+    public void setTrace(TraceSource<TraceEvent> trace, String node, boolean queue) {
+        this.trace = trace;
+        this.traceNode = node;
+        this.traceQueue = queue;
+    }
+
+    /** Traces the bytes queued if they changed since last traced (a switch's output port, trace enabled). */
+    private void traceQueue() {
+        if (traceQueue && queuedBytes != tracedQueue && trace.isEnabled()) {
+            tracedQueue = queuedBytes;
+            trace.fire(TraceEvent.of(sim.now(), PORT_QUEUE, traceNode).attr("port", name)
+                    .attr("queue_bytes", queuedBytes));
+        }
     }
 
     /** Returns the port's name. */
@@ -234,6 +281,9 @@ public final class Port {
         }
         queuedBytes += packet.wireBytes;
         trySend();
+        if (traceQueue) {
+            traceQueue();
+        }
         int depth = queue.size();
         if (depth > counters.maxQueuePackets) {
             counters.maxQueuePackets = depth;
@@ -251,6 +301,9 @@ public final class Port {
             Packet c = control.pollFirst();
             queuedBytes -= c.wireBytes;
             start(c);
+            if (traceQueue) {
+                traceQueue();
+            }
             return;
         }
         Packet p = queue.peekFirst();
@@ -279,6 +332,9 @@ public final class Port {
         queue.pollFirst();
         queuedBytes -= p.wireBytes;
         start(p);
+        if (traceQueue) {
+            traceQueue();
+        }
     }
 
     private void start(Packet packet) {
@@ -350,6 +406,10 @@ public final class Port {
     private void pauseArrived(long pause) {
         boolean was = paused;
         paused = pause != 0;
+        if (paused != was && trace != null && trace.isEnabled()) {
+            trace.fire(TraceEvent.of(sim.now(), PFC, traceNode).attr("port", name).attr("paused", paused ? 1 : 0)
+                    .attr("queue_bytes", queuedBytes));
+        }
         if (paused && !was) {
             pausedSince = sim.now();
         } else if (!paused && was) {

@@ -173,10 +173,53 @@ class BrokenConnectionTest {
         assertEquals(Dat.CONNECTION_EVENT_BROKEN, tf.only(p.b.connEvd).number);
 
         DatEvent send = tf.only(p.a.reqEvd);
-        assertNotEquals(Dat.DTO_SUCCESS, send.status, "the requester's Send failed");
-        assertNotEquals(Dat.DTO_ERR_FLUSHED, send.status, "the requester's Send failed with its own error");
+        assertEquals(Dat.DTO_ERR_REMOTE_RESPONDER, send.status, "the requester's Send failed with its own error");
         assertEquals(Dat.EP_STATE_DISCONNECTED, p.epA.state());
         assertEquals(Dat.CONNECTION_EVENT_BROKEN, tf.only(p.a.connEvd).number);
+    }
+
+    @Test
+    void rule37_theRequesterOfASendLongerThanTheReceiveGetsRemoteResponderFromTheInvalidRequestNak() {
+        // IB answers a length error with a NAK-Invalid Request: the requester's work completion is
+        // IBV_WC_REM_INV_REQ_ERR, which dapl's openib_common/cq.c reports as DAT_DTO_ERR_REMOTE_RESPONDER (not
+        // DAT_DTO_ERR_TRANSPORT, the status of retries run out); a later Send is flushed.
+        TestFabric.Pair p = TestFabric.pair();
+        TestFabric tf = p.tf;
+        Lmr src = tf.lmr(p.a, 4096, Dat.MEM_PRIV_ALL);
+        Lmr sink = tf.lmr(p.b, 4096, Dat.MEM_PRIV_ALL);
+        tf.recv(p.epB, iov(sink, 0, 64), 10);
+        tf.at(T0, () -> {
+            tf.send(p.epA, iov(src, 0, 65), 1, 0);
+            tf.send(p.epA, iov(src, 0, 8), 2, 0);
+        });
+        tf.run();
+        List<DatEvent> req = tf.drain(p.a.reqEvd);
+        assertEquals(List.of(1L, 2L), TestFabric.cookies(req));
+        assertEquals(List.of(Dat.DTO_ERR_REMOTE_RESPONDER, Dat.DTO_ERR_FLUSHED), TestFabric.statuses(req));
+        assertEquals(Dat.DTO_ERR_LOCAL_LENGTH, tf.only(p.b.recvEvd).status);
+        TraceEvent failed = tf.event(TraceEvent.COMPLETE, "A", req.get(0).opId);
+        assertEquals("DAT_DTO_ERR_REMOTE_RESPONDER", failed.status());
+    }
+
+    @Test
+    void rule44_aWriteReachingAnEndpointAlreadyFlushedIsNakdAsARemoteOperationalErrorReportedAsRemoteResponder() {
+        // B disconnects abruptly (its queue pair flushed) just as A posts a Write; the Write reaches B before B's
+        // DREQ, slowed by cm.processing, reaches A. The model's responder answers it with a NAK-Remote Operational
+        // Error, IBV_WC_REM_OP_ERR at A, which dapl's cq.c reports as DAT_DTO_ERR_REMOTE_RESPONDER. (A real
+        // responder in the error state may drop the request silently instead; the requester would then retry until
+        // the DREQ flushes it, or until DAT_DTO_ERR_TRANSPORT.)
+        TestFabric.Pair p = TestFabric.pair("cm.processing", "50us");
+        TestFabric tf = p.tf;
+        Lmr src = tf.lmr(p.a, 4096, Dat.MEM_PRIV_ALL);
+        Lmr far = tf.lmr(p.b, 4096, Dat.MEM_PRIV_ALL);
+        tf.at(tf.sim.now() + 1_000_000, () -> {
+            TestFabric.ok(tf.dat.epDisconnect(p.epB, Dat.CLOSE_ABRUPT_FLAG));
+            tf.write(p.epA, iov(src, 0, 64), 1, remote(far, 0, 64), 0);
+        });
+        tf.run();
+        DatEvent w = tf.only(p.a.reqEvd);
+        assertEquals(Dat.DTO_ERR_REMOTE_RESPONDER, w.status, TestFabric.describe(List.of(w)));
+        assertEquals(Dat.EP_STATE_DISCONNECTED, p.epA.state());
     }
 
     @Test

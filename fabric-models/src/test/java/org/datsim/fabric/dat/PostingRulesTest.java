@@ -292,7 +292,7 @@ class PostingRulesTest {
             third[0] = tf.dat.postRdmaWrite(p.epA, iov(buf, 16, 8), 3, remote(far, 16, 8), 0, new Out<>());
         });
         tf.run();
-        assertError(DatReturn.INSUFFICIENT_RESOURCES, DatReturn.SUB_RESOURCE_TEP, third[0]);
+        assertError(DatReturn.INSUFFICIENT_RESOURCES, DatReturn.SUB_RESOURCE_MEMORY, third[0]);
         assertEquals(List.of(1L, 2L), TestFabric.cookies(tf.drain(p.a.reqEvd)));
         // Once the completions are in, the queue has room again.
         tf.at(tf.sim.now() + 1_000_000, () -> tf.write(p.epA, iov(buf, 16, 8), 4, remote(far, 16, 8), 0));

@@ -297,6 +297,121 @@ class TimelineBrowserTest {
     }
 
     @Test
+    void switchAndHostPortsHaveLanesWithTheirQueuesAndPfcPauses() throws Exception {
+        Path page = runAndView("fat-tree-incast.json");
+        List<JsonNode> trace = ScenarioJson.readTrace(page.resolveSibling("events.jsonl"));
+        long pauses = trace.stream().filter(e -> "pfc".equals(e.path("kind").asText())
+                && e.path("paused").asInt() == 1).count();
+        assertTrue(pauses > 0, "the incast pauses ports");
+        JsonNode s = state(page);
+        List<String> ports = texts(s.path("portLanes"));
+        assertTrue(ports.contains("agg_0_0->edge_0_0") && ports.contains("h1->edge_0_0"), ports::toString);
+        assertEquals(pauses, s.path("pauses").asLong(), "one pause per pfc line that paused");
+        // the lanes of the edge switch above h0 and of the ports into it, by the filter
+        JsonNode edge = state(page.toUri() + "#filter=edge_0_0");
+        assertTrue(texts(edge.path("visibleLanes")).containsAll(List.of("agg_0_0->edge_0_0", "agg_0_1->edge_0_0",
+                "edge_0_0->h0", "h1->edge_0_0")), edge.path("visibleLanes")::toString);
+        assertTrue(edge.path("drawn").path("pauseBands").asInt() > 0, edge::toString);
+        assertTrue(edge.path("drawn").path("queueSteps").asInt() > 0, edge::toString);
+        assertEquals(List.of(), texts(s.path("lanes")).stream().filter(n -> n.startsWith("agg") || n.startsWith("core")
+                || n.startsWith("edge")).filter(n -> !n.contains("->")).toList(), "no switch drawn as a host");
+
+        // pointing at the edge switch's port to h0 while it queues
+        Path lossy = runAndView("pfc-headroom-loss.json");
+        JsonNode l = state(lossy);
+        assertEquals(List.of("A->S", "C->S", "S->B"), texts(l.path("portLanes")));
+        assertEquals(6, l.path("pauses").asInt(), "A->S and C->S paused three times each");
+    }
+
+    @Test
+    void theDefaultViewFitsTheRunAndFillsThePageAndManyLanesStayCompact() throws Exception {
+        JsonNode s = state(runAndView("send-after-read-fence.json"));
+        double from = s.path("extent").path("fromPs").asDouble();
+        double to = s.path("extent").path("toPs").asDouble();
+        assertTrue(from > 0, "the run's extent starts at its first operation or mark, not at 0: " + from);
+        double span = to - from;
+        assertTrue(s.path("view").path("fromPs").asDouble() >= from - 0.05 * span
+                && s.path("view").path("toPs").asDouble() <= to + 0.05 * span, s.path("view")::toString);
+        double filled = s.path("filled").asDouble();
+        assertTrue(filled >= 0.8 && filled <= 1.0, "four lanes fill most of the page: " + filled);
+
+        JsonNode many = state(runAndView("many-clients.json"));
+        assertEquals(12, many.path("rowHeight").asInt(), "64 clients: compact rows");
+        assertTrue(many.path("filled").asDouble() > 1, "and the lanes scroll");
+    }
+
+    @Test
+    void lanesCollapseAndFilterFromTheKeyboardAndTheAddress() throws Exception {
+        Path page = runAndView("many-clients.json");
+        JsonNode all = state(page);
+        int lanes = all.path("lanes").size();
+        assertEquals(lanes, all.path("visibleLanes").size(), "everything is shown at first");
+
+        JsonNode c = state(page.toUri() + "#keys=c");
+        List<String> visible = texts(c.path("visibleLanes"));
+        assertTrue(visible.size() < lanes / 2, "collapsed to one lane per host: " + visible.size());
+        assertTrue(visible.stream().noneMatch(n -> n.contains("/ep")), visible::toString);
+        assertTrue(c.path("hash").asText().contains("collapsed=all"), "kept in the address: " + c.path("hash"));
+        JsonNode again = state(page.toUri() + "#collapsed=all");
+        assertEquals(visible, texts(again.path("visibleLanes")), "the address opens the same view");
+
+        JsonNode f = state(page.toUri() + "#filter=h17");
+        assertEquals(List.of("h17", "h17/ep1"), texts(f.path("visibleLanes")));
+        assertEquals("h17", f.path("filter").asText());
+        JsonNode h0 = state(page.toUri() + "#collapsed=h0");
+        assertEquals(List.of("h0"), texts(h0.path("collapsed")));
+        assertEquals(lanes - 64, h0.path("visibleLanes").size(), "h0's 64 endpoints hidden");
+    }
+
+    @Test
+    void theSendThatOvertookTheReadIsMarkedWhereItsStaleBytesLandedAndAnInlinePostOnItsBar() throws Exception {
+        Path page = runAndView("send-after-read-no-fence.json");
+        JsonNode s = state(page);
+        assertEquals(1, s.path("staleSends").asInt());
+        assertEquals(2, s.path("drawn").path("stalePayloads").asInt(), "at B where it landed and on A's lane");
+        String text = state(page.toUri() + "#hover=op:3").path("hover").asText();
+        assertTrue(text.contains("stale payload placed on B/ep1 at 12.997 us: op 3 (send) carried bytes read before"
+                + " rdma_read op 2 landed"), text);
+
+        // a post line with "inline": true (an inline Send) is marked on its bar
+        Path events = page.resolveSibling("events.jsonl");
+        Files.writeString(events, Files.readString(events).replace("\"op\":3,\"cookie\":2,\"opcode\":\"send\","
+                + "\"bytes\":64}", "\"op\":3,\"cookie\":2,\"opcode\":\"send\",\"bytes\":64,\"inline\":true}"));
+        StringWriter o = new StringWriter();
+        assertEquals(0, DatsimCli.execute(new String[] {"view", page.getParent().toString()}, new PrintWriter(o),
+                new PrintWriter(new StringWriter())));
+        JsonNode i = state(page);
+        assertEquals(1, i.path("inlinePosts").asInt());
+        assertEquals(1, i.path("drawn").path("inline").asInt());
+        assertTrue(state(page.toUri() + "#hover=op:3").path("hover").asText()
+                .contains("inline: payload copied by the CPU at the post"));
+    }
+
+    @Test
+    void hazardAndFixSideBySideOnOneTimeAxis() throws Exception {
+        Path hazard = runAndView("send-after-read-no-fence.json").getParent();
+        Path fix = runAndView("send-after-read-fence.json").getParent();
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        assertEquals(0, DatsimCli.execute(new String[] {"view", hazard.toString(), fix.toString()},
+                new PrintWriter(o), new PrintWriter(e)), () -> o + "\n" + e);
+        Path page = hazard.resolve("side-by-side.html");
+        assertTrue(o.toString().contains(page.toString()), o::toString);
+        JsonNode s = state(page);
+        assertEquals(List.of("send-after-read-no-fence: A", "send-after-read-no-fence: A/ep1",
+                "send-after-read-no-fence: B", "send-after-read-no-fence: B/ep1", "send-after-read-fence: A",
+                "send-after-read-fence: A/ep1", "send-after-read-fence: B", "send-after-read-fence: B/ep1"),
+                texts(s.path("lanes")));
+        assertEquals(6, s.path("operations").asInt());
+        assertEquals(1, s.path("staleSends").asInt(), "the hazard's Send only");
+        assertEquals(1, s.path("drawn").path("arrows").asInt(), "the fix's fence arrow");
+        Path shot = Paths.get("target", "side-by-side-screenshot.png").toAbsolutePath();
+        Files.deleteIfExists(shot);
+        chromium(page, "--screenshot=" + shot, "--hide-scrollbars");
+        assertTrue(Files.size(shot) > 5_000, shot::toString);
+    }
+
+    @Test
     void aStaleReadIsMarked() throws Exception {
         JsonNode s = state(runAndView("stale-read-cpu-noncoherent.json"));
         assertEquals(1, s.path("staleReads").asInt());

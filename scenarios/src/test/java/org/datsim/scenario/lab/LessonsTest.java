@@ -41,12 +41,41 @@ class LessonsTest {
     }
 
     @Test
-    void theLabHasTheTenLessonsOfIssue5AndTheUnsignalledOneInOrder() throws LabException {
+    void theLabHasTheTenLessonsOfIssue5TheUnsignalledOneAndTheInlineOneInOrder() throws LabException {
         List<String> names = lessons().map(Lesson::name).collect(Collectors.toList());
         assertEquals(List.of("01-send-after-read", "02-read-write-race", "03-rmr-bind-too-early",
                 "04-rmr-rebind-old-context", "05-sync-rdma-write", "06-sync-rdma-read", "07-completion-order",
-                "08-suppressed-slots", "09-flush-on-disconnect", "10-read-credits", "11-unsignalled-completions"),
-                names);
+                "08-suppressed-slots", "09-flush-on-disconnect", "10-read-credits", "11-unsignalled-completions",
+                "12-inline-send-fence"), names);
+    }
+
+    @Test
+    void rule17_lessonTwelveShowsTheFenceHoldingAnInlineSendsStartButNotItsCopy(@TempDir Path out) {
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        int code = DatsimCli.execute(new String[] {"lab", "12", "--out", out.toString()}, new PrintWriter(o),
+                new PrintWriter(e));
+        assertEquals(0, code, e::toString);
+        String text = o.toString();
+        assertTrue(text.contains("op 3 (send, BARRIER_FENCE) was posted inline: the provider copied its bytes into"
+                + " the work request now (IBV_SEND_INLINE"), text);
+        assertTrue(text.contains("op 3 (send, BARRIER_FENCE) was held by the barrier fence"), text);
+        assertTrue(text.contains("(!) at 15.684 us op 3 (send, BARRIER_FENCE) carries the payload captured at post,"
+                + " before the fence released: it went inline, so the fence held only its start, not the inline"
+                + " copy of its bytes"), text);
+        assertTrue(text.contains("The hazard, in the trace: at 10.267 us post on A: op 3 (send) on A/ep1."), text);
+        assertTrue(text.contains("The hazard's sign does not occur in this run."), text);
+        // explain on the hazard run names the inline copy too, and its legend says what the star marks
+        StringWriter x = new StringWriter();
+        assertEquals(0, DatsimCli.execute(new String[] {"explain", out.resolve("hazard").toString()},
+                new PrintWriter(x), new PrintWriter(new StringWriter())));
+        assertTrue(x.toString().contains("payload captured at post, before the fence released"), x::toString);
+        assertTrue(x.toString().contains("inline payloads copied at the post before a fence released"),
+                x::toString);
+        StringWriter y = new StringWriter();
+        assertEquals(0, DatsimCli.execute(new String[] {"explain", out.resolve("fix").toString()},
+                new PrintWriter(y), new PrintWriter(new StringWriter())));
+        assertFalse(y.toString().contains("before the fence released"), y::toString);
     }
 
     @ParameterizedTest(name = "{0}")

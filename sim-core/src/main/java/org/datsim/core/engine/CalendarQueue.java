@@ -77,6 +77,12 @@ public final class CalendarQueue implements EventList {
     /** How many of the earliest distinct event times a width estimate samples. */
     private static final int WIDTH_SAMPLE = 64;
 
+    /**
+     * An insertion into the sorted bottom steps back over at most this many later entries one by one; beyond, it
+     * binary-searches and shifts with System.arraycopy (whose call costs more than a few moves).
+     */
+    private static final int SHORT_SHIFT = 8;
+
     /** Batches of at most this many events are sorted by insertion sort, larger ones by merge sort. */
     private static final int INSERTION_SORT_MAX = 24;
 
@@ -177,6 +183,14 @@ public final class CalendarQueue implements EventList {
     private long winBuckets;
     private long winNodes;
     private long winBatchSq;
+
+    /*
+     * Entries shifted by insertions into the middle of the sorted bottom, in the same units as winBatchSq: sorting
+     * a batch of m moves about m * m / 4 entries, so one shifted entry counts 4. A width much wider than the gap
+     * between events sends most insertions into the bottom (an event scheduled a short delay ahead lands in the
+     * bucket being consumed) and each shifts the later entries; this is sort work like a large batch's.
+     */
+    private long winShifted;
     private long winLength = 4096;
 
     /** Scratch space for rebuilds and merge sorts; grows by doubling, never shrinks. */
@@ -345,8 +359,8 @@ public final class CalendarQueue implements EventList {
 
     /**
      * Inserts (t, id) into the sorted bottom. The id is larger than every queued id, so the event
-     * goes after every event of the same time. O(1) when it belongs at the end, otherwise a binary
-     * search and a shift of the later entries.
+     * goes after every event of the same time. O(1) when it belongs at the end, otherwise a shift of the later
+     * entries (found by stepping back over up to SHORT_SHIFT of them, then by binary search).
      */
     private void bottomInsert(long t, long id) {
         bottomRoom();
@@ -356,19 +370,29 @@ public final class CalendarQueue implements EventList {
         long[] bi = botId;
         int pos = e;
         if (e > h && bt[e - 1] > t) {
-            int lo = h;
-            int hi = e - 1;
-            while (lo < hi) { // first position whose time is > t
-                int mid = (lo + hi) >>> 1;
-                if (bt[mid] <= t) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
+            // Usually a few entries from the end: step back over them, shifting each (no call, no search).
+            int stop = Math.max(h, e - SHORT_SHIFT);
+            while (pos > stop && bt[pos - 1] > t) {
+                bt[pos] = bt[pos - 1];
+                bi[pos] = bi[pos - 1];
+                pos--;
             }
-            pos = lo;
-            System.arraycopy(bt, pos, bt, pos + 1, e - pos);
-            System.arraycopy(bi, pos, bi, pos + 1, e - pos);
+            if (pos == stop && pos > h && bt[pos - 1] > t) { // further back: search, then shift the rest at once
+                int lo = h;
+                int hi = pos - 1;
+                while (lo < hi) { // first position whose time is > t
+                    int mid = (lo + hi) >>> 1;
+                    if (bt[mid] <= t) {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                System.arraycopy(bt, lo, bt, lo + 1, pos - lo);
+                System.arraycopy(bi, lo, bi, lo + 1, pos - lo);
+                pos = lo;
+            }
+            winShifted += 4L * (e - pos);
         }
         bt[pos] = t;
         bi[pos] = id;
@@ -376,15 +400,25 @@ public final class CalendarQueue implements EventList {
         botEnd = e + 1;
     }
 
-    /** Inserts (t, id) into the sorted bottom at its (time, id) place; the id may be older than queued ones. */
+    /**
+     * Inserts (t, id) into the sorted bottom at its (time, id) place; the id may be older than queued ones. O(1) when
+     * it belongs at the end (a chain of occurrences usually does), otherwise a binary search and a shift.
+     */
     private void bottomInsertOrdered(long t, long id) {
         bottomRoom();
         int h = botHead;
         int e = botEnd;
         long[] bt = botTime;
         long[] bi = botId;
+        if (e == h || bt[e - 1] < t || (bt[e - 1] == t && bi[e - 1] < id)) { // after every entry: append
+            bt[e] = t;
+            bi[e] = id;
+            botHead = h;
+            botEnd = e + 1;
+            return;
+        }
         int lo = h;
-        int hi = e;
+        int hi = e - 1; // the last entry is ordered after (t, id)
         while (lo < hi) { // first position ordered after (t, id)
             int mid = (lo + hi) >>> 1;
             if (bt[mid] < t || (bt[mid] == t && bi[mid] < id)) {
@@ -393,8 +427,16 @@ public final class CalendarQueue implements EventList {
                 hi = mid;
             }
         }
-        System.arraycopy(bt, lo, bt, lo + 1, e - lo);
-        System.arraycopy(bi, lo, bi, lo + 1, e - lo);
+        winShifted += 4L * (e - lo);
+        if (e - lo <= SHORT_SHIFT) {
+            for (int j = e; j > lo; j--) {
+                bt[j] = bt[j - 1];
+                bi[j] = bi[j - 1];
+            }
+        } else {
+            System.arraycopy(bt, lo, bt, lo + 1, e - lo);
+            System.arraycopy(bi, lo, bi, lo + 1, e - lo);
+        }
         bt[lo] = t;
         bi[lo] = id;
         botHead = h;
@@ -586,7 +628,7 @@ public final class CalendarQueue implements EventList {
      * Re-estimates the bucket width when the calendar has wasted, over the current window of
      * extracted events, more work than a rebuild costs: visits of empty buckets and of events of
      * later years beyond about two per event mean the width (hence the year) is too small, and
-     * large batches to sort mean it is too large. The rebuild takes the head-sampled estimate, moved
+     * large batches to sort, or insertions shifting many entries of the sorted bottom, mean it is too large. The rebuild takes the head-sampled estimate, moved
      * by at least a factor of two in the right direction. Since each O(n) rebuild is paid for by at
      * least as much wasted work, re-estimation at most doubles the cost of a badly suited width.
      * Windows last about 2n extracted events.
@@ -595,7 +637,7 @@ public final class CalendarQueue implements EventList {
         long x = winExtracted;
         long budget = 2L * size + 4096;
         long scanWaste = winBuckets + winNodes - 2 * x;
-        long sortWaste = winBatchSq - 32 * x;
+        long sortWaste = winBatchSq + winShifted - 32 * x;
         if (scanWaste > budget) {
             rebuild(bucketMask + 1, false, Math.min(62, shift + 1), 62);
         } else if (sortWaste > budget) {
@@ -610,6 +652,7 @@ public final class CalendarQueue implements EventList {
         winBuckets = 0;
         winNodes = 0;
         winBatchSq = 0;
+        winShifted = 0;
         winLength = 2L * size + 4096;
     }
 

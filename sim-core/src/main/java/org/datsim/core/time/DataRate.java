@@ -31,6 +31,11 @@ public final class DataRate {
     private final long den;
     /** Largest bit count whose product with num fits in a long. */
     private final long fastLimit;
+    /**
+     * log2(den) when den is a power of two (the usual rates: 100 Gb/s is 10/1 ps per bit, 128 Gb/s 125/16), else -1:
+     * the division is then a shift, the packet path's hot case (a 64-bit division costs tens of cycles).
+     */
+    private final int denShift;
 
     private DataRate(long bps) {
         this.bps = bps;
@@ -38,6 +43,7 @@ public final class DataRate {
         this.num = PS_PER_S / g;
         this.den = bps / g;
         this.fastLimit = Long.MAX_VALUE / num;
+        this.denShift = Long.bitCount(den) == 1 ? Long.numberOfTrailingZeros(den) : -1;
     }
 
     /**
@@ -161,6 +167,11 @@ public final class DataRate {
         long bits = bytes << 3;
         if (bits <= fastLimit) {
             long n = bits * num;
+            int sh = denShift;
+            if (sh >= 0) {
+                long q = n >>> sh;
+                return q << sh == n ? q : q + 1;
+            }
             long q = n / den;
             return q * den == n ? q : q + 1;
         }

@@ -94,6 +94,26 @@ class DataRateTest {
     }
 
     @Test
+    void powerOfTwoDenominatorsRoundUpLikeDivision() {
+        // 10^12 / bps with a power-of-two denominator takes the shift path: 128 Gb/s is 125/16 ps per bit,
+        // 100 Gb/s 10/1, 2^k b/s 5^12 * 2^(12 - k) / 1 or 5^12 / 2^(k - 12)
+        long[] rates = {128_000_000_000L, 100_000_000_000L, 1L << 20, 1L << 30, 1L << 40, 3L << 30, 256_000_000_000L,
+            25_600_000_000L, 512_000_000_000L};
+        SplittableRandom rnd = new SplittableRandom(5);
+        for (long bps : rates) {
+            DataRate r = DataRate.ofBitsPerSecond(bps);
+            for (long bytes = 0; bytes < 5000; bytes++) {
+                assertEquals(reference(bytes, bps), r.transmitTimePs(bytes), bytes + " bytes at " + bps);
+            }
+            for (int i = 0; i < 2000; i++) {
+                long bytes = rnd.nextLong(1L << 36);
+                assertEquals(reference(bytes, bps), r.transmitTimePs(bytes), bytes + " bytes at " + bps);
+            }
+        }
+        assertEquals(63, DataRate.parse("128Gbps").transmitTimePs(1)); // 8 * 125 / 16 = 62.5, rounded up
+    }
+
+    @Test
     void overflowIsReported() {
         assertThrows(ArithmeticException.class, () -> DataRate.ofBitsPerSecond(1).transmitTimePs(1L << 40));
         assertThrows(ArithmeticException.class, () -> DataRate.ofBitsPerSecond(1).transmitTimePs(Long.MAX_VALUE));

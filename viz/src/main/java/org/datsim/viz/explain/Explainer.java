@@ -188,7 +188,17 @@ public final class Explainer {
         }
         List<Explanation.Line> cm = index.cm.lines(index.drops, cmResponseTimeout);
         return new Explanation(List.copyOf(head), stories, index.others.sorted(cm), List.copyOf(limits),
-                index.cm.any() ? Wording.STAR_LEGEND_CM : Wording.STAR_LEGEND);
+                Wording.legend(index.cm.any(), inlineFenced()));
+    }
+
+    /** Whether a story tells an inline request that a fence held ({@link Wording#inlineFenced}). */
+    private boolean inlineFenced() {
+        for (OpRecord o : index.ops.values()) {
+            if (o.inline && o.fenceAt >= 0 && o.post >= 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Explanation.Story story(OpRecord o, StartCauses starts, CacheCauses caches, Losses losses,
@@ -207,7 +217,7 @@ public final class Explainer {
             heading.append(", ").append(o.flags);
         }
         List<Explanation.Line> lines = new ArrayList<>();
-        lines.add(new Explanation.Line(o.post, "was posted", false));
+        lines.add(new Explanation.Line(o.post, o.inline ? Wording.POSTED_INLINE : "was posted", false));
         boolean recv = "recv".equals(o.opcode);
         if (!recv) {
             starts.write(o, lines);

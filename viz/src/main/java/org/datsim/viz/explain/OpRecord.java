@@ -58,6 +58,11 @@ final class OpRecord {
     long cookie;
     boolean hasCookie;
     String flags = "";
+    /**
+     * Whether the provider posted it inline (the post line's {@code "inline": true}): the CPU copied its payload into
+     * the work request at the post, so it carries the bytes of that moment, whatever held its start.
+     */
+    boolean inline;
     long post = -1;
     final List<Long> starts = new ArrayList<>(1);
     long fenceAt = -1;

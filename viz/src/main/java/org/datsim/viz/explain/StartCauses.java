@@ -65,6 +65,11 @@ final class StartCauses {
                     + Wording.fenceRule(o.fenceReason, index.readLikeKinds(o.fenceFor)) + ", until "
                     + index.names(o.fenceFor) + until + (first >= 0 ? Times.human(first - o.fenceAt) + ")" : ""),
                     true));
+            if (o.inline) {
+                // The inline copy was made at the post, before the fence released (dapl inlines by size alone).
+                lines.add(new Explanation.Line(first >= 0 ? first : o.fenceAt,
+                        Wording.inlineFenced(index.names(o.fenceFor)), true));
+            }
         }
         if (o.creditAt >= 0) {
             hold = hold < 0 ? o.creditAt : hold;

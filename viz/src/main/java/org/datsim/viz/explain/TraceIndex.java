@@ -109,6 +109,7 @@ final class TraceIndex {
                 o.hasCookie = e.hasCookie();
                 o.cookie = e.cookie();
                 o.flags = text(e, "flags");
+                o.inline = Boolean.TRUE.equals(e.attrValue("inline"));
                 if (o.isReadLike()) {
                     readsByEp.computeIfAbsent(o.ep, k -> new ArrayList<>()).add(o);
                 }

@@ -32,6 +32,39 @@ final class Wording {
     static final String STAR_LEGEND_CM = STAR_LEGEND.replace("go-back-N resends after a loss, switch drops",
             "go-back-N resends after a loss, connection-manager resends and timeouts, switch drops");
 
+    /** The post of an inline Send or RDMA Write (the trace's {@code "inline": true}). */
+    static final String POSTED_INLINE = "was posted inline: the provider copied its bytes into the work request"
+            + " now (IBV_SEND_INLINE, its length within hca.max_inline), so it carries them as they are at this post";
+
+    /**
+     * The warning on an inline request that a fence held: the fence delays its start, not the copy of its payload.
+     *
+     * @param heldFor the operations the fence waited for, named
+     * @return the text, a verb phrase after the operation's name
+     */
+    static String inlineFenced(String heldFor) {
+        return "carries the payload captured at post, before the fence released: it went inline, so the fence held"
+                + " only its start, not the inline copy of its bytes, which was made before " + heldFor + " had"
+                + " finished; if its buffer is where " + heldFor + " placed data, it sent the bytes from before that"
+                + " (stale). Post it after their completion, make it longer than hca.max_inline, or set"
+                + " hca.max_inline to 0";
+    }
+
+    /**
+     * The legend of an explanation: {@link #STAR_LEGEND}, naming connection-manager resends and timeouts when it tells
+     * some ({@link #STAR_LEGEND_CM}) and inline payloads copied before a fence released when it tells one; the
+     * explanation of a run with neither keeps the plain legend.
+     *
+     * @param cm whether it tells connection-manager resends or timeouts
+     * @param inlineFenced whether it tells an inline request that a fence held
+     * @return the legend
+     */
+    static String legend(boolean cm, boolean inlineFenced) {
+        String legend = cm ? STAR_LEGEND_CM : STAR_LEGEND;
+        return inlineFenced ? legend.replace("waits for a fence or a read credit,", "waits for a fence or a read"
+                + " credit, inline payloads copied at the post before a fence released,") : legend;
+    }
+
     /**
      * Returns the short form of completion flags: "BARRIER_FENCE", "SUPPRESS|UNSIGNALLED", or "".
      *
@@ -163,11 +196,13 @@ final class Wording {
             case "DAT_DTO_ERR_LOCAL_LENGTH":
                 return ": the message was longer than the receive buffer (rule 37); the connection breaks";
             case "DAT_DTO_ERR_REMOTE_RESPONDER":
-                return ": the responder got more RDMA Reads than its max_rdma_read_in (rule 49); the connection"
-                        + " breaks";
+                return ": the responder refused it with an error NAK (IBV_WC_REM_INV_REQ_ERR or IBV_WC_REM_OP_ERR):"
+                        + " a Send longer than the receive it took (rule 37), more RDMA Reads or atomics than its"
+                        + " max_rdma_read_in (rule 49), a misaligned atomic, or its endpoint no longer connected;"
+                        + " the connection breaks";
             case "DAT_DTO_ERR_TRANSPORT":
                 return ": the transport gave up on it: its retries after local ACK timeouts ran out"
-                        + " (hca.retry_count), or the responder answered with an error NAK; the connection breaks";
+                        + " (hca.retry_count); the connection breaks";
             case "DAT_RMR_OPERATION_FAILED":
                 return ": the bind failed after dat_rmr_bind returned (rule 26); the connection breaks";
             default:
