@@ -43,6 +43,19 @@ public final class Fabric {
     private final PacketPool packetPool = new PacketPool();
 
     /**
+     * Sets what the models consult where the rules allow more than one order (see {@link ChoicePoints}); by
+     * default the timing model's choice everywhere. Set before the run.
+     *
+     * @param choices the choice source
+     */
+    public void setChoices(org.datsim.core.choice.ChoiceSource choices) {
+        sim.setChoices(choices);
+        for (DatHost h : hosts) {
+            h.memory().setChoices(choices, h.name());
+        }
+    }
+
+    /**
      * Builds a fabric.
      *
      * @param sim the simulator it runs on

@@ -115,7 +115,11 @@ final class ProviderCore {
             }
             return;
         }
-        evd.queue.addLast(e);
+        if (sim.exploring() && e.ep != null && e.number == Dat.DTO_COMPLETION_EVENT) {
+            DatChoices.enqueue(sim.choices(), evd, e, evd.ia.host.name);
+        } else {
+            evd.queue.addLast(e);
+        }
         if (!e.unsignalled) {
             cno.notify(evd); // before the waiter is woken: a consumer waiting on the EVD itself preempts the CNO
             wake(evd);

@@ -244,6 +244,11 @@ public final class Hca implements NetworkNode {
         return memory;
     }
 
+    /** Returns whether this HCA holds every operation behind the earlier RDMA Reads of its queue pair. */
+    boolean strictReadOrdering() {
+        return sendEngine.strictReadOrdering();
+    }
+
     /**
      * Attaches the HCA's port.
      *
@@ -320,6 +325,9 @@ public final class Hca implements NetworkNode {
      * @param wr a Send, RDMA Write or RDMA Read
      */
     public void postRequest(WorkRequest wr) {
+        if (sim.exploring()) {
+            wr.postedPs = sim.now();
+        }
         sendEngine.post(wr);
     }
 

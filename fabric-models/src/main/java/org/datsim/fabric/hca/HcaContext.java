@@ -41,6 +41,8 @@ final class HcaContext {
     PacketPool pool = new PacketPool();
     /** The rate of the HCA's link, at which arriving payload streams in; set by {@link Hca#attach}, null before. */
     DataRate linkRate;
+    /** The placements of RDMA Writes still in flight, kept only in explored runs ({@link HcaChoices}). */
+    HcaChoices.Placements placements;
 
     HcaContext(Simulator sim, String hostName, int hostId, HostMemory memory, Params params,
             TraceSource<TraceEvent> trace) {

@@ -40,7 +40,8 @@ final class PayloadReader {
             p.payloadPending = false;
             return; // no bytes to carry (and no buffer)
         }
-        if (p.dstHost == hostId || !memory.dmaReadIsPlain() || isInline(p)) {
+        if (p.dstHost == hostId || !memory.dmaReadIsPlain() || isInline(p)
+                || ((WorkRequest) p.context).readSnapshot != null) {
             copyPayload(p);
             return;
         }
@@ -74,7 +75,9 @@ final class PayloadReader {
     private void copyPayload(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         byte[] data = c.pool.attachBuffer(p, p.length);
-        if (p.kind == Packet.READ_RESPONSE) {
+        if (p.kind == Packet.READ_RESPONSE && wr.readSnapshot != null) {
+            System.arraycopy(wr.readSnapshot, (int) p.offset, data, 0, p.length); // fetched at a choice point
+        } else if (p.kind == Packet.READ_RESPONSE) {
             memory.dmaRead(wr.remoteAddress + p.offset, data, 0, p.length);
         } else if (wr.inlineData != null) {
             System.arraycopy(wr.inlineData, (int) p.offset, data, 0, p.length);

@@ -204,6 +204,9 @@ final class Responder {
         int length = p.length;
         if (!wr.payloadFree) {
             memory.dmaWrite(address, p.data, 0, length);
+            if (sim.exploring()) {
+                HcaChoices.writePlaced(c, qp, wr, address, p.data, length);
+            }
         }
         if (p.isLast() && trace.isEnabled()) {
             trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)

@@ -73,6 +73,9 @@ final class ResponseEngine {
         if (qp == null) {
             return;
         }
+        if (sim.exploring()) {
+            HcaChoices.readAdmitted(c, qp, wr);
+        }
         sendReadResponses(qp, wr, false);
     }
 

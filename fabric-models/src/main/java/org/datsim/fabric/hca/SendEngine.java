@@ -313,6 +313,11 @@ final class SendEngine implements SendScheduler {
      *
      * @return true if the work request must wait
      */
+    /** Returns whether every operation waits for the earlier RDMA Reads of its queue pair (read_ordering strict). */
+    boolean strictReadOrdering() {
+        return strictReadOrdering;
+    }
+
     private boolean fenced(WorkRequest wr) {
         if (wr.qp.fenceSources == 0) {
             return false; // no Read or bind outstanding: nothing to wait for, no scan

@@ -86,6 +86,8 @@ public final class WorkRequest implements PacketOperation {
     int rnrRetries;
     int placed;
     boolean remoteFailed;
+    /** When it was posted, in explored runs only ({@link HcaChoices#WRITE_ORDER}); -1 otherwise. */
+    long postedPs = -1;
     /** When the transport finished it (ACK, last read response placed, bind executed), or -1. */
     long finishedPs = -1;
     /** The earlier operation whose completion held this one's back (rule 2), or -1. */
@@ -125,6 +127,11 @@ public final class WorkRequest implements PacketOperation {
     long txReadIn;
     /** Congestion control: the stream position of this message's first payload byte, or -1 before it is taken up. */
     long ccBase = -1;
+    /**
+     * An RDMA Read whose data a choice point fetched at once ({@link HcaChoices#READ_FETCH}): its responses carry
+     * these bytes; null in runs that do not explore, and for the timing model's fetch.
+     */
+    byte[] readSnapshot;
     /** Responder: an atomic has been executed and {@link #atomicOriginal} holds the value it returned. */
     boolean atomicExecuted;
     /** Responder: the original value an executed atomic returned, answered again to a duplicate request. */

@@ -1,5 +1,7 @@
 package org.datsim.fabric.memory;
 
+import org.datsim.core.choice.ChoicePoint;
+import org.datsim.core.choice.ChoiceSource;
 import org.datsim.core.util.LongTable;
 
 /**
@@ -14,6 +16,23 @@ import org.datsim.core.util.LongTable;
  * iterated (sync walks the line numbers of its range in address order).
  */
 public final class HostMemory {
+
+    /**
+     * Rule 32 (and 34): on a CPU non-coherent host, a line the CPU cached before DMA changed memory may be evicted
+     * at any moment until dat_lmr_sync_rdma_write; a CPU read of it sees the stale cached bytes (0, the timing
+     * model's choice: the cache never evicts on its own) or memory's bytes (1: the line was evicted, the bytes the
+     * CPU wrote through it written back, and read again).
+     */
+    public static final ChoicePoint CPU_LINE = new ChoicePoint("memory.cpu_line_stale", "rule 32",
+            "a CPU read of a cached line that DMA has changed since: 0 the stale cached bytes, 1 memory's bytes (the"
+                    + " line was evicted, its written bytes written back, before the read)");
+    /**
+     * Rule 32 (I/O non-coherent side): bytes the HCA wrote into its I/O cache reach memory at the sync, or earlier
+     * whenever the I/O cache writes the line back; a CPU read sees memory without them (0) or with them (1).
+     */
+    public static final ChoicePoint IO_LINE = new ChoicePoint("memory.io_line_unflushed", "rule 32",
+            "a CPU read of memory whose line the HCA wrote into its I/O cache and did not flush: 0 memory without"
+                    + " the HCA's bytes, 1 the line written back before the read");
 
     /** The first address handed out by {@link #allocate(long)}. */
     public static final long BASE_ADDRESS = 0x10000000L;
@@ -31,6 +50,8 @@ public final class HostMemory {
     private final long maxResidentBytes;
     private final LongTable<Line> cache = new LongTable<>();
     private long next = BASE_ADDRESS;
+    private ChoiceSource choices = ChoiceSource.TIMING;
+    private String host = "";
 
     /**
      * Creates the memory of a coherent host.
@@ -51,6 +72,17 @@ public final class HostMemory {
         this.bytes = new SparseMemory(maxResidentBytes);
         this.coherence = coherence;
         this.maxResidentBytes = maxResidentBytes;
+    }
+
+    /**
+     * Sets what the memory consults where the rules leave the CPU's view open ({@link #CPU_LINE}, {@link #IO_LINE}).
+     *
+     * @param choices the choice source
+     * @param hostName the host's name, for traces
+     */
+    public void setChoices(ChoiceSource choices, String hostName) {
+        this.choices = choices;
+        this.host = hostName;
     }
 
     /** Returns the host's coherence mode. */
@@ -106,9 +138,50 @@ public final class HostMemory {
      */
     public void cpuRead(long address, byte[] dst, int off, int length) {
         if (coherence == Coherence.CPU_NONCOHERENT) {
+            if (choices.exploring()) {
+                chooseVisibility(address, length);
+            }
             throughCache(address, dst, off, length, false);
         } else {
+            if (coherence == Coherence.IO_NONCOHERENT && choices.exploring()) {
+                chooseVisibility(address, length);
+            }
             bytes.read(address, dst, off, length);
+        }
+    }
+
+    /**
+     * The choice points of a CPU read ({@link #CPU_LINE}, {@link #IO_LINE}): one per cached line of the range whose
+     * alternatives differ (with the reduction off, one per cached line that the alternatives could touch), in
+     * address order.
+     */
+    private void chooseVisibility(long address, long length) {
+        if (length <= 0) {
+            return;
+        }
+        byte[] mem = new byte[LINE];
+        for (long n = address / LINE; n <= (address + length - 1) / LINE; n++) {
+            Line line = cache.get(n);
+            if (line == null) {
+                continue;
+            }
+            bytes.read(n * LINE, mem, 0, LINE);
+            boolean cpu = coherence == Coherence.CPU_NONCOHERENT;
+            boolean differs = false;
+            for (int i = 0; i < LINE && !differs; i++) {
+                boolean written = (line.dirty & (1L << i)) != 0;
+                differs = line.data[i] != mem[i] && (cpu ? !written : written);
+            }
+            boolean touched = cpu ? line.dirty != -1L : line.dirty != 0;
+            if (!(differs || (!choices.reduce() && touched))) {
+                continue;
+            }
+            if (choices.choose(cpu ? CPU_LINE : IO_LINE, 2, host) == 1) {
+                writeBack(n, line); // evicted (its written bytes reach memory) ...
+                if (cpu) {
+                    bytes.read(n * LINE, line.data, 0, LINE); // ... and read again
+                }
+            }
         }
     }
 

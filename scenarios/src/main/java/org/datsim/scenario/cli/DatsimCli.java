@@ -35,7 +35,7 @@ public final class DatsimCli implements Runnable {
     static final List<Class<?>> SUBCOMMANDS = List.of(Run.class, Validate.class, Ops.class, Params.class,
             Schema.class, Bench.class, ExplainCommand.class, LabCommand.class, SweepCommand.class,
             PresetsCommand.class, CalibrateCommand.class, ViewCommand.class, FctCommand.class,
-            PerftestCommand.class);
+            PerftestCommand.class, ExploreCommand.class);
 
     /** The subcommands of the commands that have some, registered the same way, in the order the usage lists them. */
     static final Map<Class<?>, List<Class<?>>> NESTED = Map.of(
@@ -201,6 +201,12 @@ public final class DatsimCli implements Runnable {
                 description = "Do not write trace.json (the Chrome Trace Event format, for ui.perfetto.dev).")
         boolean noPerfetto;
 
+        @Option(names = "--choices", paramLabel = "VECTOR",
+                description = "Take these alternatives at the models' choice points, in the order they are reached"
+                        + " (a witness of 'datsim explore', such as 0.2.1; 0 past its end), each traced as a"
+                        + " 'choice' event.")
+        String choices;
+
         @Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -246,6 +252,18 @@ public final class DatsimCli implements Runnable {
                 return EXIT_INVALID;
             }
             s = s.withLimits(events, time);
+            org.datsim.core.choice.VectorChoices vector = null;
+            if (choices != null) {
+                try {
+                    String v = choices.trim();
+                    boolean all = v.startsWith("all:");
+                    int[] alternatives = org.datsim.core.choice.VectorChoices.parse(all ? v.substring(4) : v);
+                    vector = new org.datsim.core.choice.VectorChoices(alternatives, null, !all, Integer.MAX_VALUE);
+                } catch (IllegalArgumentException e) {
+                    err.println("datsim: --choices: " + org.datsim.scenario.load.Text.clean(e.getMessage()));
+                    return EXIT_INVALID;
+                }
+            }
             Path dir = out != null ? out : Paths.get("runs", org.datsim.scenario.run.OutputDir.safeName(s.name()));
             long t0 = System.nanoTime();
             RunResultSummary r;
@@ -256,6 +274,9 @@ public final class DatsimCli implements Runnable {
                 }
                 if (stall >= 0) {
                     runner.noProgress(stall);
+                }
+                if (vector != null) {
+                    runner.choices(vector);
                 }
                 r = runner.run(dir, List.of());
             } catch (java.io.IOException e) {
@@ -270,6 +291,17 @@ public final class DatsimCli implements Runnable {
             long wallMs = (System.nanoTime() - t0) / 1_000_000;
             for (String line : r.lines()) {
                 o.println(line);
+            }
+            if (vector != null) {
+                o.println("choices: " + vector.taken().size() + " point(s) reached, vector "
+                        + org.datsim.core.choice.VectorChoices.format(vector.vector()));
+                if (vector.mismatch() >= 0) {
+                    err.println("datsim: --choices: entry " + (vector.mismatch() + 1) + " is not an alternative of"
+                            + " the point it reached (" + vector.taken().get(vector.mismatch()).point().name()
+                            + " has " + vector.taken().get(vector.mismatch()).alternatives() + "): the vector was"
+                            + " made for another scenario; the run took 0 there");
+                    return EXIT_INVALID;
+                }
             }
             o.println("wall time " + wallMs + " ms");
             return r.exitCode();

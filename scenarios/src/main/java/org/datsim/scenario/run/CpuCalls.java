@@ -88,6 +88,9 @@ final class CpuCalls {
         long address = lmr.address() + offset;
         byte[] got = host.memory().cpuRead(address, (int) length);
         boolean stale = host.memory().cpuViewIsStale(address, length);
+        if (p.runner().observingSteps()) {
+            p.runner().observeStep(p, s, "data", StepObservations.describe(got));
+        }
         TraceEvent e = TraceEvent.of(p.sim().now(), TraceEvent.MEM_READ, host.name()).attr("process", p.name())
                 .attr("lmr", lmr.name()).attr("address", address).attr("bytes", length).attr("stale", stale)
                 .attr("data_hex", Bytes.hex(got, 32));

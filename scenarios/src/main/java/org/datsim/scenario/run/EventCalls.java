@@ -70,6 +70,11 @@ final class EventCalls {
             return;
         }
         p.args().bind(s, ev);
+        if (p.runner().observingSteps()) {
+            p.runner().observeStep(p, s, "event", ev.numberName() + (ev.status >= 0 ? " " + ev.statusName() + " "
+                    + Dat.DTO_OPS.name(ev.operation) + " cookie " + ev.cookie + " length " + ev.transferredLength
+                    : "") + (ev.ep != null ? " ep " + ev.ep.name() : ""));
+        }
         TraceEvent d = TraceEvent.of(p.sim().now(), TraceEvent.DEQUEUE, p.hostName()).attr("event", ev.numberName());
         if (ev.ep != null) {
             d.ep(ev.ep.name());

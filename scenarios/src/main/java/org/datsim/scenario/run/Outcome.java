@@ -31,6 +31,7 @@ final class Outcome {
             e.attr("iteration", p.iteration());
         }
         p.runner().countCall(ret);
+        p.runner().observeStep(p, s, "ret", DatReturn.describe(ret));
         return e;
     }
 

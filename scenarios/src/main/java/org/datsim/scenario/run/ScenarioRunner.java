@@ -67,6 +67,8 @@ public final class ScenarioRunner {
     private List<org.datsim.scenario.workload.Flow> flows;
     /** The workload's flows on the fabric, or null. */
     private org.datsim.scenario.workload.FlowRunner.Attached attachedFlows;
+    /** Everything the consumers observe, recorded for {@code datsim explore}; null when not recorded. */
+    private StepObservations stepObservations;
     /** The fct.csv rows after the run, or null. */
     private List<org.datsim.scenario.workload.FctFile.Row> fctRows;
 
@@ -154,6 +156,111 @@ public final class ScenarioRunner {
     public ScenarioRunner noProgress(long ps) {
         this.noProgressPs = ps;
         return this;
+    }
+
+    /**
+     * Makes the models take the alternatives of a choice vector at their choice points (see
+     * {@link org.datsim.fabric.ChoicePoints}); each point reached is traced as a {@code choice} event.
+     *
+     * @param vector the choice source
+     * @return this runner
+     */
+    public ScenarioRunner choices(org.datsim.core.choice.VectorChoices vector) {
+        fabric.setChoices(vector);
+        vector.onChoice(t -> {
+            if (trace.isEnabled()) {
+                trace.fire(TraceEvent.of(sim.now(), "choice", t.host()).attr("point", t.point().name())
+                        .attr("rule", t.point().rule()).attr("alternatives", (long) t.alternatives())
+                        .attr("value", (long) t.value()).attr("index", (long) (vector.taken().size() - 1)));
+            }
+        });
+        return this;
+    }
+
+    /**
+     * Records everything the consumers observe ({@link StepObservations}: every call's return, every event taken,
+     * every mem_read's bytes) during the run, for {@code datsim explore}.
+     *
+     * @return this runner
+     */
+    public ScenarioRunner observeSteps() {
+        List<String> names = new ArrayList<>(processes.keySet());
+        this.stepObservations = new StepObservations(names);
+        return this;
+    }
+
+    /** Returns the step observations recorded so far, or null if {@link #observeSteps()} was not called. */
+    public StepObservations stepObservations() {
+        return stepObservations;
+    }
+
+    boolean observingSteps() {
+        return stepObservations != null;
+    }
+
+    void observeStep(ConsumerProcess p, Step s, String key, String value) {
+        if (stepObservations != null) {
+            stepObservations.record(p.name(), s.index(), s.path(), s.spec().name(), key, value);
+        }
+    }
+
+    /**
+     * What one run without outputs ended with: its failed expectations (kept up to a thousand), the processes that
+     * did not finish, and how the engine stopped.
+     *
+     * @param failures the failed expectations' messages
+     * @param failureCount how many expectations failed
+     * @param unfinished one line per process that did not finish
+     * @param stop why the engine stopped
+     * @param stopMessage why it stopped early, or null
+     */
+    public record Quiet(List<String> failures, long failureCount, List<String> unfinished, StopReason stop,
+            String stopMessage) {
+
+        /** Returns whether {@code datsim run} would exit 0 after this run. */
+        public boolean ok() {
+            return failureCount == 0 && unfinished.isEmpty() && stop == StopReason.NO_EVENTS;
+        }
+    }
+
+    /**
+     * Runs the scenario in memory: no file is written and the trace goes nowhere (the explorer runs many
+     * executions). The scenario's event and time limits still hold.
+     *
+     * @return how the run ended
+     */
+    public Quiet runQuiet() {
+        for (ConsumerProcess p : processes.values()) {
+            p.start(p.startPs());
+        }
+        RunResult result;
+        String abort = null;
+        try {
+            result = sim.run();
+            if (scenario.outcomes().any()) {
+                for (String problem : OutcomeCheck.check(observations, scenario.outcomes())) {
+                    failureCount++;
+                    if (failures.size() < MAX_FAILURES_KEPT) {
+                        failures.add(problem);
+                    }
+                }
+            }
+        } catch (MemoryLimitException e) {
+            abort = e.getMessage();
+            result = new RunResult(StopReason.STOPPED, sim.now(), sim.eventsExecuted(), abort);
+        } catch (ArithmeticException e) {
+            abort = "simulated time or a duration overflowed (" + e.getMessage() + ")";
+            result = new RunResult(StopReason.STOPPED, sim.now(), sim.eventsExecuted(), abort);
+        }
+        List<String> blocked = new ArrayList<>();
+        for (ConsumerProcess p : processes.values()) {
+            String in = p.blockedIn();
+            if (in != null) {
+                blocked.add("process " + p.name() + " did not finish: it was still in " + in);
+            }
+        }
+        return new Quiet(List.copyOf(failures), failureCount, blocked, result.reason(),
+                result.reason() == StopReason.NO_EVENTS ? null : abort != null ? abort : result.message());
     }
 
     Simulator sim() {

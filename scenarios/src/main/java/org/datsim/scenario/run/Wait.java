@@ -3,6 +3,7 @@ package org.datsim.scenario.run;
 import org.datsim.core.time.SimTime;
 import org.datsim.fabric.dat.Cno;
 import org.datsim.fabric.dat.Dat;
+import org.datsim.fabric.dat.DatChoices;
 import org.datsim.fabric.dat.DatProvider;
 import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.Evd;
@@ -104,7 +105,9 @@ final class Wait {
                 end();
                 EventCalls.report(p, s, DatReturn.error(DatReturn.INVALID_STATE,
                         DatReturn.SUB_INVALID_STATE_EVD_UNWAITABLE), null, e);
-            } else if (timedOut) {
+            } else if (timedOut || (e.size() >= threshold && deadline != Long.MAX_VALUE
+                    && deadline - p.sim().now() < SimTime.US && p.sim().exploring()
+                    && p.sim().choices().choose(DatChoices.WAIT_TIMEOUT, 2, p.hostName()) == 1)) {
                 // Rules 5 and 13: no notification woke the waiter in time. Unsignalled completions may have queued
                 // threshold events meanwhile, but they wake no one: the wait still times out, dequeuing nothing.
                 end();

@@ -58,8 +58,38 @@ public final class Simulator {
     private boolean running;
     private boolean stopRequested;
 
+    /** What models consult where the rules allow more than one order (the timing model's choice by default). */
+    private org.datsim.core.choice.ChoiceSource choices = org.datsim.core.choice.ChoiceSource.TIMING;
+    /** Whether {@link #choices} explores: the one field a model's choice point checks on its path. */
+    private boolean exploring;
+
     /** Creates a simulator with the clock at 0 and no pending events. */
     public Simulator() {}
+
+    /**
+     * Sets what the models consult at their choice points; {@link org.datsim.core.choice.ChoiceSource#TIMING} (the
+     * default) keeps every run exactly as the timing model makes it.
+     *
+     * @param choices the choice source
+     */
+    public void setChoices(org.datsim.core.choice.ChoiceSource choices) {
+        this.choices = java.util.Objects.requireNonNull(choices, "choices");
+        this.exploring = choices.exploring();
+    }
+
+    /** Returns the choice source the models consult. */
+    public org.datsim.core.choice.ChoiceSource choices() {
+        return choices;
+    }
+
+    /**
+     * Returns whether the choice source explores (models check this before describing a choice point).
+     *
+     * @return true unless the choices are the timing model's
+     */
+    public boolean exploring() {
+        return exploring;
+    }
 
 
     /**

@@ -1,0 +1,22 @@
+package org.datsim.fabric;
+
+import java.util.List;
+import org.datsim.core.choice.ChoicePoint;
+import org.datsim.fabric.hca.HcaChoices;
+import org.datsim.fabric.memory.HostMemory;
+
+/**
+ * Every choice point of the models, in one list (for {@code datsim explore} and the docs): the places where the
+ * DAT rules allow more than one order and the timing model makes one of them.
+ */
+public final class ChoicePoints {
+
+    private ChoicePoints() {
+    }
+
+    /** Returns every choice point, in a fixed order. */
+    public static List<ChoicePoint> all() {
+        return List.of(HcaChoices.READ_FETCH, HcaChoices.WRITE_ORDER, HostMemory.CPU_LINE, HostMemory.IO_LINE,
+                org.datsim.fabric.dat.DatChoices.EVD_ORDER, org.datsim.fabric.dat.DatChoices.WAIT_TIMEOUT);
+    }
+}

@@ -1,0 +1,165 @@
+package org.datsim.fabric.hca;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.datsim.core.choice.ChoicePoint;
+import org.datsim.core.choice.ChoiceSource;
+
+/**
+ * The HCA's choice points: where the transport rules allow another order than the one the timing model makes.
+ * Consulted only when the simulator explores ({@link org.datsim.core.engine.Simulator#exploring()}); otherwise the
+ * callers skip these methods and the HCA behaves as the timing model alone.
+ *
+ * <p>{@link #READ_FETCH} (rule 19): an RDMA Read's data may be fetched at the responder before or after the RDMA
+ * Writes posted after it on the same endpoint without a fence execute there. {@link #WRITE_ORDER} (rule 20, and the
+ * absence of any order between endpoints, rule 2): two RDMA Writes of different endpoints in flight at once may be
+ * placed in either order where they overlap.
+ *
+ * <p>The reduction: a point is offered only where its alternatives can differ in memory (a later Write overlapping
+ * the Read's range; overlapping Writes whose bytes differ there). Alternatives that touch no common byte commute, so
+ * every execution the reduction leaves out has the same observable outcome as one it keeps.
+ */
+public final class HcaChoices {
+
+    /** Rule 19: when an RDMA Read fetches its data, relative to the unfenced RDMA Writes posted after it. */
+    public static final ChoicePoint READ_FETCH = new ChoicePoint("transport.read_fetch", "rule 19",
+            "an RDMA Read admitted at the responder with k later unfenced RDMA Writes of its endpoint overlapping its"
+                    + " range: 0 the timing model's fetch (packet by packet as the responses leave), 1 all its data"
+                    + " fetched at once before any of those Writes executes, 2..k+1 after the first 1..k of them");
+    /** Rules 2, 20: the order in which overlapping RDMA Writes of different endpoints land. */
+    public static final ChoicePoint WRITE_ORDER = new ChoicePoint("placement.write_order", "rules 2, 20",
+            "an RDMA Write packet placed where an RDMA Write of another endpoint placed different bytes, their"
+                    + " lifetimes overlapping (the other had not finished when this one was posted): 0 this one lands"
+                    + " last (the timing model's order), 1 the other lands last");
+
+    /** The most Write placements a responder remembers (the oldest are forgotten first). */
+    static final int MAX_PLACED = 4096;
+    /** The largest RDMA Read whose data a choice fetches at once (larger ones keep the timing model's fetch). */
+    static final long MAX_SNAPSHOT = 16L << 20;
+
+    private HcaChoices() {
+    }
+
+    /**
+     * An RDMA Read was admitted at its responder: offers {@link #READ_FETCH} if unfenced Writes posted after it on
+     * its endpoint overlap its range, and if the choice is not the timing model's, fetches its data now (with the
+     * chosen Writes' bytes over it) into {@link WorkRequest#readSnapshot}, which its responses then carry.
+     */
+    static void readAdmitted(HcaContext c, QueuePair responder, WorkRequest wr) {
+        ChoiceSource ch = c.sim.choices();
+        QueuePair requester = wr.qp;
+        if (wr.payloadFree || wr.length <= 0 || wr.length > MAX_SNAPSHOT || wr.readSnapshot != null
+                || requester.hca.strictReadOrdering()) {
+            return;
+        }
+        List<WorkRequest> later = new ArrayList<>();
+        boolean after = false;
+        for (WorkRequest o : requester.outstanding) {
+            if (o == wr) {
+                after = true;
+                continue;
+            }
+            if (!after) {
+                continue;
+            }
+            if (o.opcode == WorkRequest.BIND || (o.sendFlags & WorkRequest.SEND_FENCE) != 0) {
+                break; // it, and everything after it, waits for the Read (rules 17, 23)
+            }
+            if (o.opcode != WorkRequest.RDMA_WRITE || o.payloadFree) {
+                continue;
+            }
+            boolean overlaps = o.remoteAddress < wr.remoteAddress + wr.length
+                    && wr.remoteAddress < o.remoteAddress + o.length;
+            if ((overlaps || !ch.reduce())
+                    && responder.listener.checkRemoteAccess(o.rkey, o.remoteAddress, o.length, true)
+                            == WcStatus.SUCCESS) {
+                later.add(o);
+            }
+        }
+        if (later.isEmpty()) {
+            return;
+        }
+        int k = ch.choose(READ_FETCH, later.size() + 2, c.hostName);
+        if (k == 0) {
+            return;
+        }
+        byte[] snapshot = new byte[(int) wr.length];
+        c.memory.dmaRead(wr.remoteAddress, snapshot, 0, snapshot.length);
+        for (int i = 0; i < k - 1; i++) {
+            overlay(later.get(i), wr, snapshot);
+        }
+        wr.readSnapshot = snapshot;
+    }
+
+    /** Copies the bytes a Write will place into the part of a Read's snapshot that it overlaps. */
+    private static void overlay(WorkRequest write, WorkRequest read, byte[] snapshot) {
+        long lo = Math.max(write.remoteAddress, read.remoteAddress);
+        long hi = Math.min(write.remoteAddress + write.length, read.remoteAddress + read.length);
+        if (hi <= lo) {
+            return;
+        }
+        int len = (int) (hi - lo);
+        byte[] bytes = new byte[len];
+        long off = lo - write.remoteAddress;
+        if (write.inlineData != null) {
+            System.arraycopy(write.inlineData, (int) off, bytes, 0, len);
+        } else {
+            write.copySegments(write.qp.hca.memory(), off, bytes, len, false);
+        }
+        System.arraycopy(bytes, 0, snapshot, (int) (lo - read.remoteAddress), len);
+    }
+
+    /** One RDMA Write packet placed while its operation is in flight: its endpoint, operation, range and bytes. */
+    private record Placed(QueuePair qp, WorkRequest wr, long address, byte[] bytes) {
+    }
+
+    /** The recent Write placements at one responder (explored runs only). */
+    static final class Placements {
+        private final List<Placed> placed = new ArrayList<>();
+    }
+
+    /**
+     * An RDMA Write packet's bytes have just been placed: offers {@link #WRITE_ORDER} against the placements of
+     * other endpoints' Writes whose lifetimes overlap its own (not finished when it was posted) and whose bytes
+     * differ where they overlap it, and on alternative 1 places their bytes again over it (they land last). Then
+     * remembers this placement.
+     */
+    static void writePlaced(HcaContext c, QueuePair qp, WorkRequest wr, long address, byte[] data, int length) {
+        ChoiceSource ch = c.sim.choices();
+        if (c.placements == null) {
+            c.placements = new Placements();
+        }
+        List<Placed> placed = c.placements.placed;
+        if (placed.size() >= MAX_PLACED) {
+            placed.remove(0);
+        }
+        List<Placed> others = new ArrayList<>();
+        for (Placed p : placed) {
+            if (p.qp == qp) {
+                continue; // the same endpoint: its Writes land in order
+            }
+            if (p.wr.finishedPs >= 0 && p.wr.finishedPs <= wr.postedPs) {
+                continue; // it had finished before this one was posted: their lifetimes do not overlap
+            }
+            long lo = Math.max(address, p.address);
+            long hi = Math.min(address + length, p.address + p.bytes.length);
+            boolean differs = false;
+            for (long a = lo; a < hi && !differs; a++) {
+                differs = data[(int) (a - address)] != p.bytes[(int) (a - p.address)];
+            }
+            if (differs || !ch.reduce()) {
+                others.add(p);
+            }
+        }
+        if (!others.isEmpty() && ch.choose(WRITE_ORDER, 2, c.hostName) == 1) {
+            for (Placed p : others) {
+                long lo = Math.max(address, p.address);
+                long hi = Math.min(address + length, p.address + p.bytes.length);
+                if (hi > lo) {
+                    c.memory.dmaWrite(lo, p.bytes, (int) (lo - p.address), (int) (hi - lo));
+                }
+            }
+        }
+        placed.add(new Placed(qp, wr, address, java.util.Arrays.copyOf(data, length)));
+    }
+}
