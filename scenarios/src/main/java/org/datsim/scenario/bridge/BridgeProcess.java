@@ -53,6 +53,8 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
 
     private final BridgeServer server;
     private final Wire wire;
+    /** The side channel, served by a thread of the library: memory while the program runs outside calls. */
+    private Wire side;
     private final DatHost host;
     private final DatProvider dat;
     private final int pid;
@@ -99,6 +101,34 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         host.memory().external(this);
     }
 
+    /** Attaches the program's side channel. */
+    void side(Wire w) {
+        if (side != null) {
+            side.close();
+        }
+        side = w;
+    }
+
+    /** The wire memory requests go on: the side channel while the program runs outside calls and holds no time. */
+    private Wire memoryWire() {
+        return detached && side != null ? side : wire;
+    }
+
+    /**
+     * Waits until the library's side thread has applied every memory write sent to it, so that a call of a program
+     * that was outside calls runs after them (a dat_lmr_free and then free() must not race with a placement).
+     */
+    private void syncSide() throws IOException {
+        if (side == null) {
+            return;
+        }
+        side.begin(Protocol.S_SYNC);
+        side.send();
+        if (!side.next(server.memoryTimeoutNs()) || side.code() != Protocol.P_MEMDATA) {
+            throw new IOException("the library's side channel did not answer");
+        }
+    }
+
     DatHost host() {
         return host;
     }
@@ -133,6 +163,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         try {
             if (wire.next(0)) {
                 takeRequest();
+                syncSide();
                 detached = false;
                 wake();
             }
@@ -904,7 +935,8 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             System.arraycopy(cache, (int) (address - cacheAddress), dst, off, length);
             return;
         }
-        if (!reachable()) {
+        Wire mw = memoryWire();
+        if (mw == wire && !reachable()) {
             return;
         }
         // Read ahead to the end of the LMR (at most READ_AHEAD bytes): a posted buffer does not change until its
@@ -919,18 +951,18 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         }
         int n = (int) (end - address);
         try {
-            ByteBuffer b = wire.begin(Protocol.S_MEMREAD);
+            ByteBuffer b = mw.begin(Protocol.S_MEMREAD);
             b.putLong(address).putInt(n);
-            wire.send();
-            if (!wire.next(server.memoryTimeoutNs()) || wire.code() != Protocol.P_MEMDATA
-                    || wire.frame().remaining() != n) {
+            mw.send();
+            if (!mw.next(server.memoryTimeoutNs()) || mw.code() != Protocol.P_MEMDATA
+                    || mw.frame().remaining() != n) {
                 throw new IOException("no answer to a memory read of " + n + " bytes at 0x"
                         + Long.toHexString(address));
             }
             if (cache.length < n) {
                 cache = new byte[n];
             }
-            wire.frame().get(cache, 0, n);
+            mw.frame().get(cache, 0, n);
             cacheAddress = address;
             cacheLength = n;
             System.arraycopy(cache, 0, dst, off, length);
@@ -948,10 +980,11 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             cacheLength = 0; // the bytes read ahead are no longer those of the program
         }
         try {
-            ByteBuffer b = wire.begin(Protocol.S_MEMWRITE);
+            Wire mw = memoryWire();
+            ByteBuffer b = mw.begin(Protocol.S_MEMWRITE);
             b.putLong(address).putInt(length);
-            wire.room(length).put(src, off, length);
-            wire.end(); // sent with the next reply: the program sees its memory only when its call returns
+            mw.room(length).put(src, off, length);
+            mw.end(); // sent with the next reply: the program sees its memory only when its call returns
         } catch (IOException e) {
             lost(e);
         }
@@ -964,6 +997,9 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         }
         try {
             wire.flush();
+            if (side != null) {
+                side.flush();
+            }
         } catch (IOException e) {
             lost(e);
         }
@@ -1011,6 +1047,9 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         }
         host.memory().external(null);
         wire.close();
+        if (side != null) {
+            side.close();
+        }
         // What a dying process leaves: its IAs are closed abruptly, which breaks its connections (peers see it).
         for (int i = 1; i < byId.size(); i++) {
             if (byId.get(i) instanceof Ia ia && !ia.isFreed()) {

@@ -253,7 +253,16 @@ public final class BridgeServer {
         while ((ch = server.accept()) != null) {
             Wire w = new Wire(ch);
             try {
-                if (!w.next(5_000_000_000L) || w.code() != Protocol.C_HELLO) {
+                if (w.next(5_000_000_000L) && w.code() == Protocol.C_SIDE) {
+                    int token = w.frame().getInt();
+                    if (token >= 1 && token <= processes.size()) {
+                        processes.get(token - 1).side(w);
+                    } else {
+                        w.close();
+                    }
+                    continue;
+                }
+                if (w.code() != Protocol.C_HELLO) {
                     message("a connection that did not say hello was closed");
                     w.close();
                     continue;
@@ -290,7 +299,7 @@ public final class BridgeServer {
                 w.close();
                 continue;
             }
-            r.putInt(DatReturn.SUCCESS).putInt(Protocol.ipOf(host.id()));
+            r.putInt(DatReturn.SUCCESS).putInt(Protocol.ipOf(host.id())).putInt(processes.size() + 1);
             w.send();
             BridgeProcess p = new BridgeProcess(this, w, host,  pid,
                     scenario.hostParams().getOrDefault(hostName, scenario.params()));

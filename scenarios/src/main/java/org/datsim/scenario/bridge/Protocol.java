@@ -16,6 +16,8 @@ final class Protocol {
     static final int S_MEMREAD = 1;
     /** Server to library: write these bytes into your memory (u64 address, u32 length, bytes); no answer. */
     static final int S_MEMWRITE = 2;
+    /** Server to library's side channel: answer once every write sent before is applied (an empty MEMDATA). */
+    static final int S_SYNC = 3;
     /** Library to server: the bytes a {@link #S_MEMREAD} asked for. */
     static final int P_MEMDATA = 0x8001;
 
@@ -33,7 +35,7 @@ final class Protocol {
         "dat_ep_post_send", "dat_ep_post_recv", "dat_ep_post_rdma_read", "dat_ep_post_rdma_write",
         "dat_psp_create", "dat_psp_create_any", "dat_psp_free", "dat_rsp_create", "dat_rsp_free", "dat_cr_accept",
         "dat_cr_reject", "dat_cr_handoff", "dat_srq_create", "dat_srq_free", "dat_srq_post_recv",
-        "dat_srq_resize", "dat_srq_set_lw", "dat_ep_recv_query", "dat_ep_set_watermark", "unsupported"};
+        "dat_srq_resize", "dat_srq_set_lw", "dat_ep_recv_query", "dat_ep_set_watermark", "unsupported", "side"};
 
     static final int C_HELLO = 1;
     static final int C_IA_OPEN = 2;
@@ -91,6 +93,8 @@ final class Protocol {
     static final int C_EP_RECV_QUERY = 54;
     static final int C_EP_SET_WATERMARK = 55;
     static final int C_UNSUPPORTED = 56;
+    /** The first frame of a program's second socket, the side channel (u32 token from the hello reply). */
+    static final int C_SIDE = 57;
 
     /** Returns a request code's call name. */
     static String name(int code) {
