@@ -9,6 +9,7 @@
 #include <dat2/udat.h>
 #include <dat2/dat_registry.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -104,19 +105,54 @@ static void begin(uint32_t code) { out.n = 0; p32(0); p32(code); }
  * goes on, and the HCA's DMA to and from the program's memory comes on a second socket, served by this thread
  * (as a real HCA writes memory while the program computes or polls it).
  */
+/* Moves a socket to a high descriptor: some programs close descriptors they no longer own (dtest closes its TCP
+ * socket twice), which must not hit the provider's. */
+static int high_fd(int s) {
+    if (s < 0) return s;
+    int h = fcntl(s, F_DUPFD_CLOEXEC, 900);
+    if (h < 0) return s;
+    close(s);
+    return h;
+}
+
+static int send_all(int s, const void *p, size_t n) {
+    const unsigned char *c = p;
+    while (n > 0) {
+        ssize_t k = send(s, c, n, MSG_NOSIGNAL);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return -1;
+        c += k; n -= (size_t) k;
+    }
+    return 0;
+}
+
+static int recv_all(int s, void *p, size_t n) {
+    unsigned char *c = p;
+    while (n > 0) {
+        ssize_t k = recv(s, c, n, 0);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return -1;
+        c += k; n -= (size_t) k;
+    }
+    return 0;
+}
+
+static int side_fd = -1;
+static pthread_t side_tid;
+
 static void *side_thread(void *arg) {
     int s = (int) (intptr_t) arg;
     unsigned char *b = NULL;
     size_t cap = 0;
     for (;;) {
         uint32_t hdr[2];
-        if (recv(s, hdr, 8, MSG_WAITALL) != 8) break;
+        if (recv_all(s, hdr, 8)) break;
         size_t n = hdr[0] - 4;
         if (n > cap) { cap = n * 2; b = realloc(b, cap); if (!b) break; }
-        if (n && recv(s, b, n, MSG_WAITALL) != (ssize_t) n) break;
+        if (n && recv_all(s, b, n)) break;
         if (hdr[1] == S_SYNC) { /* every write before it is applied: answer with no bytes */
             uint32_t h2[2] = {4, P_MEMDATA};
-            if (send(s, h2, 8, MSG_NOSIGNAL) != 8) break;
+            if (send_all(s, h2, 8)) break;
             continue;
         }
         uint64_t a; uint32_t len;
@@ -125,29 +161,36 @@ static void *side_thread(void *arg) {
             memcpy((void *) (uintptr_t) a, b + 12, len);
         } else if (hdr[1] == S_MEMREAD) {
             uint32_t h2[2] = {len + 4, P_MEMDATA};
-            if (send(s, h2, 8, MSG_NOSIGNAL) != 8 || send(s, (void *) (uintptr_t) a, len, MSG_NOSIGNAL) != len) break;
+            if (send_all(s, h2, 8) || send_all(s, (void *) (uintptr_t) a, len)) break;
         }
     }
     free(b);
-    close(s);
     return NULL;
 }
 
 static void open_side(uint32_t token) {
     struct sockaddr_un a = {.sun_family = AF_UNIX};
     snprintf(a.sun_path, sizeof a.sun_path, "%s", sock_path);
-    int s = socket(AF_UNIX, SOCK_STREAM, 0);
+    int s = high_fd(socket(AF_UNIX, SOCK_STREAM, 0));
     if (s < 0 || connect(s, (struct sockaddr *) &a, sizeof a)) {
         if (s >= 0) close(s);
         return;
     }
     uint32_t f[3] = {8, C_SIDE, token};
-    pthread_t t;
-    if (send(s, f, 12, MSG_NOSIGNAL) != 12 || pthread_create(&t, NULL, side_thread, (void *) (intptr_t) s)) {
+    if (send(s, f, 12, MSG_NOSIGNAL) != 12 || pthread_create(&side_tid, NULL, side_thread, (void *) (intptr_t) s)) {
         close(s);
         return;
     }
-    pthread_detach(t);
+    side_fd = s;
+}
+
+/* Stops the side thread before libdat2 unloads this library (its code must not vanish under it). */
+static void close_side(void) {
+    if (side_fd < 0) return;
+    shutdown(side_fd, SHUT_RDWR);
+    pthread_join(side_tid, NULL);
+    close(side_fd);
+    side_fd = -1;
 }
 
 static DAT_RETURN call(void) {
@@ -207,7 +250,7 @@ static int connect_server(void) {
     if (env) snprintf(host_name, sizeof host_name, "%s", env);
     struct sockaddr_un a = {.sun_family = AF_UNIX};
     snprintf(a.sun_path, sizeof a.sun_path, "%s", sock_path);
-    fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    fd = high_fd(socket(AF_UNIX, SOCK_STREAM, 0));
     if (fd < 0 || connect(fd, (struct sockaddr *) &a, sizeof a)) {
         fprintf(stderr, "libdatsim: cannot reach datsim serve at %s: %s\n", sock_path, strerror(errno));
         if (fd >= 0) close(fd);
@@ -818,6 +861,7 @@ void DAT_API dat_provider_init(const DAT_PROVIDER_INFO *info, const char *instan
 
 void DAT_API dat_provider_fini(const DAT_PROVIDER_INFO *info) {
     dat_registry_remove_provider(&provider, info);
+    close_side();
     if (fd >= 0) close(fd);
     fd = -1;
 }
