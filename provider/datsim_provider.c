@@ -418,6 +418,14 @@ static DAT_RETURN ia_query(DAT_IA_HANDLE ia, DAT_EVD_HANDLE *evd, DAT_IA_ATTR_MA
         p->srq_supported = (DAT_BOOLEAN) kvd("srq_supported", 1);
         p->srq_watermarks_supported = (DAT_COUNT) kvd("srq_watermarks_supported", 0);
         p->lmr_sync_req = (DAT_BOOLEAN) kvd("lmr_sync_req", 0);
+        /* OFA dapl's named attributes that dapl's tests read (dtestsrq needs IB_MTU) */
+        static char mtu[16];
+        static DAT_NAMED_ATTR named[1];
+        snprintf(mtu, sizeof mtu, "%lu", (unsigned long) kvd("hca_mtu", 4096));
+        named[0].name = "DAT_IB_TRANSPORT_MTU";
+        named[0].value = mtu;
+        p->num_provider_specific_attr = 1;
+        p->provider_specific_attr = named;
     }
     return r;
 }
