@@ -61,6 +61,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     private final long callOverhead;
     private final long postOverhead;
     private final long pollOverhead;
+    private final long mtu;
     private final List<DatHandle> byId = new ArrayList<>();
     private final Map<DatHandle, Integer> ids = new IdentityHashMap<>();
     private final List<Lmr> lmrs = new ArrayList<>();
@@ -96,6 +97,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         this.pid = pid;
         this.callOverhead = params.get(FabricParams.CPU_CALL_OVERHEAD);
         this.postOverhead = params.get(FabricParams.CPU_POST_OVERHEAD);
+        this.mtu = params.get(FabricParams.HCA_MTU);
         this.pollOverhead = Math.max(params.get(FabricParams.CPU_POLL_OVERHEAD), SimTime.NS);
         byId.add(null);
         host.memory().external(this);
@@ -435,7 +437,9 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 if (DatReturn.isSuccess(ret)) {
                     room(4);
                     out.putInt(id(ia.asyncEvd()));
-                    putMap(a.value);
+                    Map<String, Long> attrs = new java.util.TreeMap<>(a.value);
+                    attrs.put("hca_mtu", mtu);
+                    putMap(attrs);
                 }
                 finishReply(ret);
             }

@@ -172,7 +172,7 @@ public final class BridgeServer {
                 Selector accept = Selector.open();
                 JsonLinesTraceWriter writer = new JsonLinesTraceWriter(outDir.resolve("events.jsonl"))) {
             trace.subscribe(writer);
-            server.bind(UnixDomainSocketAddress.of(socket));
+            server.bind(UnixDomainSocketAddress.of(socket), 64);
             server.configureBlocking(false);
             server.register(accept, SelectionKey.OP_ACCEPT);
             long[] tick = {0};
