@@ -193,6 +193,10 @@ static void close_side(void) {
     side_fd = -1;
 }
 
+#ifndef SPIN
+#define SPIN 100
+#endif
+
 static DAT_RETURN call(void) {
     if (fd < 0) return DAT_INTERNAL_ERROR;
     uint32_t len = out.n - 4;
@@ -200,6 +204,11 @@ static DAT_RETURN call(void) {
     if (full_io(1, out.b, out.n)) { lost(); return DAT_INTERNAL_ERROR; }
     for (;;) {
         uint32_t hdr[2];
+        /* The answer usually comes within microseconds: poll a little before sleeping in recv. */
+        for (int spin = 0; spin < SPIN; spin++) {
+            ssize_t k = recv(fd, hdr, 8, MSG_DONTWAIT | MSG_PEEK);
+            if (k == 8 || k == 0 || (k < 0 && errno != EAGAIN && errno != EINTR)) break;
+        }
         if (full_io(0, hdr, 8)) { lost(); return DAT_INTERNAL_ERROR; }
         in.n = 0; in_pos = 0;
         need(&in, hdr[0] - 4 + 1);
@@ -251,7 +260,11 @@ static int connect_server(void) {
     struct sockaddr_un a = {.sun_family = AF_UNIX};
     snprintf(a.sun_path, sizeof a.sun_path, "%s", sock_path);
     fd = high_fd(socket(AF_UNIX, SOCK_STREAM, 0));
-    if (fd < 0 || connect(fd, (struct sockaddr *) &a, sizeof a)) {
+    int rc = -1, tries = 0; /* the socket file appears at bind, a moment before datsim listens */
+    while (fd >= 0 && (rc = connect(fd, (struct sockaddr *) &a, sizeof a)) != 0 && errno == ECONNREFUSED
+            && ++tries < 50)
+        usleep(20000);
+    if (fd < 0 || rc != 0) {
         fprintf(stderr, "libdatsim: cannot reach datsim serve at %s: %s\n", sock_path, strerror(errno));
         if (fd >= 0) close(fd);
         fd = -1;

@@ -34,8 +34,21 @@ class BridgeServerTest {
         ByteBuffer in;
 
         Client(Path socket) throws Exception {
-            ch = SocketChannel.open(StandardProtocolFamily.UNIX);
-            ch.connect(UnixDomainSocketAddress.of(socket));
+            SocketChannel c = null;
+            for (int i = 0; c == null; i++) { // the socket file appears at bind, a moment before listen
+                try {
+                    c = SocketChannel.open(StandardProtocolFamily.UNIX);
+                    c.connect(UnixDomainSocketAddress.of(socket));
+                } catch (java.net.ConnectException e) {
+                    c.close();
+                    c = null;
+                    if (i > 200) {
+                        throw e;
+                    }
+                    Thread.sleep(10);
+                }
+            }
+            ch = c;
         }
 
         /** Sends a request and returns its reply's payload, positioned after the DAT_RETURN (read with ret()). */
