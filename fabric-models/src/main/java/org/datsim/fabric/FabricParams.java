@@ -246,6 +246,12 @@ public final class FabricParams {
                     + " DAT_ASYNC_ERROR_PROVIDER_INTERNAL_ERROR (0x08005), reason DAT_SRQ_LOW_WATERMARK_EVENT;"
                     + " not_supported = dat_srq_set_lw returns DAT_MODEL_NOT_SUPPORTED (OFA dapl)",
             "provider_internal_error", "not_supported");
+    /** Whether the local read privilege is checked. */
+    public static final ParamSpec PROVIDER_LOCAL_READ = ParamSpec.choice("provider.local_read_privilege", "check",
+            "A local_iov read by the HCA (a Send's or RDMA Write's source): check = its LMR needs"
+                    + " DAT_MEM_PRIV_LOCAL_READ_FLAG, else DAT_PRIVILEGES_VIOLATION (the DAT specification); ignore ="
+                    + " not checked, as OFA dapl (InfiniBand has no local read permission; dtest relies on it)",
+            "check", "ignore");
     /** Event of a CM timeout. */
     public static final ParamSpec PROVIDER_CM_TIMEOUT_EVENT = ParamSpec.choice("provider.cm_timeout_event",
             "timed_out", "The connection event when the connection manager gives up after cm.max_retries:"
@@ -385,6 +391,7 @@ public final class FabricParams {
             HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,
             HCA_QPC_MISS_PENALTY, HCA_MTT_ENTRIES, HCA_MTT_POLICY, HCA_MTT_MISS_PENALTY, HCA_MTT_PAGE, HCA_BIND_TIME,
             PROVIDER_BIND_EVENT, PROVIDER_BIND_DISCONNECTED, PROVIDER_SRQ_LW_EVENT, PROVIDER_CM_TIMEOUT_EVENT,
+            PROVIDER_LOCAL_READ,
             CPU_POST_OVERHEAD, CPU_DOORBELL_OCCUPANCY, CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,
             CM_PROCESSING, CM_MAD_BYTES, CM_RESPONSE_TIMEOUT, CM_MAX_RETRIES, RNR_TIMER, RNR_RETRY, ACK_INTERVAL,
             HCA_ACK_TIMEOUT,

@@ -520,6 +520,7 @@ final class ConnectionCalls extends ProviderPart {
                 stopAwaiting(ep);
                 sim.cancel(ep.connectTimer);
                 ep.peer = m.from();
+                ep.peerPrivateData = m.privateData();
                 ep.qp.connect(m.from().qp);
                 ep.state = Dat.EP_STATE_CONNECTED;
                 host.hca.sendCm(m.srcHost(), rtu);

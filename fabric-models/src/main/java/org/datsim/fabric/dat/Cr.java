@@ -26,6 +26,21 @@ public final class Cr extends DatHandle {
         return privateData.clone();
     }
 
+    /** Returns the public service point the request came to, or null for a reserved one. */
+    public Psp psp() {
+        return psp;
+    }
+
+    /** Returns the reserved service point the request came to, or null. */
+    public Rsp rsp() {
+        return rsp;
+    }
+
+    /** Returns the id of the requesting host. */
+    public int remoteHost() {
+        return remoteHost;
+    }
+
     /** Returns the connection qualifier the request was made to. */
     public long connQual() {
         return psp != null ? psp.connQual : rsp.connQual;

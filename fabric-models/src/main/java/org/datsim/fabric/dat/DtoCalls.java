@@ -230,7 +230,8 @@ final class DtoCalls extends ProviderPart {
             if (lmr.pz != pz) {
                 return err(DatReturn.PROTECTION_VIOLATION, 0);
             }
-            if ((lmr.privileges & requiredPriv) != requiredPriv) {
+            if ((lmr.privileges & requiredPriv) != requiredPriv
+                    && (requiredPriv != Dat.MEM_PRIV_LOCAL_READ || core.checkLocalRead)) {
                 return err(DatReturn.PRIVILEGES_VIOLATION, requiredPriv == Dat.MEM_PRIV_LOCAL_READ
                         ? DatReturn.SUB_PRIVILEGES_READ : DatReturn.SUB_PRIVILEGES_WRITE);
             }

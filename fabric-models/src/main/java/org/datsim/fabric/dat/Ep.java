@@ -18,6 +18,8 @@ public final class Ep extends DatHandle {
     Ep peer;
     int remoteHost = -1;
     long remoteConnQual;
+    /** The private data of the peer's accept (its REP), on the active side; empty before. */
+    byte[] peerPrivateData = new byte[0];
     long connectTimer;
     boolean disconnectSent;
     /** The communication id of the endpoint's current (or last) connection, shared by both ends; 0 for none. */
@@ -56,6 +58,11 @@ public final class Ep extends DatHandle {
         this.connectEvd = connectEvd;
         this.attr = attr;
         this.qp = qp;
+    }
+
+    /** Returns the private data the peer's dat_cr_accept sent (the REP's), on the active side of a connection. */
+    public byte[] peerPrivateData() {
+        return peerPrivateData.clone();
     }
 
     /** Returns the DAT_EP_STATE value. */

@@ -29,6 +29,8 @@ final class ProviderCore {
     final int maxReadsIn;
     final int maxReadsOut;
     final boolean bindFlushWhenDisconnected;
+    /** provider.local_read_privilege: whether a local_iov the HCA reads needs the local read privilege. */
+    final boolean checkLocalRead;
     long nextOpId = 1;
 
     final IaCalls ia;
@@ -55,6 +57,7 @@ final class ProviderCore {
         this.bindAsDtoEvent = "dto_bind_mw".equals(params.choice(FabricParams.PROVIDER_BIND_EVENT));
         this.maxReadsIn = (int) params.get(FabricParams.IA_MAX_RDMA_READ_IN);
         this.maxReadsOut = (int) params.get(FabricParams.IA_MAX_RDMA_READ_OUT);
+        this.checkLocalRead = "check".equals(params.choice(FabricParams.PROVIDER_LOCAL_READ));
         this.bindFlushWhenDisconnected = "flush".equals(params.choice(FabricParams.PROVIDER_BIND_DISCONNECTED));
         this.ia = new IaCalls(this);
         this.evd = new EvdCalls(this);

@@ -52,6 +52,33 @@ public final class HostMemory {
     private long next = BASE_ADDRESS;
     private ChoiceSource choices = ChoiceSource.TIMING;
     private String host = "";
+    /** The memory of a real process attached through the bridge, or null (see {@link #external(External)}). */
+    private External external;
+
+    /**
+     * Memory that lives outside the simulator: a real program's, attached through {@code datsim serve}. The HCA's
+     * DMA reads and writes of the ranges it claims go to it, at their simulated times.
+     */
+    public interface External {
+        /** Whether the range belongs to the external memory. */
+        boolean claims(long address, long length);
+
+        /** Reads bytes of the external memory. */
+        void read(long address, byte[] dst, int off, int length);
+
+        /** Writes bytes into the external memory. */
+        void write(long address, byte[] src, int off, int length);
+    }
+
+    /**
+     * Attaches (or with null detaches) external memory: from now on DMA to the ranges it claims reads and writes it
+     * instead of the simulated bytes. Only for coherent hosts (the caches are not modelled for external memory).
+     *
+     * @param e the external memory, or null
+     */
+    public void external(External e) {
+        this.external = e;
+    }
 
     /**
      * Creates the memory of a coherent host.
@@ -263,7 +290,9 @@ public final class HostMemory {
      * @param length the number of bytes
      */
     public void dmaRead(long address, byte[] dst, int off, int length) {
-        if (coherence == Coherence.IO_NONCOHERENT) {
+        if (external != null && external.claims(address, length)) {
+            external.read(address, dst, off, length);
+        } else if (coherence == Coherence.IO_NONCOHERENT) {
             throughCache(address, dst, off, length, false);
         } else {
             bytes.read(address, dst, off, length);
@@ -277,7 +306,7 @@ public final class HostMemory {
      * @return true unless the host is I/O non-coherent
      */
     public boolean dmaReadIsPlain() {
-        return coherence != Coherence.IO_NONCOHERENT;
+        return coherence != Coherence.IO_NONCOHERENT && external == null;
     }
 
     /**
@@ -306,7 +335,9 @@ public final class HostMemory {
      * @param length the number of bytes
      */
     public void dmaWrite(long address, byte[] src, int off, int length) {
-        if (coherence == Coherence.IO_NONCOHERENT) {
+        if (external != null && external.claims(address, length)) {
+            external.write(address, src, off, length);
+        } else if (coherence == Coherence.IO_NONCOHERENT) {
             throughCache(address, src, off, length, true);
         } else {
             bytes.write(address, src, off, length);

@@ -1,0 +1,313 @@
+package org.datsim.scenario.bridge;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.datsim.core.engine.Simulator;
+import org.datsim.core.random.RandomStreams;
+import org.datsim.core.time.SimTime;
+import org.datsim.core.trace.JsonLinesTraceWriter;
+import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceSource;
+import org.datsim.fabric.Fabric;
+import org.datsim.fabric.dat.DatHost;
+import org.datsim.fabric.dat.DatProvider;
+import org.datsim.fabric.dat.DatReturn;
+import org.datsim.fabric.memory.Coherence;
+import org.datsim.scenario.load.Scenario;
+
+/**
+ * {@code datsim serve}: the simulated fabric of a scenario file, with real programs attached to its hosts through
+ * the provider library (docs/bridge.md). One thread runs the simulator and every socket: it accepts programs, runs
+ * events while no attached program holds simulated time, and otherwise serves the program that holds it.
+ */
+public final class BridgeServer {
+
+    /** The static IA name of every host's HCA port in datsim's provider. */
+    static final String IA_NAME = "ofa-v2-ib0";
+
+    private final Scenario scenario;
+    private final Simulator sim = new Simulator();
+    private final TraceSource<TraceEvent> trace = new TraceSource<>("datsim");
+    private final Fabric fabric;
+    private final Path socket;
+    private final long graceNs;
+    private final int expected;
+    private final PrintWriter log;
+    private final List<BridgeProcess> processes = new ArrayList<>();
+    private final List<BridgeProcess> detachedList = new ArrayList<>();
+    private long calls;
+    private long errors;
+    private int attached;
+    private int finished;
+    private volatile boolean stop;
+
+    /**
+     * Prepares a server.
+     *
+     * @param scenario the scenario whose fabric to simulate (its processes, if any, are not run)
+     * @param socket the Unix domain socket to listen on
+     * @param graceMs wall time a program may spend between two DAT calls before it stops holding simulated time
+     * @param expected how many programs to wait for before simulated time starts; the server ends when that many
+     *     have come and gone (0: serve until stopped)
+     * @param log where messages go
+     */
+    public BridgeServer(Scenario scenario, Path socket, long graceMs, int expected, PrintWriter log) {
+        this.scenario = scenario;
+        this.fabric = new Fabric(sim, scenario.topology(), scenario.params(), scenario.hostParams(),
+                new RandomStreams(scenario.seed()), trace);
+        this.socket = socket;
+        this.graceNs = graceMs * 1_000_000L;
+        this.expected = expected;
+        this.log = log;
+    }
+
+    Simulator sim() {
+        return sim;
+    }
+
+    DatProvider dat() {
+        return fabric.provider();
+    }
+
+    long graceNs() {
+        return graceNs;
+    }
+
+    /** The most wall time to wait for a program to answer a memory request or to come back into a call. */
+    long memoryTimeoutNs() {
+        return Math.max(graceNs, 10_000_000_000L);
+    }
+
+    String iaNameFor(String programName) {
+        return IA_NAME;
+    }
+
+    /** Returns a host's name by id ("" for none, which datsim's provider finds unreachable). */
+    String hostName(int id) {
+        List<String> hosts = scenario.topology().hosts();
+        return id >= 0 && id < hosts.size() ? hosts.get(id) : "";
+    }
+
+    void trace(TraceEvent e, int ret) {
+        if (TraceEvent.CALL.equals(e.kind())) {
+            calls++;
+            if (!DatReturn.isSuccess(ret)) {
+                errors++;
+            }
+        }
+        trace.fire(e);
+    }
+
+    void message(String text) {
+        log.println("datsim serve: " + text);
+        log.flush();
+    }
+
+    void detachedNow(BridgeProcess p) {
+        detachedList.add(p);
+    }
+
+    void closed(BridgeProcess p, String where) {
+        finished++;
+        message("process on host " + p.host().name() + " (pid " + p.pid() + ") left " + where + " at "
+                + SimTime.format(sim.now()) + " after " + p.calls() + " calls");
+    }
+
+    /** Stops the server at its next look at the sockets (from another thread, e.g. a shutdown hook). */
+    public void stop() {
+        stop = true;
+    }
+
+    /**
+     * Writes the dat.conf naming each host's provider entry ({@code datsim-HOST}) with the library and the socket.
+     *
+     * @param datConf the file to write
+     * @param library the provider library's path
+     * @throws IOException if it cannot be written
+     */
+    public void writeDatConf(Path datConf, Path library) throws IOException {
+        StringBuilder b = new StringBuilder("# written by datsim serve: one entry per simulated host\n");
+        for (String h : scenario.topology().hosts()) {
+            b.append("datsim-").append(h).append(" u2.0 nonthreadsafe default ").append(library.toAbsolutePath())
+                    .append(" dapl.2.0 \"").append(h).append(' ').append(socket.toAbsolutePath()).append("\" \"\"\n");
+        }
+        Files.writeString(datConf, b.toString());
+    }
+
+    /** Returns "HOST ADDRESS" lines, one per host. */
+    public List<String> addresses() {
+        List<String> out = new ArrayList<>();
+        List<String> hosts = scenario.topology().hosts();
+        for (int i = 0; i < hosts.size(); i++) {
+            out.add(hosts.get(i) + " " + Protocol.dotted(i));
+        }
+        return out;
+    }
+
+    /**
+     * Serves until {@code expected} programs have come and gone (or {@link #stop}), writing events.jsonl into the
+     * output directory.
+     *
+     * @param outDir the output directory (created)
+     * @return 0, or 1 when a program left while blocked or a wait had to be broken
+     * @throws IOException if the socket or the trace cannot be opened
+     */
+    public int serve(Path outDir) throws IOException {
+        Files.createDirectories(outDir);
+        Files.deleteIfExists(socket);
+        int problems = 0;
+        try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+                Selector accept = Selector.open();
+                JsonLinesTraceWriter writer = new JsonLinesTraceWriter(outDir.resolve("events.jsonl"))) {
+            trace.subscribe(writer);
+            server.bind(UnixDomainSocketAddress.of(socket), 64);
+            server.configureBlocking(false);
+            server.register(accept, SelectionKey.OP_ACCEPT);
+            long[] tick = {0};
+            long idleSince = -1;
+            while (!stop && !(expected > 0 && finished >= expected && attached >= expected)) {
+                acceptAll(server);
+                for (int i = detachedList.size() - 1; i >= 0; i--) {
+                    BridgeProcess p = detachedList.get(i);
+                    p.poll();
+                    if (!p.detached() || p.closed()) {
+                        detachedList.remove(i);
+                    }
+                }
+                boolean started = attached >= expected && attached > 0;
+                // Before the expected programs are all there, time passes only for the calls of those that are:
+                // a wait's timeout cannot expire while the program it waits for has not started yet.
+                if (sim.pendingCount() > 0 && (started || anyActive())) {
+                    idleSince = -1;
+                    sim.runWhile(() -> (++tick[0] & 1023) != 0 && (attached >= expected || anyActive()));
+                    for (int i = 0; i < processes.size(); i++) {
+                        processes.get(i).flush();
+                    }
+                    continue;
+                }
+                // Nothing to run: wait for a program, or break a deadlock (every live program blocked in a wait
+                // that no event can end).
+                if (started && detachedList.isEmpty() && allWaiting()) {
+                    if (idleSince < 0) {
+                        idleSince = System.nanoTime();
+                    } else if (System.nanoTime() - idleSince > Math.max(graceNs, 1_000_000_000L)) {
+                        message("every program is blocked in a wait that nothing can end (at "
+                                + SimTime.format(sim.now()) + "); their waits return DAT_TIMEOUT_EXPIRED");
+                        problems++;
+                        for (BridgeProcess p : processes) {
+                            p.breakDeadlock();
+                        }
+                        idleSince = -1;
+                        continue;
+                    }
+                }
+                accept.select(detachedList.isEmpty() ? 50 : 1);
+                accept.selectedKeys().clear();
+            }
+        } finally {
+            Files.deleteIfExists(socket);
+        }
+        message("simulated " + SimTime.format(sim.now()) + ", " + sim.eventsExecuted() + " events, " + calls
+                + " calls (" + errors + " returned errors); trace in " + outDir.resolve("events.jsonl"));
+        return problems == 0 ? 0 : 1;
+    }
+
+    /** Whether a program is inside a call that is not a wait (its CPU time is passing). */
+    private boolean anyActive() {
+        for (int i = 0; i < processes.size(); i++) {
+            BridgeProcess p = processes.get(i);
+            if (!p.closed() && !p.waiting() && !p.detached()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean allWaiting() {
+        boolean any = false;
+        for (BridgeProcess p : processes) {
+            if (!p.closed()) {
+                if (!p.waiting()) {
+                    return false;
+                }
+                any = true;
+            }
+        }
+        return any;
+    }
+
+    private void acceptAll(ServerSocketChannel server) throws IOException {
+        SocketChannel ch;
+        while ((ch = server.accept()) != null) {
+            Wire w = new Wire(ch);
+            try {
+                if (w.next(5_000_000_000L) && w.code() == Protocol.C_SIDE) {
+                    int token = w.frame().getInt();
+                    if (token >= 1 && token <= processes.size()) {
+                        processes.get(token - 1).side(w);
+                    } else {
+                        w.close();
+                    }
+                    continue;
+                }
+                if (w.code() != Protocol.C_HELLO) {
+                    message("a connection that did not say hello was closed");
+                    w.close();
+                    continue;
+                }
+            } catch (IOException e) {
+                w.close();
+                continue;
+            }
+            ByteBuffer f = w.frame();
+            byte[] name = new byte[Math.min(f.getInt(), 4096)];
+            f.get(name);
+            int pid = f.getInt();
+            String hostName = new String(name, StandardCharsets.UTF_8);
+            DatHost host = fabric.provider().host(hostName);
+            String refusal = null;
+            if (host == null) {
+                refusal = "host \"" + hostName + "\" is not in the fabric (hosts: "
+                        + String.join(", ", scenario.topology().hosts()) + ")";
+            } else if (host.memory().coherence() != Coherence.COHERENT) {
+                refusal = "host " + hostName + " is not CPU/IO coherent; real programs attach to coherent hosts only";
+            } else {
+                for (BridgeProcess p : processes) {
+                    if (!p.closed() && p.host() == host) {
+                        refusal = "host " + hostName + " already has a program attached (pid " + p.pid()
+                                + "); one per host";
+                    }
+                }
+            }
+            ByteBuffer r = w.begin(Protocol.S_REPLY);
+            if (refusal != null) {
+                message("refused pid " + pid + ": " + refusal);
+                r.putInt(DatReturn.PROVIDER_NOT_FOUND);
+                w.send();
+                w.close();
+                continue;
+            }
+            r.putInt(DatReturn.SUCCESS).putInt(Protocol.ipOf(host.id())).putInt(processes.size() + 1);
+            w.send();
+            BridgeProcess p = new BridgeProcess(this, w, host,  pid,
+                    scenario.hostParams().getOrDefault(hostName, scenario.params()));
+            processes.add(p);
+            attached++;
+            message("pid " + pid + " attached to host " + hostName + " (" + Protocol.dotted(host.id()) + ") at "
+                    + SimTime.format(sim.now()));
+            p.start(sim.now());
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package org.datsim.scenario.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.concurrent.Callable;
+import org.datsim.scenario.bridge.BridgeServer;
+import org.datsim.scenario.load.Scenario;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code datsim serve}: the fabric of a scenario file, for real uDAPL programs (docs/bridge.md). */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = "Simulate a scenario's fabric for real uDAPL programs attached through provider/libdatsim.so"
+                + " (docs/bridge.md); writes dat.conf and events.jsonl into the output directory.")
+final class ServeCommand implements Callable<Integer> {
+
+    @Parameters(paramLabel = "FABRIC", description = "A scenario JSON file: its fabric (its processes are not run).")
+    Path file;
+
+    @Option(names = "--socket", paramLabel = "PATH", description = "The Unix domain socket (default: OUT/datsim.sock).")
+    Path socket;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: runs/serve-<scenario>).")
+    Path out;
+
+    @Option(names = "--provider", paramLabel = "LIB",
+            description = "The provider library (default: provider/libdatsim.so; build it with make -C provider).")
+    Path provider = Paths.get("provider", "libdatsim.so");
+
+    @Option(names = "--grace", paramLabel = "MS", defaultValue = "2000",
+            description = "Wall time a program may spend between two DAT calls before it stops holding simulated"
+                    + " time (default: ${DEFAULT-VALUE} ms).")
+    long graceMs;
+
+    @Option(names = "--processes", paramLabel = "N", defaultValue = "0",
+            description = "Start simulated time once N programs have attached, and end when N have left"
+                    + " (default: 0, serve until interrupted).")
+    int processes;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter o = spec.commandLine().getOut();
+        Scenario s = org.datsim.scenario.cli.InputFiles.load(file, err, org.datsim.scenario.load.ScenarioLoader::load);
+        if (s == null) {
+            return DatsimCli.EXIT_INVALID;
+        }
+        if (graceMs < 0 || processes < 0) {
+            err.println("datsim serve: --grace and --processes must not be negative");
+            return DatsimCli.EXIT_INVALID;
+        }
+        if (!Files.isRegularFile(provider)) {
+            err.println("datsim serve: no provider library at " + provider + " (build it with: make -C provider;"
+                    + " it needs gcc and libdapl-dev)");
+            return DatsimCli.EXIT_INVALID;
+        }
+        Path dir = out != null ? out : Paths.get("runs", "serve-" + org.datsim.scenario.run.OutputDir.safeName(s.name()));
+        Files.createDirectories(dir);
+        Path sock = socket != null ? socket : dir.resolve("datsim.sock");
+        BridgeServer server = new BridgeServer(s, sock, graceMs, processes, err);
+        Path conf = dir.resolve("dat.conf");
+        server.writeDatConf(conf, provider);
+        o.println("datsim serve: fabric of " + file + " on " + sock.toAbsolutePath());
+        o.println("export DAT_OVERRIDE=" + conf.toAbsolutePath());
+        for (String line : server.addresses()) {
+            String[] hp = line.split(" ");
+            o.println("  host " + hp[0] + ": provider datsim-" + hp[0] + ", IA address " + hp[1]);
+        }
+        o.flush();
+        Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
+        return server.serve(dir);
+    }
+}

@@ -1,0 +1,161 @@
+package org.datsim.scenario.bridge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.datsim.fabric.dat.DatHandle;
+import org.datsim.fabric.dat.DatReturn;
+import org.datsim.scenario.load.ScenarioLoader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code datsim serve} driven over its socket by a client written here as provider/libdatsim.so writes its frames
+ * (no gcc or dapl needed): attach, calls made on datsim's provider, unsupported calls, refusals, a program that dies.
+ */
+class BridgeServerTest {
+
+    @TempDir
+    Path dir;
+
+    /** A client speaking the bridge protocol, as the C library does. */
+    static final class Client implements AutoCloseable {
+        final SocketChannel ch;
+        ByteBuffer in;
+
+        Client(Path socket) throws Exception {
+            SocketChannel c = null;
+            for (int i = 0; c == null; i++) { // the socket file appears at bind, a moment before listen
+                try {
+                    c = SocketChannel.open(StandardProtocolFamily.UNIX);
+                    c.connect(UnixDomainSocketAddress.of(socket));
+                } catch (java.net.ConnectException e) {
+                    c.close();
+                    c = null;
+                    if (i > 200) {
+                        throw e;
+                    }
+                    Thread.sleep(10);
+                }
+            }
+            ch = c;
+        }
+
+        /** Sends a request and returns its reply's payload, positioned after the DAT_RETURN (read with ret()). */
+        int call(int code, Object... args) throws Exception {
+            ByteBuffer b = ByteBuffer.allocate(1024).order(ByteOrder.LITTLE_ENDIAN);
+            b.putInt(0).putInt(code);
+            for (Object a : args) {
+                if (a instanceof Integer i) {
+                    b.putInt(i);
+                } else if (a instanceof Long l) {
+                    b.putLong(l);
+                } else {
+                    byte[] s = ((String) a).getBytes(StandardCharsets.UTF_8);
+                    b.putInt(s.length).put(s);
+                }
+            }
+            b.putInt(0, b.position() - 4).flip();
+            while (b.hasRemaining()) {
+                ch.write(b);
+            }
+            ByteBuffer hdr = read(8);
+            int len = hdr.getInt();
+            assertEquals(Protocol.S_REPLY, hdr.getInt(), "a reply");
+            in = read(len - 4);
+            return in.getInt();
+        }
+
+        ByteBuffer read(int n) throws Exception {
+            ByteBuffer b = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+            while (b.hasRemaining()) {
+                if (ch.read(b) < 0) {
+                    throw new java.io.EOFException();
+                }
+            }
+            return b.flip();
+        }
+
+        @Override
+        public void close() throws Exception {
+            ch.close();
+        }
+    }
+
+    private Path fabric() throws Exception {
+        Path f = dir.resolve("fabric.json");
+        Files.writeString(f, "{\"scenario\": \"t\", \"seed\": 1, \"fabric\": {\"hosts\": [\"A\", \"B\"],"
+                + " \"links\": [{\"a\": \"A\", \"b\": \"B\"}]}, \"processes\": []}");
+        return f;
+    }
+
+    @Test
+    void aProgramAttachesToAHostAndItsCallsAreMadeOnDatsimsProvider() throws Exception {
+        Path sock = dir.resolve("s.sock");
+        StringWriter log = new StringWriter();
+        BridgeServer server = new BridgeServer(ScenarioLoader.load(fabric()), sock, 2000, 1, new PrintWriter(log));
+        int[] rc = {-1};
+        Thread t = new Thread(() -> {
+            try {
+                rc[0] = server.serve(dir.resolve("out"));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        t.start();
+        while (!Files.exists(sock)) {
+            Thread.sleep(10);
+        }
+        try (Client bad = new Client(sock)) {
+            assertEquals(DatReturn.PROVIDER_NOT_FOUND, bad.call(Protocol.C_HELLO, "Z", 7), "an unknown host");
+        }
+        try (Client c = new Client(sock)) {
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HELLO, "B", 42));
+            assertEquals(Protocol.ipOf(1), c.in.getInt(), "host B is 127.0.1.2");
+            assertEquals(1, c.in.getInt(), "the side channel token");
+            try (Client second = new Client(sock)) {
+                assertEquals(DatReturn.PROVIDER_NOT_FOUND, second.call(Protocol.C_HELLO, "B", 43), "one per host");
+            }
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_IA_OPEN, "datsim-B", 8, 0));
+            int ia = c.in.getInt();
+            assertEquals(1, ia, "the IA is the first handle");
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_PZ_CREATE, ia));
+            int pz = c.in.getInt();
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HANDLE_TYPE, pz));
+            assertEquals(DatHandle.TYPE_PZ, c.in.getInt());
+            // DAT semantics come from datsim's provider: a PZ in use by an LMR cannot be freed.
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_LMR_CREATE, ia, 0x10000L, 4096L, pz, 0x33));
+            int lmr = c.in.getInt();
+            assertEquals(DatReturn.INVALID_STATE, DatReturn.type(c.call(Protocol.C_PZ_FREE, pz)));
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_LMR_FREE, lmr));
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_PZ_FREE, pz));
+            assertEquals(DatReturn.NOT_IMPLEMENTED, c.call(Protocol.C_UNSUPPORTED, "dat_csp_create"));
+            // An empty dequeue takes cpu.poll_overhead of simulated time, so a polling loop lets time run.
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_EVD_CREATE, ia, 8, 0, 0x1));
+            int evd = c.in.getInt();
+            assertEquals(DatReturn.QUEUE_EMPTY, DatReturn.type(c.call(Protocol.C_EVD_DEQUEUE, evd)));
+            // A wait with a timeout ends in simulated time, not wall time.
+            assertEquals(DatReturn.TIMEOUT_EXPIRED, DatReturn.type(c.call(Protocol.C_EVD_WAIT, evd, 1000L, 1)));
+        } // the program dies: the server ends, as --processes 1 says
+        t.join(20_000);
+        assertEquals(0, rc[0], log.toString());
+        String out = log.toString();
+        assertTrue(out.contains("host \"Z\" is not in the fabric"), out);
+        assertTrue(out.contains("already has a program attached"), out);
+        assertTrue(out.contains("called dat_csp_create, which datsim does not support"), out);
+        assertTrue(out.contains("left between calls"), out);
+        String events = Files.readString(dir.resolve("out/events.jsonl"));
+        assertTrue(events.contains("\"call\":\"dat_pz_create\""), "calls are traced");
+        assertTrue(events.contains("\"ret\":\"DAT_TIMEOUT_EXPIRED\""), "the wait's timeout is traced");
+    }
+}

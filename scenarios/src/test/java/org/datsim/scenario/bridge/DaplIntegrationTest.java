@@ -1,0 +1,184 @@
+package org.datsim.scenario.bridge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.datsim.scenario.load.ScenarioLoader;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * dapl's own test programs, unmodified from Debian's dapl2-utils, against {@code datsim serve} with two simulated
+ * hosts, through provider/libdatsim.so. Opt-in (DATSIM_DAPL_TEST=1, which .ci/run sets after installing
+ * dapl2-utils, libdapl-dev and gcc) because it needs those packages and takes about a minute.
+ */
+class DaplIntegrationTest {
+
+    static final String OPT_IN = "DATSIM_DAPL_TEST";
+    static final Path PROVIDER = Paths.get("..", "provider").toAbsolutePath().normalize();
+    static final Path FABRIC = PROVIDER.resolve("examples/two-hosts.json");
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void build() throws Exception {
+        Assumptions.assumeTrue("1".equals(System.getenv(OPT_IN)),
+                "the dapl integration test is opt-in: set " + OPT_IN + "=1 (needs dapl2-utils, libdapl-dev, gcc)");
+        for (String tool : new String[] {"/usr/bin/dtest", "/usr/bin/dtestcm", "/usr/include/dat2/udat.h"}) {
+            Assumptions.assumeTrue(new File(tool).exists(), tool + " is missing: install dapl2-utils libdapl-dev");
+        }
+        Process make = new ProcessBuilder("make", "-s", "-C", PROVIDER.toString(), "libdatsim.so", "bench")
+                .redirectErrorStream(true).start();
+        String out = new String(make.getInputStream().readAllBytes());
+        assertTrue(make.waitFor(120, TimeUnit.SECONDS) && make.exitValue() == 0, "make -C provider: " + out);
+    }
+
+    /** What one pair of programs did: their exit codes and outputs, and the server's. */
+    record Run(int serverRc, String server, int clientRc, String client, int serveRc, String serve, Path out) {
+        String all() {
+            return "server:\n" + server + "\nclient:\n" + client + "\nserve:\n" + serve;
+        }
+    }
+
+    /** Runs a server program on host A and a client on host B against one datsim serve. */
+    Run pair(String prog, List<String> serverArgs, List<String> clientArgs, String ready, long graceMs)
+            throws Exception {
+        Path out = dir.resolve(prog + "-" + System.nanoTime());
+        Files.createDirectories(out);
+        Path sock = out.resolve("s.sock");
+        StringWriter log = new StringWriter();
+        BridgeServer server = new BridgeServer(ScenarioLoader.load(FABRIC), sock, graceMs, 2,
+                new PrintWriter(log, true));
+        server.writeDatConf(out.resolve("dat.conf"), PROVIDER.resolve("libdatsim.so"));
+        int[] rc = {-1};
+        Thread t = new Thread(() -> {
+            try {
+                rc[0] = server.serve(out);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        t.start();
+        while (!Files.exists(sock)) {
+            Thread.sleep(10);
+        }
+        Process s = start(prog, "A", serverArgs, out, out.resolve("server.log"));
+        for (int i = 0; i < 300 && !Files.readString(out.resolve("server.log")).contains(ready); i++) {
+            Thread.sleep(50);
+        }
+        List<String> cargs = new ArrayList<>(clientArgs);
+        cargs.addAll(List.of("-h", "127.0.1.1"));
+        Process c = start(prog, "B", cargs, out, out.resolve("client.log"));
+        boolean done = c.waitFor(240, TimeUnit.SECONDS) & s.waitFor(60, TimeUnit.SECONDS);
+        if (!done) {
+            s.destroyForcibly();
+            c.destroyForcibly();
+        }
+        t.join(30_000);
+        if (t.isAlive()) {
+            server.stop();
+            t.join(10_000);
+        }
+        assertTrue(done, "the programs did not end in time");
+        return new Run(s.exitValue(), Files.readString(out.resolve("server.log")), c.exitValue(),
+                Files.readString(out.resolve("client.log")), rc[0], log.toString(), out);
+    }
+
+    private static Process start(String prog, String host, List<String> args, Path out, Path log) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("/usr/bin/" + prog, "-P", "datsim-" + host));
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("DAT_OVERRIDE", out.resolve("dat.conf").toString());
+        pb.environment().put("DATSIM_HOST", host); // dtest's client opens the provider name its server sends it
+        return pb.start();
+    }
+
+    private static void passed(Run r) throws Exception {
+        assertEquals(0, r.serverRc(), r.all());
+        assertEquals(0, r.clientRc(), r.all());
+        assertTrue(r.server().contains("PASSED") && r.client().contains("PASSED"), r.all());
+        assertEquals(0, r.serveRc(), r.all());
+        String events = Files.readString(r.out().resolve("events.jsonl"));
+        assertTrue(events.contains("\"call\":\"dat_ep_connect\"") && events.contains("\"kind\":\"place\""),
+                "the run's trace has the calls and the fabric's placements");
+    }
+
+    @Test
+    void dtestDefaultModeSendsAndRdmaWritesThroughTheSimulatedFabric() throws Exception {
+        Run r = pair("dtest", List.of("-s", "-B", "10", "-b", "65536"), List.of("-B", "10", "-b", "65536"),
+                "waiting for client", 20);
+        passed(r);
+        assertTrue(r.server().contains("RDMA write buffer contains: client RDMA write data"), r.all());
+        assertTrue(r.client().contains("RDMA write buffer contains: server RDMA write data"), r.all());
+    }
+
+    @Test
+    void dtestValidatesDataThatCrossedTheFabricWithMinusD() throws Exception {
+        passed(pair("dtest", List.of("-s", "-D", "-B", "10", "-b", "65536"), List.of("-D", "-B", "10", "-b", "65536"),
+                "waiting for client", 20));
+    }
+
+    @Test
+    void dtestRdmaWritePingPongWithMinusCapitalW() throws Exception {
+        passed(pair("dtest", List.of("-s", "-W", "-B", "10", "-b", "65536"), List.of("-W", "-B", "10", "-b", "65536"),
+                "waiting for client", 20));
+    }
+
+    @Test
+    void dtestMinusWNeedsImmediateDataWhichDatsimDoesNotSupportAndEndsWithoutHanging() throws Exception {
+        Run r = pair("dtest", List.of("-s", "-w", "-B", "10", "-b", "65536"), List.of("-w", "-B", "10", "-b", "65536"),
+                "waiting for client", 20);
+        assertTrue(r.serve().contains("called dat_extension_op"), r.all());
+        assertTrue(r.client().contains("FAILED"), r.all());
+    }
+
+    @Test
+    void dtestcmConnectsTenTimes() throws Exception {
+        Run r = pair("dtestcm", List.of("-s", "-c", "10"), List.of("-c", "10"), "waiting for client", 20);
+        assertEquals(0, r.serverRc(), r.all());
+        assertEquals(0, r.clientRc(), r.all());
+        assertTrue(r.client().contains("Connections:"), r.all());
+    }
+
+    @Test
+    void theBridgeCarriesDatCallsAtARate() throws Exception {
+        Path out = dir.resolve("bench");
+        Files.createDirectories(out);
+        Path sock = out.resolve("s.sock");
+        BridgeServer server = new BridgeServer(ScenarioLoader.load(FABRIC), sock, 2000, 1,
+                new PrintWriter(new StringWriter()));
+        server.writeDatConf(out.resolve("dat.conf"), PROVIDER.resolve("libdatsim.so"));
+        Thread t = new Thread(() -> {
+            try {
+                server.serve(out);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        t.start();
+        while (!Files.exists(sock)) {
+            Thread.sleep(10);
+        }
+        ProcessBuilder pb = new ProcessBuilder(PROVIDER.resolve("bench").toString(), "datsim-A", "50000")
+                .redirectErrorStream(true);
+        pb.environment().put("DAT_OVERRIDE", out.resolve("dat.conf").toString());
+        Process b = pb.start();
+        String text = new String(b.getInputStream().readAllBytes());
+        assertEquals(0, b.waitFor(), text);
+        t.join(30_000);
+        assertTrue(text.contains("calls/s"), text);
+        System.out.println("dapl integration: " + text.trim());
+    }
+}
