@@ -298,8 +298,9 @@ public final class ScenarioRunner {
                 + datErrors + " returned errors)");
         for (Map.Entry<String, LatencyRecorder> e : stats.latency().entrySet()) {
             LatencyRecorder r = e.getValue();
-            lines.add(String.format("  %-28s n=%-6d p50=%-10s p99=%-10s max=%s", e.getKey(), r.count(),
-                    SimTime.format(r.percentile(50)), SimTime.format(r.percentile(99)), SimTime.format(r.max())));
+            lines.add(String.format("  %-28s n=%-6d p50=%-10s p99=%-10s max=%s%s", e.getKey(), r.count(),
+                    SimTime.format(r.percentile(50)), SimTime.format(r.percentile(99)), SimTime.format(r.max()),
+                    r.percentilesExact() ? "" : " (p50, p99 " + r.percentilePrecision() + ")"));
         }
         if (fctRows != null) {
             long done = fctRows.stream().filter(r -> r.fctPs() >= 0).count();
@@ -348,11 +349,15 @@ public final class ScenarioRunner {
             LatencyRecorder r = e.getValue();
             ObjectNode o = ops.putObject(e.getKey());
             o.put("count", r.count());
-            o.put("mean_ps", Math.round(r.mean()));
+            // min, max and mean exact; the percentiles exact up to LatencyRecorder.EXACT_LIMIT values, and the
+            // precision named either way
+            o.put("min_ps", r.min());
+            o.put("mean_ps", r.meanRounded());
             o.put("p50_ps", r.percentile(50));
             o.put("p90_ps", r.percentile(90));
             o.put("p99_ps", r.percentile(99));
             o.put("max_ps", r.max());
+            o.put("percentiles_precision", r.percentilePrecision());
             o.put("bytes", stats.bytes(e.getKey()));
             o.put("first_post_ps", stats.firstPost(e.getKey()));
             o.put("last_complete_ps", stats.lastComplete(e.getKey()));
