@@ -52,6 +52,7 @@ public final class ScenarioRunner {
     private final Map<String, ConsumerProcess> processes = new LinkedHashMap<>();
     private final List<String> failures = new ArrayList<>();
     private long failureCount;
+    private final RepeatTimes repeatTimes = new RepeatTimes();
     private long calls;
     private long datErrors;
     private boolean perfetto = true;
@@ -182,6 +183,11 @@ public final class ScenarioRunner {
         }
     }
 
+    /** Records the simulated time of one iteration of a repeat block of a process. */
+    void repeatIteration(String process, Step begin, java.util.List<Step> steps, long ps) {
+        repeatTimes.iteration(process, begin, steps, ps);
+    }
+
     void failure(ConsumerProcess p, Step s, String message) {
         failureCount++;
         String text = "process " + p.name() + ", " + s.path() + " (" + s.spec().name() + ") at "
@@ -299,9 +305,11 @@ public final class ScenarioRunner {
         for (Map.Entry<String, LatencyRecorder> e : stats.latency().entrySet()) {
             LatencyRecorder r = e.getValue();
             lines.add(String.format("  %-28s n=%-6d p50=%-10s p99=%-10s max=%s%s", e.getKey(), r.count(),
-                    SimTime.format(r.percentile(50)), SimTime.format(r.percentile(99)), SimTime.format(r.max()),
+                    SimTime.formatExact(r.percentile(50)), SimTime.formatExact(r.percentile(99)),
+                    SimTime.formatExact(r.max()),
                     r.percentilesExact() ? "" : " (p50, p99 " + r.percentilePrecision() + ")"));
         }
+        lines.addAll(repeatTimes.lines());
         if (fctRows != null) {
             long done = fctRows.stream().filter(r -> r.fctPs() >= 0).count();
             lines.add("  workload: " + fctRows.size() + " flows, " + done + " completed; FCTs in "
@@ -361,6 +369,9 @@ public final class ScenarioRunner {
             o.put("bytes", stats.bytes(e.getKey()));
             o.put("first_post_ps", stats.firstPost(e.getKey()));
             o.put("last_complete_ps", stats.lastComplete(e.getKey()));
+        }
+        if (!repeatTimes.isEmpty()) {
+            repeatTimes.write(root.putObject("repeats"));
         }
         long packets = 0;
         long wire = 0;

@@ -76,6 +76,42 @@ class SummaryExactTest {
         assertEquals(true, sawManyDistinct, "the example should have a kind with many distinct latencies");
     }
 
+    @Test
+    void aPingPongShowsItsHalfRoundTripAsTheReadmePromises() throws Exception {
+        Path out = tmp.resolve("isl");
+        StringWriter o = new StringWriter();
+        int code = DatsimCli.execute(new String[] {"run", ScenarioJson.examplesDir().resolve("ib-send-lat.json")
+                .toString(), "--out", out.toString(), "--no-perfetto"}, new PrintWriter(o), new PrintWriter(o));
+        assertEquals(0, code, o.toString());
+        // docs/examples.md: "a Send ping-pong whose half round trip is 0.815 us", as calibrate's ib_send_lat 32 B
+        String client = o.toString().lines().filter(l -> l.startsWith("  repeat c ")).findFirst().orElse("");
+        assertEquals(true, client.endsWith("half round trip p50=815.242ns"), o.toString());
+        JsonNode rep = new ObjectMapper().readTree(out.resolve("summary.json").toFile()).path("repeats").path("c")
+                .path("$.processes[1].calls[11]");
+        assertEquals(8, rep.path("iterations").asLong(), rep.toString());
+        assertEquals(1_630_484, rep.path("p50_ps").asLong(), rep.toString());
+        assertEquals(815_242.0, rep.path("half_round_trip_p50_ps").asDouble(), rep.toString());
+    }
+
+    @Test
+    void aBlockThatIsNoPingPongIsNotCalledARoundTrip() throws Exception {
+        Path out = tmp.resolve("fence");
+        StringWriter o = new StringWriter();
+        String text = """
+                {"scenario": "loop", "fabric": {"hosts": ["A", "B"], "links": [{"a": "A", "b": "B"}]}, "processes": [{"name": "p", "host": "A", "calls": [
+                  {"call": "dat_ia_open", "out": "ia"},
+                  {"repeat": 3, "calls": [{"call": "dat_pz_create", "ia": "$ia", "out": "pz"},
+                    {"call": "dat_pz_free", "pz": "$pz"}]}]}]}""";
+        Path f = tmp.resolve("loop.json");
+        Files.writeString(f, text);
+        int code = DatsimCli.execute(new String[] {"run", f.toString(), "--out", out.toString(), "--no-perfetto"},
+                new PrintWriter(o), new PrintWriter(o));
+        assertEquals(0, code, o.toString());
+        String line = o.toString().lines().filter(l -> l.startsWith("  repeat p ")).findFirst().orElse("");
+        assertEquals("  repeat p $.processes[0].calls[1]: 3 iterations, p50=200ns min=200ns max=200ns each", line,
+                o.toString());
+    }
+
     private static int rank(double p, int n) {
         return (int) Math.max(1, Math.ceil(p / 100 * n)) - 1;
     }
