@@ -30,6 +30,10 @@ final class StreamBenchCommand implements Callable<Integer> {
             + " ${DEFAULT-VALUE}).")
     int window;
 
+    @Option(names = "--param", paramLabel = "NAME=VALUE", description = "A fabric parameter override, for example"
+            + " --param hca.wqe_interval=500ns (repeatable).")
+    java.util.List<String> overrides = new java.util.ArrayList<>();
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -41,7 +45,24 @@ final class StreamBenchCommand implements Callable<Integer> {
                     + " to 1GiB");
             return 2;
         }
-        Params p = StreamBench.params();
+        java.util.Map<String, String> map = new java.util.LinkedHashMap<>();
+        java.util.List<String> problems = new java.util.ArrayList<>();
+        for (String s : overrides) {
+            int eq = s.indexOf('=');
+            if (eq < 1) {
+                problems.add("--param expects NAME=VALUE, found \"" + s + "\"");
+            } else {
+                map.put(s.substring(0, eq).trim(), s.substring(eq + 1).trim());
+            }
+        }
+        Params p = StreamBench.params().with(map, problems);
+        if (problems.isEmpty()) {
+            problems.addAll(org.datsim.fabric.FabricParams.crossCheck(p));
+        }
+        if (!problems.isEmpty()) {
+            problems.forEach(m -> spec.commandLine().getErr().println("datsim: " + m));
+            return 2;
+        }
         StreamBench.Result r = StreamBench.run(p, writes, bytes, window);
         double simS = r.simNanos() / 1e9;
         KeyValues kv = new KeyValues().put("window", window).put("writes", writes).put("bytes_per_write", bytes)

@@ -53,6 +53,8 @@ public final class ScenarioRunner {
     private final List<String> failures = new ArrayList<>();
     private long failureCount;
     private final RepeatTimes repeatTimes = new RepeatTimes();
+    private String overridePreset;
+    private Map<String, String> overrideParams = Map.of();
     private long calls;
     private long datErrors;
     private boolean perfetto = true;
@@ -181,6 +183,20 @@ public final class ScenarioRunner {
         if (!DatReturn.isSuccess(ret)) {
             datErrors++;
         }
+    }
+
+    /**
+     * Records the command line's what-if overrides ({@code run --preset}, {@code --param}) already applied to the
+     * scenario, for summary.json's {@code overrides}.
+     *
+     * @param preset the preset given, or null
+     * @param params the parameters given, in order
+     * @return this runner
+     */
+    public ScenarioRunner overrides(String preset, Map<String, String> params) {
+        this.overridePreset = preset;
+        this.overrideParams = new java.util.LinkedHashMap<>(params);
+        return this;
     }
 
     /** Records the simulated time of one iteration of a repeat block of a process. */
@@ -349,6 +365,14 @@ public final class ScenarioRunner {
         root.put("stop_reason", result.reason().name());
         if (result.reason() != StopReason.NO_EVENTS) {
             root.put("stop_message", abort != null ? abort : result.message());
+        }
+        if (overridePreset != null || !overrideParams.isEmpty()) {
+            ObjectNode ov = root.putObject("overrides"); // from the command line: run --preset, --param
+            if (overridePreset != null) {
+                ov.put("preset", overridePreset);
+            }
+            ObjectNode op = ov.putObject("params");
+            overrideParams.forEach(op::put);
         }
         root.put("calls", calls);
         root.put("calls_returning_errors", datErrors);
