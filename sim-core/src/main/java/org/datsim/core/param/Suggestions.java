@@ -7,7 +7,7 @@ import org.apache.commons.text.similarity.LevenshteinDistance;
 
 /**
  * "Did you mean": the known names closest to a misspelt one, by Levenshtein distance (commons-text's, rather than a
- * hand-written one). A name is suggested when it is at most a third of the misspelt word's length away (at least 1,
+ * hand-written one). A word of two letters or more gets suggestions; a name is suggested when it is at most a third of the misspelt word's length away (at least 1,
  * at most 3 edits), or when the misspelt word is a segment of it ({@code mtu} for {@code hca.mtu}); the nearest come
  * first, ties in the order the candidates were given, so the answer is deterministic.
  */
@@ -24,6 +24,9 @@ public final class Suggestions {
      * @return the suggestions, possibly none
      */
     public static List<String> closest(String word, Collection<String> known) {
+        if (word.length() < 2) {
+            return List.of(); // one letter is one edit from every other: no suggestion is worth making
+        }
         int limit = Math.max(1, Math.min(3, word.length() / 3));
         LevenshteinDistance distance = new LevenshteinDistance(limit);
         List<String> out = new ArrayList<>();
