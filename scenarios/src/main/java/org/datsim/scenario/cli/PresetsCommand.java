@@ -38,7 +38,7 @@ public final class PresetsCommand implements Callable<Integer> {
         FabricPresets.Preset preset = FabricPresets.get(name);
         if (preset == null) {
             spec.commandLine().getErr().println("datsim: no preset is named \"" + name + "\"; the presets are "
-                    + FabricPresets.names());
+                    + FabricPresets.names() + org.datsim.core.param.Suggestions.hint(name, FabricPresets.names()));
             return DatsimCli.EXIT_INVALID;
         }
         o.println("# " + preset.name() + ": " + preset.description());
