@@ -11,7 +11,8 @@ import java.nio.file.Path;
  * {@code /proc/self/stat}, in clock ticks since boot), so it counts from the exec of the {@code java} launcher and is
  * good to the tick, 10 ms (both are truncated to it). It used to come from {@link ProcessHandle.Info#startInstant()},
  * which adds that start to the boot time of {@code /proc/stat}, kept in whole seconds: up to a second too long.
- * Elsewhere it falls back to the JVM's uptime ({@code RuntimeMXBean}, to the millisecond, from the creation of the
+ * Elsewhere, or when the two files disagree with that coarse start by more than its second, it falls back to the
+ * JVM's uptime ({@code RuntimeMXBean}, to the millisecond, from the creation of the
  * JVM, which is a little after the process started). Reading {@code /proc} costs well under a millisecond; loading
  * the management classes took 50 to 150 ms on the shared development machine, which is why they are the fallback.
  */
@@ -34,6 +35,16 @@ final class ProcessClock {
      */
     static Wall wall() {
         Wall w = fromProc(Path.of("/proc/self/stat"), Path.of("/proc/uptime"));
+        // A container may show its own uptime in /proc/uptime (lxcfs) while starttime counts from the host's boot:
+        // then the two disagree with ProcessHandle's start instant (which is at most a second early) by more than
+        // that, and the JVM's uptime is used instead.
+        java.util.Optional<java.time.Instant> start = ProcessHandle.current().info().startInstant();
+        if (w != null && start.isPresent()) {
+            double coarse = java.time.Duration.between(start.get(), java.time.Instant.now()).toNanos() / 1e9;
+            if (w.seconds() > coarse + 0.05 || w.seconds() < coarse - 1.05) {
+                w = null;
+            }
+        }
         if (w != null) {
             return w;
         }
