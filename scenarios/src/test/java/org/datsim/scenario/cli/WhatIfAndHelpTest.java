@@ -103,6 +103,9 @@ class WhatIfAndHelpTest {
         assertEquals(0, r.code(), r.all());
         assertTrue(r.out().contains("\nbottleneck=hca_engine\n"), r.all());
         assertTrue(r.out().contains("\nprediction_holds=true\n"), r.all());
+        Result cal = datsim("calibrate", "--test", "ib_send_lat", "--sizes", "32", "--param", "hca.mtuu=1KiB");
+        assertEquals(2, cal.code(), cal.all());
+        assertTrue(cal.err().contains("did you mean hca.mtu?"), cal.all());
         Result bad = datsim("bench", "stream", "--param", "hca.wqe_intervall=500ns");
         assertEquals(2, bad.code(), bad.all());
         assertTrue(bad.err().contains("did you mean hca.wqe_interval?"), bad.all());
