@@ -26,7 +26,7 @@ public final class FabricParams {
                     + " as before hca.phy_latency existed. The presets set it to the cable alone (about 5 ns/m)");
     /** Per-packet transport headers. */
     public static final ParamSpec LINK_HEADER_BYTES = ParamSpec.bytes("link.header_bytes", "26B", 0, 4096,
-            "Header bytes on every packet (InfiniBand LRH 8 + BTH 12 + ICRC 4 + VCRC 2)");
+            "Header bytes on every packet (the default: InfiniBand LRH 8 + BTH 12 + ICRC 4 + VCRC 2)");
     /** Extended transport header of RDMA requests. */
     public static final ParamSpec LINK_RETH_BYTES = ParamSpec.bytes("link.reth_bytes", "16B", 0, 4096,
             "Extra header bytes on the first packet of an RDMA Write and on an RDMA Read request (RETH)");
@@ -163,7 +163,7 @@ public final class FabricParams {
                     + " as they arrive (cut through), not once the whole packet is in");
     /** PCIe data rate. */
     public static final ParamSpec PCIE_BANDWIDTH = ParamSpec.rate("pcie.bandwidth", "128Gbps",
-            "Usable PCIe data rate between host memory and the HCA (Gen3 x16)");
+            "Usable PCIe data rate between host memory and the HCA (the default: Gen3 x16)");
     /** Path MTU. */
     public static final ParamSpec HCA_MTU = ParamSpec.bytes("hca.mtu", "4KiB", 256, 4096,
             "Path MTU: the largest payload of one packet");

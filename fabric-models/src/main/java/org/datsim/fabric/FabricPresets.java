@@ -21,16 +21,32 @@ import org.datsim.core.param.Params;
  */
 public final class FabricPresets {
 
-    /** One preset: its name, a one-line description, and the parameter values it sets, as user text. */
+    /**
+     * One preset: its name, a one-line description, the parameter values it sets, as user text, and for each value
+     * the preset's own note: what the value stands for in this hardware and where it comes from (the catalogue's
+     * description of a parameter may speak of its default, InfiniBand's, which a RoCE preset's value is not).
+     */
     public static final class Preset {
         private final String name;
         private final String description;
         private final Map<String, String> values;
+        private final Map<String, String> notes;
 
-        Preset(String name, String description, Map<String, String> values) {
+        Preset(String name, String description, Values values) {
             this.name = name;
             this.description = description;
-            this.values = Collections.unmodifiableMap(values);
+            this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values.values));
+            this.notes = Collections.unmodifiableMap(new LinkedHashMap<>(values.notes));
+        }
+
+        /**
+         * Returns the preset's note on a value it sets: what it stands for and its source.
+         *
+         * @param param the parameter's name
+         * @return the note, or null if the preset does not set the parameter
+         */
+        public String note(String param) {
+            return notes.get(param);
         }
 
         /** Returns the preset's name, for example {@code "ib-edr"}. */
@@ -63,115 +79,171 @@ public final class FabricPresets {
         }
     }
 
+    /** A preset's values being built, each with its note. */
+    static final class Values {
+        final Map<String, String> values = new LinkedHashMap<>();
+        final Map<String, String> notes = new LinkedHashMap<>();
+
+        Values() {
+        }
+
+        /** A copy of another preset's values; their notes say whose they are. */
+        Values(String baseName, Values base) {
+            values.putAll(base.values);
+            base.notes.forEach((k, v) -> notes.put(k, v.startsWith("as ") ? v : "as " + baseName + ": " + v));
+        }
+
+        void put(String param, String value, String note) {
+            values.put(param, value);
+            notes.put(param, note);
+        }
+    }
+
     private static final Map<String, Preset> PRESETS = new LinkedHashMap<>();
 
     static {
         // ConnectX-4/5 EDR on PCIe Gen3 x16, back to back; tuned to perftest (docs/calibration.md).
-        Map<String, String> edr = new LinkedHashMap<>();
-        edr.put("link.bandwidth", "100Gbps");        // 4x 25.78125 Gbaud, 64b/66b
+        Values edr = new Values();
+        edr.put("link.bandwidth", "100Gbps", "4x 25.78125 Gbaud, 64b/66b");
         // Back to back, 90 ns from port to port (calibrated with ib_send_lat 32 B): a 2 m copper cable at about 5 ns/m,
         // and the SerDes and PHY of each HCA's port. A switch hop adds its port-to-port latency, which includes its own
         // PHYs, and one more cable: Switch-IB 2 is specified at 90 ns port to port, cut through.
-        edr.put("link.latency", "10ns");             // the cable alone
-        edr.put("hca.phy_latency", "40ns");          // per HCA port: (90 - 10) / 2
-        edr.put("link.header_bytes", "26B");         // LRH 8 + BTH 12 + ICRC 4 + VCRC 2
-        edr.put("link.reth_bytes", "16B");
-        edr.put("link.aeth_bytes", "4B");
-        edr.put("switch.latency", "90ns");           // Switch-IB 2 (SB7800) data sheet, port to port
-        edr.put("switch.mode", "cut_through");       // as Switch-IB 2 forwards (its 90 ns is first bit in to out)
-        edr.put("link.flow_control", "ib_credits");  // InfiniBand's credit-based lossless links (the default)
-        edr.put("pcie.latency", "125ns");
-        edr.put("pcie.bandwidth", "96.6Gbps");       // Gen3 x16 after 128b/130b, TLP headers and DLLPs
+        edr.put("link.latency", "10ns", "the cable alone");
+        edr.put("hca.phy_latency", "40ns", "per HCA port: (90 - 10) / 2");
+        edr.put("link.header_bytes", "26B", "LRH 8 + BTH 12 + ICRC 4 + VCRC 2");
+        edr.put("link.reth_bytes", "16B", "InfiniBand RETH: virtual address 8 + R_Key 4 + DMA length 4");
+        edr.put("link.aeth_bytes", "4B", "InfiniBand AETH: syndrome 1 + MSN 3");
+        edr.put("switch.latency", "90ns", "Switch-IB 2 (SB7800) data sheet, port to port");
+        edr.put("switch.mode", "cut_through", "as Switch-IB 2 forwards (its 90 ns is first bit in to out)");
+        edr.put("link.flow_control", "ib_credits", "InfiniBand's credit-based lossless links (the default)");
+        edr.put("pcie.latency", "125ns",
+                "one-way host-HCA latency on PCIe Gen3: a doorbell or a posted DMA write takes it once, a DMA read "
+                + "twice (docs/calibration.md)");
+        edr.put("pcie.bandwidth", "96.6Gbps", "Gen3 x16 after 128b/130b, TLP headers and DLLPs");
         // The host's part of a DMA read (root complex, cache or memory), besides its 2 x 125 ns: calibrated, between the
         // ib_send_lat 1 KiB and 4 KiB targets (docs/calibration.md).
-        edr.put("pcie.dma_read_delay", "75ns");
-        edr.put("pcie.max_read_request", "4KiB");    // the largest MRRS; payloads are read in requests of 4 KiB
-        edr.put("pcie.max_payload", "256B");         // the MPS of ConnectX-4/5 on Gen3 hosts
-        edr.put("hca.mtu", "4KiB");
-        edr.put("hca.wqe_process", "150ns");
+        edr.put("pcie.dma_read_delay", "75ns",
+                "the host part of a DMA read besides its 2 x 125 ns: calibrated between the ib_send_lat 1 KiB and 4 "
+                + "KiB targets (docs/calibration.md)");
+        edr.put("pcie.max_read_request", "4KiB", "the largest MRRS; payloads are read in requests of 4 KiB");
+        edr.put("pcie.max_payload", "256B", "the MPS of ConnectX-4/5 on Gen3 hosts");
+        edr.put("hca.mtu", "4KiB", "the path MTU perftest uses on EDR");
+        edr.put("hca.wqe_process", "150ns",
+                "ConnectX-4/5 send engine work per WQE: QP context, scheduling, building headers "
+                + "(docs/calibration.md)");
         // The send engine's occupancy per work request: about 7 million messages per second, the top of the published
         // single-QP perftest range (2.5-7.3 Mpps; 6.9 Mpps ib_write_bw -s 2, tx depth 128; docs/calibration.md).
-        edr.put("hca.wqe_interval", "140ns");
-        edr.put("hca.wqe_bytes", "64B");
-        edr.put("hca.rx_process", "150ns");
-        edr.put("hca.max_inline", "220B");           // perftest's default inline size for latency tests
-        edr.put("hca.qpc_entries", "256");
-        edr.put("hca.qpc_miss_penalty", "250ns");    // 2 x pcie.latency
-        edr.put("hca.mtt_entries", "4096");
-        edr.put("hca.mtt_miss_penalty", "250ns");    // 2 x pcie.latency
-        edr.put("cpu.post_overhead", "60ns");
-        edr.put("cpu.doorbell_occupancy", "60ns");   // MMIO doorbell + write-combining flush; see docs/calibration.md
-        edr.put("cpu.poll_overhead", "40ns");
+        edr.put("hca.wqe_interval", "140ns",
+                "about 7 million messages per second: the top of the published single-QP perftest range (2.5-7.3 "
+                + "Mpps; 6.9 Mpps ib_write_bw -s 2, tx depth 128; docs/calibration.md)");
+        edr.put("hca.wqe_bytes", "64B", "one 64-byte WQE basic block, as ConnectX fetches a small send WQE");
+        edr.put("hca.rx_process", "150ns",
+                "ConnectX-4/5 receive pipeline work per packet before its data is written (docs/calibration.md)");
+        edr.put("hca.max_inline", "220B", "perftest's default inline size for latency tests");
+        edr.put("hca.qpc_entries", "256",
+                "on-chip QP contexts of ConnectX-4/5: an estimate, not published (docs/calibration.md)");
+        edr.put("hca.qpc_miss_penalty", "250ns", "2 x pcie.latency, one PCIe round trip");
+        edr.put("hca.mtt_entries", "4096",
+                "on-chip translation entries of ConnectX-4/5, one per 4 KiB page: an estimate, not published "
+                + "(docs/calibration.md)");
+        edr.put("hca.mtt_miss_penalty", "250ns", "2 x pcie.latency, one PCIe round trip");
+        edr.put("cpu.post_overhead", "60ns",
+                "CPU time of a post up to its doorbell write, building the WQE (docs/calibration.md)");
+        edr.put("cpu.doorbell_occupancy", "60ns", "MMIO doorbell + write-combining flush; see docs/calibration.md");
+        edr.put("cpu.poll_overhead", "40ns", "CPU time of taking one completion (docs/calibration.md)");
         add("ib-edr", "InfiniBand EDR, 100 Gb/s, ConnectX-4/5 class on PCIe Gen3 x16 (calibrated to perftest)", edr);
 
-        Map<String, String> hdr = new LinkedHashMap<>(edr);
-        hdr.put("link.bandwidth", "200Gbps");        // 4 lanes of 53.125 Gb/s (26.5625 GBd PAM4), less FEC and coding
-        hdr.put("hca.phy_latency", "55ns");          // PAM4 with RS-FEC adds latency: 120 ns back to back
-        hdr.put("pcie.latency", "115ns");
-        hdr.put("pcie.bandwidth", "196Gbps");        // Gen4 x16
-        hdr.put("hca.wqe_process", "120ns");
-        hdr.put("hca.wqe_interval", "100ns");
-        hdr.put("hca.rx_process", "120ns");
-        hdr.put("hca.qpc_entries", "512");
-        hdr.put("hca.qpc_miss_penalty", "230ns");
-        hdr.put("hca.mtt_entries", "8192");
-        hdr.put("hca.mtt_miss_penalty", "230ns");
+        Values hdr = new Values("ib-edr", edr);
+        hdr.put("link.bandwidth", "200Gbps", "4 lanes of 53.125 Gb/s (26.5625 GBd PAM4), less FEC and coding");
+        hdr.put("hca.phy_latency", "55ns", "PAM4 with RS-FEC adds latency: 120 ns back to back");
+        hdr.put("pcie.latency", "115ns", "an estimate for PCIe Gen4, a little below Gen3's 125 ns; not measured");
+        hdr.put("pcie.bandwidth", "196Gbps", "Gen4 x16");
+        hdr.put("hca.wqe_process", "120ns", "an estimate for a faster HCA pipeline (ConnectX-6); not measured");
+        hdr.put("hca.wqe_interval", "100ns",
+                "10 million messages per second from one send engine, ib-edr's 140 ns scaled; not measured");
+        hdr.put("hca.rx_process", "120ns", "an estimate for a faster HCA pipeline (ConnectX-6); not measured");
+        hdr.put("hca.qpc_entries", "512", "doubled from ib-edr for a newer chip; not measured");
+        hdr.put("hca.qpc_miss_penalty", "230ns", "2 x pcie.latency, one PCIe round trip");
+        hdr.put("hca.mtt_entries", "8192", "doubled from ib-edr for a newer chip; not measured");
+        hdr.put("hca.mtt_miss_penalty", "230ns", "2 x pcie.latency, one PCIe round trip");
         add("ib-hdr", "InfiniBand HDR, 200 Gb/s, ConnectX-6 class on PCIe Gen4 x16 (scaled from ib-edr, not"
                 + " calibrated)", hdr);
 
-        Map<String, String> ndr = new LinkedHashMap<>(edr);
-        ndr.put("link.bandwidth", "400Gbps");        // 4 lanes of 106.25 Gb/s (53.125 GBd PAM4), less FEC and coding
-        ndr.put("hca.phy_latency", "60ns");          // 130 ns back to back
-        ndr.put("pcie.latency", "110ns");
-        ndr.put("pcie.bandwidth", "392Gbps");        // Gen5 x16
-        ndr.put("hca.wqe_process", "100ns");
-        ndr.put("hca.wqe_interval", "70ns");
-        ndr.put("hca.rx_process", "100ns");
-        ndr.put("hca.qpc_entries", "1024");
-        ndr.put("hca.qpc_miss_penalty", "220ns");
-        ndr.put("hca.mtt_entries", "16384");
-        ndr.put("hca.mtt_miss_penalty", "220ns");
+        Values ndr = new Values("ib-edr", edr);
+        ndr.put("link.bandwidth", "400Gbps", "4 lanes of 106.25 Gb/s (53.125 GBd PAM4), less FEC and coding");
+        ndr.put("hca.phy_latency", "60ns", "130 ns back to back");
+        ndr.put("pcie.latency", "110ns", "an estimate for PCIe Gen5, a little below Gen3's 125 ns; not measured");
+        ndr.put("pcie.bandwidth", "392Gbps", "Gen5 x16");
+        ndr.put("hca.wqe_process", "100ns", "an estimate for a faster HCA pipeline (ConnectX-7); not measured");
+        ndr.put("hca.wqe_interval", "70ns",
+                "14 million messages per second from one send engine, ib-edr's 140 ns scaled; not measured");
+        ndr.put("hca.rx_process", "100ns", "an estimate for a faster HCA pipeline (ConnectX-7); not measured");
+        ndr.put("hca.qpc_entries", "1024", "doubled per generation from ib-edr; not measured");
+        ndr.put("hca.qpc_miss_penalty", "220ns", "2 x pcie.latency, one PCIe round trip");
+        ndr.put("hca.mtt_entries", "16384", "doubled per generation from ib-edr; not measured");
+        ndr.put("hca.mtt_miss_penalty", "220ns", "2 x pcie.latency, one PCIe round trip");
         add("ib-ndr", "InfiniBand NDR, 400 Gb/s, ConnectX-7 class on PCIe Gen5 x16 (scaled from ib-edr, not"
                 + " calibrated)", ndr);
 
-        Map<String, String> roce = new LinkedHashMap<>(edr);
+        Values roce = new Values("ib-edr", edr);
         // Back to back 200 ns from port to port: ib-edr's 90 ns plus the RS(528,514) FEC that 100GBASE-CR4 requires
         // (Clause 91): a 5280-bit codeword takes 51 ns to arrive over 4 x 25.78125 Gb/s before it can be decoded, and
         // decoding as long again, 110 ns, shared between the two ports' PHYs. Calibrated: ib_send_lat 8 B, ConnectX-5
         // RoCE back to back, 0.92 us (docs/calibration.md).
-        roce.put("hca.phy_latency", "95ns");         // 200 ns back to back with the 10 ns cable: 40 ns + 55 ns of FEC
+        roce.put("hca.phy_latency", "95ns", "200 ns back to back with the 10 ns cable: 40 ns + 55 ns of FEC");
         // Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4, plus preamble 8 and inter-frame gap 12 on the wire
-        roce.put("link.header_bytes", "82B");
+        roce.put("link.header_bytes", "82B",
+                "RoCEv2: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4, plus preamble 8 and inter-frame gap "
+                + "12 on the wire");
         // 100 GbE switches of that generation: 250-300 ns port to port, RS-FEC on both ports included (issue 14);
         // the middle of that range, not a measured figure.
-        roce.put("switch.latency", "275ns");
-        roce.put("hca.mtu", "1KiB");                 // the RoCE MTU that fits a standard 1500-byte Ethernet frame
-        roce.put("link.flow_control", "pfc");        // lossless RoCE: priority flow control (pfc.xoff/xon defaults)
+        roce.put("switch.latency", "275ns",
+                "100 GbE switches of that generation: 250-300 ns port to port, RS-FEC on both ports included (issue "
+                + "14); the middle of that range, not a measured figure");
+        roce.put("hca.mtu", "1KiB", "the RoCE MTU that fits a standard 1500-byte Ethernet frame");
+        roce.put("link.flow_control", "pfc", "lossless RoCE: priority flow control (pfc.xoff/xon defaults)");
         add("roce-100g", "RoCEv2 over 100 Gb/s Ethernet, ConnectX-5 class, 1500-byte frames (small-message latency"
                 + " calibrated to perftest, the rest scaled from ib-edr)", roce);
 
-        Map<String, String> ideal = new LinkedHashMap<>();
-        ideal.put("link.bandwidth", "100Gbps");
-        ideal.put("link.latency", "0ns");
-        ideal.put("link.header_bytes", "0B");
-        ideal.put("link.reth_bytes", "0B");
-        ideal.put("link.aeth_bytes", "0B");
-        ideal.put("switch.latency", "0ns");
-        ideal.put("pcie.latency", "0ns");
-        ideal.put("pcie.bandwidth", "1000Tbps");
-        ideal.put("hca.wqe_process", "0ns");
-        ideal.put("hca.wqe_interval", "0ns");
-        ideal.put("hca.rx_process", "0ns");
-        ideal.put("hca.bind_time", "0ns");
-        ideal.put("hca.qpc_entries", "0");
-        ideal.put("hca.qpc_miss_penalty", "0ns");
-        ideal.put("hca.mtt_entries", "0");
-        ideal.put("hca.mtt_miss_penalty", "0ns");
-        ideal.put("cpu.post_overhead", "0ns");
-        ideal.put("cpu.call_overhead", "0ns");
-        ideal.put("cpu.poll_overhead", "0ns");
-        ideal.put("cpu.memory_bandwidth", "1000Tbps");
-        ideal.put("cm.processing", "0ns");
+        Values ideal = new Values();
+        ideal.put("link.bandwidth", "100Gbps", "a round rate for teaching: each byte takes 80 ps");
+        ideal.put("link.latency", "0ns",
+                "none: an ideal fabric for teaching, where only the payload serialisation takes time");
+        ideal.put("link.header_bytes", "0B",
+                "none: an ideal fabric for teaching, where only the payload serialisation takes time");
+        ideal.put("link.reth_bytes", "0B",
+                "none: an ideal fabric for teaching, where only the payload serialisation takes time");
+        ideal.put("link.aeth_bytes", "0B",
+                "none: an ideal fabric for teaching, where only the payload serialisation takes time");
+        ideal.put("switch.latency", "0ns",
+                "none: an ideal fabric for teaching, where only the payload serialisation takes time");
+        ideal.put("pcie.latency", "0ns",
+                "none: an ideal fabric for teaching, where only the payload serialisation takes time");
+        ideal.put("pcie.bandwidth", "1000Tbps", "effectively unlimited (not a real bus): PCIe never bounds the stream");
+        ideal.put("hca.wqe_process", "0ns",
+                "none: an ideal fabric for teaching, where only the payload serialisation takes time");
+        ideal.put("hca.wqe_interval", "0ns",
+                "none: an ideal fabric for teaching, where only the payload serialisation takes time");
+        ideal.put("hca.rx_process", "0ns",
+                "none: an ideal fabric for teaching, where only the payload serialisation takes time");
+        ideal.put("hca.bind_time", "0ns",
+                "none: an ideal fabric for teaching, where only the payload serialisation takes time");
+        ideal.put("hca.qpc_entries", "0", "unlimited: the QP-context cache never misses");
+        ideal.put("hca.qpc_miss_penalty", "0ns",
+                "none: an ideal fabric for teaching, where only the payload serialisation takes time");
+        ideal.put("hca.mtt_entries", "0", "unlimited: the translation cache never misses");
+        ideal.put("hca.mtt_miss_penalty", "0ns",
+                "none: an ideal fabric for teaching, where only the payload serialisation takes time");
+        ideal.put("cpu.post_overhead", "0ns",
+                "none: an ideal fabric for teaching, where only the payload serialisation takes time");
+        ideal.put("cpu.call_overhead", "0ns",
+                "none: an ideal fabric for teaching, where only the payload serialisation takes time");
+        ideal.put("cpu.poll_overhead", "0ns",
+                "none: an ideal fabric for teaching, where only the payload serialisation takes time");
+        ideal.put("cpu.memory_bandwidth", "1000Tbps",
+                "effectively unlimited: CPU memory reads and writes take no time");
+        ideal.put("cm.processing", "0ns",
+                "none: an ideal fabric for teaching, where only the payload serialisation takes time");
         add("ideal", "No overheads: only the 100 Gb/s serialisation of the payload takes time (for teaching)",
                 ideal);
     }
@@ -179,7 +251,7 @@ public final class FabricPresets {
     private FabricPresets() {
     }
 
-    private static void add(String name, String description, Map<String, String> values) {
+    private static void add(String name, String description, Values values) {
         PRESETS.put(name, new Preset(name, description, values));
     }
 

@@ -21,7 +21,7 @@ import org.jfree.chart.title.TextTitle;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYBarRenderer;
-import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.renderer.xy.XYStepRenderer;
 import org.jfree.chart.renderer.xy.StandardXYBarPainter;
 import org.jfree.data.statistics.HistogramDataset;
 import org.jfree.data.xy.XYSeries;
@@ -31,8 +31,8 @@ import org.jfree.data.xy.XYSeriesCollection;
  * The latency from post to completion of every operation, per operation kind (the opcode, with {@code :STATUS}
  * appended for completions that did not succeed, as in summary.json), drawn with JFreeChart as two SVG files:
  * {@value #HISTOGRAM}, one histogram per kind over its own range with its percentiles, and {@value #CDF}, the
- * cumulative distributions of all kinds on one chart (a logarithmic time axis when they span more than a factor of
- * 20). Feed it trace events, then
+ * cumulative distributions of all kinds on one chart, drawn as the empirical step functions they are (a logarithmic
+ * time axis when they span more than a factor of 20); the histograms count operations in whole numbers. Feed it trace events, then
  * {@link #write(Path)}. Keeps one number per completed operation and one per operation in flight.
  */
 public final class LatencyPlots implements TraceSink<TraceEvent> {
@@ -102,7 +102,7 @@ public final class LatencyPlots implements TraceSink<TraceEvent> {
     }
 
     /** One histogram per kind, each over its own range (kinds can differ by orders of magnitude). */
-    private static JFreeChart[] histograms(Map<String, long[]> data) {
+    static JFreeChart[] histograms(Map<String, long[]> data) {
         if (data.isEmpty()) {
             return new JFreeChart[] {ChartFactory.createHistogram(title("Latency histogram", data), "latency (us)",
                     "operations", new HistogramDataset(), PlotOrientation.VERTICAL, false, false, false)};
@@ -128,6 +128,8 @@ public final class LatencyPlots implements TraceSink<TraceEvent> {
             chart.addSubtitle(new TextTitle("p50 " + fmt(pct(v, 50)) + "   p90 " + fmt(pct(v, 90)) + "   p99 "
                     + fmt(pct(v, 99)) + "   max " + fmt(v[v.length - 1])));
             XYPlot plot = chart.getXYPlot();
+            NumberAxis counts = (NumberAxis) plot.getRangeAxis();
+            counts.setStandardTickUnits(NumberAxis.createIntegerTickUnits()); // operations come in whole numbers
             XYBarRenderer r = (XYBarRenderer) plot.getRenderer();
             r.setBarPainter(new StandardXYBarPainter());
             r.setShadowVisible(false);
@@ -149,17 +151,45 @@ public final class LatencyPlots implements TraceSink<TraceEvent> {
         return org.datsim.core.time.SimTime.format(ps);
     }
 
-    private static JFreeChart cdf(Map<String, long[]> data) {
+    /**
+     * The empirical CDF of sorted values as the corners of its steps: F(x) = (values <= x) / n jumps at each distinct
+     * value to the fraction at or below it, and stays flat until the next. Returns {x, F(x)} pairs, x in
+     * picoseconds: (v0, 0) then (v, F(v)) for each distinct value v, drawn with a step renderer (flat, then up).
+     * With more than {@value #CDF_POINTS} distinct values it keeps the distinct values at the nearest ranks of
+     * evenly spaced fractions (every corner kept is exact; the steps between them are merged), and always the last.
+     */
+    static double[][] ecdfSteps(long[] sorted) {
+        int n = sorted.length;
+        java.util.List<double[]> pts = new java.util.ArrayList<>();
+        pts.add(new double[] {sorted[0], 0.0});
+        int distinct = 0;
+        for (int i = 0; i < n; i++) {
+            if (i == n - 1 || sorted[i + 1] != sorted[i]) {
+                distinct++;
+            }
+        }
+        double every = Math.max(1.0, (double) distinct / CDF_POINTS);
+        double next = 0;
+        int seen = 0;
+        for (int i = 0; i < n; i++) {
+            if (i == n - 1 || sorted[i + 1] != sorted[i]) {
+                seen++;
+                if (seen >= next || i == n - 1) {
+                    pts.add(new double[] {sorted[i], (double) (i + 1) / n});
+                    next = seen + every;
+                }
+            }
+        }
+        return pts.toArray(new double[0][]);
+    }
+
+    static JFreeChart cdf(Map<String, long[]> data) {
         XYSeriesCollection ds = new XYSeriesCollection();
         for (Map.Entry<String, long[]> e : data.entrySet()) {
             long[] v = e.getValue();
-            XYSeries s = new XYSeries(e.getKey() + " (n=" + v.length + ")", true, true);
-            int n = v.length;
-            int points = Math.min(n, CDF_POINTS);
-            s.add(v[0] / 1e6, 0.0);
-            for (int k = 1; k <= points; k++) {
-                int i = (int) Math.max(0, Math.min(n - 1, Math.round((double) k * n / points) - 1));
-                s.add(v[i] / 1e6, (double) (i + 1) / n);
+            XYSeries s = new XYSeries(e.getKey() + " (n=" + v.length + ")", false, true);
+            for (double[] pt : ecdfSteps(v)) {
+                s.add(pt[0] / 1e6, pt[1]);
             }
             ds.addSeries(s);
         }
@@ -167,7 +197,7 @@ public final class LatencyPlots implements TraceSink<TraceEvent> {
                 "latency from post to completion (us)", "fraction of operations", ds, PlotOrientation.VERTICAL, true,
                 false, false);
         XYPlot plot = chart.getXYPlot();
-        XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
+        XYStepRenderer r = new XYStepRenderer(); // an empirical CDF is a step function, not a line between samples
         for (int i = 0; i < data.size(); i++) {
             r.setSeriesStroke(i, new BasicStroke(2f));
         }

@@ -46,6 +46,8 @@ public final class LinePlot {
     private final String yLabel;
     private final boolean logX;
     private final Map<String, List<Pt>> series = new LinkedHashMap<>();
+    private String intervalNote;
+    private String caption;
 
     static {
         ChartFiles.headless();
@@ -80,6 +82,47 @@ public final class LinePlot {
                 Double.isNaN(halfWidth) ? 0 : halfWidth));
     }
 
+    /**
+     * Sets what the error bars are (for example {@code "mean, ci95"}), added to the y label as {@code " (NOTE)"} only
+     * if some point has an error bar: a plot of single runs must not claim intervals it does not draw.
+     *
+     * @param note the words, or null for none
+     * @return this plot
+     */
+    public LinePlot intervalNote(String note) {
+        this.intervalNote = note;
+        return this;
+    }
+
+    /**
+     * Sets a caption under the chart: what the model says about its shape (for example the limit a plateau is).
+     *
+     * @param text the caption, or null for none
+     * @return this plot
+     */
+    public LinePlot caption(String text) {
+        this.caption = text == null || text.isBlank() ? null : text;
+        return this;
+    }
+
+    /** Returns the y axis label: the label, with the interval note if some point has an error bar. */
+    String yLabel() {
+        boolean bars = false;
+        for (List<Pt> l : series.values()) {
+            for (Pt p : l) {
+                bars |= p.halfWidth() > 0;
+            }
+        }
+        return bars && intervalNote != null ? yLabel + " (" + intervalNote + ")" : yLabel;
+    }
+
+    /** Returns the distinct numeric x values, ascending (the ticks of a logarithmic axis). */
+    private double[] xValues() {
+        java.util.TreeSet<Double> xs = new java.util.TreeSet<>();
+        series.values().forEach(l -> l.forEach(p -> xs.add(p.x())));
+        return xs.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
     /** Returns true if no point was added. */
     public boolean isEmpty() {
         return series.isEmpty();
@@ -109,11 +152,11 @@ public final class LinePlot {
                 }
                 data.addSeries(s);
             }
-            ValueAxis xAxis = logX ? log2Axis(xLabel) : numberAxis(xLabel);
+            ValueAxis xAxis = logX ? new ValuesLogAxis(xLabel, xValues()) : numberAxis(xLabel);
             if (xAxis instanceof NumberAxis n) {
                 n.setAutoRangeIncludesZero(false);
             }
-            NumberAxis yAxis = numberAxis(yLabel);
+            NumberAxis yAxis = numberAxis(yLabel());
             XYErrorRenderer r = new XYErrorRenderer();
             r.setDefaultLinesVisible(true);
             r.setDefaultShapesVisible(true);
@@ -140,12 +183,18 @@ public final class LinePlot {
                 }
             }
             StatisticalLineAndShapeRenderer r = new StatisticalLineAndShapeRenderer(true, true);
-            CategoryPlot plot = new CategoryPlot(data, new CategoryAxis(xLabel), numberAxis(yLabel), r);
+            CategoryPlot plot = new CategoryPlot(data, new CategoryAxis(xLabel), numberAxis(yLabel()), r);
             plot.setBackgroundPaint(Color.WHITE);
             plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
             chart = new JFreeChart(title, font, plot, true);
         }
         chart.setBackgroundPaint(Color.WHITE);
+        if (caption != null) {
+            org.jfree.chart.title.TextTitle t = new org.jfree.chart.title.TextTitle(caption, font);
+            t.setPosition(org.jfree.chart.ui.RectangleEdge.BOTTOM);
+            t.setMaximumLinesToDisplay(3);
+            chart.addSubtitle(t);
+        }
         return chart;
     }
 
@@ -180,12 +229,47 @@ public final class LinePlot {
         return a;
     }
 
-    /** A base-2 logarithmic axis with ticks at powers of two, labelled with plain numbers (1, 2, 4, ... 1048576). */
-    private static LogAxis log2Axis(String label) {
-        LogAxis a = new LogAxis(label);
-        a.setBase(2);
-        a.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
-        a.setNumberFormatOverride(ChartFiles.numbers("0.###"));
-        return a;
+    /**
+     * A base-2 logarithmic axis whose ticks are the swept values themselves (25, 50, 100, 200, 400, or 64, 4096...),
+     * labelled with plain numbers: a reader sees where the points were taken, not powers of two between them.
+     */
+    static final class ValuesLogAxis extends LogAxis {
+        private static final long serialVersionUID = 1L;
+        private final double[] ticks;
+
+        ValuesLogAxis(String label, double[] ticks) {
+            super(label);
+            this.ticks = ticks.clone();
+            setBase(2);
+            setNumberFormatOverride(ChartFiles.numbers("0.###"));
+            // a margin of a fifth of the span in log terms, so that the first and last points are not on the frame
+            if (ticks.length > 0) {
+                double lo = calculateLog(ticks[0]);
+                double hi = calculateLog(ticks[ticks.length - 1]);
+                double m = Math.max(0.25, (hi - lo) / 20);
+                setRange(calculateValue(lo - m), calculateValue(hi + m));
+            }
+        }
+
+        /** Returns the tick values: the swept values. */
+        double[] tickValues() {
+            return ticks.clone();
+        }
+
+        @Override
+        protected List refreshTicksHorizontal(java.awt.Graphics2D g2, java.awt.geom.Rectangle2D dataArea,
+                org.jfree.chart.ui.RectangleEdge edge) {
+            List<org.jfree.chart.axis.ValueTick> out = new ArrayList<>();
+            java.text.NumberFormat f = getNumberFormatOverride();
+            org.jfree.chart.ui.TextAnchor anchor = edge == org.jfree.chart.ui.RectangleEdge.TOP
+                    ? org.jfree.chart.ui.TextAnchor.BOTTOM_CENTER : org.jfree.chart.ui.TextAnchor.TOP_CENTER;
+            for (double v : ticks) {
+                if (getRange().contains(v)) {
+                    out.add(new org.jfree.chart.axis.NumberTick(v, f.format(v), anchor,
+                            org.jfree.chart.ui.TextAnchor.CENTER, 0.0));
+                }
+            }
+            return out;
+        }
     }
 }

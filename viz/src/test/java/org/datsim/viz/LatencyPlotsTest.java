@@ -55,4 +55,41 @@ class LatencyPlotsTest {
         assertTrue(Files.readString(files[0]).contains("no operation completed"));
         assertTrue(Files.readString(files[1]).contains("no operation completed"));
     }
+
+    /** Issue 15: the CDF is the empirical step function, every corner exact. */
+    @Test
+    void theCdfIsTheEmpiricalStepFunction() {
+        double[][] steps = LatencyPlots.ecdfSteps(new long[] {1_000_000, 1_000_000, 2_000_000, 5_000_000});
+        assertEquals(4, steps.length);
+        assertArrayEquals(new double[] {1_000_000, 0.0}, steps[0]);
+        assertArrayEquals(new double[] {1_000_000, 0.5}, steps[1]);
+        assertArrayEquals(new double[] {2_000_000, 0.75}, steps[2]);
+        assertArrayEquals(new double[] {5_000_000, 1.0}, steps[3]);
+        // many distinct values: thinned, but every corner kept is a true (value, fraction at or below it) and the
+        // last is (max, 1)
+        long[] many = new long[5000];
+        for (int i = 0; i < many.length; i++) {
+            many[i] = 1000L * (i + 1);
+        }
+        double[][] thin = LatencyPlots.ecdfSteps(many);
+        assertTrue(thin.length <= 402, "thinned to about 400 corners: " + thin.length);
+        for (int k = 1; k < thin.length; k++) {
+            assertEquals(thin[k][0] / 1000 / many.length, thin[k][1], 1e-12, "corner " + k);
+        }
+        assertArrayEquals(new double[] {5_000_000, 1.0}, thin[thin.length - 1]);
+        org.jfree.chart.JFreeChart cdf = LatencyPlots.cdf(Map.of("send", new long[] {1_000_000, 2_000_000}));
+        assertTrue(cdf.getXYPlot().getRenderer() instanceof org.jfree.chart.renderer.xy.XYStepRenderer,
+                "drawn as steps, not lines between samples");
+    }
+
+    /** Issue 15: a histogram counts operations, so its axis ticks are whole numbers. */
+    @Test
+    void histogramCountsAreWholeNumbers() {
+        org.jfree.chart.JFreeChart[] h = LatencyPlots.histograms(Map.of("rdma_write", new long[] {1_000_000,
+            3_000_000}));
+        h[0].createBufferedImage(450, 300); // the axis picks its tick unit when it is drawn
+        org.jfree.chart.axis.NumberAxis y = (org.jfree.chart.axis.NumberAxis) h[0].getXYPlot().getRangeAxis();
+        double unit = y.getTickUnit().getSize();
+        assertTrue(unit >= 1 && unit == Math.rint(unit), "tick unit " + unit);
+    }
 }

@@ -77,4 +77,37 @@ class LinePlotTest {
                     "numeric x: " + numericX);
         }
     }
+
+    /** Issue 15: ticks at the swept values on a log axis, not at powers of two between them. */
+    @Test
+    void aLogAxisTicksAtTheSweptValues() {
+        LinePlot p = new LinePlot("t", "link.bandwidth (Gbps)", "throughput_gbps", true);
+        for (double x : new double[] {25, 50, 100, 200, 400}) {
+            p.add("mtu=1KiB", String.valueOf(x), x, Math.min(x, 120), 0);
+        }
+        XYPlot plot = assertInstanceOf(XYPlot.class, p.chart().getPlot());
+        LinePlot.ValuesLogAxis x = assertInstanceOf(LinePlot.ValuesLogAxis.class, plot.getDomainAxis());
+        java.awt.image.BufferedImage img = new java.awt.image.BufferedImage(800, 500,
+                java.awt.image.BufferedImage.TYPE_INT_RGB);
+        java.util.List<?> ticks = x.refreshTicksHorizontal(img.createGraphics(),
+                new java.awt.geom.Rectangle2D.Double(0, 0, 700, 400), org.jfree.chart.ui.RectangleEdge.BOTTOM);
+        assertEquals("[25, 50, 100, 200, 400]", ticks.stream().map(t -> ((org.jfree.chart.axis.NumberTick) t)
+                .getText()).toList().toString());
+    }
+
+    /** Issue 15: no "ci95" on the y label of a plot without error bars; a caption when one is given. */
+    @Test
+    void theIntervalNoteOnlyWithIntervalsAndACaption() {
+        LinePlot single = new LinePlot("t", "x", "throughput_gbps", true).intervalNote("mean, ci95");
+        single.add("a", "1", 1.0, 2, Double.NaN);
+        single.add("a", "2", 2.0, 3, 0);
+        assertEquals("throughput_gbps", single.yLabel());
+        assertEquals("throughput_gbps", single.chart().getXYPlot().getRangeAxis().getLabel());
+        LinePlot bars = new LinePlot("t", "x", "throughput_gbps", true).intervalNote("mean, ci95")
+                .caption("Above 100 Gb/s PCIe bounds the stream");
+        bars.add("a", "1", 1.0, 2, 0.1);
+        assertEquals("throughput_gbps (mean, ci95)", bars.chart().getXYPlot().getRangeAxis().getLabel());
+        assertTrue(bars.chart().getSubtitles().stream().anyMatch(t -> t instanceof org.jfree.chart.title.TextTitle tt
+                && tt.getText().equals("Above 100 Gb/s PCIe bounds the stream")));
+    }
 }

@@ -90,7 +90,9 @@ public final class CalibrateCommand implements Callable<Integer> {
         StringBuilder extra = new StringBuilder();
         for (java.util.Map.Entry<String, String> e : params.entrySet()) {
             if (!org.datsim.core.param.Params.defaults(org.datsim.fabric.FabricParams.ALL).declares(e.getKey())) {
-                err.println("datsim: --param: unknown parameter \"" + e.getKey() + "\" (see datsim params)");
+                err.println("datsim: --param: unknown parameter \"" + e.getKey() + "\" (see datsim params)"
+                        + org.datsim.core.param.Suggestions.hint(e.getKey(), org.datsim.core.param.Params
+                                .defaults(org.datsim.fabric.FabricParams.ALL).names()));
                 return DatsimCli.EXIT_INVALID;
             }
             extra.append(extra.length() == 0 ? "" : ", ").append(quote(e.getKey())).append(": ")

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code datsim} command. Exit codes: 0 the run finished and every expectation held; 1 an expectation failed or
- * the run did not finish; 2 the input (a scenario or the command line) is invalid.
+ * the run did not finish; 2 the input (a scenario or the command line) is invalid; 3 datsim itself failed.
  */
 @Command(name = "datsim", mixinStandardHelpOptions = true, version = "datsim 0.1.0",
         description = "Discrete-event simulator of RDMA fabrics that speaks the DAT/uDAPL API.")
@@ -35,7 +35,7 @@ public final class DatsimCli implements Runnable {
     static final List<Class<?>> SUBCOMMANDS = List.of(Run.class, Validate.class, Ops.class, Params.class,
             Schema.class, Bench.class, ExplainCommand.class, LabCommand.class, SweepCommand.class,
             PresetsCommand.class, CalibrateCommand.class, ViewCommand.class, FctCommand.class,
-            PerftestCommand.class, ExploreCommand.class, ServeCommand.class);
+            PerftestCommand.class, ExploreCommand.class, ServeCommand.class, CommandLine.HelpCommand.class);
 
     /** The subcommands of the commands that have some, registered the same way, in the order the usage lists them. */
     static final Map<Class<?>, List<Class<?>>> NESTED = Map.of(
@@ -94,6 +94,9 @@ public final class DatsimCli implements Runnable {
     private static CommandLine commandLine(Object command, List<Class<?>> subcommands, String[] args, int at) {
         CommandLine cl = new CommandLine(command);
         Class<?> named = at < args.length ? subcommand(subcommands, args[at]) : null;
+        if (named == CommandLine.HelpCommand.class) {
+            named = null; // `datsim help COMMAND` needs the command it names registered, so all of them
+        }
         for (Class<?> c : subcommands) {
             if (named == null || c == named) {
                 List<Class<?>> nested = NESTED.get(c);
@@ -119,12 +122,30 @@ public final class DatsimCli implements Runnable {
             return EXIT_INTERNAL;
         });
         cl.setParameterExceptionHandler((ex, a) -> {
-            ex.getCommandLine().getErr().println("datsim: " + optionMessage(ex.getMessage()));
+            ex.getCommandLine().getErr().println("datsim: " + optionMessage(ex.getMessage()) + didYouMean(ex));
             ex.getCommandLine().getErr().println("(see: " + ex.getCommandLine().getCommandSpec().qualifiedName()
                     + " --help)");
             return EXIT_INVALID;
         });
         return cl;
+    }
+
+    /**
+     * "; did you mean X?" for a misspelt subcommand or option (the first unmatched word, against the names of the
+     * command's subcommands and options), or the empty string.
+     */
+    static String didYouMean(CommandLine.ParameterException ex) {
+        if (!(ex instanceof CommandLine.UnmatchedArgumentException u) || u.getUnmatched().isEmpty()) {
+            return "";
+        }
+        String word = u.getUnmatched().get(0);
+        List<String> names = new java.util.ArrayList<>(u.getCommandLine().getSubcommands().keySet());
+        if (word.startsWith("-")) {
+            for (CommandLine.Model.OptionSpec o : u.getCommandLine().getCommandSpec().options()) {
+                names.addAll(List.of(o.names()));
+            }
+        }
+        return org.datsim.core.param.Suggestions.hint(word, names);
     }
 
     /**
@@ -162,7 +183,13 @@ public final class DatsimCli implements Runnable {
 
     /** {@code datsim run}. */
     @Command(name = "run", mixinStandardHelpOptions = true,
-            description = "Run a scenario; write events.jsonl, summary.json and trace.json to the output directory.")
+            description = "Run a scenario; write events.jsonl, summary.json and trace.json to the output directory.",
+            exitCodeListHeading = "Exit codes:%n",
+            exitCodeList = {"0:the run finished and every expectation held",
+                "1:an expectation failed, a process never finished or a guard stopped the run",
+                "2:the input is invalid (one message per problem, naming the file and the JSON path) or the outputs"
+                        + " cannot be written",
+                "3:datsim itself failed (a bug: the message says so, with the trace written so far)"})
     static final class Run implements Callable<Integer> {
 
         @Parameters(paramLabel = "FILE", description = "The scenario JSON file.")
@@ -207,6 +234,17 @@ public final class DatsimCli implements Runnable {
                         + " 'choice' event.")
         String choices;
 
+        @Option(names = "--preset", paramLabel = "NAME",
+                description = "Run on this fabric preset instead of the scenario's fabric.preset (the scenario's"
+                        + " params and host_params still override it; see `datsim presets`).")
+        String preset;
+
+        @Option(names = "--param", paramLabel = "NAME=VALUE",
+                description = "A fabric parameter for a what-if (repeatable): it wins over the scenario's params and"
+                        + " every host's host_params (a link's own bandwidth or latency still wins for that link);"
+                        + " recorded in summary.json's overrides.")
+        List<String> params = new java.util.ArrayList<>();
+
         @Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -214,7 +252,13 @@ public final class DatsimCli implements Runnable {
         public Integer call() throws Exception {
             PrintWriter err = spec.commandLine().getErr();
             PrintWriter o = spec.commandLine().getOut();
-            Scenario s = load(file, err);
+            List<String> problems = new java.util.ArrayList<>();
+            FabricOverrides overrides = FabricOverrides.of(preset, params, problems);
+            if (overrides == null) {
+                problems.forEach(p -> err.println("datsim: " + org.datsim.scenario.load.Text.clean(p)));
+                return EXIT_INVALID;
+            }
+            Scenario s = overrides.isEmpty() ? load(file, err) : InputFiles.load(file, err, overrides::load);
             if (s == null) {
                 return EXIT_INVALID;
             }
@@ -269,6 +313,9 @@ public final class DatsimCli implements Runnable {
             RunResultSummary r;
             try {
                 ScenarioRunner runner = new ScenarioRunner(s).perfetto(!noPerfetto).force(force);
+                if (!overrides.isEmpty()) {
+                    runner.overrides(overrides.preset(), overrides.params());
+                }
                 if (outputLimit > 0) {
                     runner.maxOutput(outputLimit);
                 }

@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code datsim presets [NAME]}: lists the fabric presets, or prints every parameter of one (a {@code *} marks the
- * values the preset sets; the others are catalogue defaults).
+ * values the preset sets, each with the preset's own note on it; the others are catalogue defaults).
  */
 @Command(name = "presets", mixinStandardHelpOptions = true,
         description = "List the fabric presets, or print every parameter of one with its unit and meaning.")
@@ -38,16 +38,19 @@ public final class PresetsCommand implements Callable<Integer> {
         FabricPresets.Preset preset = FabricPresets.get(name);
         if (preset == null) {
             spec.commandLine().getErr().println("datsim: no preset is named \"" + name + "\"; the presets are "
-                    + FabricPresets.names());
+                    + FabricPresets.names() + org.datsim.core.param.Suggestions.hint(name, FabricPresets.names()));
             return DatsimCli.EXIT_INVALID;
         }
         o.println("# " + preset.name() + ": " + preset.description());
-        o.println("# * = set by the preset; other values are the catalogue defaults");
+        o.println("# * = set by the preset, with the preset's own note on the value (what it stands for, its source)"
+                + " before the parameter's meaning; other values are the catalogue defaults");
         Params p = preset.params();
         Map<String, String> set = preset.values();
         for (ParamSpec s : FabricParams.ALL) {
-            o.printf("%-26s %-12s %s %-6s %s%n", s.name(), s.format(p.get(s)), set.containsKey(s.name()) ? "*" : " ",
-                    unit(s), s.description());
+            boolean mine = set.containsKey(s.name());
+            o.printf("%-26s %-12s %s %-6s %s%n", s.name(), s.format(p.get(s)), mine ? "*" : " ", unit(s),
+                    mine ? preset.name() + ": " + preset.note(s.name()) + ". Meaning: " + s.description()
+                            : s.description());
         }
         return 0;
     }

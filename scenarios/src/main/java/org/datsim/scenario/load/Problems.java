@@ -77,7 +77,8 @@ public final class Problems {
         while (it.hasNext()) {
             String k = it.next();
             if (!allowed.contains(k)) {
-                problem.accept(path + "." + k, "unknown field; expected one of " + new TreeSet<>(allowed));
+                problem.accept(path + "." + k, "unknown field; expected one of " + new TreeSet<>(allowed)
+                        + org.datsim.core.param.Suggestions.hint(k, new TreeSet<>(allowed)));
                 found = true;
             }
         }

@@ -37,7 +37,7 @@ final class ConsumerProcess extends SimProcess {
     private final long pollOverhead;
     private final long doorbellOccupancy;
     private final DataRate memoryRate;
-    /** Open repeat blocks, innermost first: {index of the block's begin step, iteration, count}. */
+    /** Open repeat blocks, innermost first: {index of the block's begin step, iteration, count, iteration start}. */
     private final ArrayDeque<long[]> loops = new ArrayDeque<>();
     private int pc;
     private boolean charged;
@@ -320,7 +320,7 @@ final class ConsumerProcess extends SimProcess {
                 pc = s.partner() + 1;
                 return;
             }
-            loops.push(new long[] {pc, 0, n});
+            loops.push(new long[] {pc, 0, n, sim().now()});
             if (s.loopVar() != null) {
                 args.loopVar(s.loopVar(), 0L);
             }
@@ -330,6 +330,9 @@ final class ConsumerProcess extends SimProcess {
         }
         long[] frame = loops.peek();
         frame[1]++;
+        long now = sim().now();
+        runner.repeatIteration(name(), def.steps().get((int) frame[0]), def.steps(), now - frame[3]);
+        frame[3] = now;
         if (frame[1] < frame[2]) {
             if (s.loopVar() != null) {
                 args.loopVar(s.loopVar(), frame[1]);

@@ -56,6 +56,9 @@ public final class ScenarioRunner {
     /** Each process's position in the scenario, for the order of observations (lookups only). */
     private final Map<String, Integer> ordinals = new java.util.HashMap<>();
     private long failureCount;
+    private final RepeatTimes repeatTimes = new RepeatTimes();
+    private String overridePreset;
+    private Map<String, String> overrideParams = Map.of();
     private long calls;
     private long datErrors;
     private boolean perfetto = true;
@@ -356,6 +359,25 @@ public final class ScenarioRunner {
         observations.put(ordinals.get(p.name()), s.index(), index, o);
     }
 
+    /**
+     * Records the command line's what-if overrides ({@code run --preset}, {@code --param}) already applied to the
+     * scenario, for summary.json's {@code overrides}.
+     *
+     * @param preset the preset given, or null
+     * @param params the parameters given, in order
+     * @return this runner
+     */
+    public ScenarioRunner overrides(String preset, Map<String, String> params) {
+        this.overridePreset = preset;
+        this.overrideParams = new java.util.LinkedHashMap<>(params);
+        return this;
+    }
+
+    /** Records the simulated time of one iteration of a repeat block of a process. */
+    void repeatIteration(String process, Step begin, java.util.List<Step> steps, long ps) {
+        repeatTimes.iteration(process, begin, steps, ps);
+    }
+
     void failure(ConsumerProcess p, Step s, String message) {
         failureCount++;
         String text = "process " + p.name() + ", " + s.path() + " (" + s.spec().name() + ") at "
@@ -485,9 +507,12 @@ public final class ScenarioRunner {
                 + datErrors + " returned errors)");
         for (Map.Entry<String, LatencyRecorder> e : stats.latency().entrySet()) {
             LatencyRecorder r = e.getValue();
-            lines.add(String.format("  %-28s n=%-6d p50=%-10s p99=%-10s max=%s", e.getKey(), r.count(),
-                    SimTime.format(r.percentile(50)), SimTime.format(r.percentile(99)), SimTime.format(r.max())));
+            lines.add(String.format("  %-28s n=%-6d p50=%-10s p99=%-10s max=%s%s", e.getKey(), r.count(),
+                    SimTime.formatExact(r.percentile(50)), SimTime.formatExact(r.percentile(99)),
+                    SimTime.formatExact(r.max()),
+                    r.percentilesExact() ? "" : " (p50, p99 " + r.percentilePrecision() + ")"));
         }
+        lines.addAll(repeatTimes.lines());
         if (fctRows != null) {
             long done = fctRows.stream().filter(r -> r.fctPs() >= 0).count();
             lines.add("  workload: " + fctRows.size() + " flows, " + done + " completed; FCTs in "
@@ -528,6 +553,14 @@ public final class ScenarioRunner {
         if (result.reason() != StopReason.NO_EVENTS) {
             root.put("stop_message", abort != null ? abort : result.message());
         }
+        if (overridePreset != null || !overrideParams.isEmpty()) {
+            ObjectNode ov = root.putObject("overrides"); // from the command line: run --preset, --param
+            if (overridePreset != null) {
+                ov.put("preset", overridePreset);
+            }
+            ObjectNode op = ov.putObject("params");
+            overrideParams.forEach(op::put);
+        }
         root.put("calls", calls);
         root.put("calls_returning_errors", datErrors);
         ObjectNode ops = root.putObject("operations");
@@ -535,14 +568,21 @@ public final class ScenarioRunner {
             LatencyRecorder r = e.getValue();
             ObjectNode o = ops.putObject(e.getKey());
             o.put("count", r.count());
-            o.put("mean_ps", Math.round(r.mean()));
+            // min, max and mean exact; the percentiles exact up to LatencyRecorder.EXACT_LIMIT values, and the
+            // precision named either way
+            o.put("min_ps", r.min());
+            o.put("mean_ps", r.meanRounded());
             o.put("p50_ps", r.percentile(50));
             o.put("p90_ps", r.percentile(90));
             o.put("p99_ps", r.percentile(99));
             o.put("max_ps", r.max());
+            o.put("percentiles_precision", r.percentilePrecision());
             o.put("bytes", stats.bytes(e.getKey()));
             o.put("first_post_ps", stats.firstPost(e.getKey()));
             o.put("last_complete_ps", stats.lastComplete(e.getKey()));
+        }
+        if (!repeatTimes.isEmpty()) {
+            repeatTimes.write(root.putObject("repeats"));
         }
         long packets = 0;
         long wire = 0;

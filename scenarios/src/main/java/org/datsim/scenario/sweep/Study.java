@@ -17,9 +17,11 @@ import java.util.List;
  * @param logX whether the x axis of plots is logarithmic
  * @param keepTraces whether each run keeps its events.jsonl
  * @param runs every run, in plan order (point, then repetition)
+ * @param plotCaptions a caption per metric for its plots (what the model says about the curve's shape), in file order
  */
 public record Study(String file, String name, String description, List<Axis> axes, int repetitions,
-        List<String> metrics, String plotX, String plotSeries, boolean logX, boolean keepTraces, List<Point> runs) {
+        List<String> metrics, String plotX, String plotSeries, boolean logX, boolean keepTraces, List<Point> runs,
+        java.util.Map<String, String> plotCaptions) {
 
     /** Returns the number of points (combinations of axis values). */
     public int points() {

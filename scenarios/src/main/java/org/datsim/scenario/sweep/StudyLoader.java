@@ -153,7 +153,7 @@ public final class StudyLoader {
         }
         List<Point> runs = plan(base, axes, reps, seed, common);
         return runs == null ? null : new Study(file, name, description == null ? "" : description, axes, reps,
-                metrics, plot[0], plot[1], "true".equals(plot[2]), keep, runs);
+                metrics, plot[0], plot[1], "true".equals(plot[2]), keep, runs, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(captions)));
     }
 
     private String baseName = "inline scenario";
@@ -434,6 +434,9 @@ public final class StudyLoader {
         return out;
     }
 
+    /** The captions of {@code plot.captions}, by metric, in file order. */
+    private final Map<String, String> captions = new java.util.LinkedHashMap<>();
+
     private String[] plot(JsonNode n, List<Axis> axes) {
         String[] out = {null, null, "false"};
         if (n == null) {
@@ -443,7 +446,22 @@ public final class StudyLoader {
             problems.add("$.plot", "expected {\"x\": AXIS, \"series\": AXIS, \"log_x\": true}, found " + show(n));
             return out;
         }
-        problems.unknownKeys(n, "$.plot", Set.of("x", "series", "log_x"));
+        problems.unknownKeys(n, "$.plot", Set.of("x", "series", "log_x", "captions"));
+        JsonNode cap = n.get("captions");
+        if (cap != null) {
+            if (!cap.isObject()) {
+                problems.add("$.plot.captions", "expected {\"METRIC\": \"caption\"}, found " + show(cap));
+            } else {
+                cap.fields().forEachRemaining(e -> {
+                    if (!e.getValue().isTextual() || e.getValue().asText().length() > 500) {
+                        problems.add("$.plot.captions." + e.getKey(), "expected a caption of at most 500 characters,"
+                                + " found " + show(e.getValue()));
+                    } else {
+                        captions.put(e.getKey(), e.getValue().asText());
+                    }
+                });
+            }
+        }
         List<String> names = new ArrayList<>();
         axes.forEach(a -> names.add(a.name()));
         for (int i = 0; i < 2; i++) {

@@ -294,8 +294,8 @@ public final class SweepMerger {
                 }
                 String title = plan.path("study").asText() + ": " + c
                         + (others.length() == 0 ? "" : " (" + others + ")");
-                LinePlot p = plots.computeIfAbsent(others.toString(), k -> new LinePlot(title, xLabel,
-                        c + " (mean, " + ci + ")", logX));
+                LinePlot p = plots.computeIfAbsent(others.toString(), k -> new LinePlot(title, xLabel, c, logX)
+                        .intervalNote("mean, " + ci).caption(plan.path("plot").path("captions").path(c).asText(null)));
                 double[] a = agg.get(e.getKey()).get(c);
                 if (Double.isNaN(a[1])) {
                     continue;

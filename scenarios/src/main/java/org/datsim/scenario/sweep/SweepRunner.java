@@ -211,6 +211,10 @@ public final class SweepRunner {
         plot.put("x", study.plotX());
         plot.put("series", study.plotSeries());
         plot.put("log_x", study.logX());
+        if (!study.plotCaptions().isEmpty()) {
+            ObjectNode captions = plot.putObject("captions");
+            study.plotCaptions().forEach(captions::put);
+        }
         ArrayNode runs = plan.putArray("runs");
         for (Point p : study.runs()) {
             ObjectNode r = runs.addObject();

@@ -46,11 +46,40 @@ class PresetsAndCalibrateCommandTest {
                 + r.out());
     }
 
+    /** Issue 15: a preset's values carry the preset's own notes, not the catalogue's words about its default. */
+    @Test
+    void presetsNamePrintsThePresetsOwnNoteOnEachValue() {
+        for (String name : org.datsim.fabric.FabricPresets.names()) {
+            org.datsim.fabric.FabricPresets.Preset p = org.datsim.fabric.FabricPresets.get(name);
+            for (String param : p.values().keySet()) {
+                String note = p.note(param);
+                assertTrue(note != null && !note.isBlank(), name + " " + param + " has no note");
+            }
+        }
+        Result roce = datsim("presets", "roce-100g");
+        String header = line(roce, "link.header_bytes");
+        assertTrue(header.contains("roce-100g: RoCEv2: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4"), header);
+        assertTrue(!header.contains("(InfiniBand LRH"), "RoCE headers are not InfiniBand's: " + header);
+        Result ideal = datsim("presets", "ideal");
+        String pcie = line(ideal, "pcie.bandwidth");
+        assertTrue(pcie.matches("pcie\\.bandwidth +1000Tbps +\\* +rate +ideal: effectively unlimited.*"), pcie);
+        assertTrue(!pcie.contains("(Gen3 x16)"), "1000 Tbps is not Gen3 x16: " + pcie);
+        // inherited values say whose they are
+        String hdr = line(datsim("presets", "ib-hdr"), "link.header_bytes");
+        assertTrue(hdr.contains("ib-hdr: as ib-edr: LRH 8 + BTH 12 + ICRC 4 + VCRC 2"), hdr);
+    }
+
+    private static String line(Result r, String param) {
+        assertEquals(0, r.code(), r.err());
+        return r.outLines().stream().filter(l -> l.startsWith(param + " ")).findFirst().orElse("");
+    }
+
     @Test
     void unknownPresetIsAnInputError() {
         Result r = datsim("presets", "ib-qdr");
         assertEquals(2, r.code());
         assertTrue(r.err().contains("[ib-edr, ib-hdr, ib-ndr, roce-100g, ideal]"), r.err());
+        assertTrue(datsim("presets", "ib-edrr").err().contains("; did you mean ib-edr or "));
         assertEquals(2, datsim("calibrate", "--preset", "nope").code());
         assertEquals(2, datsim("calibrate", "--test", "ib_atomic_lat").code());
     }

@@ -73,7 +73,7 @@ class StudyMessagesTest {
                 s.json: $.axes[1].zip[0].values.by: unknown field; a range has from, to and step or times
                 s.json: $.axes[2].name: expected a name of letters, digits, '_', '.' and '-', found "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn... (74 characters)
                 s.json: $.metrics[0]: expected a metric name such as "rdma_read.p50_us", found {"m":1}
-                s.json: $.plot.y: unknown field; expected one of [log_x, series, x]
+                s.json: $.plot.y: unknown field; expected one of [captions, log_x, series, x]
                 s.json: $.plot.log_x: expected true or false, found "yes\"""", lines(problems(json)));
     }
 

@@ -54,7 +54,8 @@ public final class Params {
                 for (Map.Entry<String, String> e : overrides.entrySet()) {
                         Integer i = index.get(e.getKey());
                         if (i == null) {
-                                problems.add(e.getKey() + ": unknown parameter (see `datsim params` for the catalogue)");
+                                problems.add(e.getKey() + ": unknown parameter (see `datsim params` for the catalogue)"
+                                        + Suggestions.hint(e.getKey(), index.keySet()));
                                 continue;
                         }
                         try {
