@@ -150,8 +150,9 @@ final class CallReader {
         if (spec == null) {
             String why = call.startsWith("dat_") ? "is not supported by this version of datsim"
                     : "is not a call scenarios can make";
-            problems.add(path + ".call", "\"" + call + "\" " + why + "; the supported calls are "
-                    + CallCatalog.all().keySet());
+            problems.add(path + ".call", "\"" + call + "\" " + why
+                    + org.datsim.core.param.Suggestions.hint(call, CallCatalog.all().keySet())
+                    + "; the supported calls are " + CallCatalog.all().keySet());
             return null;
         }
         Set<String> allowed = new HashSet<>(spec.args().keySet());

@@ -171,6 +171,13 @@ class ScenarioValidationTest {
     }
 
     @Test
+    void aMisspeltCallGetsDidYouMean() {
+        assertOnlyProblemAt(withCalls("{\"call\": \"dat_evd_dequeu\", \"evd\": \"$x\"}"),
+                "$.processes[0].calls[4].call",
+                "\"dat_evd_dequeu\" is not supported by this version of datsim; did you mean dat_evd_dequeue?");
+    }
+
+    @Test
     void realDatCallNotSupportedYet() {
         assertOnlyProblemAt(withCalls("{\"call\": \"dat_cno_trigger\", \"rmr\": \"$x\"}"),
                 "$.processes[0].calls[4].call", "\"dat_cno_trigger\" is not supported by this version of datsim");
