@@ -8,6 +8,7 @@
  */
 #include <dat2/udat.h>
 #include <dat2/dat_registry.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -18,6 +19,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
+#include "datsim_clock.h"
 #include <unistd.h>
 
 /* Request codes: the same numbers as org.datsim.scenario.bridge.Protocol. */
@@ -97,7 +100,38 @@ static void lost(void) {
     fd = -1;
 }
 
-static void begin(uint32_t code) { out.n = 0; p32(0); p32(code); }
+/*
+ * Simulated time. Every reply carries the simulated time (ps) at which datsim answered; the clock interposer
+ * (datsim_clock.c), when `datsim exec` preloaded it, gets it through `datsim_clock` with no extra round trip.
+ * With --cpu-scale (the hello reply says the factor), every request carries the thread CPU time since the last
+ * reply, which datsim counts as simulated time before the call.
+ */
+static struct datsim_clock *shared_clock;
+static uint64_t cpu_scale_ppm;
+static uint64_t cpu_at_reply;
+
+static uint64_t thread_cpu_ns(void) {
+    struct timespec t;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)) return 0;
+    return (uint64_t) t.tv_sec * 1000000000u + (uint64_t) t.tv_nsec;
+}
+
+static uint64_t cpu_since_reply(void) {
+    if (!cpu_scale_ppm || !cpu_at_reply) return 0;
+    uint64_t now = thread_cpu_ns();
+    return now > cpu_at_reply ? now - cpu_at_reply : 0;
+}
+
+static void clock_after_call(uint64_t sim_ps) {
+    if (cpu_scale_ppm) cpu_at_reply = thread_cpu_ns();
+    if (shared_clock) {
+        shared_clock->cpu_ns = cpu_at_reply;
+        shared_clock->sim_ps = sim_ps;
+    }
+}
+
+/* A request: u32 length, u32 code, u64 the thread CPU time since the last reply (ns; --cpu-scale), arguments. */
+static void begin(uint32_t code) { out.n = 0; p32(0); p32(code); p64(cpu_since_reply()); }
 
 /* Sends the request in `out` and waits for its reply, serving datsim's memory reads and writes meanwhile. */
 /*
@@ -193,9 +227,37 @@ static void close_side(void) {
     side_fd = -1;
 }
 
-#ifndef SPIN
-#define SPIN 100
-#endif
+/*
+ * Replies are read through one buffer: a recv takes whatever the server has sent (usually the whole reply frame in
+ * one system call), and `in` is a view of the current frame inside it, valid until the next call.
+ */
+static buf rx;
+static size_t rx_start;
+
+/* Makes at least `want` unread bytes available in rx, receiving as many as the socket has. */
+static int fill(size_t want) {
+    if (rx_start == rx.n) rx_start = rx.n = 0;
+    if (rx.n - rx_start >= want) return 0;
+    if (rx_start > 0) {
+        memmove(rx.b, rx.b + rx_start, rx.n - rx_start);
+        rx.n -= rx_start;
+        rx_start = 0;
+    }
+    if (want > rx.cap) {
+        size_t c = rx.cap ? rx.cap : 1 << 16;
+        while (c < want) c *= 2;
+        rx.b = realloc(rx.b, c);
+        if (!rx.b) { fprintf(stderr, "libdatsim: out of memory\n"); abort(); }
+        rx.cap = c;
+    }
+    while (rx.n < want) {
+        ssize_t k = recv(fd, rx.b + rx.n, rx.cap - rx.n, 0);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return -1;
+        rx.n += (size_t) k;
+    }
+    return 0;
+}
 
 static DAT_RETURN call(void) {
     if (fd < 0) return DAT_INTERNAL_ERROR;
@@ -204,17 +266,22 @@ static DAT_RETURN call(void) {
     if (full_io(1, out.b, out.n)) { lost(); return DAT_INTERNAL_ERROR; }
     for (;;) {
         uint32_t hdr[2];
-        /* The answer usually comes within microseconds: poll a little before sleeping in recv. */
-        for (int spin = 0; spin < SPIN; spin++) {
-            ssize_t k = recv(fd, hdr, 8, MSG_DONTWAIT | MSG_PEEK);
-            if (k == 8 || k == 0 || (k < 0 && errno != EAGAIN && errno != EINTR)) break;
+        if (fill(8)) { lost(); return DAT_INTERNAL_ERROR; }
+        memcpy(hdr, rx.b + rx_start, 8);
+        if (hdr[0] < 4 || hdr[0] > (1u << 30)) {
+            fprintf(stderr, "libdatsim: a frame of %u bytes from datsim serve: not the bridge protocol\n", hdr[0]);
+            lost();
+            return DAT_INTERNAL_ERROR;
         }
-        if (full_io(0, hdr, 8)) { lost(); return DAT_INTERNAL_ERROR; }
-        in.n = 0; in_pos = 0;
-        need(&in, hdr[0] - 4 + 1);
-        if (hdr[0] > 4 && full_io(0, in.b, hdr[0] - 4)) { lost(); return DAT_INTERNAL_ERROR; }
+        if (fill(4 + (size_t) hdr[0])) { lost(); return DAT_INTERNAL_ERROR; }
+        in.b = rx.b + rx_start + 8;
         in.n = hdr[0] - 4;
-        if (hdr[1] == S_REPLY) return (DAT_RETURN) g32();
+        in_pos = 0;
+        rx_start += 4 + (size_t) hdr[0];
+        if (hdr[1] == S_REPLY) {
+            clock_after_call(g64());
+            return (DAT_RETURN) g32();
+        }
         uint64_t a = g64();
         uint32_t n = g32();
         if (hdr[1] == S_MEMWRITE) {
@@ -281,7 +348,12 @@ static int connect_server(void) {
         return -1;
     }
     my_ip = g32();
-    open_side(g32());
+    uint32_t token = g32();
+    cpu_scale_ppm = g64();
+    shared_clock = (struct datsim_clock *) dlsym(RTLD_DEFAULT, "datsim_clock");
+    if (shared_clock) shared_clock->scale_ppm = cpu_scale_ppm;
+    if (cpu_scale_ppm) cpu_at_reply = thread_cpu_ns();
+    open_side(token);
     return 0;
 }
 

@@ -69,6 +69,8 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     private final Map<Ep, Integer> remoteIp = new IdentityHashMap<>();
     /** The request being executed: its code and a copy of its payload. */
     private int code;
+    /** The program's thread CPU time between its last reply and this request (ns; 0 unless --cpu-scale). */
+    private long cpuNs;
     private ByteBuffer req = ByteBuffer.allocate(256).order(java.nio.ByteOrder.LITTLE_ENDIAN);
     /** 0: reading the next request; 1: charged its CPU overhead, executing it next; 2: blocked in a wait. */
     private int phase;
@@ -86,6 +88,8 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     private byte[] cache = new byte[0];
     private long cacheAddress;
     private int cacheLength;
+    /** DAT_SUCCESS's name, without a map look-up per call. */
+    private static final String SUCCESS_NAME = DatReturn.typeName(DatReturn.SUCCESS);
     private final java.util.Set<String> unsupportedSeen = new java.util.TreeSet<>();
 
     BridgeProcess(BridgeServer server, Wire wire, DatHost host, int pid, Params params) {
@@ -165,6 +169,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         try {
             if (wire.next(0)) {
                 takeRequest();
+                cpuNs = 0; // a detached program's call runs at the fabric's time: its CPU time is not added
                 syncSide();
                 detached = false;
                 wake();
@@ -225,7 +230,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             if (code == 0) {
                 return;
             }
-            long before = overheadOf(code);
+            long before = overheadOf(code) + server.cpuPs(cpuNs);
             phase = 1;
             if (before > 0) {
                 wakeAfter(before);
@@ -242,6 +247,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         code = wire.code();
         cacheLength = 0; // the program ran: its memory may have changed
         ByteBuffer f = wire.frame();
+        cpuNs = f.getLong();
         if (req.capacity() < f.remaining()) {
             req = ByteBuffer.allocate(f.remaining() * 2).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         }
@@ -327,7 +333,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
 
     private ByteBuffer start(int ret) {
         out = wire.begin(Protocol.S_REPLY);
-        out.putInt(ret);
+        out.putLong(sim().now()).putInt(ret);
         return out;
     }
 
@@ -343,7 +349,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
 
     private void finishReply(int ret) throws IOException {
         TraceEvent e = TraceEvent.of(sim().now(), TraceEvent.CALL, host.name()).call(Protocol.name(code))
-                .ret(DatReturn.typeName(ret));
+                .ret(ret == DatReturn.SUCCESS ? SUCCESS_NAME : DatReturn.typeName(ret));
         String sub = DatReturn.subtypeName(ret);
         if (sub != null) {
             e.attr("subtype", sub);

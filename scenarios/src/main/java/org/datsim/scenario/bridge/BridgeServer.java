@@ -52,6 +52,8 @@ public final class BridgeServer {
     private int attached;
     private int finished;
     private volatile boolean stop;
+    /** --cpu-scale in millionths: the simulated time a program's measured CPU time between calls counts for. */
+    private long cpuScalePpm;
 
     /**
      * Prepares a server.
@@ -71,6 +73,24 @@ public final class BridgeServer {
         this.graceNs = graceMs * 1_000_000L;
         this.expected = expected;
         this.log = log;
+    }
+
+    /**
+     * Makes the time a program spends between two calls count as its measured thread CPU time times {@code scale}
+     * (0, the default: not at all, which keeps runs deterministic).
+     *
+     * @param scale the factor, from 0 to 1000, kept to a millionth
+     */
+    public void cpuScale(double scale) {
+        if (!(scale >= 0 && scale <= 1000)) {
+            throw new IllegalArgumentException("cpu scale " + scale + " is not between 0 and 1000");
+        }
+        cpuScalePpm = Math.round(scale * 1_000_000);
+    }
+
+    /** Returns the simulated time (ps) that {@code cpuNs} of a program's CPU time between two calls counts for. */
+    long cpuPs(long cpuNs) {
+        return cpuNs <= 0 || cpuScalePpm == 0 ? 0 : (long) Math.min(cpuNs * (double) cpuScalePpm / 1000, 1e18);
     }
 
     Simulator sim() {
@@ -272,6 +292,7 @@ public final class BridgeServer {
                 continue;
             }
             ByteBuffer f = w.frame();
+            f.getLong(); // the CPU time field of every request: none before the first reply
             byte[] name = new byte[Math.min(f.getInt(), 4096)];
             f.get(name);
             int pid = f.getInt();
@@ -292,6 +313,7 @@ public final class BridgeServer {
                 }
             }
             ByteBuffer r = w.begin(Protocol.S_REPLY);
+            r.putLong(sim.now());
             if (refusal != null) {
                 message("refused pid " + pid + ": " + refusal);
                 r.putInt(DatReturn.PROVIDER_NOT_FOUND);
@@ -299,7 +321,8 @@ public final class BridgeServer {
                 w.close();
                 continue;
             }
-            r.putInt(DatReturn.SUCCESS).putInt(Protocol.ipOf(host.id())).putInt(processes.size() + 1);
+            r.putInt(DatReturn.SUCCESS).putInt(Protocol.ipOf(host.id())).putInt(processes.size() + 1)
+                    .putLong(cpuScalePpm);
             w.send();
             BridgeProcess p = new BridgeProcess(this, w, host,  pid,
                     scenario.hostParams().getOrDefault(hostName, scenario.params()));

@@ -32,6 +32,10 @@ class BridgeServerTest {
     static final class Client implements AutoCloseable {
         final SocketChannel ch;
         ByteBuffer in;
+        /** The CPU time the next request reports (ns). */
+        long cpuNs;
+        /** The simulated time of the last reply (ps). */
+        long now;
 
         Client(Path socket) throws Exception {
             SocketChannel c = null;
@@ -54,7 +58,7 @@ class BridgeServerTest {
         /** Sends a request and returns its reply's payload, positioned after the DAT_RETURN (read with ret()). */
         int call(int code, Object... args) throws Exception {
             ByteBuffer b = ByteBuffer.allocate(1024).order(ByteOrder.LITTLE_ENDIAN);
-            b.putInt(0).putInt(code);
+            b.putInt(0).putInt(code).putLong(cpuNs);
             for (Object a : args) {
                 if (a instanceof Integer i) {
                     b.putInt(i);
@@ -73,6 +77,7 @@ class BridgeServerTest {
             int len = hdr.getInt();
             assertEquals(Protocol.S_REPLY, hdr.getInt(), "a reply");
             in = read(len - 4);
+            now = in.getLong();
             return in.getInt();
         }
 
