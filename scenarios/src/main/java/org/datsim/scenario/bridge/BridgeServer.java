@@ -52,6 +52,9 @@ public final class BridgeServer {
     private int attached;
     private int finished;
     private volatile boolean stop;
+    /** The dat.conf and provider library {@link #writeDatConf} wrote and named (for datsim exec). */
+    private Path datConf;
+    private Path library;
     /** --cpu-scale in millionths: the simulated time a program's measured CPU time between calls counts for. */
     private long cpuScalePpm;
 
@@ -164,6 +167,8 @@ public final class BridgeServer {
                     .append(" dapl.2.0 \"").append(h).append(' ').append(socket.toAbsolutePath()).append("\" \"\"\n");
         }
         Files.writeString(datConf, b.toString());
+        this.datConf = datConf.toAbsolutePath();
+        this.library = library.toAbsolutePath();
     }
 
     /** Returns "HOST ADDRESS" lines, one per host. */
@@ -268,6 +273,26 @@ public final class BridgeServer {
         return any;
     }
 
+    /** Answers datsim exec: the dat.conf, the provider library and the hosts (Protocol.C_INFO). */
+    private void info(Wire w) throws IOException {
+        ByteBuffer r = w.begin(Protocol.S_REPLY);
+        r.putLong(sim.now()).putInt(DatReturn.SUCCESS);
+        List<String> names = new ArrayList<>();
+        names.add(datConf == null ? "" : datConf.toString());
+        names.add(library == null ? "" : library.toString());
+        for (String s : names) {
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            w.room(4 + b.length).putInt(b.length).put(b);
+        }
+        List<String> hosts = scenario.topology().hosts();
+        w.room(4).putInt(hosts.size());
+        for (String h : hosts) {
+            byte[] b = h.getBytes(StandardCharsets.UTF_8);
+            w.room(4 + b.length).putInt(b.length).put(b);
+        }
+        w.send();
+    }
+
     private void acceptAll(ServerSocketChannel server) throws IOException {
         SocketChannel ch;
         while ((ch = server.accept()) != null) {
@@ -280,6 +305,11 @@ public final class BridgeServer {
                     } else {
                         w.close();
                     }
+                    continue;
+                }
+                if (w.code() == Protocol.C_INFO) {
+                    info(w);
+                    w.close();
                     continue;
                 }
                 if (w.code() != Protocol.C_HELLO) {

@@ -18,6 +18,12 @@ final class Protocol {
     static final int S_MEMWRITE = 2;
     /** Server to library's side channel: answer once every write sent before is applied (an empty MEMDATA). */
     static final int S_SYNC = 3;
+    /**
+     * {@code datsim exec} to server, on a connection of its own: which dat.conf, provider library and hosts this
+     * server has (the reply: u64 time, u32 DAT_SUCCESS, then the dat.conf's and the library's paths and the host
+     * names, each a u32 length and UTF-8 bytes, the names after a u32 count). A number far from the call codes.
+     */
+    static final int C_INFO = 0x4001;
     /** Library to server: the bytes a {@link #S_MEMREAD} asked for. */
     static final int P_MEMDATA = 0x8001;
 
