@@ -163,4 +163,51 @@ class BridgeServerTest {
         assertTrue(events.contains("\"call\":\"dat_pz_create\""), "calls are traced");
         assertTrue(events.contains("\"ret\":\"DAT_TIMEOUT_EXPIRED\""), "the wait's timeout is traced");
     }
+
+    /** Runs a server for {@code expected} programs on the two-host fabric, with a CPU scale, in a thread. */
+    private Thread serve(BridgeServer server, int[] rc) {
+        Thread t = new Thread(() -> {
+            try {
+                rc[0] = server.serve(dir.resolve("out"));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        t.start();
+        return t;
+    }
+
+    @Test
+    void repliesCarryTheSimulatedTimeAndCpuScaleCountsTheCpuTimeBetweenCalls() throws Exception {
+        for (double scale : new double[] {0, 2}) {
+            Path sock = dir.resolve("c" + (int) scale + ".sock");
+            BridgeServer server = new BridgeServer(ScenarioLoader.load(fabric()), sock, 2000, 1,
+                    new PrintWriter(new StringWriter()));
+            server.cpuScale(scale);
+            int[] rc = {-1};
+            Thread t = serve(server, rc);
+            while (!Files.exists(sock)) {
+                Thread.sleep(10);
+            }
+            try (Client c = new Client(sock)) {
+                assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HELLO, "A", 1));
+                c.in.getInt();
+                c.in.getInt();
+                assertEquals(Math.round(scale * 1_000_000), c.in.getLong(), "the hello reply gives the scale");
+                assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_IA_OPEN, "datsim-A", 8, 0));
+                int ia = c.in.getInt();
+                assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HANDLE_TYPE, ia));
+                long t0 = c.now;
+                assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HANDLE_TYPE, ia));
+                assertEquals(100_000, c.now - t0, "a call costs cpu.call_overhead (100 ns) of simulated time");
+                long t1 = c.now;
+                c.cpuNs = 5_000; // the program computed for 5 us of thread CPU time since the last reply
+                assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HANDLE_TYPE, ia));
+                assertEquals(100_000 + Math.round(scale * 5_000_000), c.now - t1,
+                        "the CPU time between calls counts times --cpu-scale (not at all by default)");
+            }
+            t.join(20_000);
+            assertEquals(0, rc[0]);
+        }
+    }
 }
