@@ -62,11 +62,18 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     private final long postOverhead;
     private final long pollOverhead;
     private final long mtu;
-    private final List<DatHandle> byId = new ArrayList<>();
-    private final Map<DatHandle, Integer> ids = new IdentityHashMap<>();
-    private final List<Lmr> lmrs = new ArrayList<>();
+    /**
+     * The connection of the program's first thread, which attached it: it owns the handles, the side channel and
+     * the program's memory (this process itself, or the one a further thread's connection belongs to).
+     */
+    private final BridgeProcess owner;
+    /** The program's connections, its own first (on the owner only). */
+    private final List<BridgeProcess> threads;
+    private final List<DatHandle> byId;
+    private final Map<DatHandle, Integer> ids;
+    private final List<Lmr> lmrs;
     /** The IA address each endpoint connects to or accepted from (dat_ep_query's remote_ia_address_ptr). */
-    private final Map<Ep, Integer> remoteIp = new IdentityHashMap<>();
+    private final Map<Ep, Integer> remoteIp;
     /** The request being executed: its code and a copy of its payload. */
     private int code;
     /** The program's thread CPU time between its last reply and this request (ns; 0 unless --cpu-scale). */
@@ -103,8 +110,44 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         this.postOverhead = params.get(FabricParams.CPU_POST_OVERHEAD);
         this.mtu = params.get(FabricParams.HCA_MTU);
         this.pollOverhead = Math.max(params.get(FabricParams.CPU_POLL_OVERHEAD), SimTime.NS);
+        this.owner = this;
+        this.threads = new ArrayList<>();
+        threads.add(this);
+        this.byId = new ArrayList<>();
+        this.ids = new IdentityHashMap<>();
+        this.lmrs = new ArrayList<>();
+        this.remoteIp = new IdentityHashMap<>();
         byId.add(null);
         host.memory().external(this);
+    }
+
+    /**
+     * The connection of a further thread of an attached program: a consumer process of its own (its calls, its
+     * waits, its clock) on the same host, with the program's handles and memory.
+     */
+    BridgeProcess(BridgeProcess program, Wire wire) {
+        super(program.server.sim(), program.host.name() + "/" + (program.threads.size() + 1));
+        this.server = program.server;
+        this.wire = wire;
+        this.host = program.host;
+        this.dat = program.dat;
+        this.pid = program.pid;
+        this.callOverhead = program.callOverhead;
+        this.postOverhead = program.postOverhead;
+        this.mtu = program.mtu;
+        this.pollOverhead = program.pollOverhead;
+        this.owner = program;
+        this.threads = List.of();
+        this.byId = program.byId;
+        this.ids = program.ids;
+        this.lmrs = program.lmrs;
+        this.remoteIp = program.remoteIp;
+        program.threads.add(this);
+    }
+
+    /** Whether this is the connection that attached the program (not a further thread's). */
+    boolean isProgram() {
+        return owner == this;
     }
 
     /** Attaches the program's side channel. */
@@ -117,6 +160,16 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
 
     /** The wire memory requests go on: the side channel while the program runs outside calls and holds no time. */
     private Wire memoryWire() {
+        if (threads.size() > 1) {
+            // A thread inside a call serves memory while it waits for its reply; otherwise the side channel.
+            for (int i = 0; i < threads.size(); i++) {
+                BridgeProcess t = threads.get(i);
+                if (!t.closed && !t.detached && (t.code != 0 || t.phase != 0)) {
+                    return t.wire;
+                }
+            }
+            return side != null ? side : wire;
+        }
         return detached && side != null ? side : wire;
     }
 
@@ -125,6 +178,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
      * that was outside calls runs after them (a dat_lmr_free and then free() must not race with a placement).
      */
     private void syncSide() throws IOException {
+        Wire side = owner.side;
         if (side == null) {
             return;
         }
@@ -245,7 +299,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             throw new IOException("memory bytes came when no memory was asked for");
         }
         code = wire.code();
-        cacheLength = 0; // the program ran: its memory may have changed
+        owner.cacheLength = 0; // the program ran: its memory may have changed
         ByteBuffer f = wire.frame();
         cpuNs = f.getLong();
         if (req.capacity() < f.remaining()) {
@@ -891,7 +945,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             if (!waitEvd.isFreed()) {
                 dat.evdSetWaiter(waitEvd, null);
             }
-        } else {
+        } else if (waitCno != null) {
             dat.cnoWaiter(waitCno, this::wake, false);
         }
         waitEvd = null;
@@ -1054,6 +1108,11 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         server.closed(this, where);
         if (phase == 2) {
             endWait();
+        }
+        if (owner != this) {
+            wire.close(); // a thread of the program ended: the program goes on
+            finish();
+            return;
         }
         host.memory().external(null);
         wire.close();

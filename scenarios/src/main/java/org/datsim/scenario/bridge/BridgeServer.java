@@ -143,6 +143,11 @@ public final class BridgeServer {
     }
 
     void closed(BridgeProcess p, String where) {
+        if (!p.isProgram()) {
+            message("a thread of pid " + p.pid() + " (" + p.name() + ") left " + where + " at "
+                    + SimTime.format(sim.now()) + " after " + p.calls() + " calls");
+            return;
+        }
         finished++;
         message("process on host " + p.host().name() + " (pid " + p.pid() + ") left " + where + " at "
                 + SimTime.format(sim.now()) + " after " + p.calls() + " calls");
@@ -273,6 +278,29 @@ public final class BridgeServer {
         return any;
     }
 
+    /** Attaches a further thread of an attached program (Protocol.C_THREAD: the program's token). */
+    private void thread(Wire w) throws IOException {
+        ByteBuffer f = w.frame();
+        f.getLong();
+        int token = f.remaining() >= 4 ? f.getInt() : 0;
+        BridgeProcess program = token >= 1 && token <= processes.size() ? processes.get(token - 1) : null;
+        ByteBuffer r = w.begin(Protocol.S_REPLY);
+        r.putLong(sim.now());
+        if (program == null || !program.isProgram() || program.closed()) {
+            message("refused a thread connection for program " + token + ": no such program attached");
+            r.putInt(DatReturn.PROVIDER_NOT_FOUND);
+            w.send();
+            w.close();
+            return;
+        }
+        r.putInt(DatReturn.SUCCESS);
+        w.send();
+        BridgeProcess p = new BridgeProcess(program, w);
+        processes.add(p);
+        message("pid " + p.pid() + ": another thread attached (" + p.name() + ") at " + SimTime.format(sim.now()));
+        p.start(sim.now());
+    }
+
     /** Answers datsim exec: the dat.conf, the provider library and the hosts (Protocol.C_INFO). */
     private void info(Wire w) throws IOException {
         ByteBuffer r = w.begin(Protocol.S_REPLY);
@@ -305,6 +333,10 @@ public final class BridgeServer {
                     } else {
                         w.close();
                     }
+                    continue;
+                }
+                if (w.code() == Protocol.C_THREAD) {
+                    thread(w);
                     continue;
                 }
                 if (w.code() == Protocol.C_INFO) {
