@@ -78,6 +78,18 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     private int code;
     /** The program's thread CPU time between its last reply and this request (ns; 0 unless --cpu-scale). */
     private long cpuNs;
+    /** For serve --record: when the request came, how many handles there were, and the event it returned. */
+    private long startedAt;
+    private int handlesBefore;
+    private DatEvent lastEvent;
+    /** The dequeue trace line of the event the reply carries, written after the call's line. */
+    private TraceEvent pendingDequeue;
+    /** Simulated CPU time owed before the next call (cpu.poll_overhead after an event was taken). */
+    private long pendingPs;
+    /** What the request in hand was charged before it ran (CPU scale, poll time owed); for serve --record. */
+    private long chargedPs;
+    /** Whether the call in hand is traced already (an empty dat_evd_dequeue, traced when it ran). */
+    private boolean traced;
     private ByteBuffer req = ByteBuffer.allocate(256).order(java.nio.ByteOrder.LITTLE_ENDIAN);
     /** 0: reading the next request; 1: charged its CPU overhead, executing it next; 2: blocked in a wait. */
     private int phase;
@@ -143,6 +155,16 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         this.lmrs = program.lmrs;
         this.remoteIp = program.remoteIp;
         program.threads.add(this);
+    }
+
+    /** The program's handles by id (index 0: DAT_HANDLE_NULL). */
+    List<DatHandle> handles() {
+        return byId;
+    }
+
+    /** The program's LMRs. */
+    List<Lmr> lmrList() {
+        return lmrs;
     }
 
     /** Whether this is the connection that attached the program (not a further thread's). */
@@ -224,6 +246,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             if (wire.next(0)) {
                 takeRequest();
                 cpuNs = 0; // a detached program's call runs at the fabric's time: its CPU time is not added
+                pendingPs = 0;
                 syncSide();
                 detached = false;
                 wake();
@@ -284,7 +307,9 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             if (code == 0) {
                 return;
             }
-            long before = overheadOf(code) + server.cpuPs(cpuNs);
+            chargedPs = server.cpuPs(cpuNs) + pendingPs;
+            long before = overheadOf(code) + chargedPs;
+            pendingPs = 0;
             phase = 1;
             if (before > 0) {
                 wakeAfter(before);
@@ -302,6 +327,10 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         owner.cacheLength = 0; // the program ran: its memory may have changed
         ByteBuffer f = wire.frame();
         cpuNs = f.getLong();
+        startedAt = sim().now();
+        chargedPs = 0;
+        handlesBefore = byId.size();
+        lastEvent = null;
         if (req.capacity() < f.remaining()) {
             req = ByteBuffer.allocate(f.remaining() * 2).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         }
@@ -402,6 +431,18 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     }
 
     private void finishReply(int ret) throws IOException {
+        if (!traced) {
+            traceCall(ret);
+        }
+        traced = false;
+        code = 0;
+        calls++;
+        wire.send();
+    }
+
+    /** Traces the call in hand (and records it for serve --record): at its reply, or an empty dequeue when it ran. */
+    private void traceCall(int ret) {
+        traced = true;
         TraceEvent e = TraceEvent.of(sim().now(), TraceEvent.CALL, host.name()).call(Protocol.name(code))
                 .ret(ret == DatReturn.SUCCESS ? SUCCESS_NAME : DatReturn.typeName(ret));
         String sub = DatReturn.subtypeName(ret);
@@ -410,12 +451,19 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         }
         e.attr("process", name());
         server.trace(e, ret);
-        code = 0;
-        calls++;
-        wire.send();
+        if (pendingDequeue != null) {
+            server.trace(pendingDequeue, DatReturn.SUCCESS);
+            pendingDequeue = null;
+        }
+        Recorder recorder = server.recorder();
+        if (recorder != null) {
+            recorder.record(this, code, req.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN).position(0), ret,
+                    startedAt + chargedPs, handlesBefore, lastEvent, sim().now(), pollOverhead);
+        }
     }
 
     private void putEvent(DatEvent ev) {
+        lastEvent = ev;
         room(72);
         out.putInt(ev.number).putInt(id(ev.evd)).putInt(id(ev.ep)).putInt(id(ev.cr));
         Cr cr = ev.cr;
@@ -435,8 +483,17 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr("opcode", Dat.DTO_OPS.name(ev.operation))
                     .attr("transfered_length", ev.transferredLength);
         }
+        if (ev.cr != null) {
+            d.attr("cr", ev.cr.name());
+        }
+        if (ev.rmr != null) {
+            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr("rmr", ev.rmr.name());
+        }
         d.attr("queued_ps", ev.queuedPs).attr("process", name());
-        server.trace(d, DatReturn.SUCCESS);
+        // As a scenario process: the dequeue line after the call's, and taking the event costs cpu.poll_overhead
+        // before the program's next call.
+        pendingDequeue = d;
+        pendingPs = pollOverhead;
     }
 
     private void putMap(Map<String, Long> m) {
@@ -570,6 +627,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 Out<DatEvent> ev = new Out<>();
                 int ret = dat.evdDequeue(evd, ev);
                 if (DatReturn.type(ret) == DatReturn.QUEUE_EMPTY) {
+                    traceCall(ret); // traced when it ran, as a scenario's; the reply after the poll time
                     return pollOverhead;
                 }
                 start(ret);

@@ -55,6 +55,9 @@ public final class BridgeServer {
     /** The dat.conf and provider library {@link #writeDatConf} wrote and named (for datsim exec). */
     private Path datConf;
     private Path library;
+    /** serve --record: the recorder and its file, or null. */
+    private Recorder recorder;
+    private Path recordFile;
     /** --cpu-scale in millionths: the simulated time a program's measured CPU time between calls counts for. */
     private long cpuScalePpm;
 
@@ -89,6 +92,22 @@ public final class BridgeServer {
             throw new IllegalArgumentException("cpu scale " + scale + " is not between 0 and 1000");
         }
         cpuScalePpm = Math.round(scale * 1_000_000);
+    }
+
+    /**
+     * Records the calls of every attached program as a scenario that datsim run replays, written to {@code file}
+     * when the server ends.
+     *
+     * @param source the served scenario file's JSON (its fabric, seed and vars go into the recording)
+     * @param file the scenario file to write
+     */
+    public void record(com.fasterxml.jackson.databind.JsonNode source, Path file) {
+        recorder = new Recorder(source, scenario.name());
+        recordFile = file;
+    }
+
+    Recorder recorder() {
+        return recorder;
     }
 
     /** Returns the simulated time (ps) that {@code cpuNs} of a program's CPU time between two calls counts for. */
@@ -248,6 +267,13 @@ public final class BridgeServer {
             }
         } finally {
             Files.deleteIfExists(socket);
+        }
+        if (recorder != null) {
+            recorder.write(recordFile);
+            message("recorded the programs' calls in " + recordFile + " (replay: datsim run " + recordFile + ")"
+                    + (recorder.unrecorded().isEmpty() ? ""
+                            : "; not recorded, as the scenario format has no form for them: "
+                                    + String.join(", ", recorder.unrecorded())));
         }
         message("simulated " + SimTime.format(sim.now()) + ", " + sim.eventsExecuted() + " events, " + calls
                 + " calls (" + errors + " returned errors); trace in " + outDir.resolve("events.jsonl"));

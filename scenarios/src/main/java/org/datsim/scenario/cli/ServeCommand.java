@@ -47,6 +47,11 @@ final class ServeCommand implements Callable<Integer> {
                     + " times F (default: ${DEFAULT-VALUE}: not at all, which keeps runs deterministic).")
     double cpuScale;
 
+    @Option(names = "--record", paramLabel = "FILE",
+            description = "Write the calls each attached program made, with their arguments, as a scenario that"
+                    + " datsim run replays.")
+    Path record;
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -76,6 +81,9 @@ final class ServeCommand implements Callable<Integer> {
         Path sock = socket != null ? socket : dir.resolve("datsim.sock");
         BridgeServer server = new BridgeServer(s, sock, graceMs, processes, err);
         server.cpuScale(cpuScale);
+        if (record != null) {
+            server.record(new com.fasterxml.jackson.databind.ObjectMapper().readTree(file.toFile()), record);
+        }
         Path conf = dir.resolve("dat.conf");
         server.writeDatConf(conf, provider);
         o.println("datsim serve: fabric of " + file + " on " + sock.toAbsolutePath());
