@@ -32,8 +32,7 @@ public record ServerInfo(Path datConf, Path library, List<String> hosts) {
      * @throws IOException when nothing listens there or the answer is not the bridge protocol
      */
     public static ServerInfo ask(Path socket) throws IOException {
-        try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-            ch.connect(UnixDomainSocketAddress.of(socket));
+        try (SocketChannel ch = connect(socket)) {
             ByteBuffer q = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
             q.putInt(12).putInt(Protocol.C_INFO).putLong(0).flip();
             while (q.hasRemaining()) {
@@ -60,6 +59,28 @@ public record ServerInfo(Path datConf, Path library, List<String> hosts) {
             return new ServerInfo(conf, lib, List.copyOf(hosts));
         } catch (java.nio.BufferUnderflowException e) {
             throw new IOException("the answer is not the datsim bridge protocol");
+        }
+    }
+
+    /** Connects, retrying briefly: the socket file appears when the server binds, a moment before it listens. */
+    private static SocketChannel connect(Path socket) throws IOException {
+        for (int tries = 0;; tries++) {
+            SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
+            try {
+                ch.connect(UnixDomainSocketAddress.of(socket));
+                return ch;
+            } catch (java.net.ConnectException e) {
+                ch.close();
+                if (tries >= 50) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
         }
     }
 
