@@ -88,6 +88,8 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     private long pendingPs;
     /** What the request in hand was charged before it ran (CPU scale, poll time owed); for serve --record. */
     private long chargedPs;
+    /** Whether a blocked wait is ending (its reply is being sent): the next call owes cpu.poll_overhead. */
+    private boolean waitEnding;
     /** Whether the call in hand is traced already (an empty dat_evd_dequeue, traced when it ran). */
     private boolean traced;
     private ByteBuffer req = ByteBuffer.allocate(256).order(java.nio.ByteOrder.LITTLE_ENDIAN);
@@ -276,10 +278,14 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     private void step() throws IOException {
         while (true) {
             if (phase == 2) {
-                if (!waitOver()) {
+                waitEnding = true;
+                boolean over = waitOver();
+                waitEnding = false;
+                if (!over) {
                     return;
                 }
                 phase = 0;
+                pendingPs = pollOverhead; // a blocked wait that ended costs cpu.poll_overhead, as a scenario's
             } else if (phase == 1) {
                 phase = 0;
                 long after = execute();
@@ -458,7 +464,8 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         Recorder recorder = server.recorder();
         if (recorder != null) {
             recorder.record(this, code, req.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN).position(0), ret,
-                    startedAt + chargedPs, handlesBefore, lastEvent, sim().now(), pollOverhead);
+                    startedAt + chargedPs, handlesBefore, lastEvent, sim().now(),
+                    lastEvent != null || waitEnding ? pollOverhead : 0);
         }
     }
 

@@ -90,17 +90,18 @@ final class Recorder {
      * @param before the number of handle ids the process knew before the call (new ones are its outputs)
      * @param event the event it returned, or null
      * @param now the simulated time of the reply
-     * @param pollPs cpu.poll_overhead: what taking an event costs before the next call, in both runs
+     * @param owedPs what the call costs after its reply, before the next call, in both runs (cpu.poll_overhead after
+     *     an event taken or a blocked wait that ended)
      */
     void record(BridgeProcess p, int code, ByteBuffer req, int ret, long startedAt, int before, DatEvent event,
-            long now, long pollPs) {
+            long now, long owedPs) {
         Program g = program(p);
         long gap = startedAt - g.clock;
-        // Where the replay's clock is after the call: an event taken costs cpu.poll_overhead there as here; an empty
+        // Where the replay's clock is after the call: what it owes after its reply it owes there as here; an empty
         // dequeue, which costs the bridge cpu.poll_overhead (so that a polling program lets time run), costs a
         // scenario nothing, so that time becomes part of the next sleep.
         boolean emptyDequeue = code == Protocol.C_EVD_DEQUEUE && DatReturn.type(ret) == DatReturn.QUEUE_EMPTY;
-        g.clock = emptyDequeue ? startedAt : event != null ? now + pollPs : now;
+        g.clock = emptyDequeue ? startedAt : now + owedPs;
         if (gap > 0) {
             g.calls.addObject().put("call", "sleep").put("time", gap + "ps");
         }

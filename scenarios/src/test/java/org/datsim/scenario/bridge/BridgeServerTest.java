@@ -210,4 +210,50 @@ class BridgeServerTest {
             assertEquals(0, rc[0]);
         }
     }
+
+    @Test
+    void serveRecordWritesAScenarioWhoseRunHasTheLiveTrace() throws Exception {
+        Path sock = dir.resolve("r.sock");
+        Path recording = dir.resolve("recorded.json");
+        Path fabric = fabric();
+        BridgeServer server = new BridgeServer(ScenarioLoader.load(fabric), sock, 2000, 1,
+                new PrintWriter(new StringWriter()));
+        server.record(new com.fasterxml.jackson.databind.ObjectMapper().readTree(fabric.toFile()), recording);
+        int[] rc = {-1};
+        Thread t = serve(server, rc);
+        while (!Files.exists(sock)) {
+            Thread.sleep(10);
+        }
+        try (Client c = new Client(sock)) {
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HELLO, "A", 1));
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_IA_OPEN, "datsim-A", 8, 0));
+            int ia = c.in.getInt();
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_PZ_CREATE, ia));
+            int pz = c.in.getInt();
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_LMR_CREATE, ia, 0x10000L, 4096L, pz, 0x33));
+            int lmr = c.in.getInt();
+            assertEquals(DatReturn.INVALID_STATE, DatReturn.type(c.call(Protocol.C_PZ_FREE, pz)));
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_EVD_CREATE, ia, 8, 0, 0x1));
+            int evd = c.in.getInt();
+            assertEquals(DatReturn.QUEUE_EMPTY, DatReturn.type(c.call(Protocol.C_EVD_DEQUEUE, evd)));
+            assertEquals(DatReturn.TIMEOUT_EXPIRED, DatReturn.type(c.call(Protocol.C_EVD_WAIT, evd, 1000L, 1)));
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HANDLE_TYPE, lmr));
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_LMR_FREE, lmr));
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_PZ_FREE, pz));
+        }
+        t.join(20_000);
+        assertEquals(0, rc[0]);
+        String text = Files.readString(recording);
+        assertTrue(text.contains("\"out\" : \"lmr1\"") && text.contains("\"address\" : 65536"), text);
+        assertTrue(text.contains("\"ret\" : \"DAT_INVALID_STATE\""), "an error returned is expected: " + text);
+        Path replay = dir.resolve("replay");
+        StringWriter runOut = new StringWriter();
+        int run = org.datsim.scenario.cli.DatsimCli.execute(
+                new String[] {"run", recording.toString(), "--out", replay.toString()}, new PrintWriter(runOut, true),
+                new PrintWriter(runOut, true));
+        assertEquals(0, run, runOut + "\n" + text);
+        assertEquals(DaplRecordIntegrationTest.comparable(dir.resolve("out/events.jsonl")),
+                DaplRecordIntegrationTest.comparable(replay.resolve("events.jsonl")),
+                "the replay's trace is the live run's");
+    }
 }
