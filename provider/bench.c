@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-    printf("bench: %ld DAT calls in %.3f s: %.0f calls/s\n", n, s, n / s);
+    printf("bench: %ld DAT calls in %.3f s\ncalls_per_second=%.0f\n", n, s, n / s);
     dat_pz_free(pz);
     dat_ia_close(ia, DAT_CLOSE_ABRUPT_FLAG);
     return 0;

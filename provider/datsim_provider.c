@@ -8,6 +8,7 @@
  */
 #include <dat2/udat.h>
 #include <dat2/dat_registry.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -18,6 +19,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
+#include "datsim_clock.h"
 #include <unistd.h>
 
 /* Request codes: the same numbers as org.datsim.scenario.bridge.Protocol. */
@@ -32,6 +35,8 @@ enum {
     C_SRQ_POST_RECV, C_SRQ_RESIZE, C_SRQ_SET_LW, C_EP_RECV_QUERY, C_EP_SET_WATERMARK, C_UNSUPPORTED, C_SIDE
 };
 enum { S_REPLY = 0, S_MEMREAD = 1, S_MEMWRITE = 2, S_SYNC = 3, P_MEMDATA = 0x8001 };
+/* Connections that are not a call: datsim exec asking (C_INFO), a further thread of an attached program. */
+enum { C_INFO = 0x4001, C_THREAD = 0x4002 };
 
 /* A handle: libdat2 finds the provider through its first word (DAT_HANDLE_TO_PROVIDER). */
 typedef struct dsh {
@@ -46,15 +51,25 @@ static DAT_PROVIDER provider;
 static char host_name[200];
 static DAT_PROVIDER_INFO info_copy; /* libdat2 finds the provider again by these (dat_ia_close) */
 static char sock_path[108];
-static int fd = -1;
+/*
+ * Threads: every thread of the program that calls DAT gets its own connection to the server (fd and the buffers
+ * below are per thread), which the server treats as a consumer process of the same program: same host, same
+ * handles, its own calls and waits. The first connection says hello and attaches the program; the others say
+ * C_THREAD with the program's token. A thread's connection closes when the thread ends.
+ */
+static __thread int fd = -1;
+static uint32_t program_token;
+static pthread_key_t thread_key;
+static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t my_ip;
 static dsh **table;
 static uint32_t table_cap;
 
 /* ---- the wire ---- */
 typedef struct { unsigned char *b; size_t n, cap; } buf;
-static buf out, in;
-static size_t in_pos;
+static __thread buf out, in;
+static __thread size_t in_pos;
 
 static void need(buf *x, size_t more) {
     if (x->n + more > x->cap) {
@@ -97,7 +112,38 @@ static void lost(void) {
     fd = -1;
 }
 
-static void begin(uint32_t code) { out.n = 0; p32(0); p32(code); }
+/*
+ * Simulated time. Every reply carries the simulated time (ps) at which datsim answered; the clock interposer
+ * (datsim_clock.c), when `datsim exec` preloaded it, gets it through `datsim_clock` with no extra round trip.
+ * With --cpu-scale (the hello reply says the factor), every request carries the thread CPU time since the last
+ * reply, which datsim counts as simulated time before the call.
+ */
+static struct datsim_clock *shared_clock;
+static uint64_t cpu_scale_ppm;
+static __thread uint64_t cpu_at_reply;
+
+static uint64_t thread_cpu_ns(void) {
+    struct timespec t;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)) return 0;
+    return (uint64_t) t.tv_sec * 1000000000u + (uint64_t) t.tv_nsec;
+}
+
+static uint64_t cpu_since_reply(void) {
+    if (!cpu_scale_ppm || !cpu_at_reply) return 0;
+    uint64_t now = thread_cpu_ns();
+    return now > cpu_at_reply ? now - cpu_at_reply : 0;
+}
+
+static void clock_after_call(uint64_t sim_ps) {
+    if (cpu_scale_ppm) cpu_at_reply = thread_cpu_ns();
+    if (shared_clock) {
+        shared_clock->cpu_ns = cpu_at_reply;
+        shared_clock->sim_ps = sim_ps;
+    }
+}
+
+/* A request: u32 length, u32 code, u64 the thread CPU time since the last reply (ns; --cpu-scale), arguments. */
+static void begin(uint32_t code) { out.n = 0; p32(0); p32(code); p64(cpu_since_reply()); }
 
 /* Sends the request in `out` and waits for its reply, serving datsim's memory reads and writes meanwhile. */
 /*
@@ -193,28 +239,63 @@ static void close_side(void) {
     side_fd = -1;
 }
 
-#ifndef SPIN
-#define SPIN 100
-#endif
+/*
+ * Replies are read through one buffer: a recv takes whatever the server has sent (usually the whole reply frame in
+ * one system call), and `in` is a view of the current frame inside it, valid until the next call.
+ */
+static __thread buf rx;
+static __thread size_t rx_start;
+
+/* Makes at least `want` unread bytes available in rx, receiving as many as the socket has. */
+static int fill(size_t want) {
+    if (rx_start == rx.n) rx_start = rx.n = 0;
+    if (rx.n - rx_start >= want) return 0;
+    if (rx_start > 0) {
+        memmove(rx.b, rx.b + rx_start, rx.n - rx_start);
+        rx.n -= rx_start;
+        rx_start = 0;
+    }
+    if (want > rx.cap) {
+        size_t c = rx.cap ? rx.cap : 1 << 16;
+        while (c < want) c *= 2;
+        rx.b = realloc(rx.b, c);
+        if (!rx.b) { fprintf(stderr, "libdatsim: out of memory\n"); abort(); }
+        rx.cap = c;
+    }
+    while (rx.n < want) {
+        ssize_t k = recv(fd, rx.b + rx.n, rx.cap - rx.n, 0);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return -1;
+        rx.n += (size_t) k;
+    }
+    return 0;
+}
+
+static int connect_thread(void);
 
 static DAT_RETURN call(void) {
-    if (fd < 0) return DAT_INTERNAL_ERROR;
+    if (fd < 0 && (!program_token || connect_thread())) return DAT_INTERNAL_ERROR;
     uint32_t len = out.n - 4;
     memcpy(out.b, &len, 4);
     if (full_io(1, out.b, out.n)) { lost(); return DAT_INTERNAL_ERROR; }
     for (;;) {
         uint32_t hdr[2];
-        /* The answer usually comes within microseconds: poll a little before sleeping in recv. */
-        for (int spin = 0; spin < SPIN; spin++) {
-            ssize_t k = recv(fd, hdr, 8, MSG_DONTWAIT | MSG_PEEK);
-            if (k == 8 || k == 0 || (k < 0 && errno != EAGAIN && errno != EINTR)) break;
+        if (fill(8)) { lost(); return DAT_INTERNAL_ERROR; }
+        memcpy(hdr, rx.b + rx_start, 8);
+        if (hdr[0] < 4 || hdr[0] > (1u << 30)) {
+            fprintf(stderr, "libdatsim: a frame of %u bytes from datsim serve: not the bridge protocol\n", hdr[0]);
+            lost();
+            return DAT_INTERNAL_ERROR;
         }
-        if (full_io(0, hdr, 8)) { lost(); return DAT_INTERNAL_ERROR; }
-        in.n = 0; in_pos = 0;
-        need(&in, hdr[0] - 4 + 1);
-        if (hdr[0] > 4 && full_io(0, in.b, hdr[0] - 4)) { lost(); return DAT_INTERNAL_ERROR; }
+        if (fill(4 + (size_t) hdr[0])) { lost(); return DAT_INTERNAL_ERROR; }
+        in.b = rx.b + rx_start + 8;
         in.n = hdr[0] - 4;
-        if (hdr[1] == S_REPLY) return (DAT_RETURN) g32();
+        in_pos = 0;
+        rx_start += 4 + (size_t) hdr[0];
+        if (hdr[1] == S_REPLY) {
+            clock_after_call(g64());
+            return (DAT_RETURN) g32();
+        }
         uint64_t a = g64();
         uint32_t n = g32();
         if (hdr[1] == S_MEMWRITE) {
@@ -228,6 +309,7 @@ static DAT_RETURN call(void) {
 
 static dsh *handle(uint32_t id, uint32_t type) {
     if (id == 0) return NULL;
+    pthread_mutex_lock(&table_lock);
     if (id >= table_cap) {
         uint32_t c = table_cap ? table_cap : 64;
         while (c <= id) c *= 2;
@@ -241,7 +323,9 @@ static dsh *handle(uint32_t id, uint32_t type) {
         table[id]->id = id;
         table[id]->type = type;
     }
-    return table[id];
+    dsh *h = table[id];
+    pthread_mutex_unlock(&table_lock);
+    return h;
 }
 static dsh *gh(uint32_t type) { return handle(g32(), type); }
 
@@ -251,8 +335,56 @@ static void set_addr(dsh *h, uint32_t ip) {
     s->sin_addr.s_addr = htonl(ip);
 }
 
+/* A thread's connection closes when the thread ends (the key's value is fd + 1). */
+static void thread_ends(void *v) {
+    int s = (int) (intptr_t) v - 1;
+    if (s >= 0) close(s);
+}
+static void make_thread_key(void) { pthread_key_create(&thread_key, thread_ends); }
+
+static int open_socket(void) {
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    snprintf(a.sun_path, sizeof a.sun_path, "%s", sock_path);
+    int s = high_fd(socket(AF_UNIX, SOCK_STREAM, 0));
+    if (s >= 0 && connect(s, (struct sockaddr *) &a, sizeof a)) {
+        close(s);
+        s = -1;
+    }
+    return s;
+}
+
+/* Connects a thread other than the first one that called DAT: C_THREAD with the program's token. */
+static int connect_thread(void) {
+    int s = open_socket();
+    if (s < 0) {
+        fprintf(stderr, "libdatsim: a thread cannot reach datsim serve at %s: %s\n", sock_path, strerror(errno));
+        return -1;
+    }
+    uint32_t f[5] = {16, C_THREAD, 0, 0, program_token};
+    fd = s;
+    uint32_t hdr[2];
+    DAT_RETURN r = DAT_INTERNAL_ERROR;
+    if (full_io(1, f, sizeof f) == 0 && fill(8) == 0) {
+        memcpy(hdr, rx.b + rx_start, 8);
+        if (hdr[1] == S_REPLY && hdr[0] >= 16 && hdr[0] < 4096 && fill(4 + hdr[0]) == 0) {
+            memcpy(&r, rx.b + rx_start + 16, 4);
+            rx_start += 4 + hdr[0];
+        }
+    }
+    if (r != DAT_SUCCESS) {
+        fprintf(stderr, "libdatsim: datsim serve refused a thread of this program (0x%x)\n", r);
+        close(s);
+        fd = -1;
+        return -1;
+    }
+    pthread_once(&thread_key_once, make_thread_key);
+    pthread_setspecific(thread_key, (void *) (intptr_t) (s + 1));
+    return 0;
+}
+
 static int connect_server(void) {
     if (fd >= 0) return 0;
+    if (program_token) return connect_thread(); /* another thread attached the program */
     const char *env = getenv("DATSIM_SOCKET");
     if (env) snprintf(sock_path, sizeof sock_path, "%s", env);
     env = getenv("DATSIM_HOST"); /* dtest's client opens the provider name its server sends it */
@@ -281,7 +413,13 @@ static int connect_server(void) {
         return -1;
     }
     my_ip = g32();
-    open_side(g32());
+    uint32_t token = g32();
+    cpu_scale_ppm = g64();
+    program_token = token;
+    shared_clock = (struct datsim_clock *) dlsym(RTLD_DEFAULT, "datsim_clock");
+    if (shared_clock) shared_clock->scale_ppm = cpu_scale_ppm;
+    if (cpu_scale_ppm) cpu_at_reply = thread_cpu_ns();
+    open_side(token);
     return 0;
 }
 

@@ -169,6 +169,8 @@ public final class HostMemory {
                 chooseVisibility(address, length);
             }
             throughCache(address, dst, off, length, false);
+        } else if (external != null && external.claims(address, length)) {
+            external.read(address, dst, off, length); // a real program's memory (the payload of an inline post)
         } else {
             if (coherence == Coherence.IO_NONCOHERENT && choices.exploring()) {
                 chooseVisibility(address, length);

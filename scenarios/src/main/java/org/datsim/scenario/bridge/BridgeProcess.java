@@ -62,13 +62,36 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     private final long postOverhead;
     private final long pollOverhead;
     private final long mtu;
-    private final List<DatHandle> byId = new ArrayList<>();
-    private final Map<DatHandle, Integer> ids = new IdentityHashMap<>();
-    private final List<Lmr> lmrs = new ArrayList<>();
+    /**
+     * The connection of the program's first thread, which attached it: it owns the handles, the side channel and
+     * the program's memory (this process itself, or the one a further thread's connection belongs to).
+     */
+    private final BridgeProcess owner;
+    /** The program's connections, its own first (on the owner only). */
+    private final List<BridgeProcess> threads;
+    private final List<DatHandle> byId;
+    private final Map<DatHandle, Integer> ids;
+    private final List<Lmr> lmrs;
     /** The IA address each endpoint connects to or accepted from (dat_ep_query's remote_ia_address_ptr). */
-    private final Map<Ep, Integer> remoteIp = new IdentityHashMap<>();
+    private final Map<Ep, Integer> remoteIp;
     /** The request being executed: its code and a copy of its payload. */
     private int code;
+    /** The program's thread CPU time between its last reply and this request (ns; 0 unless --cpu-scale). */
+    private long cpuNs;
+    /** For serve --record: when the request came, how many handles there were, and the event it returned. */
+    private long startedAt;
+    private int handlesBefore;
+    private DatEvent lastEvent;
+    /** The dequeue trace line of the event the reply carries, written after the call's line. */
+    private TraceEvent pendingDequeue;
+    /** Simulated CPU time owed before the next call (cpu.poll_overhead after an event was taken). */
+    private long pendingPs;
+    /** What the request in hand was charged before it ran (CPU scale, poll time owed); for serve --record. */
+    private long chargedPs;
+    /** Whether a blocked wait is ending (its reply is being sent): the next call owes cpu.poll_overhead. */
+    private boolean waitEnding;
+    /** Whether the call in hand is traced already (an empty dat_evd_dequeue, traced when it ran). */
+    private boolean traced;
     private ByteBuffer req = ByteBuffer.allocate(256).order(java.nio.ByteOrder.LITTLE_ENDIAN);
     /** 0: reading the next request; 1: charged its CPU overhead, executing it next; 2: blocked in a wait. */
     private int phase;
@@ -86,6 +109,8 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     private byte[] cache = new byte[0];
     private long cacheAddress;
     private int cacheLength;
+    /** DAT_SUCCESS's name, without a map look-up per call. */
+    private static final String SUCCESS_NAME = DatReturn.typeName(DatReturn.SUCCESS);
     private final java.util.Set<String> unsupportedSeen = new java.util.TreeSet<>();
 
     BridgeProcess(BridgeServer server, Wire wire, DatHost host, int pid, Params params) {
@@ -99,8 +124,54 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         this.postOverhead = params.get(FabricParams.CPU_POST_OVERHEAD);
         this.mtu = params.get(FabricParams.HCA_MTU);
         this.pollOverhead = Math.max(params.get(FabricParams.CPU_POLL_OVERHEAD), SimTime.NS);
+        this.owner = this;
+        this.threads = new ArrayList<>();
+        threads.add(this);
+        this.byId = new ArrayList<>();
+        this.ids = new IdentityHashMap<>();
+        this.lmrs = new ArrayList<>();
+        this.remoteIp = new IdentityHashMap<>();
         byId.add(null);
         host.memory().external(this);
+    }
+
+    /**
+     * The connection of a further thread of an attached program: a consumer process of its own (its calls, its
+     * waits, its clock) on the same host, with the program's handles and memory.
+     */
+    BridgeProcess(BridgeProcess program, Wire wire) {
+        super(program.server.sim(), program.host.name() + "/" + (program.threads.size() + 1));
+        this.server = program.server;
+        this.wire = wire;
+        this.host = program.host;
+        this.dat = program.dat;
+        this.pid = program.pid;
+        this.callOverhead = program.callOverhead;
+        this.postOverhead = program.postOverhead;
+        this.mtu = program.mtu;
+        this.pollOverhead = program.pollOverhead;
+        this.owner = program;
+        this.threads = List.of();
+        this.byId = program.byId;
+        this.ids = program.ids;
+        this.lmrs = program.lmrs;
+        this.remoteIp = program.remoteIp;
+        program.threads.add(this);
+    }
+
+    /** The program's handles by id (index 0: DAT_HANDLE_NULL). */
+    List<DatHandle> handles() {
+        return byId;
+    }
+
+    /** The program's LMRs. */
+    List<Lmr> lmrList() {
+        return lmrs;
+    }
+
+    /** Whether this is the connection that attached the program (not a further thread's). */
+    boolean isProgram() {
+        return owner == this;
     }
 
     /** Attaches the program's side channel. */
@@ -113,6 +184,16 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
 
     /** The wire memory requests go on: the side channel while the program runs outside calls and holds no time. */
     private Wire memoryWire() {
+        if (threads.size() > 1) {
+            // A thread inside a call serves memory while it waits for its reply; otherwise the side channel.
+            for (int i = 0; i < threads.size(); i++) {
+                BridgeProcess t = threads.get(i);
+                if (!t.closed && !t.detached && (t.code != 0 || t.phase != 0)) {
+                    return t.wire;
+                }
+            }
+            return side != null ? side : wire;
+        }
         return detached && side != null ? side : wire;
     }
 
@@ -121,6 +202,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
      * that was outside calls runs after them (a dat_lmr_free and then free() must not race with a placement).
      */
     private void syncSide() throws IOException {
+        Wire side = owner.side;
         if (side == null) {
             return;
         }
@@ -165,6 +247,8 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         try {
             if (wire.next(0)) {
                 takeRequest();
+                cpuNs = 0; // a detached program's call runs at the fabric's time: its CPU time is not added
+                pendingPs = 0;
                 syncSide();
                 detached = false;
                 wake();
@@ -194,10 +278,14 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     private void step() throws IOException {
         while (true) {
             if (phase == 2) {
-                if (!waitOver()) {
+                waitEnding = true;
+                boolean over = waitOver();
+                waitEnding = false;
+                if (!over) {
                     return;
                 }
                 phase = 0;
+                pendingPs = pollOverhead; // a blocked wait that ended costs cpu.poll_overhead, as a scenario's
             } else if (phase == 1) {
                 phase = 0;
                 long after = execute();
@@ -225,7 +313,9 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             if (code == 0) {
                 return;
             }
-            long before = overheadOf(code);
+            chargedPs = server.cpuPs(cpuNs) + pendingPs;
+            long before = overheadOf(code) + chargedPs;
+            pendingPs = 0;
             phase = 1;
             if (before > 0) {
                 wakeAfter(before);
@@ -240,8 +330,13 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             throw new IOException("memory bytes came when no memory was asked for");
         }
         code = wire.code();
-        cacheLength = 0; // the program ran: its memory may have changed
+        owner.cacheLength = 0; // the program ran: its memory may have changed
         ByteBuffer f = wire.frame();
+        cpuNs = f.getLong();
+        startedAt = sim().now();
+        chargedPs = 0;
+        handlesBefore = byId.size();
+        lastEvent = null;
         if (req.capacity() < f.remaining()) {
             req = ByteBuffer.allocate(f.remaining() * 2).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         }
@@ -327,7 +422,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
 
     private ByteBuffer start(int ret) {
         out = wire.begin(Protocol.S_REPLY);
-        out.putInt(ret);
+        out.putLong(sim().now()).putInt(ret);
         return out;
     }
 
@@ -342,20 +437,40 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     }
 
     private void finishReply(int ret) throws IOException {
+        if (!traced) {
+            traceCall(ret);
+        }
+        traced = false;
+        code = 0;
+        calls++;
+        wire.send();
+    }
+
+    /** Traces the call in hand (and records it for serve --record): at its reply, or an empty dequeue when it ran. */
+    private void traceCall(int ret) {
+        traced = true;
         TraceEvent e = TraceEvent.of(sim().now(), TraceEvent.CALL, host.name()).call(Protocol.name(code))
-                .ret(DatReturn.typeName(ret));
+                .ret(ret == DatReturn.SUCCESS ? SUCCESS_NAME : DatReturn.typeName(ret));
         String sub = DatReturn.subtypeName(ret);
         if (sub != null) {
             e.attr("subtype", sub);
         }
         e.attr("process", name());
         server.trace(e, ret);
-        code = 0;
-        calls++;
-        wire.send();
+        if (pendingDequeue != null) {
+            server.trace(pendingDequeue, DatReturn.SUCCESS);
+            pendingDequeue = null;
+        }
+        Recorder recorder = server.recorder();
+        if (recorder != null) {
+            recorder.record(this, code, req.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN).position(0), ret,
+                    startedAt + chargedPs, handlesBefore, lastEvent, sim().now(),
+                    lastEvent != null || waitEnding ? pollOverhead : 0);
+        }
     }
 
     private void putEvent(DatEvent ev) {
+        lastEvent = ev;
         room(72);
         out.putInt(ev.number).putInt(id(ev.evd)).putInt(id(ev.ep)).putInt(id(ev.cr));
         Cr cr = ev.cr;
@@ -375,8 +490,17 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr("opcode", Dat.DTO_OPS.name(ev.operation))
                     .attr("transfered_length", ev.transferredLength);
         }
+        if (ev.cr != null) {
+            d.attr("cr", ev.cr.name());
+        }
+        if (ev.rmr != null) {
+            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr("rmr", ev.rmr.name());
+        }
         d.attr("queued_ps", ev.queuedPs).attr("process", name());
-        server.trace(d, DatReturn.SUCCESS);
+        // As a scenario process: the dequeue line after the call's, and taking the event costs cpu.poll_overhead
+        // before the program's next call.
+        pendingDequeue = d;
+        pendingPs = pollOverhead;
     }
 
     private void putMap(Map<String, Long> m) {
@@ -510,6 +634,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 Out<DatEvent> ev = new Out<>();
                 int ret = dat.evdDequeue(evd, ev);
                 if (DatReturn.type(ret) == DatReturn.QUEUE_EMPTY) {
+                    traceCall(ret); // traced when it ran, as a scenario's; the reply after the poll time
                     return pollOverhead;
                 }
                 start(ret);
@@ -885,7 +1010,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             if (!waitEvd.isFreed()) {
                 dat.evdSetWaiter(waitEvd, null);
             }
-        } else {
+        } else if (waitCno != null) {
             dat.cnoWaiter(waitCno, this::wake, false);
         }
         waitEvd = null;
@@ -1048,6 +1173,11 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         server.closed(this, where);
         if (phase == 2) {
             endWait();
+        }
+        if (owner != this) {
+            wire.close(); // a thread of the program ended: the program goes on
+            finish();
+            return;
         }
         host.memory().external(null);
         wire.close();

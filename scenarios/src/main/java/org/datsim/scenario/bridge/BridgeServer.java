@@ -52,6 +52,14 @@ public final class BridgeServer {
     private int attached;
     private int finished;
     private volatile boolean stop;
+    /** The dat.conf and provider library {@link #writeDatConf} wrote and named (for datsim exec). */
+    private Path datConf;
+    private Path library;
+    /** serve --record: the recorder and its file, or null. */
+    private Recorder recorder;
+    private Path recordFile;
+    /** --cpu-scale in millionths: the simulated time a program's measured CPU time between calls counts for. */
+    private long cpuScalePpm;
 
     /**
      * Prepares a server.
@@ -71,6 +79,40 @@ public final class BridgeServer {
         this.graceNs = graceMs * 1_000_000L;
         this.expected = expected;
         this.log = log;
+    }
+
+    /**
+     * Makes the time a program spends between two calls count as its measured thread CPU time times {@code scale}
+     * (0, the default: not at all, which keeps runs deterministic).
+     *
+     * @param scale the factor, from 0 to 1000, kept to a millionth
+     */
+    public void cpuScale(double scale) {
+        if (!(scale >= 0 && scale <= 1000)) {
+            throw new IllegalArgumentException("cpu scale " + scale + " is not between 0 and 1000");
+        }
+        cpuScalePpm = Math.round(scale * 1_000_000);
+    }
+
+    /**
+     * Records the calls of every attached program as a scenario that datsim run replays, written to {@code file}
+     * when the server ends.
+     *
+     * @param source the served scenario file's JSON (its fabric, seed and vars go into the recording)
+     * @param file the scenario file to write
+     */
+    public void record(com.fasterxml.jackson.databind.JsonNode source, Path file) {
+        recorder = new Recorder(source, scenario.name());
+        recordFile = file;
+    }
+
+    Recorder recorder() {
+        return recorder;
+    }
+
+    /** Returns the simulated time (ps) that {@code cpuNs} of a program's CPU time between two calls counts for. */
+    long cpuPs(long cpuNs) {
+        return cpuNs <= 0 || cpuScalePpm == 0 ? 0 : (long) Math.min(cpuNs * (double) cpuScalePpm / 1000, 1e18);
     }
 
     Simulator sim() {
@@ -120,6 +162,11 @@ public final class BridgeServer {
     }
 
     void closed(BridgeProcess p, String where) {
+        if (!p.isProgram()) {
+            message("a thread of pid " + p.pid() + " (" + p.name() + ") left " + where + " at "
+                    + SimTime.format(sim.now()) + " after " + p.calls() + " calls");
+            return;
+        }
         finished++;
         message("process on host " + p.host().name() + " (pid " + p.pid() + ") left " + where + " at "
                 + SimTime.format(sim.now()) + " after " + p.calls() + " calls");
@@ -144,6 +191,8 @@ public final class BridgeServer {
                     .append(" dapl.2.0 \"").append(h).append(' ').append(socket.toAbsolutePath()).append("\" \"\"\n");
         }
         Files.writeString(datConf, b.toString());
+        this.datConf = datConf.toAbsolutePath();
+        this.library = library.toAbsolutePath();
     }
 
     /** Returns "HOST ADDRESS" lines, one per host. */
@@ -219,6 +268,13 @@ public final class BridgeServer {
         } finally {
             Files.deleteIfExists(socket);
         }
+        if (recorder != null) {
+            recorder.write(recordFile);
+            message("recorded the programs' calls in " + recordFile + " (replay: datsim run " + recordFile + ")"
+                    + (recorder.unrecorded().isEmpty() ? ""
+                            : "; not recorded, as the scenario format has no form for them: "
+                                    + String.join(", ", recorder.unrecorded())));
+        }
         message("simulated " + SimTime.format(sim.now()) + ", " + sim.eventsExecuted() + " events, " + calls
                 + " calls (" + errors + " returned errors); trace in " + outDir.resolve("events.jsonl"));
         return problems == 0 ? 0 : 1;
@@ -248,6 +304,49 @@ public final class BridgeServer {
         return any;
     }
 
+    /** Attaches a further thread of an attached program (Protocol.C_THREAD: the program's token). */
+    private void thread(Wire w) throws IOException {
+        ByteBuffer f = w.frame();
+        f.getLong();
+        int token = f.remaining() >= 4 ? f.getInt() : 0;
+        BridgeProcess program = token >= 1 && token <= processes.size() ? processes.get(token - 1) : null;
+        ByteBuffer r = w.begin(Protocol.S_REPLY);
+        r.putLong(sim.now());
+        if (program == null || !program.isProgram() || program.closed()) {
+            message("refused a thread connection for program " + token + ": no such program attached");
+            r.putInt(DatReturn.PROVIDER_NOT_FOUND);
+            w.send();
+            w.close();
+            return;
+        }
+        r.putInt(DatReturn.SUCCESS);
+        w.send();
+        BridgeProcess p = new BridgeProcess(program, w);
+        processes.add(p);
+        message("pid " + p.pid() + ": another thread attached (" + p.name() + ") at " + SimTime.format(sim.now()));
+        p.start(sim.now());
+    }
+
+    /** Answers datsim exec: the dat.conf, the provider library and the hosts (Protocol.C_INFO). */
+    private void info(Wire w) throws IOException {
+        ByteBuffer r = w.begin(Protocol.S_REPLY);
+        r.putLong(sim.now()).putInt(DatReturn.SUCCESS);
+        List<String> names = new ArrayList<>();
+        names.add(datConf == null ? "" : datConf.toString());
+        names.add(library == null ? "" : library.toString());
+        for (String s : names) {
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            w.room(4 + b.length).putInt(b.length).put(b);
+        }
+        List<String> hosts = scenario.topology().hosts();
+        w.room(4).putInt(hosts.size());
+        for (String h : hosts) {
+            byte[] b = h.getBytes(StandardCharsets.UTF_8);
+            w.room(4 + b.length).putInt(b.length).put(b);
+        }
+        w.send();
+    }
+
     private void acceptAll(ServerSocketChannel server) throws IOException {
         SocketChannel ch;
         while ((ch = server.accept()) != null) {
@@ -262,6 +361,15 @@ public final class BridgeServer {
                     }
                     continue;
                 }
+                if (w.code() == Protocol.C_THREAD) {
+                    thread(w);
+                    continue;
+                }
+                if (w.code() == Protocol.C_INFO) {
+                    info(w);
+                    w.close();
+                    continue;
+                }
                 if (w.code() != Protocol.C_HELLO) {
                     message("a connection that did not say hello was closed");
                     w.close();
@@ -272,6 +380,7 @@ public final class BridgeServer {
                 continue;
             }
             ByteBuffer f = w.frame();
+            f.getLong(); // the CPU time field of every request: none before the first reply
             byte[] name = new byte[Math.min(f.getInt(), 4096)];
             f.get(name);
             int pid = f.getInt();
@@ -292,6 +401,7 @@ public final class BridgeServer {
                 }
             }
             ByteBuffer r = w.begin(Protocol.S_REPLY);
+            r.putLong(sim.now());
             if (refusal != null) {
                 message("refused pid " + pid + ": " + refusal);
                 r.putInt(DatReturn.PROVIDER_NOT_FOUND);
@@ -299,7 +409,8 @@ public final class BridgeServer {
                 w.close();
                 continue;
             }
-            r.putInt(DatReturn.SUCCESS).putInt(Protocol.ipOf(host.id())).putInt(processes.size() + 1);
+            r.putInt(DatReturn.SUCCESS).putInt(Protocol.ipOf(host.id())).putInt(processes.size() + 1)
+                    .putLong(cpuScalePpm);
             w.send();
             BridgeProcess p = new BridgeProcess(this, w, host,  pid,
                     scenario.hostParams().getOrDefault(hostName, scenario.params()));

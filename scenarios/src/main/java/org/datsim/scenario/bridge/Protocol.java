@@ -18,6 +18,17 @@ final class Protocol {
     static final int S_MEMWRITE = 2;
     /** Server to library's side channel: answer once every write sent before is applied (an empty MEMDATA). */
     static final int S_SYNC = 3;
+    /**
+     * {@code datsim exec} to server, on a connection of its own: which dat.conf, provider library and hosts this
+     * server has (the reply: u64 time, u32 DAT_SUCCESS, then the dat.conf's and the library's paths and the host
+     * names, each a u32 length and UTF-8 bytes, the names after a u32 count). A number far from the call codes.
+     */
+    static final int C_INFO = 0x4001;
+    /**
+     * A further thread of an attached program, on a connection of its own (u64 CPU time, u32 the token the hello
+     * reply gave): a consumer process of the same program and host (docs/bridge.md, Threads).
+     */
+    static final int C_THREAD = 0x4002;
     /** Library to server: the bytes a {@link #S_MEMREAD} asked for. */
     static final int P_MEMDATA = 0x8001;
 

@@ -35,7 +35,8 @@ public final class DatsimCli implements Runnable {
     static final List<Class<?>> SUBCOMMANDS = List.of(Run.class, Validate.class, Ops.class, Params.class,
             Schema.class, Bench.class, ExplainCommand.class, LabCommand.class, SweepCommand.class,
             PresetsCommand.class, CalibrateCommand.class, ViewCommand.class, FctCommand.class,
-            PerftestCommand.class, ExploreCommand.class, ServeCommand.class, CommandLine.HelpCommand.class);
+            PerftestCommand.class, ExploreCommand.class, ServeCommand.class,
+            ExecCommand.class, CommandLine.HelpCommand.class);
 
     /** The subcommands of the commands that have some, registered the same way, in the order the usage lists them. */
     static final Map<Class<?>, List<Class<?>>> NESTED = Map.of(

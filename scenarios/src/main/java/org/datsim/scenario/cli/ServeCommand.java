@@ -42,6 +42,16 @@ final class ServeCommand implements Callable<Integer> {
                     + " (default: 0, serve until interrupted).")
     int processes;
 
+    @Option(names = "--cpu-scale", paramLabel = "F", defaultValue = "0",
+            description = "The time a program spends between two DAT calls counts as its measured thread CPU time"
+                    + " times F (default: ${DEFAULT-VALUE}: not at all, which keeps runs deterministic).")
+    double cpuScale;
+
+    @Option(names = "--record", paramLabel = "FILE",
+            description = "Write the calls each attached program made, with their arguments, as a scenario that"
+                    + " datsim run replays.")
+    Path record;
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -57,6 +67,10 @@ final class ServeCommand implements Callable<Integer> {
             err.println("datsim serve: --grace and --processes must not be negative");
             return DatsimCli.EXIT_INVALID;
         }
+        if (!(cpuScale >= 0 && cpuScale <= 1000)) {
+            err.println("datsim serve: --cpu-scale " + cpuScale + ": expected a factor from 0 to 1000");
+            return DatsimCli.EXIT_INVALID;
+        }
         if (!Files.isRegularFile(provider)) {
             err.println("datsim serve: no provider library at " + provider + " (build it with: make -C provider;"
                     + " it needs gcc and libdapl-dev)");
@@ -66,6 +80,10 @@ final class ServeCommand implements Callable<Integer> {
         Files.createDirectories(dir);
         Path sock = socket != null ? socket : dir.resolve("datsim.sock");
         BridgeServer server = new BridgeServer(s, sock, graceMs, processes, err);
+        server.cpuScale(cpuScale);
+        if (record != null) {
+            server.record(new com.fasterxml.jackson.databind.ObjectMapper().readTree(file.toFile()), record);
+        }
         Path conf = dir.resolve("dat.conf");
         server.writeDatConf(conf, provider);
         o.println("datsim serve: fabric of " + file + " on " + sock.toAbsolutePath());

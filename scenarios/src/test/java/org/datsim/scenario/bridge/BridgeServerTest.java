@@ -32,6 +32,10 @@ class BridgeServerTest {
     static final class Client implements AutoCloseable {
         final SocketChannel ch;
         ByteBuffer in;
+        /** The CPU time the next request reports (ns). */
+        long cpuNs;
+        /** The simulated time of the last reply (ps). */
+        long now;
 
         Client(Path socket) throws Exception {
             SocketChannel c = null;
@@ -54,7 +58,7 @@ class BridgeServerTest {
         /** Sends a request and returns its reply's payload, positioned after the DAT_RETURN (read with ret()). */
         int call(int code, Object... args) throws Exception {
             ByteBuffer b = ByteBuffer.allocate(1024).order(ByteOrder.LITTLE_ENDIAN);
-            b.putInt(0).putInt(code);
+            b.putInt(0).putInt(code).putLong(cpuNs);
             for (Object a : args) {
                 if (a instanceof Integer i) {
                     b.putInt(i);
@@ -73,6 +77,7 @@ class BridgeServerTest {
             int len = hdr.getInt();
             assertEquals(Protocol.S_REPLY, hdr.getInt(), "a reply");
             in = read(len - 4);
+            now = in.getLong();
             return in.getInt();
         }
 
@@ -157,5 +162,98 @@ class BridgeServerTest {
         String events = Files.readString(dir.resolve("out/events.jsonl"));
         assertTrue(events.contains("\"call\":\"dat_pz_create\""), "calls are traced");
         assertTrue(events.contains("\"ret\":\"DAT_TIMEOUT_EXPIRED\""), "the wait's timeout is traced");
+    }
+
+    /** Runs a server for {@code expected} programs on the two-host fabric, with a CPU scale, in a thread. */
+    private Thread serve(BridgeServer server, int[] rc) {
+        Thread t = new Thread(() -> {
+            try {
+                rc[0] = server.serve(dir.resolve("out"));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        t.start();
+        return t;
+    }
+
+    @Test
+    void repliesCarryTheSimulatedTimeAndCpuScaleCountsTheCpuTimeBetweenCalls() throws Exception {
+        for (double scale : new double[] {0, 2}) {
+            Path sock = dir.resolve("c" + (int) scale + ".sock");
+            BridgeServer server = new BridgeServer(ScenarioLoader.load(fabric()), sock, 2000, 1,
+                    new PrintWriter(new StringWriter()));
+            server.cpuScale(scale);
+            int[] rc = {-1};
+            Thread t = serve(server, rc);
+            while (!Files.exists(sock)) {
+                Thread.sleep(10);
+            }
+            try (Client c = new Client(sock)) {
+                assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HELLO, "A", 1));
+                c.in.getInt();
+                c.in.getInt();
+                assertEquals(Math.round(scale * 1_000_000), c.in.getLong(), "the hello reply gives the scale");
+                assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_IA_OPEN, "datsim-A", 8, 0));
+                int ia = c.in.getInt();
+                assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HANDLE_TYPE, ia));
+                long t0 = c.now;
+                assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HANDLE_TYPE, ia));
+                assertEquals(100_000, c.now - t0, "a call costs cpu.call_overhead (100 ns) of simulated time");
+                long t1 = c.now;
+                c.cpuNs = 5_000; // the program computed for 5 us of thread CPU time since the last reply
+                assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HANDLE_TYPE, ia));
+                assertEquals(100_000 + Math.round(scale * 5_000_000), c.now - t1,
+                        "the CPU time between calls counts times --cpu-scale (not at all by default)");
+            }
+            t.join(20_000);
+            assertEquals(0, rc[0]);
+        }
+    }
+
+    @Test
+    void serveRecordWritesAScenarioWhoseRunHasTheLiveTrace() throws Exception {
+        Path sock = dir.resolve("r.sock");
+        Path recording = dir.resolve("recorded.json");
+        Path fabric = fabric();
+        BridgeServer server = new BridgeServer(ScenarioLoader.load(fabric), sock, 2000, 1,
+                new PrintWriter(new StringWriter()));
+        server.record(new com.fasterxml.jackson.databind.ObjectMapper().readTree(fabric.toFile()), recording);
+        int[] rc = {-1};
+        Thread t = serve(server, rc);
+        while (!Files.exists(sock)) {
+            Thread.sleep(10);
+        }
+        try (Client c = new Client(sock)) {
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HELLO, "A", 1));
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_IA_OPEN, "datsim-A", 8, 0));
+            int ia = c.in.getInt();
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_PZ_CREATE, ia));
+            int pz = c.in.getInt();
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_LMR_CREATE, ia, 0x10000L, 4096L, pz, 0x33));
+            int lmr = c.in.getInt();
+            assertEquals(DatReturn.INVALID_STATE, DatReturn.type(c.call(Protocol.C_PZ_FREE, pz)));
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_EVD_CREATE, ia, 8, 0, 0x1));
+            int evd = c.in.getInt();
+            assertEquals(DatReturn.QUEUE_EMPTY, DatReturn.type(c.call(Protocol.C_EVD_DEQUEUE, evd)));
+            assertEquals(DatReturn.TIMEOUT_EXPIRED, DatReturn.type(c.call(Protocol.C_EVD_WAIT, evd, 1000L, 1)));
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HANDLE_TYPE, lmr));
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_LMR_FREE, lmr));
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_PZ_FREE, pz));
+        }
+        t.join(20_000);
+        assertEquals(0, rc[0]);
+        String text = Files.readString(recording);
+        assertTrue(text.contains("\"out\" : \"lmr1\"") && text.contains("\"address\" : 65536"), text);
+        assertTrue(text.contains("\"ret\" : \"DAT_INVALID_STATE\""), "an error returned is expected: " + text);
+        Path replay = dir.resolve("replay");
+        StringWriter runOut = new StringWriter();
+        int run = org.datsim.scenario.cli.DatsimCli.execute(
+                new String[] {"run", recording.toString(), "--out", replay.toString()}, new PrintWriter(runOut, true),
+                new PrintWriter(runOut, true));
+        assertEquals(0, run, runOut + "\n" + text);
+        assertEquals(DaplRecordIntegrationTest.comparable(dir.resolve("out/events.jsonl")),
+                DaplRecordIntegrationTest.comparable(replay.resolve("events.jsonl")),
+                "the replay's trace is the live run's");
     }
 }

@@ -178,7 +178,7 @@ class DaplIntegrationTest {
         String text = new String(b.getInputStream().readAllBytes());
         assertEquals(0, b.waitFor(), text);
         t.join(30_000);
-        assertTrue(text.contains("calls/s"), text);
+        assertTrue(text.contains("calls_per_second="), text);
         System.out.println("dapl integration: " + text.trim());
     }
 }

@@ -266,7 +266,7 @@ class CliTest {
             assertTrue(at > last, name + " missing or out of order in:\n" + out);
             last = at;
         }
-        assertEquals(17, DatsimCli.SUBCOMMANDS.size()); // with help
+        assertEquals(18, DatsimCli.SUBCOMMANDS.size()); // with help
     }
 
     @Test

@@ -1,0 +1,124 @@
+package org.datsim.scenario.bridge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.File;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.datsim.scenario.cli.DatsimCli;
+import org.datsim.scenario.load.ScenarioLoader;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code datsim serve --record} on a dtest run (opt-in like {@link DaplIntegrationTest}): {@code datsim run} of the
+ * recorded scenario gives the live run's trace. Compared: every line of events.jsonl, in order; call lines on their
+ * time, host, call, return and process (a scenario's call line also names the step and the objects it used, and
+ * the bridge traces dat_ep_query and the other queries as one request, {@code dat_*_query}).
+ */
+class DaplRecordIntegrationTest {
+
+    static final Path PROVIDER = DaplIntegrationTest.PROVIDER;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void build() throws Exception {
+        Assumptions.assumeTrue("1".equals(System.getenv(DaplIntegrationTest.OPT_IN)),
+                "the dapl integration test is opt-in: set " + DaplIntegrationTest.OPT_IN + "=1");
+        Assumptions.assumeTrue(new File("/usr/bin/dtest").exists(), "dtest is missing: install dapl2-utils");
+        Process make = new ProcessBuilder("make", "-s", "-C", PROVIDER.toString(), "all")
+                .redirectErrorStream(true).start();
+        String out = new String(make.getInputStream().readAllBytes());
+        assertTrue(make.waitFor(120, TimeUnit.SECONDS) && make.exitValue() == 0, "make -C provider: " + out);
+    }
+
+    private Process start(Path out, String host, Path log, String... args) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(List.of(args)).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("DAT_OVERRIDE", out.resolve("dat.conf").toString());
+        pb.environment().put("DATSIM_HOST", host);
+        return pb.start();
+    }
+
+    /** The trace's lines as compared: call lines reduced to what both runs write. */
+    static List<String> comparable(Path events) throws Exception {
+        List<String> lines = new ArrayList<>();
+        for (String l : Files.readAllLines(events)) {
+            JsonNode n = JSON.readTree(l);
+            if ("call".equals(n.path("kind").asText())) {
+                ObjectNode c = JSON.createObjectNode();
+                for (String k : new String[] {"t_ps", "kind", "host", "call", "ret", "subtype", "process"}) {
+                    if (n.has(k)) {
+                        c.set(k, n.get(k));
+                    }
+                }
+                c.put("call", c.get("call").asText().replaceAll("^dat_[a-z]+_query$", "dat_*_query"));
+                lines.add(c.toString());
+            } else {
+                lines.add(n.toString());
+            }
+        }
+        return lines;
+    }
+
+    @Test
+    void aRecordedDtestRunReplaysToTheSameTrace() throws Exception {
+        Path out = dir.resolve("live");
+        Files.createDirectories(out);
+        Path sock = out.resolve("s.sock");
+        Path recording = dir.resolve("dtest-recorded.json");
+        Path fabric = PROVIDER.resolve("examples/two-hosts.json");
+        StringWriter log = new StringWriter();
+        BridgeServer server = new BridgeServer(ScenarioLoader.load(fabric), sock, 2000, 2, new PrintWriter(log, true));
+        server.record(JSON.readTree(fabric.toFile()), recording);
+        server.writeDatConf(out.resolve("dat.conf"), PROVIDER.resolve("libdatsim.so"));
+        int[] rc = {-1};
+        Thread t = new Thread(() -> {
+            try {
+                rc[0] = server.serve(out);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        t.start();
+        while (!Files.exists(sock)) {
+            Thread.sleep(10);
+        }
+        Path slog = out.resolve("server.log");
+        Process s = start(out, "A", slog, "/usr/bin/dtest", "-P", "datsim-A", "-s", "-B", "10", "-b", "65536");
+        for (int i = 0; i < 300 && !Files.readString(slog).contains("Waiting"); i++) {
+            Thread.sleep(50);
+        }
+        Process c = start(out, "B", out.resolve("client.log"), "/usr/bin/dtest", "-P", "datsim-B", "-h",
+                "127.0.1.1", "-B", "10", "-b", "65536");
+        assertTrue(c.waitFor(240, TimeUnit.SECONDS) & s.waitFor(60, TimeUnit.SECONDS), "dtest did not end in time");
+        t.join(30_000);
+        assertEquals(0, rc[0], log.toString());
+        assertEquals(0, c.exitValue(), Files.readString(out.resolve("client.log")));
+        assertTrue(log.toString().contains("recorded the programs' calls in " + recording), log.toString());
+        assertTrue(!log.toString().contains("not recorded"), log.toString());
+
+        Path replay = dir.resolve("replay");
+        StringWriter runOut = new StringWriter();
+        int run = DatsimCli.execute(new String[] {"run", recording.toString(), "--out", replay.toString()},
+                new PrintWriter(runOut, true), new PrintWriter(runOut, true));
+        assertEquals(0, run, runOut.toString());
+        List<String> live = comparable(out.resolve("events.jsonl"));
+        List<String> replayed = comparable(replay.resolve("events.jsonl"));
+        assertTrue(live.size() > 200, "a dtest run is hundreds of trace lines");
+        assertEquals(live, replayed, "the replay's trace is the live run's");
+    }
+}
