@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <dat2/dat_ib_extensions.h> /* after netinet/in.h: it needs struct sockaddr_in6 */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,7 +30,7 @@ enum {
     C_EP_CREATE, C_EP_FREE, C_EP_CONNECT, C_EP_DUP_CONNECT, C_EP_DISCONNECT, C_EP_RESET, C_EP_GET_STATUS,
     C_POST_SEND, C_POST_RECV, C_POST_READ, C_POST_WRITE, C_PSP_CREATE, C_PSP_CREATE_ANY, C_PSP_FREE,
     C_RSP_CREATE, C_RSP_FREE, C_CR_ACCEPT, C_CR_REJECT, C_CR_HANDOFF, C_SRQ_CREATE, C_SRQ_FREE,
-    C_SRQ_POST_RECV, C_SRQ_RESIZE, C_SRQ_SET_LW, C_EP_RECV_QUERY, C_EP_SET_WATERMARK, C_UNSUPPORTED, C_SIDE
+    C_SRQ_POST_RECV, C_SRQ_RESIZE, C_SRQ_SET_LW, C_EP_RECV_QUERY, C_EP_SET_WATERMARK, C_UNSUPPORTED, C_SIDE, C_POST_WRITE_IMMED, C_POST_ATOMIC
 };
 enum { S_REPLY = 0, S_MEMREAD = 1, S_MEMWRITE = 2, S_SYNC = 3, P_MEMDATA = 0x8001 };
 
@@ -304,7 +305,17 @@ static void get_event(DAT_EVENT *e) {
     uint32_t ip = g32();
     uint32_t pdlen = g32();
     unsigned char *pd = in.b + in_pos;
-    switch (e->event_number) {
+    in_pos += pdlen;
+    switch ((int) e->event_number) {
+    case DAT_IB_DTO_EVENT: { /* the IB extended DTOs: their type and immediate data follow the private data */
+        DAT_IB_EXTENSION_EVENT_DATA *x = (DAT_IB_EXTENSION_EVENT_DATA *) e->event_extension_data;
+        int32_t type = (int32_t) g32();
+        uint32_t imm = g32();
+        x->type = type >= 0 ? (DAT_IB_EXT_TYPE) type : (DAT_IB_EXT_TYPE) 0;
+        x->status = status == DAT_DTO_SUCCESS ? DAT_OP_SUCCESS : DAT_IB_OP_ERR;
+        x->val.immed.data = imm;
+    }
+        __attribute__((fallthrough)); /* the DTO fields as for a DAT_DTO_COMPLETION_EVENT */
     case DAT_DTO_COMPLETION_EVENT:
         e->event_data.dto_completion_event_data.ep_handle = ep;
         e->event_data.dto_completion_event_data.user_cookie.as_64 = cookie;
@@ -826,11 +837,46 @@ static DAT_RETURN cno_trigger(DAT_CNO_HANDLE a, DAT_EVD_HANDLE *b) {
 static DAT_RETURN ia_ha_related(DAT_IA_HANDLE a, const DAT_NAME_PTR b, DAT_BOOLEAN *c) {
     (void) a; (void) b; (void) c; return unsupported("dat_ia_ha");
 }
-static DAT_RETURN extendedop(DAT_HANDLE a, DAT_EXTENDED_OP op, va_list args) {
-    (void) a; (void) args;
-    char name[64];
-    snprintf(name, sizeof name, "dat_extension_op %d", (int) op);
-    return unsupported(name);
+/* dat_extension_op: the IB extensions datsim models (RDMA Write with immediate data, the atomics), with the
+ * arguments dat_ib_extensions.h's macros pass; the rest (UD, counters, collectives) are unsupported. */
+static DAT_RETURN extendedop(DAT_HANDLE h, DAT_EXTENDED_OP op, va_list args) {
+    DAT_COUNT n = 1;
+    uint64_t a = 0, b = 0;
+    uint32_t kind = 0;
+    switch ((int) op) {
+    case DAT_IB_RDMA_WRITE_IMMED_OP: {
+        n = va_arg(args, DAT_COUNT);
+        DAT_LMR_TRIPLET *iov = va_arg(args, DAT_LMR_TRIPLET *);
+        DAT_DTO_COOKIE c = va_arg(args, DAT_DTO_COOKIE);
+        DAT_RMR_TRIPLET *r = va_arg(args, DAT_RMR_TRIPLET *);
+        uint32_t idata = va_arg(args, DAT_UINT32);
+        int f = va_arg(args, int);
+        begin(C_POST_WRITE_IMMED); pid(h); piov(n, iov); p64(c.as_64); p32((uint32_t) f); prmr(r); p32(idata);
+        return call();
+    }
+    case DAT_IB_CMP_AND_SWAP_OP:
+        kind = 1;
+        a = va_arg(args, DAT_UINT64);
+        b = va_arg(args, DAT_UINT64);
+        break;
+    case DAT_IB_FETCH_AND_ADD_OP:
+        a = va_arg(args, DAT_UINT64);
+        break;
+    default: {
+        static const char *names[] = {"FETCH_AND_ADD", "CMP_AND_SWAP", "RDMA_WRITE_IMMED", "UD_SEND",
+            "QUERY_COUNTERS", "PRINT_COUNTERS"};
+        char name[80];
+        snprintf(name, sizeof name, "dat_extension_op %d (DAT_IB_%s_OP)", (int) op,
+                (int) op >= 0 && (int) op < 6 ? names[(int) op] : "...");
+        return unsupported(name);
+    }
+    }
+    DAT_LMR_TRIPLET *iov = va_arg(args, DAT_LMR_TRIPLET *);
+    DAT_DTO_COOKIE c = va_arg(args, DAT_DTO_COOKIE);
+    DAT_RMR_TRIPLET *r = va_arg(args, DAT_RMR_TRIPLET *);
+    int f = va_arg(args, int);
+    begin(C_POST_ATOMIC); pid(h); p32(kind); p64(a); p64(b); piov(n, iov); p64(c.as_64); p32((uint32_t) f); prmr(r);
+    return call();
 }
 
 static DAT_PROVIDER provider = {

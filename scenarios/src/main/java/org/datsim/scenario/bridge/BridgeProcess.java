@@ -251,7 +251,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
 
     private long overheadOf(int c) {
         if (c >= Protocol.C_POST_SEND && c <= Protocol.C_POST_WRITE || c == Protocol.C_SRQ_POST_RECV
-                || c == Protocol.C_RMR_BIND) {
+                || c == Protocol.C_RMR_BIND || c == Protocol.C_POST_WRITE_IMMED || c == Protocol.C_POST_ATOMIC) {
             return postOverhead;
         }
         if (c == Protocol.C_EVD_WAIT || c == Protocol.C_CNO_WAIT || c == Protocol.C_EVD_DEQUEUE
@@ -367,6 +367,10 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 : new byte[0];
         room(4 + pd.length);
         out.putInt(pd.length).put(pd);
+        if (ev.number == Dat.IB_DTO_EVENT) { // DAT_IB_EXTENSION_EVENT_DATA: its type and immediate data
+            room(8);
+            out.putInt(ev.extensionType()).putInt(ev.immediateData());
+        }
         TraceEvent d = TraceEvent.of(sim().now(), TraceEvent.DEQUEUE, host.name()).attr("event", ev.numberName());
         if (ev.ep != null) {
             d.ep(ev.ep.name());
@@ -684,6 +688,26 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                     ret = dat.postRdmaWrite(ep, t, cookie, rmr(), flags, op);
                 }
                 reply(ret);
+            }
+            case Protocol.C_POST_WRITE_IMMED -> {
+                Ep ep = h(Ep.class);
+                LmrTriplet[] t = iov();
+                long cookie = req.getLong();
+                int flags = req.getInt();
+                RmrTriplet r = rmr();
+                reply(dat.postRdmaWriteImmed(ep, t, cookie, r, req.getInt(), flags, new Out<>()));
+            }
+            case Protocol.C_POST_ATOMIC -> {
+                Ep ep = h(Ep.class);
+                boolean cmpSwap = req.getInt() != 0;
+                long a = req.getLong();
+                long b = req.getLong();
+                LmrTriplet[] t = iov();
+                long cookie = req.getLong();
+                int flags = req.getInt();
+                RmrTriplet r = rmr();
+                reply(cmpSwap ? dat.postCmpAndSwap(ep, a, b, t, cookie, r, flags, new Out<>())
+                        : dat.postFetchAndAdd(ep, a, t, cookie, r, flags, new Out<>()));
             }
             case Protocol.C_PSP_CREATE -> {
                 Ia ia = h(Ia.class);
