@@ -30,7 +30,7 @@ enum {
     C_EP_CREATE, C_EP_FREE, C_EP_CONNECT, C_EP_DUP_CONNECT, C_EP_DISCONNECT, C_EP_RESET, C_EP_GET_STATUS,
     C_POST_SEND, C_POST_RECV, C_POST_READ, C_POST_WRITE, C_PSP_CREATE, C_PSP_CREATE_ANY, C_PSP_FREE,
     C_RSP_CREATE, C_RSP_FREE, C_CR_ACCEPT, C_CR_REJECT, C_CR_HANDOFF, C_SRQ_CREATE, C_SRQ_FREE,
-    C_SRQ_POST_RECV, C_SRQ_RESIZE, C_SRQ_SET_LW, C_EP_RECV_QUERY, C_EP_SET_WATERMARK, C_UNSUPPORTED, C_SIDE, C_POST_WRITE_IMMED, C_POST_ATOMIC
+    C_SRQ_POST_RECV, C_SRQ_RESIZE, C_SRQ_SET_LW, C_EP_RECV_QUERY, C_EP_SET_WATERMARK, C_UNSUPPORTED, C_SIDE, C_POST_WRITE_IMMED, C_POST_ATOMIC, C_POKE
 };
 enum { S_REPLY = 0, S_MEMREAD = 1, S_MEMWRITE = 2, S_SYNC = 3, P_MEMDATA = 0x8001 };
 
@@ -54,8 +54,10 @@ static uint32_t table_cap;
 
 /* ---- the wire ---- */
 typedef struct { unsigned char *b; size_t n, cap; } buf;
-static buf out, in;
-static size_t in_pos;
+static buf out;
+/* Replies are read by the thread that made the call (a multi-threaded program: dapltest). */
+static __thread buf in;
+static __thread size_t in_pos;
 
 static void need(buf *x, size_t more) {
     if (x->n + more > x->cap) {
@@ -98,7 +100,74 @@ static void lost(void) {
     fd = -1;
 }
 
-static void begin(uint32_t code) { out.n = 0; p32(0); p32(code); }
+/*
+ * Threads. The program's one connection carries one call at a time: begin() takes it, call() gives it back. A thread
+ * that finds it taken by a thread blocked in dat_evd_wait or dat_cno_wait pokes datsim (a short second connection),
+ * which ends that wait with DAT_INTERRUPTED_CALL and the time left; the waiting thread lets the other in and waits
+ * again, so a thread's wait never holds up another thread's calls (dapltest waits in one thread while another
+ * transfers).
+ */
+static pthread_mutex_t conn_lock = PTHREAD_MUTEX_INITIALIZER;
+static int pending;        /* threads waiting for the connection */
+static int holder_waiting; /* the thread that has it is (about to be) blocked in a wait */
+static uint32_t my_token;  /* this program's number at datsim (the hello's answer) */
+static void poke(void);
+
+/*
+ * Time. One thread blocked in a wait lets simulated time run, but another thread of the program may be computing
+ * between two calls, which must hold it (docs/bridge.md, virtual time). Once a second thread has called, waits go
+ * in slices of simulated time: a slice ends with DAT_INTERRUPTED_CALL and the time left, the connection is free for
+ * a moment, and the next slice doubles (from 1 us to at most 1 s) unless another thread made a call meanwhile.
+ */
+static int threads_seen;
+static unsigned long calls_made;
+static __thread int seen;
+static __thread unsigned long my_calls;
+
+static uint64_t first_slice(unsigned long *others) {
+    *others = __atomic_load_n(&calls_made, __ATOMIC_SEQ_CST) - my_calls;
+    return __atomic_load_n(&threads_seen, __ATOMIC_SEQ_CST) > 1 ? 1 : 0;
+}
+
+static uint64_t next_slice(uint64_t slice, unsigned long *others) {
+    unsigned long now = __atomic_load_n(&calls_made, __ATOMIC_SEQ_CST) - my_calls;
+    int quiet = now == *others;
+    *others = now;
+    if (__atomic_load_n(&threads_seen, __ATOMIC_SEQ_CST) <= 1) return 0;
+    if (!quiet || slice == 0) return 1;
+    return slice >= 1000000 ? 1000000 : slice * 2;
+}
+
+static void begin(uint32_t code) {
+    if (!seen) {
+        seen = 1;
+        __atomic_add_fetch(&threads_seen, 1, __ATOMIC_SEQ_CST);
+    }
+    my_calls++;
+    __atomic_add_fetch(&calls_made, 1, __ATOMIC_SEQ_CST);
+    if (pthread_mutex_trylock(&conn_lock) != 0) {
+        __atomic_add_fetch(&pending, 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&holder_waiting, __ATOMIC_SEQ_CST)) poke();
+        pthread_mutex_lock(&conn_lock);
+        __atomic_sub_fetch(&pending, 1, __ATOMIC_SEQ_CST);
+    }
+    out.n = 0; p32(0); p32(code);
+}
+
+/* With the connection taken for a wait: 1 to send it, 0 when another thread waits for the connection (the caller
+ * gives it back with give_way() first, then begins again). */
+static int enter_wait(void) {
+    __atomic_store_n(&holder_waiting, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&pending, __ATOMIC_SEQ_CST) == 0) return 1;
+    __atomic_store_n(&holder_waiting, 0, __ATOMIC_SEQ_CST);
+    return 0;
+}
+
+/* Gives the connection back and lets the threads that wait for it take it first. */
+static void give_way(int locked) {
+    if (locked) pthread_mutex_unlock(&conn_lock);
+    for (int i = 0; i < 2000 && __atomic_load_n(&pending, __ATOMIC_SEQ_CST) > 0; i++) usleep(50);
+}
 
 /* Sends the request in `out` and waits for its reply, serving datsim's memory reads and writes meanwhile. */
 /*
@@ -185,6 +254,17 @@ static void open_side(uint32_t token) {
     side_fd = s;
 }
 
+/* Asks datsim to end the wait of the thread that has the connection (begin()): a short connection of its own. */
+static void poke(void) {
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    snprintf(a.sun_path, sizeof a.sun_path, "%s", sock_path);
+    int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (s < 0) return;
+    uint32_t f[3] = {8, C_POKE, my_token};
+    if (connect(s, (struct sockaddr *) &a, sizeof a) == 0) send_all(s, f, 12);
+    close(s);
+}
+
 /* Stops the side thread before libdat2 unloads this library (its code must not vanish under it). */
 static void close_side(void) {
     if (side_fd < 0) return;
@@ -198,7 +278,16 @@ static void close_side(void) {
 #define SPIN 100
 #endif
 
+static DAT_RETURN exchange(void);
+
 static DAT_RETURN call(void) {
+    DAT_RETURN r = exchange();
+    __atomic_store_n(&holder_waiting, 0, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&conn_lock);
+    return r;
+}
+
+static DAT_RETURN exchange(void) {
     if (fd < 0) return DAT_INTERNAL_ERROR;
     uint32_t len = out.n - 4;
     memcpy(out.b, &len, 4);
@@ -227,8 +316,19 @@ static DAT_RETURN call(void) {
     }
 }
 
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER; /* threads parse replies after call() */
+
+static dsh *handle_locked(uint32_t id, uint32_t type);
+
 static dsh *handle(uint32_t id, uint32_t type) {
     if (id == 0) return NULL;
+    pthread_mutex_lock(&table_lock);
+    dsh *h = handle_locked(id, type);
+    pthread_mutex_unlock(&table_lock);
+    return h;
+}
+
+static dsh *handle_locked(uint32_t id, uint32_t type) {
     if (id >= table_cap) {
         uint32_t c = table_cap ? table_cap : 64;
         while (c <= id) c *= 2;
@@ -282,7 +382,8 @@ static int connect_server(void) {
         return -1;
     }
     my_ip = g32();
-    open_side(g32());
+    my_token = g32();
+    open_side(my_token);
     return 0;
 }
 
@@ -611,9 +712,21 @@ static DAT_RETURN evd_create(DAT_IA_HANDLE ia, DAT_COUNT qlen, DAT_CNO_HANDLE cn
 }
 static DAT_RETURN evd_free(DAT_EVD_HANDLE e) { return simple(C_EVD_FREE, e); }
 static DAT_RETURN evd_wait(DAT_EVD_HANDLE evd, DAT_TIMEOUT t, DAT_COUNT threshold, DAT_EVENT *ev, DAT_COUNT *nmore) {
-    begin(C_EVD_WAIT); pid(evd); p64(t); p32(threshold);
-    DAT_RETURN r = call();
-    uint32_t more = g32();
+    DAT_RETURN r;
+    uint32_t more;
+    unsigned long others;
+    uint64_t slice = first_slice(&others);
+    for (;;) {
+        begin(C_EVD_WAIT);
+        if (!enter_wait()) { give_way(1); continue; }
+        pid(evd); p64(t); p32(threshold); p64(slice);
+        r = call();
+        more = g32();
+        if (r != DAT_INTERRUPTED_CALL) break;
+        t = (DAT_TIMEOUT) g64(); /* a slice ended, or another thread asked for the connection: wait the rest */
+        give_way(0);
+        slice = next_slice(slice, &others);
+    }
     if (nmore) *nmore = more;
     if (r == DAT_SUCCESS) get_event(ev);
     return r;
@@ -640,7 +753,19 @@ static DAT_RETURN cno_create(DAT_IA_HANDLE ia, DAT_OS_WAIT_PROXY_AGENT agent, DA
 }
 static DAT_RETURN cno_free(DAT_CNO_HANDLE c) { return simple(C_CNO_FREE, c); }
 static DAT_RETURN cno_wait(DAT_CNO_HANDLE c, DAT_TIMEOUT t, DAT_EVD_HANDLE *evd) {
-    DAT_RETURN r = simple2(C_CNO_WAIT, c, t);
+    DAT_RETURN r;
+    unsigned long others;
+    uint64_t slice = first_slice(&others);
+    for (;;) {
+        begin(C_CNO_WAIT);
+        if (!enter_wait()) { give_way(1); continue; }
+        pid(c); p64(t); p64(slice);
+        r = call();
+        if (r != DAT_INTERRUPTED_CALL) break;
+        t = (DAT_TIMEOUT) g64();
+        give_way(0);
+        slice = next_slice(slice, &others);
+    }
     if (r == DAT_SUCCESS) *evd = gh(DAT_HANDLE_TYPE_EVD);
     return r;
 }
@@ -696,6 +821,8 @@ static void pattr(const DAT_EP_ATTR *a) {
 }
 static DAT_RETURN ep_create_srq(DAT_IA_HANDLE ia, DAT_PZ_HANDLE pz, DAT_EVD_HANDLE rv, DAT_EVD_HANDLE rq,
         DAT_EVD_HANDLE cn, DAT_SRQ_HANDLE srq, const DAT_EP_ATTR *a, DAT_EP_HANDLE *ep) {
+    if (a && a->service_type != DAT_SERVICE_TYPE_RC) /* UD (DAT_IB_SERVICE_TYPE_UD) is not modelled */
+        return unsupported("dat_ep_create with a service type other than RC (DAT_IB_SERVICE_TYPE_UD)");
     begin(C_EP_CREATE); pid(ia); pid(pz); pid(rv); pid(rq); pid(cn); pid(srq); pattr(a);
     return create_out(ep, DAT_HANDLE_TYPE_EP);
 }

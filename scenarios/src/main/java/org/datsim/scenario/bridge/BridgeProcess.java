@@ -80,6 +80,17 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     private long timer;
     private long calls;
     private boolean closed;
+    /** Another thread of the program asked for the connection ({@link #poke}). */
+    private boolean poked;
+    /** The timeout the blocked wait was given, in microseconds (DAT_TIMEOUT_INFINITE for none). */
+    private long waitTimeoutUs;
+    /**
+     * A multi-threaded program's wait goes in slices of this many microseconds of simulated time (0: one piece): at
+     * the end of a slice the wait ends with DAT_INTERRUPTED_CALL and the time left, so that the program's other
+     * threads, computing between calls, get the connection and hold time (the library chooses the slice).
+     */
+    private long sliceUs;
+    private long sliceEnd = Long.MAX_VALUE;
     /** The most bytes one memory read fetches from the program ahead of the DMA that asked. */
     private static final int READ_AHEAD = 1 << 20;
     /** Bytes of the program's memory read ahead, valid until the program runs again. */
@@ -171,6 +182,18 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             }
         } catch (IOException e) {
             lost(e);
+        }
+    }
+
+    /**
+     * Another thread of the program needs the connection this process's wait holds (a {@link Protocol#C_POKE}): the
+     * wait ends with DAT_INTERRUPTED_CALL and the time left, and the library waits again after that thread's call.
+     * A poke that comes before the wait it is meant for ends that wait as soon as it would block.
+     */
+    void poke() {
+        poked = true;
+        if (phase == 2) {
+            wake();
         }
     }
 
@@ -814,6 +837,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         Evd e = h(Evd.class);
         long timeout = req.getLong();
         int n = req.getInt();
+        sliceUs = req.remaining() >= 8 ? req.getLong() : 0;
         int ret = dat.evdWaitCheck(e, timeout, n);
         if (!DatReturn.isSuccess(ret)) {
             waitReply(ret, e, null);
@@ -821,6 +845,10 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         }
         if (e.size() >= n) {
             take(e);
+            return 0;
+        }
+        if (poked) { // another thread needs the connection: give it back before blocking
+            interrupted(false, timeout);
             return 0;
         }
         waitEvd = e;
@@ -832,6 +860,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     private long cnoWait() throws IOException {
         Cno c = h(Cno.class);
         long timeout = req.getLong();
+        sliceUs = req.remaining() >= 8 ? req.getLong() : 0;
         int ret = dat.cnoWaitCheck(c, timeout);
         if (!DatReturn.isSuccess(ret)) {
             cnoReply(ret, null);
@@ -841,29 +870,38 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             cnoReply(ret, dat.cnoTake(c));
             return 0;
         }
+        if (poked) {
+            interrupted(true, timeout);
+            return 0;
+        }
         waitCno = c;
         block(timeout);
         return -1;
     }
 
     private void block(long timeoutUs) {
+        waitTimeoutUs = timeoutUs;
         if (waitEvd != null) {
             dat.evdSetWaiter(waitEvd, this::wake);
         } else {
             dat.cnoWaiter(waitCno, this::wake, true);
         }
-        if (timeoutUs != Dat.TIMEOUT_INFINITE) {
-            deadline = sim().now() + timeoutUs * SimTime.US;
-            timer = wakeAfter(timeoutUs * SimTime.US);
-        } else {
-            deadline = Long.MAX_VALUE;
-            timer = 0;
-        }
+        deadline = timeoutUs != Dat.TIMEOUT_INFINITE ? sim().now() + timeoutUs * SimTime.US : Long.MAX_VALUE;
+        sliceEnd = sliceUs > 0 ? sim().now() + sliceUs * SimTime.US : Long.MAX_VALUE;
+        long until = Math.min(deadline, sliceEnd);
+        timer = until != Long.MAX_VALUE ? wakeAfter(until - sim().now()) : 0;
     }
 
     /** Looks again at the blocked wait, as a scenario process's wait does; replies when it is over. */
     private boolean waitOver() throws IOException {
         boolean timedOut = sim().now() >= deadline;
+        if ((poked || sim().now() >= sliceEnd) && !timedOut) {
+            boolean cno = waitEvd == null;
+            endWait();
+            interrupted(cno, waitTimeoutUs == Dat.TIMEOUT_INFINITE ? Dat.TIMEOUT_INFINITE
+                    : Math.max(0, (deadline - sim().now() + SimTime.US - 1) / SimTime.US));
+            return true;
+        }
         if (waitEvd != null) {
             Evd e = waitEvd;
             if (e.isFreed()) {
@@ -901,6 +939,9 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     }
 
     private void endWait() {
+        if (waitEvd == null && waitCno == null) {
+            return; // ended already (its reply failed to go: the program left)
+        }
         if (timer != 0) {
             cancelWake(timer);
             timer = 0;
@@ -922,7 +963,24 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         waitReply(ret, e, ev.value);
     }
 
+    /**
+     * Ends a wait for another thread of the program ({@link #poke}): DAT_INTERRUPTED_CALL, then (after dat_evd_wait's
+     * nmore) the microseconds left of its timeout, with which the library waits again.
+     */
+    private void interrupted(boolean cno, long leftUs) throws IOException {
+        poked = false;
+        start(DatReturn.INTERRUPTED_CALL);
+        room(12);
+        if (!cno) {
+            out.putInt(0);
+        }
+        out.putLong(leftUs);
+        code = 0; // not traced: the program's call goes on (the library waits the time left), only its end is a call
+        wire.send();
+    }
+
     private void waitReply(int ret, Evd e, DatEvent ev) throws IOException {
+        poked = false; // any reply gives the connection back
         start(ret);
         room(4);
         out.putInt(e == null ? 0 : e.size());
@@ -933,6 +991,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     }
 
     private void cnoReply(int ret, Evd evd) throws IOException {
+        poked = false;
         start(ret);
         if (DatReturn.isSuccess(ret)) {
             room(4);

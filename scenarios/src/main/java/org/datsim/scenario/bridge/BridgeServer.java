@@ -262,6 +262,14 @@ public final class BridgeServer {
                     }
                     continue;
                 }
+                if (w.code() == Protocol.C_POKE) { // another thread of a program needs its connection
+                    int token = w.frame().getInt();
+                    if (token >= 1 && token <= processes.size()) {
+                        processes.get(token - 1).poke();
+                    }
+                    w.close();
+                    continue;
+                }
                 if (w.code() != Protocol.C_HELLO) {
                     message("a connection that did not say hello was closed");
                     w.close();

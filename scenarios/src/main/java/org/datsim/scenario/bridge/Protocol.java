@@ -36,7 +36,7 @@ final class Protocol {
         "dat_psp_create", "dat_psp_create_any", "dat_psp_free", "dat_rsp_create", "dat_rsp_free", "dat_cr_accept",
         "dat_cr_reject", "dat_cr_handoff", "dat_srq_create", "dat_srq_free", "dat_srq_post_recv",
         "dat_srq_resize", "dat_srq_set_lw", "dat_ep_recv_query", "dat_ep_set_watermark", "unsupported", "side",
-        "dat_ib_post_rdma_write_immed", "dat_ib_post_atomic"};
+        "dat_ib_post_rdma_write_immed", "dat_ib_post_atomic", "poke"};
 
     static final int C_HELLO = 1;
     static final int C_IA_OPEN = 2;
@@ -100,6 +100,12 @@ final class Protocol {
     static final int C_POST_WRITE_IMMED = 58;
     /** dat_ib_post_fetch_and_add (u32 0) or dat_ib_post_cmp_and_swap (u32 1), through dat_extension_op. */
     static final int C_POST_ATOMIC = 59;
+    /**
+     * The only frame of a short connection (u32 token): another thread of the program needs its connection, which a
+     * thread blocked in dat_evd_wait or dat_cno_wait holds; that wait ends with DAT_INTERRUPTED_CALL and the time
+     * left (u64 microseconds), and the library waits again once the other thread's call is done.
+     */
+    static final int C_POKE = 60;
 
     /** Returns a request code's call name. */
     static String name(int code) {

@@ -96,9 +96,64 @@ class DaplIntegrationTest {
                 Files.readString(out.resolve("client.log")), rc[0], log.toString(), out);
     }
 
+    /**
+     * Runs dapltest's server ({@code -T S}) on host A and a client on host B (its {@code -s} and {@code -D} given),
+     * then {@code -T Q} from host B to end the server; the {@link Run}'s client output is the test client's.
+     */
+    Run dapltest(List<String> clientArgs) throws Exception {
+        Path out = dir.resolve("dapltest-" + System.nanoTime());
+        Files.createDirectories(out);
+        Path sock = out.resolve("s.sock");
+        StringWriter log = new StringWriter();
+        BridgeServer server = new BridgeServer(ScenarioLoader.load(FABRIC), sock, 20, 2,
+                new PrintWriter(log, true));
+        server.writeDatConf(out.resolve("dat.conf"), PROVIDER.resolve("libdatsim.so"));
+        int[] rc = {-1};
+        Thread t = new Thread(() -> {
+            try {
+                rc[0] = server.serve(out);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        t.start();
+        while (!Files.exists(sock)) {
+            Thread.sleep(10);
+        }
+        Process s = start("dapltest", "-D", "A", List.of("-T", "S"), out, out.resolve("server.log"));
+        for (int i = 0; i < 300 && !Files.readString(out.resolve("server.log")).contains("Service Point Ready"); i++) {
+            Thread.sleep(50);
+        }
+        List<String> cargs = new ArrayList<>(clientArgs.subList(0, 2));
+        cargs.addAll(List.of("-s", "127.0.1.1"));
+        cargs.addAll(clientArgs.subList(2, clientArgs.size()));
+        Process c = start("dapltest", "-D", "B", cargs, out, out.resolve("client.log"));
+        boolean done = c.waitFor(240, TimeUnit.SECONDS);
+        Process q = start("dapltest", "-D", "B", List.of("-T", "Q", "-s", "127.0.1.1"), out, out.resolve("quit.log"));
+        done &= q.waitFor(60, TimeUnit.SECONDS) & s.waitFor(60, TimeUnit.SECONDS);
+        if (!done) {
+            s.destroyForcibly();
+            c.destroyForcibly();
+            q.destroyForcibly();
+        }
+        server.stop(); // the quit program attached as a third program: serve does not end by itself
+        t.join(30_000);
+        assertTrue(done, "the programs did not end in time");
+        return new Run(s.exitValue(), Files.readString(out.resolve("server.log")), c.exitValue(),
+                Files.readString(out.resolve("client.log")), rc[0], log.toString(), out);
+    }
+
     private static Process start(String prog, String host, List<String> args, Path out, Path log) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("/usr/bin/" + prog, "-P", "datsim-" + host));
-        cmd.addAll(args);
+        return start(prog, "-P", host, args, out, log);
+    }
+
+    private static Process start(String prog, String flag, String host, List<String> args, Path out, Path log)
+            throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("/usr/bin/" + prog));
+        int first = flag.equals("-D") ? 2 : 0; // dapltest wants its -T TYPE first
+        cmd.addAll(args.subList(0, first));
+        cmd.addAll(List.of(flag, "datsim-" + host));
+        cmd.addAll(args.subList(first, args.size()));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().put("DAT_OVERRIDE", out.resolve("dat.conf").toString());
         pb.environment().put("DATSIM_HOST", host); // dtest's client opens the provider name its server sends it
@@ -137,11 +192,64 @@ class DaplIntegrationTest {
     }
 
     @Test
-    void dtestMinusWNeedsImmediateDataWhichDatsimDoesNotSupportAndEndsWithoutHanging() throws Exception {
+    void dtestMinusWEndsWithAnRdmaWriteWithImmediateDataThatConsumesTheReceiveOfThePeer() throws Exception {
         Run r = pair("dtest", List.of("-s", "-w", "-B", "10", "-b", "65536"), List.of("-w", "-B", "10", "-b", "65536"),
                 "waiting for client", 20);
-        assertTrue(r.serve().contains("called dat_extension_op"), r.all());
-        assertTrue(r.client().contains("FAILED"), r.all());
+        passed(r);
+        assertTrue(r.server().contains("rdma writes completed == 10 last byte=9")
+                && r.client().contains("rdma writes completed == 10 last byte=9"), r.all());
+        String events = Files.readString(r.out().resolve("events.jsonl"));
+        assertTrue(events.contains("\"opcode\":\"DAT_IB_DTO_RECV_IMMED\"")
+                && events.contains("\"opcode\":\"DAT_IB_DTO_RDMA_WRITE_IMMED\""),
+                "each side dequeued the peer's Write with immediate as a receive, and its own as a request");
+    }
+
+    @Test
+    void dtestsrqSharesOneReceiveQueueAndGetsTheLastWqeReachedEventOfEachEndpoint() throws Exception {
+        Run r = pair("dtestsrq", List.of("-s", "-c", "2"), List.of("-c", "2"), "server ready", 20);
+        assertEquals(0, r.serverRc(), r.all());
+        assertEquals(0, r.clientRc(), r.all());
+        assertTrue(r.server().contains("DAPL RC SRQ Test Complete.")
+                && r.client().contains("DAPL RC SRQ Test Complete."), r.all());
+        assertTrue(!r.server().contains("ERR") && !r.client().contains("ERR") && !r.server().contains("Error"),
+                r.all());
+        assertEquals(0, r.serveRc(), r.all());
+        long lastWqe = Files.readAllLines(r.out().resolve("events.jsonl")).stream()
+                .filter(l -> l.contains("\"kind\":\"dequeue\"") && l.contains("DAT_ASYNC_ERROR_EP_BROKEN")).count();
+        assertEquals(4, lastWqe, "both programs waited for the event of each of their two endpoints");
+    }
+
+    @Test
+    void dtestxUnreliableDatagramIsReportedAsNotSupportedWithoutHanging() throws Exception {
+        Run r = pair("dtestx", List.of("-s", "-u"), List.of("-u", "-c"), "", 20);
+        assertTrue(r.serve().contains("DAT_IB_SERVICE_TYPE_UD), which datsim does not support"), r.all());
+        assertTrue(r.server().contains("DAT_NOT_IMPLEMENTED"), r.all());
+    }
+
+    @Test
+    void dapltestTransactionTestWithSendRdmaWriteAndReadOnTwoEndpointsValidatesItsData() throws Exception {
+        Run r = dapltest(List.of("-T", "T", "-i", "10", "-t", "1", "-w", "2", "-V", "client", "SR", "4096", "1",
+                "server", "RW", "4096", "1", "server", "RR", "4096", "1"));
+        assertEquals(0, r.clientRc(), r.all());
+        assertEquals(0, r.serverRc(), r.all());
+        assertTrue(r.client().contains("Stats ---- : 1 threads, 2 EPs") && !r.client().contains("Error")
+                && !r.server().contains("Error"), r.all());
+        assertTrue(r.server().contains("Transaction Test Finished"), r.all());
+        String events = Files.readString(r.out().resolve("events.jsonl"));
+        assertTrue(events.contains("\"opcode\":\"rdma_read\"") && events.contains("\"opcode\":\"rdma_write\""),
+                "the transfers crossed the simulated fabric");
+    }
+
+    @Test
+    void dapltestPerformanceTestForRdmaWriteAndRead() throws Exception {
+        for (String op : new String[] {"RW", "RR"}) {
+            Run r = dapltest(List.of("-T", "P", "-i", "100", op, "4096", "2"));
+            assertEquals(0, r.clientRc(), r.all());
+            assertEquals(0, r.serverRc(), r.all());
+            assertTrue(r.client().contains("raw: " + op + ", 100, 4096, 2") && !r.client().contains("Error"),
+                    r.all());
+            assertTrue(r.server().contains("Finished performance test"), r.all());
+        }
     }
 
     @Test
