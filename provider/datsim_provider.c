@@ -543,13 +543,15 @@ static DAT_RETURN ia_query(DAT_IA_HANDLE ia, DAT_EVD_HANDLE *evd, DAT_IA_ATTR_MA
         p->srq_supported = (DAT_BOOLEAN) kvd("srq_supported", 1);
         p->srq_watermarks_supported = (DAT_COUNT) kvd("srq_watermarks_supported", 0);
         p->lmr_sync_req = (DAT_BOOLEAN) kvd("lmr_sync_req", 0);
-        /* OFA dapl's named attributes that dapl's tests read (dtestsrq needs IB_MTU) */
+        /* OFA dapl's named attributes that dapl's tests read (dtestsrq needs IB_MTU; dtest runs its RDMA Read and
+         * ping-pong tests when DAT_IB_RDMA_READ is TRUE, dtestx its atomics when the atomics are) */
         static char mtu[16];
-        static DAT_NAMED_ATTR named[1];
+        static DAT_NAMED_ATTR named[6] = {
+            {"DAT_IB_TRANSPORT_MTU", NULL}, {"DAT_IB_RDMA_READ", "TRUE"}, {"DAT_EXTENSION_INTERFACE", "TRUE"},
+            {DAT_IB_ATTR_FETCH_AND_ADD, "TRUE"}, {DAT_IB_ATTR_CMP_AND_SWAP, "TRUE"}, {DAT_IB_ATTR_IMMED_DATA, "TRUE"}};
         snprintf(mtu, sizeof mtu, "%lu", (unsigned long) kvd("hca_mtu", 4096));
-        named[0].name = "DAT_IB_TRANSPORT_MTU";
         named[0].value = mtu;
-        p->num_provider_specific_attr = 1;
+        p->num_provider_specific_attr = 6;
         p->provider_specific_attr = named;
     }
     return r;

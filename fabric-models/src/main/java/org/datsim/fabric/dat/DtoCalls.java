@@ -99,7 +99,7 @@ final class DtoCalls extends ProviderPart {
      * @param remote the remote 64-bit value (8 bytes, 8-byte aligned, DAT_IB_MEM_PRIV_REMOTE_ATOMIC)
      * @param flags completion flags (SUPPRESS, UNSIGNALLED, BARRIER_FENCE)
      * @param opId receives the operation id used in the trace
-     * @return see {@link #postRequest}; DAT_LENGTH_ERROR when local_iov or remote_iov is not 8 bytes
+     * @return see {@link #postRequest}; DAT_LENGTH_ERROR when local_iov is not 8 bytes or remote_iov is shorter
      */
     public int postAtomic(Ep ep, int opcode, long compareAdd, long swap, LmrTriplet[] iov, long cookie,
             RmrTriplet remote, int flags, Out<Long> opId) {
@@ -110,10 +110,13 @@ final class DtoCalls extends ProviderPart {
         for (LmrTriplet t : iov) {
             length += t.length();
         }
-        if (length != WorkRequest.ATOMIC_BYTES || remote.length() != WorkRequest.ATOMIC_BYTES) {
+        if (length != WorkRequest.ATOMIC_BYTES || remote.length() < WorkRequest.ATOMIC_BYTES) {
             return err(DatReturn.LENGTH_ERROR, 0);
         }
-        return postRequest(ep, opcode, iov, cookie, remote, flags, opId, wr -> {
+        // The atomic acts on the 8 bytes at the remote address: a longer remote segment is allowed (dapl passes only
+        // its address and rmr_context to the verbs; dtestx gives the whole 256-byte region it advertised).
+        RmrTriplet target = new RmrTriplet(remote.rmrContext(), remote.address(), WorkRequest.ATOMIC_BYTES);
+        return postRequest(ep, opcode, iov, cookie, target, flags, opId, wr -> {
             wr.compareAdd = compareAdd;
             wr.swap = swap;
         });

@@ -170,11 +170,22 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
 
     /** Looks for a request of a detached program without waiting; wakes the process when there is one. */
     void poll() {
+        poll(0);
+    }
+
+    /** The most wall time a connect waits for the detached program of the host it connects to. */
+    private static final long CONNECT_WAITS_FOR_PEER_NS = 100_000_000L;
+
+    /**
+     * Waits up to {@code waitNs} of wall time for a request of a detached program; wakes the process when one comes
+     * (its call then runs at the current simulated time).
+     */
+    void poll(long waitNs) {
         if (!detached || closed) {
             return;
         }
         try {
-            if (wire.next(0)) {
+            if (wire.next(waitNs)) {
                 takeRequest();
                 syncSide();
                 detached = false;
@@ -664,6 +675,13 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 long qual = req.getLong();
                 long timeout = req.getLong();
                 byte[] pd = bytes();
+                // A program connecting to a host whose program is outside DAT calls (detached) lets that program
+                // come back first: dtestx's server sends its address over TCP and then creates its PSP, a race
+                // that real hardware's address and route resolution (milliseconds) lets the server win.
+                BridgeProcess peer = server.detachedOn(Protocol.hostOf(ip));
+                if (peer != null) {
+                    peer.poll(Math.min(server.graceNs(), CONNECT_WAITS_FOR_PEER_NS));
+                }
                 int ret = dat.epConnect(ep, server.hostName(Protocol.hostOf(ip)), qual, timeout, pd);
                 if (DatReturn.isSuccess(ret)) {
                     remoteIp.put(ep, ip);

@@ -55,6 +55,12 @@ class DaplIntegrationTest {
     /** Runs a server program on host A and a client on host B against one datsim serve. */
     Run pair(String prog, List<String> serverArgs, List<String> clientArgs, String ready, long graceMs)
             throws Exception {
+        return pair(prog, serverArgs, clientArgs, ready, graceMs, 0);
+    }
+
+    /** {@link #pair} that starts the client {@code delayMs} after the server said it is ready. */
+    Run pair(String prog, List<String> serverArgs, List<String> clientArgs, String ready, long graceMs, long delayMs)
+            throws Exception {
         Path out = dir.resolve(prog + "-" + System.nanoTime());
         Files.createDirectories(out);
         Path sock = out.resolve("s.sock");
@@ -78,6 +84,7 @@ class DaplIntegrationTest {
         for (int i = 0; i < 300 && !Files.readString(out.resolve("server.log")).contains(ready); i++) {
             Thread.sleep(50);
         }
+        Thread.sleep(delayMs);
         List<String> cargs = new ArrayList<>(clientArgs);
         cargs.addAll(List.of("-h", "127.0.1.1"));
         Process c = start(prog, "B", cargs, out, out.resolve("client.log"));
@@ -217,6 +224,23 @@ class DaplIntegrationTest {
         long lastWqe = Files.readAllLines(r.out().resolve("events.jsonl")).stream()
                 .filter(l -> l.contains("\"kind\":\"dequeue\"") && l.contains("DAT_ASYNC_ERROR_EP_BROKEN")).count();
         assertEquals(4, lastWqe, "both programs waited for the event of each of their two endpoints");
+    }
+
+    @Test
+    void dtestxRcExtensionsWriteWithImmediateCompareAndSwapAndFetchAndAddPass() throws Exception {
+        // dtestx prints its progress only at exit (stdout is a file): start the client a second after the server
+        Run r = pair("dtestx", List.of("-s"), List.of("-c"), "", 20, 1000);
+        assertEquals(0, r.serverRc(), r.all());
+        assertEquals(0, r.clientRc(), r.all());
+        for (String test : List.of("RDMA_WRITE_WITH_IMMEDIATE_DATA test - PASSED", "CMP_SWAP test - PASSED",
+                "FETCH_ADD test - PASSED", "IB extension test - immed/atomic test PASSED")) {
+            assertTrue(r.server().contains(test) && r.client().contains(test), test + "\n" + r.all());
+        }
+        assertTrue(r.server().contains("Server received immed_data=0x7777")
+                && r.client().contains("Client received immed_data=0x1111"), r.all());
+        String events = Files.readString(r.out().resolve("events.jsonl"));
+        assertTrue(events.contains("\"opcode\":\"DAT_IB_DTO_FETCH_ADD\"")
+                && events.contains("\"opcode\":\"DAT_IB_DTO_CMP_SWAP\""), "the atomics crossed the fabric");
     }
 
     @Test
