@@ -212,8 +212,9 @@ class DaplIntegrationTest {
     }
 
     @Test
-    void dtestsrqSharesOneReceiveQueueAndGetsTheLastWqeReachedEventOfEachEndpoint() throws Exception {
-        Run r = pair("dtestsrq", List.of("-s", "-c", "2"), List.of("-c", "2"), "server ready", 20);
+    void dtestsrqFourConnectionsShareOneReceiveQueueAndGetTheLastWqeReachedEventOfEachEndpoint() throws Exception {
+        Run r = pair("dtestsrq", List.of("-s", "-c", "4", "-B", "4", "-t", "3"), List.of("-c", "4", "-B", "4", "-t", "3"),
+                "server ready", 20);
         assertEquals(0, r.serverRc(), r.all());
         assertEquals(0, r.clientRc(), r.all());
         assertTrue(r.server().contains("DAPL RC SRQ Test Complete.")
@@ -223,7 +224,7 @@ class DaplIntegrationTest {
         assertEquals(0, r.serveRc(), r.all());
         long lastWqe = Files.readAllLines(r.out().resolve("events.jsonl")).stream()
                 .filter(l -> l.contains("\"kind\":\"dequeue\"") && l.contains("DAT_ASYNC_ERROR_EP_BROKEN")).count();
-        assertEquals(4, lastWqe, "both programs waited for the event of each of their two endpoints");
+        assertEquals(8, lastWqe, "both programs waited for the event of each of their four endpoints");
     }
 
     @Test
