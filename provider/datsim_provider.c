@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <dat2/dat_ib_extensions.h> /* after netinet/in.h: it needs struct sockaddr_in6 */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,7 +33,7 @@ enum {
     C_EP_CREATE, C_EP_FREE, C_EP_CONNECT, C_EP_DUP_CONNECT, C_EP_DISCONNECT, C_EP_RESET, C_EP_GET_STATUS,
     C_POST_SEND, C_POST_RECV, C_POST_READ, C_POST_WRITE, C_PSP_CREATE, C_PSP_CREATE_ANY, C_PSP_FREE,
     C_RSP_CREATE, C_RSP_FREE, C_CR_ACCEPT, C_CR_REJECT, C_CR_HANDOFF, C_SRQ_CREATE, C_SRQ_FREE,
-    C_SRQ_POST_RECV, C_SRQ_RESIZE, C_SRQ_SET_LW, C_EP_RECV_QUERY, C_EP_SET_WATERMARK, C_UNSUPPORTED, C_SIDE
+    C_SRQ_POST_RECV, C_SRQ_RESIZE, C_SRQ_SET_LW, C_EP_RECV_QUERY, C_EP_SET_WATERMARK, C_UNSUPPORTED, C_SIDE, C_POST_WRITE_IMMED, C_POST_ATOMIC
 };
 enum { S_REPLY = 0, S_MEMREAD = 1, S_MEMWRITE = 2, S_SYNC = 3, P_MEMDATA = 0x8001 };
 /* Connections that are not a call: datsim exec asking (C_INFO), a further thread of an attached program. */
@@ -442,7 +443,17 @@ static void get_event(DAT_EVENT *e) {
     uint32_t ip = g32();
     uint32_t pdlen = g32();
     unsigned char *pd = in.b + in_pos;
-    switch (e->event_number) {
+    in_pos += pdlen;
+    switch ((int) e->event_number) {
+    case DAT_IB_DTO_EVENT: { /* the IB extended DTOs: their type and immediate data follow the private data */
+        DAT_IB_EXTENSION_EVENT_DATA *x = (DAT_IB_EXTENSION_EVENT_DATA *) e->event_extension_data;
+        int32_t type = (int32_t) g32();
+        uint32_t imm = g32();
+        x->type = type >= 0 ? (DAT_IB_EXT_TYPE) type : (DAT_IB_EXT_TYPE) 0;
+        x->status = status == DAT_DTO_SUCCESS ? DAT_OP_SUCCESS : DAT_IB_OP_ERR;
+        x->val.immed.data = imm;
+    }
+        __attribute__((fallthrough)); /* the DTO fields as for a DAT_DTO_COMPLETION_EVENT */
     case DAT_DTO_COMPLETION_EVENT:
         e->event_data.dto_completion_event_data.ep_handle = ep;
         e->event_data.dto_completion_event_data.user_cookie.as_64 = cookie;
@@ -569,13 +580,15 @@ static DAT_RETURN ia_query(DAT_IA_HANDLE ia, DAT_EVD_HANDLE *evd, DAT_IA_ATTR_MA
         p->srq_supported = (DAT_BOOLEAN) kvd("srq_supported", 1);
         p->srq_watermarks_supported = (DAT_COUNT) kvd("srq_watermarks_supported", 0);
         p->lmr_sync_req = (DAT_BOOLEAN) kvd("lmr_sync_req", 0);
-        /* OFA dapl's named attributes that dapl's tests read (dtestsrq needs IB_MTU) */
+        /* OFA dapl's named attributes that dapl's tests read (dtestsrq needs IB_MTU; dtest runs its RDMA Read and
+         * ping-pong tests when DAT_IB_RDMA_READ is TRUE, dtestx its atomics when the atomics are) */
         static char mtu[16];
-        static DAT_NAMED_ATTR named[1];
+        static DAT_NAMED_ATTR named[6] = {
+            {"DAT_IB_TRANSPORT_MTU", NULL}, {"DAT_IB_RDMA_READ", "TRUE"}, {"DAT_EXTENSION_INTERFACE", "TRUE"},
+            {DAT_IB_ATTR_FETCH_AND_ADD, "TRUE"}, {DAT_IB_ATTR_CMP_AND_SWAP, "TRUE"}, {DAT_IB_ATTR_IMMED_DATA, "TRUE"}};
         snprintf(mtu, sizeof mtu, "%lu", (unsigned long) kvd("hca_mtu", 4096));
-        named[0].name = "DAT_IB_TRANSPORT_MTU";
         named[0].value = mtu;
-        p->num_provider_specific_attr = 1;
+        p->num_provider_specific_attr = 6;
         p->provider_specific_attr = named;
     }
     return r;
@@ -823,6 +836,8 @@ static void pattr(const DAT_EP_ATTR *a) {
 }
 static DAT_RETURN ep_create_srq(DAT_IA_HANDLE ia, DAT_PZ_HANDLE pz, DAT_EVD_HANDLE rv, DAT_EVD_HANDLE rq,
         DAT_EVD_HANDLE cn, DAT_SRQ_HANDLE srq, const DAT_EP_ATTR *a, DAT_EP_HANDLE *ep) {
+    if (a && a->service_type != DAT_SERVICE_TYPE_RC) /* UD (DAT_IB_SERVICE_TYPE_UD) is not modelled */
+        return unsupported("dat_ep_create with a service type other than RC (DAT_IB_SERVICE_TYPE_UD)");
     begin(C_EP_CREATE); pid(ia); pid(pz); pid(rv); pid(rq); pid(cn); pid(srq); pattr(a);
     return create_out(ep, DAT_HANDLE_TYPE_EP);
 }
@@ -964,11 +979,46 @@ static DAT_RETURN cno_trigger(DAT_CNO_HANDLE a, DAT_EVD_HANDLE *b) {
 static DAT_RETURN ia_ha_related(DAT_IA_HANDLE a, const DAT_NAME_PTR b, DAT_BOOLEAN *c) {
     (void) a; (void) b; (void) c; return unsupported("dat_ia_ha");
 }
-static DAT_RETURN extendedop(DAT_HANDLE a, DAT_EXTENDED_OP op, va_list args) {
-    (void) a; (void) args;
-    char name[64];
-    snprintf(name, sizeof name, "dat_extension_op %d", (int) op);
-    return unsupported(name);
+/* dat_extension_op: the IB extensions datsim models (RDMA Write with immediate data, the atomics), with the
+ * arguments dat_ib_extensions.h's macros pass; the rest (UD, counters, collectives) are unsupported. */
+static DAT_RETURN extendedop(DAT_HANDLE h, DAT_EXTENDED_OP op, va_list args) {
+    DAT_COUNT n = 1;
+    uint64_t a = 0, b = 0;
+    uint32_t kind = 0;
+    switch ((int) op) {
+    case DAT_IB_RDMA_WRITE_IMMED_OP: {
+        n = va_arg(args, DAT_COUNT);
+        DAT_LMR_TRIPLET *iov = va_arg(args, DAT_LMR_TRIPLET *);
+        DAT_DTO_COOKIE c = va_arg(args, DAT_DTO_COOKIE);
+        DAT_RMR_TRIPLET *r = va_arg(args, DAT_RMR_TRIPLET *);
+        uint32_t idata = va_arg(args, DAT_UINT32);
+        int f = va_arg(args, int);
+        begin(C_POST_WRITE_IMMED); pid(h); piov(n, iov); p64(c.as_64); p32((uint32_t) f); prmr(r); p32(idata);
+        return call();
+    }
+    case DAT_IB_CMP_AND_SWAP_OP:
+        kind = 1;
+        a = va_arg(args, DAT_UINT64);
+        b = va_arg(args, DAT_UINT64);
+        break;
+    case DAT_IB_FETCH_AND_ADD_OP:
+        a = va_arg(args, DAT_UINT64);
+        break;
+    default: {
+        static const char *names[] = {"FETCH_AND_ADD", "CMP_AND_SWAP", "RDMA_WRITE_IMMED", "UD_SEND",
+            "QUERY_COUNTERS", "PRINT_COUNTERS"};
+        char name[80];
+        snprintf(name, sizeof name, "dat_extension_op %d (DAT_IB_%s_OP)", (int) op,
+                (int) op >= 0 && (int) op < 6 ? names[(int) op] : "...");
+        return unsupported(name);
+    }
+    }
+    DAT_LMR_TRIPLET *iov = va_arg(args, DAT_LMR_TRIPLET *);
+    DAT_DTO_COOKIE c = va_arg(args, DAT_DTO_COOKIE);
+    DAT_RMR_TRIPLET *r = va_arg(args, DAT_RMR_TRIPLET *);
+    int f = va_arg(args, int);
+    begin(C_POST_ATOMIC); pid(h); p32(kind); p64(a); p64(b); piov(n, iov); p64(c.as_64); p32((uint32_t) f); prmr(r);
+    return call();
 }
 
 static DAT_PROVIDER provider = {
@@ -1009,6 +1059,11 @@ static DAT_PROVIDER provider = {
 
 /* libdat2 calls this when dat.conf names this library; instance data is "HOST SOCKET_PATH". */
 void DAT_API dat_provider_init(const DAT_PROVIDER_INFO *info, const char *instance) {
+    /* glibc loads libgcc_s (the unwinder) the first time a thread of the program ends by pthread_exit, as dapltest's
+     * test threads do; loaded that late, while libdat2's destructor unloads this library at exit, it made ld.so
+     * abort in _dl_fini ("Assertion `ns != LM_ID_BASE || i == nloaded' failed", dapltest -T S after -T P), losing
+     * the program's buffered output. Loading it now, never to be unloaded, keeps the count of loaded objects steady. */
+    dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_NODELETE);
     if (instance) sscanf(instance, "%199s %107s", host_name, sock_path);
     if (info) {
         info_copy = *info;

@@ -146,6 +146,16 @@ public final class Dat {
     public static final int DTO_RECEIVE = 3;
     /** DAT_DTO_BIND_MW. */
     public static final int DTO_BIND_MW = 5;
+    /**
+     * DAT_IB_DTO_RDMA_WRITE_IMMED (DAT_DTO_EXTENSION_BASE, dat_ib_extensions.h): the requester's completion of an RDMA
+     * Write with immediate data.
+     */
+    public static final int IB_DTO_RDMA_WRITE_IMMED = 8;
+    /**
+     * DAT_IB_DTO_RECV_IMMED (DAT_DTO_EXTENSION_BASE + 1): a receive consumed by an incoming RDMA Write with immediate
+     * data (its transfered_length is the Write's, its extension data the immediate data).
+     */
+    public static final int IB_DTO_RECV_IMMED = 9;
     /** DAT_IB_DTO_FETCH_ADD (DAT_DTO_EXTENSION_BASE + 2, dat_ib_extensions.h): an IB atomic Fetch and Add. */
     public static final int IB_DTO_FETCH_ADD = 10;
     /** DAT_IB_DTO_CMP_SWAP (DAT_DTO_EXTENSION_BASE + 3, dat_ib_extensions.h): an IB atomic Compare and Swap. */
@@ -154,14 +164,21 @@ public final class Dat {
     public static final int IB_EXT_FETCH_AND_ADD = 0;
     /** DAT_IB_CMP_AND_SWAP (DAT_IB_EXT_TYPE): the extension type of a Compare and Swap's completion event. */
     public static final int IB_EXT_CMP_AND_SWAP = 1;
+    /** DAT_IB_RDMA_WRITE_IMMED (DAT_IB_EXT_TYPE): the requester's completion of an RDMA Write with immediate. */
+    public static final int IB_EXT_RDMA_WRITE_IMMED = 2;
+    /**
+     * DAT_IB_RDMA_WRITE_IMMED_DATA (DAT_IB_EXT_TYPE): the receive completion of an incoming RDMA Write with immediate
+     * (dapl's cqe_to_event_extension for OP_RECEIVE_IMM; dtest -w checks for it).
+     */
+    public static final int IB_EXT_RDMA_WRITE_IMMED_DATA = 3;
     /** DAT_RMR_OPERATION_FAILED: an RMR bind failed after dat_rmr_bind returned. */
     public static final int RMR_OPERATION_FAILED = 11;
 
     /** The DTO operation codes by name. */
     public static final NamedValues DTO_OPS = new NamedValues("DTO operation",
             "DAT_DTO_SEND", 0, "DAT_DTO_RDMA_WRITE", 1, "DAT_DTO_RDMA_READ", 2, "DAT_DTO_RECEIVE", 3,
-            "DAT_DTO_RECEIVE_WITH_INVALIDATE", 4, "DAT_DTO_BIND_MW", 5, "DAT_IB_DTO_FETCH_ADD", 10,
-            "DAT_IB_DTO_CMP_SWAP", 11);
+            "DAT_DTO_RECEIVE_WITH_INVALIDATE", 4, "DAT_DTO_BIND_MW", 5, "DAT_IB_DTO_RDMA_WRITE_IMMED", 8,
+            "DAT_IB_DTO_RECV_IMMED", 9, "DAT_IB_DTO_FETCH_ADD", 10, "DAT_IB_DTO_CMP_SWAP", 11);
 
     // Endpoint states (DAT_EP_STATE)
     /** DAT_EP_STATE_UNCONNECTED. */

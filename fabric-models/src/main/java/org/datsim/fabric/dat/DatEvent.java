@@ -36,6 +36,11 @@ public final class DatEvent {
      */
     int extType = -1;
     /**
+     * The immediate data (DAT_IB_EXTENSION_EVENT_DATA val.immed.data) of a receive completed by an RDMA Write with
+     * immediate ({@link #extType} DAT_IB_RDMA_WRITE_IMMED_DATA); 0 otherwise.
+     */
+    int immediate;
+    /**
      * For a request completion (Send, RDMA Write, RDMA Read, bind, atomic): its place among its endpoint's request
      * completions, from 1 ({@link Ep#requestCompletions} when it completed); reaping it frees the request-queue slots
      * of it and of every request of the endpoint that completed before it (rule 11). 0 for other events.
@@ -73,6 +78,11 @@ public final class DatEvent {
     /** Returns the DAT_IB_EXT_TYPE of an IB extended DTO completion (see {@link #extType}), or -1. */
     public int extensionType() {
         return extType;
+    }
+
+    /** Returns the immediate data of a receive completed by an RDMA Write with immediate (see {@link #immediate}). */
+    public int immediateData() {
+        return immediate;
     }
 
     /** Returns the event number's name, for example "DAT_DTO_COMPLETION_EVENT". */

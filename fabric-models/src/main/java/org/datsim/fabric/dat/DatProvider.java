@@ -398,10 +398,22 @@ public final class DatProvider {
     }
 
     /**
+     * dat_ib_post_rdma_write_immed (IB extension): an RDMA Write whose last packet carries 4 bytes of immediate data
+     * and consumes a receive at the remote endpoint, which completes as DAT_IB_DTO_EVENT / DAT_IB_DTO_RECV_IMMED with
+     * them. See {@code DtoCalls}.
+     *
+     * @return as dat_ep_post_rdma_write
+     */
+    public int postRdmaWriteImmed(Ep ep, LmrTriplet[] iov, long cookie, RmrTriplet remote, int immediate, int flags,
+            Out<Long> opId) {
+        return core.dto.postRdmaWriteImmed(ep, iov, cookie, remote, immediate, flags, opId);
+    }
+
+    /**
      * dat_ib_post_fetch_and_add (IB extension, rule 18): adds {@code addValue} to the 64-bit value at the remote
      * address and places the original value in the 8-byte local_iov. See {@code DtoCalls}.
      *
-     * @return as dat_ep_post_rdma_read; DAT_LENGTH_ERROR when local_iov or remote_iov is not 8 bytes
+     * @return as dat_ep_post_rdma_read; DAT_LENGTH_ERROR when local_iov is not 8 bytes or remote_iov is shorter
      */
     public int postFetchAndAdd(Ep ep, long addValue, LmrTriplet[] iov, long cookie, RmrTriplet remote, int flags,
             Out<Long> opId) {
@@ -414,7 +426,7 @@ public final class DatProvider {
      * value there equals {@code cmpValue}, and in every case places the original value in the 8-byte local_iov.
      * See {@code DtoCalls}.
      *
-     * @return as dat_ep_post_rdma_read; DAT_LENGTH_ERROR when local_iov or remote_iov is not 8 bytes
+     * @return as dat_ep_post_rdma_read; DAT_LENGTH_ERROR when local_iov is not 8 bytes or remote_iov is shorter
      */
     public int postCmpAndSwap(Ep ep, long cmpValue, long swapValue, LmrTriplet[] iov, long cookie, RmrTriplet remote,
             int flags, Out<Long> opId) {

@@ -45,6 +45,31 @@ final class DtoCalls extends ProviderPart {
     }
 
     /**
+     * dat_ib_post_rdma_write_immed (dat_ib_extensions.h, through dat_extension_op): an RDMA Write whose last packet
+     * carries 4 bytes of immediate data and consumes a receive posted at the remote endpoint (its own or its SRQ's;
+     * none posted: RNR NAK and retry, as for a Send). The requester completes with DAT_IB_DTO_EVENT, operation
+     * DAT_IB_DTO_RDMA_WRITE_IMMED; the remote receive with DAT_IB_DTO_EVENT, operation DAT_IB_DTO_RECV_IMMED, the
+     * Write's length and the immediate data (extension type DAT_IB_RDMA_WRITE_IMMED_DATA). Checked as
+     * dat_ep_post_rdma_write.
+     *
+     * @param ep the endpoint
+     * @param iov the local source segments
+     * @param cookie the user cookie
+     * @param remote the remote target
+     * @param immediate the 32-bit immediate data
+     * @param flags completion flags (SUPPRESS, UNSIGNALLED, BARRIER_FENCE)
+     * @param opId receives the operation id used in the trace
+     * @return see {@link #postRequest}
+     */
+    public int postRdmaWriteImmed(Ep ep, LmrTriplet[] iov, long cookie, RmrTriplet remote, int immediate, int flags,
+            Out<Long> opId) {
+        return postRequest(ep, WorkRequest.RDMA_WRITE, iov, cookie, remote, flags, opId, wr -> {
+            wr.withImmediate = true;
+            wr.immediate = immediate;
+        });
+    }
+
+    /**
      * dat_ep_post_rdma_read.
      *
      * @param ep the endpoint
@@ -74,7 +99,7 @@ final class DtoCalls extends ProviderPart {
      * @param remote the remote 64-bit value (8 bytes, 8-byte aligned, DAT_IB_MEM_PRIV_REMOTE_ATOMIC)
      * @param flags completion flags (SUPPRESS, UNSIGNALLED, BARRIER_FENCE)
      * @param opId receives the operation id used in the trace
-     * @return see {@link #postRequest}; DAT_LENGTH_ERROR when local_iov or remote_iov is not 8 bytes
+     * @return see {@link #postRequest}; DAT_LENGTH_ERROR when local_iov is not 8 bytes or remote_iov is shorter
      */
     public int postAtomic(Ep ep, int opcode, long compareAdd, long swap, LmrTriplet[] iov, long cookie,
             RmrTriplet remote, int flags, Out<Long> opId) {
@@ -85,10 +110,13 @@ final class DtoCalls extends ProviderPart {
         for (LmrTriplet t : iov) {
             length += t.length();
         }
-        if (length != WorkRequest.ATOMIC_BYTES || remote.length() != WorkRequest.ATOMIC_BYTES) {
+        if (length != WorkRequest.ATOMIC_BYTES || remote.length() < WorkRequest.ATOMIC_BYTES) {
             return err(DatReturn.LENGTH_ERROR, 0);
         }
-        return postRequest(ep, opcode, iov, cookie, remote, flags, opId, wr -> {
+        // The atomic acts on the 8 bytes at the remote address: a longer remote segment is allowed (dapl passes only
+        // its address and rmr_context to the verbs; dtestx gives the whole 256-byte region it advertised).
+        RmrTriplet target = new RmrTriplet(remote.rmrContext(), remote.address(), WorkRequest.ATOMIC_BYTES);
+        return postRequest(ep, opcode, iov, cookie, target, flags, opId, wr -> {
             wr.compareAdd = compareAdd;
             wr.swap = swap;
         });
@@ -289,6 +317,9 @@ final class DtoCalls extends ProviderPart {
             if (inline) {
                 e.attr("inline", Boolean.TRUE);
             }
+            if (wr.withImmediate) {
+                e.attr("immediate", (long) wr.immediate & 0xffffffffL);
+            }
             trace.fire(e);
         }
     }
@@ -347,6 +378,9 @@ final class DtoCalls extends ProviderPart {
                 if (suppressed) {
                     e.attr("suppressed", Boolean.TRUE);
                 }
+                if (wr.withImmediate) {
+                    e.attr("immediate", (long) wr.immediate & 0xffffffffL);
+                }
                 if (wr.heldBehind() >= 0) {
                     e.attr("held_behind", wr.heldBehind()).attr("finished_ps", wr.finishedPs());
                 }
@@ -368,13 +402,20 @@ final class DtoCalls extends ProviderPart {
                         && (ep.attr.recvCompletionFlags() & Dat.COMPLETION_SOLICITED_WAIT_FLAG) != 0;
                 // The IB atomics complete as dapl's extended DTO event: DAT_IB_DTO_EVENT with a DAT_IB_DTOS
                 // operation and, on success, the DAT_IB_EXT_TYPE in the extension data (dapl_ib_extensions.c).
-                DatEvent e = new DatEvent(wr.isAtomic() ? Dat.IB_DTO_EVENT : Dat.DTO_COMPLETION_EVENT, evd, ep,
-                        wr.cookie, status, status == Dat.DTO_SUCCESS ? wr.transferred() : 0,
-                        DtoStatusTable.datOperation(wr.opcode),
+                // So do RDMA Writes with immediate data: DAT_IB_DTO_RDMA_WRITE_IMMED at the requester, and at the
+                // responder the receive they consumed, DAT_IB_DTO_RECV_IMMED with the immediate data.
+                boolean extended = wr.isAtomic() || wr.withImmediate;
+                int operation = !wr.withImmediate ? DtoStatusTable.datOperation(wr.opcode)
+                        : wr.opcode == WorkRequest.RECV ? Dat.IB_DTO_RECV_IMMED : Dat.IB_DTO_RDMA_WRITE_IMMED;
+                DatEvent e = new DatEvent(extended ? Dat.IB_DTO_EVENT : Dat.DTO_COMPLETION_EVENT, evd, ep,
+                        wr.cookie, status, status == Dat.DTO_SUCCESS ? wr.transferred() : 0, operation,
                         null, wr.opId, sim.now(), silent || (wr.flags & Dat.COMPLETION_UNSIGNALLED_FLAG) != 0);
-                if (wr.isAtomic() && status == Dat.DTO_SUCCESS) {
+                if (extended && status == Dat.DTO_SUCCESS) {
                     e.extType = wr.opcode == WorkRequest.FETCH_ADD ? Dat.IB_EXT_FETCH_AND_ADD
-                            : Dat.IB_EXT_CMP_AND_SWAP;
+                            : wr.opcode == WorkRequest.CMP_SWAP ? Dat.IB_EXT_CMP_AND_SWAP
+                            : wr.opcode == WorkRequest.RECV ? Dat.IB_EXT_RDMA_WRITE_IMMED_DATA
+                            : Dat.IB_EXT_RDMA_WRITE_IMMED;
+                    e.immediate = wr.opcode == WorkRequest.RECV ? wr.immediate : 0;
                 }
                 if (wr.opcode == WorkRequest.RECV) {
                     e.srq = ep.srq; // the SRQ's receive stays outstanding until this completion is reaped

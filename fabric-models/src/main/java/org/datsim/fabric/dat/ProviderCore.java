@@ -148,5 +148,17 @@ final class ProviderCore {
                     .attr("event", Dat.EVENTS.name(number)).attr("state", ep.stateName()));
         }
         post(ep.connectEvd, new DatEvent(number, ep.connectEvd, ep, 0, -1, 0, -1, null, -1, sim.now(), false));
+        if (ep.srq != null && (number == Dat.CONNECTION_EVENT_DISCONNECTED || number == Dat.CONNECTION_EVENT_BROKEN)) {
+            // The InfiniBand "Last WQE Reached" affiliated event of a queue pair of an SRQ that left the connected
+            // state: it will take no more receives from the SRQ. dapl reports it as DAT_ASYNC_ERROR_EP_BROKEN on the
+            // IA's async EVD with dat_handle the endpoint (dtestsrq waits for it after each disconnect).
+            Evd async = ep.ia.asyncEvd;
+            if (trace.isEnabled()) {
+                trace.fire(TraceEvent.of(sim.now(), "event", ep.ia.host.name).ep(ep.name())
+                        .attr("event", Dat.EVENTS.name(Dat.ASYNC_ERROR_EP_BROKEN))
+                        .attr("reason", "last WQE reached: the endpoint takes no more receives from its SRQ"));
+            }
+            post(async, new DatEvent(Dat.ASYNC_ERROR_EP_BROKEN, async, ep, 0, -1, 0, -1, null, -1, sim.now(), false));
+        }
     }
 }

@@ -171,6 +171,10 @@ final class Responder {
                 completions.fail(qp, null, status);
                 return;
             }
+            if (wr.withImmediate && !takeReceiveForImmediate(qp, wr)) {
+                p.release();
+                return;
+            }
         }
         if (wr.remoteFailed || !qp.active) {
             p.release();
@@ -180,9 +184,13 @@ final class Responder {
         acceptedData(qp, wr, p);
         boolean last = p.isLast();
         p.aux = qp;
+        if (last && wr.withImmediate && qp.inbound != null) {
+            p.aux = qp.inbound; // the receive the immediate data completes; its queue pair is its takenBy
+            qp.inbound = null;
+        }
         long stall = caches.mttCost(wr.remoteAddress + p.offset, p.length, qp.name, wr);
         long delay = dma.dmaWriteArrived(p, p.length, stall);
-        if (wr.payloadFree && !(last && trace.isEnabled())) {
+        if (wr.payloadFree && !wr.withImmediate && !(last && trace.isEnabled())) {
             // no bytes to place and nothing to trace: the placement would only release the packet
             if (last) {
                 ackAfterWrite(qp, wr, delay, p);
@@ -196,10 +204,36 @@ final class Responder {
         }
     }
 
+    /**
+     * An RDMA Write with immediate data takes a receive when its first packet arrives, as a Send does (the receive's
+     * buffer is not written: the payload goes to the remote address; the receive completes with the Write's length
+     * and immediate data when the last packet, which carries them, is placed). InfiniBand consumes the receive at the
+     * last packet; datsim takes it at the first because its RNR NAK, when none is posted, has the whole message sent
+     * again (go-back-N from the refused message), as for a Send.
+     *
+     * @return false if no receive was posted: the message was refused with an RNR NAK
+     */
+    private boolean takeReceiveForImmediate(QueuePair qp, WorkRequest wr) {
+        WorkRequest recv = qp.takeReceive(); // own queue or the shared receive queue
+        if (recv == null) {
+            qp.rnrBlocked = wr;
+            if (trace.isEnabled()) {
+                trace.fire(TraceEvent.of(sim.now(), "rnr_nak", hostName).ep(qp.name).op(wr.opId)
+                        .attr("reason", "no receive posted"));
+            }
+            reply(qp, wr, Packet.NAK, ReliableTransport.NAK_RNR);
+            return false;
+        }
+        recv.takenBy = qp;
+        qp.inbound = recv;
+        return true;
+    }
+
     /** The DMA write of an RDMA Write packet's payload, when it lands in host memory. */
     private void placeWrite(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
-        QueuePair qp = (QueuePair) p.aux;
+        WorkRequest recv = p.aux instanceof WorkRequest r ? r : null; // the last packet of a Write with immediate
+        QueuePair qp = recv != null ? recv.takenBy : (QueuePair) p.aux;
         long address = wr.remoteAddress + p.offset;
         int length = p.length;
         if (!wr.payloadFree) {
@@ -209,10 +243,22 @@ final class Responder {
             }
         }
         if (p.isLast() && trace.isEnabled()) {
-            trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
-                    .attr("address", address + length - wr.length).attr("bytes", wr.length));
+            TraceEvent e = TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
+                    .attr("address", address + length - wr.length).attr("bytes", wr.length);
+            if (recv != null) {
+                e.attr("recv_op", recv.opId).attr("immediate", (long) wr.immediate & 0xffffffffL);
+            }
+            trace.fire(e);
         }
         p.release();
+        if (recv != null && !recv.done) { // (a receive flushed meanwhile has completed already)
+            recv.withImmediate = true;
+            recv.immediate = wr.immediate;
+            recv.transferred = wr.length;
+            recv.status = WcStatus.SUCCESS;
+            recv.done = true;
+            qp.listener.receiveCompleted(recv);
+        }
     }
 
     /** A packet of a Send arrived. */

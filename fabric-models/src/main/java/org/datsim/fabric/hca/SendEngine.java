@@ -39,6 +39,8 @@ final class SendEngine implements SendScheduler {
 
     /** The IBA AtomicETH: virtual address, R_Key, swap (or add) data, compare data. */
     private static final int ATOMIC_ETH_BYTES = 28;
+    /** The IBA ImmDt header: the immediate data the last packet of an RDMA Write with immediate carries. */
+    private static final int IMMDT_BYTES = 4;
 
     private final HcaContext c;
     private final Simulator sim;
@@ -439,7 +441,7 @@ final class SendEngine implements SendScheduler {
             read.times[i] = readEmit;
             read.ready[i] = readReady;
             read.tail[i] = readTail;
-            txWaiting += wireBytes(kind, i, len); // counted from now, as emitAt counts
+            txWaiting += wireBytes(wr, kind, i, count, len); // counted from now, as emitAt counts
         }
         read.wr = wr;
         read.responder = wr.qp.peer;
@@ -737,7 +739,7 @@ final class SendEngine implements SendScheduler {
      * then; it counts in the transmit buffer ({@link #txWaiting}) from now until it starts on the wire.
      */
     Packet emitAt(long time, WorkRequest wr, QueuePair responder, int kind, int index, int count, long off, int len) {
-        int wire = wireBytes(kind, index, len);
+        int wire = wireBytes(wr, kind, index, count, len);
         txWaiting += wire;
         Packet p = c.pool.acquire().set(kind, hostId, -1, wire, wr, index, count, off, 0, wr.qp.flow);
         p.endpoint = responder;
@@ -748,12 +750,13 @@ final class SendEngine implements SendScheduler {
     }
 
     /** The wire bytes of a packet that {@link #emitAt} or a payload DMA read creates. */
-    private int wireBytes(int kind, int index, int len) {
+    private int wireBytes(WorkRequest wr, int kind, int index, int count, int len) {
         int wire = header;
         switch (kind) {
             case Packet.SEND:
             case Packet.RDMA_WRITE:
-                wire += len + (kind == Packet.RDMA_WRITE && index == 0 ? reth : 0);
+                wire += len + (kind == Packet.RDMA_WRITE && index == 0 ? reth : 0)
+                        + (wr.withImmediate && index == count - 1 ? IMMDT_BYTES : 0);
                 break;
             case Packet.READ_REQUEST:
                 wire += reth;
@@ -814,7 +817,8 @@ final class SendEngine implements SendScheduler {
         int i = read.next++;
         long off = (long) i * mtu;
         int len = (int) Math.min(mtu, wr.length - off);
-        Packet p = c.pool.acquire().set(read.kind, hostId, -1, wireBytes(read.kind, i, len), wr, i, read.count, off,
+        Packet p = c.pool.acquire().set(read.kind, hostId, -1, wireBytes(wr, read.kind, i, read.count, len), wr, i,
+                read.count, off,
                 0, wr.qp.flow);
         p.endpoint = read.responder;
         p.length = len;

@@ -61,6 +61,15 @@ public final class WorkRequest implements PacketOperation {
     /** A Compare and Swap's value, stored when the remote value equals {@link #compareAdd}. */
     public long swap;
 
+    /**
+     * An RDMA Write with immediate data (IBV_WR_RDMA_WRITE_WITH_IMM; dat_ib_post_rdma_write_immed): its last packet
+     * carries the 4 bytes of {@link #immediate} (the ImmDt header) and consumes a receive at the responder, which
+     * completes with them. On a receive: it was consumed by such a Write (set when it completes). Set before the post.
+     */
+    public boolean withImmediate;
+    /** The 32-bit immediate data of an RDMA Write with immediate, or the immediate data a receive got. */
+    public int immediate;
+
     /** What an RMR bind binds (the DAT layer's object); null for data transfers. */
     public Object bindTarget;
     /**

@@ -209,7 +209,7 @@ class AtomicsTest {
     }
 
     @Test
-    void rule18_anAtomicMovesExactlyEightBytesAndTheLocalSegmentNeedsLocalWrite() {
+    void rule18_anAtomicMovesEightBytesIntoAnEightByteLocalSegmentWithLocalWriteFromARemoteOneOfAtLeastEight() {
         TestFabric.Pair p = TestFabric.pair();
         TestFabric tf = p.tf;
         Lmr local = tf.lmr(p.a, 16, Dat.MEM_PRIV_ALL);
@@ -219,7 +219,7 @@ class AtomicsTest {
         TestFabric.assertError(DatReturn.LENGTH_ERROR, 0,
                 fetchAdd(tf, p, 1, iov(local, 0, 16), 1, remote(target, 0, 16), 0, op, 0));
         TestFabric.assertError(DatReturn.LENGTH_ERROR, 0,
-                fetchAdd(tf, p, 1, iov(local, 0, 8), 1, remote(target, 0, 16), 0, op, 0));
+                fetchAdd(tf, p, 1, iov(local, 0, 8), 1, remote(target, 0, 4), 0, op, 0));
         TestFabric.assertError(DatReturn.PRIVILEGES_VIOLATION, DatReturn.SUB_PRIVILEGES_WRITE,
                 fetchAdd(tf, p, 1, iov(readOnly, 0, 8), 1, remote(target, 0, 8), 0, op, 0));
         TestFabric.assertError(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG5,

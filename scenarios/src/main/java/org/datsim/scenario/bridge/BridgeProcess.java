@@ -241,11 +241,22 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
 
     /** Looks for a request of a detached program without waiting; wakes the process when there is one. */
     void poll() {
+        poll(0);
+    }
+
+    /** The most wall time a connect waits for the detached program of the host it connects to. */
+    private static final long CONNECT_WAITS_FOR_PEER_NS = 100_000_000L;
+
+    /**
+     * Waits up to {@code waitNs} of wall time for a request of a detached program; wakes the process when one comes
+     * (its call then runs at the current simulated time).
+     */
+    void poll(long waitNs) {
         if (!detached || closed) {
             return;
         }
         try {
-            if (wire.next(0)) {
+            if (wire.next(waitNs)) {
                 takeRequest();
                 cpuNs = 0; // a detached program's call runs at the fabric's time: its CPU time is not added
                 pendingPs = 0;
@@ -346,7 +357,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
 
     private long overheadOf(int c) {
         if (c >= Protocol.C_POST_SEND && c <= Protocol.C_POST_WRITE || c == Protocol.C_SRQ_POST_RECV
-                || c == Protocol.C_RMR_BIND) {
+                || c == Protocol.C_RMR_BIND || c == Protocol.C_POST_WRITE_IMMED || c == Protocol.C_POST_ATOMIC) {
             return postOverhead;
         }
         if (c == Protocol.C_EVD_WAIT || c == Protocol.C_CNO_WAIT || c == Protocol.C_EVD_DEQUEUE
@@ -482,6 +493,10 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 : new byte[0];
         room(4 + pd.length);
         out.putInt(pd.length).put(pd);
+        if (ev.number == Dat.IB_DTO_EVENT) { // DAT_IB_EXTENSION_EVENT_DATA: its type and immediate data
+            room(8);
+            out.putInt(ev.extensionType()).putInt(ev.immediateData());
+        }
         TraceEvent d = TraceEvent.of(sim().now(), TraceEvent.DEQUEUE, host.name()).attr("event", ev.numberName());
         if (ev.ep != null) {
             d.ep(ev.ep.name());
@@ -762,6 +777,13 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 long qual = req.getLong();
                 long timeout = req.getLong();
                 byte[] pd = bytes();
+                // A program connecting to a host whose program is outside DAT calls (detached) lets that program
+                // come back first: dtestx's server sends its address over TCP and then creates its PSP, a race
+                // that real hardware's address and route resolution (milliseconds) lets the server win.
+                BridgeProcess peer = server.detachedOn(Protocol.hostOf(ip));
+                if (peer != null) {
+                    peer.poll(Math.min(server.graceNs(), CONNECT_WAITS_FOR_PEER_NS));
+                }
                 int ret = dat.epConnect(ep, server.hostName(Protocol.hostOf(ip)), qual, timeout, pd);
                 if (DatReturn.isSuccess(ret)) {
                     remoteIp.put(ep, ip);
@@ -809,6 +831,26 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                     ret = dat.postRdmaWrite(ep, t, cookie, rmr(), flags, op);
                 }
                 reply(ret);
+            }
+            case Protocol.C_POST_WRITE_IMMED -> {
+                Ep ep = h(Ep.class);
+                LmrTriplet[] t = iov();
+                long cookie = req.getLong();
+                int flags = req.getInt();
+                RmrTriplet r = rmr();
+                reply(dat.postRdmaWriteImmed(ep, t, cookie, r, req.getInt(), flags, new Out<>()));
+            }
+            case Protocol.C_POST_ATOMIC -> {
+                Ep ep = h(Ep.class);
+                boolean cmpSwap = req.getInt() != 0;
+                long a = req.getLong();
+                long b = req.getLong();
+                LmrTriplet[] t = iov();
+                long cookie = req.getLong();
+                int flags = req.getInt();
+                RmrTriplet r = rmr();
+                reply(cmpSwap ? dat.postCmpAndSwap(ep, a, b, t, cookie, r, flags, new Out<>())
+                        : dat.postFetchAndAdd(ep, a, t, cookie, r, flags, new Out<>()));
             }
             case Protocol.C_PSP_CREATE -> {
                 Ia ia = h(Ia.class);
@@ -953,13 +995,8 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         } else {
             dat.cnoWaiter(waitCno, this::wake, true);
         }
-        if (timeoutUs != Dat.TIMEOUT_INFINITE) {
-            deadline = sim().now() + timeoutUs * SimTime.US;
-            timer = wakeAfter(timeoutUs * SimTime.US);
-        } else {
-            deadline = Long.MAX_VALUE;
-            timer = 0;
-        }
+        deadline = timeoutUs != Dat.TIMEOUT_INFINITE ? sim().now() + timeoutUs * SimTime.US : Long.MAX_VALUE;
+        timer = deadline != Long.MAX_VALUE ? wakeAfter(deadline - sim().now()) : 0;
     }
 
     /** Looks again at the blocked wait, as a scenario process's wait does; replies when it is over. */
@@ -1002,6 +1039,9 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     }
 
     private void endWait() {
+        if (waitEvd == null && waitCno == null) {
+            return; // ended already (its reply failed to go: the program left)
+        }
         if (timer != 0) {
             cancelWake(timer);
             timer = 0;

@@ -123,6 +123,16 @@ public final class BridgeServer {
         return fabric.provider();
     }
 
+    /** The program attached to a host that is detached (outside DAT calls past the grace period), or null. */
+    BridgeProcess detachedOn(int hostId) {
+        for (BridgeProcess p : processes) {
+            if (!p.closed() && p.detached() && p.host().id() == hostId) {
+                return p;
+            }
+        }
+        return null;
+    }
+
     long graceNs() {
         return graceNs;
     }

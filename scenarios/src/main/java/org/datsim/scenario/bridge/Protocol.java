@@ -46,7 +46,8 @@ final class Protocol {
         "dat_ep_post_send", "dat_ep_post_recv", "dat_ep_post_rdma_read", "dat_ep_post_rdma_write",
         "dat_psp_create", "dat_psp_create_any", "dat_psp_free", "dat_rsp_create", "dat_rsp_free", "dat_cr_accept",
         "dat_cr_reject", "dat_cr_handoff", "dat_srq_create", "dat_srq_free", "dat_srq_post_recv",
-        "dat_srq_resize", "dat_srq_set_lw", "dat_ep_recv_query", "dat_ep_set_watermark", "unsupported", "side"};
+        "dat_srq_resize", "dat_srq_set_lw", "dat_ep_recv_query", "dat_ep_set_watermark", "unsupported", "side",
+        "dat_ib_post_rdma_write_immed", "dat_ib_post_atomic"};
 
     static final int C_HELLO = 1;
     static final int C_IA_OPEN = 2;
@@ -106,6 +107,10 @@ final class Protocol {
     static final int C_UNSUPPORTED = 56;
     /** The first frame of a program's second socket, the side channel (u32 token from the hello reply). */
     static final int C_SIDE = 57;
+    /** dat_ib_post_rdma_write_immed (dat_extension_op DAT_IB_RDMA_WRITE_IMMED_OP). */
+    static final int C_POST_WRITE_IMMED = 58;
+    /** dat_ib_post_fetch_and_add (u32 0) or dat_ib_post_cmp_and_swap (u32 1), through dat_extension_op. */
+    static final int C_POST_ATOMIC = 59;
 
     /** Returns a request code's call name. */
     static String name(int code) {

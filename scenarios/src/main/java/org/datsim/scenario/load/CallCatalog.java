@@ -14,7 +14,7 @@ import org.datsim.fabric.dat.NamedValues;
 public final class CallCatalog {
 
     private static final List<String> EVENT_EXPECT = List.of("event", "status", "cookie", "transfered_length",
-            "operation", "ep");
+            "operation", "ep", "immediate_data");
     private static final Map<String, CallSpec> CALLS = new LinkedHashMap<>();
     /** The fields of a DAT_SRQ_ATTR argument. */
     public static final List<String> SRQ_ATTR_FIELDS = List.of("max_recv_dtos", "max_recv_iov", "low_watermark");
@@ -167,6 +167,12 @@ public final class CallCatalog {
                 flags("completion_flags", Dat.COMPLETION_FLAGS, false));
         add("dat_ep_post_rdma_read", "op", none, "Post an RDMA Read", req("ep", ArgType.HANDLE),
                 req("local_iov", ArgType.IOV), opt("user_cookie", ArgType.INT), req("remote_iov", ArgType.RMR),
+                flags("completion_flags", Dat.COMPLETION_FLAGS, false));
+        add("dat_ib_post_rdma_write_immed", "op", none, "Post an RDMA Write with immediate data (DAT IB extension):"
+                + " its last packet carries the 32-bit immediate_data and consumes a receive at the remote endpoint,"
+                + " which completes as DAT_IB_DTO_EVENT / DAT_IB_DTO_RECV_IMMED with it",
+                req("ep", ArgType.HANDLE), req("local_iov", ArgType.IOV), opt("user_cookie", ArgType.INT),
+                req("remote_iov", ArgType.RMR), req("immediate_data", ArgType.INT),
                 flags("completion_flags", Dat.COMPLETION_FLAGS, false));
         add("dat_ib_post_fetch_and_add", "op", none, "Post an IB atomic Fetch and Add (DAT IB extension): add"
                 + " add_value to the 64-bit value at remote_iov; its original value lands in the 8-byte local_iov",

@@ -124,6 +124,7 @@ final class ExpectationChecker {
                 break;
             case "cookie":
             case "transfered_length":
+            case "immediate_data":
             case "context":
                 if (x.isTextual() || x.isIntegralNumber()) {
                     refs.numeric(x, path, process, loopVars, false);

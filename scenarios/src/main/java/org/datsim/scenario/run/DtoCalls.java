@@ -22,8 +22,8 @@ final class DtoCalls {
 
     /** The calls executed here. */
     static final Set<String> CALLS = Set.of("dat_ep_post_send", "dat_ep_post_recv", "dat_ep_post_rdma_write",
-            "dat_ep_post_rdma_read", "dat_ib_post_fetch_and_add", "dat_ib_post_cmp_and_swap", "dat_srq_post_recv",
-            "dat_rmr_bind", "dat_lmr_sync_rdma_read", "dat_lmr_sync_rdma_write");
+            "dat_ep_post_rdma_read", "dat_ib_post_rdma_write_immed", "dat_ib_post_fetch_and_add",
+            "dat_ib_post_cmp_and_swap", "dat_srq_post_recv", "dat_rmr_bind", "dat_lmr_sync_rdma_read", "dat_lmr_sync_rdma_write");
 
     /** The outputs of one dat_rmr_bind: the context it returned, the range it asked for, its operation id. */
     record BindResult(long context, long address, long length, long op) {
@@ -45,6 +45,7 @@ final class DtoCalls {
             case "dat_ep_post_recv":
             case "dat_ep_post_rdma_write":
             case "dat_ep_post_rdma_read":
+            case "dat_ib_post_rdma_write_immed":
             case "dat_ib_post_fetch_and_add":
             case "dat_ib_post_cmp_and_swap":
                 return post(p, s, call);
@@ -85,6 +86,10 @@ final class DtoCalls {
                 break;
             case "dat_ep_post_rdma_write":
                 ret = dat.postRdmaWrite(ep, iov, cookie, a.rmr(s), flags, op);
+                break;
+            case "dat_ib_post_rdma_write_immed":
+                ret = dat.postRdmaWriteImmed(ep, iov, cookie, a.rmr(s), (int) a.number(s, "immediate_data", 0), flags,
+                        op);
                 break;
             case "dat_ib_post_fetch_and_add":
                 ret = dat.postFetchAndAdd(ep, a.number(s, "add_value", 0), iov, cookie, a.rmr(s), flags, op);

@@ -82,6 +82,9 @@ final class EventCalls {
         if (ev.number == Dat.DTO_COMPLETION_EVENT || ev.number == Dat.IB_DTO_EVENT) {
             d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr("opcode", Dat.DTO_OPS.name(ev.operation))
                     .attr("transfered_length", ev.transferredLength);
+            if (ev.extensionType() == Dat.IB_EXT_RDMA_WRITE_IMMED_DATA) {
+                d.attr("immediate_data", (long) ev.immediateData() & 0xffffffffL);
+            }
         }
         if (ev.cr != null) {
             d.attr("cr", ev.cr.name());

@@ -163,6 +163,8 @@ final class Expectations {
                 return Long.toString(r.event.cookie);
             case "transfered_length":
                 return Long.toString(r.event.transferredLength);
+            case "immediate_data":
+                return Long.toString((long) r.event.immediateData() & 0xffffffffL);
             case "ep":
                 return r.event.ep == null ? "an event of no endpoint" : r.event.ep.name();
             case "state":
@@ -213,12 +215,14 @@ final class Expectations {
                 return key.equals("status") ? name(key, want, Dat.DTO_STATUS, r.event.status)
                         : name(key, want, Dat.DTO_OPS, r.event.operation);
             case "cookie":
-            case "transfered_length": {
+            case "transfered_length":
+            case "immediate_data": {
                 if (r.event == null) {
                     return ABSENT;
                 }
                 long w = p.args().number(want, path);
-                long got = key.equals("cookie") ? r.event.cookie : r.event.transferredLength;
+                long got = key.equals("cookie") ? r.event.cookie : key.equals("transfered_length")
+                        ? r.event.transferredLength : (long) r.event.immediateData() & 0xffffffffL;
                 return w == got ? null : "expected " + key + " " + w + ", got " + got;
             }
             case "ep": {

@@ -55,6 +55,12 @@ class DaplIntegrationTest {
     /** Runs a server program on host A and a client on host B against one datsim serve. */
     Run pair(String prog, List<String> serverArgs, List<String> clientArgs, String ready, long graceMs)
             throws Exception {
+        return pair(prog, serverArgs, clientArgs, ready, graceMs, 0);
+    }
+
+    /** {@link #pair} that starts the client {@code delayMs} after the server said it is ready. */
+    Run pair(String prog, List<String> serverArgs, List<String> clientArgs, String ready, long graceMs, long delayMs)
+            throws Exception {
         Path out = dir.resolve(prog + "-" + System.nanoTime());
         Files.createDirectories(out);
         Path sock = out.resolve("s.sock");
@@ -78,6 +84,7 @@ class DaplIntegrationTest {
         for (int i = 0; i < 300 && !Files.readString(out.resolve("server.log")).contains(ready); i++) {
             Thread.sleep(50);
         }
+        Thread.sleep(delayMs);
         List<String> cargs = new ArrayList<>(clientArgs);
         cargs.addAll(List.of("-h", "127.0.1.1"));
         Process c = start(prog, "B", cargs, out, out.resolve("client.log"));
@@ -96,9 +103,64 @@ class DaplIntegrationTest {
                 Files.readString(out.resolve("client.log")), rc[0], log.toString(), out);
     }
 
+    /**
+     * Runs dapltest's server ({@code -T S}) on host A and a client on host B (its {@code -s} and {@code -D} given),
+     * then {@code -T Q} from host B to end the server; the {@link Run}'s client output is the test client's.
+     */
+    Run dapltest(List<String> clientArgs) throws Exception {
+        Path out = dir.resolve("dapltest-" + System.nanoTime());
+        Files.createDirectories(out);
+        Path sock = out.resolve("s.sock");
+        StringWriter log = new StringWriter();
+        BridgeServer server = new BridgeServer(ScenarioLoader.load(FABRIC), sock, 20, 2,
+                new PrintWriter(log, true));
+        server.writeDatConf(out.resolve("dat.conf"), PROVIDER.resolve("libdatsim.so"));
+        int[] rc = {-1};
+        Thread t = new Thread(() -> {
+            try {
+                rc[0] = server.serve(out);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        t.start();
+        while (!Files.exists(sock)) {
+            Thread.sleep(10);
+        }
+        Process s = start("dapltest", "-D", "A", List.of("-T", "S"), out, out.resolve("server.log"));
+        for (int i = 0; i < 300 && !Files.readString(out.resolve("server.log")).contains("Service Point Ready"); i++) {
+            Thread.sleep(50);
+        }
+        List<String> cargs = new ArrayList<>(clientArgs.subList(0, 2));
+        cargs.addAll(List.of("-s", "127.0.1.1"));
+        cargs.addAll(clientArgs.subList(2, clientArgs.size()));
+        Process c = start("dapltest", "-D", "B", cargs, out, out.resolve("client.log"));
+        boolean done = c.waitFor(240, TimeUnit.SECONDS);
+        Process q = start("dapltest", "-D", "B", List.of("-T", "Q", "-s", "127.0.1.1"), out, out.resolve("quit.log"));
+        done &= q.waitFor(60, TimeUnit.SECONDS) & s.waitFor(60, TimeUnit.SECONDS);
+        if (!done) {
+            s.destroyForcibly();
+            c.destroyForcibly();
+            q.destroyForcibly();
+        }
+        server.stop(); // the quit program attached as a third program: serve does not end by itself
+        t.join(30_000);
+        assertTrue(done, "the programs did not end in time");
+        return new Run(s.exitValue(), Files.readString(out.resolve("server.log")), c.exitValue(),
+                Files.readString(out.resolve("client.log")), rc[0], log.toString(), out);
+    }
+
     private static Process start(String prog, String host, List<String> args, Path out, Path log) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("/usr/bin/" + prog, "-P", "datsim-" + host));
-        cmd.addAll(args);
+        return start(prog, "-P", host, args, out, log);
+    }
+
+    private static Process start(String prog, String flag, String host, List<String> args, Path out, Path log)
+            throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("/usr/bin/" + prog));
+        int first = flag.equals("-D") ? 2 : 0; // dapltest wants its -T TYPE first
+        cmd.addAll(args.subList(0, first));
+        cmd.addAll(List.of(flag, "datsim-" + host));
+        cmd.addAll(args.subList(first, args.size()));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().put("DAT_OVERRIDE", out.resolve("dat.conf").toString());
         pb.environment().put("DATSIM_HOST", host); // dtest's client opens the provider name its server sends it
@@ -137,11 +199,82 @@ class DaplIntegrationTest {
     }
 
     @Test
-    void dtestMinusWNeedsImmediateDataWhichDatsimDoesNotSupportAndEndsWithoutHanging() throws Exception {
+    void dtestMinusWEndsWithAnRdmaWriteWithImmediateDataThatConsumesTheReceiveOfThePeer() throws Exception {
         Run r = pair("dtest", List.of("-s", "-w", "-B", "10", "-b", "65536"), List.of("-w", "-B", "10", "-b", "65536"),
                 "waiting for client", 20);
-        assertTrue(r.serve().contains("called dat_extension_op"), r.all());
-        assertTrue(r.client().contains("FAILED"), r.all());
+        passed(r);
+        assertTrue(r.server().contains("rdma writes completed == 10 last byte=9")
+                && r.client().contains("rdma writes completed == 10 last byte=9"), r.all());
+        String events = Files.readString(r.out().resolve("events.jsonl"));
+        assertTrue(events.contains("\"opcode\":\"DAT_IB_DTO_RECV_IMMED\"")
+                && events.contains("\"opcode\":\"DAT_IB_DTO_RDMA_WRITE_IMMED\""),
+                "each side dequeued the peer's Write with immediate as a receive, and its own as a request");
+    }
+
+    @Test
+    void dtestsrqFourConnectionsShareOneReceiveQueueAndGetTheLastWqeReachedEventOfEachEndpoint() throws Exception {
+        Run r = pair("dtestsrq", List.of("-s", "-c", "4", "-B", "4", "-t", "3"), List.of("-c", "4", "-B", "4", "-t", "3"),
+                "server ready", 20);
+        assertEquals(0, r.serverRc(), r.all());
+        assertEquals(0, r.clientRc(), r.all());
+        assertTrue(r.server().contains("DAPL RC SRQ Test Complete.")
+                && r.client().contains("DAPL RC SRQ Test Complete."), r.all());
+        assertTrue(!r.server().contains("ERR") && !r.client().contains("ERR") && !r.server().contains("Error"),
+                r.all());
+        assertEquals(0, r.serveRc(), r.all());
+        long lastWqe = Files.readAllLines(r.out().resolve("events.jsonl")).stream()
+                .filter(l -> l.contains("\"kind\":\"dequeue\"") && l.contains("DAT_ASYNC_ERROR_EP_BROKEN")).count();
+        assertEquals(8, lastWqe, "both programs waited for the event of each of their four endpoints");
+    }
+
+    @Test
+    void dtestxRcExtensionsWriteWithImmediateCompareAndSwapAndFetchAndAddPass() throws Exception {
+        // dtestx prints its progress only at exit (stdout is a file): start the client a second after the server
+        Run r = pair("dtestx", List.of("-s"), List.of("-c"), "", 20, 1000);
+        assertEquals(0, r.serverRc(), r.all());
+        assertEquals(0, r.clientRc(), r.all());
+        for (String test : List.of("RDMA_WRITE_WITH_IMMEDIATE_DATA test - PASSED", "CMP_SWAP test - PASSED",
+                "FETCH_ADD test - PASSED", "IB extension test - immed/atomic test PASSED")) {
+            assertTrue(r.server().contains(test) && r.client().contains(test), test + "\n" + r.all());
+        }
+        assertTrue(r.server().contains("Server received immed_data=0x7777")
+                && r.client().contains("Client received immed_data=0x1111"), r.all());
+        String events = Files.readString(r.out().resolve("events.jsonl"));
+        assertTrue(events.contains("\"opcode\":\"DAT_IB_DTO_FETCH_ADD\"")
+                && events.contains("\"opcode\":\"DAT_IB_DTO_CMP_SWAP\""), "the atomics crossed the fabric");
+    }
+
+    @Test
+    void dtestxUnreliableDatagramIsReportedAsNotSupportedWithoutHanging() throws Exception {
+        Run r = pair("dtestx", List.of("-s", "-u"), List.of("-u", "-c"), "", 20);
+        assertTrue(r.serve().contains("DAT_IB_SERVICE_TYPE_UD), which datsim does not support"), r.all());
+        assertTrue(r.server().contains("DAT_NOT_IMPLEMENTED"), r.all());
+    }
+
+    @Test
+    void dapltestTransactionTestWithSendRdmaWriteAndReadOnTwoEndpointsValidatesItsData() throws Exception {
+        Run r = dapltest(List.of("-T", "T", "-i", "10", "-t", "1", "-w", "2", "-V", "client", "SR", "4096", "1",
+                "server", "RW", "4096", "1", "server", "RR", "4096", "1"));
+        assertEquals(0, r.clientRc(), r.all());
+        assertEquals(0, r.serverRc(), r.all());
+        assertTrue(r.client().contains("Stats ---- : 1 threads, 2 EPs") && !r.client().contains("Error")
+                && !r.server().contains("Error"), r.all());
+        assertTrue(r.server().contains("Transaction Test Finished"), r.all());
+        String events = Files.readString(r.out().resolve("events.jsonl"));
+        assertTrue(events.contains("\"opcode\":\"rdma_read\"") && events.contains("\"opcode\":\"rdma_write\""),
+                "the transfers crossed the simulated fabric");
+    }
+
+    @Test
+    void dapltestPerformanceTestForRdmaWriteAndRead() throws Exception {
+        for (String op : new String[] {"RW", "RR"}) {
+            Run r = dapltest(List.of("-T", "P", "-i", "100", op, "4096", "2"));
+            assertEquals(0, r.clientRc(), r.all());
+            assertEquals(0, r.serverRc(), r.all());
+            assertTrue(r.client().contains("raw: " + op + ", 100, 4096, 2") && !r.client().contains("Error"),
+                    r.all());
+            assertTrue(r.server().contains("Finished performance test"), r.all());
+        }
     }
 
     @Test

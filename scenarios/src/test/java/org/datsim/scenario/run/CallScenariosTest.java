@@ -94,6 +94,29 @@ class CallScenariosTest {
     }
 
     @Test
+    void rdmaWriteWithImmediateConsumesAReceiveCompletesItWithTheDataAndIsRnrNakedWithoutOne(@TempDir Path out)
+            throws Exception {
+        List<JsonNode> trace = run("write-immed.json", out);
+        List<JsonNode> writes = trace.stream().filter(e -> "post".equals(e.path("kind").asText())
+                && e.has("immediate")).collect(Collectors.toList());
+        assertEquals(List.of(30583L, 1L), writes.stream().map(e -> e.path("immediate").asLong())
+                .collect(Collectors.toList()), "both posts carry their immediate data");
+        List<JsonNode> recvs = trace.stream().filter(e -> "dequeue".equals(e.path("kind").asText())
+                && "DAT_IB_DTO_RECV_IMMED".equals(e.path("opcode").asText())).collect(Collectors.toList());
+        assertEquals(List.of(30583L, 1L), recvs.stream().map(e -> e.path("immediate_data").asLong())
+                .collect(Collectors.toList()), "each consumed a receive that reports the immediate data");
+        long secondOp = writes.get(1).path("op").asLong();
+        long rnr = trace.stream().filter(e -> "rnr_nak".equals(e.path("kind").asText())
+                && e.path("op").asLong() == secondOp).count();
+        assertTrue(rnr >= 1, "the second Write with immediate found no receive: RNR NAK");
+        long reposted = firstCall(trace, "b", 18);
+        long placed = trace.stream().filter(e -> "place".equals(e.path("kind").asText())
+                && e.path("op").asLong() == secondOp).mapToLong(e -> e.path("t_ps").asLong()).findFirst()
+                .orElseThrow();
+        assertTrue(placed > reposted, "the retried Write completes only after B posted its receive");
+    }
+
+    @Test
     void rule15_thresholdAboveOneIsRefusedOnAnEvdOfSolicitedWaitReceives(@TempDir Path out) throws Exception {
         List<JsonNode> trace = run("solicited-wait-and-evd-sharing.json", out);
         assertEquals("DAT_INVALID_STATE", trace.stream().filter(e -> "call".equals(e.path("kind").asText())
