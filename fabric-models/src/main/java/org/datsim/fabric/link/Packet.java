@@ -95,6 +95,12 @@ public final class Packet {
     /** When the packet's last bit arrives at the node holding it, in picoseconds (cut-through forwarding). */
     long tailPs;
     /**
+     * The next packet on the same link, towards the same node, while this one is on its way ({@link Port}'s
+     * in-flight list); null otherwise. Linked through the packets, which the arrival reads anyway, rather than kept
+     * in an array of the port's, whose entry would be one more cache miss per packet and hop.
+     */
+    Packet nextInFlight;
+    /**
      * Congestion Experienced: a switch egress marked this packet (ECN CE, RED at {@code ecn.kmin}/{@code ecn.kmax});
      * false when the packet is {@linkplain #set set}. On an ACK, which switches do not mark, the receiver's echo of
      * the acknowledged data packet's mark (ECN-Echo, for DCTCP).

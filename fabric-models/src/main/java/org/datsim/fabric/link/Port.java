@@ -1,6 +1,5 @@
 package org.datsim.fabric.link;
 
-import java.util.ArrayDeque;
 import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.time.DataRate;
@@ -72,7 +71,9 @@ public final class Port {
     private long serviceEvent;
     private long serviceAtPs = Long.MAX_VALUE;
     private final EventHandler arrive = this::arrive;
-    private final ArrayDeque<Packet> inFlight = new ArrayDeque<>();
+    /** The packets on their way to the peer, in order of arrival, linked by {@link Packet#nextInFlight}. */
+    private Packet inFlightHead;
+    private Packet inFlightTail;
     private long arriveEvent;
     private final PortCounters counters = new PortCounters();
     /** Wakes a port stalled for credit when returned credit arrives. */
@@ -104,6 +105,8 @@ public final class Port {
     private long sendingCommittedPs;
     private long sendingReadyPs;
     private long sendingOldTail;
+    /** The last packet in flight before it started, for a take-back. */
+    private Packet sendingPrevTail;
     private int sendingOldHops;
     private TxListener listener;
     private long busyPs;
@@ -633,7 +636,13 @@ public final class Port {
         counters.bytes += packet.wireBytes;
         sendingOldTail = packet.tailPs;
         packet.tailPs = end + propagationPs;
-        inFlight.addLast(packet);
+        sendingPrevTail = inFlightTail;
+        if (inFlightTail == null) {
+            inFlightHead = packet;
+        } else {
+            inFlightTail.nextInFlight = packet;
+        }
+        inFlightTail = packet;
         arriveEvent = sim.scheduleAt(headDelivery ? now + propagationPs : end + propagationPs, arrive, 0);
         if (listener != null) {
             listener.onTransmit(packet, true);
@@ -647,7 +656,14 @@ public final class Port {
     private void takeBack(long now) {
         Packet p = sending;
         sim.cancel(arriveEvent);
-        inFlight.pollLast();
+        // the last of the in-flight list: the one before it, if it has not arrived yet, becomes the last
+        if (inFlightHead == p) {
+            inFlightHead = null;
+            inFlightTail = null;
+        } else {
+            inFlightTail = sendingPrevTail;
+            inFlightTail.nextInFlight = null;
+        }
         if (serviceEvent != 0) {
             sim.cancel(serviceEvent);
             serviceEvent = 0;
@@ -718,7 +734,13 @@ public final class Port {
     private void arrive(long unused) {
         // Every packet has the same propagation delay, so arrivals leave in FIFO order.
         lastDeliveryPs = sim.now();
-        peer.receive(inFlight.pollFirst(), peerPort);
+        Packet p = inFlightHead;
+        inFlightHead = p.nextInFlight;
+        if (inFlightHead == null) {
+            inFlightTail = null;
+        }
+        p.nextInFlight = null;
+        peer.receive(p, peerPort);
     }
 
     private void creditWake(long unused) {

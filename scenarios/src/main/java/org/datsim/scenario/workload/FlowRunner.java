@@ -116,6 +116,11 @@ public final class FlowRunner {
         for (int i = 0; i < flows.size(); i++) {
             sim.scheduleAt(flows.get(i).startPs(), net.poster, i);
         }
+        // A full collection before the run: it squeezes the garbage of the set-up (topology, parameters, queue pairs)
+        // out from between the fabric's objects, which the run then touches on nearly every event, so that they share
+        // cache lines and pages (the run itself allocates next to nothing, so nothing else would ever move them).
+        // See docs/performance.md (bench hpcc) for the figure; -XX:+DisableExplicitGC turns it off.
+        System.gc();
         long t0 = System.nanoTime();
         sim.run();
         long runNanos = System.nanoTime() - t0;

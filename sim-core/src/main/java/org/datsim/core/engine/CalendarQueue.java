@@ -40,11 +40,11 @@ import java.util.function.LongSupplier;
  *       event stays queued until the calendar reaches it, where it is discarded in O(1). When
  *       cancelled events make up more than half of a large queue, the calendar is rebuilt in O(n)
  *       without them, so memory stays bounded by twice the live events.
- *   <li>Memory: 36 bytes per slot of the slot table (32 bytes of data and a handler reference),
- *       with the table kept at most half full, hence at least 72 bytes per pending event; 2 to 8
+ *   <li>Memory: 40 bytes per slot of the slot table (32 bytes of data, a handler reference and a free-stack
+ *       entry), with the table kept at most half full, hence at least 80 bytes per pending event; 2 to 8
  *       bytes of buckets per event; 16 bytes per far event in its heap; scratch arrays of 16 bytes
  *       per event for rebuilds and sorts.
- *       At most 2^27 events can be pending.
+ *       At most 2^25 events can be pending, and a list takes at most 2^37 - 1 insertions in all.
  * </ul>
  *
  * Events are taken in exactly the same order as from a binary heap ordered by (time, id), whatever the
@@ -57,6 +57,16 @@ public final class CalendarQueue implements EventList {
 
     private static final int INITIAL_SLOTS = 512; // power of two
     private static final int PURGE_MIN_CANCELLED = 1024;
+
+    /**
+     * An event's id is (sequence number << SLOT_BITS) | slot: ids increase with insertion order (the tie-break among
+     * events of equal time) and name the event's slot in the table. At most 2^SLOT_BITS slots, at most MAX_SEQ
+     * insertions per list (1.4 x 10^11: some 12 hours at 3 million events per second).
+     */
+    private static final int SLOT_BITS = 26;
+
+    private static final int SLOT_MASK = (1 << SLOT_BITS) - 1;
+    private static final long MAX_SEQ = (1L << (63 - SLOT_BITS)) - 1;
 
     /** Fewest buckets in the calendar (a power of two); the calendar never shrinks below it. */
     private static final int MIN_BUCKETS = 16;
@@ -93,19 +103,26 @@ public final class CalendarQueue implements EventList {
      */
     private final LongSupplier clock;
     /*
-     * Slot table, indexed by s = (id & mask). slotData holds four longs per slot: [4s] the id of the
+     * Slot table, indexed by s = (id & SLOT_MASK). slotData holds four longs per slot: [4s] the id of the
      * event in the slot (0 when free), [4s + 1] its argument, [4s + 2] its time and [4s + 3] the link
      * of the calendar bucket list the event is in (the next slot + 1, 0 at the end of the list).
      * Keeping the four together puts everything the calendar and the dispatch read about an event in
-     * one 32-byte block. Ids are handed out in increasing order, skipping ids whose slot is taken, so
-     * each id finds its slot directly and new events are written almost sequentially.
+     * one 32-byte block. An id is its event's sequence number above its slot, so ids increase with insertion
+     * order and each id finds its slot directly; slots are reused last freed first (freeSlots).
      */
     private long[] slotData = new long[4 * INITIAL_SLOTS];
 
     /** Handler of the event in the slot; null with a non-zero id means cancelled. */
     private EventHandler[] slotHandler = new EventHandler[INITIAL_SLOTS];
 
-    private int mask = INITIAL_SLOTS - 1;
+    /**
+     * Free slots, a stack: an insertion takes the slot freed last, whose block the dispatch of the event before has
+     * just read, so the slots in use stay as few and as warm in the cache as the pending events allow (handing slots
+     * out in id order instead cycled through the whole table, a cache miss per insertion on a large fabric).
+     */
+    private int[] freeSlots = initialFreeSlots(INITIAL_SLOTS);
+
+    private int freeTop = INITIAL_SLOTS;
 
     /** Events physically held by the queue (pending plus cancelled but not yet discarded). */
     private int size;
@@ -113,7 +130,8 @@ public final class CalendarQueue implements EventList {
     /** Cancelled events still physically held by the queue. */
     private int cancelled;
 
-    private long nextId = 1;
+    /** The sequence number of the next insertion (the high bits of its id). */
+    private long nextSeq = 1;
 
     /**
      * The id of the event {@link #pollMin} took last, whose slot stays taken (its handler cleared, so it is neither
@@ -225,13 +243,13 @@ public final class CalendarQueue implements EventList {
             grow();
         }
         long[] sd = slotData;
-        int m = mask;
-        long id = nextId;
-        int s;
-        while (sd[(s = (int) id & m) << 2] != 0) {
-            id++;
+        long seq = nextSeq;
+        if (seq > MAX_SEQ) {
+            throw new IllegalStateException("an event list takes at most " + MAX_SEQ + " insertions");
         }
-        nextId = id + 1;
+        nextSeq = seq + 1;
+        int s = freeSlots[--freeTop];
+        long id = (seq << SLOT_BITS) | s;
         int o = s << 2;
         sd[o] = id;
         sd[o + 1] = arg;
@@ -255,7 +273,7 @@ public final class CalendarQueue implements EventList {
 
     /** Adds an event to the far heap, ordered by (time, id). */
     private void farPush(long t, long id) {
-        slotData[(((int) id & mask) << 2) + 3] = IN_FAR_HEAP;
+        slotData[(((int) id & SLOT_MASK) << 2) + 3] = IN_FAR_HEAP;
         if (farCount == farTime.length) {
             farTime = Arrays.copyOf(farTime, 2 * farCount);
             farId = Arrays.copyOf(farId, 2 * farCount);
@@ -320,13 +338,13 @@ public final class CalendarQueue implements EventList {
         long[] sd = slotData;
         EventHandler[] hs = slotHandler;
         int[] heads = bucketHead;
-        int m = mask;
+        int m = SLOT_MASK;
         while (farCount > 0 && (farTime[0] >>> sh) - v <= bm) {
             int s = (int) farId[0] & m;
             farPop();
             int o = s << 2;
             if (hs[s] == null) {
-                sd[o] = 0;
+                freeSlot(s);
                 size--;
                 cancelled--;
                 farCancelled--;
@@ -496,7 +514,7 @@ public final class CalendarQueue implements EventList {
                     long t = sd[o + 2];
                     if ((t >>> sh) == v) {
                         if (hs[s] == null) { // cancelled: discard
-                            sd[o] = 0;
+                            freeSlot(s);
                             size--;
                             cancelled--;
                         } else {
@@ -673,13 +691,13 @@ public final class CalendarQueue implements EventList {
         long[] ids = scratchA;
         long[] sd = slotData;
         EventHandler[] hs = slotHandler;
-        int m = mask;
+        int m = SLOT_MASK;
         int n = 0;
         for (int i = botHead; i < botEnd; i++) {
             long id = botId[i];
             int s = (int) id & m;
             if (hs[s] == null) {
-                sd[s << 2] = 0;
+                freeSlot(s);
             } else {
                 ids[n++] = id;
             }
@@ -691,7 +709,7 @@ public final class CalendarQueue implements EventList {
                 int o = s << 2;
                 e = (int) sd[o + 3];
                 if (hs[s] == null) {
-                    sd[o] = 0;
+                    freeSlot(s);
                 } else {
                     ids[n++] = sd[o];
                 }
@@ -707,7 +725,6 @@ public final class CalendarQueue implements EventList {
         if (growSlotTable) {
             growSlots();
             sd = slotData;
-            m = mask;
         }
         long minTime = estimateWidth(ids, n);
         if (farCount > 0 && (n == 0 || farTime[0] < minTime)) {
@@ -751,7 +768,7 @@ public final class CalendarQueue implements EventList {
      */
     private long estimateWidth(long[] ids, int n) {
         long[] sd = slotData;
-        int m = mask;
+        int m = SLOT_MASK;
         long[] smp = sample;
         int k = 0;
         for (int i = 0; i < n; i++) {
@@ -797,31 +814,41 @@ public final class CalendarQueue implements EventList {
         shrinkBelow = nb > MIN_BUCKETS ? LOAD * nb / 2 : 0;
     }
 
-    /** Doubles the slot table, re-homing each live slot at (id & newMask). O(capacity). */
+    /**
+     * Doubles the slot table. Slots keep their index (an id names its slot), so this copies the table and adds the new
+     * slots under the free ones: the slots in use stay at the front. O(capacity).
+     */
     private void growSlots() {
-        int newCap = slotHandler.length << 1;
-        if (newCap <= 0 || newCap > (1 << 28)) {
+        int cap = slotHandler.length;
+        int newCap = cap << 1;
+        if (newCap <= 0 || newCap > (1 << SLOT_BITS)) {
             throw new IllegalStateException("too many pending events");
         }
-        long[] sd = new long[newCap << 2];
-        EventHandler[] hs = new EventHandler[newCap];
-        int m = newCap - 1;
-        long[] old = slotData;
-        for (int i = 0; i < slotHandler.length; i++) {
-            int o = i << 2;
-            long id = old[o];
-            if (id != 0) {
-                int s = ((int) id & m) << 2;
-                sd[s] = id;
-                sd[s + 1] = old[o + 1];
-                sd[s + 2] = old[o + 2];
-                sd[s + 3] = old[o + 3] == IN_FAR_HEAP ? IN_FAR_HEAP : 0; // bucket links are rebuilt; the mark stays
-                hs[s >> 2] = slotHandler[i];
-            }
+        slotData = Arrays.copyOf(slotData, newCap << 2);
+        slotHandler = Arrays.copyOf(slotHandler, newCap);
+        int[] free = new int[newCap];
+        int added = newCap - cap;
+        for (int k = 0; k < added; k++) {
+            free[k] = newCap - 1 - k;
         }
-        slotData = sd;
-        slotHandler = hs;
-        mask = m;
+        System.arraycopy(freeSlots, 0, free, added, freeTop);
+        freeSlots = free;
+        freeTop += added;
+    }
+
+    /** Frees a slot whose event was taken or discarded: the next insertion takes it. */
+    private void freeSlot(int s) {
+        slotData[s << 2] = 0;
+        freeSlots[freeTop++] = s;
+    }
+
+    /** The free-slot stack of a new table: every slot, slot 0 on top. */
+    private static int[] initialFreeSlots(int cap) {
+        int[] free = new int[cap];
+        for (int k = 0; k < cap; k++) {
+            free[k] = cap - 1 - k;
+        }
+        return free;
     }
 
     /**
@@ -835,11 +862,11 @@ public final class CalendarQueue implements EventList {
      */
     @Override
     public boolean cancel(long eventId) {
-        if (eventId <= 0 || eventId >= nextId) {
+        if (eventId <= 0) {
             return false;
         }
-        int s = (int) eventId & mask;
-        if (slotData[s << 2] != eventId || slotHandler[s] == null) {
+        int s = (int) eventId & SLOT_MASK;
+        if (s >= slotHandler.length || slotData[s << 2] != eventId || slotHandler[s] == null) {
             return false;
         }
         slotHandler[s] = null;
@@ -862,11 +889,11 @@ public final class CalendarQueue implements EventList {
      */
     @Override
     public boolean isPending(long eventId) {
-        if (eventId <= 0 || eventId >= nextId) {
+        if (eventId <= 0) {
             return false;
         }
-        int s = (int) eventId & mask;
-        return slotData[s << 2] == eventId && slotHandler[s] != null;
+        int s = (int) eventId & SLOT_MASK;
+        return s < slotHandler.length && slotData[s << 2] == eventId && slotHandler[s] != null;
     }
 
     /** Drops all cancelled events and rebuilds the calendar for the live ones. O(n). */
@@ -899,12 +926,12 @@ public final class CalendarQueue implements EventList {
         EventHandler[] hs = slotHandler;
         long[] ft = farTime;
         long[] fi = farId;
-        int m = mask;
+        int m = SLOT_MASK;
         int kept = 0;
         for (int i = 0; i < farCount; i++) {
             int s = (int) fi[i] & m;
             if (hs[s] == null) {
-                sd[s << 2] = 0;
+                freeSlot(s);
             } else {
                 ft[kept] = ft[i];
                 fi[kept++] = fi[i];
@@ -937,11 +964,11 @@ public final class CalendarQueue implements EventList {
                 advance();
                 continue;
             }
-            int s = (int) botId[botHead] & mask;
+            int s = (int) botId[botHead] & SLOT_MASK;
             if (slotHandler[s] != null) {
                 return;
             }
-            slotData[s << 2] = 0;
+            freeSlot(s);
             size--;
             cancelled--;
             botHead++;
@@ -965,13 +992,13 @@ public final class CalendarQueue implements EventList {
     public EventHandler peek() {
         int i = botHead;
         if (i != botEnd) {
-            EventHandler h = slotHandler[(int) botId[i] & mask];
+            EventHandler h = slotHandler[(int) botId[i] & SLOT_MASK];
             if (h != null) {
                 return h;
             }
         }
         settleTop();
-        return botHead == botEnd ? null : slotHandler[(int) botId[botHead] & mask];
+        return botHead == botEnd ? null : slotHandler[(int) botId[botHead] & SLOT_MASK];
     }
 
     @Override
@@ -981,7 +1008,7 @@ public final class CalendarQueue implements EventList {
 
     @Override
     public long headArg() {
-        return slotData[(((int) botId[botHead] & mask) << 2) + 1];
+        return slotData[(((int) botId[botHead] & SLOT_MASK) << 2) + 1];
     }
 
     @Override
@@ -997,10 +1024,10 @@ public final class CalendarQueue implements EventList {
     public void pollMin() {
         int i = botHead;
         long id = botId[i];
-        int m = mask;
+        int m = SLOT_MASK;
         botHead = i + 1;
         if (taken != 0) {
-            slotData[((int) taken & m) << 2] = 0; // the previous event was not queued again: its slot is free
+            freeSlot((int) taken & m); // the previous event was not queued again: its slot is free
         }
         taken = id; // its slot stays taken (id kept, handler cleared) until the next pollMin
         slotHandler[(int) id & m] = null;
@@ -1033,7 +1060,7 @@ public final class CalendarQueue implements EventList {
         }
         taken = 0;
         long[] sd = slotData;
-        int s = (int) id & mask;
+        int s = (int) id & SLOT_MASK;
         int o = s << 2;
         sd[o + 1] = arg;
         sd[o + 2] = time;

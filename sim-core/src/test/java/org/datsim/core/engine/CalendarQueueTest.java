@@ -437,4 +437,37 @@ class CalendarQueueTest {
         assertEquals(1_000_000, r.events());
         assertTrue(allocated < 16_384, "allocated " + allocated + " bytes for 1,000,000 events");
     }
+
+    /**
+     * A freed slot is reused by the next insertion (the free slots are a stack), under a new id: the old id no longer
+     * names a pending event, cancelling it does nothing, and ids still increase with insertion order.
+     */
+    @Test
+    void aReusedSlotGivesANewIdAndTheOldIdIsDead() {
+        CalendarQueue q = new CalendarQueue(() -> 0);
+        EventHandler h = a -> { };
+        long a = q.insert(10, h, 1);
+        long b = q.insert(20, h, 2);
+        assertTrue(b > a);
+        q.peek();
+        assertEquals(a, q.headId());
+        q.pollMin(); // a's slot stays taken until the next pollMin
+        long c = q.insert(30, h, 3);
+        assertTrue(c > b);
+        assertTrue(q.isPending(b) && q.isPending(c));
+        q.peek();
+        q.pollMin(); // takes b; frees a's slot
+        long d = q.insert(40, h, 4); // takes the slot freed last: a's
+        assertTrue(d > c);
+        assertEquals(a & ((1 << 26) - 1), d & ((1 << 26) - 1), "the slot freed last is reused");
+        assertFalse(q.isPending(a));
+        assertFalse(q.cancel(a), "a dead id sharing a slot with a pending event cancels nothing");
+        assertTrue(q.isPending(d));
+        assertFalse(q.isPending(d + (1L << 26)), "an id not handed out yet");
+        assertTrue(q.cancel(d));
+        assertFalse(q.cancel(d));
+        q.peek();
+        assertEquals(c, q.headId());
+        assertEquals(3, q.headArg());
+    }
 }
