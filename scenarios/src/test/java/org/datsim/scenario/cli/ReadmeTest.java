@@ -69,7 +69,7 @@ class ReadmeTest {
     @Test
     void everyFileAndLinkTheReadmeNamesExists() throws IOException {
         Matcher m = Pattern.compile("(?:\\]\\(|`|\\s)((?:docs|scenarios|studies|provider)/[A-Za-z0-9_./-]+"
-                + "\\.(?:md|json|py))").matcher(readme());
+                + "\\.(?:md|json|py|sh))").matcher(readme());
         List<String> missing = new ArrayList<>();
         int seen = 0;
         while (m.find()) {
