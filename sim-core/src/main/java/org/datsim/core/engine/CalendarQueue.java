@@ -404,8 +404,9 @@ public final class CalendarQueue implements EventList {
 
     /**
      * Inserts (t, id) into the sorted bottom at its (time, id) place; the id may be older than queued ones. O(1) when
-     * it belongs at the end (a chain of occurrences usually does), otherwise a shift of the later entries, found as
-     * in {@link #bottomInsert} by stepping back over up to SHORT_SHIFT of them, then by binary search.
+     * it belongs at the end, or before the head with room there (the taken event's entry is free), otherwise a shift
+     * of the later entries, found as in {@link #bottomInsert} by stepping back over up to SHORT_SHIFT of them, then by
+     * binary search.
      */
     private void bottomInsertOrdered(long t, long id) {
         bottomRoom();
@@ -413,6 +414,15 @@ public final class CalendarQueue implements EventList {
         int e = botEnd;
         long[] bt = botTime;
         long[] bi = botId;
+        if (h > 0 && e > h && (t < bt[h] || (t == bt[h] && id < bi[h]))) {
+            // Before every entry (the usual case of a chain's next occurrence in bench stream): the slot the event just
+            // taken left free at the head holds it.
+            bt[h - 1] = t;
+            bi[h - 1] = id;
+            botHead = h - 1;
+            botEnd = e;
+            return;
+        }
         int pos = e;
         if (e > h && (bt[e - 1] > t || (bt[e - 1] == t && bi[e - 1] > id))) {
             int stop = Math.max(h, e - SHORT_SHIFT);
@@ -538,7 +548,11 @@ public final class CalendarQueue implements EventList {
         }
         winBuckets += buckets;
         winNodes += nodes;
-        winBatchSq += (long) m * m;
+        if (m > 1 && bt[0] != bt[m - 1]) {
+            // Sort work a narrower width would save; a batch of one instant's events is as large under any width, so
+            // counting it would only make the retune narrow the buckets for nothing (and widen them again).
+            winBatchSq += (long) m * m;
+        }
         winExtracted += m;
     }
 
