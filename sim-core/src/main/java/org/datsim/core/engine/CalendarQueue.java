@@ -216,6 +216,8 @@ public final class CalendarQueue implements EventList {
 
     private long[] scratchB = new long[64];
     private final long[] sample = new long[WIDTH_SAMPLE];
+    /** How many of the events sampled by a width estimate have each sampled time. */
+    private final int[] sampleCount = new int[WIDTH_SAMPLE];
 
     /**
      * Creates an empty event list.
@@ -420,7 +422,9 @@ public final class CalendarQueue implements EventList {
 
     /**
      * Inserts (t, id) into the sorted bottom at its (time, id) place; the id may be older than queued ones. O(1) when
-     * it belongs at the end (a chain of occurrences usually does), otherwise a binary search and a shift.
+     * it belongs at the end, or before the head with room there (the taken event's entry is free), otherwise a shift
+     * of the later entries, found as in {@link #bottomInsert} by stepping back over up to SHORT_SHIFT of them, then by
+     * binary search.
      */
     private void bottomInsertOrdered(long t, long id) {
         bottomRoom();
@@ -428,35 +432,42 @@ public final class CalendarQueue implements EventList {
         int e = botEnd;
         long[] bt = botTime;
         long[] bi = botId;
-        if (e == h || bt[e - 1] < t || (bt[e - 1] == t && bi[e - 1] < id)) { // after every entry: append
-            bt[e] = t;
-            bi[e] = id;
-            botHead = h;
-            botEnd = e + 1;
+        if (h > 0 && e > h && (t < bt[h] || (t == bt[h] && id < bi[h]))) {
+            // Before every entry (the usual case of a chain's next occurrence in bench stream): the slot the event just
+            // taken left free at the head holds it.
+            bt[h - 1] = t;
+            bi[h - 1] = id;
+            botHead = h - 1;
+            botEnd = e;
             return;
         }
-        int lo = h;
-        int hi = e - 1; // the last entry is ordered after (t, id)
-        while (lo < hi) { // first position ordered after (t, id)
-            int mid = (lo + hi) >>> 1;
-            if (bt[mid] < t || (bt[mid] == t && bi[mid] < id)) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
+        int pos = e;
+        if (e > h && (bt[e - 1] > t || (bt[e - 1] == t && bi[e - 1] > id))) {
+            int stop = Math.max(h, e - SHORT_SHIFT);
+            while (pos > stop && (bt[pos - 1] > t || (bt[pos - 1] == t && bi[pos - 1] > id))) {
+                bt[pos] = bt[pos - 1];
+                bi[pos] = bi[pos - 1];
+                pos--;
             }
-        }
-        winShifted += 4L * (e - lo);
-        if (e - lo <= SHORT_SHIFT) {
-            for (int j = e; j > lo; j--) {
-                bt[j] = bt[j - 1];
-                bi[j] = bi[j - 1];
+            if (pos == stop && pos > h && (bt[pos - 1] > t || (bt[pos - 1] == t && bi[pos - 1] > id))) {
+                int lo = h;
+                int hi = pos - 1; // the entry at pos - 1 is ordered after (t, id)
+                while (lo < hi) { // first position ordered after (t, id)
+                    int mid = (lo + hi) >>> 1;
+                    if (bt[mid] < t || (bt[mid] == t && bi[mid] < id)) {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                System.arraycopy(bt, lo, bt, lo + 1, pos - lo);
+                System.arraycopy(bi, lo, bi, lo + 1, pos - lo);
+                pos = lo;
             }
-        } else {
-            System.arraycopy(bt, lo, bt, lo + 1, e - lo);
-            System.arraycopy(bi, lo, bi, lo + 1, e - lo);
+            winShifted += 4L * (e - pos);
         }
-        bt[lo] = t;
-        bi[lo] = id;
+        bt[pos] = t;
+        bi[pos] = id;
         botHead = h;
         botEnd = e + 1;
     }
@@ -555,7 +566,11 @@ public final class CalendarQueue implements EventList {
         }
         winBuckets += buckets;
         winNodes += nodes;
-        winBatchSq += (long) m * m;
+        if (m > 1 && bt[0] != bt[m - 1]) {
+            // Sort work a narrower width would save; a batch of one instant's events is as large under any width, so
+            // counting it would only make the retune narrow the buckets for nothing (and widen them again).
+            winBatchSq += (long) m * m;
+        }
         winExtracted += m;
     }
 
@@ -678,7 +693,8 @@ public final class CalendarQueue implements EventList {
      * Rebuilds the calendar with nb buckets (a power of two): collects every queued event but the
      * far ones, discards cancelled ones, optionally doubles the slot table, re-estimates the bucket width from the
      * earliest distinct event times (Brown's sampling of the head of the queue: the mean gap,
-     * recomputed without gaps above twice the mean, times WIDTH_GAPS, rounded to a power of two and
+     * recomputed without gaps above twice the mean, divided by the mean number of events per sampled time, times
+     * WIDTH_GAPS, rounded to a power of two and
      * clamped to 2^minShift .. 2^maxShift) and redistributes the events. O(n + nb + slot capacity when the slot table grows); no allocation
      * unless an array must grow.
      */
@@ -770,10 +786,11 @@ public final class CalendarQueue implements EventList {
         long[] sd = slotData;
         int m = SLOT_MASK;
         long[] smp = sample;
+        int[] cnt = sampleCount;
         int k = 0;
         for (int i = 0; i < n; i++) {
             long t = sd[(((int) ids[i] & m) << 2) + 2];
-            if (k == WIDTH_SAMPLE && t >= smp[k - 1]) {
+            if (k == WIDTH_SAMPLE && t > smp[k - 1]) {
                 continue;
             }
             int j = k - 1;
@@ -781,11 +798,14 @@ public final class CalendarQueue implements EventList {
                 j--;
             }
             if (j >= 0 && smp[j] == t) {
+                cnt[j]++;
                 continue;
             }
             int last = Math.min(k, WIDTH_SAMPLE - 1);
             System.arraycopy(smp, j + 1, smp, j + 2, last - j - 1);
+            System.arraycopy(cnt, j + 1, cnt, j + 2, last - j - 1);
             smp[j + 1] = t;
+            cnt[j + 1] = 1;
             if (k < WIDTH_SAMPLE) {
                 k++;
             }
@@ -794,14 +814,23 @@ public final class CalendarQueue implements EventList {
             double mean = (double) (smp[k - 1] - smp[0]) / (k - 1);
             double sum = 0;
             int count = 0;
+            long events = 0;
             for (int i = 1; i < k; i++) {
                 long g = smp[i] - smp[i - 1];
                 if (g <= 2 * mean) {
                     sum += g;
                     count++;
                 }
+                events += cnt[i - 1];
             }
-            double width = WIDTH_GAPS * sum / count;
+            // Many events at each distinct time (a symmetric fabric: every host doing the same at the same instant)
+            // make a bucket of WIDTH_GAPS distinct times a batch of thousands, into the middle of which the events
+            // they schedule are inserted one by one (each shifting the later entries of the sorted bottom). The
+            // width is WIDTH_GAPS gaps per event, not per distinct time: with m events per distinct time, a bucket
+            // then spans a fraction of a gap and holds the events of one instant, and those scheduled for later
+            // instants go to buckets. The last sampled time's count is left out (it may be partial).
+            double perTime = (double) events / (k - 1);
+            double width = WIDTH_GAPS * sum / count / Math.max(1.0, perTime);
             int sh = (int) Math.round(Math.log(width) / Math.log(2));
             shift = Math.max(0, Math.min(62, sh));
         }
@@ -915,6 +944,11 @@ public final class CalendarQueue implements EventList {
     /** Far events physically held, cancelled ones included (for tests). */
     int farEvents() {
         return farCount;
+    }
+
+    /** The bucket width in picoseconds (for tests of the width estimate). */
+    long bucketWidthPs() {
+        return 1L << shift;
     }
 
     /** Discards the cancelled events of the far heap and restores the heap order. O(f). */

@@ -470,4 +470,25 @@ class CalendarQueueTest {
         assertEquals(c, q.headId());
         assertEquals(3, q.headArg());
     }
+
+    /**
+     * A symmetric fabric: a thousand hosts doing the same thing at the same instants, so each distinct time holds a
+     * thousand events. The width estimate counts gaps per event, so a bucket spans a fraction of the gap between
+     * instants and holds one instant's events; with a width of several instants (the estimate per distinct time),
+     * the events scheduled by a batch land in its middle and each shifts the later entries of the sorted bottom.
+     */
+    @Test
+    void manyEventsPerInstantGetBucketsNarrowerThanTheGapBetweenInstants() {
+        Recorder r = new Recorder();
+        long gap = 1_000_000; // 1 us between instants
+        for (int instant = 1; instant <= 100; instant++) {
+            for (int host = 0; host < 1000; host++) {
+                r.add(instant * gap);
+            }
+        }
+        long width = r.sim.eventList().bucketWidthPs();
+        assertTrue(width < gap, "bucket width " + width + " ps is not below the gap between instants, " + gap + " ps");
+        r.sim.run();
+        r.check();
+    }
 }
