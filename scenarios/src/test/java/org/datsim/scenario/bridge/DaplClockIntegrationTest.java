@@ -59,18 +59,7 @@ class DaplClockIntegrationTest {
         StringWriter log = new StringWriter();
         BridgeServer server = new BridgeServer(ScenarioLoader.load(PROVIDER.resolve("examples/two-hosts-edr.json")),
                 sock, 20, 2, new PrintWriter(log, true));
-        server.writeDatConf(out.resolve("dat.conf"), PROVIDER.resolve("libdatsim.so"));
-        Thread t = new Thread(() -> {
-            try {
-                server.serve(out);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        t.start();
-        while (!Files.exists(sock)) {
-            Thread.sleep(10);
-        }
+        ServingThread serving = ServingThread.start(server, out, sock);
         Path slog = out.resolve("server.log");
         Process s = start(out, "A", slog, "/usr/bin/dapltest", "-T", "S", "-D", "datsim-A");
         for (int i = 0; i < 300 && !Files.readString(slog).contains("Service Point Ready"); i++) {
@@ -85,10 +74,10 @@ class DaplClockIntegrationTest {
         if (!done) {
             c.destroyForcibly();
         }
-        t.join(30_000);
-        if (t.isAlive()) {
+        serving.thread.join(30_000);
+        if (serving.thread.isAlive()) {
             server.stop();
-            t.join(10_000);
+            serving.thread.join(10_000);
         }
         String client = Files.readString(clog);
         String all = "client:\n" + client + "\nserver:\n" + Files.readString(slog) + "\nserve:\n" + log;

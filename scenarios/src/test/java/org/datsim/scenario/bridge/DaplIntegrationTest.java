@@ -67,19 +67,7 @@ class DaplIntegrationTest {
         StringWriter log = new StringWriter();
         BridgeServer server = new BridgeServer(ScenarioLoader.load(FABRIC), sock, graceMs, 2,
                 new PrintWriter(log, true));
-        server.writeDatConf(out.resolve("dat.conf"), PROVIDER.resolve("libdatsim.so"));
-        int[] rc = {-1};
-        Thread t = new Thread(() -> {
-            try {
-                rc[0] = server.serve(out);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        t.start();
-        while (!Files.exists(sock)) {
-            Thread.sleep(10);
-        }
+        ServingThread serving = ServingThread.start(server, out, sock);
         Process s = start(prog, "A", serverArgs, out, out.resolve("server.log"));
         for (int i = 0; i < 300 && !Files.readString(out.resolve("server.log")).contains(ready); i++) {
             Thread.sleep(50);
@@ -93,14 +81,14 @@ class DaplIntegrationTest {
             s.destroyForcibly();
             c.destroyForcibly();
         }
-        t.join(30_000);
-        if (t.isAlive()) {
+        serving.thread.join(30_000);
+        if (serving.thread.isAlive()) {
             server.stop();
-            t.join(10_000);
+            serving.thread.join(10_000);
         }
         assertTrue(done, "the programs did not end in time");
         return new Run(s.exitValue(), Files.readString(out.resolve("server.log")), c.exitValue(),
-                Files.readString(out.resolve("client.log")), rc[0], log.toString(), out);
+                Files.readString(out.resolve("client.log")), serving.rc(), log.toString(), out);
     }
 
     /**
@@ -114,19 +102,7 @@ class DaplIntegrationTest {
         StringWriter log = new StringWriter();
         BridgeServer server = new BridgeServer(ScenarioLoader.load(FABRIC), sock, 20, 2,
                 new PrintWriter(log, true));
-        server.writeDatConf(out.resolve("dat.conf"), PROVIDER.resolve("libdatsim.so"));
-        int[] rc = {-1};
-        Thread t = new Thread(() -> {
-            try {
-                rc[0] = server.serve(out);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        t.start();
-        while (!Files.exists(sock)) {
-            Thread.sleep(10);
-        }
+        ServingThread serving = ServingThread.start(server, out, sock);
         Process s = start("dapltest", "-D", "A", List.of("-T", "S"), out, out.resolve("server.log"));
         for (int i = 0; i < 300 && !Files.readString(out.resolve("server.log")).contains("Service Point Ready"); i++) {
             Thread.sleep(50);
@@ -144,10 +120,10 @@ class DaplIntegrationTest {
             q.destroyForcibly();
         }
         server.stop(); // the quit program attached as a third program: serve does not end by itself
-        t.join(30_000);
+        serving.thread.join(30_000);
         assertTrue(done, "the programs did not end in time");
         return new Run(s.exitValue(), Files.readString(out.resolve("server.log")), c.exitValue(),
-                Files.readString(out.resolve("client.log")), rc[0], log.toString(), out);
+                Files.readString(out.resolve("client.log")), serving.rc(), log.toString(), out);
     }
 
     private static Process start(String prog, String host, List<String> args, Path out, Path log) throws Exception {
@@ -292,25 +268,14 @@ class DaplIntegrationTest {
         Path sock = out.resolve("s.sock");
         BridgeServer server = new BridgeServer(ScenarioLoader.load(FABRIC), sock, 2000, 1,
                 new PrintWriter(new StringWriter()));
-        server.writeDatConf(out.resolve("dat.conf"), PROVIDER.resolve("libdatsim.so"));
-        Thread t = new Thread(() -> {
-            try {
-                server.serve(out);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        t.start();
-        while (!Files.exists(sock)) {
-            Thread.sleep(10);
-        }
+        ServingThread serving = ServingThread.start(server, out, sock);
         ProcessBuilder pb = new ProcessBuilder(PROVIDER.resolve("bench").toString(), "datsim-A", "50000")
                 .redirectErrorStream(true);
         pb.environment().put("DAT_OVERRIDE", out.resolve("dat.conf").toString());
         Process b = pb.start();
         String text = new String(b.getInputStream().readAllBytes());
         assertEquals(0, b.waitFor(), text);
-        t.join(30_000);
+        serving.thread.join(30_000);
         assertTrue(text.contains("calls_per_second="), text);
         System.out.println("dapl integration: " + text.trim());
     }

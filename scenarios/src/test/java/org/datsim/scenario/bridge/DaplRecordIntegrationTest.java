@@ -84,19 +84,7 @@ class DaplRecordIntegrationTest {
         StringWriter log = new StringWriter();
         BridgeServer server = new BridgeServer(ScenarioLoader.load(fabric), sock, 2000, 2, new PrintWriter(log, true));
         server.record(JSON.readTree(fabric.toFile()), recording);
-        server.writeDatConf(out.resolve("dat.conf"), PROVIDER.resolve("libdatsim.so"));
-        int[] rc = {-1};
-        Thread t = new Thread(() -> {
-            try {
-                rc[0] = server.serve(out);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        t.start();
-        while (!Files.exists(sock)) {
-            Thread.sleep(10);
-        }
+        ServingThread serving = ServingThread.start(server, out, sock);
         Path slog = out.resolve("server.log");
         Process s = start(out, "A", slog, "/usr/bin/dtest", "-P", "datsim-A", "-s", "-B", "10", "-b", "65536");
         for (int i = 0; i < 300 && !Files.readString(slog).contains("Waiting"); i++) {
@@ -105,8 +93,8 @@ class DaplRecordIntegrationTest {
         Process c = start(out, "B", out.resolve("client.log"), "/usr/bin/dtest", "-P", "datsim-B", "-h",
                 "127.0.1.1", "-B", "10", "-b", "65536");
         assertTrue(c.waitFor(240, TimeUnit.SECONDS) & s.waitFor(60, TimeUnit.SECONDS), "dtest did not end in time");
-        t.join(30_000);
-        assertEquals(0, rc[0], log.toString());
+        serving.thread.join(30_000);
+        assertEquals(0, serving.rc(), log.toString());
         assertEquals(0, c.exitValue(), Files.readString(out.resolve("client.log")));
         assertTrue(log.toString().contains("recorded the programs' calls in " + recording), log.toString());
         assertTrue(!log.toString().contains("not recorded"), log.toString());
