@@ -100,7 +100,10 @@ class DaplIntegrationTest {
         Files.createDirectories(out);
         Path sock = out.resolve("s.sock");
         StringWriter log = new StringWriter();
-        BridgeServer server = new BridgeServer(ScenarioLoader.load(FABRIC), sock, 20, 2,
+        // A grace of 500 ms, not 20: dapltest talks only through DAT, so the grace costs it nothing, and on a loaded
+        // machine a 20 ms one detached a thread that was computing, letting simulated time run past its peer's
+        // connection request (the test hung once with 20 ms while a second build ran).
+        BridgeServer server = new BridgeServer(ScenarioLoader.load(FABRIC), sock, 500, 2,
                 new PrintWriter(log, true));
         ServingThread serving = ServingThread.start(server, out, sock);
         Process s = start("dapltest", "-D", "A", List.of("-T", "S"), out, out.resolve("server.log"));
