@@ -452,4 +452,9 @@ public final class Hca implements NetworkNode {
         }
         receivePipeline.enterPipeline(p);
     }
+
+    /** Whether the run explores choice points (work-request slots are then never reused: choices keep requests). */
+    boolean exploring() {
+        return sim.exploring();
+    }
 }

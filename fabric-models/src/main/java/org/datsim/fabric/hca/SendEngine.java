@@ -236,6 +236,7 @@ final class SendEngine implements SendScheduler {
             wr.seq = qp.nextSeq++; // the send engine takes requests up in doorbell order: so they go on the wire
         }
         qp.rung.addLast(wr);
+        wr.inRung = true;
         if (qp.paused) {
             return; // the retransmission after the RNR timer picks it up in doorbell order
         }
@@ -444,6 +445,7 @@ final class SendEngine implements SendScheduler {
             txWaiting += wireBytes(wr, kind, i, count, len); // counted from now, as emitAt counts
         }
         read.wr = wr;
+        wr.references++; // the read holds it until its last packet is emitted
         read.responder = wr.qp.peer;
         read.kind = kind;
         read.count = count;
@@ -829,6 +831,7 @@ final class SendEngine implements SendScheduler {
         if (read.next < read.count) {
             sim.scheduleAgainAt(read.times[read.next], emitNextHandler, r);
         } else {
+            wr.references--;
             read.wr = null;
             read.responder = null;
             freeReads[freeReadCount++] = (int) r;
