@@ -237,6 +237,7 @@ public final class StreamBench {
         qb.setListener(new BenchQueuePair(sim));
         qa.connect(qb);
         qb.connect(qa);
+        qa.setSendQueueDepth(window); // the send queue holds the window: each completion's slot takes the next write
         long src = a.memory().allocate(bytes);
         long dst = b.memory().allocate(bytes);
         a.registerMemory(src, bytes); // as ib_write_bw registers its buffers: translations in the MTT cache
@@ -252,7 +253,7 @@ public final class StreamBench {
         long[] posted = {0};
         Runnable post = () -> {
             long i = posted[0]++;
-            a.postRequest(new WorkRequest(i, WorkRequest.RDMA_WRITE, qa, i, 0, seg, len, dst, 1));
+            a.postRequest(qa.requestSlot(i, WorkRequest.RDMA_WRITE, i, 0, seg, len, dst, 1));
         };
         la.onCompletion = () -> {
             if (posted[0] < n) {

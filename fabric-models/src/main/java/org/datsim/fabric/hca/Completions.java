@@ -31,6 +31,7 @@ final class Completions implements CompletionSink {
     private final ArrayDeque<WorkRequest> cqeWrites = new ArrayDeque<>();
     private final EventHandler completionHandler = a -> {
         WorkRequest wr = cqeWrites.pollFirst();
+        wr.reported = true; // its slot may be reused from within the listener (QueuePair#requestSlot)
         wr.qp.listener.requestCompleted(wr);
     };
 
@@ -137,6 +138,7 @@ final class Completions implements CompletionSink {
     /** See {@link Hca#fail}. */
     @Override
     public void fail(QueuePair qp, WorkRequest failing, int status) {
+        qp.slotsUnsafe = true;
         if (qp.errored) {
             return;
         }
@@ -163,6 +165,7 @@ final class Completions implements CompletionSink {
      * after it is behind it on the wire and would never finish.
      */
     void flush(QueuePair qp, WorkRequest failing) {
+        qp.slotsUnsafe = true; // flushed requests' doorbells, reads and packets may still be under way
         qp.active = false;
         qp.errored = true;
         qp.notStarted.clear();

@@ -257,10 +257,15 @@ public final class Hca implements NetworkNode {
     public void attach(Port port) {
         this.port = port;
         c.linkRate = port.rate();
+        TraceSource<TraceEvent> traceSource = c.trace;
         port.setListener(new Port.TxListener() {
             @Override
             public void onTransmit(Packet packet, boolean start) {
-                Hca.this.onTransmit(packet, start);
+                // The end of a packet only traces: without a trace nothing of the HCA is read (a cache miss saved
+                // per packet on a large fabric).
+                if (start || traceSource.isEnabled()) {
+                    Hca.this.onTransmit(packet, start);
+                }
             }
 
             @Override
@@ -451,5 +456,10 @@ public final class Hca implements NetworkNode {
             return;
         }
         receivePipeline.enterPipeline(p);
+    }
+
+    /** Whether the run explores choice points (work-request slots are then never reused: choices keep requests). */
+    boolean exploring() {
+        return sim.exploring();
     }
 }

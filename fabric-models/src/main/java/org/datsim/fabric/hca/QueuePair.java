@@ -126,6 +126,18 @@ public final class QueuePair {
     /** The flow hash of this queue pair's packets (and of the responses to them), for ECMP. */
     int flow;
 
+    /**
+     * The send queue's slots ({@link #requestSlot}): the work-request objects posted last, one per slot of the queue's
+     * depth, reused round-robin as a provider reuses a completed WQE slot; empty while the depth is 0.
+     */
+    private WorkRequest[] slots = new WorkRequest[0];
+    private int slotNext;
+    /**
+     * A request of this queue pair was retransmitted, refused, answered out of sequence or failed: responder state,
+     * duplicates and late answers may still name a finished request, so its slots are never reused again.
+     */
+    boolean slotsUnsafe;
+
     // Reliable delivery (the PSNs of the RC transport, counted per message), requester side.
     /** The sequence number the next request message whose doorbell rings gets (RMR binds get none). */
     int nextSeq;
@@ -190,6 +202,59 @@ public final class QueuePair {
     public void setReadCredits(int in, int out) {
         this.maxReadsIn = in;
         this.maxReadsOut = out;
+    }
+
+    /**
+     * Sets the depth of the send queue's ring of slots that {@link #requestSlot} reuses (0, the default: every
+     * request is a new object).
+     *
+     * @param depth the slots, at least 0
+     */
+    public void setSendQueueDepth(int depth) {
+        if (depth < 0) {
+            throw new IllegalArgumentException("send queue depth " + depth + " < 0");
+        }
+        slots = new WorkRequest[depth];
+        slotNext = 0;
+    }
+
+    /**
+     * A work request for the next post on this queue pair, in the send queue's next slot: the slot's earlier request
+     * object, set afresh, if nothing of the model refers to that request any more (its completion reported; none of
+     * its packets, payload reads or queue entries left; the queue pair never retransmitted, failed or was refused;
+     * the run not explored), as a provider writes a new WQE into a completed slot; otherwise a new object, which
+     * takes the slot. Its fields are those the constructor would give. The caller posts it with
+     * {@link Hca#postRequest}; a listener that reuses a slot from within {@link Listener#requestCompleted} must have
+     * read what it needs of the completed request first, since the same object may come back.
+     *
+     * @param opId the run-unique operation id
+     * @param opcode the operation (a constant of {@link WorkRequest})
+     * @param cookie the consumer's cookie
+     * @param flags the completion flags
+     * @param segAddress local segment addresses
+     * @param segLength local segment lengths in bytes
+     * @param remoteAddress the remote address (RDMA only)
+     * @param rkey the remote key (RDMA only)
+     * @return the work request, not yet posted
+     */
+    public WorkRequest requestSlot(long opId, int opcode, long cookie, int flags, long[] segAddress,
+            long[] segLength, long remoteAddress, int rkey) {
+        if (slots.length == 0) {
+            return new WorkRequest(opId, opcode, this, cookie, flags, segAddress, segLength, remoteAddress, rkey);
+        }
+        int k = slotNext;
+        slotNext = k + 1 == slots.length ? 0 : k + 1;
+        WorkRequest wr = slots[k];
+        if (wr != null && wr.inRung && wr.reported) {
+            ReliableTransport.firstUnfinished(this); // drops the finished requests at the head of the rung queue
+        }
+        if (wr != null && wr.reusable() && !hca.exploring()) {
+            wr.init(opId, opcode, cookie, flags, segAddress, segLength, remoteAddress, rkey);
+            return wr;
+        }
+        wr = new WorkRequest(opId, opcode, this, cookie, flags, segAddress, segLength, remoteAddress, rkey);
+        slots[k] = wr;
+        return wr;
     }
 
     /** Returns the name used in traces (the DAT endpoint's name). */

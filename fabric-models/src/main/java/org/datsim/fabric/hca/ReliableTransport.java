@@ -110,6 +110,7 @@ final class ReliableTransport implements AckTimer {
 
     /** A packet that is not the next expected: a duplicate (answered again if complete) or ahead of it (NAK). */
     private void outOfSequence(QueuePair qp, Packet p, WorkRequest wr) {
+        wr.qp.slotsUnsafe = true; // duplicates and NAKs name requests the requester may have finished
         int seq = wr.seq;
         if (seq < qp.rxSeq) {
             switch (p.kind) {
@@ -178,6 +179,7 @@ final class ReliableTransport implements AckTimer {
                 }
                 return;
             }
+            qp.slotsUnsafe = true; // an ACK was lost: it may still be somewhere
             o.transferred = o.length;
             completions.transportDone(o, WcStatus.SUCCESS);
         }
@@ -213,6 +215,7 @@ final class ReliableTransport implements AckTimer {
         WorkRequest w = qp.rung.peekFirst();
         while (w != null && w.done) {
             qp.rung.pollFirst();
+            w.inRung = false;
             w = qp.rung.peekFirst();
         }
         return w;
@@ -304,6 +307,7 @@ final class ReliableTransport implements AckTimer {
 
     /** Puts {@code first} and every later unfinished request of the queue pair back into its send queue. */
     private void requeueFrom(QueuePair qp, WorkRequest first) {
+        qp.slotsUnsafe = true; // copies of finished requests' packets may still be on their way
         qp.notStarted.clear();
         sendEngine.dropQueued(qp, first);
         boolean from = false;
@@ -320,6 +324,7 @@ final class ReliableTransport implements AckTimer {
     /** A NAK arrived: a sequence error (go back N), an RNR NAK (wait, then go back), or a fatal error. */
     void onNak(WorkRequest wr, int status) {
         QueuePair nakked = wr.qp;
+        nakked.slotsUnsafe = true;
         progress(nakked);
         if (status == NAK_SEQUENCE_ERROR) {
             // Something before the packet the responder refused was lost: go back to the first unfinished request.

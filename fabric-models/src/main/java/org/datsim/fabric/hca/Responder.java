@@ -217,6 +217,7 @@ final class Responder {
         WorkRequest recv = qp.takeReceive(); // own queue or the shared receive queue
         if (recv == null) {
             qp.rnrBlocked = wr;
+            wr.qp.slotsUnsafe = true; // the responder keeps naming the request
             if (trace.isEnabled()) {
                 trace.fire(TraceEvent.of(sim.now(), "rnr_nak", hostName).ep(qp.name).op(wr.opId)
                         .attr("reason", "no receive posted"));
@@ -270,10 +271,12 @@ final class Responder {
             WorkRequest taken = qp.active ? qp.takeReceive() : null; // own queue or the shared receive queue
             if (!qp.active) {
                 qp.dropping = wr;
+                wr.qp.slotsUnsafe = true; // the responder keeps naming the request
                 reply(qp, wr, Packet.NAK, WcStatus.REM_OP_ERR);
             } else if (taken == null) {
                 qp.dropping = wr;
                 qp.rnrBlocked = wr;
+                wr.qp.slotsUnsafe = true; // the responder keeps naming the request
                 if (trace.isEnabled()) {
                     trace.fire(TraceEvent.of(sim.now(), "rnr_nak", hostName).ep(qp.name).op(wr.opId)
                             .attr("reason", "no receive posted"));
@@ -286,6 +289,7 @@ final class Responder {
                     // A length error is an invalid request: NAK-Invalid Request, IBV_WC_REM_INV_REQ_ERR at the
                     // requester (DAT_DTO_ERR_REMOTE_RESPONDER), IBV_WC_LOC_LEN_ERR on the receive.
                     qp.dropping = wr;
+                    wr.qp.slotsUnsafe = true; // the responder keeps naming the request
                     recv.transferred = 0;
                     reply(qp, wr, Packet.NAK, WcStatus.REM_INV_REQ_ERR);
                     completions.failReceive(qp, recv, WcStatus.LOC_LEN_ERR);

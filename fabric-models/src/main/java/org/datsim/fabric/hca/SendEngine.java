@@ -109,18 +109,16 @@ final class SendEngine implements SendScheduler {
         kick();
     };
     // Allocation-free packet path: events about a packet carry its pool id.
-    private final EventHandler emitHandler = id -> emit(packet(id));
+    private final EventHandler emitHandler = id -> emit(packet(id), -1);
     /**
-     * The payload DMA reads in progress, one per message: each emits its packets one after another at the times
-     * computed when the engine took the message up, through one event at a time that schedules itself again for the
-     * next packet ({@link Simulator#scheduleAgainAt}, which keeps the order of the events as if every packet's had
-     * been scheduled then), instead of one pending event and one pooled packet per packet of the message. Indexed by
-     * the event's argument; free ones are listed in {@link #freeReads}.
+     * The payload DMA reads not in progress, for reuse. A read in progress, one per message, emits its packets one
+     * after another at the times computed when the engine took the message up, through one event at a time (the read
+     * is its handler) that schedules itself again for the next packet ({@link Simulator#scheduleAgainAt}, which
+     * keeps the order of the events as if every packet's had been scheduled then), instead of one pending event and
+     * one pooled packet per packet of the message.
      */
-    private DmaRead[] reads = new DmaRead[0];
-    private int[] freeReads = new int[0];
+    private DmaRead[] freeReads = new DmaRead[4];
     private int freeReadCount;
-    private final EventHandler emitNextHandler = this::emitNext;
     private final Slots<WorkRequest> doorbells = new Slots<>();
     private final EventHandler doorbellHandler = slot -> doorbell(doorbells.take(slot));
 
@@ -236,6 +234,7 @@ final class SendEngine implements SendScheduler {
             wr.seq = qp.nextSeq++; // the send engine takes requests up in doorbell order: so they go on the wire
         }
         qp.rung.addLast(wr);
+        wr.inRung = true;
         if (qp.paused) {
             return; // the retransmission after the RNR timer picks it up in doorbell order
         }
@@ -431,24 +430,27 @@ final class SendEngine implements SendScheduler {
         // a packet leaves once the request holding its first byte is in (cut through). Each packet is emitted then
         // by the message's one event (emitNext).
         t = Math.max(fetched + 2 * pcieLatency + c.readDelay, sendFree);
-        int r = takeRead(count);
-        DmaRead read = reads[r];
+        DmaRead read = takeRead(count);
+        long[] plan = read.plan;
         for (int i = 0; i < count; i++) {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
             t += caches.mttCostLocal(wr, off, len, wr.qp.name);
             t = readTimes(t, i == 0, wr, off, len);
-            read.times[i] = readEmit;
-            read.ready[i] = readReady;
-            read.tail[i] = readTail;
+            plan[3 * i] = readEmit;
+            plan[3 * i + 1] = readReady;
+            plan[3 * i + 2] = readTail;
             txWaiting += wireBytes(wr, kind, i, count, len); // counted from now, as emitAt counts
         }
         read.wr = wr;
+        wr.references++; // the read holds it until its last packet is emitted
         read.responder = wr.qp.peer;
+        read.dstHost = read.responder != null ? read.responder.hca.hostId : -1;
+        read.flow = wr.qp.flow;
         read.kind = kind;
         read.count = count;
         read.next = 0;
-        sim.scheduleAt(read.times[0], emitNextHandler, r);
+        sim.scheduleAt(plan[0], read, 0);
         // The payload DMA channel is busy until t: the engine takes the next work request just early enough for
         // that one's payload to follow without a gap (one WQE of lookahead), not earlier.
         long lookahead = wqeProcess + 4 * pcieLatency + 2 * c.readDelay + pcieRate.transmitTimePs(wqeBytes);
@@ -773,67 +775,69 @@ final class SendEngine implements SendScheduler {
         return wire;
     }
 
-    /** A message's payload DMA read: when each of its packets' reads finishes, and the next packet to emit. */
-    private static final class DmaRead {
-        long[] times = new long[16];
-        long[] ready = new long[16];
-        int[] tail = new int[16];
+    /**
+     * A message's payload DMA read, and the event that emits its packets: when each packet's read finishes, and the
+     * next packet to emit. What the packets need of the message and its queue pairs is copied here when the engine
+     * takes the message up, so that the event reads one object and its plan.
+     */
+    private final class DmaRead implements EventHandler {
+        /** Per packet, three entries: when its read finishes, when its last bit may leave (or -1), its tail bytes. */
+        long[] plan = new long[3 * 16];
         WorkRequest wr;
         QueuePair responder;
+        int dstHost;
+        int flow;
         int kind;
         int count;
         int next;
+
+        @Override
+        public void handle(long arg) {
+            emitNext(this);
+        }
     }
 
-    /** Takes a free payload DMA read with room for {@code count} packet times; returns its index. */
-    private int takeRead(int count) {
-        if (freeReadCount == 0) {
-            int n = reads.length;
-            reads = java.util.Arrays.copyOf(reads, Math.max(4, 2 * n));
-            freeReads = java.util.Arrays.copyOf(freeReads, reads.length);
-            for (int i = reads.length - 1; i >= n; i--) {
-                reads[i] = new DmaRead();
-                freeReads[freeReadCount++] = i;
-            }
+    /** Takes a free payload DMA read with room for {@code count} packets' plan. */
+    private DmaRead takeRead(int count) {
+        DmaRead read = freeReadCount == 0 ? new DmaRead() : freeReads[--freeReadCount];
+        if (read.plan.length < 3 * count) {
+            read.plan = new long[3 * Math.max(count, 2 * read.plan.length / 3)];
         }
-        int r = freeReads[--freeReadCount];
-        DmaRead read = reads[r];
-        if (read.times.length < count) {
-            int n = Math.max(count, 2 * read.times.length);
-            read.times = new long[n];
-            read.ready = new long[n];
-            read.tail = new int[n];
-        }
-        return r;
+        return read;
     }
 
     /**
      * The payload DMA read of a message's next packet has finished: the packet is created (as {@link #emitAt} would
      * have created it when the message was taken up) and emitted; the event comes again for the packet after it.
      */
-    private void emitNext(long r) {
-        DmaRead read = reads[(int) r];
+    private void emitNext(DmaRead read) {
         WorkRequest wr = read.wr;
         int i = read.next++;
         long off = (long) i * mtu;
         int len = (int) Math.min(mtu, wr.length - off);
         Packet p = c.pool.acquire().set(read.kind, hostId, -1, wireBytes(wr, read.kind, i, read.count, len), wr, i,
-                read.count, off,
-                0, wr.qp.flow);
+                read.count, off, 0, read.flow);
         p.endpoint = read.responder;
         p.length = len;
-        if (read.ready[i] >= 0) {
-            p.dataReadyPs = read.ready[i];
-            p.dataTailBytes = read.tail[i];
+        long[] plan = read.plan;
+        long ready = plan[3 * i + 1];
+        if (ready >= 0) {
+            p.dataReadyPs = ready;
+            p.dataTailBytes = (int) plan[3 * i + 2];
         }
+        int dstHost = read.dstHost;
         if (read.next < read.count) {
-            sim.scheduleAgainAt(read.times[read.next], emitNextHandler, r);
+            sim.scheduleAgainAt(plan[3 * read.next], read, 0);
         } else {
+            wr.references--;
             read.wr = null;
             read.responder = null;
-            freeReads[freeReadCount++] = (int) r;
+            if (freeReadCount == freeReads.length) {
+                freeReads = java.util.Arrays.copyOf(freeReads, 2 * freeReadCount);
+            }
+            freeReads[freeReadCount++] = read;
         }
-        emit(p);
+        emit(p, dstHost);
     }
 
     /** Whether a packet of this kind was counted in {@link #txWaiting} by {@link #emitAt}. */
@@ -856,7 +860,7 @@ final class SendEngine implements SendScheduler {
     /**
      * A packet's DMA read has finished: it takes its payload and leaves, unless its operation was flushed meanwhile.
      */
-    private void emit(Packet p) {
+    private void emit(Packet p, int dstHost) { // dstHost: the destination's host id if known, else -1
         WorkRequest wr = (WorkRequest) p.context;
         int kind = p.kind;
         if (wr.done && kind != Packet.READ_RESPONSE) {
@@ -864,7 +868,8 @@ final class SendEngine implements SendScheduler {
             p.release();
             return; // flushed while its DMA was in progress
         }
-        p.dstHost = kind == Packet.READ_RESPONSE ? wr.qp.hca.hostId : ((QueuePair) p.endpoint).hca.hostId;
+        p.dstHost = dstHost >= 0 ? dstHost
+                : kind == Packet.READ_RESPONSE ? wr.qp.hca.hostId : ((QueuePair) p.endpoint).hca.hostId;
         if (kind == Packet.SEND || kind == Packet.RDMA_WRITE) {
             payload.readPayload(p);
         } else if (kind == Packet.READ_RESPONSE) {

@@ -31,30 +31,32 @@ public final class WorkRequest implements PacketOperation {
     /** The bytes an atomic reads and writes at the responder and returns to the requester. */
     public static final int ATOMIC_BYTES = 8;
 
+    // What the poster wrote into the WQE: set when the request is created or its send-queue slot is reused
+    // (QueuePair#requestSlot), read-only otherwise.
     /** The run-unique operation id. */
-    public final long opId;
+    public long opId;
     /** The operation code (the constants of this class). */
-    public final int opcode;
+    public int opcode;
     /** The queue pair it was posted on. */
     public final QueuePair qp;
     /** A receive: the Send that filled it asked for a solicited event ({@link #SEND_SOLICITED}). */
     public boolean solicited;
     /** The consumer's cookie, returned in the completion. */
-    public final long cookie;
+    public long cookie;
     /** The consumer's completion flags of the post: the HCA does not read them (the provider does). */
-    public final int flags;
+    public int flags;
     /** What the HCA reads of the post's flags: {@link #SEND_FENCE}, {@link #SEND_SOLICITED} (set by the poster). */
     public int sendFlags;
     /** The local segments' host virtual addresses. */
-    public final long[] segAddress;
+    public long[] segAddress;
     /** The local segments' lengths in bytes. */
-    public final long[] segLength;
+    public long[] segLength;
     /** The sum of the local segments' lengths. */
-    public final long length;
+    public long length;
     /** The remote virtual address of an RDMA operation. */
-    public final long remoteAddress;
+    public long remoteAddress;
     /** The remote key (rmr_context) of an RDMA operation. */
-    public final int rkey;
+    public int rkey;
 
     /** An atomic's operand: the value added (Fetch and Add) or compared (Compare and Swap). */
     public long compareAdd;
@@ -83,6 +85,12 @@ public final class WorkRequest implements PacketOperation {
 
     int status = -1;
     boolean done;
+    /** Its completion has been handed to the queue pair's listener (set just before the call). */
+    boolean reported;
+    /** It is in its queue pair's {@link QueuePair#rung} queue. */
+    boolean inRung;
+    /** The packets (and the payload DMA read) that hold it as their context now. */
+    int references;
     /**
      * The order of this request's doorbell among its queue pair's (the engine's processing order); Long.MAX_VALUE
      * until it rings, which orders it after every request already rung.
@@ -161,9 +169,19 @@ public final class WorkRequest implements PacketOperation {
      */
     public WorkRequest(long opId, int opcode, QueuePair qp, long cookie, int flags, long[] segAddress,
             long[] segLength, long remoteAddress, int rkey) {
+        this.qp = qp;
+        init(opId, opcode, cookie, flags, segAddress, segLength, remoteAddress, rkey);
+    }
+
+    /**
+     * Sets every field as a new request's: what the poster gives, and the progress of an operation not yet posted.
+     * The constructor and {@link QueuePair#requestSlot} (a send-queue slot reused) call it, so a reused slot cannot
+     * keep anything of the request it held before.
+     */
+    void init(long opId, int opcode, long cookie, int flags, long[] segAddress, long[] segLength, long remoteAddress,
+            int rkey) {
         this.opId = opId;
         this.opcode = opcode;
-        this.qp = qp;
         this.cookie = cookie;
         this.flags = flags;
         this.segAddress = segAddress;
@@ -175,6 +193,69 @@ public final class WorkRequest implements PacketOperation {
         this.length = sum;
         this.remoteAddress = remoteAddress;
         this.rkey = rkey;
+        solicited = false;
+        sendFlags = 0;
+        compareAdd = 0;
+        swap = 0;
+        withImmediate = false;
+        immediate = 0;
+        bindTarget = null;
+        payloadFree = false;
+        status = -1;
+        done = false;
+        reported = false;
+        inRung = false;
+        references = 0;
+        ringOrder = Long.MAX_VALUE;
+        fenceTraced = false;
+        creditTraced = false;
+        readCounted = false;
+        transferred = 0;
+        rnrRetries = 0;
+        placed = 0;
+        remoteFailed = false;
+        postedPs = -1;
+        finishedPs = -1;
+        heldBehind = -1;
+        capturedBeforeRead = null;
+        capturedAt = null;
+        capturedBytes = null;
+        overtookRead = -1;
+        takenBy = null;
+        inlineData = null;
+        seq = -1;
+        started = false;
+        responses = 0;
+        gapAt = -1;
+        retransmits = 0;
+        txNext = 0;
+        txReadyPs = 0;
+        txReadPos = 0;
+        txReadIn = 0;
+        ccBase = -1;
+        readSnapshot = null;
+        atomicExecuted = false;
+        atomicOriginal = 0;
+    }
+
+    /**
+     * Whether nothing of the model refers to this request any more, so that its send-queue slot may hold a new one
+     * ({@link QueuePair#requestSlot}): its completion has been reported, no packet, payload read or queue of its
+     * queue pair holds it, and its queue pair never retransmitted, failed or was refused (after which responder
+     * state, duplicates and late answers may still name it: its slots are then never reused).
+     */
+    boolean reusable() {
+        return reported && references == 0 && !inRung && !qp.slotsUnsafe;
+    }
+
+    @Override
+    public void packetTaken() {
+        references++;
+    }
+
+    @Override
+    public void packetReleased() {
+        references--;
     }
 
     /** Returns the completion status (a {@link WcStatus}), or -1 while in progress. */

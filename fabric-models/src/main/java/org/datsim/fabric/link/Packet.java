@@ -160,6 +160,9 @@ public final class Packet {
         this.dstHost = dstHost;
         this.wireBytes = wireBytes;
         this.context = context;
+        if (context instanceof PacketOperation op) {
+            op.packetTaken();
+        }
         this.aux = null;
         this.endpoint = null;
         this.index = index;

@@ -40,4 +40,15 @@ public interface PacketOperation {
      * @return the sequence number
      */
     int sequence();
+
+    /**
+     * A packet took this operation as its context ({@link Packet#set}); {@link #packetReleased} follows when the
+     * packet goes back to its pool. The operation counts them to know when nothing refers to it any more.
+     */
+    default void packetTaken() {
+    }
+
+    /** A packet that took this operation as its context went back to its pool ({@link PacketPool}). */
+    default void packetReleased() {
+    }
 }

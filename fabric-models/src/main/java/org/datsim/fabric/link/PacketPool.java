@@ -85,6 +85,9 @@ public final class PacketPool {
             buffers[bufferCount++] = p.data;
             p.data = null;
         }
+        if (p.context instanceof PacketOperation op) {
+            op.packetReleased();
+        }
         p.context = null;
         p.aux = null;
         if (freeCount == free.length) {
