@@ -12,7 +12,7 @@ args=("$@")
 command -v dtest >/dev/null || { echo "run-dtest: dtest not found (Debian: apt-get install dapl2-utils libdapl-dev gcc make)" >&2; exit 2; }
 make -s -C "$root/provider"
 mkdir -p "$(dirname "$out")"
-"$root/datsim" serve "$root/provider/examples/two-hosts.json" --out "$out" --processes 2 --grace 20 &
+"$root/datsim" serve "$root/provider/examples/two-hosts.json" --provider "$root/provider/libdatsim.so" --out "$out" --processes 2 --grace 20 &
 serve=$!
 until [ -S "$out/datsim.sock" ]; do
   kill -0 "$serve" 2>/dev/null || { echo "run-dtest: datsim serve ended before it listened" >&2; exit 1; }

@@ -358,7 +358,8 @@ public final class BridgeServer {
         }
         BridgeProcess p = new BridgeProcess(program, w);
         processes.add(p);
-        message("pid " + p.pid() + ": another thread attached (" + p.name() + ") at " + SimTime.format(sim.now()));
+        message("pid " + p.pid() + ": another thread attached (" + p.name() + ") at " + SimTime.format(sim.now())
+                + transport(w));
         p.start(sim.now());
     }
 
@@ -380,6 +381,10 @@ public final class BridgeServer {
             w.room(4 + b.length).putInt(b.length).put(b);
         }
         w.send();
+    }
+
+    private static String transport(Wire w) {
+        return w.shared() ? ", through shared memory" : ", through the socket";
     }
 
     /** Reads the optional string (u32 length, UTF-8) that ends a handshake: "" when there is none. */
@@ -506,7 +511,7 @@ public final class BridgeServer {
             processes.add(p);
             attached++;
             message("pid " + pid + " attached to host " + hostName + " (" + Protocol.dotted(host.id()) + ") at "
-                    + SimTime.format(sim.now()));
+                    + SimTime.format(sim.now()) + transport(w));
             p.start(sim.now());
         }
     }

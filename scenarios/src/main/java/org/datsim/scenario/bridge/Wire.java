@@ -256,6 +256,9 @@ final class Wire implements AutoCloseable {
             }
             readable.selectedKeys().clear();
             readable.select(Math.max(1, Math.min(left / 1_000_000, 1000)));
+            if (Thread.currentThread().isInterrupted()) {
+                throw new java.io.InterruptedIOException("interrupted while waiting for the program");
+            }
             drainTokens();
             return true;
         } finally {
