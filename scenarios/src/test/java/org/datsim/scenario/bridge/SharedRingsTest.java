@@ -87,12 +87,12 @@ class SharedRingsTest {
     }
 
     /**
-     * The library sends {@code frames} frames in bursts of 64 (some sent one by one, some kept and flushed together,
-     * so writes wrap the 4 KiB ring and fill it); the server checks each frame's code, length and every byte, and
+     * The library sends {@code frames} frames in bursts (some sent one by one, some kept and flushed together, so
+     * writes wrap the 4 KiB ring and fill it); the server checks each frame's code, length and every byte, and
      * answers each burst with the sum of its lengths, which the library checks. Every wait is bounded (10 s), so a
      * lost wake-up fails the test instead of hanging it.
      */
-    private void hammer(int frames, long spinUs) throws Exception {
+    private void hammer(int frames, int burst, long spinUs) throws Exception {
         try (Pair p = pair(4096, spinUs)) {
             AtomicReference<Throwable> failed = new AtomicReference<>();
             Thread server = new Thread(() -> {
@@ -109,7 +109,7 @@ class SharedRingsTest {
                             }
                         }
                         sum += length(i);
-                        if (i % 64 == 63 || i == frames - 1) {
+                        if (i % burst == burst - 1 || i == frames - 1) {
                             p.srv.begin(i).putLong(sum);
                             p.srv.send();
                             sum = 0;
@@ -129,12 +129,12 @@ class SharedRingsTest {
                     b.put(at(i, j));
                 }
                 sum += length(i);
-                if ((i / 64) % 2 == 0) {
+                if ((i / burst) % 2 == 0) {
                     p.lib.send();
                 } else {
                     p.lib.end();
                 }
-                if (i % 64 == 63 || i == frames - 1) {
+                if (i % burst == burst - 1 || i == frames - 1) {
                     p.lib.flush();
                     assertTrue(p.lib.next(10_000_000_000L), "the answer to the burst ending at " + i);
                     assertEquals(i, p.lib.code());
@@ -153,13 +153,19 @@ class SharedRingsTest {
     @Test
     @Timeout(300)
     void aMillionFramesCrossTheRingsWithAShortSpinNoneLostNoneReordered() throws Exception {
-        hammer(Integer.getInteger("datsim.hammer.frames", 1_000_000), 3);
+        hammer(Integer.getInteger("datsim.hammer.frames", 1_000_000), 64, 3);
     }
 
     @Test
     @Timeout(300)
     void framesCrossTheRingsWhenNeitherSideSpinsEveryWaitSleepsAndIsWoken() throws Exception {
-        hammer(200_000, 0);
+        hammer(200_000, 64, 0);
+    }
+
+    @Test
+    @Timeout(300)
+    void fiftyThousandRoundTripsWithoutSpinEachSideSleepsAndIsWokenEveryTime() throws Exception {
+        hammer(50_000, 1, 0);
     }
 
     @Test
