@@ -49,7 +49,8 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--spin-us", paramLabel = "US", defaultValue = "50",
             description = "On a shared-memory connection, the longest the server and the library spin before they"
-                    + " sleep on the socket (default: ${DEFAULT-VALUE}; 0: never spin, the best on a loaded machine).")
+                    + " sleep on the socket (default: ${DEFAULT-VALUE}; 0: never spin, which costs less on a heavily"
+                    + " loaded machine).")
     int spinUs;
 
     @Option(names = "--record", paramLabel = "FILE",
