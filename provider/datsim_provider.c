@@ -18,7 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <time.h>
 #include "datsim_clock.h"
@@ -107,10 +110,194 @@ static int full_io(int write_it, void *p, size_t n) {
     return 0;
 }
 
+/*
+ * The shared-memory transport (docs/bridge.md, Protocol; org.datsim.scenario.bridge.SharedRings has the same
+ * layout): per connection, a file in /dev/shm (DATSIM_SHM_DIR overrides the directory) that this library creates
+ * and maps, and names in its handshake; the server maps it and deletes it. Two single-producer single-consumer byte
+ * rings, up (library to server) and down (server to library), carry exactly the bytes the socket would; the socket
+ * then carries only one-byte wake tokens, and its end of file. A side that finds nothing to read (or no room)
+ * spins for at most spin_us (halved after a spin that failed, down to an eighth; doubled back after one that
+ * succeeded), then sets its sleeping flag, makes a full fence, looks again and only then blocks in recv for a
+ * token. The other side publishes (a release store), makes a full fence, reads the flag and, if set, clears it
+ * and sends a token: each stores then loads the other's store across a full fence, so one of them sees the other's
+ * (Dekker) and no wake-up is lost.
+ */
+enum { SHM_MAGIC = 0x4d485344, SHM_VERSION = 1, SHM_HEADER = 4096, SHM_RING = 1 << 20 };
+enum { R_UP = 64, R_DOWN = 320, O_HEAD = 0, O_TAIL = 64, O_CSLEEP = 128, O_PSLEEP = 192 };
+typedef struct {
+    unsigned char *base; /* NULL: this connection uses the socket */
+    uint32_t size;
+    uint64_t up_head, down_tail; /* this side's own counters */
+    uint64_t budget_ns;
+} shm_conn;
+static __thread shm_conn sh;
+static uint64_t spin_ns; /* from the hello reply: datsim serve --spin-us */
+
+static inline uint64_t *ctl(unsigned ring, unsigned off) { return (uint64_t *) (sh.base + ring + off); }
+
+/* The real monotonic clock (the clock interposer, when preloaded, replaces clock_gettime with the simulated one). */
+typedef int (*clock_fn)(clockid_t, struct timespec *);
+static clock_fn real_clock;
+static int syscall_clock(clockid_t id, struct timespec *t) { return (int) syscall(SYS_clock_gettime, id, t); }
+static uint64_t real_now_ns(void) {
+    if (!real_clock) {
+        real_clock = (clock_fn) dlsym(RTLD_DEFAULT, "__clock_gettime");
+        if (!real_clock) real_clock = syscall_clock;
+    }
+    struct timespec t;
+    real_clock(CLOCK_MONOTONIC, &t);
+    return (uint64_t) t.tv_sec * 1000000000u + (uint64_t) t.tv_nsec;
+}
+
+static void wake_if(uint64_t *flag) {
+    uint64_t one = 1;
+    if (__atomic_load_n(flag, __ATOMIC_SEQ_CST)
+            && __atomic_compare_exchange_n(flag, &one, 0, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+        char t = 1; /* a full socket already holds tokens the server has not read: one is enough */
+        while (send(fd, &t, 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0 && errno == EINTR) {}
+    }
+}
+
+static int shm_ready(int for_room) {
+    if (for_room) return sh.up_head - __atomic_load_n(ctl(R_UP, O_TAIL), __ATOMIC_ACQUIRE) < sh.size;
+    return __atomic_load_n(ctl(R_DOWN, O_HEAD), __ATOMIC_ACQUIRE) != sh.down_tail;
+}
+
+/* Waits until the down ring has bytes (for_room 0) or the up ring has room: 0, or -1 when the server is gone. */
+static int shm_await(int for_room) {
+    if (sh.budget_ns) {
+        uint64_t t0 = real_now_ns();
+        for (unsigned i = 1;; i++) {
+            if (shm_ready(for_room)) {
+                sh.budget_ns = sh.budget_ns * 2 < spin_ns ? sh.budget_ns * 2 : spin_ns;
+                return 0;
+            }
+            if ((i & 15) == 0 && real_now_ns() - t0 >= sh.budget_ns) break;
+            if (i < 256) __builtin_ia32_pause();
+            else sched_yield();
+        }
+        sh.budget_ns = sh.budget_ns / 2 > spin_ns / 8 ? sh.budget_ns / 2 : spin_ns / 8;
+    }
+    uint64_t *flag = for_room ? ctl(R_UP, O_PSLEEP) : ctl(R_DOWN, O_CSLEEP);
+    __atomic_store_n(flag, 1, __ATOMIC_SEQ_CST);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    int rc = 0;
+    if (!shm_ready(for_room)) {
+        char b[256];
+        ssize_t k;
+        while ((k = recv(fd, b, sizeof b, 0)) < 0 && errno == EINTR) {}
+        if (k <= 0) rc = -1;
+    }
+    __atomic_store_n(flag, 0, __ATOMIC_SEQ_CST);
+    return rc;
+}
+
+static int shm_send(const void *p, size_t n) {
+    const unsigned char *c = p;
+    unsigned char *data = sh.base + SHM_HEADER;
+    while (n > 0) {
+        uint64_t room = sh.size - (sh.up_head - __atomic_load_n(ctl(R_UP, O_TAIL), __ATOMIC_ACQUIRE));
+        if (room == 0) {
+            if (shm_await(1)) return -1;
+            continue;
+        }
+        size_t k = n < room ? n : room;
+        size_t off = sh.up_head & (sh.size - 1), first = k < sh.size - off ? k : sh.size - off;
+        memcpy(data + off, c, first);
+        if (k > first) memcpy(data, c + first, k - first);
+        sh.up_head += k;
+        __atomic_store_n(ctl(R_UP, O_HEAD), sh.up_head, __ATOMIC_RELEASE);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        wake_if(ctl(R_UP, O_CSLEEP));
+        c += k;
+        n -= k;
+    }
+    return 0;
+}
+
+/* Receives at least one byte and at most cap from the down ring; -1 when the server is gone. */
+static ssize_t shm_recv(void *p, size_t cap) {
+    unsigned char *data = sh.base + SHM_HEADER + sh.size;
+    for (;;) {
+        uint64_t avail = __atomic_load_n(ctl(R_DOWN, O_HEAD), __ATOMIC_ACQUIRE) - sh.down_tail;
+        if (avail > sh.size) {
+            fprintf(stderr, "libdatsim: the shared ring's counters are corrupt\n");
+            return -1;
+        }
+        if (avail) {
+            size_t k = avail < cap ? avail : cap;
+            size_t off = sh.down_tail & (sh.size - 1), first = k < sh.size - off ? k : sh.size - off;
+            memcpy(p, data + off, first);
+            if (k > first) memcpy((unsigned char *) p + first, data, k - first);
+            sh.down_tail += k;
+            __atomic_store_n(ctl(R_DOWN, O_TAIL), sh.down_tail, __ATOMIC_RELEASE);
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+            wake_if(ctl(R_DOWN, O_PSLEEP));
+            return (ssize_t) k;
+        }
+        if (shm_await(0)) return -1;
+    }
+}
+
+/*
+ * Creates and maps a connection's rings file; returns its mapping (path filled in) or NULL after one message (the
+ * first time) saying the connection uses the socket (path then "").
+ */
+static unsigned char *shm_create(char *path, size_t cap) {
+    static int said;
+    static unsigned counter;
+    const char *dir = getenv("DATSIM_SHM_DIR");
+    if (!dir || !*dir) dir = "/dev/shm";
+    snprintf(path, cap, "%s/datsim-%d-%ld-%u", dir, (int) getpid(), (long) syscall(SYS_gettid),
+             __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
+    size_t len = SHM_HEADER + 2 * (size_t) SHM_RING;
+    unsigned char *m = MAP_FAILED;
+    int f = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (f >= 0 && ftruncate(f, (off_t) len) == 0) m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+    int err = errno;
+    if (f >= 0) close(f);
+    if (m == MAP_FAILED) {
+        if (f >= 0) unlink(path);
+        if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+            fprintf(stderr, "libdatsim: no shared memory (%s: %s): the bridge uses the socket (slower)\n", path,
+                    strerror(err));
+        path[0] = 0;
+        return NULL;
+    }
+    uint32_t h[3] = {SHM_MAGIC, SHM_VERSION, SHM_RING};
+    memcpy(m, h, sizeof h);
+    return m;
+}
+
+/* After the handshake's reply: uses the rings if the server mapped them, else unmaps them; deletes the file. */
+static void shm_start(unsigned char *m, const char *path, int accepted) {
+    if (!m) return;
+    unlink(path); /* the server deleted it already when it mapped it */
+    if (!accepted) {
+        munmap(m, SHM_HEADER + 2 * (size_t) SHM_RING);
+        return;
+    }
+    sh.base = m;
+    sh.size = SHM_RING;
+    sh.up_head = sh.down_tail = 0;
+    sh.budget_ns = spin_ns;
+}
+
+static void shm_end(void) {
+    if (sh.base) munmap(sh.base, SHM_HEADER + 2 * (size_t) sh.size);
+    sh.base = NULL;
+}
+
 static void lost(void) {
     fprintf(stderr, "libdatsim: the connection to datsim serve (%s) is closed\n", sock_path);
     if (fd >= 0) close(fd);
     fd = -1;
+    shm_end();
+}
+
+/* Sends bytes to the server: through the rings, or the socket. */
+static int xmit(const void *p, size_t n) {
+    return sh.base ? shm_send(p, n) : full_io(1, (void *) p, n);
 }
 
 /*
@@ -264,7 +451,7 @@ static int fill(size_t want) {
         rx.cap = c;
     }
     while (rx.n < want) {
-        ssize_t k = recv(fd, rx.b + rx.n, rx.cap - rx.n, 0);
+        ssize_t k = sh.base ? shm_recv(rx.b + rx.n, rx.cap - rx.n) : recv(fd, rx.b + rx.n, rx.cap - rx.n, 0);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) return -1;
         rx.n += (size_t) k;
@@ -278,7 +465,7 @@ static DAT_RETURN call(void) {
     if (fd < 0 && (!program_token || connect_thread())) return DAT_INTERNAL_ERROR;
     uint32_t len = out.n - 4;
     memcpy(out.b, &len, 4);
-    if (full_io(1, out.b, out.n)) { lost(); return DAT_INTERNAL_ERROR; }
+    if (xmit(out.b, out.n)) { lost(); return DAT_INTERNAL_ERROR; }
     for (;;) {
         uint32_t hdr[2];
         if (fill(8)) { lost(); return DAT_INTERNAL_ERROR; }
@@ -303,7 +490,7 @@ static DAT_RETURN call(void) {
             memcpy((void *) (uintptr_t) a, in.b + in_pos, n);
         } else {
             uint32_t h2[2] = {n + 4, P_MEMDATA};
-            if (full_io(1, h2, 8) || full_io(1, (void *) (uintptr_t) a, n)) { lost(); return DAT_INTERNAL_ERROR; }
+            if (xmit(h2, 8) || xmit((void *) (uintptr_t) a, n)) { lost(); return DAT_INTERNAL_ERROR; }
         }
     }
 }
@@ -340,6 +527,7 @@ static void set_addr(dsh *h, uint32_t ip) {
 static void thread_ends(void *v) {
     int s = (int) (intptr_t) v - 1;
     if (s >= 0) close(s);
+    shm_end(); /* the thread's own rings (thread-local storage is still there in a key's destructor) */
 }
 static void make_thread_key(void) { pthread_key_create(&thread_key, thread_ends); }
 
@@ -361,14 +549,23 @@ static int connect_thread(void) {
         fprintf(stderr, "libdatsim: a thread cannot reach datsim serve at %s: %s\n", sock_path, strerror(errno));
         return -1;
     }
-    uint32_t f[5] = {16, C_THREAD, 0, 0, program_token};
+    char path[256];
+    unsigned char *m = shm_create(path, sizeof path);
+    uint32_t plen = (uint32_t) strlen(path);
+    unsigned char f[24 + sizeof path];
+    uint32_t f0[5] = {20 + plen, C_THREAD, 0, 0, program_token};
+    memcpy(f, f0, 20);
+    memcpy(f + 20, &plen, 4);
+    memcpy(f + 24, path, plen);
     fd = s;
     uint32_t hdr[2];
     DAT_RETURN r = DAT_INTERNAL_ERROR;
-    if (full_io(1, f, sizeof f) == 0 && fill(8) == 0) {
+    uint32_t accepted = 0;
+    if (full_io(1, f, 24 + plen) == 0 && fill(8) == 0) {
         memcpy(hdr, rx.b + rx_start, 8);
         if (hdr[1] == S_REPLY && hdr[0] >= 16 && hdr[0] < 4096 && fill(4 + hdr[0]) == 0) {
             memcpy(&r, rx.b + rx_start + 16, 4);
+            if (hdr[0] >= 20) memcpy(&accepted, rx.b + rx_start + 20, 4);
             rx_start += 4 + hdr[0];
         }
     }
@@ -376,8 +573,10 @@ static int connect_thread(void) {
         fprintf(stderr, "libdatsim: datsim serve refused a thread of this program (0x%x)\n", r);
         close(s);
         fd = -1;
+        shm_start(m, path, 0);
         return -1;
     }
+    shm_start(m, path, accepted == 1);
     pthread_once(&thread_key_once, make_thread_key);
     pthread_setspecific(thread_key, (void *) (intptr_t) (s + 1));
     return 0;
@@ -403,19 +602,26 @@ static int connect_server(void) {
         fd = -1;
         return -1;
     }
+    char path[256];
+    unsigned char *m = shm_create(path, sizeof path);
     begin(C_HELLO);
     pstr(host_name);
     p32((uint32_t) getpid());
+    pstr(path);
     DAT_RETURN r = call();
     if (r != DAT_SUCCESS) {
         fprintf(stderr, "libdatsim: datsim serve refused host %s (0x%x); see its output\n", host_name, r);
         close(fd);
         fd = -1;
+        shm_start(m, path, 0);
         return -1;
     }
     my_ip = g32();
     uint32_t token = g32();
     cpu_scale_ppm = g64();
+    uint32_t accepted = g32();
+    spin_ns = (uint64_t) g32() * 1000;
+    shm_start(m, path, accepted == 1);
     program_token = token;
     shared_clock = (struct datsim_clock *) dlsym(RTLD_DEFAULT, "datsim_clock");
     if (shared_clock) shared_clock->scale_ppm = cpu_scale_ppm;
@@ -1078,4 +1284,5 @@ void DAT_API dat_provider_fini(const DAT_PROVIDER_INFO *info) {
     close_side();
     if (fd >= 0) close(fd);
     fd = -1;
+    shm_end();
 }

@@ -60,6 +60,10 @@ public final class BridgeServer {
     private Path recordFile;
     /** --cpu-scale in millionths: the simulated time a program's measured CPU time between calls counts for. */
     private long cpuScalePpm;
+    /** --spin-us: the longest either side of a shared-memory connection spins before it sleeps (microseconds). */
+    private int spinUs = DEFAULT_SPIN_US;
+    /** The default of {@link #spinUs(int)}. */
+    public static final int DEFAULT_SPIN_US = 50;
 
     /**
      * Prepares a server.
@@ -92,6 +96,19 @@ public final class BridgeServer {
             throw new IllegalArgumentException("cpu scale " + scale + " is not between 0 and 1000");
         }
         cpuScalePpm = Math.round(scale * 1_000_000);
+    }
+
+    /**
+     * Sets how long, at most, the server and the library spin on a shared-memory connection's rings before they
+     * sleep on its socket for a wake token (docs/bridge.md, Protocol); 0: they never spin.
+     *
+     * @param us microseconds, from 0 to 100000
+     */
+    public void spinUs(int us) {
+        if (us < 0 || us > 100_000) {
+            throw new IllegalArgumentException("spin of " + us + " us is not between 0 and 100000");
+        }
+        spinUs = us;
     }
 
     /**
@@ -319,21 +336,30 @@ public final class BridgeServer {
         ByteBuffer f = w.frame();
         f.getLong();
         int token = f.remaining() >= 4 ? f.getInt() : 0;
+        String shmPath = string(f);
         BridgeProcess program = token >= 1 && token <= processes.size() ? processes.get(token - 1) : null;
-        ByteBuffer r = w.begin(Protocol.S_REPLY);
-        r.putLong(sim.now());
         if (program == null || !program.isProgram() || program.closed()) {
+            ByteBuffer r = w.begin(Protocol.S_REPLY);
+            r.putLong(sim.now());
             message("refused a thread connection for program " + token + ": no such program attached");
             r.putInt(DatReturn.PROVIDER_NOT_FOUND);
             w.send();
             w.close();
+            deleteQuietly(shmPath);
             return;
         }
-        r.putInt(DatReturn.SUCCESS);
+        SharedRings rings = mapRings(w, shmPath, "a thread of pid " + program.pid());
+        ByteBuffer r = w.begin(Protocol.S_REPLY);
+        r.putLong(sim.now());
+        r.putInt(DatReturn.SUCCESS).putInt(rings != null ? 1 : 0).putInt(spinUs);
         w.send();
+        if (rings != null) {
+            w.useShared(rings, spinUs);
+        }
         BridgeProcess p = new BridgeProcess(program, w);
         processes.add(p);
-        message("pid " + p.pid() + ": another thread attached (" + p.name() + ") at " + SimTime.format(sim.now()));
+        message("pid " + p.pid() + ": another thread attached (" + p.name() + ") at " + SimTime.format(sim.now())
+                + transport(w));
         p.start(sim.now());
     }
 
@@ -355,6 +381,56 @@ public final class BridgeServer {
             w.room(4 + b.length).putInt(b.length).put(b);
         }
         w.send();
+    }
+
+    private static String transport(Wire w) {
+        return w.shared() ? ", through shared memory" : ", through the socket";
+    }
+
+    /** Reads the optional string (u32 length, UTF-8) that ends a handshake: "" when there is none. */
+    private static String string(ByteBuffer f) {
+        if (f.remaining() < 4) {
+            return "";
+        }
+        int n = f.getInt();
+        if (n <= 0 || n > 4096 || n > f.remaining()) {
+            return "";
+        }
+        byte[] b = new byte[n];
+        f.get(b);
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Maps the shared-memory rings a handshake named, or says in one message why this connection stays on the
+     * socket (null).
+     */
+    private SharedRings mapRings(Wire w, String path, String who) {
+        if (path.isEmpty()) {
+            return null;
+        }
+        try {
+            return SharedRings.map(Path.of(path), w.waker());
+        } catch (IOException | RuntimeException e) {
+            message("cannot map the shared memory of " + who + " (" + e.getMessage() + "): it uses the socket");
+            deleteQuietly(path);
+            return null;
+        }
+    }
+
+    private static void deleteQuietly(String path) {
+        if (path.isEmpty()) {
+            return;
+        }
+        try {
+            Path p = Path.of(path);
+            if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    && p.getFileName().toString().startsWith("datsim-")) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | RuntimeException e) {
+            // the library deletes its file too
+        }
     }
 
     private void acceptAll(ServerSocketChannel server) throws IOException {
@@ -394,6 +470,7 @@ public final class BridgeServer {
             byte[] name = new byte[Math.min(f.getInt(), 4096)];
             f.get(name);
             int pid = f.getInt();
+            String shmPath = string(f);
             String hostName = new String(name, StandardCharsets.UTF_8);
             DatHost host = fabric.provider().host(hostName);
             String refusal = null;
@@ -410,24 +487,31 @@ public final class BridgeServer {
                     }
                 }
             }
-            ByteBuffer r = w.begin(Protocol.S_REPLY);
-            r.putLong(sim.now());
             if (refusal != null) {
+                ByteBuffer r = w.begin(Protocol.S_REPLY);
+                r.putLong(sim.now());
                 message("refused pid " + pid + ": " + refusal);
                 r.putInt(DatReturn.PROVIDER_NOT_FOUND);
                 w.send();
                 w.close();
+                deleteQuietly(shmPath);
                 continue;
             }
+            SharedRings rings = mapRings(w, shmPath, "pid " + pid);
+            ByteBuffer r = w.begin(Protocol.S_REPLY);
+            r.putLong(sim.now());
             r.putInt(DatReturn.SUCCESS).putInt(Protocol.ipOf(host.id())).putInt(processes.size() + 1)
-                    .putLong(cpuScalePpm);
+                    .putLong(cpuScalePpm).putInt(rings != null ? 1 : 0).putInt(spinUs);
             w.send();
+            if (rings != null) {
+                w.useShared(rings, spinUs);
+            }
             BridgeProcess p = new BridgeProcess(this, w, host,  pid,
                     scenario.hostParams().getOrDefault(hostName, scenario.params()));
             processes.add(p);
             attached++;
             message("pid " + pid + " attached to host " + hostName + " (" + Protocol.dotted(host.id()) + ") at "
-                    + SimTime.format(sim.now()));
+                    + SimTime.format(sim.now()) + transport(w));
             p.start(sim.now());
         }
     }

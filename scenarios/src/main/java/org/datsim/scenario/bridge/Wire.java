@@ -9,8 +9,10 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 
 /**
- * One attached process's socket: frames in ({@link #next}) and out ({@link #begin} ... {@link #send}), with a
- * bounded wait for the next frame. Single-threaded: only the simulator's thread uses it.
+ * One attached process's connection: frames in ({@link #next}) and out ({@link #begin} ... {@link #send}), with a
+ * bounded wait for the next frame. The bytes go over the socket, or, once {@link #useShared} is called, through
+ * the shared-memory rings of {@link SharedRings} (the same bytes; the socket then carries wake tokens only).
+ * Single-threaded: only the simulator's thread uses it.
  */
 final class Wire implements AutoCloseable {
 
@@ -31,12 +33,52 @@ final class Wire implements AutoCloseable {
      * made the bridge slower (14,600 calls/s against 20,400 without), as they take the CPU the program needs.
      */
     private static final int SPINS = Integer.getInteger("datsim.bridge.spins", 0);
+    /** The shared-memory rings, or null while the bytes go over the socket. */
+    private SharedRings shm;
+    /** The longest a wait on the rings spins before it sleeps on the socket (ns; 0: never spins). */
+    private long spinNs;
+    /**
+     * The current spin budget: halved (down to an eighth of {@link #spinNs}) after a spin that ended in a sleep,
+     * doubled back after one that found its bytes, so that a side that mostly waits long does not burn the CPU
+     * its peer needs on a loaded machine.
+     */
+    private long budgetNs;
+    /** Spins with a pause instruction before it yields the CPU at each turn. */
+    private static final int YIELD_AFTER = 256;
+    private final ByteBuffer token = ByteBuffer.allocateDirect(1);
+    private final ByteBuffer tokens = ByteBuffer.allocateDirect(256);
 
     Wire(SocketChannel ch) throws IOException {
         this.ch = ch;
         ch.configureBlocking(false);
         this.readable = Selector.open();
         ch.register(readable, SelectionKey.OP_READ);
+    }
+
+    /**
+     * Moves the connection's bytes to shared-memory rings (after the handshake that named them, sent and read on
+     * the socket).
+     *
+     * @param rings the rings, mapped with {@link #waker} as their waker
+     * @param spinUs the longest a wait spins before it sleeps on the socket, in microseconds (0: never)
+     */
+    void useShared(SharedRings rings, long spinUs) {
+        shm = rings;
+        spinNs = spinUs * 1000;
+        budgetNs = spinNs;
+    }
+
+    /** Whether the connection's bytes go through shared memory. */
+    boolean shared() {
+        return shm != null;
+    }
+
+    /** Sends the other side one wake token on the socket (the waker of this connection's rings). */
+    SharedRings.Waker waker() {
+        return () -> {
+            token.clear();
+            ch.write(token); // a full socket already holds tokens the other side has not read: one is enough
+        };
     }
 
     /** Returns the code of the frame {@link #next} returned. */
@@ -89,12 +131,18 @@ final class Wire implements AutoCloseable {
                 rx.compact();
                 rxStart = 0;
             }
-            int n = ch.read(rx);
+            int n = shm != null ? shm.read(rx) : ch.read(rx);
             if (n < 0) {
                 throw new EOFException("closed");
             }
             if (n > 0) {
                 spins = 0;
+                continue;
+            }
+            if (shm != null) {
+                if (!awaitShared(false, timeoutNs == 0, deadline)) {
+                    return false;
+                }
                 continue;
             }
             if (spins++ < SPINS) {
@@ -151,11 +199,85 @@ final class Wire implements AutoCloseable {
         }
         tx.flip();
         while (tx.hasRemaining()) {
-            if (ch.write(tx) == 0) {
+            if (shm != null) {
+                if (shm.write(tx) == 0) {
+                    awaitShared(true, false, Long.MAX_VALUE); // a frame larger than the room: in pieces
+                }
+            } else if (ch.write(tx) == 0) {
                 Thread.onSpinWait();
             }
         }
         tx.clear();
+    }
+
+    /**
+     * Waits until the rings have bytes to read ({@code forRoom} false) or room to write: spins for the current
+     * budget, then sleeps on the socket for a wake token (the eventcount of {@link SharedRings}). The socket's end
+     * of file (the program died) ends any wait.
+     *
+     * @param poll only look (drain the tokens and see whether the socket closed), do not wait
+     * @param deadline System.nanoTime() past which to give up
+     * @return true when the rings may be ready (look again), false when the deadline passed or, polling, not ready
+     * @throws EOFException when the socket closed
+     */
+    private boolean awaitShared(boolean forRoom, boolean poll, long deadline) throws IOException {
+        if (poll) {
+            drainTokens();
+            return forRoom ? shm.writable() : shm.readable();
+        }
+        long now = System.nanoTime();
+        if (budgetNs > 0) {
+            long spinEnd = now + Math.min(budgetNs, Math.max(0, deadline - now));
+            for (int i = 1;; i++) {
+                if (forRoom ? shm.writable() : shm.readable()) {
+                    budgetNs = Math.min(spinNs, budgetNs * 2);
+                    return true;
+                }
+                if ((i & 15) == 0 && (now = System.nanoTime()) >= spinEnd) {
+                    break;
+                }
+                if (i < YIELD_AFTER) {
+                    Thread.onSpinWait();
+                } else {
+                    Thread.yield();
+                }
+            }
+            budgetNs = Math.max(spinNs / 8, budgetNs / 2);
+        }
+        shm.sleeping(forRoom);
+        try {
+            if (forRoom ? shm.writable() : shm.readable()) {
+                return true;
+            }
+            long left = deadline - now;
+            if (left <= 0) {
+                drainTokens(); // a closed socket is said even at a deadline
+                return false;
+            }
+            readable.selectedKeys().clear();
+            readable.select(Math.max(1, Math.min(left / 1_000_000, 1000)));
+            if (Thread.currentThread().isInterrupted()) {
+                throw new java.io.InterruptedIOException("interrupted while waiting for the program");
+            }
+            drainTokens();
+            return true;
+        } finally {
+            shm.awake(forRoom);
+        }
+    }
+
+    /** Reads the wake tokens the socket holds; a closed socket is an EOFException. */
+    private void drainTokens() throws IOException {
+        while (true) {
+            tokens.clear();
+            int n = ch.read(tokens);
+            if (n < 0) {
+                throw new EOFException("closed");
+            }
+            if (n < tokens.capacity()) {
+                return;
+            }
+        }
     }
 
     @Override

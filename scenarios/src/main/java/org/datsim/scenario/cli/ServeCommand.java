@@ -47,6 +47,12 @@ final class ServeCommand implements Callable<Integer> {
                     + " times F (default: ${DEFAULT-VALUE}: not at all, which keeps runs deterministic).")
     double cpuScale;
 
+    @Option(names = "--spin-us", paramLabel = "US", defaultValue = "50",
+            description = "On a shared-memory connection, the longest the server and the library spin before they"
+                    + " sleep on the socket (default: ${DEFAULT-VALUE}; 0: never spin, which costs less on a heavily"
+                    + " loaded machine).")
+    int spinUs;
+
     @Option(names = "--record", paramLabel = "FILE",
             description = "Write the calls each attached program made, with their arguments, as a scenario that"
                     + " datsim run replays.")
@@ -71,6 +77,10 @@ final class ServeCommand implements Callable<Integer> {
             err.println("datsim serve: --cpu-scale " + cpuScale + ": expected a factor from 0 to 1000");
             return DatsimCli.EXIT_INVALID;
         }
+        if (spinUs < 0 || spinUs > 100_000) {
+            err.println("datsim serve: --spin-us " + spinUs + ": expected microseconds from 0 to 100000");
+            return DatsimCli.EXIT_INVALID;
+        }
         if (!Files.isRegularFile(provider)) {
             err.println("datsim serve: no provider library at " + provider + " (build it with: make -C provider;"
                     + " it needs gcc and libdapl-dev)");
@@ -81,6 +91,7 @@ final class ServeCommand implements Callable<Integer> {
         Path sock = socket != null ? socket : dir.resolve("datsim.sock");
         BridgeServer server = new BridgeServer(s, sock, graceMs, processes, err);
         server.cpuScale(cpuScale);
+        server.spinUs(spinUs);
         if (record != null) {
             server.record(new com.fasterxml.jackson.databind.ObjectMapper().readTree(file.toFile()), record);
         }

@@ -129,11 +129,14 @@ class DaplIntegrationTest {
                 Files.readString(out.resolve("client.log")), serving.rc(), log.toString(), out);
     }
 
-    private static Process start(String prog, String host, List<String> args, Path out, Path log) throws Exception {
+    /** Environment variables the programs get besides the dat.conf and the host (a test's own). */
+    private final java.util.Map<String, String> env = new java.util.TreeMap<>();
+
+    private Process start(String prog, String host, List<String> args, Path out, Path log) throws Exception {
         return start(prog, "-P", host, args, out, log);
     }
 
-    private static Process start(String prog, String flag, String host, List<String> args, Path out, Path log)
+    private Process start(String prog, String flag, String host, List<String> args, Path out, Path log)
             throws Exception {
         List<String> cmd = new ArrayList<>(List.of("/usr/bin/" + prog));
         int first = flag.equals("-D") ? 2 : 0; // dapltest wants its -T TYPE first
@@ -143,6 +146,7 @@ class DaplIntegrationTest {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().put("DAT_OVERRIDE", out.resolve("dat.conf").toString());
         pb.environment().put("DATSIM_HOST", host); // dtest's client opens the provider name its server sends it
+        pb.environment().putAll(env);
         return pb.start();
     }
 
@@ -163,6 +167,36 @@ class DaplIntegrationTest {
         passed(r);
         assertTrue(r.server().contains("RDMA write buffer contains: client RDMA write data"), r.all());
         assertTrue(r.client().contains("RDMA write buffer contains: server RDMA write data"), r.all());
+    }
+
+    /**
+     * The transport does not change what is simulated: the same dapltest transaction test (a program that talks
+     * only through DAT, so its trace does not depend on wall time; dtest's TCP exchange makes its traces differ from
+     * run to run with either transport) through the shared-memory rings and through the socket (the library finds
+     * no shared-memory directory, says so once, and uses the socket) gives the same events.jsonl, but for the
+     * programs' buffer addresses and cookies (dapltest's cookies are pointers): their own virtual addresses, which
+     * address space randomisation changes from run to run.
+     */
+    @Test
+    void dapltestGivesTheSameTraceThroughSharedMemoryAndThroughTheSocket() throws Exception {
+        List<String> args = List.of("-T", "T", "-i", "10", "-t", "1", "-w", "2", "-V", "client", "SR", "4096", "1",
+                "server", "RW", "4096", "1", "server", "RR", "4096", "1");
+        Run shm = dapltest(args);
+        assertEquals(0, shm.clientRc(), shm.all());
+        assertTrue(shm.serve().contains("attached to host A (127.0.1.1) at 0ps, through shared memory"), shm.all());
+        assertTrue(shm.serve().contains("another thread attached (A/2) at ") && shm.serve().matches(
+                "(?s).*another thread attached \\(A/2\\) at [^\n]*, through shared memory\n.*"), shm.all());
+        env.put("DATSIM_SHM_DIR", dir.resolve("no-such-dir").toString());
+        Run sock = dapltest(args);
+        assertEquals(0, sock.clientRc(), sock.all());
+        assertTrue(sock.serve().contains("attached to host A (127.0.1.1) at 0ps, through the socket"), sock.all());
+        assertTrue(sock.client().contains("libdatsim: no shared memory (" + dir.resolve("no-such-dir")), sock.all());
+        assertTrue(sock.client().contains("the bridge uses the socket (slower)"), sock.all());
+        String pointers = "\"(address|cookie)\":\\d+";
+        String a = Files.readString(shm.out().resolve("events.jsonl")).replaceAll(pointers, "");
+        String b = Files.readString(sock.out().resolve("events.jsonl")).replaceAll(pointers, "");
+        assertTrue(a.contains("\"opcode\":\"rdma_read\""), "a trace with transfers");
+        assertEquals(a, b, "the same trace through either transport");
     }
 
     @Test
