@@ -138,48 +138,49 @@ public final class Port {
 
     /**
      * A FIFO of packets whose first {@code ready} entries are known to be eligible (their ready time has passed).
-     * Each entry's ready time and wire bytes are kept beside it, so that looking at the queue touches no packet.
+     * Each entry's ready time and wire bytes are kept beside it, interleaved in one array ({@code m[2j]}, {@code
+     * m[2j + 1]}), so that looking at the queue touches no packet and one line of that array per four entries; the
+     * mask is kept in the ring so that looking at ready times does not touch the packet array either.
      */
     private static final class Ring {
         private Packet[] a = new Packet[16];
-        private long[] at = new long[16];
-        private int[] wire = new int[16];
+        private long[] m = new long[32];
+        private int mask = 15;
         private int head;
         int size;
         int ready;
 
         void add(Packet p, long readyPs) {
-            if (size == a.length) {
+            if (size > mask) {
                 int n = 2 * size;
                 Packet[] b = new Packet[n];
-                long[] t = new long[n];
-                int[] w = new int[n];
+                long[] t = new long[2 * n];
                 for (int i = 0; i < size; i++) {
-                    int j = (head + i) & (size - 1);
+                    int j = (head + i) & mask;
                     b[i] = a[j];
-                    t[i] = at[j];
-                    w[i] = wire[j];
+                    t[2 * i] = m[2 * j];
+                    t[2 * i + 1] = m[2 * j + 1];
                 }
                 a = b;
-                at = t;
-                wire = w;
+                m = t;
+                mask = n - 1;
                 head = 0;
             }
-            int j = (head + size) & (a.length - 1);
+            int j = (head + size) & mask;
             a[j] = p;
-            at[j] = readyPs;
-            wire[j] = p.wireBytes;
+            m[2 * j] = readyPs;
+            m[2 * j + 1] = p.wireBytes;
             size++;
         }
 
         void addFirst(Packet p, long readyPs) {
             add(p, readyPs); // makes room; then moves it to the front
-            int tail = (head + size - 1) & (a.length - 1);
+            int tail = (head + size - 1) & mask;
             a[tail] = null;
-            head = (head - 1) & (a.length - 1);
+            head = (head - 1) & mask;
             a[head] = p;
-            at[head] = readyPs;
-            wire[head] = p.wireBytes;
+            m[2 * head] = readyPs;
+            m[2 * head + 1] = p.wireBytes;
         }
 
         Packet first() {
@@ -189,7 +190,7 @@ public final class Port {
         Packet pollReady() {
             Packet p = a[head];
             a[head] = null;
-            head = (head + 1) & (a.length - 1);
+            head = (head + 1) & mask;
             size--;
             ready--;
             return p;
@@ -208,17 +209,17 @@ public final class Port {
 
         /** The ready time of the first entry not yet known eligible (hasPending). */
         long pendingAt() {
-            return at[(head + ready) & (a.length - 1)];
+            return m[2 * ((head + ready) & mask)];
         }
 
         /** The wire bytes of the first entry not yet known eligible (hasPending). */
         int pendingWire() {
-            return wire[(head + ready) & (a.length - 1)];
+            return (int) m[2 * ((head + ready) & mask) + 1];
         }
 
         /** The first entry not yet known eligible (hasPending). */
         Packet pending() {
-            return a[(head + ready) & (a.length - 1)];
+            return a[(head + ready) & mask];
         }
     }
 
