@@ -22,7 +22,7 @@ import org.datsim.core.trace.TraceSource;
  * <p>Traced as they happen ({@link #setTrace}): every PFC pause and resume of the port ({@link #PFC}) and, for a
  * switch's output port, every change of the bytes queued ({@link #PORT_QUEUE}).
  */
-public final class Port {
+public final class Port implements EventHandler {
 
     /**
      * The trace kind of a PFC pause or resume taking effect at a port, traced on the port's node (a switch's name or
@@ -62,20 +62,24 @@ public final class Port {
     private final long propagationPs;
     /** The data class: packets in FIFO order, each eligible from its ready time. */
     private final Ring queue = new Ring();
+    /** The argument of the port's own events ({@link #handle}): its decision event. */
+    private static final long SERVICE = 0;
+    /** The argument of the port's own events ({@link #handle}): the arrival of the first packet in flight. */
+    private static final long ARRIVE = 1;
     /** The port's one pending decision event: the end of the packet on the wire, or a queued packet's eligibility. */
-    private final EventHandler service = a -> {
-        serviceEvent = 0;
-        serviceAtPs = Long.MAX_VALUE;
-        pump();
-    };
     private long serviceEvent;
     private long serviceAtPs = Long.MAX_VALUE;
-    private final EventHandler arrive = this::arrive;
     /** The packets on their way to the peer, in order of arrival, linked by {@link Packet#nextInFlight}. */
     private Packet inFlightHead;
     private Packet inFlightTail;
     private long arriveEvent;
-    private final PortCounters counters = new PortCounters();
+    private final PortCounters counters = new PortCounters(this);
+    // The counters a decision updates, kept here (beside the state it touches) rather than in PortCounters, which
+    // reads them from here
+    long sentPackets;
+    long sentBytes;
+    int maxQueuePackets;
+    long maxQueueBytes;
     /** Wakes a port stalled for credit when returned credit arrives. */
     private final EventHandler creditWake = this::creditWake;
     // Credit on its way back, in arrival order (a ring of (arrival time, bytes)): absorbed when the port looks at its
@@ -446,11 +450,11 @@ public final class Port {
         if (traceQueue) {
             traceQueue();
         }
-        if (queue.ready > counters.maxQueuePackets) {
-            counters.maxQueuePackets = queue.ready;
+        if (queue.ready > maxQueuePackets) {
+            maxQueuePackets = queue.ready;
         }
-        if (queuedBytes > counters.maxQueueBytes) {
-            counters.maxQueueBytes = queuedBytes;
+        if (queuedBytes > maxQueueBytes) {
+            maxQueueBytes = queuedBytes;
         }
     }
 
@@ -604,7 +608,7 @@ public final class Port {
             sim.cancel(serviceEvent);
         }
         serviceAtPs = at;
-        serviceEvent = sim.scheduleAt(at, service, 0);
+        serviceEvent = sim.scheduleAt(at, this, SERVICE);
     }
 
     private void start(Packet packet, long now) {
@@ -633,8 +637,8 @@ public final class Port {
         }
         startedBytes += packet.wireBytes;
         busyPs += end - now;
-        counters.packets++;
-        counters.bytes += packet.wireBytes;
+        sentPackets++;
+        sentBytes += packet.wireBytes;
         sendingOldTail = packet.tailPs;
         packet.tailPs = end + propagationPs;
         sendingPrevTail = inFlightTail;
@@ -644,7 +648,7 @@ public final class Port {
             inFlightTail.nextInFlight = packet;
         }
         inFlightTail = packet;
-        arriveEvent = sim.scheduleAt(headDelivery ? now + propagationPs : end + propagationPs, arrive, 0);
+        arriveEvent = sim.scheduleAt(headDelivery ? now + propagationPs : end + propagationPs, this, ARRIVE);
         if (listener != null) {
             listener.onTransmit(packet, true);
         }
@@ -672,8 +676,8 @@ public final class Port {
         }
         startedBytes -= sendingWire;
         busyPs -= sendingEndPs - sendingStartPs;
-        counters.packets--;
-        counters.bytes -= sendingWire;
+        sentPackets--;
+        sentBytes -= sendingWire;
         if (flowControl == FlowControl.IB_CREDITS) {
             credits += sendingWire;
         }
@@ -732,7 +736,25 @@ public final class Port {
         }
     }
 
-    private void arrive(long unused) {
+    /**
+     * The port's own events, scheduled with itself as the handler (no handler object of their own, one cache line
+     * less per event): its decision ({@code arg} 0) and the arrival of the first packet in flight at the peer (1).
+     * Called by the simulator only.
+     *
+     * @param arg which of the two
+     */
+    @Override
+    public void handle(long arg) {
+        if (arg == SERVICE) {
+            serviceEvent = 0;
+            serviceAtPs = Long.MAX_VALUE;
+            pump();
+        } else {
+            arrive();
+        }
+    }
+
+    private void arrive() {
         // Every packet has the same propagation delay, so arrivals leave in FIFO order.
         lastDeliveryPs = sim.now();
         Packet p = inFlightHead;
@@ -816,12 +838,12 @@ public final class Port {
 
     /** Returns the packets fully transmitted so far. */
     public long packetsSent() {
-        return sending != null && sendingEndPs > sim.now() ? counters.packets - 1 : counters.packets;
+        return sending != null && sendingEndPs > sim.now() ? sentPackets - 1 : sentPackets;
     }
 
     /** Returns the wire bytes fully transmitted so far. */
     public long bytesSent() {
-        return sending != null && sendingEndPs > sim.now() ? counters.bytes - sendingWire : counters.bytes;
+        return sending != null && sendingEndPs > sim.now() ? sentBytes - sendingWire : sentBytes;
     }
 
     /** Returns the picoseconds the port has spent transmitting (or committed to). */
