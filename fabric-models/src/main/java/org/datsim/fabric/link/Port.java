@@ -82,10 +82,11 @@ public final class Port implements EventHandler {
     long maxQueueBytes;
     /** Wakes a port stalled for credit when returned credit arrives. */
     private final EventHandler creditWake = this::creditWake;
-    // Credit on its way back, in arrival order (a ring of (arrival time, bytes)): absorbed when the port looks at its
-    // credit, so returning credit costs an event only when the port is stalled waiting for it.
-    private long[] returnAt = new long[16];
-    private long[] returnBytes = new long[16];
+    // Credit on its way back, in arrival order (a ring of (arrival time, bytes), interleaved in one array: entry j at
+    // returns[2j] and returns[2j + 1]): absorbed when the port looks at its credit, so returning credit costs an event
+    // only when the port is stalled waiting for it.
+    private long[] returns = new long[32];
+    private int returnMask = 15;
     private int returnHead;
     private int returnCount;
     private boolean wakeScheduled;
@@ -348,20 +349,21 @@ public final class Port implements EventHandler {
      */
     public void returnCredit(long bytes, long delayPs) {
         long at = sim.now() + delayPs;
-        if (returnCount == returnAt.length) {
-            long[] t = new long[2 * returnCount];
-            long[] b = new long[2 * returnCount];
+        long[] r = returns;
+        if (returnCount > returnMask) {
+            long[] t = new long[4 * returnCount];
             for (int i = 0; i < returnCount; i++) {
-                t[i] = returnAt[(returnHead + i) % returnCount];
-                b[i] = returnBytes[(returnHead + i) % returnCount];
+                int j = (returnHead + i) & returnMask;
+                t[2 * i] = r[2 * j];
+                t[2 * i + 1] = r[2 * j + 1];
             }
-            returnAt = t;
-            returnBytes = b;
+            returns = r = t;
+            returnMask = 2 * returnCount - 1;
             returnHead = 0;
         }
-        int slot = (returnHead + returnCount) % returnAt.length;
-        returnAt[slot] = at;
-        returnBytes[slot] = bytes;
+        int slot = (returnHead + returnCount) & returnMask;
+        r[2 * slot] = at;
+        r[2 * slot + 1] = bytes;
         returnCount++;
         if (stallSince >= 0 && !wakeScheduled) {
             wakeScheduled = true;
@@ -372,9 +374,10 @@ public final class Port implements EventHandler {
     /** Takes every returned credit that has arrived by now. */
     private void absorbCredit() {
         long now = sim.now();
-        while (returnCount > 0 && returnAt[returnHead] <= now) {
-            credits += returnBytes[returnHead];
-            returnHead = (returnHead + 1) % returnAt.length;
+        long[] r = returns;
+        while (returnCount > 0 && r[2 * returnHead] <= now) {
+            credits += r[2 * returnHead + 1];
+            returnHead = (returnHead + 1) & returnMask;
             returnCount--;
         }
     }
@@ -526,7 +529,7 @@ public final class Port implements EventHandler {
             }
             if (flowControl == FlowControl.IB_CREDITS && returnCount > 0 && !wakeScheduled) {
                 wakeScheduled = true;
-                sim.scheduleAt(returnAt[returnHead], creditWake, 0);
+                sim.scheduleAt(returns[2 * returnHead], creditWake, 0);
             }
             return;
         }
@@ -866,7 +869,7 @@ public final class Port implements EventHandler {
     public long credits() {
         long c = credits;
         for (int i = 0; i < returnCount; i++) {
-            c += returnBytes[(returnHead + i) % returnAt.length];
+            c += returns[2 * ((returnHead + i) & returnMask) + 1];
         }
         return c;
     }
