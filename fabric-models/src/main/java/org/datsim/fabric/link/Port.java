@@ -22,7 +22,7 @@ import org.datsim.core.trace.TraceSource;
  * <p>Traced as they happen ({@link #setTrace}): every PFC pause and resume of the port ({@link #PFC}) and, for a
  * switch's output port, every change of the bytes queued ({@link #PORT_QUEUE}).
  */
-public final class Port implements EventHandler {
+public final class Port extends PacketRing implements EventHandler {
 
     /**
      * The trace kind of a PFC pause or resume taking effect at a port, traced on the port's node (a switch's name or
@@ -60,8 +60,12 @@ public final class Port implements EventHandler {
     private final Simulator sim;
     private final DataRate rate;
     private final long propagationPs;
-    /** The data class: packets in FIFO order, each eligible from its ready time. */
-    private final Ring queue = new Ring();
+    /**
+     * The data class: packets in FIFO order, each eligible from its ready time. It is this port itself (its
+     * superclass's fields): a decision looks at the queue's head, size and arrays in the port's own first cache line
+     * instead of one more object's.
+     */
+    private final PacketRing queue = this;
     /** The argument of the port's own events ({@link #handle}): its decision event. */
     private static final long SERVICE = 0;
     /** The argument of the port's own events ({@link #handle}): the arrival of the first packet in flight. */
@@ -133,100 +137,13 @@ public final class Port implements EventHandler {
      * ACKs, NAKs and CNPs in a traffic class of their own, served first and not paused by PFC (null: one FIFO for
      * every packet, the default).
      */
-    private Ring control;
+    private PacketRing control;
     /** Where pause, resume and queue changes are traced (null: nowhere), and the node named as the events' host. */
     private TraceSource<TraceEvent> trace;
     private String traceNode;
     private boolean traceQueue;
     /** The bytes queued when last traced. */
     private long tracedQueue;
-
-    /**
-     * A FIFO of packets whose first {@code ready} entries are known to be eligible (their ready time has passed).
-     * Each entry's ready time and wire bytes are kept beside it, interleaved in one array ({@code m[2j]}, {@code
-     * m[2j + 1]}), so that looking at the queue touches no packet and one line of that array per four entries; the
-     * mask is kept in the ring so that looking at ready times does not touch the packet array either.
-     */
-    private static final class Ring {
-        private Packet[] a = new Packet[16];
-        private long[] m = new long[32];
-        private int mask = 15;
-        private int head;
-        int size;
-        int ready;
-
-        void add(Packet p, long readyPs) {
-            if (size > mask) {
-                int n = 2 * size;
-                Packet[] b = new Packet[n];
-                long[] t = new long[2 * n];
-                for (int i = 0; i < size; i++) {
-                    int j = (head + i) & mask;
-                    b[i] = a[j];
-                    t[2 * i] = m[2 * j];
-                    t[2 * i + 1] = m[2 * j + 1];
-                }
-                a = b;
-                m = t;
-                mask = n - 1;
-                head = 0;
-            }
-            int j = (head + size) & mask;
-            a[j] = p;
-            m[2 * j] = readyPs;
-            m[2 * j + 1] = p.wireBytes;
-            size++;
-        }
-
-        void addFirst(Packet p, long readyPs) {
-            add(p, readyPs); // makes room; then moves it to the front
-            int tail = (head + size - 1) & mask;
-            a[tail] = null;
-            head = (head - 1) & mask;
-            a[head] = p;
-            m[2 * head] = readyPs;
-            m[2 * head + 1] = p.wireBytes;
-        }
-
-        Packet first() {
-            return a[head];
-        }
-
-        Packet pollReady() {
-            Packet p = a[head];
-            a[head] = null;
-            head = (head + 1) & mask;
-            size--;
-            ready--;
-            return p;
-        }
-
-        /** Takes the first entry, which is not yet eligible (ready is 0). */
-        Packet pollPending() {
-            ready++;
-            return pollReady();
-        }
-
-        /** Whether an entry is not yet known eligible. */
-        boolean hasPending() {
-            return ready < size;
-        }
-
-        /** The ready time of the first entry not yet known eligible (hasPending). */
-        long pendingAt() {
-            return m[2 * ((head + ready) & mask)];
-        }
-
-        /** The wire bytes of the first entry not yet known eligible (hasPending). */
-        int pendingWire() {
-            return (int) m[2 * ((head + ready) & mask) + 1];
-        }
-
-        /** The first entry not yet known eligible (hasPending). */
-        Packet pending() {
-            return a[(head + ready) & mask];
-        }
-    }
 
     /**
      * Creates a port.
@@ -392,7 +309,7 @@ public final class Port implements EventHandler {
      * data, and not paused by PFC, which pauses the data class only (HPCC's ACK_HIGH_PRIO 1). Call before the run.
      */
     public void prioritiseControl() {
-        control = new Ring();
+        control = new PacketRing();
     }
 
     /**
@@ -420,7 +337,7 @@ public final class Port implements EventHandler {
         pump();
     }
 
-    private Ring ring(Packet p) {
+    private PacketRing ring(Packet p) {
         int k = p.kind;
         return control != null && (k == Packet.ACK || k == Packet.NAK || k == Packet.CNP) ? control : queue;
     }
@@ -431,12 +348,12 @@ public final class Port implements EventHandler {
 
     /** Marks the queued packets whose eligibility time has come as eligible (FIFO: a prefix of each class). */
     private void advance(long now) {
-        Ring q = queue;
+        PacketRing q = queue;
         while (q.hasPending() && q.pendingAt() <= now) {
             queuedBytes += q.pendingWire();
             q.ready++;
         }
-        Ring c = control;
+        PacketRing c = control;
         if (c != null) {
             while (c.hasPending() && c.pendingAt() <= now) {
                 queuedBytes += c.pendingWire();
@@ -507,7 +424,7 @@ public final class Port implements EventHandler {
         if (sending != null) {
             return;
         }
-        Ring c = control;
+        PacketRing c = control;
         if (c != null && c.ready > 0 && flowControl != FlowControl.IB_CREDITS) {
             Packet p = c.pollReady();
             queuedBytes -= p.wireBytes;
@@ -572,12 +489,12 @@ public final class Port implements EventHandler {
             }
             return;
         }
-        Ring q = queue.hasPending() ? queue : null;
-        Ring c = control != null && control.hasPending() ? control : null;
+        PacketRing q = queue.hasPending() ? queue : null;
+        PacketRing c = control != null && control.hasPending() ? control : null;
         if (q == null && c == null) {
             return;
         }
-        Ring first = q == null ? c : c == null ? q : c.pendingAt() < q.pendingAt() ? c : q;
+        PacketRing first = q == null ? c : c == null ? q : c.pendingAt() < q.pendingAt() ? c : q;
         long at = first.pendingAt();
         if (queue.ready == 0 && (control == null || control.ready == 0) && queue.size + (control != null
                 ? control.size : 0) == 1 && listener == null && flowControl != FlowControl.IB_CREDITS
