@@ -619,17 +619,23 @@ public final class Port extends PacketRing implements EventHandler {
      * Reports the departure of a packet whose departure this port deferred ({@link Ingress#departureDeferred}) if
      * it has left by now.
      *
-     * @return true if the departure is still to come and still deferred (settle again later), false otherwise
+     * @return when the departure is to come if it is still to come and still deferred (settle again then, not
+     *     before), or -1 otherwise
      */
-    public boolean settleDeparture() {
+    public long settleDeparture() {
         if (sending == null || !sendingLazy) {
-            return false;
+            return -1;
         }
         if (sendingEndPs <= sim.now()) {
             finish();
-            return false;
+            return -1;
         }
-        return true;
+        return sendingEndPs;
+    }
+
+    /** Returns the end of the packet on the wire (when its departure is deferred, when it is due), ps. */
+    public long sendingEndPs() {
+        return sendingEndPs;
     }
 
     /** Makes the departure of the packet on the wire, if deferred, an event at its instant (the owner needs it). */
