@@ -38,20 +38,50 @@ public final class Packet {
     private static final String[] KIND_NAMES = {"cm", "send", "rdma_write", "read_request", "read_response", "ack",
         "nak", "atomic", "atomic_ack", "cnp"};
 
+    // The fields a switch and a port read as a packet passes come first, in the order the JVM lays them out (longs,
+    // then ints, then booleans, then references: nextInFlight first of those), so that they share as few cache lines
+    // as they can.
+    /**
+     * The next packet on the same link, towards the same node, while this one is on its way ({@link Port}'s
+     * in-flight list); null otherwise. Linked through the packets, which the arrival reads anyway, rather than kept
+     * in an array of the port's, whose entry would be one more cache miss per packet and hop.
+     */
+    Packet nextInFlight;
+    /** When the packet's last bit arrives at the node holding it, in picoseconds (cut-through forwarding). */
+    long tailPs;
+    /**
+     * For a packet an HCA streams out while its payload is still being read: when its last payload bytes have been
+     * read (picoseconds), or 0; its last bit leaves no earlier than that plus the wire time of
+     * {@link #dataTailBytes}.
+     */
+    public long dataReadyPs;
+    /** The packet kind, one of the constants of this class. */
+    public int kind;
+    /** The id of the destination host. */
+    public int dstHost;
+    /** The bytes this packet occupies on the wire, headers included. */
+    public int wireBytes;
+    /** The flow hash switches use to choose among equal-cost paths (the same for every packet of a flow). */
+    public int flow;
+    /** The index of the switch port the packet arrived on (set by the switch that holds it). */
+    int inPort;
+    /** In-band telemetry: the hop records filled so far (0 when the packet is {@linkplain #set set}). */
+    public int intHops;
+    /** The payload bytes of the packet that become readable at {@link #dataReadyPs}. */
+    public int dataTailBytes;
+    /**
+     * Congestion Experienced: a switch egress marked this packet (ECN CE, RED at {@code ecn.kmin}/{@code ecn.kmax});
+     * false when the packet is {@linkplain #set set}. On an ACK, which switches do not mark, the receiver's echo of
+     * the acknowledged data packet's mark (ECN-Echo, for DCTCP).
+     */
+    public boolean ecn;
     /** The pool this packet belongs to. */
     final PacketPool pool;
     /** This packet's slot in its pool: pass it as an event's {@code long} argument and look it up again. */
     public final int id;
     boolean free;
-
-    /** The packet kind, one of the constants of this class. */
-    public int kind;
-    /** The id of the destination host. */
-    public int dstHost;
     /** The id of the source host. */
     public int srcHost;
-    /** The bytes this packet occupies on the wire, headers included. */
-    public int wireBytes;
     /** The transport's context (the work request, the CM message, ...). */
     public Object context;
     /** A second transport context (for example the receive a Send's payload is placed into), or null. */
@@ -80,37 +110,8 @@ public final class Packet {
     public long offset;
     /** A status for NAKs (a DAT DTO completion status), otherwise 0. */
     public int status;
-    /** The flow hash switches use to choose among equal-cost paths (the same for every packet of a flow). */
-    public int flow;
-    /** The index of the switch port the packet arrived on (set by the switch that holds it). */
-    int inPort;
-    /**
-     * For a packet an HCA streams out while its payload is still being read: when its last payload bytes have been
-     * read (picoseconds), or 0; its last bit leaves no earlier than that plus the wire time of
-     * {@link #dataTailBytes}.
-     */
-    public long dataReadyPs;
-    /** The payload bytes of the packet that become readable at {@link #dataReadyPs}. */
-    public int dataTailBytes;
-    /** When the packet's last bit arrives at the node holding it, in picoseconds (cut-through forwarding). */
-    long tailPs;
-    /**
-     * The next packet on the same link, towards the same node, while this one is on its way ({@link Port}'s
-     * in-flight list); null otherwise. Linked through the packets, which the arrival reads anyway, rather than kept
-     * in an array of the port's, whose entry would be one more cache miss per packet and hop.
-     */
-    Packet nextInFlight;
-    /**
-     * Congestion Experienced: a switch egress marked this packet (ECN CE, RED at {@code ecn.kmin}/{@code ecn.kmax});
-     * false when the packet is {@linkplain #set set}. On an ACK, which switches do not mark, the receiver's echo of
-     * the acknowledged data packet's mark (ECN-Echo, for DCTCP).
-     */
-    public boolean ecn;
-
     /** The most in-band telemetry hop records a packet carries (HPCC's IntHeader::maxHop). */
     public static final int INT_MAX_HOPS = 5;
-    /** In-band telemetry: the hop records filled so far (0 when the packet is {@linkplain #set set}). */
-    public int intHops;
     // The hop records, by hop. Allocated the first time this pooled packet carries telemetry and reused after (so
     // a fabric without telemetry carries no arrays, and one with telemetry allocates nothing once the pool is warm);
     // read only the first intHops entries.

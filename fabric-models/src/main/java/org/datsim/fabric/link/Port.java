@@ -22,7 +22,7 @@ import org.datsim.core.trace.TraceSource;
  * <p>Traced as they happen ({@link #setTrace}): every PFC pause and resume of the port ({@link #PFC}) and, for a
  * switch's output port, every change of the bytes queued ({@link #PORT_QUEUE}).
  */
-public final class Port {
+public final class Port extends PacketRing implements EventHandler {
 
     /**
      * The trace kind of a PFC pause or resume taking effect at a port, traced on the port's node (a switch's name or
@@ -60,28 +60,37 @@ public final class Port {
     private final Simulator sim;
     private final DataRate rate;
     private final long propagationPs;
-    /** The data class: packets in FIFO order, each eligible from its ready time. */
-    private final Ring queue = new Ring();
+    /**
+     * The data class: packets in FIFO order, each eligible from its ready time. It is this port itself (its
+     * superclass's fields): a decision looks at the queue's head, size and arrays in the port's own first cache line
+     * instead of one more object's.
+     */
+    private final PacketRing queue = this;
+    /** The argument of the port's own events ({@link #handle}): its decision event. */
+    private static final long SERVICE = 0;
+    /** The argument of the port's own events ({@link #handle}): the arrival of the first packet in flight. */
+    private static final long ARRIVE = 1;
     /** The port's one pending decision event: the end of the packet on the wire, or a queued packet's eligibility. */
-    private final EventHandler service = a -> {
-        serviceEvent = 0;
-        serviceAtPs = Long.MAX_VALUE;
-        pump();
-    };
     private long serviceEvent;
     private long serviceAtPs = Long.MAX_VALUE;
-    private final EventHandler arrive = this::arrive;
     /** The packets on their way to the peer, in order of arrival, linked by {@link Packet#nextInFlight}. */
     private Packet inFlightHead;
     private Packet inFlightTail;
     private long arriveEvent;
-    private final PortCounters counters = new PortCounters();
+    private final PortCounters counters = new PortCounters(this);
+    // The counters a decision updates, kept here (beside the state it touches) rather than in PortCounters, which
+    // reads them from here
+    long sentPackets;
+    long sentBytes;
+    int maxQueuePackets;
+    long maxQueueBytes;
     /** Wakes a port stalled for credit when returned credit arrives. */
     private final EventHandler creditWake = this::creditWake;
-    // Credit on its way back, in arrival order (a ring of (arrival time, bytes)): absorbed when the port looks at its
-    // credit, so returning credit costs an event only when the port is stalled waiting for it.
-    private long[] returnAt = new long[16];
-    private long[] returnBytes = new long[16];
+    // Credit on its way back, in arrival order (a ring of (arrival time, bytes), interleaved in one array: entry j at
+    // returns[2j] and returns[2j + 1]): absorbed when the port looks at its credit, so returning credit costs an event
+    // only when the port is stalled waiting for it.
+    private long[] returns = new long[32];
+    private int returnMask = 15;
     private int returnHead;
     private int returnCount;
     private boolean wakeScheduled;
@@ -128,99 +137,13 @@ public final class Port {
      * ACKs, NAKs and CNPs in a traffic class of their own, served first and not paused by PFC (null: one FIFO for
      * every packet, the default).
      */
-    private Ring control;
+    private PacketRing control;
     /** Where pause, resume and queue changes are traced (null: nowhere), and the node named as the events' host. */
     private TraceSource<TraceEvent> trace;
     private String traceNode;
     private boolean traceQueue;
     /** The bytes queued when last traced. */
     private long tracedQueue;
-
-    /**
-     * A FIFO of packets whose first {@code ready} entries are known to be eligible (their ready time has passed).
-     * Each entry's ready time and wire bytes are kept beside it, so that looking at the queue touches no packet.
-     */
-    private static final class Ring {
-        private Packet[] a = new Packet[16];
-        private long[] at = new long[16];
-        private int[] wire = new int[16];
-        private int head;
-        int size;
-        int ready;
-
-        void add(Packet p, long readyPs) {
-            if (size == a.length) {
-                int n = 2 * size;
-                Packet[] b = new Packet[n];
-                long[] t = new long[n];
-                int[] w = new int[n];
-                for (int i = 0; i < size; i++) {
-                    int j = (head + i) & (size - 1);
-                    b[i] = a[j];
-                    t[i] = at[j];
-                    w[i] = wire[j];
-                }
-                a = b;
-                at = t;
-                wire = w;
-                head = 0;
-            }
-            int j = (head + size) & (a.length - 1);
-            a[j] = p;
-            at[j] = readyPs;
-            wire[j] = p.wireBytes;
-            size++;
-        }
-
-        void addFirst(Packet p, long readyPs) {
-            add(p, readyPs); // makes room; then moves it to the front
-            int tail = (head + size - 1) & (a.length - 1);
-            a[tail] = null;
-            head = (head - 1) & (a.length - 1);
-            a[head] = p;
-            at[head] = readyPs;
-            wire[head] = p.wireBytes;
-        }
-
-        Packet first() {
-            return a[head];
-        }
-
-        Packet pollReady() {
-            Packet p = a[head];
-            a[head] = null;
-            head = (head + 1) & (a.length - 1);
-            size--;
-            ready--;
-            return p;
-        }
-
-        /** Takes the first entry, which is not yet eligible (ready is 0). */
-        Packet pollPending() {
-            ready++;
-            return pollReady();
-        }
-
-        /** Whether an entry is not yet known eligible. */
-        boolean hasPending() {
-            return ready < size;
-        }
-
-        /** The ready time of the first entry not yet known eligible (hasPending). */
-        long pendingAt() {
-            return at[(head + ready) & (a.length - 1)];
-        }
-
-        /** The wire bytes of the first entry not yet known eligible (hasPending). */
-        int pendingWire() {
-            return wire[(head + ready) & (a.length - 1)];
-        }
-
-        /** The first entry not yet known eligible (hasPending). */
-        Packet pending() {
-            return a[(head + ready) & (a.length - 1)];
-        }
-    }
 
     /**
      * Creates a port.
@@ -343,20 +266,21 @@ public final class Port {
      */
     public void returnCredit(long bytes, long delayPs) {
         long at = sim.now() + delayPs;
-        if (returnCount == returnAt.length) {
-            long[] t = new long[2 * returnCount];
-            long[] b = new long[2 * returnCount];
+        long[] r = returns;
+        if (returnCount > returnMask) {
+            long[] t = new long[4 * returnCount];
             for (int i = 0; i < returnCount; i++) {
-                t[i] = returnAt[(returnHead + i) % returnCount];
-                b[i] = returnBytes[(returnHead + i) % returnCount];
+                int j = (returnHead + i) & returnMask;
+                t[2 * i] = r[2 * j];
+                t[2 * i + 1] = r[2 * j + 1];
             }
-            returnAt = t;
-            returnBytes = b;
+            returns = r = t;
+            returnMask = 2 * returnCount - 1;
             returnHead = 0;
         }
-        int slot = (returnHead + returnCount) % returnAt.length;
-        returnAt[slot] = at;
-        returnBytes[slot] = bytes;
+        int slot = (returnHead + returnCount) & returnMask;
+        r[2 * slot] = at;
+        r[2 * slot + 1] = bytes;
         returnCount++;
         if (stallSince >= 0 && !wakeScheduled) {
             wakeScheduled = true;
@@ -367,9 +291,10 @@ public final class Port {
     /** Takes every returned credit that has arrived by now. */
     private void absorbCredit() {
         long now = sim.now();
-        while (returnCount > 0 && returnAt[returnHead] <= now) {
-            credits += returnBytes[returnHead];
-            returnHead = (returnHead + 1) % returnAt.length;
+        long[] r = returns;
+        while (returnCount > 0 && r[2 * returnHead] <= now) {
+            credits += r[2 * returnHead + 1];
+            returnHead = (returnHead + 1) & returnMask;
             returnCount--;
         }
     }
@@ -384,7 +309,7 @@ public final class Port {
      * data, and not paused by PFC, which pauses the data class only (HPCC's ACK_HIGH_PRIO 1). Call before the run.
      */
     public void prioritiseControl() {
-        control = new Ring();
+        control = new PacketRing();
     }
 
     /**
@@ -412,7 +337,7 @@ public final class Port {
         pump();
     }
 
-    private Ring ring(Packet p) {
+    private PacketRing ring(Packet p) {
         int k = p.kind;
         return control != null && (k == Packet.ACK || k == Packet.NAK || k == Packet.CNP) ? control : queue;
     }
@@ -423,12 +348,12 @@ public final class Port {
 
     /** Marks the queued packets whose eligibility time has come as eligible (FIFO: a prefix of each class). */
     private void advance(long now) {
-        Ring q = queue;
+        PacketRing q = queue;
         while (q.hasPending() && q.pendingAt() <= now) {
             queuedBytes += q.pendingWire();
             q.ready++;
         }
-        Ring c = control;
+        PacketRing c = control;
         if (c != null) {
             while (c.hasPending() && c.pendingAt() <= now) {
                 queuedBytes += c.pendingWire();
@@ -445,11 +370,11 @@ public final class Port {
         if (traceQueue) {
             traceQueue();
         }
-        if (queue.ready > counters.maxQueuePackets) {
-            counters.maxQueuePackets = queue.ready;
+        if (queue.ready > maxQueuePackets) {
+            maxQueuePackets = queue.ready;
         }
-        if (queuedBytes > counters.maxQueueBytes) {
-            counters.maxQueueBytes = queuedBytes;
+        if (queuedBytes > maxQueueBytes) {
+            maxQueueBytes = queuedBytes;
         }
     }
 
@@ -499,7 +424,7 @@ public final class Port {
         if (sending != null) {
             return;
         }
-        Ring c = control;
+        PacketRing c = control;
         if (c != null && c.ready > 0 && flowControl != FlowControl.IB_CREDITS) {
             Packet p = c.pollReady();
             queuedBytes -= p.wireBytes;
@@ -521,7 +446,7 @@ public final class Port {
             }
             if (flowControl == FlowControl.IB_CREDITS && returnCount > 0 && !wakeScheduled) {
                 wakeScheduled = true;
-                sim.scheduleAt(returnAt[returnHead], creditWake, 0);
+                sim.scheduleAt(returns[2 * returnHead], creditWake, 0);
             }
             return;
         }
@@ -564,12 +489,12 @@ public final class Port {
             }
             return;
         }
-        Ring q = queue.hasPending() ? queue : null;
-        Ring c = control != null && control.hasPending() ? control : null;
+        PacketRing q = queue.hasPending() ? queue : null;
+        PacketRing c = control != null && control.hasPending() ? control : null;
         if (q == null && c == null) {
             return;
         }
-        Ring first = q == null ? c : c == null ? q : c.pendingAt() < q.pendingAt() ? c : q;
+        PacketRing first = q == null ? c : c == null ? q : c.pendingAt() < q.pendingAt() ? c : q;
         long at = first.pendingAt();
         if (queue.ready == 0 && (control == null || control.ready == 0) && queue.size + (control != null
                 ? control.size : 0) == 1 && listener == null && flowControl != FlowControl.IB_CREDITS
@@ -603,7 +528,7 @@ public final class Port {
             sim.cancel(serviceEvent);
         }
         serviceAtPs = at;
-        serviceEvent = sim.scheduleAt(at, service, 0);
+        serviceEvent = sim.scheduleAt(at, this, SERVICE);
     }
 
     private void start(Packet packet, long now) {
@@ -632,8 +557,8 @@ public final class Port {
         }
         startedBytes += packet.wireBytes;
         busyPs += end - now;
-        counters.packets++;
-        counters.bytes += packet.wireBytes;
+        sentPackets++;
+        sentBytes += packet.wireBytes;
         sendingOldTail = packet.tailPs;
         packet.tailPs = end + propagationPs;
         sendingPrevTail = inFlightTail;
@@ -643,7 +568,7 @@ public final class Port {
             inFlightTail.nextInFlight = packet;
         }
         inFlightTail = packet;
-        arriveEvent = sim.scheduleAt(headDelivery ? now + propagationPs : end + propagationPs, arrive, 0);
+        arriveEvent = sim.scheduleAt(headDelivery ? now + propagationPs : end + propagationPs, this, ARRIVE);
         if (listener != null) {
             listener.onTransmit(packet, true);
         }
@@ -671,8 +596,8 @@ public final class Port {
         }
         startedBytes -= sendingWire;
         busyPs -= sendingEndPs - sendingStartPs;
-        counters.packets--;
-        counters.bytes -= sendingWire;
+        sentPackets--;
+        sentBytes -= sendingWire;
         if (flowControl == FlowControl.IB_CREDITS) {
             credits += sendingWire;
         }
@@ -694,17 +619,23 @@ public final class Port {
      * Reports the departure of a packet whose departure this port deferred ({@link Ingress#departureDeferred}) if
      * it has left by now.
      *
-     * @return true if the departure is still to come and still deferred (settle again later), false otherwise
+     * @return when the departure is to come if it is still to come and still deferred (settle again then, not
+     *     before), or -1 otherwise
      */
-    public boolean settleDeparture() {
+    public long settleDeparture() {
         if (sending == null || !sendingLazy) {
-            return false;
+            return -1;
         }
         if (sendingEndPs <= sim.now()) {
             finish();
-            return false;
+            return -1;
         }
-        return true;
+        return sendingEndPs;
+    }
+
+    /** Returns the end of the packet on the wire (when its departure is deferred, when it is due), ps. */
+    public long sendingEndPs() {
+        return sendingEndPs;
     }
 
     /** Makes the departure of the packet on the wire, if deferred, an event at its instant (the owner needs it). */
@@ -731,7 +662,25 @@ public final class Port {
         }
     }
 
-    private void arrive(long unused) {
+    /**
+     * The port's own events, scheduled with itself as the handler (no handler object of their own, one cache line
+     * less per event): its decision ({@code arg} 0) and the arrival of the first packet in flight at the peer (1).
+     * Called by the simulator only.
+     *
+     * @param arg which of the two
+     */
+    @Override
+    public void handle(long arg) {
+        if (arg == SERVICE) {
+            serviceEvent = 0;
+            serviceAtPs = Long.MAX_VALUE;
+            pump();
+        } else {
+            arrive();
+        }
+    }
+
+    private void arrive() {
         // Every packet has the same propagation delay, so arrivals leave in FIFO order.
         lastDeliveryPs = sim.now();
         Packet p = inFlightHead;
@@ -815,12 +764,12 @@ public final class Port {
 
     /** Returns the packets fully transmitted so far. */
     public long packetsSent() {
-        return sending != null && sendingEndPs > sim.now() ? counters.packets - 1 : counters.packets;
+        return sending != null && sendingEndPs > sim.now() ? sentPackets - 1 : sentPackets;
     }
 
     /** Returns the wire bytes fully transmitted so far. */
     public long bytesSent() {
-        return sending != null && sendingEndPs > sim.now() ? counters.bytes - sendingWire : counters.bytes;
+        return sending != null && sendingEndPs > sim.now() ? sentBytes - sendingWire : sentBytes;
     }
 
     /** Returns the picoseconds the port has spent transmitting (or committed to). */
@@ -843,7 +792,7 @@ public final class Port {
     public long credits() {
         long c = credits;
         for (int i = 0; i < returnCount; i++) {
-            c += returnBytes[(returnHead + i) % returnAt.length];
+            c += returns[2 * ((returnHead + i) & returnMask) + 1];
         }
         return c;
     }

@@ -7,36 +7,35 @@ package org.datsim.fabric.link;
  */
 public final class PortCounters {
 
-    long packets;
-    long bytes;
-    int maxQueuePackets;
-    long maxQueueBytes;
+    /** The port whose packets, bytes and deepest queue these are (kept there, beside the state a decision touches). */
+    private final Port port;
     long stallPs;
     long drops;
     long ecnMarks;
     long pausedPs;
 
-    PortCounters() {
+    PortCounters(Port port) {
+        this.port = port;
     }
 
     /** Returns the packets fully transmitted. */
     public long packets() {
-        return packets;
+        return port.sentPackets;
     }
 
     /** Returns the wire bytes fully transmitted. */
     public long bytes() {
-        return bytes;
+        return port.sentBytes;
     }
 
     /** Returns the most packets that waited in the output queue at once. */
     public int maxQueuePackets() {
-        return maxQueuePackets;
+        return port.maxQueuePackets;
     }
 
     /** Returns the most bytes that waited in the output queue at once. */
     public long maxQueueBytes() {
-        return maxQueueBytes;
+        return port.maxQueueBytes;
     }
 
     /**
@@ -67,7 +66,7 @@ public final class PortCounters {
 
     @Override
     public String toString() {
-        return "packets=" + packets + " bytes=" + bytes + " max_queue_packets=" + maxQueuePackets
-                + " max_queue_bytes=" + maxQueueBytes + " stall_ps=" + stallPs + " drops=" + drops;
+        return "packets=" + port.sentPackets + " bytes=" + port.sentBytes + " max_queue_packets="
+                + port.maxQueuePackets + " max_queue_bytes=" + port.maxQueueBytes + " stall_ps=" + stallPs + " drops=" + drops;
     }
 }

@@ -84,6 +84,11 @@ public final class Switch implements NetworkNode, Ingress {
     private int pausingInputs;
     /** The output ports that report a departure late (see Ingress#lazyDepartures), and which of them are listed. */
     private int[] deferred = new int[0];
+    /**
+     * Beside each listed port, when its deferred departure is due (or earlier: a port may have deferred a later
+     * packet's since): a settlement before then need not touch the port.
+     */
+    private long[] deferredUntil = new long[0];
     private int deferredCount;
     private boolean[] isDeferred = new boolean[0];
     /** The pool of the packets this switch drops (every packet of a fabric comes from one pool). */
@@ -174,6 +179,7 @@ public final class Switch implements NetworkNode, Ingress {
         maxIngressBytes = java.util.Arrays.copyOf(maxIngressBytes, n);
         pauseSent = java.util.Arrays.copyOf(pauseSent, n);
         deferred = java.util.Arrays.copyOf(deferred, n);
+        deferredUntil = java.util.Arrays.copyOf(deferredUntil, n);
         isDeferred = java.util.Arrays.copyOf(isDeferred, n);
         return n - 1;
     }
@@ -424,6 +430,7 @@ public final class Switch implements NetworkNode, Ingress {
     public void departureDeferred(int port) {
         if (!isDeferred[port]) {
             isDeferred[port] = true;
+            deferredUntil[deferredCount] = out[port].sendingEndPs();
             deferred[deferredCount++] = port;
         }
     }
@@ -431,9 +438,18 @@ public final class Switch implements NetworkNode, Ingress {
     /** Takes in the departures that output ports deferred and that have happened by now. */
     private void settleDepartures() {
         int k = 0;
+        long now = sim.now();
         for (int i = 0; i < deferredCount; i++) {
             int port = deferred[i];
-            if (out[port].settleDeparture()) {
+            long until = deferredUntil[i];
+            if (until > now) { // not due yet (its port's departure, if still deferred, is not earlier)
+                deferredUntil[k] = until;
+                deferred[k++] = port;
+                continue;
+            }
+            until = out[port].settleDeparture();
+            if (until >= 0) {
+                deferredUntil[k] = until;
                 deferred[k++] = port;
             } else {
                 isDeferred[port] = false;
