@@ -83,9 +83,4 @@ class PacketRing {
     int pendingWire() {
         return (int) m[2 * ((head + ready) & mask) + 1];
     }
-
-    /** The first entry not yet known eligible (hasPending). */
-    Packet pending() {
-        return a[(head + ready) & mask];
-    }
 }
