@@ -155,26 +155,8 @@ final class Responder {
     void onWrite(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = (QueuePair) p.endpoint;
-        if (p.index == 0) {
-            if (!qp.active) {
-                wr.remoteFailed = true;
-                p.release();
-                reply(qp, wr, Packet.NAK, WcStatus.REM_OP_ERR);
-                return;
-            }
-            qp.listener.requestArrived();
-            int status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, true);
-            if (status != WcStatus.SUCCESS) {
-                wr.remoteFailed = true;
-                p.release();
-                reply(qp, wr, Packet.NAK, status);
-                completions.fail(qp, null, status);
-                return;
-            }
-            if (wr.withImmediate && !takeReceiveForImmediate(qp, wr)) {
-                p.release();
-                return;
-            }
+        if (p.index == 0 && !admitFirstOfWrite(qp, wr, p)) {
+            return;
         }
         if (wr.remoteFailed || !qp.active) {
             p.release();
@@ -227,6 +209,35 @@ final class Responder {
         }
         recv.takenBy = qp;
         qp.inbound = recv;
+        return true;
+    }
+
+    /**
+     * The checks of an RDMA Write's first packet (a method of its own, so that {@link #onWrite} stays small enough
+     * for the JIT to inline): the queue pair active, the remote access allowed, a receive for immediate data.
+     *
+     * @return false if the message was refused (the packet is released and the NAK sent)
+     */
+    private boolean admitFirstOfWrite(QueuePair qp, WorkRequest wr, Packet p) {
+        if (!qp.active) {
+            wr.remoteFailed = true;
+            p.release();
+            reply(qp, wr, Packet.NAK, WcStatus.REM_OP_ERR);
+            return false;
+        }
+        qp.listener.requestArrived();
+        int status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, true);
+        if (status != WcStatus.SUCCESS) {
+            wr.remoteFailed = true;
+            p.release();
+            reply(qp, wr, Packet.NAK, status);
+            completions.fail(qp, null, status);
+            return false;
+        }
+        if (wr.withImmediate && !takeReceiveForImmediate(qp, wr)) {
+            p.release();
+            return false;
+        }
         return true;
     }
 
