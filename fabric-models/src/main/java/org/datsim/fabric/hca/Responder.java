@@ -249,7 +249,11 @@ final class Responder {
         long address = wr.remoteAddress + p.offset;
         int length = p.length;
         if (!wr.payloadFree) {
-            memory.dmaWrite(address, p.data, 0, length);
+            if (p.payloadPending) { // straight from the initiator's memory (see PayloadReader)
+                ((PayloadReader) p.payloadSource).placeReferenced(p, memory, address);
+            } else {
+                memory.dmaWrite(address, p.data, 0, length);
+            }
             if (sim.exploring()) {
                 HcaChoices.writePlaced(c, qp, wr, address, p.data, length);
             }
