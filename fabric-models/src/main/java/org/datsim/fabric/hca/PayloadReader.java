@@ -1,28 +1,32 @@
 package org.datsim.fabric.hca;
 
-import java.util.ArrayDeque;
 import org.datsim.fabric.link.Packet;
+import org.datsim.fabric.link.PayloadSource;
 import org.datsim.fabric.memory.HostMemory;
 
 /**
  * The payload DMA reads of outgoing Sends, RDMA Writes and RDMA Read responses, at the time each packet's DMA read
- * finishes. The bytes read are those in memory then; to avoid holding a buffer per packet queued at the port, a
- * packet bound for the port (on memory without an I/O cache) keeps its payload by reference
- * ({@link Packet#payloadPending}) and the bytes are copied when it starts on the wire, or all at once just before
- * anything changes the bytes of the referenced range (the memory's write hook), whichever comes first. Either way
- * the packet carries the bytes of that moment. An inline Send or RDMA Write copies its bytes from the WQE (copied
- * from memory at the post) at once.
+ * finishes. The bytes read are those in memory then; to avoid holding and filling a buffer per packet, a packet
+ * bound for another host (on memory without an I/O cache) keeps its payload by reference
+ * ({@link Packet#payloadPending}). A Send's or RDMA Read response's bytes are copied into a buffer when it starts on
+ * the wire; an RDMA Write's travel by reference and are copied from this host's memory straight into the target's
+ * when the packet is placed ({@link #placeReferenced}), one copy instead of two. Whatever the kind, every payload
+ * still held is copied into a buffer just before anything changes the bytes of the referenced range (the memory's
+ * write hook). Either way the packet carries the bytes of the moment its DMA read finished. An inline Send or RDMA
+ * Write copies its bytes from the WQE (copied from memory at the post) at once. While exploring outcomes, or while
+ * the trace notes the bytes an operation carried past an RDMA Read, payloads are copied at the wire as before.
  *
  * <p>A part of {@link Hca} that calls no other: the send engine hands it each packet whose DMA read finishes, the
- * HCA each packet that starts on the wire.
+ * HCA each packet that starts on the wire, a target's responder each RDMA Write packet it places.
  */
-final class PayloadReader {
+final class PayloadReader implements PayloadSource {
 
     private final HcaContext c;
     private final HostMemory memory;
     private final int hostId;
-    /** The packets holding their payload by reference, in the order they were queued at the port. */
-    private final ArrayDeque<Packet> pending = new ArrayDeque<>();
+    /** The packets holding their payload by reference, in the order they were read (linked by Packet.refNext). */
+    private Packet refHead;
+    private Packet refTail;
     /** The range of host memory the pending payloads reference (the write hook's range). */
     private long pendingLo = Long.MAX_VALUE;
     private long pendingHi = Long.MIN_VALUE;
@@ -60,7 +64,14 @@ final class PayloadReader {
             }
         }
         p.payloadPending = true;
-        pending.addLast(p);
+        p.payloadSource = this;
+        if (refTail == null) {
+            refHead = p;
+        } else {
+            refTail.refNext = p;
+            p.refPrev = refTail;
+        }
+        refTail = p;
         pendingLo = Math.min(pendingLo, lo);
         pendingHi = Math.max(pendingHi, hi);
         memory.armWriteHook(pendingLo, pendingHi, copyPending);
@@ -83,7 +94,7 @@ final class PayloadReader {
             System.arraycopy(wr.inlineData, (int) p.offset, data, 0, p.length);
         } else {
             wr.copySegments(memory, p.offset, data, p.length, false);
-            if (wr.qp.fenceSources > 0 && c.trace.isEnabled()) {
+            if (wr.qp.fenceSources > 0 && c.trace.isEnabled() && !p.refOnWire) { // (noted at the wire if at all)
                 noteReadsNotLanded(wr, p.offset, data, p.length);
             }
         }
@@ -135,21 +146,87 @@ final class PayloadReader {
 
     /** Before the referenced bytes change: copies every payload still held by reference. */
     private void copyAllPending() {
-        for (Packet q = pending.pollFirst(); q != null; q = pending.pollFirst()) {
+        for (Packet q = refHead; q != null; ) {
+            Packet next = q.refNext;
+            q.refPrev = null;
+            q.refNext = null;
+            q.payloadSource = null;
             copyPayload(q);
+            q.refOnWire = false;
+            q = next;
         }
+        refHead = null;
+        refTail = null;
         pendingLo = Long.MAX_VALUE;
         pendingHi = Long.MIN_VALUE;
     }
 
-    /** A packet holding its payload by reference starts on the wire: its bytes are copied now. */
+    /**
+     * A packet holding its payload by reference starts on the wire: an RDMA Write's bytes stay in this memory until
+     * the target places them ({@link #placeReferenced}); any other packet's are copied now.
+     */
     void payloadOnWire(Packet p) {
-        // Packets leave the port in the order they were queued: p is the oldest payload held by reference.
-        if (pending.pollFirst() != p) {
-            throw new IllegalStateException("payload references out of order at " + c.hostName);
+        if (p.kind == Packet.RDMA_WRITE && !c.sim.exploring()
+                && !(((WorkRequest) p.context).qp.fenceSources > 0 && c.trace.isEnabled())) {
+            p.refOnWire = true;
+            return;
         }
+        unlink(p);
         copyPayload(p);
-        if (pending.isEmpty()) {
+    }
+
+    /**
+     * Places an RDMA Write packet whose payload this memory still holds by reference: its bytes, unchanged since
+     * its DMA read, are copied from here straight into the target's memory.
+     *
+     * @param p the packet (its payload held here)
+     * @param dst the target's memory
+     * @param dstAddress where the payload lands
+     */
+    void placeReferenced(Packet p, HostMemory dst, long dstAddress) {
+        WorkRequest wr = (WorkRequest) p.context;
+        int len = p.length;
+        long skip = p.offset;
+        int done = 0;
+        for (int s = 0; s < wr.segAddress.length && done < len; s++) {
+            if (skip >= wr.segLength[s]) {
+                skip -= wr.segLength[s];
+                continue;
+            }
+            int n = (int) Math.min(wr.segLength[s] - skip, len - done);
+            memory.dmaCopyTo(wr.segAddress[s] + skip, dst, dstAddress + done, n);
+            done += n;
+            skip = 0;
+        }
+        unlink(p);
+        p.payloadPending = false;
+    }
+
+    @Override
+    public void released(Packet p) {
+        unlink(p);
+        p.payloadPending = false;
+    }
+
+    /** Stops holding a packet's payload by reference (the last one gone: no range watched). */
+    private void unlink(Packet p) {
+        Packet prev = p.refPrev;
+        Packet next = p.refNext;
+        if (prev == null) {
+            refHead = next;
+        } else {
+            prev.refNext = next;
+        }
+        if (next == null) {
+            refTail = prev;
+        } else {
+            next.refPrev = prev;
+        }
+        p.refPrev = null;
+        p.refNext = null;
+        p.payloadSource = null;
+        p.refOnWire = false;
+        if (refHead == null) {
             pendingLo = Long.MAX_VALUE;
             pendingHi = Long.MIN_VALUE;
             memory.disarmWriteHook();

@@ -119,6 +119,21 @@ final class ReceivePipeline {
         return true;
     }
 
+    /** An ACK arrived (a method of its own, so that {@link #dispatch} stays small enough for the JIT to inline). */
+    private void onAck(Packet p) {
+        WorkRequest acked = (WorkRequest) p.context;
+        boolean partial = p.status == Responder.ACK_PARTIAL;
+        if (sendEngine.perPacket) {
+            sendEngine.onAckFeedback(acked.qp, p);
+        }
+        p.release();
+        if (partial) {
+            transport.progress(acked.qp); // a packet before the last: the message goes on
+        } else {
+            transport.onAck(acked);
+        }
+    }
+
     private void dispatch(Packet p) {
         switch (p.kind) {
             case Packet.RDMA_WRITE:
@@ -150,17 +165,7 @@ final class ReceivePipeline {
                 onReadResponse(p); // the original value, placed like a one-packet RDMA Read response
                 break;
             case Packet.ACK:
-                WorkRequest acked = (WorkRequest) p.context;
-                boolean partial = p.status == Responder.ACK_PARTIAL;
-                if (sendEngine.perPacket) {
-                    sendEngine.onAckFeedback(acked.qp, p);
-                }
-                p.release();
-                if (partial) {
-                    transport.progress(acked.qp); // a packet before the last: the message goes on
-                } else {
-                    transport.onAck(acked);
-                }
+                onAck(p);
                 break;
             case Packet.CNP:
                 WorkRequest cnpFor = (WorkRequest) p.context;

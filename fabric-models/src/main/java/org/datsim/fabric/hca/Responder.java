@@ -155,26 +155,8 @@ final class Responder {
     void onWrite(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = (QueuePair) p.endpoint;
-        if (p.index == 0) {
-            if (!qp.active) {
-                wr.remoteFailed = true;
-                p.release();
-                reply(qp, wr, Packet.NAK, WcStatus.REM_OP_ERR);
-                return;
-            }
-            qp.listener.requestArrived();
-            int status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, true);
-            if (status != WcStatus.SUCCESS) {
-                wr.remoteFailed = true;
-                p.release();
-                reply(qp, wr, Packet.NAK, status);
-                completions.fail(qp, null, status);
-                return;
-            }
-            if (wr.withImmediate && !takeReceiveForImmediate(qp, wr)) {
-                p.release();
-                return;
-            }
+        if (p.index == 0 && !admitFirstOfWrite(qp, wr, p)) {
+            return;
         }
         if (wr.remoteFailed || !qp.active) {
             p.release();
@@ -230,6 +212,35 @@ final class Responder {
         return true;
     }
 
+    /**
+     * The checks of an RDMA Write's first packet (a method of its own, so that {@link #onWrite} stays small enough
+     * for the JIT to inline): the queue pair active, the remote access allowed, a receive for immediate data.
+     *
+     * @return false if the message was refused (the packet is released and the NAK sent)
+     */
+    private boolean admitFirstOfWrite(QueuePair qp, WorkRequest wr, Packet p) {
+        if (!qp.active) {
+            wr.remoteFailed = true;
+            p.release();
+            reply(qp, wr, Packet.NAK, WcStatus.REM_OP_ERR);
+            return false;
+        }
+        qp.listener.requestArrived();
+        int status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, true);
+        if (status != WcStatus.SUCCESS) {
+            wr.remoteFailed = true;
+            p.release();
+            reply(qp, wr, Packet.NAK, status);
+            completions.fail(qp, null, status);
+            return false;
+        }
+        if (wr.withImmediate && !takeReceiveForImmediate(qp, wr)) {
+            p.release();
+            return false;
+        }
+        return true;
+    }
+
     /** The DMA write of an RDMA Write packet's payload, when it lands in host memory. */
     private void placeWrite(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
@@ -238,7 +249,11 @@ final class Responder {
         long address = wr.remoteAddress + p.offset;
         int length = p.length;
         if (!wr.payloadFree) {
-            memory.dmaWrite(address, p.data, 0, length);
+            if (p.payloadPending) { // straight from the initiator's memory (see PayloadReader)
+                ((PayloadReader) p.payloadSource).placeReferenced(p, memory, address);
+            } else {
+                memory.dmaWrite(address, p.data, 0, length);
+            }
             if (sim.exploring()) {
                 HcaChoices.writePlaced(c, qp, wr, address, p.data, length);
             }

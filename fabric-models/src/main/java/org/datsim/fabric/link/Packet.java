@@ -101,11 +101,20 @@ public final class Packet {
     /** The payload bytes. */
     public int length;
     /**
-     * True while the payload is held by reference: the sending HCA copies it into {@link #data} when the packet
-     * starts on the wire, or earlier if the source bytes are about to change (the copy is of the bytes as they were
-     * when the packet's DMA finished).
+     * True while the payload is held by reference ({@link #payloadSource}): the bytes are those of the sending
+     * host's memory when the packet's DMA finished, and stay there until they are needed (copied into {@link #data}
+     * when the packet starts on the wire, or for an RDMA Write copied straight into the target's memory when it is
+     * placed) or until they are about to change (then copied into {@link #data} first).
      */
     public boolean payloadPending;
+    /** Holds the payload while {@link #payloadPending} (null otherwise). */
+    public PayloadSource payloadSource;
+    /** The packets whose payloads one source holds by reference, linked in the order they were read. */
+    public Packet refPrev;
+    /** See {@link #refPrev}. */
+    public Packet refNext;
+    /** True while an RDMA Write's payload held by reference has already started on the wire. */
+    public boolean refOnWire;
     /** The offset of this packet's payload within its message, in bytes. */
     public long offset;
     /** A status for NAKs (a DAT DTO completion status), otherwise 0. */

@@ -78,6 +78,9 @@ public final class PacketPool {
             throw new IllegalStateException("packet released twice: " + p);
         }
         p.free = true;
+        if (p.payloadPending) {
+            p.payloadSource.released(p); // dropped or discarded with its payload still held by reference
+        }
         if (p.data != null) {
             if (bufferCount == buffers.length) {
                 buffers = java.util.Arrays.copyOf(buffers, 2 * bufferCount);

@@ -467,28 +467,38 @@ public final class Port extends PacketRing implements EventHandler {
      */
     private void scheduleNext() {
         if (sending != null) {
-            if (serviceEvent != 0 && serviceAtPs <= sendingEndPs) {
-                return;
-            }
-            boolean eligible = queue.ready > 0 || (control != null && control.ready > 0);
-            if (eligible || (owner != null && !owner.lazyDepartures()) || (listener != null && listener.observesEnd())) {
-                sendingLazy = false;
-                ensureService(sendingEndPs);
-                return;
-            }
-            if (!sendingLazy) {
-                sendingLazy = true;
-                if (owner != null) {
-                    owner.departureDeferred(ownerIndex);
-                }
-            }
-            // a packet handed over that becomes eligible only after this one's end: the next decision is then
-            long next = firstPendingAt();
-            if (next != Long.MAX_VALUE) {
-                ensureService(Math.max(next, sendingEndPs));
-            }
+            scheduleWhileSending();
+        } else {
+            scheduleWhileFree();
+        }
+    }
+
+    /** {@link #scheduleNext} with a packet on the wire. */
+    private void scheduleWhileSending() {
+        if (serviceEvent != 0 && serviceAtPs <= sendingEndPs) {
             return;
         }
+        boolean eligible = queue.ready > 0 || (control != null && control.ready > 0);
+        if (eligible || (owner != null && !owner.lazyDepartures()) || (listener != null && listener.observesEnd())) {
+            sendingLazy = false;
+            ensureService(sendingEndPs);
+            return;
+        }
+        if (!sendingLazy) {
+            sendingLazy = true;
+            if (owner != null) {
+                owner.departureDeferred(ownerIndex);
+            }
+        }
+        // a packet handed over that becomes eligible only after this one's end: the next decision is then
+        long next = firstPendingAt();
+        if (next != Long.MAX_VALUE) {
+            ensureService(Math.max(next, sendingEndPs));
+        }
+    }
+
+    /** {@link #scheduleNext} with the port free. */
+    private void scheduleWhileFree() {
         PacketRing q = queue.hasPending() ? queue : null;
         PacketRing c = control != null && control.hasPending() ? control : null;
         if (q == null && c == null) {
@@ -541,19 +551,14 @@ public final class Port extends PacketRing implements EventHandler {
             end = packet.tailPs; // cut through: the last bit cannot leave before it has arrived
         }
         if (packet.dataReadyPs > 0) {
-            // streamed out of an HCA while its payload is read: the last bytes leave after they have been read
-            long read = packet.dataReadyPs + rate.transmitTimePs(packet.dataTailBytes);
-            if (read > end) {
-                end = read;
-            }
+            end = streamedEnd(packet, end);
         }
         sendingEndPs = end;
         if (flowControl == FlowControl.IB_CREDITS) {
             credits -= packet.wireBytes;
         }
         if (notifyDequeue) {
-            sendingOldHops = packet.intHops;
-            owner.dequeuedAt(ownerIndex, packet, queuedBytes, startedBytes, now);
+            notifyStart(packet, now);
         }
         startedBytes += packet.wireBytes;
         busyPs += end - now;
@@ -572,6 +577,21 @@ public final class Port extends PacketRing implements EventHandler {
         if (listener != null) {
             listener.onTransmit(packet, true);
         }
+    }
+
+    /**
+     * The end of a packet streamed out of an HCA while its payload is read: its last bytes leave after they have
+     * been read (apart from {@link #start}, which stays small enough for the JIT to inline).
+     */
+    private long streamedEnd(Packet packet, long end) {
+        long read = packet.dataReadyPs + rate.transmitTimePs(packet.dataTailBytes);
+        return read > end ? read : end;
+    }
+
+    /** Tells the owner that a packet leaves the queue for the wire (in-band telemetry, ECN marking). */
+    private void notifyStart(Packet packet, long now) {
+        sendingOldHops = packet.intHops;
+        owner.dequeuedAt(ownerIndex, packet, queuedBytes, startedBytes, now);
     }
 
     /**

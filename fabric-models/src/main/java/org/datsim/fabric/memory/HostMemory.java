@@ -346,6 +346,40 @@ public final class HostMemory {
         }
     }
 
+    /**
+     * A DMA read of this memory's bytes written at once by a DMA write into another host's memory, with no buffer
+     * between them: the same as {@link #dmaRead} into a buffer followed by {@code dst.dmaWrite} of it.
+     *
+     * @param address the first address read here
+     * @param dst the memory written (not this one)
+     * @param dstAddress the first address written there
+     * @param length the number of bytes
+     */
+    public void dmaCopyTo(long address, HostMemory dst, long dstAddress, int length) {
+        if (!dmaReadIsPlain()) {
+            byte[] buf = new byte[length];
+            dmaRead(address, buf, 0, length);
+            dst.dmaWrite(dstAddress, buf, 0, length);
+            return;
+        }
+        int done = 0;
+        while (done < length) {
+            long a = address + done;
+            int inPage = (int) (a & (SparseMemory.PAGE_SIZE - 1));
+            int n = Math.min(length - done, SparseMemory.PAGE_SIZE - inPage);
+            byte[] page = bytes.pageOf(a);
+            if (page == null) {
+                dst.dmaWrite(dstAddress + done, ZERO_PAGE, 0, n);
+            } else {
+                dst.dmaWrite(dstAddress + done, page, inPage, n);
+            }
+            done += n;
+        }
+    }
+
+    /** The bytes of a page never written (read only). */
+    private static final byte[] ZERO_PAGE = new byte[SparseMemory.PAGE_SIZE];
+
     // ------------------------------------------------------------------ sync
 
     /**

@@ -61,6 +61,17 @@ public final class SparseMemory {
         }
     }
 
+    /**
+     * Returns the page that holds an address, to be read only, or null if it does not exist (its bytes are zero).
+     * The byte at {@code address} is at index {@code address & (PAGE_SIZE - 1)}.
+     *
+     * @param address an address in the page
+     * @return the page, or null
+     */
+    public byte[] pageOf(long address) {
+        return page(address >>> PAGE_SHIFT);
+    }
+
     /** Returns the bytes of pages that exist (4 KiB per touched page). */
     public long residentBytes() {
         return (long) pages.size() * PAGE_SIZE;

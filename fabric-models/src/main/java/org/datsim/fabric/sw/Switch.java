@@ -77,8 +77,11 @@ public final class Switch implements NetworkNode, Ingress {
     private final int salt;
     private final List<Port> ports = new ArrayList<>();
     private Port[] upstream = new Port[0];
-    private long[] ingressBytes = new long[0];
-    private long[] maxIngressBytes = new long[0];
+    /**
+     * Per input port: the bytes buffered ({@code [2 * in]}) and the most ever buffered ({@code [2 * in + 1]}),
+     * side by side so that an arrival touches one cache line of them.
+     */
+    private long[] ingress = new long[0];
     private boolean[] pauseSent = new boolean[0];
     /** The inputs whose upstream port this switch holds paused; while any is, departures are reported on time. */
     private int pausingInputs;
@@ -97,6 +100,13 @@ public final class Switch implements NetworkNode, Ingress {
     private Port[] out = new Port[0];
     private int[] routeSet = new int[0];
     private int[][] sets = new int[0][];
+    /**
+     * The route table as {@link #route} reads it, a byte per destination host (a quarter of the cache lines of an
+     * int per host: the tables of every switch of a large fabric stay in cache): the output port when the host has
+     * one (0 to 127), {@code -1 - s} for choice list {@code s} when it has several or none (s below 128); null when
+     * the ports or lists do not fit a byte ({@link #routeSet} is read instead).
+     */
+    private byte[] routeByte;
     private long packetsForwarded;
     private long drops;
     /** Fault injection: packets it accepts are dropped on arrival (null: none). */
@@ -114,7 +124,7 @@ public final class Switch implements NetworkNode, Ingress {
     private long marks;
     // In-band network telemetry
     private boolean intEnabled;
-    // Shared buffer with dynamic PFC thresholds (HPCC's switch-mmu.cc); ingressBytes holds an input's bytes in all
+    // Shared buffer with dynamic PFC thresholds (HPCC's switch-mmu.cc); ingress[2 * in] holds an input's bytes in all
     private boolean shared;
     private long sharedBuffer;
     private long reserve;
@@ -175,8 +185,7 @@ public final class Switch implements NetworkNode, Ingress {
         port.setOwner(this, n - 1, false);
         out = ports.toArray(new Port[0]);
         upstream = java.util.Arrays.copyOf(upstream, n);
-        ingressBytes = java.util.Arrays.copyOf(ingressBytes, n);
-        maxIngressBytes = java.util.Arrays.copyOf(maxIngressBytes, n);
+        ingress = java.util.Arrays.copyOf(ingress, 2 * n);
         pauseSent = java.util.Arrays.copyOf(pauseSent, n);
         deferred = java.util.Arrays.copyOf(deferred, n);
         deferredUntil = java.util.Arrays.copyOf(deferredUntil, n);
@@ -204,6 +213,18 @@ public final class Switch implements NetworkNode, Ingress {
     public void setRoutes(int[] setOf, int[][] choiceLists) {
         this.routeSet = setOf.clone();
         this.sets = choiceLists.clone();
+        byte[] b = new byte[setOf.length];
+        for (int d = 0; d < setOf.length && b != null; d++) {
+            int[] c = choiceLists[setOf[d]];
+            if (c.length == 1 && c[0] < 128) {
+                b[d] = (byte) c[0];
+            } else if (c.length != 1 && setOf[d] < 128) {
+                b[d] = (byte) (-1 - setOf[d]);
+            } else {
+                b = null;
+            }
+        }
+        this.routeByte = b;
     }
 
     /**
@@ -227,7 +248,17 @@ public final class Switch implements NetworkNode, Ingress {
         if (dstHost < 0 || dstHost >= routeSet.length) {
             return -1;
         }
-        int[] c = sets[routeSet[dstHost]];
+        byte[] rb = routeByte;
+        int[] c;
+        if (rb != null) {
+            int r = rb[dstHost];
+            if (r >= 0) {
+                return r;
+            }
+            c = sets[-1 - r];
+        } else {
+            c = sets[routeSet[dstHost]];
+        }
         if (c.length == 0) {
             return -1;
         }
@@ -358,7 +389,7 @@ public final class Switch implements NetworkNode, Ingress {
 
     /** The shared-pool bytes an input holds (its bytes outside headroom, beyond its reserve). */
     private long sharedOf(int in) {
-        long used = ingressBytes[in] - headroomBytes[in];
+        long used = ingress[2 * in] - headroomBytes[in];
         return used > reserve ? used - reserve : 0;
     }
 
@@ -367,7 +398,7 @@ public final class Switch implements NetworkNode, Ingress {
         if (deferredCount > 0) {
             settleDepartures();
         }
-        long held = ingressBytes[inPort] + packet.wireBytes;
+        long held = ingress[2 * inPort] + packet.wireBytes;
         if (dropFilter != null && dropFilter.test(packet)) {
             drop(packet, inPort, FILTER);
             return;
@@ -390,9 +421,9 @@ public final class Switch implements NetworkNode, Ingress {
                 sim.schedule(up.propagationPs(), up.pauseHandler(), 1);
             }
         }
-        ingressBytes[inPort] = held;
-        if (held > maxIngressBytes[inPort]) {
-            maxIngressBytes[inPort] = held;
+        ingress[2 * inPort] = held;
+        if (held > ingress[2 * inPort + 1]) {
+            ingress[2 * inPort + 1] = held;
         }
         packet.setInPort(inPort);
         // Forwarded after the latency: the output port queues it from then on, in arrival order (every packet waits
@@ -468,7 +499,7 @@ public final class Switch implements NetworkNode, Ingress {
         if (psize + headroomBytes[in] > headroom[in] && psize + sharedNow > thresh) {
             return false;
         }
-        long newBytes = ingressBytes[in] - headroomBytes[in] + psize;
+        long newBytes = ingress[2 * in] - headroomBytes[in] + psize;
         if (newBytes > reserve) {
             if (newBytes - reserve > thresh) {
                 headroomBytes[in] += psize;
@@ -476,7 +507,7 @@ public final class Switch implements NetworkNode, Ingress {
                 sharedUsed += Math.min(psize, newBytes - reserve);
             }
         }
-        ingressBytes[in] += psize;
+        ingress[2 * in] += psize;
         Port up = upstream[in];
         if (up != null && !pauseSent[in] && (headroomBytes[in] > 0 || sharedOf(in) >= pfcThreshold(in))) {
             setPausing(in, true);
@@ -592,9 +623,9 @@ public final class Switch implements NetworkNode, Ingress {
         if (inPort < 0) {
             return;
         }
-        long before = ingressBytes[inPort];
+        long before = ingress[2 * inPort];
         long held = before - wireBytes;
-        ingressBytes[inPort] = held;
+        ingress[2 * inPort] = held;
         if (shared) {
             releaseShared(wireBytes, inPort, before);
             return;
@@ -632,7 +663,7 @@ public final class Switch implements NetworkNode, Ingress {
      */
     public long maxIngressBytes(int port) {
         settleDepartures();
-        return maxIngressBytes[port];
+        return ingress[2 * port + 1];
     }
 
     /**
@@ -643,7 +674,7 @@ public final class Switch implements NetworkNode, Ingress {
      */
     public long ingressBytes(int port) {
         settleDepartures();
-        return ingressBytes[port];
+        return ingress[2 * port];
     }
 
     /** Returns the data packets this switch marked Congestion Experienced (ECN). */

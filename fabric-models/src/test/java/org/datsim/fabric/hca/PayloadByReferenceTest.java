@@ -17,9 +17,10 @@ import org.datsim.fabric.topology.TopologyBuilder;
 import org.junit.jupiter.api.Test;
 
 /**
- * Packets queued at the port hold their payload by reference (no buffer each), yet carry the bytes as they were
- * when their DMA finished: a change of the source buffer while they wait does not reach the target, and a change
- * after the DMA of some packets but before that of others shows only in the later ones.
+ * Packets queued at the port hold their payload by reference (no buffer each), and RDMA Write packets keep holding
+ * it on the wire until the target places them, yet carry the bytes as they were when their DMA finished: a change of
+ * the source buffer while they wait or travel does not reach the target, and a change after the DMA of some packets
+ * but before that of others shows only in the later ones.
  */
 class PayloadByReferenceTest {
 
@@ -35,8 +36,13 @@ class PayloadByReferenceTest {
         final WorkRequest wr;
 
         Setup(String coherence) {
+            this(coherence, "50ns");
+        }
+
+        Setup(String coherence, String latency) {
             fabric = new Fabric(sim, TopologyBuilder.backToBack("h").build(new ArrayList<>()),
-                    TestFabric.params("link.bandwidth", "10Gbps", "memory.coherence", coherence), Map.of(),
+                    TestFabric.params("link.bandwidth", "10Gbps", "memory.coherence", coherence, "link.latency",
+                            latency), Map.of(),
                     new RandomStreams(1), new TraceSource<TraceEvent>("t"));
             a = fabric.hosts().get(0).hca();
             b = fabric.hosts().get(1).hca();
@@ -89,6 +95,40 @@ class PayloadByReferenceTest {
         Arrays.fill(ones, (byte) 1);
         assertArrayEquals(ones, s.landed());
         assertTrue(s.fabric.packetPool().created() < 30);
+    }
+
+    @Test
+    void aChangeWhileThePacketsAreOnTheirWayDoesNotReachTheTarget() {
+        for (String coherence : new String[] {"coherent", "cpu_noncoherent"}) {
+            Setup s = new Setup(coherence, "100us");
+            s.a.memory().syncForRdmaRead(s.src, LEN); // the CPU's first bytes reach memory before the DMA reads
+            // At 10 Gb/s the 16 packets have all left the port by about 55 us; the first lands after 100 us. The
+            // change (the CPU's bytes, written back to memory on a non-coherent host) comes between.
+            s.sim.scheduleAt(70_000_000L, () -> {
+                s.a.memory().cpuFill(s.src, LEN, (byte) 2);
+                s.a.memory().syncForRdmaRead(s.src, LEN);
+            });
+            long[] landedAtChange = new long[1];
+            s.sim.scheduleAt(70_000_001L, () -> landedAtChange[0] = s.landed()[0]);
+            s.sim.run();
+            assertEquals(0, landedAtChange[0], coherence + ": nothing had landed when the source changed");
+            assertEquals(WcStatus.SUCCESS, s.wr.status());
+            byte[] ones = new byte[LEN];
+            Arrays.fill(ones, (byte) 1);
+            assertArrayEquals(ones, s.landed(), coherence);
+        }
+    }
+
+    @Test
+    void withoutAChangeTheBytesLandAsRead() {
+        Setup s = new Setup("coherent", "100us");
+        s.sim.run();
+        byte[] ones = new byte[LEN];
+        Arrays.fill(ones, (byte) 1);
+        assertArrayEquals(ones, s.landed());
+        // and the source may change afterwards without effect on what landed
+        s.a.memory().cpuFill(s.src, LEN, (byte) 3);
+        assertArrayEquals(ones, s.landed());
     }
 
     @Test
