@@ -184,20 +184,7 @@ final class PayloadReader implements PayloadSource {
      * @param dstAddress where the payload lands
      */
     void placeReferenced(Packet p, HostMemory dst, long dstAddress) {
-        WorkRequest wr = (WorkRequest) p.context;
-        int len = p.length;
-        long skip = p.offset;
-        int done = 0;
-        for (int s = 0; s < wr.segAddress.length && done < len; s++) {
-            if (skip >= wr.segLength[s]) {
-                skip -= wr.segLength[s];
-                continue;
-            }
-            int n = (int) Math.min(wr.segLength[s] - skip, len - done);
-            memory.dmaCopyTo(wr.segAddress[s] + skip, dst, dstAddress + done, n);
-            done += n;
-            skip = 0;
-        }
+        ((WorkRequest) p.context).copySegmentsTo(memory, p.offset, p.length, dst, dstAddress);
         unlink(p);
         p.payloadPending = false;
     }

@@ -371,6 +371,27 @@ public final class WorkRequest implements PacketOperation {
      * @param toMemory true to write the buffer into the segments, false to read the segments into the buffer
      */
     void copySegments(org.datsim.fabric.memory.HostMemory memory, long off, byte[] buf, int len, boolean toMemory) {
+        walkSegments(memory, off, len, buf, toMemory, null, 0);
+    }
+
+    /**
+     * Copies {@code len} bytes at message offset {@code off} of the local segments straight into another host's
+     * memory ({@link org.datsim.fabric.memory.HostMemory#dmaCopyTo}: a DMA read here, a DMA write there, no buffer).
+     *
+     * @param memory the host memory of the segments
+     * @param off the offset within the message
+     * @param len the number of bytes
+     * @param dst the memory written
+     * @param dstAddress where the bytes land in it
+     */
+    void copySegmentsTo(org.datsim.fabric.memory.HostMemory memory, long off, int len,
+            org.datsim.fabric.memory.HostMemory dst, long dstAddress) {
+        walkSegments(memory, off, len, null, false, dst, dstAddress);
+    }
+
+    /** The segments' pieces of message bytes {@code [off, off + len)}: to or from {@code buf}, or into {@code dst}. */
+    private void walkSegments(org.datsim.fabric.memory.HostMemory memory, long off, int len, byte[] buf,
+            boolean toMemory, org.datsim.fabric.memory.HostMemory dst, long dstAddress) {
         long skip = off;
         int done = 0;
         for (int s = 0; s < segAddress.length && done < len; s++) {
@@ -379,7 +400,9 @@ public final class WorkRequest implements PacketOperation {
                 continue;
             }
             int n = (int) Math.min(segLength[s] - skip, len - done);
-            if (toMemory) {
+            if (dst != null) {
+                memory.dmaCopyTo(segAddress[s] + skip, dst, dstAddress + done, n);
+            } else if (toMemory) {
                 memory.dmaWrite(segAddress[s] + skip, buf, done, n);
             } else {
                 memory.dmaRead(segAddress[s] + skip, buf, done, n);
