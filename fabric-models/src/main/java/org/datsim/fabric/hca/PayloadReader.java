@@ -184,9 +184,16 @@ final class PayloadReader implements PayloadSource {
      * @param dstAddress where the payload lands
      */
     void placeReferenced(Packet p, HostMemory dst, long dstAddress) {
-        ((WorkRequest) p.context).copySegmentsTo(memory, p.offset, p.length, dst, dstAddress);
-        unlink(p);
+        unlink(p); // first: a write hook the copy sets off elsewhere does not see it
         p.payloadPending = false;
+        WorkRequest wr = (WorkRequest) p.context;
+        if (dst != memory) {
+            wr.copySegmentsTo(memory, p.offset, p.length, dst, dstAddress);
+        } else { // one memory at both ends (not made by Fabric today): through a buffer, as any overlap needs
+            byte[] buf = new byte[p.length];
+            wr.copySegments(memory, p.offset, buf, p.length, false);
+            dst.dmaWrite(dstAddress, buf, 0, p.length);
+        }
     }
 
     @Override
