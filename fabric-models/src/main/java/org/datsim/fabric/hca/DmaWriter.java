@@ -22,6 +22,14 @@ final class DmaWriter {
     private final long pieceTime;
     /** When the writes scheduled so far have all crossed PCIe's data rate. */
     private long dmaWriteFree;
+    /**
+     * The wire and PCIe times {@link #dmaWriteArrived} needs for a payload of {@link #memoLen} bytes on
+     * {@link #memoLink}, kept because a fabric's packets are mostly of one size: [0] the whole payload's wire time,
+     * then per piece k the wire time of the payload after it ([2k + 1]) and the piece's PCIe time ([2k + 2]).
+     */
+    private long[] memo = new long[0];
+    private int memoLen = -1;
+    private DataRate memoLink;
 
     DmaWriter(HcaContext c) {
         this.sim = c.sim;
@@ -50,18 +58,36 @@ final class DmaWriter {
         if (len <= piece || link == null || p.srcHost == hostId) {
             return dmaWriteDelay(len, stall);
         }
+        if (len != memoLen || link != memoLink) {
+            remember(len, link);
+        }
+        long[] m = memo;
         long now = sim.now();
         long at = now + stall;
-        long free = Math.max(at - link.transmitTimePs(len), dmaWriteFree);
-        int done = 0;
-        while (done < len) {
-            int n = Math.min(piece, len - done);
-            done += n;
-            free = Math.max(free, at - link.transmitTimePs(len - done))
-                    + (n == piece ? pieceTime : pcieRate.transmitTimePs(n));
+        long free = Math.max(at - m[0], dmaWriteFree);
+        int pieces = (len + piece - 1) / piece;
+        for (int k = 0; k < pieces; k++) {
+            free = Math.max(free, at - m[2 * k + 1]) + m[2 * k + 2];
         }
         dmaWriteFree = free;
         return free + pcieLatency - now;
+    }
+
+    /** Computes the times {@link #dmaWriteArrived} needs for a payload of {@code len} bytes ({@link #memo}). */
+    private void remember(int len, DataRate link) {
+        int pieces = (len + piece - 1) / piece;
+        long[] m = memo.length >= 2 * pieces + 1 ? memo : new long[2 * pieces + 1];
+        m[0] = link.transmitTimePs(len);
+        int done = 0;
+        for (int k = 0; k < pieces; k++) {
+            int n = Math.min(piece, len - done);
+            done += n;
+            m[2 * k + 1] = link.transmitTimePs(len - done);
+            m[2 * k + 2] = n == piece ? pieceTime : pcieRate.transmitTimePs(n);
+        }
+        memo = m;
+        memoLen = len;
+        memoLink = link;
     }
 
     /**
