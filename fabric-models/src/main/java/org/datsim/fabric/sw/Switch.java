@@ -245,18 +245,21 @@ public final class Switch implements NetworkNode, Ingress {
      * @return the port index, or -1 if the host is unreachable
      */
     public int route(int dstHost, int flow) {
-        if (dstHost < 0 || dstHost >= routeSet.length) {
-            return -1;
-        }
         byte[] rb = routeByte;
         int[] c;
-        if (rb != null) {
+        if (rb != null) { // the bound checked on this table: the int table's lines are not touched
+            if (dstHost < 0 || dstHost >= rb.length) {
+                return -1;
+            }
             int r = rb[dstHost];
             if (r >= 0) {
                 return r;
             }
             c = sets[-1 - r];
         } else {
+            if (dstHost < 0 || dstHost >= routeSet.length) {
+                return -1;
+            }
             c = sets[routeSet[dstHost]];
         }
         if (c.length == 0) {
