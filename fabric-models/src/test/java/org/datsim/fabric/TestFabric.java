@@ -9,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import org.datsim.core.engine.RunResult;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.engine.StopReason;
@@ -30,6 +32,9 @@ import org.datsim.fabric.dat.Out;
 import org.datsim.fabric.dat.Psp;
 import org.datsim.fabric.dat.Pz;
 import org.datsim.fabric.dat.RmrTriplet;
+import org.datsim.fabric.hca.QueuePair;
+import org.datsim.fabric.hca.WcStatus;
+import org.datsim.fabric.hca.WorkRequest;
 import org.datsim.fabric.topology.LinkSpec;
 import org.datsim.fabric.topology.Topology;
 
@@ -76,6 +81,44 @@ public final class TestFabric {
         this.fabric = new Fabric(sim, topology, params, source);
         this.dat = fabric.provider();
         sim.setMaxEvents(50_000_000L);
+    }
+
+    /**
+     * Connects two queue pairs of model-level tests (no DAT layer) to each other, both with one listener that hands
+     * each requester completion to {@code requestCompleted}, each breakage to {@code broken}, ignores receive
+     * completions and allows every remote access.
+     *
+     * @param qa one queue pair
+     * @param qb the other
+     * @param requestCompleted called with each completed request
+     * @param broken called with the status of each breakage
+     */
+    public static void connectPair(QueuePair qa, QueuePair qb, Consumer<WorkRequest> requestCompleted,
+            IntConsumer broken) {
+        QueuePair.Listener l = new QueuePair.Listener() {
+            @Override
+            public void requestCompleted(WorkRequest wr) {
+                requestCompleted.accept(wr);
+            }
+
+            @Override
+            public void receiveCompleted(WorkRequest wr) {
+            }
+
+            @Override
+            public void broken(int status) {
+                broken.accept(status);
+            }
+
+            @Override
+            public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
+                return WcStatus.SUCCESS;
+            }
+        };
+        qa.setListener(l);
+        qb.setListener(l);
+        qa.connect(qb);
+        qb.connect(qa);
     }
 
     /**

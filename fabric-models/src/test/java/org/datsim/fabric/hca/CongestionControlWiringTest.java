@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.datsim.fabric.TestFabric;
 import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
@@ -92,32 +93,13 @@ class CongestionControlWiringTest {
             int n = senders.size();
             QueuePair qa = src.createQueuePair("a" + n);
             QueuePair qb = dst.createQueuePair("b" + n);
-            QueuePair.Listener l = new QueuePair.Listener() {
-                @Override
-                public void requestCompleted(WorkRequest wr) {
-                    assertEquals(Dat.DTO_SUCCESS, wr.status());
-                    completed++;
-                    lastCompletion = sim.now();
-                }
-
-                @Override
-                public void receiveCompleted(WorkRequest wr) {
-                }
-
-                @Override
-                public void broken(int status) {
-                    throw new AssertionError("broken " + status);
-                }
-
-                @Override
-                public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
-                    return Dat.DTO_SUCCESS;
-                }
-            };
-            qa.setListener(l);
-            qb.setListener(l);
-            qa.connect(qb);
-            qb.connect(qa);
+            TestFabric.connectPair(qa, qb, wr -> {
+                assertEquals(Dat.DTO_SUCCESS, wr.status());
+                completed++;
+                lastCompletion = sim.now();
+            }, status -> {
+                throw new AssertionError("broken " + status);
+            });
             long s = src.memory().allocate(bytes);
             if (target == 0) {
                 // one target buffer that every flow writes (as FlowRunner does): the receiver's translations stay

@@ -48,28 +48,7 @@ class PayloadByReferenceTest {
             b = fabric.hosts().get(1).hca();
             QueuePair qa = a.createQueuePair("a");
             QueuePair qb = b.createQueuePair("b");
-            QueuePair.Listener l = new QueuePair.Listener() {
-                @Override
-                public void requestCompleted(WorkRequest w) {
-                }
-
-                @Override
-                public void receiveCompleted(WorkRequest w) {
-                }
-
-                @Override
-                public void broken(int status) {
-                }
-
-                @Override
-                public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
-                    return WcStatus.SUCCESS;
-                }
-            };
-            qa.setListener(l);
-            qb.setListener(l);
-            qa.connect(qb);
-            qb.connect(qa);
+            TestFabric.connectPair(qa, qb, w -> { }, status -> { });
             src = a.memory().allocate(LEN);
             dst = b.memory().allocate(LEN);
             a.memory().cpuFill(src, LEN, (byte) 1);

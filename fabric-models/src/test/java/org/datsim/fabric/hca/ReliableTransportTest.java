@@ -96,32 +96,12 @@ class ReliableTransportTest {
                 Hca hca = fabric.hosts().get(h).hca();
                 QueuePair qa = hca.createQueuePair("a" + h);
                 QueuePair qb = target.createQueuePair("b" + h);
-                QueuePair.Listener l = new QueuePair.Listener() {
-                    @Override
-                    public void requestCompleted(WorkRequest wr) {
-                        if (wr.status() == WcStatus.SUCCESS) {
-                            succeeded++;
-                        }
-                        lastCompletion = sim.now();
+                TestFabric.connectPair(qa, qb, wr -> {
+                    if (wr.status() == WcStatus.SUCCESS) {
+                        succeeded++;
                     }
-
-                    @Override
-                    public void receiveCompleted(WorkRequest wr) {
-                    }
-
-                    @Override
-                    public void broken(int status) {
-                    }
-
-                    @Override
-                    public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
-                        return WcStatus.SUCCESS;
-                    }
-                };
-                qa.setListener(l);
-                qb.setListener(l);
-                qa.connect(qb);
-                qb.connect(qa);
+                    lastCompletion = sim.now();
+                }, status -> { });
                 long src = hca.memory().allocate(region);
                 byte[] data = TestFabric.randomBytes((int) region, h);
                 hca.memory().cpuWrite(src, data);

@@ -79,37 +79,18 @@ class SendQueueSlotsTest {
                 }
                 a.postRequest(wr);
             };
-            QueuePair.Listener l = new QueuePair.Listener() {
-                @Override
-                public void requestCompleted(WorkRequest wr) {
-                    cookies.add(wr.cookie); // read before the slot may take the next post
-                    times.add(sim.now());
-                    if (wr.status() != WcStatus.SUCCESS) {
-                        failed++;
-                    }
-                    if (posted[0] < writes) {
-                        post.run();
-                    }
-                }
-
-                @Override
-                public void receiveCompleted(WorkRequest wr) {
-                }
-
-                @Override
-                public void broken(int status) {
+            TestFabric.connectPair(qa, qb, wr -> {
+                cookies.add(wr.cookie); // read before the slot may take the next post
+                times.add(sim.now());
+                if (wr.status() != WcStatus.SUCCESS) {
                     failed++;
                 }
-
-                @Override
-                public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
-                    return WcStatus.SUCCESS;
+                if (posted[0] < writes) {
+                    post.run();
                 }
-            };
-            qa.setListener(l);
-            qb.setListener(l);
-            qa.connect(qb);
-            qb.connect(qa);
+            }, status -> {
+                failed++;
+            });
             for (int i = 0; i < Math.min(window, writes); i++) {
                 post.run();
             }

@@ -57,31 +57,11 @@ class CongestionTest {
             next++;
             QueuePair qa = src.createQueuePair("a" + next);
             QueuePair qb = dst.createQueuePair("b" + next);
-            QueuePair.Listener l = new QueuePair.Listener() {
-                @Override
-                public void requestCompleted(WorkRequest wr) {
-                    if (wr.status() == Dat.DTO_SUCCESS) {
-                        completed++;
-                    }
+            TestFabric.connectPair(qa, qb, wr -> {
+                if (wr.status() == Dat.DTO_SUCCESS) {
+                    completed++;
                 }
-
-                @Override
-                public void receiveCompleted(WorkRequest wr) {
-                }
-
-                @Override
-                public void broken(int status) {
-                }
-
-                @Override
-                public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
-                    return Dat.DTO_SUCCESS;
-                }
-            };
-            qa.setListener(l);
-            qb.setListener(l);
-            qa.connect(qb);
-            qb.connect(qa);
+            }, status -> { });
             long s = src.memory().allocate(bytes);
             long d = dst.memory().allocate(bytes);
             src.postRequest(new WorkRequest(next, WorkRequest.RDMA_WRITE, qa, next, 0, new long[] {s},

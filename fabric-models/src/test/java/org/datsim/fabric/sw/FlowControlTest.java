@@ -51,31 +51,11 @@ class FlowControlTest {
                 Hca hca = fabric.hosts().get(h).hca();
                 QueuePair qa = hca.createQueuePair("a" + h);
                 QueuePair qb = target.createQueuePair("b" + h);
-                QueuePair.Listener l = new QueuePair.Listener() {
-                    @Override
-                    public void requestCompleted(WorkRequest wr) {
-                        if (wr.status() == WcStatus.SUCCESS) {
-                            completed++;
-                        }
+                TestFabric.connectPair(qa, qb, wr -> {
+                    if (wr.status() == WcStatus.SUCCESS) {
+                        completed++;
                     }
-
-                    @Override
-                    public void receiveCompleted(WorkRequest wr) {
-                    }
-
-                    @Override
-                    public void broken(int status) {
-                    }
-
-                    @Override
-                    public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
-                        return WcStatus.SUCCESS;
-                    }
-                };
-                qa.setListener(l);
-                qb.setListener(l);
-                qa.connect(qb);
-                qb.connect(qa);
+                }, status -> { });
                 long src = hca.memory().allocate(bytes);
                 WorkRequest wr = new WorkRequest(h, WorkRequest.RDMA_WRITE, qa, h, 0, new long[] {src},
                         new long[] {bytes}, dst, 1);
