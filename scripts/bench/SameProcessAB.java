@@ -28,6 +28,16 @@ public final class SameProcessAB {
             System.exit(2);
         }
         String[] jars = {args[0], args[1]};
+        for (String jar : jars) {
+            if (!java.nio.file.Files.isRegularFile(Path.of(jar))) {
+                System.err.println("SameProcessAB: no such jar: " + jar);
+                System.exit(2);
+            }
+        }
+        if (!args[2].matches("[1-9][0-9]{0,3}")) {
+            System.err.println("SameProcessAB: ROUNDS must be a whole number from 1 to 9999, found " + args[2]);
+            System.exit(2);
+        }
         int rounds = Integer.parseInt(args[2]);
         List<String> cli = new ArrayList<>(List.of("bench"));
         cli.addAll(Arrays.asList(args).subList(3, args.length));
@@ -48,12 +58,13 @@ public final class SameProcessAB {
                 int j = (r % 2 == 0) ? k : 1 - k; // ABBA order: neither jar always runs first
                 System.gc();
                 StringWriter out = new StringWriter();
+                StringWriter err = new StringWriter();
                 Thread.currentThread().setContextClassLoader(loaders[j]);
                 long c0 = mx.getCurrentThreadCpuTime();
-                int rc = (Integer) execute[j].invoke(null, cliArgs, new PrintWriter(out), new PrintWriter(new StringWriter()));
+                int rc = (Integer) execute[j].invoke(null, cliArgs, new PrintWriter(out), new PrintWriter(err));
                 long c1 = mx.getCurrentThreadCpuTime();
                 if (rc != 0) {
-                    System.err.println((j == 0 ? "old" : "new") + " exited " + rc + ":\n" + out);
+                    System.err.println((j == 0 ? "old" : "new") + " exited " + rc + ":\n" + out + err);
                     System.exit(1);
                 }
                 double w = Double.NaN;

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # scripts/bench/pairs.sh OLD.jar NEW.jar PAIRS bench-args... -> both jars run at the same time in each pair; new/old per pair
 # of main_thread_cpu_s (and process_cpu_s), then the median ratio
+if [ $# -lt 4 ] || [ ! -f "$1" ] || [ ! -f "$2" ] || ! [[ "$3" =~ ^[1-9][0-9]*$ ]]; then
+  echo "usage: scripts/bench/pairs.sh OLD.jar NEW.jar PAIRS BENCH [ARGS...]  (both jars must exist; PAIRS a whole number)" >&2
+  exit 2
+fi
 old=$1; new=$2; n=$3; shift 3
 d=$(mktemp -d)
 for i in $(seq $n); do
