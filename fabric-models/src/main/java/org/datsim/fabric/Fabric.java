@@ -229,10 +229,20 @@ public final class Fabric {
     }
 
     /**
-     * The largest unloaded round-trip time between two hosts and the largest bandwidth-delay product, as HPCC's
-     * {@code third.cc} computes its maxRtt and maxBdp for its congestion control: along a shortest path (fewest
-     * hops, found breadth-first), twice the propagation delays plus one MTU's transmission time at each hop; the
-     * product with the path's slowest link. One breadth-first search per host.
+     * The largest unloaded round-trip time between two hosts and the largest bandwidth-delay product that the
+     * congestion controllers use (HPCC's maxRtt and maxBdp, GLOBAL_T 1), for the round trip this fabric models.
+     *
+     * <p>HPCC's {@code third.cc} takes, along a shortest path (fewest hops, found breadth-first), twice the
+     * propagation delays plus one MTU's transmission time at each hop: all its NIC and switches add. datsim's hosts
+     * and switches add more to the round trip a window must cover, from the moment the send engine chooses a packet
+     * (when the controller counts it in flight) to the moment its ACK reaches the controller: the payload read of a
+     * read request ({@code pcie.max_read_request} at {@code pcie.bandwidth}, the read-ahead unit of the packet
+     * arbiter), the forwarding latency of every switch both ways ({@code switch.latency}), the HCAs' PHYs
+     * ({@code hca.phy_latency}, four crossings) and the receive pipeline at both ends ({@code hca.rx_process}: the data
+     * packet's, then the ACK's). Left out as HPCC leaves them out: the ACK's own transmission times (under 1% of the
+     * round trip on HPCC's fat-tree). With none of these costs (preset {@code hpcc-ns3}) it is HPCC's figure. A window
+     * of HPCC's figure on datsim's host model would cap a flow alone far below line rate (a 10 MB flow under hpcc took
+     * 3.6 times as long as under none on a k=4 fat-tree of roce-100g).
      *
      * @return {maxRttPs, maxBdpBytes}
      */
@@ -269,6 +279,8 @@ public final class Fabric {
         long mtu = params.get(FabricParams.HCA_MTU);
         long defaultBps = params.rate(FabricParams.LINK_BANDWIDTH).bitsPerSecond();
         long defaultLatency = params.get(FabricParams.LINK_LATENCY);
+        long perSwitch = 2 * params.get(FabricParams.SWITCH_LATENCY);
+        long hostPart = hostRoundTripPs(params);
         int hostCount = hostNames.size();
         long maxRtt = 0;
         long maxBdp = 0;
@@ -287,7 +299,7 @@ public final class Fabric {
             while (head < tail) {
                 int v = queue[head++];
                 if (v != src && v < hostCount) {
-                    long rtt = oneWay[v];
+                    long rtt = oneWay[v] + hostPart;
                     maxRtt = Math.max(maxRtt, rtt);
                     maxBdp = Math.max(maxBdp, (long) ((double) rtt * minBps[v] / 8e12));
                     continue; // hosts are not transit nodes
@@ -301,13 +313,28 @@ public final class Fabric {
                     seen[w] = true;
                     long bps = l.bandwidthBps() > 0 ? l.bandwidthBps() : defaultBps;
                     long latency = l.latencyPs() >= 0 ? l.latencyPs() : defaultLatency;
-                    oneWay[w] = oneWay[v] + 2 * latency + org.datsim.fabric.cc.RateController.txTimePs(mtu, bps);
+                    oneWay[w] = oneWay[v] + 2 * latency + org.datsim.fabric.cc.RateController.txTimePs(mtu, bps)
+                            + (w >= hostCount ? perSwitch : 0);
                     minBps[w] = Math.min(minBps[v], bps);
                     queue[tail++] = w;
                 }
             }
         }
         return new long[] {maxRtt, maxBdp};
+    }
+
+    /**
+     * The part of an unloaded round trip that the two hosts add, beyond the links and switches (see
+     * {@link #maxRttAndBdp}): one payload read request at the PCIe rate at the sender, four PHY crossings, and the
+     * receive pipeline of the data packet and of its ACK.
+     *
+     * @param params the fabric parameters
+     * @return picoseconds
+     */
+    static long hostRoundTripPs(Params params) {
+        long read = params.rate(FabricParams.PCIE_BANDWIDTH).transmitTimePs(
+                params.get(FabricParams.PCIE_MAX_READ_REQUEST));
+        return read + 4 * params.get(FabricParams.HCA_PHY_LATENCY) + 2 * params.get(FabricParams.HCA_RX_PROCESS);
     }
 
     /**
