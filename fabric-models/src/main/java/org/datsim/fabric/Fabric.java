@@ -41,6 +41,8 @@ public final class Fabric {
     private final List<Port> ports = new ArrayList<>();
     private final DatProvider provider;
     private final PacketPool packetPool = new PacketPool();
+    private long ccBaseRttPs;
+    private long ccWindowBytes;
 
     /**
      * Sets what the models consult where the rules allow more than one order (see {@link ChoicePoints}); by
@@ -154,6 +156,8 @@ public final class Fabric {
         org.datsim.fabric.cc.CongestionControl cc = org.datsim.fabric.cc.CongestionControl.fromParams(params);
         if (cc.algorithm() != org.datsim.fabric.cc.CongestionControl.Algorithm.NONE) {
             long[] rttBdp = maxRttAndBdp(topology, params);
+            ccBaseRttPs = cc.baseRttPs(rttBdp[0]);
+            ccWindowBytes = cc.windowBytes(rttBdp[1]);
             for (DatHost h : hosts) {
                 h.hca().setCongestionControl(cc, rttBdp[0], rttBdp[1]);
             }
@@ -226,6 +230,22 @@ public final class Fabric {
         if (interval > 0 && !switches.isEmpty()) {
             new org.datsim.fabric.sw.PortSampler(sim, List.copyOf(switches.values()), interval, trace).start();
         }
+    }
+
+    /**
+     * Returns the base RTT the congestion controllers use (cc.base_rtt, or the fabric's largest unloaded round trip:
+     * see {@link #maxRttAndBdp}), picoseconds; 0 without congestion control.
+     */
+    public long ccBaseRttPs() {
+        return ccBaseRttPs;
+    }
+
+    /**
+     * Returns the window at line rate the congestion controllers use (cc.window, or the fabric's largest
+     * bandwidth-delay product), bytes; 0 without congestion control.
+     */
+    public long ccWindowBytes() {
+        return ccWindowBytes;
     }
 
     /**

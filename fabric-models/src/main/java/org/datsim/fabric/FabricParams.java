@@ -373,7 +373,8 @@ public final class FabricParams {
      */
     public static long largestPacket(org.datsim.core.param.Params p) {
         long largest = p.get(LINK_HEADER_BYTES) + p.get(HCA_MTU)
-                + Math.max(p.get(LINK_RETH_BYTES), p.get(LINK_AETH_BYTES));
+                + Math.max(p.get(LINK_RETH_BYTES), p.get(LINK_AETH_BYTES))
+                + org.datsim.fabric.cc.CongestionControl.headerBytes(p);
         return Math.max(largest, p.get(LINK_HEADER_BYTES) + p.get(CM_MAD_BYTES));
     }
 

@@ -33,6 +33,12 @@ public final class CcParams {
     public static final ParamSpec WINDOW = ParamSpec.bytes("cc.window", "0B", 0, 1L << 40,
             "Window at line rate of hpcc and dctcp (scaled by rate / line rate); 0 = the largest bandwidth-delay"
                     + " product between two hosts of the topology, as HPCC's simulator (maxBdp, GLOBAL_T 1)");
+    /** Header bytes a congestion-control algorithm adds. */
+    public static final ParamSpec HEADER_BYTES = ParamSpec.integer("cc.header_bytes", -1, -1, 1024,
+            "Bytes the congestion control adds to every data packet (Send, RDMA Write, RDMA Read response) and every"
+                    + " ACK or NAK: -1 = the algorithm's own, as HPCC's simulator counts them: 42 for hpcc (its INT"
+                    + " header: 5 hop records of 8 bytes and a 2-byte hop count, carried from the sender on), 0 for"
+                    + " none, dcqcn and dctcp (ECN rides in the IP header); ignored with cc.algorithm none");
     /** DCQCN alpha timer. */
     public static final ParamSpec DCQCN_ALPHA_INTERVAL = ParamSpec.time("cc.dcqcn.alpha_interval", "1us",
             "DCQCN: period of the alpha update (HPCC run.py ALPHA_RESUME_INTERVAL 1 us; paper 55 us)");
@@ -90,7 +96,7 @@ public final class CcParams {
                     + " 13 us RTT)");
 
     /** Every congestion-control parameter in catalogue order. */
-    public static final List<ParamSpec> ALL = List.of(ALGORITHM, MIN_RATE, BASE_RTT, WINDOW, DCQCN_ALPHA_INTERVAL,
+    public static final List<ParamSpec> ALL = List.of(ALGORITHM, MIN_RATE, BASE_RTT, WINDOW, HEADER_BYTES, DCQCN_ALPHA_INTERVAL,
             DCQCN_RATE_DECREASE_INTERVAL, DCQCN_RP_TIMER, DCQCN_G_DENOMINATOR, DCQCN_FAST_RECOVERY_TIMES, DCQCN_RATE_AI,
             DCQCN_RATE_HAI, DCQCN_CLAMP_TARGET_RATE, DCQCN_BYTE_COUNTER, DCQCN_CNP_INTERVAL, HPCC_ETA_PERCENT,
             HPCC_RATE_AI, HPCC_MAX_STAGE, HPCC_FAST_REACT, DCTCP_G_DENOMINATOR, DCTCP_RATE_AI);

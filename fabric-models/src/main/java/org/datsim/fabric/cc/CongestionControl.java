@@ -28,6 +28,7 @@ public final class CongestionControl {
     private final long windowBytes;
     private final long cnpIntervalPs;
     private final long mtuBytes;
+    private final int headerBytes;
     private final Dcqcn.Config dcqcn;
     private final Hpcc.Config hpcc;
     private final Dctcp.Config dctcp;
@@ -39,6 +40,7 @@ public final class CongestionControl {
         windowBytes = p.get(CcParams.WINDOW);
         cnpIntervalPs = p.get(CcParams.DCQCN_CNP_INTERVAL);
         mtuBytes = p.get(FabricParams.HCA_MTU);
+        headerBytes = headerBytes(p);
         dcqcn = algorithm != Algorithm.DCQCN ? null
                 : new Dcqcn.Config(minRateBps, p.get(CcParams.DCQCN_ALPHA_INTERVAL),
                         p.get(CcParams.DCQCN_RATE_DECREASE_INTERVAL), p.get(CcParams.DCQCN_RP_TIMER),
@@ -66,6 +68,38 @@ public final class CongestionControl {
     /** Returns the algorithm. */
     public Algorithm algorithm() {
         return algorithm;
+    }
+
+    /**
+     * The bytes an algorithm adds to data packets and ACKs in HPCC's simulator (its IntHeader in the mode the
+     * algorithm sets): HPCC's INT header, 5 hop records of 8 bytes and a 2-byte count; nothing for the others.
+     */
+    private static int defaultHeaderBytes(Algorithm a) {
+        return switch (a) {
+            case HPCC -> 42;
+            case NONE, DCQCN, DCTCP -> 0;
+        };
+    }
+
+    /**
+     * Returns the bytes the congestion control of these parameters adds to every data packet and every ACK or NAK
+     * (cc.header_bytes, or the algorithm's own; 0 with none), without checking the rest of its parameters.
+     *
+     * @param p the parameters
+     * @return the bytes
+     */
+    public static int headerBytes(Params p) {
+        Algorithm a = Algorithm.valueOf(p.choice(CcParams.ALGORITHM).toUpperCase(java.util.Locale.ROOT));
+        long header = p.get(CcParams.HEADER_BYTES);
+        return a == Algorithm.NONE ? 0 : header >= 0 ? (int) header : defaultHeaderBytes(a);
+    }
+
+    /**
+     * Returns the bytes this congestion control adds to every data packet and every ACK or NAK (cc.header_bytes, or
+     * the algorithm's own; 0 with none).
+     */
+    public int headerBytes() {
+        return headerBytes;
     }
 
     /** Returns whether switches must ECN-mark packets and receivers answer marks (dcqcn with CNPs, dctcp with ACKs). */

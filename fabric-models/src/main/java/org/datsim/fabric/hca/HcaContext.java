@@ -33,6 +33,8 @@ final class HcaContext {
     final int mtu;
     /** link.header_bytes: the headers every packet carries. */
     final int header;
+    /** The congestion control's header on data packets and ACKs (cc.header_bytes, or the algorithm's; 0 without). */
+    final int ccHeader;
     /** link.reth_bytes: the RDMA extended header (first packet of an RDMA Write, RDMA Read request). */
     final int reth;
     /** link.aeth_bytes: the ACK extended header (ACK, NAK, RDMA Read response, atomic acknowledgement). */
@@ -60,6 +62,7 @@ final class HcaContext {
         this.header = (int) params.get(FabricParams.LINK_HEADER_BYTES);
         this.reth = (int) params.get(FabricParams.LINK_RETH_BYTES);
         this.aeth = (int) params.get(FabricParams.LINK_AETH_BYTES);
+        this.ccHeader = org.datsim.fabric.cc.CongestionControl.headerBytes(params);
     }
 
     /** The packets of a message of {@code length} bytes (one at least). */

@@ -52,6 +52,8 @@ final class SendEngine implements SendScheduler {
     private final DataRate pcieRate;
     private final int mtu;
     private final int header;
+    /** The congestion control's header on data packets (cc.header_bytes). */
+    private final int ccHeader;
     private final int reth;
     private final int aeth;
     private final OnChipCaches caches;
@@ -135,6 +137,7 @@ final class SendEngine implements SendScheduler {
         this.readRequest = c.readRequest;
         this.mtu = c.mtu;
         this.header = c.header;
+        this.ccHeader = c.ccHeader;
         this.reth = c.reth;
         this.aeth = c.aeth;
         this.caches = caches;
@@ -757,7 +760,7 @@ final class SendEngine implements SendScheduler {
         switch (kind) {
             case Packet.SEND:
             case Packet.RDMA_WRITE:
-                wire += len + (kind == Packet.RDMA_WRITE && index == 0 ? reth : 0)
+                wire += len + ccHeader + (kind == Packet.RDMA_WRITE && index == 0 ? reth : 0)
                         + (wr.withImmediate && index == count - 1 ? IMMDT_BYTES : 0);
                 break;
             case Packet.READ_REQUEST:
@@ -767,7 +770,7 @@ final class SendEngine implements SendScheduler {
                 wire += ATOMIC_ETH_BYTES;
                 break;
             case Packet.READ_RESPONSE:
-                wire += len + aeth;
+                wire += len + aeth + ccHeader;
                 break;
             default:
                 throw new IllegalArgumentException("not a DMA-read packet kind: " + kind);

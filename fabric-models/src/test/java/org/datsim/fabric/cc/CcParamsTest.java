@@ -109,4 +109,22 @@ class CcParamsTest {
         assertEquals(125_000, c.newController(line, 10_000_000, 125_000, CcTimers.NONE).windowBytes());
         assertEquals(List.of(), problems);
     }
+
+    @Test
+    void headerBytesAreHpccsIntHeaderForHpccAndNothingElseUnlessSet() {
+        List<String> problems = new ArrayList<>();
+        assertEquals(42, CongestionControl.headerBytes(with(Map.of("cc.algorithm", "hpcc"), problems)));
+        assertEquals(0, CongestionControl.headerBytes(with(Map.of("cc.algorithm", "dcqcn"), problems)));
+        assertEquals(0, CongestionControl.headerBytes(with(Map.of("cc.algorithm", "dctcp"), problems)));
+        assertEquals(0, CongestionControl.headerBytes(with(Map.of("cc.header_bytes", "30"), problems)),
+                "nothing without congestion control");
+        assertEquals(30, CongestionControl.headerBytes(
+                with(Map.of("cc.algorithm", "dcqcn", "cc.header_bytes", "30"), problems)));
+        assertEquals(0, CongestionControl.headerBytes(
+                with(Map.of("cc.algorithm", "hpcc", "cc.header_bytes", "0"), problems)));
+        assertTrue(problems.isEmpty(), problems.toString());
+        with(Map.of("cc.header_bytes", "-2"), problems);
+        assertEquals(1, problems.size(), problems.toString());
+        assertTrue(problems.get(0).contains("cc.header_bytes"), problems.get(0));
+    }
 }

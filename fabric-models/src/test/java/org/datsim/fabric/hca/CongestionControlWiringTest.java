@@ -135,6 +135,29 @@ class CongestionControlWiringTest {
         }
     }
 
+    /** The bytes every port of a fabric put on the wire for one 3-packet Write from host 1 to host 0. */
+    static long wireBytesOfOneWrite(String... overrides) {
+        Incast net = new Incast(1, overrides);
+        net.write(1, 3000, 0);
+        net.run();
+        long bytes = 0;
+        for (Port p : net.fabric.ports()) {
+            bytes += p.counters().bytes();
+        }
+        return bytes;
+    }
+
+    @Test
+    void hpccsIntHeaderTravelsOnEveryDataPacketAndAck() {
+        long dcqcn = wireBytesOfOneWrite("cc.algorithm", "dcqcn");
+        long hpcc = wireBytesOfOneWrite("cc.algorithm", "hpcc", "ecn.enabled", "false", "cc.int", "true");
+        // 3 data packets and 3 ACKs (an ACK per packet), each crossing two ports (host to switch, switch to host)
+        assertEquals(2 * (3 + 3) * 42, hpcc - dcqcn);
+        long set = wireBytesOfOneWrite("cc.algorithm", "hpcc", "ecn.enabled", "false", "cc.int", "true",
+                "cc.header_bytes", "10");
+        assertEquals(2 * (3 + 3) * 10, set - dcqcn);
+    }
+
     @Test
     void dcqcnIncastOf16To1KeepsTheQueueBelowKmaxAfterTheFirstRttsWithoutPause() {
         // HPCC's DCQCN parameters (the cc.dcqcn.* defaults): the first cuts bring every sender down within tens of
@@ -175,12 +198,17 @@ class CongestionControlWiringTest {
         }
         // the first RTT: every sender puts its window (one BDP at line rate) on the wire before any feedback; that
         // backlog drains at line rate while the senders send below it in all
-        long rtt = 4 * US + 4 * 80_000; // two links each way, 1 us each, plus a packet's time per hop
-        long bdp = rtt * 100 / 8 / 1000;
+        // (two links each way, 1 us each, a packet's time per hop, and the switch and both hosts: Fabric.maxRttAndBdp)
+        long rtt = net.fabric.ccBaseRttPs();
+        assertTrue(rtt > 4 * US + 4 * 80_000, "the round trip covers more than the links: " + rtt);
+        long bdp = net.fabric.ccWindowBytes();
+        assertEquals(rtt * 100 / 8 / 1000, bdp, 1);
         long drain = 16 * bdp * 8 / 100 * 1000 + 10 * rtt;
         net.watchFrom = drain;
         net.run();
-        assertTrue(net.maxQueue <= 16 * bdp + 16 * 1100, "at most the 16 initial windows: " + net.maxQueue);
+        // a window counts payload bytes, the queue wire bytes: 1000-byte payloads with 82 header bytes and HPCC's
+        // 42-byte INT header (cc.header_bytes)
+        assertTrue(net.maxQueue <= 16 * bdp * 1124 / 1000 + 16 * 1200, "at most the 16 initial windows: " + net.maxQueue + " (bdp " + bdp + ", rtt " + rtt + ")");
         assertTrue(net.maxQueueAfter <= bdp, "then the queue stays near zero (below one BDP, " + bdp + " B): "
                 + net.maxQueueAfter);
         assertEquals(0, net.sw().pausesSent());
