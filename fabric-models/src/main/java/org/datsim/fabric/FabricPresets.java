@@ -246,6 +246,40 @@ public final class FabricPresets {
                 "none: an ideal fabric for teaching, where only the payload serialisation takes time");
         add("ideal", "No overheads: only the 100 Gb/s serialisation of the payload takes time (for teaching)",
                 ideal);
+
+        // What HPCC's ns-3 simulator models, for comparison with it only (issue 25): its NIC and switches and nothing
+        // of the host; see docs/congestion-control.md, "The hpcc-ns3 preset".
+        String noHost = "HPCC's simulator models no host: no PCIe, no WQE or receive processing, no caches";
+        Values ns3 = new Values();
+        ns3.put("link.bandwidth", "100Gbps", "HPCC's run.py --bw 100 host links (a topology file sets its own rates)");
+        ns3.put("link.latency", "1us", "HPCC's fat.txt: every link 1 us (a topology file sets its own delays)");
+        ns3.put("hca.phy_latency", "0ns", "HPCC's links have their delay and nothing else");
+        ns3.put("link.header_bytes", "48B", "HPCC's data packet: its 14-byte L2 (PppHeader), IPv4 20, UDP 8, and its"
+                + " SeqTs 6 (sequence 4 + priority 2); no preamble, gap or FCS (an algorithm's extra header is"
+                + " cc.header_bytes)");
+        ns3.put("link.reth_bytes", "0B", "HPCC's Write carries no RDMA extended header");
+        ns3.put("link.aeth_bytes", "12B", "HPCC's ACK: L2 14 + IPv4 20 + its 12-byte ACK header (ports, flags,"
+                + " priority, sequence) = 46 B, padded to 60: 48 + 12");
+        ns3.put("switch.latency", "0ns", "ns-3's switches forward in no time once a packet has arrived");
+        ns3.put("switch.mode", "store_and_forward", "ns-3's switches receive a whole packet before forwarding it");
+        ns3.put("link.flow_control", "pfc", "HPCC's PFC");
+        ns3.put("switch.buffer_mode", "shared", "HPCC's switch MMU: one buffer, dynamic PFC thresholds");
+        ns3.put("switch.shared_buffer", "32MiB", "HPCC's run.py BUFFER_SIZE 32");
+        ns3.put("hca.mtu", "1000B", "HPCC's PACKET_PAYLOAD_SIZE 1000 (not an InfiniBand MTU: this preset only)");
+        ns3.put("hca.arbitration", "packet", "HPCC's NIC: per-packet round-robin among the queue pairs that may send");
+        ns3.put("transport.ack_interval", "1", "HPCC's L2_ACK_INTERVAL 1: an ACK per packet");
+        ns3.put("hca.tx_buffer", "1B", "HPCC's NIC takes a packet off a queue pair when its link is free: at most one"
+                + " packet waits for the wire");
+        for (String t : new String[] {"pcie.latency", "pcie.dma_read_delay", "hca.wqe_process", "hca.wqe_interval",
+            "hca.rx_process", "hca.bind_time", "hca.qpc_miss_penalty", "hca.mtt_miss_penalty"}) {
+            ns3.put(t, "0ns", noHost);
+        }
+        ns3.put("pcie.bandwidth", "1000Tbps", noHost + " (effectively unlimited: PCIe never bounds a flow)");
+        ns3.put("hca.qpc_entries", "0", noHost + " (0 = unlimited: never misses)");
+        ns3.put("hca.mtt_entries", "0", noHost + " (0 = unlimited: never misses)");
+        add("hpcc-ns3", "What HPCC's ns-3 simulator models, for comparison with it only: its links, switches and NIC"
+                + " pacing, none of the host (no PCIe, no WQE or receive processing, no caches), its header sizes"
+                + " and 1000-byte payload", ns3);
     }
 
     private FabricPresets() {

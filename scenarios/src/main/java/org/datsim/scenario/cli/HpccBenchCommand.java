@@ -32,26 +32,38 @@ import picocli.CommandLine.Spec;
  * summary.json.
  */
 @Command(name = "hpcc", mixinStandardHelpOptions = true,
-        description = "Run HPCC's topology and flow files (defaults: the reference run in /work/shared/anchors/hpcc:"
-                + " 320 hosts, 3,143 WebSearch flows at 30%% load) on the roce-100g preset with HPCC's run.py settings"
-                + " (hca.mtu=1000B, PFC with a 32 MiB shared buffer, an ACK per packet, ECN for dcqcn, INT for hpcc);"
-                + " write DIR/fct.csv and DIR/summary.json; print key=value lines ending with process_wall_s.")
+        description = "Run HPCC's topology and flow files (defaults: HPCC's fat-tree, 320 hosts, and its 3,143 WebSearch"
+                + " flows at 30%% load, shipped with datsim) with HPCC's run.py settings (a 1000-byte payload per"
+                + " packet, PFC with a 32 MiB shared buffer, an ACK per packet, ECN for dcqcn and dctcp, INT for hpcc,"
+                + " ACKs in a class of their own for dcqcn as run.py sets ACK_HIGH_PRIO) on datsim's roce-100g host"
+                + " model or, with --model hpcc-ns3, on what HPCC's simulator models; write DIR/fct.csv and"
+                + " DIR/summary.json; print key=value lines ending with process_wall_s (and progress on a terminal).")
 final class HpccBenchCommand implements Callable<Integer> {
 
-    /** Where the reference files are. */
-    static final String ANCHORS = "/work/shared/anchors/hpcc/";
+    /** The bundled copies of HPCC's reference files (HPCC's fat.txt and its ws30 trace of 5 ms). */
+    static final String BUNDLED_TOPOLOGY = "fat.topology";
+    static final String BUNDLED_FLOWS = "ws30-5ms.flows";
 
-    @Option(names = "--topology", paramLabel = "FILE", defaultValue = ANCHORS + "fat.topology",
-            description = "HPCC topology file (default: ${DEFAULT-VALUE}).")
-    Path topology;
+    @Option(names = "--topology", paramLabel = "FILE",
+            description = "HPCC topology file (default: HPCC's fat.txt, 320 hosts, shipped with datsim).")
+    Path topologyFile;
 
-    @Option(names = "--flows", paramLabel = "FILE", defaultValue = ANCHORS + "ws30-5ms.flows",
-            description = "HPCC flow file (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--flows", paramLabel = "FILE",
+            description = "HPCC flow file (default: HPCC's WebSearch trace at 30%% load for 5 ms, 3,143 flows,"
+                    + " shipped with datsim).")
     Path flowsFile;
 
     @Option(names = "--cc", paramLabel = "ALGORITHM", defaultValue = "none",
-            description = "Congestion control: none, dcqcn or hpcc (sets cc.algorithm; default: ${DEFAULT-VALUE}).")
+            description = "Congestion control: none, dcqcn, hpcc or dctcp (sets cc.algorithm; default:"
+                    + " ${DEFAULT-VALUE}).")
     String cc;
+
+    @Option(names = "--model", paramLabel = "MODEL", defaultValue = "datsim",
+            description = "datsim: datsim's host model (the roce-100g preset: PCIe, WQE and receive processing, PHYs,"
+                    + " switch latency, RoCE headers); hpcc-ns3: what HPCC's simulator models and nothing more (the"
+                    + " hpcc-ns3 preset: no host costs, HPCC's header sizes), for comparison with it only (default:"
+                    + " ${DEFAULT-VALUE}).")
+    String model;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "runs/bench-hpcc",
             description = "Output directory (default: ${DEFAULT-VALUE}).")
@@ -70,29 +82,49 @@ final class HpccBenchCommand implements Callable<Integer> {
     @Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** The algorithms bench hpcc runs, as run.py names them (hp is hpcc). */
+    static final List<String> ALGORITHMS = List.of("none", "dcqcn", "hpcc", "dctcp");
+
     /**
-     * HPCC's fabric ({@code run.py --bw 100}): the roce-100g preset, HPCC's 1000-byte payload per packet, PFC with
-     * a shared switch buffer of 32 MiB and dynamic thresholds (BUFFER_SIZE 32, USE_DYNAMIC_PFC_THRESHOLD 1),
-     * per-packet arbitration among queue pairs, an ACK per packet (L2_ACK_INTERVAL 1) in a class of its own that PFC
-     * does not pause (ACK_HIGH_PRIO 1), ECN marking for dcqcn
-     * (run.py's KMIN/KMAX/PMAX maps are the ecn.* defaults) and in-band telemetry for hpcc; then the overrides.
-     * HPCC's NIC has no on-chip caches, so the QP-context and translation caches are unlimited here (never miss): with
-     * them, every first touch of a 4 KiB page of a fresh flow buffer stalls the DMA channel a PCIe round trip, which
-     * alone makes a 10 MB flow take 1.66 times as long and the comparison one of cache models, not of congestion
-     * control. Override with --param hca.mtt_entries=4096 (and hca.qpc_entries) to see them.
+     * HPCC's fabric ({@code run.py --bw 100}) on a host model: HPCC's 1000-byte payload per packet, PFC with a shared
+     * switch buffer of 32 MiB and dynamic thresholds (BUFFER_SIZE 32, USE_DYNAMIC_PFC_THRESHOLD 1), per-packet
+     * arbitration among queue pairs, an ACK per packet (L2_ACK_INTERVAL 1), ECN marking for dcqcn and dctcp (run.py's
+     * KMIN/KMAX/PMAX maps are the ecn.* defaults), in-band telemetry for hpcc, and ACKs in a class of their own that
+     * PFC does not pause where run.py sets ACK_HIGH_PRIO 1 (none, dcqcn; not hpcc, dctcp); then the overrides.
+     *
+     * <p>Model {@code datsim} is the {@code roce-100g} preset; its QP-context and translation caches are unlimited
+     * (never miss), as HPCC's NIC has none. Model {@code hpcc-ns3} is the {@code hpcc-ns3} preset: what HPCC's
+     * simulator models (links, store-and-forward switches with no latency, NIC pacing) and no host cost at all, with
+     * HPCC's header sizes, so that the two simulators can be compared on the same thing.
+     *
+     * @param cc the algorithm
+     * @param model datsim or hpcc-ns3
+     * @param overrides NAME=VALUE overrides
+     * @param problems receives one message per problem
+     * @return the parameters, or null if there were problems
      */
-    static Params params(String cc, List<String> overrides, List<String> problems) {
-        Map<String, String> map = new LinkedHashMap<>(FabricPresets.get("roce-100g").values());
+    static Params params(String cc, String model, List<String> overrides, List<String> problems) {
+        if (!ALGORITHMS.contains(cc)) {
+            problems.add("--cc: expected one of " + ALGORITHMS + ", found \"" + cc + "\"");
+            return null;
+        }
+        if (!"datsim".equals(model) && !"hpcc-ns3".equals(model)) {
+            problems.add("--model: expected datsim or hpcc-ns3, found \"" + model + "\"");
+            return null;
+        }
+        Map<String, String> map = new LinkedHashMap<>(FabricPresets.get("datsim".equals(model) ? "roce-100g"
+                : "hpcc-ns3").values());
         map.put(FabricParams.HCA_MTU.name(), "1000B");
         map.put(FabricParams.LINK_FLOW_CONTROL.name(), "pfc");
         map.put(FabricParams.SWITCH_BUFFER_MODE.name(), "shared");
         map.put(FabricParams.SWITCH_SHARED_BUFFER.name(), "32MiB");
         map.put(FabricParams.HCA_ARBITRATION.name(), "packet");
         map.put(FabricParams.ACK_INTERVAL.name(), "1");
-        map.put(FabricParams.LINK_CONTROL_PRIORITY.name(), "true"); // ACK_HIGH_PRIO 1
+        // run.py: ack_prio=1 for dcqcn and timely, 0 for hp and dctcp
+        map.put(FabricParams.LINK_CONTROL_PRIORITY.name(), String.valueOf(!"hpcc".equals(cc) && !"dctcp".equals(cc)));
         map.put(FabricParams.CC_ALGORITHM.name(), cc);
-        map.put(FabricParams.HCA_MTT_ENTRIES.name(), "0"); // no translation cache misses: HPCC's NIC has none
-        map.put(FabricParams.HCA_QPC_ENTRIES.name(), "0"); // nor QP-context misses (3,143 QPs against 256)
+        map.put(FabricParams.HCA_MTT_ENTRIES.name(), "0"); // HPCC's NIC has no translation cache
+        map.put(FabricParams.HCA_QPC_ENTRIES.name(), "0"); // nor a QP-context cache (3,143 QPs against 256)
         if ("dcqcn".equals(cc) || "dctcp".equals(cc)) {
             map.put(FabricParams.ECN_ENABLED.name(), "true"); // run.py's KMIN/KMAX/PMAX maps are ecn.*'s defaults
         }
@@ -114,28 +146,46 @@ final class HpccBenchCommand implements Callable<Integer> {
         return problems.isEmpty() ? p : null;
     }
 
+    /** Reads a file given on the command line, or the bundled copy of HPCC's. */
+    private static String readOrBundled(Path file, String bundled, List<String> problems) {
+        if (file != null) {
+            return HpccFiles.read(file, problems);
+        }
+        try (java.io.InputStream in = HpccBenchCommand.class.getResourceAsStream("/org/datsim/scenario/hpcc/"
+                + bundled)) {
+            if (in == null) {
+                problems.add("the bundled " + bundled + " is missing from datsim's jar (a build problem)");
+                return null;
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+        } catch (java.io.IOException e) {
+            problems.add("cannot read the bundled " + bundled + ": " + e.getMessage());
+            return null;
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         long t0 = System.nanoTime();
         List<String> problems = new ArrayList<>();
-        Params p = params(cc, overrides, problems);
+        Params p = params(cc, model, overrides, problems);
         HpccFiles.Topology topo = null;
         Topology topology = null;
         List<Flow> flows = null;
-        String topoText = HpccFiles.read(topology(), problems);
+        String topoText = readOrBundled(topologyFile, BUNDLED_TOPOLOGY, problems);
         if (topoText != null) {
-            topo = HpccFiles.topology(topology().toString(), topoText, problems);
+            topo = HpccFiles.topology(topologyName(), topoText, problems);
         }
         if (topo != null) {
             List<String> shape = new ArrayList<>();
             topology = topo.lists().build(shape);
             for (String s : shape) {
-                problems.add(topology() + ": " + s);
+                problems.add(topologyName() + ": " + s);
             }
-            String flowText = HpccFiles.read(flowsFile, problems);
+            String flowText = readOrBundled(flowsFile, BUNDLED_FLOWS, problems);
             if (flowText != null) {
-                flows = HpccFiles.flows(flowsFile.toString(), flowText, topo.hostNodes(), problems);
+                flows = HpccFiles.flows(flowsName(), flowText, topo.hostNodes(), problems);
             }
         }
         if (!problems.isEmpty()) {
@@ -151,8 +201,9 @@ final class HpccBenchCommand implements Callable<Integer> {
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode root = mapper.createObjectNode();
         root.put("bench", "hpcc");
-        root.put("topology", topology().toString());
-        root.put("flows_file", flowsFile.toString());
+        root.put("topology", topologyName());
+        root.put("flows_file", flowsName());
+        root.put("model", model);
         root.put("cc_algorithm", cc);
         root.put("seed", seed);
         root.put("hosts", topology.hosts().size());
@@ -171,7 +222,7 @@ final class HpccBenchCommand implements Callable<Integer> {
             err.println("datsim: cannot write the outputs in " + out + ": " + e.getMessage());
             return DatsimCli.EXIT_INVALID;
         }
-        KeyValues kv = new KeyValues().put("topology", topology().toString()).put("flows_file", flowsFile.toString())
+        KeyValues kv = new KeyValues().put("topology", topologyName()).put("flows_file", flowsName()).put("model", model)
                 .put("cc", cc).put("hosts", topology.hosts().size()).put("switches", topology.switches().size())
                 .put("flows", flows.size()).put("completed", flows.size() - r.failed()).put("failed", r.failed())
                 .put("events", r.events()).put("packets", r.packets()).put("simulated_end_ps", r.endPs())
@@ -195,7 +246,11 @@ final class HpccBenchCommand implements Callable<Integer> {
         return r.failed() == 0 ? 0 : 1;
     }
 
-    private Path topology() {
-        return topology;
+    private String topologyName() {
+        return topologyFile != null ? topologyFile.toString() : "(bundled) " + BUNDLED_TOPOLOGY;
+    }
+
+    private String flowsName() {
+        return flowsFile != null ? flowsFile.toString() : "(bundled) " + BUNDLED_FLOWS;
     }
 }

@@ -47,6 +47,8 @@ final class FabricReader {
     private final QuantityChecker quantities;
     /** Problems of link attributes (bandwidth, latency): such a link is still kept, so the shape can be checked. */
     private int attributeProblems;
+    /** Whether the fabric is the hpcc-ns3 comparison preset (HPCC's 1000-byte payload allowed). */
+    private boolean hpccNs3;
 
     FabricReader(Problems problems, QuantityChecker quantities) {
         this.problems = problems;
@@ -236,6 +238,7 @@ final class FabricReader {
             return defaults;
         }
         FabricPresets.Preset preset = n.isTextual() ? FabricPresets.get(n.asText()) : null;
+        hpccNs3 = preset != null && "hpcc-ns3".equals(preset.name());
         if (preset == null) {
             problems.add("$.fabric.preset", "expected one of " + FabricPresets.names() + ", found " + show(n));
             return defaults;
@@ -243,10 +246,17 @@ final class FabricReader {
         return preset.params();
     }
 
-    /** The MTU (an InfiniBand MTU: 256, 512, 1024, 2048 or 4096 bytes) and the MTT page size are powers of two. */
+    /**
+     * The MTU (an InfiniBand MTU: 256, 512, 1024, 2048 or 4096 bytes) and the MTT page size are powers of two; the
+     * hpcc-ns3 comparison preset alone has HPCC's 1000-byte payload (any MTU from 256 bytes, for comparison with its
+     * simulator).
+     */
     private void powersOfTwo(Params p, String at) {
         for (ParamSpec spec : List.of(FabricParams.HCA_MTU, FabricParams.HCA_MTT_PAGE)) {
             long v = p.get(spec);
+            if (spec == FabricParams.HCA_MTU && hpccNs3 && v >= 256) {
+                continue;
+            }
             if (Long.bitCount(v) != 1) {
                 problems.add(at + "." + spec.name(), "expected a power of two" + (spec == FabricParams.HCA_MTU
                         ? " (256B, 512B, 1KiB, 2KiB or 4KiB)" : "") + ", found " + v + " bytes");
