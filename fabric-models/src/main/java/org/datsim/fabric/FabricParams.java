@@ -440,8 +440,9 @@ public final class FabricParams {
             out.add("pfc.headroom (" + p.get(PFC_HEADROOM) + " B) must hold at least the largest packet (" + largest
                     + " B), or 0 to derive it from each link");
         }
-        if (p.get(ECN_ENABLED) != 0 && p.get(ECN_KMIN) >= p.get(ECN_KMAX)) {
-            out.add("ecn.kmin (" + p.get(ECN_KMIN) + " B) must be below ecn.kmax (" + p.get(ECN_KMAX) + " B)");
+        if (p.get(ECN_ENABLED) != 0 && p.get(ECN_KMIN) > p.get(ECN_KMAX)) {
+            out.add("ecn.kmin (" + p.get(ECN_KMIN) + " B) must not be above ecn.kmax (" + p.get(ECN_KMAX)
+                    + " B; equal is DCTCP's step marking at K)");
         }
         if ("pfc".equals(p.choice(LINK_FLOW_CONTROL)) && !shared) {
             if (p.get(PFC_XON) >= p.get(PFC_XOFF)) {

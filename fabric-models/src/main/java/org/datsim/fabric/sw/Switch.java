@@ -307,12 +307,13 @@ public final class Switch implements NetworkNode, Ingress {
      *
      * @param random this switch's seeded random stream
      * @param kminAt100G the lower threshold in bytes for a 100 Gb/s port
-     * @param kmaxAt100G the upper threshold in bytes for a 100 Gb/s port (above kminAt100G)
+     * @param kmaxAt100G the upper threshold in bytes for a 100 Gb/s port (at least kminAt100G; equal to it, every
+     *        packet above it is marked: DCTCP's step marking at K, as HPCC's run.py configures dctcp)
      * @param pmax the marking probability reached at kmax, in [0, 1]
      */
     public void enableEcn(RandomGenerator random, long kminAt100G, long kmaxAt100G, double pmax) {
-        if (kminAt100G >= kmaxAt100G || pmax < 0 || pmax > 1) {
-            throw new IllegalArgumentException("ECN needs kmin < kmax and pmax in [0, 1]");
+        if (kminAt100G > kmaxAt100G || pmax < 0 || pmax > 1) {
+            throw new IllegalArgumentException("ECN needs kmin <= kmax and pmax in [0, 1]");
         }
         this.ecn = true;
         this.ecnRandom = random;

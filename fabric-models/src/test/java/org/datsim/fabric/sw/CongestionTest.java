@@ -132,6 +132,17 @@ class CongestionTest {
     }
 
     @Test
+    void kminEqualToKmaxIsDctcpsStepMarkingAtK() {
+        Simulator sim = new Simulator();
+        Switch sw = bareSwitch(sim, 2);
+        // HPCC's run.py for dctcp at 100 Gb/s: kmin = kmax = 300 KB, pmax 1
+        sw.enableEcn(new RandomStreams(7).stream("switch/S/ecn"), 300_000, 300_000, 1.0);
+        PacketPool pool = new PacketPool();
+        assertEquals(0.0, markedFraction(sw, pool, 0, 300_000, Packet.RDMA_WRITE, 1000), "at K: never");
+        assertEquals(1.0, markedFraction(sw, pool, 0, 300_001, Packet.RDMA_WRITE, 1000), "above K: always");
+    }
+
+    @Test
     void redThresholdsScaleWithThePortRate() {
         Simulator sim = new Simulator();
         Switch sw = new Switch("S", sim, 0, Switch.Mode.STORE_AND_FORWARD, FlowControl.PFC, 1 << 20, 1 << 19,
@@ -366,7 +377,10 @@ class CongestionTest {
         assertTrue(FabricParams.crossCheck(p).contains(
                 "switch.buffer_mode shared needs link.flow_control pfc (it is ib_credits)"), FabricParams.crossCheck(p).toString());
         Params e = TestFabric.params("ecn.enabled", "true", "ecn.kmin", "2MB", "ecn.kmax", "1MB");
-        assertEquals(List.of("ecn.kmin (2000000 B) must be below ecn.kmax (1000000 B)"), FabricParams.crossCheck(e));
+        assertEquals(List.of("ecn.kmin (2000000 B) must not be above ecn.kmax (1000000 B; equal is DCTCP's step"
+                + " marking at K)"), FabricParams.crossCheck(e));
+        assertEquals(List.of(), FabricParams.crossCheck(
+                TestFabric.params("ecn.enabled", "true", "ecn.kmin", "300KB", "ecn.kmax", "300KB")), "step marking");
         Params s = TestFabric.params("link.flow_control", "pfc", "switch.buffer_mode", "shared",
                 "switch.shared_buffer", "2KiB");
         assertTrue(FabricParams.crossCheck(s).get(0).startsWith("switch.shared_buffer (2048 B) must hold"));

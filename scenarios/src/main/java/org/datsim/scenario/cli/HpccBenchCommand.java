@@ -128,6 +128,11 @@ final class HpccBenchCommand implements Callable<Integer> {
         if ("dcqcn".equals(cc) || "dctcp".equals(cc)) {
             map.put(FabricParams.ECN_ENABLED.name(), "true"); // run.py's KMIN/KMAX/PMAX maps are ecn.*'s defaults
         }
+        if ("dctcp".equals(cc)) { // run.py for dctcp: step marking at K = 30 x bw / 10 KB, pmax 1
+            map.put(FabricParams.ECN_KMIN.name(), "300KB");
+            map.put(FabricParams.ECN_KMAX.name(), "300KB");
+            map.put(FabricParams.ECN_PMAX_PERCENT.name(), "100");
+        }
         if ("hpcc".equals(cc)) {
             map.put(FabricParams.CC_INT.name(), "true");
         }
