@@ -237,7 +237,8 @@ public final class FabricParams {
                     + " uses the first page of a block, the entries of the next blocks within the DMA's buffer (its"
                     + " scatter/gather segment or remote range) not cached are read at once, without stalling,"
                     + " and can be used hca.mtt_miss_penalty later (a DMA that gets there sooner waits for the rest);"
-                    + " no more than hca.mtt_entries allows beside the block in use; 0 = no prefetch");
+                    + " no more than hca.mtt_entries holds beside the block in use and the one before it (at most"
+                    + " hca.mtt_entries / hca.mtt_fetch_entries - 2); 0 = no prefetch");
     /** Translation page size. */
     public static final ParamSpec HCA_MTT_PAGE = ParamSpec.bytes("hca.mtt_page_size", "4KiB", 512, 1L << 30,
             "Page size of memory registration: one MTT entry translates one page (a power of two)");

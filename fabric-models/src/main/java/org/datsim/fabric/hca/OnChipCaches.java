@@ -37,7 +37,10 @@ final class OnChipCaches {
     private final long fetchEntries;
     /** Entries a block read caches besides the missed one: no more than the cache holds besides it. */
     private final int blockFill;
-    /** Blocks read ahead: no more than the cache holds besides the block in use. */
+    /**
+     * Blocks read ahead: no more than the cache holds besides the block in use and the one used before it (under LRU,
+     * the entries read ahead are older than those used since, so a cache with less room would evict them unused).
+     */
     private final long prefetchBlocks;
 
     OnChipCaches(HcaContext c, Params params) {
@@ -55,7 +58,7 @@ final class OnChipCaches {
         int n = (int) params.get(FabricParams.HCA_MTT_FETCH_ENTRIES);
         this.fetchEntries = n;
         this.blockFill = Math.max(0, Math.min(n - 1, cap - 1));
-        this.prefetchBlocks = Math.max(0, Math.min(params.get(FabricParams.HCA_MTT_PREFETCH_BLOCKS), cap / n - 1));
+        this.prefetchBlocks = Math.max(0, Math.min(params.get(FabricParams.HCA_MTT_PREFETCH_BLOCKS), cap / n - 2));
     }
 
     /** The create-QP command writes the queue pair's context through the cache. */
