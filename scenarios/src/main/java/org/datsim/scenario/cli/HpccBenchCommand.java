@@ -76,10 +76,9 @@ final class HpccBenchCommand implements Callable<Integer> {
      * per-packet arbitration among queue pairs, an ACK per packet (L2_ACK_INTERVAL 1) in a class of its own that PFC
      * does not pause (ACK_HIGH_PRIO 1), ECN marking for dcqcn
      * (run.py's KMIN/KMAX/PMAX maps are the ecn.* defaults) and in-band telemetry for hpcc; then the overrides.
-     * HPCC's NIC has no on-chip caches, so the QP-context and translation caches are unlimited here (never miss): with
-     * them, every first touch of a 4 KiB page of a fresh flow buffer stalls the DMA channel a PCIe round trip, which
-     * alone makes a 10 MB flow take 1.66 times as long and the comparison one of cache models, not of congestion
-     * control. Override with --param hca.mtt_entries=4096 (and hca.qpc_entries) to see them.
+     * HPCC's NIC has no on-chip caches, so the QP-context and translation caches are unlimited here (never miss), and
+     * the comparison is one of congestion control, not of cache models. Override with --param hca.mtt_entries=4096
+     * (and hca.qpc_entries) to see them.
      */
     static Params params(String cc, List<String> overrides, List<String> problems) {
         Map<String, String> map = new LinkedHashMap<>(FabricPresets.get("roce-100g").values());
