@@ -221,8 +221,24 @@ public final class FabricParams {
             "fifo", "random");
     /** MTT miss penalty. */
     public static final ParamSpec HCA_MTT_MISS_PENALTY = ParamSpec.time("hca.mtt_miss_penalty", "300ns",
-            "Stall of an MTT/MPT cache miss, per page missed: a DMA read of the translation entry, one PCIe round"
-                    + " trip (2 x pcie.latency in the presets)");
+            "Stall of an MTT/MPT cache miss: a DMA read of the missed page's block of hca.mtt_fetch_entries"
+                    + " translation entries, one PCIe round trip (2 x pcie.latency in the presets); also the time a"
+                    + " prefetch read takes to return");
+    /** Translation entries per read. */
+    public static final ParamSpec HCA_MTT_FETCH_ENTRIES = ParamSpec.integer("hca.mtt_fetch_entries", 8, 1, 4096,
+            "Translation entries one MTT read returns: a miss reads the aligned block of this many consecutive"
+                    + " entries (pages) holding the missed one in one PCIe read and caches them all (at most"
+                    + " hca.mtt_entries - 1 besides the missed one). 8 = 64 bytes of 8-byte ConnectX MTT entries, the"
+                    + " granule in which the mlx5 driver lays out and writes them (MLX5_UMR_MTT_ALIGNMENT 0x40,"
+                    + " MLX5_UMR_MTT_NUM_ENTRIES_ALIGNMENT); 1 = one entry per read, a stall per page missed");
+    /** Sequential translation prefetch. */
+    public static final ParamSpec HCA_MTT_PREFETCH_BLOCKS = ParamSpec.integer("hca.mtt_prefetch_blocks", 1, 0, 64,
+            "Blocks of hca.mtt_fetch_entries translations the HCA reads ahead of a DMA: when a DMA misses a page or"
+                    + " uses the first page of a block, the entries of the next blocks within the DMA's buffer (its"
+                    + " scatter/gather segment or remote range) not cached are read at once, without stalling,"
+                    + " and can be used hca.mtt_miss_penalty later (a DMA that gets there sooner waits for the rest);"
+                    + " no more than hca.mtt_entries holds beside the block in use and the one before it (at most"
+                    + " hca.mtt_entries / hca.mtt_fetch_entries - 2); 0 = no prefetch");
     /** Translation page size. */
     public static final ParamSpec HCA_MTT_PAGE = ParamSpec.bytes("hca.mtt_page_size", "4KiB", 512, 1L << 30,
             "Page size of memory registration: one MTT entry translates one page (a power of two)");
@@ -390,7 +406,8 @@ public final class FabricParams {
             PCIE_MAX_READ_REQUEST, PCIE_MAX_PAYLOAD, HCA_MTU, HCA_WQE_PROCESS,
             HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_TX_BUFFER, HCA_ARBITRATION,
             HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,
-            HCA_QPC_MISS_PENALTY, HCA_MTT_ENTRIES, HCA_MTT_POLICY, HCA_MTT_MISS_PENALTY, HCA_MTT_PAGE, HCA_BIND_TIME,
+            HCA_QPC_MISS_PENALTY, HCA_MTT_ENTRIES, HCA_MTT_POLICY, HCA_MTT_MISS_PENALTY, HCA_MTT_FETCH_ENTRIES,
+            HCA_MTT_PREFETCH_BLOCKS, HCA_MTT_PAGE, HCA_BIND_TIME,
             PROVIDER_BIND_EVENT, PROVIDER_BIND_DISCONNECTED, PROVIDER_SRQ_LW_EVENT, PROVIDER_CM_TIMEOUT_EVENT,
             PROVIDER_LOCAL_READ,
             CPU_POST_OVERHEAD, CPU_DOORBELL_OCCUPANCY, CPU_CALL_OVERHEAD, CPU_POLL_OVERHEAD, CPU_MEMORY_BANDWIDTH,

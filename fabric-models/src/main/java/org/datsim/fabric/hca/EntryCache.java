@@ -13,6 +13,10 @@ import org.apache.commons.math3.random.RandomGenerator;
  * <p>Replacement: {@link #LRU} evicts the least recently used entry, {@link #FIFO} the oldest inserted one,
  * {@link #RANDOM} an entry drawn uniformly from a seeded stream. A capacity of 0 means unlimited: every access hits
  * and nothing is stored.
+ *
+ * <p>Entries may be fetched ahead of use ({@link #fill}, a prefetch or the rest of a block read): each has the time it
+ * becomes usable, which {@link #lookup} compares with the time of the lookup. {@link #access} and {@link #preload}
+ * make entries usable at once.
  */
 public final class EntryCache {
 
@@ -26,6 +30,8 @@ public final class EntryCache {
     private final int capacity;
     private final int policy;
     private final long[] keys;
+    /** Per slot: when its entry becomes usable (its fetch returns), ps; Long.MIN_VALUE for at once. */
+    private final long[] ready;
     private final int[] prev;
     private final int[] next;
     private final int[] table;
@@ -51,6 +57,7 @@ public final class EntryCache {
         this.capacity = capacity;
         this.policy = policy;
         this.keys = new long[capacity];
+        this.ready = new long[capacity];
         this.prev = new int[capacity];
         this.next = new int[capacity];
         int tableSize = Integer.highestOneBit(Math.max(2, capacity * 2 - 1)) << 1;
@@ -91,8 +98,63 @@ public final class EntryCache {
             return true;
         }
         misses++;
-        insert(key);
+        insert(key, Long.MIN_VALUE);
         return false;
+    }
+
+    /**
+     * Looks a key up at a time: a present entry usable by then is a hit; a present one whose fetch has not returned
+     * yet (a prefetch) costs the wait and counts as a miss; a missing key counts as a miss and is inserted (evicting
+     * an entry if the cache is full), usable at {@code readyIfMissing}. LRU order and hit counts as {@link #access}.
+     *
+     * @param key the key
+     * @param at the time of the lookup, ps
+     * @param readyIfMissing when a missing key's entry, fetched now, becomes usable, ps
+     * @return -1 if the key was missing; otherwise the wait until its entry is usable, 0 on a hit
+     */
+    public long lookup(long key, long at, long readyIfMissing) {
+        if (capacity == 0) {
+            hits++;
+            return 0;
+        }
+        int slot;
+        if (head >= 0 && keys[head] == key) {
+            slot = head;
+        } else {
+            int pos = find(key);
+            if (pos < 0) {
+                misses++;
+                insert(key, readyIfMissing);
+                return -1;
+            }
+            slot = table[pos] - 1;
+            if (policy == LRU) {
+                toFront(slot);
+            }
+        }
+        if (ready[slot] > at) { // compared, not subtracted: Long.MIN_VALUE - at would overflow
+            misses++;
+            return ready[slot] - at;
+        }
+        hits++;
+        return 0;
+    }
+
+    /**
+     * Loads a key fetched without a lookup of its own (the other entries of a block read, or a prefetch): a missing
+     * key is inserted, usable at {@code readyAt}, evicting an entry if the cache is full; a present key is left as it
+     * is (its place in the replacement order too). Counts no access.
+     *
+     * @param key the key
+     * @param readyAt when its entry becomes usable, ps
+     * @return true if the key was inserted
+     */
+    public boolean fill(long key, long readyAt) {
+        if (capacity == 0 || find(key) >= 0) {
+            return false;
+        }
+        insert(key, readyAt);
+        return true;
     }
 
     /**
@@ -107,11 +169,13 @@ public final class EntryCache {
         }
         int pos = find(key);
         if (pos >= 0) {
+            int slot = table[pos] - 1;
+            ready[slot] = Long.MIN_VALUE;
             if (policy == LRU) {
-                toFront(table[pos] - 1);
+                toFront(slot);
             }
         } else {
-            insert(key);
+            insert(key, Long.MIN_VALUE);
         }
     }
 
@@ -165,7 +229,7 @@ public final class EntryCache {
         }
     }
 
-    private void insert(long key) {
+    private void insert(long key, long readyAt) {
         int slot;
         if (size < capacity) {
             slot = size++;
@@ -176,6 +240,7 @@ public final class EntryCache {
             evictions++;
         }
         keys[slot] = key;
+        ready[slot] = readyAt;
         linkFront(slot);
         int i = hash(key) & mask;
         while (table[i] != 0) {

@@ -200,7 +200,7 @@ final class ReceivePipeline {
         }
         wr.responses++;
         transport.progress(wr.qp);
-        long stall = caches.mttCostLocal(wr, p.offset, p.length, wr.qp.name);
+        long stall = caches.mttCostLocal(wr, p.offset, p.length, wr.qp.name, sim.now());
         sim.schedule(dma.dmaWriteArrived(p, p.length, stall), placeReadResponseHandler, p.id);
     }
 

@@ -170,7 +170,8 @@ final class Responder {
             p.aux = qp.inbound; // the receive the immediate data completes; its queue pair is its takenBy
             qp.inbound = null;
         }
-        long stall = caches.mttCost(wr.remoteAddress + p.offset, p.length, qp.name, wr);
+        long stall = caches.mttCost(wr.remoteAddress + p.offset, p.length, qp.name, wr, sim.now(),
+                wr.remoteAddress + wr.length);
         long delay = dma.dmaWriteArrived(p, p.length, stall);
         if (wr.payloadFree && !wr.withImmediate && !(last && trace.isEnabled())) {
             // no bytes to place and nothing to trace: the placement would only release the packet
@@ -327,7 +328,7 @@ final class Responder {
             qp.inbound = null;
         }
         p.aux = recv;
-        long stall = caches.mttCostLocal(recv, p.offset, p.length, qp.name);
+        long stall = caches.mttCostLocal(recv, p.offset, p.length, qp.name, sim.now());
         long delay = dma.dmaWriteArrived(p, p.length, stall);
         sim.schedule(delay, placeSendHandler, p.id);
         if (last) {

@@ -91,7 +91,7 @@ final class ResponseEngine {
         for (int i = 0; i < count; i++) {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
-            t += caches.mttCost(wr.remoteAddress + off, len, qp.name, wr);
+            t += caches.mttCost(wr.remoteAddress + off, len, qp.name, wr, t, wr.remoteAddress + wr.length);
             t = sendEngine.readPacket(t, i == 0, wr, qp, Packet.READ_RESPONSE, i, count, off, len, duplicate);
         }
         responderFree = t;
@@ -162,7 +162,8 @@ final class ResponseEngine {
             return;
         }
         long t = readStart(); // the atomic DMA read's round trip
-        t += caches.mttCost(wr.remoteAddress, WorkRequest.ATOMIC_BYTES, qp.name, wr)
+        t += caches.mttCost(wr.remoteAddress, WorkRequest.ATOMIC_BYTES, qp.name, wr, t,
+                wr.remoteAddress + WorkRequest.ATOMIC_BYTES)
                 + pcieRate.transmitTimePs(WorkRequest.ATOMIC_BYTES);
         Packet ack = atomicAck(qp, wr);
         sim.scheduleAt(t, executeAtomicHandler, ack.id);

@@ -438,7 +438,7 @@ final class SendEngine implements SendScheduler {
         for (int i = 0; i < count; i++) {
             long off = (long) i * mtu;
             int len = (int) Math.min(mtu, wr.length - off);
-            t += caches.mttCostLocal(wr, off, len, wr.qp.name);
+            t += caches.mttCostLocal(wr, off, len, wr.qp.name, t);
             t = readTimes(t, i == 0, wr, off, len);
             plan[3 * i] = readEmit;
             plan[3 * i + 1] = readReady;
@@ -590,8 +590,8 @@ final class SendEngine implements SendScheduler {
                 // not wait for a read to finish before it chooses the next packet, so DMA overlaps the pacing).
                 boolean held = i > 0 && readPos >= off + len; // its bytes are in a request already issued
                 long start = held ? Math.max(now, wr.txReadIn) : Math.max(now, dmaFree);
-                long in = readPacket(start + caches.mttCostLocal(wr, off, len, qp.name), i == 0, wr, qp.peer, kind,
-                        i, count, off, len, false);
+                long in = readPacket(start + caches.mttCostLocal(wr, off, len, qp.name, start), i == 0, wr, qp.peer,
+                        kind, i, count, off, len, false);
                 if (!held) {
                     dmaFree = in;
                     wr.txReadIn = in;

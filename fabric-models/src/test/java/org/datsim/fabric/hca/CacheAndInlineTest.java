@@ -45,7 +45,10 @@ class CacheAndInlineTest {
         long unlimited = write16k(TestFabric.pair("hca.mtt_entries", "0"), none);
         assertEquals(List.of(), none, "an unlimited cache never misses");
 
-        TestFabric.Pair p = TestFabric.pair("hca.mtt_entries", "2", "hca.mtt_miss_penalty", "400ns");
+        // One entry per translation read and no read-ahead: each page missed stalls on its own (the block reads and
+        // the prefetch are TranslationFetchTest's).
+        TestFabric.Pair p = TestFabric.pair("hca.mtt_entries", "2", "hca.mtt_miss_penalty", "400ns",
+                "hca.mtt_fetch_entries", "1", "hca.mtt_prefetch_blocks", "0");
         List<TraceEvent> misses = new ArrayList<>();
         long small = write16k(p, misses);
         // Registration leaves the last two pages of each 4-page region cached; the DMA walks pages 0..3 in order,

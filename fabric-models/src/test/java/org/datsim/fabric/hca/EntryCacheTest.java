@@ -15,6 +15,43 @@ import org.junit.jupiter.api.Test;
 class EntryCacheTest {
 
     @Test
+    void aFilledEntryIsUsableAtItsReadyTimeAndAnEarlierLookupWaitsForItAsAMiss() {
+        EntryCache c = new EntryCache(4, EntryCache.LRU);
+        assertTrue(c.fill(10, 1_000));
+        assertFalse(c.fill(10, 5_000), "a present key is not fetched again");
+        assertEquals(0, c.hits() + c.misses(), "a fill counts no access");
+        assertEquals(400, c.lookup(10, 600, 0), "its read returns at 1000: the lookup at 600 waits 400");
+        assertEquals(1, c.misses());
+        assertEquals(0, c.lookup(10, 1_000, 0));
+        assertEquals(1, c.hits());
+        assertEquals(-1, c.lookup(11, 2_000, 2_300), "a missing key");
+        assertEquals(2, c.misses());
+        assertEquals(300, c.lookup(11, 2_000, 0), "inserted by the miss, usable when its own read returns");
+        c.preload(11);
+        assertEquals(0, c.lookup(11, 2_000, 0), "a registration's entry is usable at once");
+    }
+
+    @Test
+    void fillsNeverOutgrowTheCacheNorReorderPresentEntries() {
+        EntryCache c = new EntryCache(3, EntryCache.LRU);
+        c.access(1);
+        c.access(2);
+        c.access(3); // LRU order, most recent first: 3 2 1
+        assertFalse(c.fill(1, 0), "present: left where it is (still least recently used)");
+        assertTrue(c.fill(4, 0)); // evicts 1, the least recently used
+        assertFalse(c.contains(1));
+        assertEquals(3, c.size());
+        assertEquals(1, c.evictions());
+        assertTrue(c.access(2)); // order: 2 4 3
+        for (long k = 5; k < 100; k++) {
+            c.fill(k, 0);
+            assertTrue(c.size() <= 3);
+        }
+        assertEquals(3, c.size());
+        assertTrue(c.contains(97) && c.contains(98) && c.contains(99), "the last fills are the most recent");
+    }
+
+    @Test
     void lruEvictsTheLeastRecentlyUsed() {
         EntryCache c = new EntryCache(2, EntryCache.LRU);
         assertFalse(c.access(1));

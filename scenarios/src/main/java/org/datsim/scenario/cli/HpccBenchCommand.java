@@ -93,8 +93,9 @@ final class HpccBenchCommand implements Callable<Integer> {
      * PFC does not pause where run.py sets ACK_HIGH_PRIO 1 (none, dcqcn; not hpcc, dctcp); then the overrides.
      *
      * <p>Model {@code datsim} is the {@code roce-100g} preset; its QP-context and translation caches are unlimited
-     * (never miss), as HPCC's NIC has none. Model {@code hpcc-ns3} is the {@code hpcc-ns3} preset: what HPCC's
-     * simulator models (links, store-and-forward switches with no latency, NIC pacing) and no host cost at all, with
+     * (never miss), as HPCC's NIC has none, so the comparison is one of congestion control, not of cache models
+     * ({@code --param hca.mtt_entries=4096}, {@code hca.qpc_entries=256} show them). Model {@code hpcc-ns3} is the
+     * {@code hpcc-ns3} preset: what HPCC's simulator models (links, store-and-forward switches with no latency, NIC pacing) and no host cost at all, with
      * HPCC's header sizes, so that the two simulators can be compared on the same thing.
      *
      * @param cc the algorithm

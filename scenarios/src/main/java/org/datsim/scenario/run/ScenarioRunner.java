@@ -463,6 +463,12 @@ public final class ScenarioRunner {
                     abort = guard.tripped();
                     result = new RunResult(StopReason.STOPPED, result.endTimePs(), result.events(), abort);
                 }
+                // Settle the ports now, while the trace is open: a run stopped early (--max-events) can leave a
+                // deferred departure whose settlement traces a port_queue line, which the summary's reading of
+                // the port counters after the writers closed would otherwise fire into a closed writer.
+                for (Port port : fabric.ports()) {
+                    port.counters();
+                }
             } catch (OutOfMemoryError e) {
                 abort = OutOfMemory.MESSAGE;
                 result = new RunResult(StopReason.STOPPED, sim.now(), sim.eventsExecuted(), abort);
