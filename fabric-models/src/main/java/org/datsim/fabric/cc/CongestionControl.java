@@ -6,7 +6,8 @@ import org.datsim.fabric.FabricParams;
 /**
  * The congestion control of a fabric, read once from the {@code cc.*} parameters: it makes a {@link RateController}
  * for each sending queue pair and a {@link DcqcnNotificationPoint} for each receiving one, and says what the rest of
- * the fabric must provide (ECN marks, CNPs, INT records).
+ * the fabric must provide (ECN marks, CNPs, INT records; TIMELY needs only the send times its ACKs echo, which every
+ * ACK of a data packet carries).
  */
 public final class CongestionControl {
 
@@ -19,7 +20,9 @@ public final class CongestionControl {
         /** HPCC. */
         HPCC,
         /** DCTCP. */
-        DCTCP
+        DCTCP,
+        /** TIMELY. */
+        TIMELY
     }
 
     private final Algorithm algorithm;
@@ -31,6 +34,7 @@ public final class CongestionControl {
     private final Dcqcn.Config dcqcn;
     private final Hpcc.Config hpcc;
     private final Dctcp.Config dctcp;
+    private final Timely.Config timely;
 
     private CongestionControl(Params p) {
         algorithm = Algorithm.valueOf(p.choice(CcParams.ALGORITHM).toUpperCase(java.util.Locale.ROOT));
@@ -51,6 +55,11 @@ public final class CongestionControl {
         dctcp = algorithm != Algorithm.DCTCP ? null
                 : new Dctcp.Config(minRateBps, 1.0 / p.get(CcParams.DCTCP_G_DENOMINATOR), p.get(CcParams.DCTCP_RATE_AI),
                         mtuBytes);
+        timely = algorithm != Algorithm.TIMELY ? null
+                : new Timely.Config(minRateBps, p.get(CcParams.TIMELY_ALPHA_PERMILLE) / 1000.0,
+                        p.get(CcParams.TIMELY_BETA_PERMILLE) / 1000.0, p.get(CcParams.TIMELY_T_LOW),
+                        p.get(CcParams.TIMELY_T_HIGH), p.get(CcParams.TIMELY_MIN_RTT), p.get(CcParams.TIMELY_RATE_AI),
+                        p.get(CcParams.TIMELY_RATE_HAI));
     }
 
     /**
@@ -121,6 +130,7 @@ public final class CongestionControl {
             case DCQCN -> new Dcqcn(lineRateBps, dcqcn, timers);
             case HPCC -> new Hpcc(lineRateBps, hpcc, baseRttPs(topologyMaxRttPs), windowBytes(topologyMaxBdpBytes));
             case DCTCP -> new Dctcp(lineRateBps, dctcp, windowBytes(topologyMaxBdpBytes));
+            case TIMELY -> new Timely(lineRateBps, timely);
         };
     }
 
