@@ -22,8 +22,8 @@ public final class CcParams {
     public static final ParamSpec ALGORITHM = ParamSpec.choice("cc.algorithm", "none",
             "Congestion control of every queue pair: none = line rate, no window; dcqcn = DCQCN (Zhu et al., SIGCOMM"
                     + " 2015) as HPCC's simulator's Mellanox version; hpcc = HPCC (Li et al., SIGCOMM 2019) with INT;"
-                    + " dctcp = DCTCP in rate form as HPCC's simulator; timely = TIMELY (Mittal et al., SIGCOMM 2015) on"
-                    + " RTTs from echoed send times, as HPCC's simulator", "none", "dcqcn", "hpcc", "dctcp", "timely");
+                    + " dctcp = DCTCP in rate form as HPCC's simulator; timely = TIMELY (Mittal et al., SIGCOMM 2015)"
+                    + " on RTTs from echoed send times, as HPCC's simulator", "none", "dcqcn", "hpcc", "dctcp", "timely");
     /** Lowest rate. */
     public static final ParamSpec MIN_RATE = ParamSpec.rate("cc.min_rate", "1000Mbps",
             "Lowest rate congestion control cuts a queue pair to (HPCC run.py MIN_RATE 1000Mb/s)");
@@ -94,30 +94,30 @@ public final class CcParams {
     /** TIMELY alpha. */
     public static final ParamSpec TIMELY_ALPHA_PERMILLE = ParamSpec.integer("cc.timely.alpha_permille", 875, 1, 1000,
             "TIMELY: EWMA gain alpha of the RTT difference, per mille: rttDiff = (1 - alpha) rttDiff + alpha (rtt -"
-                    + " last rtt) (HPCC TimelyAlpha 0.875, as the paper)");
+                    + " last rtt) (HPCC TimelyAlpha 0.875)");
     /** TIMELY beta. */
     public static final ParamSpec TIMELY_BETA_PERMILLE = ParamSpec.integer("cc.timely.beta_permille", 800, 0, 1000,
             "TIMELY: multiplicative decrease factor beta, per mille: rate x (1 - beta x gradient) on a positive"
-                    + " gradient, rate x (1 - beta (1 - t_high / rtt)) above t_high (HPCC TimelyBeta 0.8, as the paper)");
+                    + " gradient, rate x (1 - beta (1 - t_high / rtt)) above t_high (HPCC TimelyBeta 0.8)");
     /** TIMELY T_low. */
     public static final ParamSpec TIMELY_T_LOW = ParamSpec.time("cc.timely.t_low", "50us",
-            "TIMELY: an RTT below this always increases the rate (HPCC TimelyTLow 50000 ns, as the paper)");
+            "TIMELY: an RTT below this always increases the rate (HPCC TimelyTLow 50000 ns)");
     /** TIMELY T_high. */
     public static final ParamSpec TIMELY_T_HIGH = ParamSpec.time("cc.timely.t_high", "500us",
             "TIMELY: an RTT above this always decreases the rate, by beta (1 - t_high / rtt) (HPCC TimelyTHigh"
-                    + " 500000 ns, as the paper)");
+                    + " 500000 ns)");
     /** TIMELY minRTT. */
     public static final ParamSpec TIMELY_MIN_RTT = ParamSpec.time("cc.timely.min_rtt", "20us",
-            "TIMELY: minRTT, the gradient's normaliser: gradient = rttDiff / this (HPCC TimelyMinRtt 20000 ns; paper"
-                    + " 20 us)");
+            "TIMELY: minRTT, the gradient's normaliser: gradient = rttDiff / this (HPCC TimelyMinRtt 20000"
+                    + " ns)");
     /** TIMELY additive step. */
     public static final ParamSpec TIMELY_RATE_AI = ParamSpec.rate("cc.timely.rate_ai", "100Mbps",
             "TIMELY: rate added by an increase (HPCC run.py --cc timely RATE_AI 10 Mb/s x bw/10 = 100 Mb/s at 100"
-                    + " Gb/s; paper delta 10 Mb/s at 10 Gb/s)");
+                    + " Gb/s)");
     /** TIMELY hyper step. */
     public static final ParamSpec TIMELY_RATE_HAI = ParamSpec.rate("cc.timely.rate_hai", "500Mbps",
-            "TIMELY: rate added by an increase after five increases in a row (HPCC run.py RATE_HAI 50 Mb/s x bw/10"
-                    + " = 500 Mb/s at 100 Gb/s; the paper's HAI is 5 delta after 5 completion events)");
+            "TIMELY: rate added by an increase once five increases in a row have happened (HPCC run.py RATE_HAI"
+                    + " 50 Mb/s x bw/10 = 500 Mb/s at 100 Gb/s; the count of five is fixed in HPCC's code)");
 
     /** Every congestion-control parameter in catalogue order. */
     public static final List<ParamSpec> ALL = List.of(ALGORITHM, MIN_RATE, BASE_RTT, WINDOW, DCQCN_ALPHA_INTERVAL,

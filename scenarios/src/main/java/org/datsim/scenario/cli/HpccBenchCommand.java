@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "hpcc", mixinStandardHelpOptions = true,
         description = "Run HPCC's topology and flow files (defaults: the reference run in /work/shared/anchors/hpcc:"
                 + " 320 hosts, 3,143 WebSearch flows at 30%% load) on the roce-100g preset with HPCC's run.py settings"
-                + " (hca.mtu=1000B, PFC with a 32 MiB shared buffer, an ACK per packet, ECN for dcqcn, INT for hpcc);"
+                + " (hca.mtu=1000B, PFC with a 32 MiB shared buffer, an ACK per packet, ECN for dcqcn and dctcp, INT"
+                + " for hpcc, ACKs in an unpaused class for none, dcqcn and timely);"
                 + " write DIR/fct.csv and DIR/summary.json; print key=value lines ending with process_wall_s.")
 final class HpccBenchCommand implements Callable<Integer> {
 
@@ -50,7 +51,8 @@ final class HpccBenchCommand implements Callable<Integer> {
     Path flowsFile;
 
     @Option(names = "--cc", paramLabel = "ALGORITHM", defaultValue = "none",
-            description = "Congestion control: none, dcqcn or hpcc (sets cc.algorithm; default: ${DEFAULT-VALUE}).")
+            description = "Congestion control: none, dcqcn, hpcc, dctcp or timely (sets cc.algorithm; default:"
+                    + " ${DEFAULT-VALUE}).")
     String cc;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "runs/bench-hpcc",
@@ -73,9 +75,11 @@ final class HpccBenchCommand implements Callable<Integer> {
     /**
      * HPCC's fabric ({@code run.py --bw 100}): the roce-100g preset, HPCC's 1000-byte payload per packet, PFC with
      * a shared switch buffer of 32 MiB and dynamic thresholds (BUFFER_SIZE 32, USE_DYNAMIC_PFC_THRESHOLD 1),
-     * per-packet arbitration among queue pairs, an ACK per packet (L2_ACK_INTERVAL 1) in a class of its own that PFC
-     * does not pause (ACK_HIGH_PRIO 1), ECN marking for dcqcn
-     * (run.py's KMIN/KMAX/PMAX maps are the ecn.* defaults) and in-band telemetry for hpcc; then the overrides.
+     * per-packet arbitration among queue pairs, an ACK per packet (L2_ACK_INTERVAL 1), ECN marking for dcqcn and
+     * dctcp (run.py's KMIN/KMAX/PMAX maps are the ecn.* defaults; run.py's own, steeper maps for dctcp are not
+     * applied) and in-band telemetry for hpcc; then the overrides. {@code link.control_priority} follows run.py's
+     * ACK_HIGH_PRIO per algorithm: true (ACKs, NAKs and CNPs in a class of their own that PFC does not pause) for
+     * none, dcqcn and timely (ack_prio=1), false (one class for every packet) for hpcc and dctcp (ack_prio=0).
      * HPCC's NIC has no on-chip caches, so the QP-context and translation caches are unlimited here (never miss): with
      * them, every first touch of a 4 KiB page of a fresh flow buffer stalls the DMA channel a PCIe round trip, which
      * alone makes a 10 MB flow take 1.66 times as long and the comparison one of cache models, not of congestion
@@ -89,7 +93,9 @@ final class HpccBenchCommand implements Callable<Integer> {
         map.put(FabricParams.SWITCH_SHARED_BUFFER.name(), "32MiB");
         map.put(FabricParams.HCA_ARBITRATION.name(), "packet");
         map.put(FabricParams.ACK_INTERVAL.name(), "1");
-        map.put(FabricParams.LINK_CONTROL_PRIORITY.name(), "true"); // ACK_HIGH_PRIO 1
+        // run.py's ack_prio: 1 for dcqcn and timely (and for none here), 0 for hp and dctcp
+        map.put(FabricParams.LINK_CONTROL_PRIORITY.name(),
+                "hpcc".equals(cc) || "dctcp".equals(cc) ? "false" : "true");
         map.put(FabricParams.CC_ALGORITHM.name(), cc);
         map.put(FabricParams.HCA_MTT_ENTRIES.name(), "0"); // no translation cache misses: HPCC's NIC has none
         map.put(FabricParams.HCA_QPC_ENTRIES.name(), "0"); // nor QP-context misses (3,143 QPs against 256)
