@@ -322,9 +322,10 @@ public final class FabricParams {
     /** ACK coalescing. */
     public static final ParamSpec ACK_INTERVAL = ParamSpec.integer("transport.ack_interval", 0, 0, 1 << 20,
             "Responder: acknowledge every N-th packet of a Send or RDMA Write at once (carrying the cumulative bytes"
-                    + " received, the ECN echo and the INT records of the packet, for congestion control) besides"
-                    + " the last packet's ACK; 0: one ACK per message, or one per packet when cc.algorithm is hpcc"
-                    + " or dctcp (they need the feedback); HPCC's L2_ACK_INTERVAL (1 in its run.py)");
+                    + " received, the ECN echo, the INT records and the send time of the packet, for congestion"
+                    + " control) besides the last packet's ACK; 0: one ACK per message, or one per packet when"
+                    + " cc.algorithm is hpcc, dctcp or timely (they need the feedback); HPCC's L2_ACK_INTERVAL (1 in"
+                    + " its run.py)");
     /** Local ACK timeout. */
     public static final ParamSpec HCA_ACK_TIMEOUT = ParamSpec.time("hca.ack_timeout", "268.435456ms",
             "Local ACK timeout of the reliable-connected transport: a requester that has heard nothing from the"

@@ -5,6 +5,7 @@ import java.util.List;
 import org.datsim.core.param.ParamSpec;
 import org.datsim.core.param.Params;
 import org.datsim.core.time.DataRate;
+import org.datsim.core.time.SimTime;
 
 /**
  * The congestion-control parameters, {@code cc.*}. The defaults are those of HPCC's {@code simulation/run.py} for
@@ -21,7 +22,8 @@ public final class CcParams {
     public static final ParamSpec ALGORITHM = ParamSpec.choice("cc.algorithm", "none",
             "Congestion control of every queue pair: none = line rate, no window; dcqcn = DCQCN (Zhu et al., SIGCOMM"
                     + " 2015) as HPCC's simulator's Mellanox version; hpcc = HPCC (Li et al., SIGCOMM 2019) with INT;"
-                    + " dctcp = DCTCP in rate form as HPCC's simulator", "none", "dcqcn", "hpcc", "dctcp");
+                    + " dctcp = DCTCP in rate form as HPCC's simulator; timely = TIMELY (Mittal et al., SIGCOMM 2015)"
+                    + " on RTTs from echoed send times, as HPCC's simulator", "none", "dcqcn", "hpcc", "dctcp", "timely");
     /** Lowest rate. */
     public static final ParamSpec MIN_RATE = ParamSpec.rate("cc.min_rate", "1000Mbps",
             "Lowest rate congestion control cuts a queue pair to (HPCC run.py MIN_RATE 1000Mb/s)");
@@ -37,8 +39,9 @@ public final class CcParams {
     public static final ParamSpec HEADER_BYTES = ParamSpec.integer("cc.header_bytes", -1, -1, 1024,
             "Bytes the congestion control adds to every data packet (Send, RDMA Write, RDMA Read response) and every"
                     + " ACK or NAK: -1 = the algorithm's own, as HPCC's simulator counts them: 42 for hpcc (its INT"
-                    + " header: 5 hop records of 8 bytes and a 2-byte hop count, carried from the sender on), 0 for"
-                    + " none, dcqcn and dctcp (ECN rides in the IP header); ignored with cc.algorithm none");
+                    + " header: 5 hop records of 8 bytes and a 2-byte hop count, carried from the sender on), 8 for"
+                    + " timely (the send time), 0 for dcqcn and dctcp (ECN rides in the IP header); ignored with"
+                    + " cc.algorithm none");
     /** DCQCN alpha timer. */
     public static final ParamSpec DCQCN_ALPHA_INTERVAL = ParamSpec.time("cc.dcqcn.alpha_interval", "1us",
             "DCQCN: period of the alpha update (HPCC run.py ALPHA_RESUME_INTERVAL 1 us; paper 55 us)");
@@ -95,11 +98,40 @@ public final class CcParams {
             "DCTCP: rate added per window without marks (HPCC run.py DCTCP_RATE_AI 615 Mb/s: one 1 KB MTU per"
                     + " 13 us RTT)");
 
+    /** TIMELY alpha. */
+    public static final ParamSpec TIMELY_ALPHA_PERMILLE = ParamSpec.integer("cc.timely.alpha_permille", 875, 1, 1000,
+            "TIMELY: EWMA gain alpha of the RTT difference, per mille: rttDiff = (1 - alpha) rttDiff + alpha (rtt -"
+                    + " last rtt) (HPCC TimelyAlpha 0.875)");
+    /** TIMELY beta. */
+    public static final ParamSpec TIMELY_BETA_PERMILLE = ParamSpec.integer("cc.timely.beta_permille", 800, 0, 1000,
+            "TIMELY: multiplicative decrease factor beta, per mille: rate x (1 - beta x gradient) on a positive"
+                    + " gradient, rate x (1 - beta (1 - t_high / rtt)) above t_high (HPCC TimelyBeta 0.8)");
+    /** TIMELY T_low. */
+    public static final ParamSpec TIMELY_T_LOW = ParamSpec.time("cc.timely.t_low", "50us",
+            "TIMELY: an RTT below this always increases the rate (HPCC TimelyTLow 50000 ns)");
+    /** TIMELY T_high. */
+    public static final ParamSpec TIMELY_T_HIGH = ParamSpec.time("cc.timely.t_high", "500us",
+            "TIMELY: an RTT above this always decreases the rate, by beta (1 - t_high / rtt) (HPCC TimelyTHigh"
+                    + " 500000 ns)");
+    /** TIMELY minRTT. */
+    public static final ParamSpec TIMELY_MIN_RTT = ParamSpec.time("cc.timely.min_rtt", "20us",
+            "TIMELY: minRTT, the gradient's normaliser: gradient = rttDiff / this (HPCC TimelyMinRtt 20000"
+                    + " ns)");
+    /** TIMELY additive step. */
+    public static final ParamSpec TIMELY_RATE_AI = ParamSpec.rate("cc.timely.rate_ai", "100Mbps",
+            "TIMELY: rate added by an increase (HPCC run.py --cc timely RATE_AI 10 Mb/s x bw/10 = 100 Mb/s at 100"
+                    + " Gb/s)");
+    /** TIMELY hyper step. */
+    public static final ParamSpec TIMELY_RATE_HAI = ParamSpec.rate("cc.timely.rate_hai", "500Mbps",
+            "TIMELY: rate added by an increase once five increases in a row have happened (HPCC run.py RATE_HAI"
+                    + " 50 Mb/s x bw/10 = 500 Mb/s at 100 Gb/s; the count of five is fixed in HPCC's code)");
+
     /** Every congestion-control parameter in catalogue order. */
     public static final List<ParamSpec> ALL = List.of(ALGORITHM, MIN_RATE, BASE_RTT, WINDOW, HEADER_BYTES, DCQCN_ALPHA_INTERVAL,
             DCQCN_RATE_DECREASE_INTERVAL, DCQCN_RP_TIMER, DCQCN_G_DENOMINATOR, DCQCN_FAST_RECOVERY_TIMES, DCQCN_RATE_AI,
             DCQCN_RATE_HAI, DCQCN_CLAMP_TARGET_RATE, DCQCN_BYTE_COUNTER, DCQCN_CNP_INTERVAL, HPCC_ETA_PERCENT,
-            HPCC_RATE_AI, HPCC_MAX_STAGE, HPCC_FAST_REACT, DCTCP_G_DENOMINATOR, DCTCP_RATE_AI);
+            HPCC_RATE_AI, HPCC_MAX_STAGE, HPCC_FAST_REACT, DCTCP_G_DENOMINATOR, DCTCP_RATE_AI, TIMELY_ALPHA_PERMILLE,
+            TIMELY_BETA_PERMILLE, TIMELY_T_LOW, TIMELY_T_HIGH, TIMELY_MIN_RTT, TIMELY_RATE_AI, TIMELY_RATE_HAI);
 
     /**
      * Checks the congestion-control parameters against each other and the link rate.
@@ -131,6 +163,16 @@ public final class CcParams {
                 if (p.get(s) <= 0) {
                     out.add(s.name() + " must be more than 0 with cc.algorithm dcqcn");
                 }
+            }
+        }
+        if ("timely".equals(algorithm)) {
+            if (p.get(TIMELY_T_LOW) >= p.get(TIMELY_T_HIGH)) {
+                out.add("cc.timely.t_low (" + SimTime.format(p.get(TIMELY_T_LOW)) + ") must be below cc.timely.t_high ("
+                        + SimTime.format(p.get(TIMELY_T_HIGH)) + ")");
+            }
+            if (p.get(TIMELY_MIN_RTT) <= 0) {
+                out.add("cc.timely.min_rtt must be more than 0 with cc.algorithm timely (the gradient is divided by"
+                        + " it)");
             }
         }
         return out;

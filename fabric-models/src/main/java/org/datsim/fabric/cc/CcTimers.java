@@ -22,7 +22,7 @@ public interface CcTimers {
      */
     void cancel(int timerId);
 
-    /** Timers for a controller that never asks for one ({@code none}, {@code hpcc}, {@code dctcp}). */
+    /** Timers for a controller that never asks for one ({@code none}, {@code hpcc}, {@code dctcp}, {@code timely}). */
     CcTimers NONE = new CcTimers() {
         @Override
         public void schedule(int timerId, long delayPs) {

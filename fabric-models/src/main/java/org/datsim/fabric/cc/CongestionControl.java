@@ -6,7 +6,8 @@ import org.datsim.fabric.FabricParams;
 /**
  * The congestion control of a fabric, read once from the {@code cc.*} parameters: it makes a {@link RateController}
  * for each sending queue pair and a {@link DcqcnNotificationPoint} for each receiving one, and says what the rest of
- * the fabric must provide (ECN marks, CNPs, INT records).
+ * the fabric must provide (ECN marks, CNPs, INT records; TIMELY needs only the send times its ACKs echo, which every
+ * ACK of a data packet carries).
  */
 public final class CongestionControl {
 
@@ -19,7 +20,9 @@ public final class CongestionControl {
         /** HPCC. */
         HPCC,
         /** DCTCP. */
-        DCTCP
+        DCTCP,
+        /** TIMELY. */
+        TIMELY
     }
 
     private final Algorithm algorithm;
@@ -32,6 +35,7 @@ public final class CongestionControl {
     private final Dcqcn.Config dcqcn;
     private final Hpcc.Config hpcc;
     private final Dctcp.Config dctcp;
+    private final Timely.Config timely;
 
     private CongestionControl(Params p) {
         algorithm = Algorithm.valueOf(p.choice(CcParams.ALGORITHM).toUpperCase(java.util.Locale.ROOT));
@@ -53,6 +57,11 @@ public final class CongestionControl {
         dctcp = algorithm != Algorithm.DCTCP ? null
                 : new Dctcp.Config(minRateBps, 1.0 / p.get(CcParams.DCTCP_G_DENOMINATOR), p.get(CcParams.DCTCP_RATE_AI),
                         mtuBytes);
+        timely = algorithm != Algorithm.TIMELY ? null
+                : new Timely.Config(minRateBps, p.get(CcParams.TIMELY_ALPHA_PERMILLE) / 1000.0,
+                        p.get(CcParams.TIMELY_BETA_PERMILLE) / 1000.0, p.get(CcParams.TIMELY_T_LOW),
+                        p.get(CcParams.TIMELY_T_HIGH), p.get(CcParams.TIMELY_MIN_RTT), p.get(CcParams.TIMELY_RATE_AI),
+                        p.get(CcParams.TIMELY_RATE_HAI));
     }
 
     /**
@@ -72,11 +81,13 @@ public final class CongestionControl {
 
     /**
      * The bytes an algorithm adds to data packets and ACKs in HPCC's simulator (its IntHeader in the mode the
-     * algorithm sets): HPCC's INT header, 5 hop records of 8 bytes and a 2-byte count; nothing for the others.
+     * algorithm sets): HPCC's INT header, 5 hop records of 8 bytes and a 2-byte count; TIMELY's 8-byte send time;
+     * nothing for the others.
      */
     private static int defaultHeaderBytes(Algorithm a) {
         return switch (a) {
             case HPCC -> 42;
+            case TIMELY -> 8;
             case NONE, DCQCN, DCTCP -> 0;
         };
     }
@@ -155,6 +166,7 @@ public final class CongestionControl {
             case DCQCN -> new Dcqcn(lineRateBps, dcqcn, timers);
             case HPCC -> new Hpcc(lineRateBps, hpcc, baseRttPs(topologyMaxRttPs), windowBytes(topologyMaxBdpBytes));
             case DCTCP -> new Dctcp(lineRateBps, dctcp, windowBytes(topologyMaxBdpBytes));
+            case TIMELY -> new Timely(lineRateBps, timely);
         };
     }
 

@@ -61,7 +61,7 @@ public final class Dctcp extends RateController {
     }
 
     @Override
-    public void onAck(long nowPs, long ackSeq, long sndNxt, boolean ecnEcho, IntHops hops) {
+    public void onAck(long nowPs, long ackSeq, long sndNxt, boolean ecnEcho, IntHops hops, long echoedSentPs) {
         boolean newBatch = false;
         if (ecnEcho) {
             ecnCount++;

@@ -90,7 +90,7 @@ public final class Hpcc extends RateController {
     }
 
     @Override
-    public void onAck(long nowPs, long ackSeq, long sndNxt, boolean ecnEcho, IntHops hops) {
+    public void onAck(long nowPs, long ackSeq, long sndNxt, boolean ecnEcho, IntHops hops, long echoedSentPs) {
         if (hops == null) {
             return;
         }

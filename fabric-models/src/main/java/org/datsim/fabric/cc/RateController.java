@@ -6,7 +6,7 @@ package org.datsim.fabric.cc;
  * <ul>
  * <li>{@link #start(long)} once, when the queue pair starts sending (HPCC's {@code NewQp});</li>
  * <li>{@link #onPacketSent(long, int)} for every data packet it starts to put on the wire;</li>
- * <li>{@link #onAck(long, long, long, boolean, IntHops)} for every ACK (or NAK) that arrives;</li>
+ * <li>{@link #onAck(long, long, long, boolean, IntHops, long)} for every ACK that arrives;</li>
  * <li>{@link #onCnp(long)} for every CNP that arrives (DCQCN);</li>
  * <li>{@link #onTimer(long, int)} when a timer armed through {@link CcTimers} fires;</li>
  * <li>{@link #stop()} when the queue pair is finished or destroyed (cancels its timers).</li>
@@ -19,6 +19,8 @@ public abstract class RateController {
 
     /** Returned by {@link #windowBytes()} when the algorithm has no window. */
     public static final long NO_WINDOW = Long.MAX_VALUE;
+    /** Passed to {@link #onAck} as the echoed send time when the ACK echoes none (any negative value means that). */
+    public static final long NO_TIMESTAMP = -1;
 
     /** The NIC's line rate: the highest rate, and the rate a queue pair starts at. */
     protected final long lineRateBps;
@@ -102,8 +104,11 @@ public abstract class RateController {
      * @param sndNxt the payload bytes this queue pair has sent so far (HPCC's {@code snd_nxt}), at least ackSeq
      * @param ecnEcho whether the ACK echoes an ECN mark (DCTCP); ignored by the others
      * @param hops the INT records the ACK echoes (HPCC), or null
+     * @param echoedSentPs when the data packet this ACK acknowledges started to leave this queue pair, as the ACK
+     *        echoes it (TIMELY's RTT sample is {@code nowPs - echoedSentPs}; HPCC's {@code SeqTsHeader} ts), or
+     *        negative ({@link #NO_TIMESTAMP}) if it echoes none (an ACK of a duplicate); ignored by the others
      */
-    public void onAck(long nowPs, long ackSeq, long sndNxt, boolean ecnEcho, IntHops hops) {
+    public void onAck(long nowPs, long ackSeq, long sndNxt, boolean ecnEcho, IntHops hops, long echoedSentPs) {
     }
 
     /**

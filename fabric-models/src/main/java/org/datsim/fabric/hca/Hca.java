@@ -160,7 +160,7 @@ public final class Hca implements NetworkNode {
      * Gives this HCA the fabric's congestion control ({@code cc.*}): each sending queue pair gets a rate controller
      * (its packets leave no faster than its rate, its bytes in flight stay below its window), receiving queue pairs
      * answer ECN marks with CNPs (DCQCN), and responders acknowledge every {@code transport.ack_interval} packets
-     * (per packet for hpcc and dctcp unless set). Call before the run.
+     * (per packet for hpcc, dctcp and timely unless set). Call before the run.
      *
      * @param cc the congestion control, or null for none
      * @param maxRttPs the topology's largest unloaded round-trip time between two hosts (HPCC's maxRtt)
@@ -172,7 +172,8 @@ public final class Hca implements NetworkNode {
         receivePipeline.cnpSource = cc != null && cc.usesCnp() ? cc : null;
         int interval = (int) params.get(FabricParams.ACK_INTERVAL);
         if (interval == 0 && cc != null && (cc.algorithm() == org.datsim.fabric.cc.CongestionControl.Algorithm.HPCC
-                || cc.algorithm() == org.datsim.fabric.cc.CongestionControl.Algorithm.DCTCP)) {
+                || cc.algorithm() == org.datsim.fabric.cc.CongestionControl.Algorithm.DCTCP
+                || cc.algorithm() == org.datsim.fabric.cc.CongestionControl.Algorithm.TIMELY)) {
             interval = 1;
         }
         responder.ackInterval = interval;

@@ -103,7 +103,8 @@ final class Responder {
 
     /**
      * {@link #ackAfterWrite(QueuePair, WorkRequest, long)} for the last packet of a message: the ACK carries the
-     * cumulative bytes received, and echoes that packet's ECN mark and INT records (congestion-control feedback).
+     * cumulative bytes received, and echoes that packet's ECN mark, INT records and send time (congestion-control
+     * feedback).
      */
     private void ackAfterWrite(QueuePair responder, WorkRequest wr, long writeDelay, Packet last) {
         long issued = writeDelay - pcieLatency;
@@ -118,10 +119,14 @@ final class Responder {
         }
     }
 
-    /** Congestion-control feedback on an ACK: the cumulative payload bytes received, the ECN mark, the INT records. */
+    /**
+     * Congestion-control feedback on an ACK: the cumulative payload bytes received, the ECN mark, the INT records,
+     * the send time.
+     */
     private static void echo(Packet ack, QueuePair responder, Packet data) {
         ack.offset = responder.ccRxBytes;
         ack.ecn = data.ecn;
+        ack.timestampPs = data.timestampPs;
         if (data.intHops > 0) {
             ack.copyIntFrom(data);
         }

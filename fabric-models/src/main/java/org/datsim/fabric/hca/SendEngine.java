@@ -604,6 +604,7 @@ final class SendEngine implements SendScheduler {
             qp.ccSndNxt = wr.ccBase + off + len;
         }
         if (qp.rc != null) {
+            p.timestampPs = now; // HPCC's SeqTsHeader ts: the time its NIC makes the packet; the ACK echoes it
             qp.rc.onPacketSent(now, p.wireBytes);
         }
         if (wr.txNext >= count) {
@@ -628,7 +629,7 @@ final class SendEngine implements SendScheduler {
 
     /**
      * An ACK (or a partial ACK) arrived for a queue pair: its controller hears the cumulative bytes acknowledged,
-     * the ECN echo and the echoed INT records.
+     * the ECN echo, the echoed INT records and the echoed send time.
      */
     void onAckFeedback(QueuePair qp, Packet ack) {
         RateController rc = qp.rc;
@@ -647,7 +648,7 @@ final class SendEngine implements SendScheduler {
             }
             h = hops;
         }
-        rc.onAck(sim.now(), qp.ccSndUna, Math.max(qp.ccSndNxt, qp.ccSndUna), ack.ecn, h);
+        rc.onAck(sim.now(), qp.ccSndUna, Math.max(qp.ccSndNxt, qp.ccSndUna), ack.ecn, h, ack.timestampPs);
         ccChanged();
     }
 

@@ -119,6 +119,15 @@ public final class Packet {
     public long offset;
     /** A status for NAKs (a DAT DTO completion status), otherwise 0. */
     public int status;
+    /**
+     * On a data packet (or any packet the HCA's packet arbiter sends): when the arbiter chose it to leave, in
+     * picoseconds, the time its queue pair's congestion control counts it as sent (HPCC's {@code SeqTsHeader} ts, set
+     * when its NIC makes the packet). On an ACK: the receiver's echo of the acknowledged data packet's, from which
+     * TIMELY takes its RTT. {@link #NO_TIMESTAMP} when the packet is {@linkplain #set set}.
+     */
+    public long timestampPs;
+    /** {@link #timestampPs} of a packet that carries no send time. */
+    public static final long NO_TIMESTAMP = -1;
     /** The most in-band telemetry hop records a packet carries (HPCC's IntHeader::maxHop). */
     public static final int INT_MAX_HOPS = 5;
     // The hop records, by hop. Allocated the first time this pooled packet carries telemetry and reused after (so
@@ -189,6 +198,7 @@ public final class Packet {
         this.dataTailBytes = 0;
         this.ecn = false;
         this.intHops = 0;
+        this.timestampPs = NO_TIMESTAMP;
         return this;
     }
 

@@ -10,7 +10,8 @@ import java.util.function.IntFunction;
  * rate, into one switch egress queue (the bottleneck) towards one receiver, with fixed propagation delays. The
  * switch marks ECN RED-style (kmin, kmax, pmax) on the queue length when a packet leaves and appends an INT record
  * (queue length, transmitted bytes, time, rate); the receiver acknowledges every packet, echoing both, and runs a
- * DCQCN notification point per flow whose CNPs travel back like ACKs. Senders have unlimited data and obey their
+ * DCQCN notification point per flow whose CNPs travel back like ACKs. Each data packet carries the time it was
+ * sent and its ACK echoes it (TIMELY). Senders have unlimited data and obey their
  * {@link RateController}: rate, window and timers. Deterministic (seeded marking, ordered ties).
  */
 final class BottleneckHarness {
@@ -26,7 +27,8 @@ final class BottleneckHarness {
     private static final int CNP = 5;
     private static final int TIMER = 6;
 
-    private record Ev(long t, long order, int type, int flow, long a, long b, long c, long d, long e, boolean ecn) {
+    private record Ev(long t, long order, int type, int flow, long a, long b, long c, long d, long e, boolean ecn,
+            long ts) {
     }
 
     private final PriorityQueue<Ev> events = new PriorityQueue<>((x, y) -> x.t != y.t ? Long.compare(x.t, y.t)
@@ -130,7 +132,12 @@ final class BottleneckHarness {
     }
 
     private void push(long t, int type, int flow, long a, long b, long c, long d, long e, boolean ecn) {
-        events.add(new Ev(t, order++, type, flow, a, b, c, d, e, ecn));
+        push(t, type, flow, a, b, c, d, e, ecn, -1);
+    }
+
+    /** {@code ts}: a data packet's send time, and on its ACK the echo of it (TIMELY). */
+    private void push(long t, int type, int flow, long a, long b, long c, long d, long e, boolean ecn, long ts) {
+        events.add(new Ev(t, order++, type, flow, a, b, c, d, e, ecn, ts));
     }
 
     long queueBytes() {
@@ -175,7 +182,7 @@ final class BottleneckHarness {
                 trySend(f);
             }
             case ARRIVE_SWITCH -> {
-                queue.add(new long[] {f, ev.a, ev.b});
+                queue.add(new long[] {f, ev.a, ev.b, ev.ts});
                 queueBytes += ev.b;
                 if (now >= maxQueueAfterPs) {
                     maxQueueAfter = Math.max(maxQueueAfter, queueBytes);
@@ -199,13 +206,13 @@ final class BottleneckHarness {
                     push(now + propPs + RateController.txTimePs(64, lineBps), CNP, f, 0, 0, 0, 0, 0, false);
                 }
                 push(now + propPs + RateController.txTimePs(64, lineBps), ACK, f, rcvNext[f], ev.b, ev.c, ev.d,
-                        ev.e, ev.ecn);
+                        ev.e, ev.ecn, ev.ts);
             }
             case ACK -> {
                 sndUna[f] = Math.max(sndUna[f], ev.a);
                 hops.clear();
                 hops.add(ev.b, ev.c, ev.d, ev.e);
-                cc[f].onAck(now, ev.a, sndNxt[f], ev.ecn, hops);
+                cc[f].onAck(now, ev.a, sndNxt[f], ev.ecn, hops, ev.ts);
                 trySend(f);
             }
             case CNP -> {
@@ -247,7 +254,7 @@ final class BottleneckHarness {
         sndNxt[f] += PAYLOAD;
         long tx = RateController.txTimePs(WIRE, lineBps);
         nicFree[f] = now + tx;
-        push(now + tx + propPs, ARRIVE_SWITCH, f, sndNxt[f], WIRE, 0, 0, 0, false);
+        push(now + tx + propPs, ARRIVE_SWITCH, f, sndNxt[f], WIRE, 0, 0, 0, false, now);
         scheduleSend(f, Math.max(cc[f].nextSendTimePs(), nicFree[f]));
     }
 
@@ -274,6 +281,6 @@ final class BottleneckHarness {
         txBytes += p[2];
         long tx = RateController.txTimePs(p[2], bottleneckBps);
         push(now + tx, SWITCH_DONE, -1, 0, 0, 0, 0, 0, false);
-        push(now + tx + propPs, ARRIVE_RECEIVER, (int) p[0], p[1], queueBytes, txBytes, now, bottleneckBps, ecn);
+        push(now + tx + propPs, ARRIVE_RECEIVER, (int) p[0], p[1], queueBytes, txBytes, now, bottleneckBps, ecn, p[3]);
     }
 }

@@ -46,6 +46,31 @@ class CcParamsTest {
         assertEquals(40_000_000L, p.get(CcParams.HPCC_RATE_AI));
         assertEquals(0, p.get(CcParams.HPCC_MAX_STAGE));
         assertEquals(true, p.bool(CcParams.HPCC_FAST_REACT));
+        // rdma-hw.cc TimelyAlpha 0.875, TimelyBeta 0.8, TimelyTLow 50000 ns, TimelyTHigh 500000 ns, TimelyMinRtt
+        // 20000 ns; run.py --cc timely --bw 100: RATE_AI 10*100/10 = 100 Mb/s, RATE_HAI 50*100/10 = 500 Mb/s
+        assertEquals(875, p.get(CcParams.TIMELY_ALPHA_PERMILLE));
+        assertEquals(800, p.get(CcParams.TIMELY_BETA_PERMILLE));
+        assertEquals(50_000_000L, p.get(CcParams.TIMELY_T_LOW));
+        assertEquals(500_000_000L, p.get(CcParams.TIMELY_T_HIGH));
+        assertEquals(20_000_000L, p.get(CcParams.TIMELY_MIN_RTT));
+        assertEquals(100_000_000L, p.get(CcParams.TIMELY_RATE_AI));
+        assertEquals(500_000_000L, p.get(CcParams.TIMELY_RATE_HAI));
+    }
+
+    @Test
+    void timelyNeedsNeitherEcnNorIntAndChecksItsThresholds() {
+        List<String> problems = new ArrayList<>();
+        assertEquals(List.of(), FabricParams.crossCheck(with(Map.of("cc.algorithm", "timely"), problems)));
+        List<String> out = FabricParams.crossCheck(with(Map.of("cc.algorithm", "timely", "cc.timely.t_low", "500us",
+                "cc.timely.min_rtt", "0us"), problems));
+        assertEquals(List.of("cc.timely.t_low (500us) must be below cc.timely.t_high (500us)",
+                "cc.timely.min_rtt must be more than 0 with cc.algorithm timely (the gradient is divided by it)"), out);
+        assertEquals(List.of(), FabricParams.crossCheck(with(Map.of("cc.timely.t_low", "1ms"), problems)),
+                "not checked with another algorithm");
+        with(Map.of("cc.timely.alpha_permille", "0", "cc.timely.beta_permille", "1001"), problems);
+        assertEquals(2, problems.size(), problems.toString());
+        assertTrue(problems.stream().anyMatch(m -> m.startsWith("cc.timely.alpha_permille:")), problems.toString());
+        assertTrue(problems.stream().anyMatch(m -> m.startsWith("cc.timely.beta_permille:")), problems.toString());
     }
 
     @Test
@@ -107,6 +132,11 @@ class CcParamsTest {
         assertEquals(60_000, hc.windowBytes(), "cc.window overrides the topology's BDP");
         CongestionControl c = CongestionControl.fromParams(with(Map.of("cc.algorithm", "dctcp"), problems));
         assertEquals(125_000, c.newController(line, 10_000_000, 125_000, CcTimers.NONE).windowBytes());
+        CongestionControl tm = CongestionControl.fromParams(with(Map.of("cc.algorithm", "timely"), problems));
+        assertTrue(!tm.usesInt() && !tm.usesEcn() && !tm.usesCnp());
+        RateController tc = tm.newController(line, 10_000_000, 125_000, CcTimers.NONE);
+        assertInstanceOf(Timely.class, tc);
+        assertEquals(RateController.NO_WINDOW, tc.windowBytes());
         assertEquals(List.of(), problems);
     }
 

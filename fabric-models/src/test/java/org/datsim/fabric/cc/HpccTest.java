@@ -29,17 +29,17 @@ class HpccTest {
         h.start(0);
         assertEquals(W, h.windowBytes(), "at line rate the window is the BDP");
         // first ACK: only remembers the INT records
-        h.onAck(1 * US, 1000, 10_000, false, hop(0, 0, 0));
+        h.onAck(1 * US, 1000, 10_000, false, hop(0, 0, 0), -1);
         assertEquals(LINE, h.rateBps());
         // second ACK, within the first RTT's sequence: fast react. One hop fully busy, no queue on both samples.
-        h.onAck(2 * US, 2000, 12_000, false, hop(50_000, 12_500, 1 * US));
+        h.onAck(2 * US, 2000, 12_000, false, hop(50_000, 12_500, 1 * US), -1);
         double u1 = 12_500 * 8 / 1e-6 / LINE + 0; // txRate / B + min(q, q') / (B T): 1.0
         double uEwma = (1.0 * (T - US) + u1 * US) / T; // 1.0
         long expected = (long) (LINE / (uEwma / 0.95)) + 40_000_000L; // Rc / (U / eta) + W_AI / T
         assertEquals(expected, h.rateBps(), 2);
         assertEquals(LINE, h.referenceRateBps(), "fast react leaves the reference rate");
         // third ACK beyond the sequence sent at the first: a full update. The queue now counts: min(50000, 50000).
-        h.onAck(3 * US, 11_000, 30_000, false, hop(50_000, 25_000, 2 * US));
+        h.onAck(3 * US, 11_000, 30_000, false, hop(50_000, 25_000, 2 * US), -1);
         double u2 = 1.0 + 50_000.0 / W; // 1.4
         uEwma = (uEwma * (T - US) + u2 * US) / T; // 1.04
         assertEquals(1.04, uEwma, 1e-12);
@@ -58,11 +58,11 @@ class HpccTest {
         IntHops a = new IntHops();
         a.add(0, 0, 0, LINE);
         a.add(0, 0, 0, 4 * LINE);
-        h.onAck(1 * US, 1000, 10_000, false, a);
+        h.onAck(1 * US, 1000, 10_000, false, a, -1);
         IntHops b = new IntHops();
         b.add(0, 6_250, 1 * US, LINE); // half busy: u = 0.5 over 1 us
         b.add(100_000, 80_000, 4 * US, 4 * LINE); // 400 Gb/s hop: 80 KB in 4 us = 0.4 of its rate
-        h.onAck(5 * US, 11_000, 20_000, false, b);
+        h.onAck(5 * US, 11_000, 20_000, false, b, -1);
         // second hop: 0.4, no queue term (min(100000, 0) = 0); the first hop's 0.5 is the larger, dt = 1 us
         double u = (1.0 * (T - US) + 0.5 * US) / T; // 0.95
         assertEquals(u, h.utilisation(), 1e-12);
@@ -70,7 +70,7 @@ class HpccTest {
         IntHops c = new IntHops();
         c.add(0, 12_500, 2 * US, LINE); // first hop idle for 1 us: u = 0.5 again (6 250 B)
         c.add(200_000, 240_000, 8 * US, 4 * LINE); // second: 160 KB in 4 us = 0.8, queue min(200000,100000)
-        h.onAck(9 * US, 21_000, 30_000, false, c);
+        h.onAck(9 * US, 21_000, 30_000, false, c, -1);
         double u2 = 0.8 + 100_000.0 * LINE / (4.0 * LINE) / W; // 0.8 + 0.2 = 1.0, the larger; dt = 4 us
         u = (u * (T - 4 * US) + u2 * 4 * US) / T;
         assertEquals(u, h.utilisation(), 1e-12);
@@ -80,10 +80,10 @@ class HpccTest {
     @Test
     void belowEtaTheRateGrowsAdditivelyUntilMaxStage() {
         Hpcc h = make(2);
-        h.onAck(0, 1000, 1000, false, hop(0, 0, 0));
+        h.onAck(0, 1000, 1000, false, hop(0, 0, 0), -1);
         // drive the rate down with a congested RTT first
-        h.onAck(10 * US, 2000, 2000, false, hop(125_000, 125_000, 10 * US));
-        h.onAck(20 * US, 3000, 3000, false, hop(125_000, 250_000, 20 * US));
+        h.onAck(10 * US, 2000, 2000, false, hop(125_000, 125_000, 10 * US), -1);
+        h.onAck(20 * US, 3000, 3000, false, hop(125_000, 250_000, 20 * US), -1);
         long rc = h.referenceRateBps();
         assertTrue(rc < LINE / 2, "two RTTs at U = 2 halve the rate twice: " + rc);
         // now lightly loaded RTTs (u = 0.1 over a whole RTT): U falls below eta; stages 0 and 1 add W_AI, stage 2
@@ -95,7 +95,7 @@ class HpccTest {
             ts += 10 * US;
             seq += 1000;
             tx += 12_500;
-            h.onAck(ts, seq, seq, false, hop(0, tx, ts));
+            h.onAck(ts, seq, seq, false, hop(0, tx, ts), -1);
             assertEquals(0.1, h.utilisation(), 1e-9);
             rc += 40_000_000L;
             assertEquals(rc, h.referenceRateBps(), "additive step " + (i + 1));
@@ -104,7 +104,7 @@ class HpccTest {
         ts += 10 * US;
         seq += 1000;
         tx += 12_500;
-        h.onAck(ts, seq, seq, false, hop(0, tx, ts));
+        h.onAck(ts, seq, seq, false, hop(0, tx, ts), -1);
         assertEquals(0, h.incStage(), "maxStage reached: a multiplicative update");
         assertEquals(Math.min(LINE, (long) (rc / (h.utilisation() / 0.95)) + 40_000_000L), h.referenceRateBps(), 2);
     }
@@ -115,9 +115,9 @@ class HpccTest {
         h.start(0);
         h.onPacketSent(0, 1000);
         assertEquals(80_000, h.nextSendTimePs(), "1000 B at 100 Gb/s: 80 ns");
-        h.onAck(1 * US, 1000, 1000, false, hop(125_000, 0, 0));
+        h.onAck(1 * US, 1000, 1000, false, hop(125_000, 0, 0), -1);
         // U = 2 over a whole RTT (a busy link and a BDP of queue on both records): rate = 100 G / (2 / 0.95) + 40 M = 47.54 Gb/s
-        h.onAck(11 * US, 2000, 2000, false, hop(125_000, 125_000, 10 * US));
+        h.onAck(11 * US, 2000, 2000, false, hop(125_000, 125_000, 10 * US), -1);
         long r = h.rateBps();
         assertEquals((long) (LINE / (2.0 / 0.95)) + 40_000_000L, r, 2);
         assertEquals(RateController.txTimePs(1000, r), h.nextSendTimePs());
@@ -126,13 +126,13 @@ class HpccTest {
     @Test
     void rateNeverLeavesMinAndLineRate() {
         Hpcc h = make(0);
-        h.onAck(0, 1000, 1000, false, hop(0, 0, 0));
+        h.onAck(0, 1000, 1000, false, hop(0, 0, 0), -1);
         long ts = 0;
         long tx = 0;
         for (int i = 1; i < 200; i++) {
             ts += 10 * US;
             tx += 10 * 125_000; // ten times the link's capacity: an impossible, very congested record
-            h.onAck(ts, 1000L * i + 1000, 1000L * i + 1000, false, hop(10_000_000, tx, ts));
+            h.onAck(ts, 1000L * i + 1000, 1000L * i + 1000, false, hop(10_000_000, tx, ts), -1);
             assertTrue(h.rateBps() >= 1_000_000_000L && h.rateBps() <= LINE);
         }
         assertEquals(1_000_000_000L, h.rateBps());

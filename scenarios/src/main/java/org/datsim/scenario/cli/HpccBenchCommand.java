@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
         description = "Run HPCC's topology and flow files (defaults: HPCC's fat-tree, 320 hosts, and its 3,143 WebSearch"
                 + " flows at 30%% load, shipped with datsim) with HPCC's run.py settings (a 1000-byte payload per"
                 + " packet, PFC with a 32 MiB shared buffer, an ACK per packet, ECN for dcqcn and dctcp, INT for hpcc,"
-                + " ACKs in a class of their own for dcqcn as run.py sets ACK_HIGH_PRIO) on datsim's roce-100g host"
+                + " ACKs in a class of their own for none, dcqcn and timely as run.py sets ACK_HIGH_PRIO) on datsim's roce-100g host"
                 + " model or, with --model hpcc-ns3, on what HPCC's simulator models; write DIR/fct.csv and"
                 + " DIR/summary.json; print key=value lines ending with process_wall_s (and progress on a terminal).")
 final class HpccBenchCommand implements Callable<Integer> {
@@ -54,7 +54,7 @@ final class HpccBenchCommand implements Callable<Integer> {
     Path flowsFile;
 
     @Option(names = "--cc", paramLabel = "ALGORITHM", defaultValue = "none",
-            description = "Congestion control: none, dcqcn, hpcc or dctcp (sets cc.algorithm; default:"
+            description = "Congestion control: none, dcqcn, hpcc, dctcp or timely (sets cc.algorithm; default:"
                     + " ${DEFAULT-VALUE}).")
     String cc;
 
@@ -83,20 +83,21 @@ final class HpccBenchCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     /** The algorithms bench hpcc runs, as run.py names them (hp is hpcc). */
-    static final List<String> ALGORITHMS = List.of("none", "dcqcn", "hpcc", "dctcp");
+    static final List<String> ALGORITHMS = List.of("none", "dcqcn", "hpcc", "dctcp", "timely");
 
     /**
      * HPCC's fabric ({@code run.py --bw 100}) on a host model: HPCC's 1000-byte payload per packet, PFC with a shared
      * switch buffer of 32 MiB and dynamic thresholds (BUFFER_SIZE 32, USE_DYNAMIC_PFC_THRESHOLD 1), per-packet
      * arbitration among queue pairs, an ACK per packet (L2_ACK_INTERVAL 1), ECN marking for dcqcn and dctcp (run.py's
      * KMIN/KMAX/PMAX maps are the ecn.* defaults), in-band telemetry for hpcc, and ACKs in a class of their own that
-     * PFC does not pause where run.py sets ACK_HIGH_PRIO 1 (none, dcqcn; not hpcc, dctcp); then the overrides.
+     * PFC does not pause where run.py sets ACK_HIGH_PRIO 1 (none, dcqcn, timely; not hpcc, dctcp); then the overrides.
      *
      * <p>Model {@code datsim} is the {@code roce-100g} preset; its QP-context and translation caches are unlimited
      * (never miss), as HPCC's NIC has none, so the comparison is one of congestion control, not of cache models
      * ({@code --param hca.mtt_entries=4096}, {@code hca.qpc_entries=256} show them). Model {@code hpcc-ns3} is the
-     * {@code hpcc-ns3} preset: what HPCC's simulator models (links, store-and-forward switches with no latency, NIC pacing) and no host cost at all, with
-     * HPCC's header sizes, so that the two simulators can be compared on the same thing.
+     * {@code hpcc-ns3} preset: what HPCC's simulator models (links, store-and-forward switches with no latency, NIC
+     * pacing) and no host cost at all, with HPCC's header sizes, so that the two simulators can be compared on the
+     * same thing.
      *
      * @param cc the algorithm
      * @param model datsim or hpcc-ns3

@@ -1,0 +1,73 @@
+package org.datsim.scenario.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.datsim.core.param.Params;
+import org.datsim.fabric.FabricParams;
+import org.junit.jupiter.api.Test;
+
+/** {@code datsim bench hpcc}'s fabric per {@code --cc}: what HPCC's run.py sets for each algorithm. */
+class HpccBenchParamsTest {
+
+    private static Params params(String cc, String... overrides) {
+        List<String> problems = new ArrayList<>();
+        Params p = HpccBenchCommand.params(cc, "datsim", List.of(overrides), problems);
+        assertEquals(List.of(), problems, cc);
+        assertNotNull(p);
+        return p;
+    }
+
+    @Test
+    void controlPriorityFollowsRunPysAckPrioPerAlgorithm() {
+        // run.py: ack_prio=1 for dcqcn and timely, 0 for hp and dctcp; none keeps the unpaused class too
+        for (String cc : new String[] {"none", "dcqcn", "timely"}) {
+            assertEquals(1, params(cc).get(FabricParams.LINK_CONTROL_PRIORITY), cc);
+        }
+        for (String cc : new String[] {"hpcc", "dctcp"}) {
+            assertEquals(0, params(cc).get(FabricParams.LINK_CONTROL_PRIORITY), cc);
+        }
+        assertEquals(1, params("hpcc", "link.control_priority=true").get(FabricParams.LINK_CONTROL_PRIORITY),
+                "--param overrides it");
+    }
+
+    @Test
+    void timelyRunsWithoutEcnOrIntAndEachAlgorithmGetsWhatItNeeds() {
+        Params t = params("timely");
+        assertEquals("timely", t.choice(FabricParams.CC_ALGORITHM));
+        assertEquals(0, t.get(FabricParams.ECN_ENABLED));
+        assertEquals(0, t.get(FabricParams.CC_INT));
+        assertEquals(1, params("dctcp").get(FabricParams.ECN_ENABLED));
+        assertEquals(1, params("dcqcn").get(FabricParams.ECN_ENABLED));
+        assertEquals(1, params("hpcc").get(FabricParams.CC_INT));
+        List<String> problems = new ArrayList<>();
+        assertNull(HpccBenchCommand.params("timely", "datsim", List.of("cc.timely.t_low=1ms"), problems));
+        assertEquals(List.of("cc.timely.t_low (1ms) must be below cc.timely.t_high (500us)"), problems);
+        problems.clear();
+        assertNull(HpccBenchCommand.params("swift", "datsim", List.of(), problems));
+        assertEquals(List.of("--cc: expected one of [none, dcqcn, hpcc, dctcp, timely], found \"swift\""), problems);
+        problems.clear();
+        assertNull(HpccBenchCommand.params("hpcc", "ns3", List.of(), problems));
+        assertEquals(List.of("--model: expected datsim or hpcc-ns3, found \"ns3\""), problems);
+    }
+
+    @Test
+    void dctcpMarksAsRunPyConfiguresItAndHpccNs3ModelsNoHost() {
+        Params d = params("dctcp");
+        assertEquals(300_000, d.get(FabricParams.ECN_KMIN));
+        assertEquals(300_000, d.get(FabricParams.ECN_KMAX));
+        assertEquals(100, d.get(FabricParams.ECN_PMAX_PERCENT));
+        List<String> problems = new ArrayList<>();
+        Params n = HpccBenchCommand.params("hpcc", "hpcc-ns3", List.of(), problems);
+        assertEquals(List.of(), problems);
+        assertEquals(48, n.get(FabricParams.LINK_HEADER_BYTES));
+        assertEquals(0, n.get(FabricParams.PCIE_LATENCY));
+        assertEquals(0, n.get(FabricParams.SWITCH_LATENCY));
+        assertEquals(0, n.get(FabricParams.HCA_RX_PROCESS));
+        assertEquals(1000, n.get(FabricParams.HCA_MTU));
+        assertEquals(82, params("hpcc").get(FabricParams.LINK_HEADER_BYTES), "datsim's own model: RoCE headers");
+    }
+}
