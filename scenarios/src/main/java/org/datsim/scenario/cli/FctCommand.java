@@ -32,6 +32,10 @@ final class FctCommand implements Callable<Integer> {
     /** The first table's title for a file of the old format, whose ideal kept the run's congestion control. */
     static final String IDEAL_TITLE_OLD = "slowdown = FCT / ideal FCT (an old fct.csv: the flow alone with the run's"
             + " own congestion control, which hides its throttling)";
+    /** The plot's vertical axis. */
+    static final String AXIS = "FCT / FCT alone, congestion control off";
+    /** The plot's vertical axis for a file of the old format. */
+    static final String AXIS_OLD = "FCT / FCT alone with the run's own CC (old fct.csv)";
     /** The second table's title. */
     static final String STANDALONE_TITLE = "FCT / HPCC's standalone FCT (a formula: base RTT + bytes with 48-byte"
             + " headers at the bottleneck link rate; no host, no switch latency)";
@@ -90,8 +94,7 @@ final class FctCommand implements Callable<Integer> {
         o.println(t);
         if (!sizes.isEmpty()) {
             FctPlot.writeSvg(dir.resolve(PLOT), "FCT slowdown by flow size: " + dir.getFileName(),
-                    old ? "FCT / FCT alone (with the run's congestion control: an old fct.csv)"
-                            : "FCT / FCT alone with congestion control off",
+                    old ? AXIS_OLD : AXIS,
                     sizes.stream().mapToLong(Long::longValue).toArray(),
                     slow.stream().mapToDouble(Double::doubleValue).toArray());
             o.println("plot: " + dir.resolve(PLOT));

