@@ -60,7 +60,8 @@ public final class StandaloneFct {
      * Prepares the formula for a topology.
      *
      * @param topology the topology
-     * @param params the fabric parameters ({@code hca.mtu}, {@code link.bandwidth}, {@code link.latency})
+     * @param params the fabric parameters ({@code hca.mtu}, {@code link.bandwidth}, {@code link.latency}; a host's
+     *     own {@code hca.mtu} is not used: HPCC has one packet size)
      */
     public StandaloneFct(Topology topology, Params params) {
         Map<String, Integer> index = new HashMap<>();
