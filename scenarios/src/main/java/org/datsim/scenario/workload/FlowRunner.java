@@ -68,8 +68,8 @@ public final class FlowRunner {
      * @param drops packets dropped by switches for want of buffer, summed over all ports
      * @param runNanos wall-clock nanoseconds of the loaded run's event loop
      */
-    public record Result(long[] fctPs, long[] idealPs, long[] standalonePs, long failed, long events, long endPs, long packets,
-            long pauses, long drops, long runNanos) {
+    public record Result(long[] fctPs, long[] idealPs, long[] standalonePs, long failed, long events, long endPs,
+            long packets, long pauses, long drops, long runNanos) {
     }
 
     private FlowRunner() {
@@ -158,8 +158,8 @@ public final class FlowRunner {
         }
         long[] none = new long[flows.size()];
         java.util.Arrays.fill(none, -1);
-        return new Result(fct, ideal ? idealPs[0] : none, StandaloneFct.of(topology, params, flows), failed, sim.eventsExecuted(), sim.now(), packets, stall,
-                drops, runNanos);
+        return new Result(fct, ideal ? idealPs[0] : none, StandaloneFct.of(topology, params, flows), failed,
+                sim.eventsExecuted(), sim.now(), packets, stall, drops, runNanos);
     }
 
     /**
