@@ -169,6 +169,23 @@ class WorkloadScenarioTest {
     }
 
     @Test
+    void aLoneFlowThatHpccThrottlesHasASlowdownAboveOneInARun(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("one.flows"), "1\n0 15 3 100 10000000 0\n");
+        Path file = dir.resolve("one.json");
+        Files.writeString(file, "{\"scenario\": \"w\", \"seed\": 3, \"fabric\": {\"preset\": \"roce-100g\", \"params\":"
+                + " {\"cc.algorithm\": \"hpcc\", \"cc.int\": true}, \"topology\": {\"fat_tree\": {\"k\": 4, \"levels\":"
+                + " 3}}}, \"workload\": {\"hpcc_flows\": \"one.flows\"}, \"processes\": []}");
+        Path run = dir.resolve("run");
+        StringWriter err = new StringWriter();
+        assertEquals(0, datsim(new StringWriter(), err, "run", file.toString(), "--out", run.toString(),
+                "--no-perfetto"), err.toString());
+        FctFile.Row r = FctFile.read(run.resolve("fct.csv")).get(0);
+        // the ideal is the flow alone with hpcc off: the window that holds it back shows (3.58 when written)
+        assertTrue(r.slowdown() > 1.5, r.toString());
+        assertTrue(r.standalonePs() > 0 && r.standalonePs() < r.idealPs(), r.toString());
+    }
+
+    @Test
     void benchHpccRefusesBadCcParametersAndBadFiles(@TempDir Path dir) throws Exception {
         StringWriter err = new StringWriter();
         assertEquals(2, datsim(new StringWriter(), err, "bench", "hpcc", "--cc", "dcqcn", "--param",
