@@ -239,6 +239,10 @@ final class HpccBenchCommand implements Callable<Integer> {
             kv.put(k + "_flows", b.flows()).put(k + "_p50", b.p50(), 3).put(k + "_p95", b.p95(), 3)
                     .put(k + "_p99", b.p99(), 3);
         }
+        for (FctFile.Bucket b : FctFile.bucketsVsStandalone(rows)) { // fct / HPCC's standalone FCT, its own figure
+            String k = "standalone_" + b.label().replace("<", "lt").replace(">", "gt").replace("-", "_to_");
+            kv.put(k + "_p50", b.p50(), 3).put(k + "_p95", b.p95(), 3).put(k + "_p99", b.p99(), 3);
+        }
         double runS = r.runNanos() / 1e9;
         kv.put("out", out.toString()).put("load_wall_s", (built - t0) / 1e9, 3)
                 .put("main_thread_cpu_s", ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1e9, 3)

@@ -497,11 +497,14 @@ public final class ScenarioRunner {
                         scenario.hostParams(), flows, scenario.workload().send(), scenario.seed());
             }
             long[] fct = attachedFlows.fct();
+            long[] standalone = org.datsim.scenario.workload.StandaloneFct.of(scenario.topology(), scenario.params(),
+                    flows);
             fctRows = new ArrayList<>(flows.size());
             for (int i = 0; i < fct.length; i++) {
                 org.datsim.scenario.workload.Flow f = flows.get(i);
                 fctRows.add(new org.datsim.scenario.workload.FctFile.Row(scenario.topology().hosts().get(f.src()),
-                        scenario.topology().hosts().get(f.dst()), f.sizeBytes(), f.startPs(), fct[i], ideal[i]));
+                        scenario.topology().hosts().get(f.dst()), f.sizeBytes(), f.startPs(), fct[i], ideal[i],
+                        standalone[i]));
             }
             org.datsim.scenario.workload.FlowOutputs.writeCsv(outDir, fctRows);
         }

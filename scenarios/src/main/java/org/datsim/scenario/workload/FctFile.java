@@ -16,9 +16,14 @@ import org.apache.commons.csv.CSVRecord;
 
 /**
  * {@code fct.csv}: a header line and one row per flow, {@code src,dst,size_bytes,start_ps,fct_ps,ideal_fct_ps,
- * slowdown}, hosts by name, in flow order; a flow that did not complete has an empty {@code fct_ps} and
- * {@code slowdown}. Slowdown is fct / ideal_fct, six decimals. Written and read with Commons CSV (RFC 4180).
- * Also the slowdown percentiles per flow-size bucket that {@code datsim fct} prints and that summary.json holds.
+ * standalone_fct_ps,slowdown,slowdown_vs_standalone}, hosts by name, in flow order; a flow that did not complete has
+ * an empty {@code fct_ps} and slowdowns, a flow without an ideal FCT an empty {@code ideal_fct_ps} and
+ * {@code slowdown}. {@code ideal_fct_ps} is the flow's FCT alone with congestion control off ({@link FlowRunner}),
+ * {@code standalone_fct_ps} HPCC's formula ({@link StandaloneFct}); {@code slowdown} is fct / ideal_fct and
+ * {@code slowdown_vs_standalone} fct / standalone_fct, six decimals. Written and read with Commons CSV (RFC 4180).
+ * Files written before the standalone FCT existed ({@link #OLD_COLUMNS}) are read too, their rows without a
+ * standalone FCT. Also the percentiles per flow-size bucket that {@code datsim fct} prints and that summary.json
+ * holds.
  */
 public final class FctFile {
 
@@ -26,6 +31,10 @@ public final class FctFile {
     public static final String FILE = "fct.csv";
     /** The columns. */
     public static final List<String> COLUMNS = List.of("src", "dst", "size_bytes", "start_ps", "fct_ps",
+            "ideal_fct_ps", "standalone_fct_ps", "slowdown", "slowdown_vs_standalone");
+    /** The columns of files written before the standalone FCT (still read; their ideal FCT was the flow alone with
+     * the run's own congestion control). */
+    public static final List<String> OLD_COLUMNS = List.of("src", "dst", "size_bytes", "start_ps", "fct_ps",
             "ideal_fct_ps", "slowdown");
     /** The upper bounds of the size buckets, bytes (the last bucket is open): HPCC's comparison table. */
     public static final long[] BUCKET_LIMITS = {10_000, 100_000, 1_000_000};
@@ -37,11 +46,32 @@ public final class FctFile {
     private FctFile() {
     }
 
-    /** One row. */
-    public record Row(String src, String dst, long sizeBytes, long startPs, long fctPs, long idealPs) {
+    /**
+     * One row.
+     *
+     * @param src the source host
+     * @param dst the destination host
+     * @param sizeBytes the flow's size
+     * @param startPs its start time
+     * @param fctPs its FCT, or -1 if it did not complete
+     * @param idealPs its FCT alone with congestion control off, or -1 if unknown
+     * @param standalonePs HPCC's standalone FCT of it, or -1 if unknown (a file of the old format)
+     */
+    public record Row(String src, String dst, long sizeBytes, long startPs, long fctPs, long idealPs,
+            long standalonePs) {
+        /** A row without a standalone FCT. */
+        public Row(String src, String dst, long sizeBytes, long startPs, long fctPs, long idealPs) {
+            this(src, dst, sizeBytes, startPs, fctPs, idealPs, -1);
+        }
+
         /** Returns fct / ideal, or NaN if either is unknown. */
         public double slowdown() {
             return fctPs < 0 || idealPs <= 0 ? Double.NaN : (double) fctPs / idealPs;
+        }
+
+        /** Returns fct / standalone, or NaN if either is unknown. */
+        public double slowdownVsStandalone() {
+            return fctPs < 0 || standalonePs <= 0 ? Double.NaN : (double) fctPs / standalonePs;
         }
     }
 
@@ -58,8 +88,10 @@ public final class FctFile {
             p.printRecord(COLUMNS);
             for (Row r : rows) {
                 double s = r.slowdown();
+                double v = r.slowdownVsStandalone();
                 p.printRecord(r.src(), r.dst(), r.sizeBytes(), r.startPs(), r.fctPs() < 0 ? "" : r.fctPs(),
-                        r.idealPs() < 0 ? "" : r.idealPs(), Double.isNaN(s) ? "" : fixed(s));
+                        r.idealPs() < 0 ? "" : r.idealPs(), r.standalonePs() < 0 ? "" : r.standalonePs(),
+                        Double.isNaN(s) ? "" : fixed(s), Double.isNaN(v) ? "" : fixed(v));
             }
         }
     }
@@ -70,7 +102,7 @@ public final class FctFile {
     }
 
     /**
-     * Reads the file.
+     * Reads the file, of either format ({@link #COLUMNS}, or {@link #OLD_COLUMNS} whose rows get no standalone FCT).
      *
      * @param file the file
      * @return the rows
@@ -78,12 +110,37 @@ public final class FctFile {
      * @throws IllegalArgumentException naming the line, if a row is malformed
      */
     public static List<Row> read(Path file) throws IOException {
+        return readTable(file).rows();
+    }
+
+    /**
+     * A file's rows and its format.
+     *
+     * @param rows the rows
+     * @param oldFormat true for a file of {@link #OLD_COLUMNS}: no standalone FCT, and an ideal FCT that kept the
+     *     run's congestion control
+     */
+    public record Table(List<Row> rows, boolean oldFormat) {
+    }
+
+    /**
+     * Reads the file, and says which format it has.
+     *
+     * @param file the file
+     * @return the rows and the format
+     * @throws IOException if it cannot be read
+     * @throws IllegalArgumentException naming the line, if a row is malformed
+     */
+    public static Table readTable(Path file) throws IOException {
         List<Row> rows = new ArrayList<>();
+        boolean old;
         try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8);
                 CSVParser p = CSVParser.parse(r, CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true)
                         .get())) {
-            if (!p.getHeaderNames().equals(COLUMNS)) {
-                throw new IllegalArgumentException(file + ":1: expected the header " + String.join(",", COLUMNS));
+            old = p.getHeaderNames().equals(OLD_COLUMNS);
+            if (!old && !p.getHeaderNames().equals(COLUMNS)) {
+                throw new IllegalArgumentException(file + ":1: expected the header " + String.join(",", COLUMNS)
+                        + " (or, from before standalone_fct_ps, " + String.join(",", OLD_COLUMNS) + ")");
             }
             for (CSVRecord rec : p) {
                 if (rows.size() >= MAX_ROWS) {
@@ -91,14 +148,15 @@ public final class FctFile {
                 }
                 try {
                     rows.add(new Row(rec.get(0), rec.get(1), Long.parseLong(rec.get(2)), Long.parseLong(rec.get(3)),
-                            optional(rec.get(4)), optional(rec.get(5))));
+                            optional(rec.get(4)), optional(rec.get(5)), old ? -1 : optional(rec.get(6))));
                 } catch (RuntimeException e) {
                     throw new IllegalArgumentException(file + ":" + (rec.getRecordNumber() + 1)
-                            + ": expected whole numbers in size_bytes, start_ps, fct_ps and ideal_fct_ps");
+                            + ": expected whole numbers in size_bytes, start_ps, fct_ps, ideal_fct_ps"
+                            + (old ? "" : " and standalone_fct_ps"));
                 }
             }
         }
-        return rows;
+        return new Table(rows, old);
     }
 
     private static long optional(String s) {
@@ -118,7 +176,7 @@ public final class FctFile {
      * The slowdown statistics of one bucket.
      *
      * @param label the bucket's label
-     * @param flows the completed flows in it (with an ideal FCT)
+     * @param flows the completed flows in it (with an ideal FCT, or a standalone FCT)
      * @param p50 median slowdown (NaN if none)
      * @param p95 95th percentile
      * @param p99 99th percentile
@@ -127,19 +185,35 @@ public final class FctFile {
     }
 
     /**
-     * Slowdown percentiles per size bucket, nearest-rank on the sorted slowdowns.
+     * Slowdown (fct / ideal) percentiles per size bucket, nearest-rank on the sorted slowdowns.
      *
      * @param rows the rows
      * @return one entry per bucket, smallest sizes first
      */
     public static List<Bucket> buckets(List<Row> rows) {
+        return buckets(rows, Row::slowdown);
+    }
+
+    /**
+     * Percentiles of fct / HPCC's standalone FCT per size bucket, nearest-rank; a bucket of rows without a standalone
+     * FCT (an old file) has no flows.
+     *
+     * @param rows the rows
+     * @return one entry per bucket, smallest sizes first
+     */
+    public static List<Bucket> bucketsVsStandalone(List<Row> rows) {
+        return buckets(rows, Row::slowdownVsStandalone);
+    }
+
+    private static List<Bucket> buckets(List<Row> rows, java.util.function.ToDoubleFunction<Row> ratio) {
         List<Bucket> out = new ArrayList<>();
         for (int b = 0; b < BUCKETS.size(); b++) {
             double[] s = new double[rows.size()];
             int n = 0;
             for (Row r : rows) {
-                if (bucket(r.sizeBytes()) == b && !Double.isNaN(r.slowdown())) {
-                    s[n++] = r.slowdown();
+                double v = ratio.applyAsDouble(r);
+                if (bucket(r.sizeBytes()) == b && !Double.isNaN(v)) {
+                    s[n++] = v;
                 }
             }
             double[] sorted = Arrays.copyOf(s, n);

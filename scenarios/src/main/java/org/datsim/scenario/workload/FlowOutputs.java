@@ -11,6 +11,12 @@ import org.datsim.fabric.FabricParams;
 /** What a workload run writes: fct.csv rows and the summary.json section of flows. */
 public final class FlowOutputs {
 
+    /** summary.json's {@code flows.ideal}: what {@code slowdown} divides by. */
+    public static final String IDEAL = "alone, congestion control off";
+    /** summary.json's {@code flows.standalone}: what {@code slowdown_vs_standalone} divides by. */
+    public static final String STANDALONE = "HPCC's standalone_fct formula: base RTT + bytes with 48-byte headers at"
+            + " the bottleneck rate";
+
     private FlowOutputs() {
     }
 
@@ -27,7 +33,7 @@ public final class FlowOutputs {
         for (int i = 0; i < flows.size(); i++) {
             Flow f = flows.get(i);
             rows.add(new FctFile.Row(hostNames.get(f.src()), hostNames.get(f.dst()), f.sizeBytes(), f.startPs(),
-                    r.fctPs()[i], r.idealPs()[i]));
+                    r.fctPs()[i], r.idealPs()[i], r.standalonePs()[i]));
         }
         return rows;
     }
@@ -44,7 +50,8 @@ public final class FlowOutputs {
     }
 
     /**
-     * Fills summary.json's {@code flows} object: counts, bytes, FCT and slowdown statistics, per size bucket.
+     * Fills summary.json's {@code flows} object: counts, bytes, FCT statistics, which ideal the slowdown divides by,
+     * the slowdown (fct / ideal) and fct / HPCC's standalone FCT per size bucket.
      *
      * @param flowsNode the object to fill
      * @param rows the rows
@@ -74,9 +81,15 @@ public final class FlowOutputs {
         flowsNode.put("fct_p50_ps", rank(sorted, 50));
         flowsNode.put("fct_p99_ps", rank(sorted, 99));
         flowsNode.put("fct_max_ps", n == 0 ? -1 : sorted[n - 1]);
+        flowsNode.put("ideal", IDEAL);
         flowsNode.put("mean_slowdown", completed == 0 ? 0 : round(sumSlowdown / completed));
-        ObjectNode b = flowsNode.putObject("slowdown_by_size");
-        for (FctFile.Bucket k : FctFile.buckets(rows)) {
+        buckets(flowsNode.putObject("slowdown_by_size"), FctFile.buckets(rows));
+        flowsNode.put("standalone", STANDALONE);
+        buckets(flowsNode.putObject("slowdown_vs_standalone_by_size"), FctFile.bucketsVsStandalone(rows));
+    }
+
+    private static void buckets(ObjectNode b, List<FctFile.Bucket> buckets) {
+        for (FctFile.Bucket k : buckets) {
             ObjectNode o = b.putObject(k.label());
             o.put("flows", k.flows());
             if (k.flows() > 0) {

@@ -8,6 +8,7 @@ import org.datsim.core.random.RandomStreams;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.Fabric;
+import org.datsim.fabric.FabricParams;
 import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.dat.DatHost;
 import org.datsim.fabric.hca.Hca;
@@ -28,14 +29,21 @@ import org.datsim.fabric.topology.Topology;
  * writes the completion after the ACK of the last packet arrived) — the counterpart of HPCC's FCT, which runs from
  * the flow's start to its sender's receipt of the last ACK.
  *
- * <p>The <b>ideal FCT</b> of a flow is the FCT that the same fabric gives it when it is alone: each flow is run
- * again on a second, identical fabric, one after the other, each starting when the previous one has finished and the
- * fabric is idle, on its own queue pair created in the same order. It therefore includes everything datsim models
- * on an empty path (doorbell and WQE fetch over PCIe, DMA reads at the PCIe rate, per-hop switch latency, store and
- * forward at each hop, the ACK's way back, the completion write), where HPCC's standalone FCT is a formula: the
- * pair's base RTT (twice the propagation delays plus one 1000-byte packet's transmission at each hop) plus the
- * message with its headers at the pair's bottleneck link rate. The two runs are independent and are run on two
- * threads.
+ * <p>The <b>ideal FCT</b> of a flow is its FCT alone on an idle copy of the fabric <b>with congestion control
+ * off</b>: each flow is run again on a second fabric, one after the other, each starting when the previous one has
+ * finished and the fabric is idle. That fabric has the same topology, the same host model and the same queue pairs
+ * created in the same order (so each flow takes the same ECMP path); its parameters are the run's with
+ * {@code cc.algorithm=none} and the features only congestion control needs off ({@code cc.int=false},
+ * {@code ecn.enabled=false}), but with {@code hca.arbitration} and {@code transport.ack_interval} set to what the
+ * loaded run used ({@link #idealParams}: any congestion control implies packet arbitration, and
+ * {@code ack_interval 0} means one ACK per packet under hpcc and dctcp), so that the only difference is the
+ * controller's throttling. A flow that its congestion control slows down even when it is alone (a window smaller
+ * than the bandwidth-delay product, a start below line rate) therefore has a slowdown above 1: the metric shows what
+ * the controller costs instead of hiding it. The ideal FCT includes everything datsim models on an empty path
+ * (doorbell and WQE fetch over PCIe, DMA reads at the PCIe rate, per-hop switch latency, store and forward at each
+ * hop, the ACK's way back, the completion write); HPCC's standalone FCT ({@link StandaloneFct}), which the outputs
+ * carry beside it, is a formula instead: the pair's base RTT plus the message with its headers at the pair's
+ * bottleneck link rate. The two runs are independent and are run on two threads.
  *
  * <p>Flows are <b>payload-free</b> ({@link WorkRequest#payloadFree}): their packets carry no bytes, so no host memory
  * is read or written for them and no packet holds a data buffer; their timing is exactly that of the same flows
@@ -48,7 +56,10 @@ public final class FlowRunner {
      * The outcome of a run.
      *
      * @param fctPs each flow's FCT in flow order, ps, or -1 if it did not complete successfully
-     * @param idealPs each flow's ideal FCT, ps, or -1 if not computed or not completed
+     * @param idealPs each flow's ideal FCT (alone, congestion control off), ps, or -1 if not computed or not
+     *     completed
+     * @param standalonePs each flow's HPCC standalone FCT ({@link StandaloneFct}), ps, or -1 if its hosts are not
+     *     connected
      * @param failed the flows that completed with an error or broke their queue pair
      * @param events events executed by the loaded run
      * @param endPs simulated time of its last event, ps
@@ -57,8 +68,8 @@ public final class FlowRunner {
      * @param drops packets dropped by switches for want of buffer, summed over all ports
      * @param runNanos wall-clock nanoseconds of the loaded run's event loop
      */
-    public record Result(long[] fctPs, long[] idealPs, long failed, long events, long endPs, long packets,
-            long pauses, long drops, long runNanos) {
+    public record Result(long[] fctPs, long[] idealPs, long[] standalonePs, long failed, long events, long endPs,
+            long packets, long pauses, long drops, long runNanos) {
     }
 
     private FlowRunner() {
@@ -147,8 +158,8 @@ public final class FlowRunner {
         }
         long[] none = new long[flows.size()];
         java.util.Arrays.fill(none, -1);
-        return new Result(fct, ideal ? idealPs[0] : none, failed, sim.eventsExecuted(), sim.now(), packets, stall,
-                drops, runNanos);
+        return new Result(fct, ideal ? idealPs[0] : none, StandaloneFct.of(topology, params, flows), failed,
+                sim.eventsExecuted(), sim.now(), packets, stall, drops, runNanos);
     }
 
     /**
@@ -169,11 +180,12 @@ public final class FlowRunner {
     }
 
     /**
-     * The ideal FCT of each flow: its FCT alone on a fresh copy of the fabric (see the class comment).
+     * The ideal FCT of each flow: its FCT alone on a fresh copy of the fabric with congestion control off (see the
+     * class comment and {@link #idealParams}).
      *
      * @param topology the topology
-     * @param params the fabric parameters
-     * @param hostParams the parameters of hosts that override some of them, by host name
+     * @param params the loaded run's fabric parameters (the ideal fabric's are derived from them)
+     * @param hostParams the loaded run's parameters of hosts that override some of them, by host name
      * @param flows the flows
      * @param send true for Sends, false for RDMA Writes
      * @param seed the seed of the copy's random streams
@@ -186,8 +198,11 @@ public final class FlowRunner {
 
     static long[] ideal(Topology topology, Params params, java.util.Map<String, Params> hostParams,
             List<Flow> flows, boolean send, long seed, boolean payloadFree) {
+        Params idealFabric = idealParams(params, params);
+        java.util.Map<String, Params> idealHosts = new java.util.LinkedHashMap<>();
+        hostParams.forEach((h, hp) -> idealHosts.put(h, idealParams(hp, params)));
         Simulator sim = new Simulator();
-        Fabric fabric = new Fabric(sim, topology, params, hostParams, new RandomStreams(seed),
+        Fabric fabric = new Fabric(sim, topology, idealFabric, idealHosts, new RandomStreams(seed),
                 new TraceSource<TraceEvent>("ideal"));
         Attached net = new Attached(fabric, flows, send, payloadFree);
         long[] out = new long[flows.size()];
@@ -198,6 +213,46 @@ public final class FlowRunner {
             out[i] = net.done[i] >= 0 && !net.bad[i] ? net.done[i] - t0 : -1;
         }
         return out;
+    }
+
+    /**
+     * The parameters of the ideal fabric (or of one of its hosts): the loaded run's with {@code cc.algorithm=none},
+     * {@code cc.int=false} and {@code ecn.enabled=false}, and with {@code hca.arbitration} and
+     * {@code transport.ack_interval} set explicitly to what the loaded run used, as the fabric model resolves them:
+     * packet arbitration if {@code hca.arbitration} is packet or the host's {@code cc.algorithm} is not none (the send
+     * engine's rule), and an ACK interval of 1 where {@code transport.ack_interval} is 0 and the fabric's
+     * {@code cc.algorithm} is hpcc or dctcp (the HCA's rule). Everything else is unchanged. The result passes
+     * {@link FabricParams#crossCheck}.
+     *
+     * @param run the loaded run's parameters of the fabric or of a host
+     * @param fabric the loaded run's fabric parameters (whose congestion control the HCAs are given)
+     * @return the ideal fabric's parameters
+     * @throws IllegalStateException if the derived parameters do not pass the cross-check
+     */
+    public static Params idealParams(Params run, Params fabric) {
+        boolean packet = "packet".equals(run.choice(FabricParams.HCA_ARBITRATION))
+                || !"none".equals(run.choice(FabricParams.CC_ALGORITHM));
+        long ackInterval = run.get(FabricParams.ACK_INTERVAL);
+        String cc = fabric.choice(FabricParams.CC_ALGORITHM);
+        if (ackInterval == 0 && ("hpcc".equals(cc) || "dctcp".equals(cc))) {
+            ackInterval = 1;
+        }
+        java.util.Map<String, String> off = new java.util.LinkedHashMap<>();
+        off.put(FabricParams.CC_ALGORITHM.name(), "none");
+        off.put(FabricParams.CC_INT.name(), "false");
+        off.put(FabricParams.ECN_ENABLED.name(), "false");
+        off.put(FabricParams.HCA_ARBITRATION.name(), packet ? "packet" : "request");
+        off.put(FabricParams.ACK_INTERVAL.name(), Long.toString(ackInterval));
+        List<String> problems = new java.util.ArrayList<>();
+        Params p = run.with(off, problems);
+        if (problems.isEmpty()) {
+            problems.addAll(FabricParams.crossCheck(p));
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("the ideal fabric's parameters (congestion control off) are not valid: "
+                    + problems);
+        }
+        return p;
     }
 
     /** The flows on one fabric: a connected queue pair per flow, and when each completed. */

@@ -21,7 +21,7 @@ import org.datsim.fabric.topology.Topology;
  * @param incastSenders the incast's number of senders, or 0
  * @param send true if each flow is a Send, false for an RDMA Write
  * @param imported the imported flows, or null for generated ones
- * @param ideal true to compute each flow's ideal FCT (the flow alone) for the slowdowns
+ * @param ideal true to compute each flow's ideal FCT (the flow alone, congestion control off) for the slowdowns
  */
 public record Workload(FlowSizeCdf cdf, FlowGenerator.Pattern pattern, double load, long startPs, long durationPs,
         int incastTarget, int incastSenders, boolean send, List<Flow> imported, boolean ideal) {

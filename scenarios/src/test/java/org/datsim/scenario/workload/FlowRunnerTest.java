@@ -23,9 +23,12 @@ import org.junit.jupiter.api.Test;
 
 class FlowRunnerTest {
 
-    static Params params(String flowControl) {
+    static Params params(String flowControl, String... nameValues) {
         Map<String, String> map = new LinkedHashMap<>(FabricPresets.get("roce-100g").values());
         map.put(FabricParams.LINK_FLOW_CONTROL.name(), flowControl);
+        for (int i = 0; i < nameValues.length; i += 2) {
+            map.put(nameValues[i], nameValues[i + 1]);
+        }
         List<String> problems = new ArrayList<>();
         Params p = Params.defaults(FabricParams.ALL).with(map, problems);
         assertTrue(problems.isEmpty(), problems.toString());
@@ -97,5 +100,54 @@ class FlowRunnerTest {
                 assertEquals(expected, b, "payloadFree=" + payloadFree);
             }
         }
+    }
+
+    @Test
+    void aFlowItsCongestionControlThrottlesAloneHasASlowdownAboveOne() throws Exception {
+        Topology t = fatTree();
+        List<Flow> one = List.of(new Flow(0, 15, 10_000_000, 0));
+        // hpcc's default window (the topology's largest bandwidth-delay product) holds a lone 10 MB flow back
+        FlowRunner.Result hpcc = FlowRunner.run(t, params("pfc", "cc.algorithm", "hpcc", "cc.int", "true"), one,
+                false, 5, true);
+        double slowdown = (double) hpcc.fctPs()[0] / hpcc.idealPs()[0];
+        assertTrue(slowdown > 1.5, "hpcc alone: fct " + hpcc.fctPs()[0] + " ideal " + hpcc.idealPs()[0]);
+        // the ideal is the flow alone with congestion control off but hpcc's packet arbitration and per-packet ACKs
+        FlowRunner.Result none = FlowRunner.run(t, params("pfc", "hca.arbitration", "packet",
+                "transport.ack_interval", "1"), one, false, 5, true);
+        assertEquals(none.fctPs()[0], hpcc.idealPs()[0]);
+        assertEquals(none.fctPs()[0], none.idealPs()[0], "no congestion control: slowdown 1");
+        // with the defaults (request arbitration, one ACK per message) too
+        FlowRunner.Result plain = FlowRunner.run(t, params("pfc"), one, false, 5, true);
+        assertEquals(plain.fctPs()[0], plain.idealPs()[0]);
+        // HPCC's formula for the same flow: six hops of roce-100g, no host and no switch latency, 48-byte headers
+        assertEquals(new StandaloneFct(t, params("pfc")).fctPs(0, 15, 10_000_000), hpcc.standalonePs()[0]);
+        assertTrue(hpcc.standalonePs()[0] < plain.fctPs()[0]);
+    }
+
+    @Test
+    void theIdealFabricKeepsWhatTheRunResolvedAndTurnsOffOnlyCongestionControl() {
+        Params dcqcn = params("pfc", "cc.algorithm", "dcqcn", "ecn.enabled", "true");
+        Params ideal = FlowRunner.idealParams(dcqcn, dcqcn);
+        assertEquals("none", ideal.choice(FabricParams.CC_ALGORITHM));
+        assertEquals(0, ideal.get(FabricParams.ECN_ENABLED));
+        assertEquals("packet", ideal.choice(FabricParams.HCA_ARBITRATION));
+        assertEquals(0, ideal.get(FabricParams.ACK_INTERVAL), "dcqcn keeps one ACK per message");
+        Params hpcc = params("pfc", "cc.algorithm", "hpcc", "cc.int", "true", "transport.ack_interval", "0");
+        ideal = FlowRunner.idealParams(hpcc, hpcc);
+        assertEquals(0, ideal.get(FabricParams.CC_INT));
+        assertEquals(1, ideal.get(FabricParams.ACK_INTERVAL), "hpcc: an ACK per packet");
+        Params every4 = params("pfc", "cc.algorithm", "hpcc", "cc.int", "true", "transport.ack_interval", "4");
+        assertEquals(4, FlowRunner.idealParams(every4, every4).get(FabricParams.ACK_INTERVAL));
+        Params none = params("pfc");
+        assertEquals(none.asText(), FlowRunner.idealParams(none, none).asText(), "no congestion control: unchanged");
+        Map<String, String> differ = new LinkedHashMap<>();
+        Map<String, String> a = hpcc.asText();
+        FlowRunner.idealParams(hpcc, hpcc).asText().forEach((k, v) -> {
+            if (!v.equals(a.get(k))) {
+                differ.put(k, v);
+            }
+        });
+        assertEquals(Map.of("cc.algorithm", "none", "cc.int", "false", "hca.arbitration", "packet",
+                "transport.ack_interval", "1"), differ);
     }
 }

@@ -99,28 +99,52 @@ class WorkloadScenarioTest {
         assertEquals(0, datsim(out, err, "run", file.toString(), "--out", run.toString(), "--no-perfetto"),
                 err.toString() + out);
         List<String> lines = Files.readAllLines(run.resolve("fct.csv"));
-        assertEquals("src,dst,size_bytes,start_ps,fct_ps,ideal_fct_ps,slowdown", lines.get(0));
+        assertEquals("src,dst,size_bytes,start_ps,fct_ps,ideal_fct_ps,standalone_fct_ps,slowdown,"
+                + "slowdown_vs_standalone", lines.get(0));
         List<FctFile.Row> rows = FctFile.read(run.resolve("fct.csv"));
         assertTrue(rows.size() >= 30 && rows.size() <= 80, "flows: " + rows.size());
         int slowed = 0;
         for (FctFile.Row r : rows) {
             assertTrue(r.fctPs() > 0 && r.idealPs() > 0, r.toString());
             assertTrue(r.fctPs() >= r.idealPs(), "an FCT below the flow's FCT alone: " + r);
+            // HPCC's formula leaves out the host, the switches' latency and 34 header bytes a packet
+            assertTrue(r.standalonePs() > 0 && r.standalonePs() < r.idealPs(), r.toString());
             slowed += r.fctPs() > r.idealPs() ? 1 : 0;
         }
         assertTrue(slowed > 0, "at 50% load some flow must wait for another");
         String summary = Files.readString(run.resolve("summary.json"));
         assertTrue(summary.contains("\"count\" : " + rows.size()), summary);
         assertTrue(summary.contains("\"slowdown_by_size\""), summary);
+        assertTrue(summary.contains("\"ideal\" : \"alone, congestion control off\""), summary);
+        assertTrue(summary.contains("\"slowdown_vs_standalone_by_size\""), summary);
         out = new StringWriter();
         assertEquals(0, datsim(out, err, "fct", run.toString()), err.toString());
-        assertTrue(out.toString().startsWith("size           flows     p50     p95     p99\n<10KB"), out.toString());
+        assertTrue(out.toString().startsWith("slowdown = FCT / ideal FCT (the flow alone on the idle fabric,"
+                + " congestion control off)\nsize           flows     p50     p95     p99\n<10KB"), out.toString());
+        assertTrue(out.toString().contains("\n\nFCT / HPCC's standalone FCT (a formula: base RTT + bytes with"
+                + " 48-byte headers at the bottleneck link rate; no host, no switch latency)\nsize           flows"
+                + "     p50     p95     p99\n<10KB"), out.toString());
         assertTrue(Files.size(run.resolve("fct-slowdown.svg")) > 1000);
         // the same seed gives the same fct.csv
         Path again = dir.resolve("again");
         assertEquals(0, datsim(new StringWriter(), err, "run", file.toString(), "--out", again.toString(),
                 "--no-perfetto"));
         assertEquals(Files.readString(run.resolve("fct.csv")), Files.readString(again.resolve("fct.csv")));
+    }
+
+    @Test
+    void fctCommandReadsAnOldFileAndSaysWhichIdealItHas(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("fct.csv"), "src,dst,size_bytes,start_ps,fct_ps,ideal_fct_ps,slowdown\n"
+                + "h1,h2,5000,10,3000,2000,1.500000\nh2,h1,2000000,20,,9000,\n");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertEquals(0, datsim(out, err, "fct", dir.toString()), err.toString());
+        assertTrue(out.toString().startsWith("slowdown = FCT / ideal FCT (an old fct.csv: the flow alone with the run's"
+                + " own congestion control, which hides its throttling)\nsize"), out.toString());
+        assertTrue(out.toString().contains("(not in this file: an fct.csv written before the standalone_fct_ps"
+                + " column)"), out.toString());
+        assertTrue(out.toString().contains("2 flows, 1 without a slowdown"), out.toString());
+        assertTrue(Files.size(dir.resolve("fct-slowdown.svg")) > 1000); // its axis label is drawn as glyph shapes
     }
 
     @Test
@@ -142,6 +166,23 @@ class WorkloadScenarioTest {
             assertTrue(r.fctPs() > 250_000 * 8 * 10, "at least the serialisation at 100 Gb/s: " + r);
             assertEquals(r.idealPs(), r.fctPs(), op);
         }
+    }
+
+    @Test
+    void aLoneFlowThatHpccThrottlesHasASlowdownAboveOneInARun(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("one.flows"), "1\n0 15 3 100 10000000 0\n");
+        Path file = dir.resolve("one.json");
+        Files.writeString(file, "{\"scenario\": \"w\", \"seed\": 3, \"fabric\": {\"preset\": \"roce-100g\", \"params\":"
+                + " {\"cc.algorithm\": \"hpcc\", \"cc.int\": true}, \"topology\": {\"fat_tree\": {\"k\": 4, \"levels\":"
+                + " 3}}}, \"workload\": {\"hpcc_flows\": \"one.flows\"}, \"processes\": []}");
+        Path run = dir.resolve("run");
+        StringWriter err = new StringWriter();
+        assertEquals(0, datsim(new StringWriter(), err, "run", file.toString(), "--out", run.toString(),
+                "--no-perfetto"), err.toString());
+        FctFile.Row r = FctFile.read(run.resolve("fct.csv")).get(0);
+        // the ideal is the flow alone with hpcc off: the window that holds it back shows (3.58 when written)
+        assertTrue(r.slowdown() > 1.5, r.toString());
+        assertTrue(r.standalonePs() > 0 && r.standalonePs() < r.idealPs(), r.toString());
     }
 
     @Test
