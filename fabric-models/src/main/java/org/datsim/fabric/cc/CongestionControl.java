@@ -106,6 +106,22 @@ public final class CongestionControl {
     }
 
     /**
+     * Returns the ACK interval a responder uses (transport.ack_interval): 0, one ACK per message, means one ACK per
+     * packet under the algorithms that react to every ACK (hpcc, dctcp, timely), as HPCC's L2_ACK_INTERVAL 1.
+     *
+     * @param ackInterval transport.ack_interval
+     * @param algorithm the algorithm, null for none
+     * @return the interval in effect, in packets (0 = per message)
+     */
+    public static int effectiveAckInterval(long ackInterval, Algorithm algorithm) {
+        if (ackInterval == 0 && (algorithm == Algorithm.HPCC || algorithm == Algorithm.DCTCP
+                || algorithm == Algorithm.TIMELY)) {
+            return 1;
+        }
+        return (int) ackInterval;
+    }
+
+    /**
      * Returns the bytes this congestion control adds to every data packet and every ACK or NAK (cc.header_bytes, or
      * the algorithm's own; 0 with none).
      */

@@ -170,13 +170,8 @@ public final class Hca implements NetworkNode {
         long line = port != null ? port.rate().bitsPerSecond() : params.get(FabricParams.LINK_BANDWIDTH);
         sendEngine.setCongestionControl(cc, line, maxRttPs, maxBdpBytes);
         receivePipeline.cnpSource = cc != null && cc.usesCnp() ? cc : null;
-        int interval = (int) params.get(FabricParams.ACK_INTERVAL);
-        if (interval == 0 && cc != null && (cc.algorithm() == org.datsim.fabric.cc.CongestionControl.Algorithm.HPCC
-                || cc.algorithm() == org.datsim.fabric.cc.CongestionControl.Algorithm.DCTCP
-                || cc.algorithm() == org.datsim.fabric.cc.CongestionControl.Algorithm.TIMELY)) {
-            interval = 1;
-        }
-        responder.ackInterval = interval;
+        responder.ackInterval = org.datsim.fabric.cc.CongestionControl.effectiveAckInterval(
+                params.get(FabricParams.ACK_INTERVAL), cc == null ? null : cc.algorithm());
     }
 
     /**

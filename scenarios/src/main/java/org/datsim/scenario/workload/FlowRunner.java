@@ -36,7 +36,7 @@ import org.datsim.fabric.topology.Topology;
  * {@code cc.algorithm=none} and the features only congestion control needs off ({@code cc.int=false},
  * {@code ecn.enabled=false}), but with {@code hca.arbitration} and {@code transport.ack_interval} set to what the
  * loaded run used ({@link #idealParams}: any congestion control implies packet arbitration, and
- * {@code ack_interval 0} means one ACK per packet under hpcc and dctcp), so that the only difference is the
+ * {@code ack_interval 0} means one ACK per packet under hpcc, dctcp and timely), so that the only difference is the
  * controller's throttling. A flow that its congestion control slows down even when it is alone (a window smaller
  * than the bandwidth-delay product, a start below line rate) therefore has a slowdown above 1: the metric shows what
  * the controller costs instead of hiding it. The ideal FCT includes everything datsim models on an empty path
@@ -221,7 +221,7 @@ public final class FlowRunner {
      * {@code transport.ack_interval} set explicitly to what the loaded run used, as the fabric model resolves them:
      * packet arbitration if {@code hca.arbitration} is packet or the host's {@code cc.algorithm} is not none (the send
      * engine's rule), and an ACK interval of 1 where {@code transport.ack_interval} is 0 and the fabric's
-     * {@code cc.algorithm} is hpcc or dctcp (the HCA's rule). Everything else is unchanged. The result passes
+     * {@code cc.algorithm} is hpcc, dctcp or timely (the HCA's rule, {@code CongestionControl.effectiveAckInterval}). Everything else is unchanged. The result passes
      * {@link FabricParams#crossCheck}.
      *
      * @param run the loaded run's parameters of the fabric or of a host
@@ -232,11 +232,9 @@ public final class FlowRunner {
     public static Params idealParams(Params run, Params fabric) {
         boolean packet = "packet".equals(run.choice(FabricParams.HCA_ARBITRATION))
                 || !"none".equals(run.choice(FabricParams.CC_ALGORITHM));
-        long ackInterval = run.get(FabricParams.ACK_INTERVAL);
-        String cc = fabric.choice(FabricParams.CC_ALGORITHM);
-        if (ackInterval == 0 && ("hpcc".equals(cc) || "dctcp".equals(cc))) {
-            ackInterval = 1;
-        }
+        long ackInterval = org.datsim.fabric.cc.CongestionControl.effectiveAckInterval(
+                run.get(FabricParams.ACK_INTERVAL), org.datsim.fabric.cc.CongestionControl.Algorithm.valueOf(
+                        fabric.choice(FabricParams.CC_ALGORITHM).toUpperCase(java.util.Locale.ROOT)));
         java.util.Map<String, String> off = new java.util.LinkedHashMap<>();
         off.put(FabricParams.CC_ALGORITHM.name(), "none");
         off.put(FabricParams.CC_INT.name(), "false");

@@ -106,11 +106,17 @@ class FlowRunnerTest {
     void aFlowItsCongestionControlThrottlesAloneHasASlowdownAboveOne() throws Exception {
         Topology t = fatTree();
         List<Flow> one = List.of(new Flow(0, 15, 10_000_000, 0));
-        // hpcc's default window (the topology's largest bandwidth-delay product) holds a lone 10 MB flow back
-        FlowRunner.Result hpcc = FlowRunner.run(t, params("pfc", "cc.algorithm", "hpcc", "cc.int", "true"), one,
-                false, 5, true);
+        // a window of 8 KiB, far below the path's bandwidth-delay product, holds a lone 10 MB flow back
+        FlowRunner.Result hpcc = FlowRunner.run(t, params("pfc", "cc.algorithm", "hpcc", "cc.int", "true",
+                "cc.window", "8KiB"), one, false, 5, true);
         double slowdown = (double) hpcc.fctPs()[0] / hpcc.idealPs()[0];
         assertTrue(slowdown > 1.5, "hpcc alone: fct " + hpcc.fctPs()[0] + " ideal " + hpcc.idealPs()[0]);
+        // with its default window hpcc runs the link at eta (95%) with its 42-byte INT header on every packet: a
+        // slowdown a little above 1, where an ideal that kept hpcc would say exactly 1
+        FlowRunner.Result eta = FlowRunner.run(t, params("pfc", "cc.algorithm", "hpcc", "cc.int", "true"), one,
+                false, 5, true);
+        double etaSlowdown = (double) eta.fctPs()[0] / eta.idealPs()[0];
+        assertTrue(etaSlowdown > 1.05 && etaSlowdown < 1.15, "hpcc at eta: " + etaSlowdown);
         // the ideal is the flow alone with congestion control off but hpcc's packet arbitration and per-packet ACKs
         FlowRunner.Result none = FlowRunner.run(t, params("pfc", "hca.arbitration", "packet",
                 "transport.ack_interval", "1"), one, false, 5, true);
