@@ -14,7 +14,7 @@
 #   HPCC_MONITOR [0]: 1 keeps run.py's queue-length monitor (every 100 ns from 2 s to 3 s simulated: most of HPCC's
 #   run time, and no effect on its FCTs); 0 runs it once.
 # Outputs in OUT_DIR: flows/, hpcc/ (HPCC's FCT files and logs), datsim/ (fct.csv, summary.json, key=value output per
-# run), times.tsv (wall seconds of every run) and matrix.md (the tables). A run whose output exists is not run again.
+# run), times.tsv (per run: who, run, wall seconds, CPU seconds (user + system), load average) and matrix.md. A run whose output exists is not run again.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 checkout="${1:?usage: scripts/hpcc/matrix.sh HPCC_CHECKOUT OUT_DIR}"
@@ -64,20 +64,21 @@ execfile('traffic_gen.py')
           sed -i 's/^QLEN_MON_END .*/QLEN_MON_END 2000000000/' "$conf"
         fi
         t0=$(date +%s%N)
-        (cd "$sim" && LD_LIBRARY_PATH=build ./build/scratch/third "$conf" >"$out/hpcc/$run.log" 2>&1)
+        TIMEFORMAT='%U %S'
+        cpu=$( { time (cd "$sim" && LD_LIBRARY_PATH=build ./build/scratch/third "$conf" >"$out/hpcc/$run.log" 2>&1) ; } 2>&1 )
         t1=$(date +%s%N)
         mv "$sim/mix/fct_fat_${name}_${cc}.txt" "$out/hpcc/$run.fct"
         rm -f "$sim/mix/mix_fat_${name}_${cc}.tr" "$sim/mix/pfc_fat_${name}_${cc}.txt" "$sim/mix/qlen_fat_${name}_${cc}.txt"
-        printf 'hpcc\t%s\t%s\t%s\n' "$run" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", (b - a) / 1e9}')" \
-          "$(cut -d' ' -f1 /proc/loadavg)" >>"$out/times.tsv"
+        printf 'hpcc\t%s\t%s\t%s\t%s\n' "$run" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", (b - a) / 1e9}')" \
+          "$(echo "$cpu" | awk '{printf "%.2f", $1 + $2}')" "$(cut -d' ' -f1 /proc/loadavg)" >>"$out/times.tsv"
       fi
       for model in $MODELS; do
         d="$out/datsim/$model-$run"
         if [[ "$STEPS" == *" datsim "* ]] && [ ! -s "$d/fct.csv" ]; then
           "$root/datsim" bench hpcc --model "$model" --cc "$(datsim_cc "$algo")" --topology "$out/fat.txt" \
             --flows "$flows" --no-ideal --out "$d" >"$d.kv" 2>"$d.err" || true
-          printf 'datsim-%s\t%s\t%s\t%s\n' "$model" "$run" "$(sed -n 's/^process_wall_s=//p' "$d.kv")" \
-            "$(cut -d' ' -f1 /proc/loadavg)" >>"$out/times.tsv"
+          printf 'datsim-%s\t%s\t%s\t%s\t%s\n' "$model" "$run" "$(sed -n 's/^process_wall_s=//p' "$d.kv")" \
+            "$(sed -n 's/^process_cpu_s=//p' "$d.kv")" "$(cut -d' ' -f1 /proc/loadavg)" >>"$out/times.tsv"
         fi
       done
     done

@@ -126,8 +126,12 @@ public final class Fabric {
                     + phyLatency(na, l.a(), hostParams, params) + phyLatency(nb, l.b(), hostParams, params);
             Port ab = new Port(sim, rate, latency);
             Port ba = new Port(sim, rate, latency);
-            if (params.get(FabricParams.LINK_CONTROL_PRIORITY) != 0) {
+            boolean everywhere = params.get(FabricParams.LINK_CONTROL_PRIORITY) != 0;
+            boolean atHca = params.get(FabricParams.HCA_CONTROL_FIRST) != 0;
+            if (everywhere || atHca && na instanceof Hca) {
                 ab.prioritiseControl();
+            }
+            if (everywhere || atHca && nb instanceof Hca) {
                 ba.prioritiseControl();
             }
             ab.setName(portName(l.a(), l.b(), portNames));
@@ -177,6 +181,9 @@ public final class Fabric {
             }
             e.getValue().setRoutes(routes.setOf()[si], portSets);
             si++;
+        }
+        if ("hpcc".equals(params.choice(FabricParams.SWITCH_ECMP)) && !switches.isEmpty()) {
+            org.datsim.fabric.sw.HpccEcmp.configure(topology, switches, portIndex);
         }
         this.provider = new DatProvider(sim, trace, hosts, params);
     }

@@ -44,6 +44,14 @@ public final class FabricParams {
             "Latency of an HCA port's PHY (SerDes, PCS, FEC) that a packet crosses once as it leaves and once as"
                     + " it arrives: a link with an HCA at one end takes it once, back to back twice, on top of"
                     + " link.latency; 0 leaves it to link.latency (as before it existed)");
+    /** ECMP choice of switches. */
+    public static final ParamSpec SWITCH_ECMP = ParamSpec.choice("switch.ecmp", "datsim",
+            "How a switch picks one of the equal-cost output ports of a packet: datsim = a fixed hash of the queue"
+                    + " pair's flow label salted per switch; hpcc = as HPCC's simulator (switch-node.cc): Murmur3 of"
+                    + " the source and destination IPs (0x0b000001 + node << 8) and the UDP ports, seeded with the"
+                    + " switch's node number, over the next hops in the order of its routing set-up (third.cc), so"
+                    + " that flows take HPCC's paths (nodes are numbered as in an HPCC topology file, h<N> and s<N>)",
+            "datsim", "hpcc");
     /** Switch forwarding mode. */
     public static final ParamSpec SWITCH_MODE = ParamSpec.choice("switch.mode", "store_and_forward",
             "store_and_forward: a switch forwards a packet once its last bit has arrived; cut_through: once its"
@@ -105,8 +113,16 @@ public final class FabricParams {
     /** A traffic class for acknowledgements. */
     public static final ParamSpec LINK_CONTROL_PRIORITY = ParamSpec.bool("link.control_priority", false,
             "ACKs, NAKs and CNPs travel in a traffic class of their own at every port (HCA and switch): served before"
-                    + " data and not paused by PFC, which pauses the data class; HPCC's ACK_HIGH_PRIO 1. Off: one"
-                    + " class for every packet");
+                    + " data and not paused by PFC, which pauses the data class. Off: one class for every packet at"
+                    + " the switches (what HPCC's simulator does whatever its ACK_HIGH_PRIO: that flag reaches only its"
+                    + " NIC; see hca.control_first)");
+    /** Control packets first at the HCAs only. */
+    public static final ParamSpec HCA_CONTROL_FIRST = ParamSpec.bool("hca.control_first", false,
+            "An HCA's port sends the ACKs, NAKs and CNPs it generates before its waiting data packets, and PFC,"
+                    + " which pauses its data, does not pause them: HPCC's NIC, whose ACK queue is served first and"
+                    + " not held by a pause of the data priority under ACK_HIGH_PRIO 1 (in HPCC's simulator that"
+                    + " flag changes only this: its switches queue ACKs with the data). link.control_priority does"
+                    + " it at every port, switches included");
     /** ECN marking on or off. */
     public static final ParamSpec ECN_ENABLED = ParamSpec.bool("ecn.enabled", false,
             "Switches mark data packets (Send, RDMA Write, RDMA Read response: RoCE's ECN-capable packets)"
@@ -400,9 +416,9 @@ public final class FabricParams {
 
     /** Every fabric parameter in catalogue order. */
     public static final List<ParamSpec> ALL = join(List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_HEADER_BYTES,
-            LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, HCA_PHY_LATENCY, SWITCH_MODE, SWITCH_BUFFER,
+            LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, HCA_PHY_LATENCY, SWITCH_ECMP, SWITCH_MODE, SWITCH_BUFFER,
             LINK_FLOW_CONTROL, PFC_XOFF, PFC_XON, SWITCH_BUFFER_MODE, SWITCH_SHARED_BUFFER, PFC_ALPHA_SHIFT, PFC_RESERVE,
-            PFC_RESUME_OFFSET, PFC_HEADROOM, LINK_CONTROL_PRIORITY, ECN_ENABLED, ECN_KMIN, ECN_KMAX, ECN_PMAX_PERCENT, CC_INT,
+            PFC_RESUME_OFFSET, PFC_HEADROOM, LINK_CONTROL_PRIORITY, HCA_CONTROL_FIRST, ECN_ENABLED, ECN_KMIN, ECN_KMAX, ECN_PMAX_PERCENT, CC_INT,
             TRACE_PORT_SAMPLE_INTERVAL, TRACE_PORT_EVENTS, PCIE_LATENCY, PCIE_DMA_READ_DELAY, PCIE_BANDWIDTH,
             PCIE_MAX_READ_REQUEST, PCIE_MAX_PAYLOAD, HCA_MTU, HCA_WQE_PROCESS,
             HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_TX_BUFFER, HCA_ARBITRATION,

@@ -262,6 +262,8 @@ public final class FabricPresets {
                 + " priority, sequence) = 46 B, padded to 60: 48 + 12");
         ns3.put("switch.latency", "0ns", "ns-3's switches forward in no time once a packet has arrived");
         ns3.put("switch.mode", "store_and_forward", "ns-3's switches receive a whole packet before forwarding it");
+        ns3.put("switch.ecmp", "hpcc", "HPCC's switch-node.cc: its hash of IPs and ports, its next-hop order, so that"
+                + " every flow takes HPCC's path");
         ns3.put("link.flow_control", "pfc", "HPCC's PFC");
         ns3.put("switch.buffer_mode", "shared", "HPCC's switch MMU: one buffer, dynamic PFC thresholds");
         ns3.put("switch.shared_buffer", "32MiB", "HPCC's run.py BUFFER_SIZE 32");

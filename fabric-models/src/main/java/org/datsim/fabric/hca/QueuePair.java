@@ -127,6 +127,17 @@ public final class QueuePair {
     int flow;
 
     /**
+     * Sets the flow label that switches hash for ECMP on this queue pair's packets and the responses to them (by
+     * default a hash of the host and the queue pair's number). With {@code switch.ecmp hpcc} it is HPCC's UDP ports,
+     * {@code sport | dport << 16}.
+     *
+     * @param label the label
+     */
+    public void setFlowLabel(int label) {
+        this.flow = label;
+    }
+
+    /**
      * The send queue's slots ({@link #requestSlot}): the work-request objects posted last, one per slot of the queue's
      * depth, reused round-robin as a provider reuses a completed WQE slot; empty while the depth is 0.
      */

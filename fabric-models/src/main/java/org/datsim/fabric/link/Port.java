@@ -306,10 +306,15 @@ public final class Port extends PacketRing implements EventHandler {
 
     /**
      * Gives acknowledgements (ACK, NAK) and CNPs a traffic class of their own at this port: strict priority over
-     * data, and not paused by PFC, which pauses the data class only (HPCC's ACK_HIGH_PRIO 1). Call before the run.
+     * data, and not paused by PFC, which pauses the data class only. Call before the run.
      */
     public void prioritiseControl() {
         control = new PacketRing();
+    }
+
+    /** Returns whether control packets have a class of their own at this port ({@link #prioritiseControl}). */
+    public boolean controlPrioritised() {
+        return control != null;
     }
 
     /**

@@ -75,6 +75,10 @@ public final class Switch implements NetworkNode, Ingress {
     private final long xoff;
     private final long xon;
     private final int salt;
+    /** switch.ecmp hpcc: the output ports towards each host in HPCC's order, or null ({@link #setHpccEcmp}). */
+    private int[][] hpccRoutes;
+    private int[] hpccIp;
+    private int hpccSeed;
     private final List<Port> ports = new ArrayList<>();
     private Port[] upstream = new Port[0];
     /**
@@ -268,6 +272,76 @@ public final class Switch implements NetworkNode, Ingress {
         return c.length == 1 ? c[0] : c[(mix(flow ^ salt) >>> 1) % c.length];
     }
 
+    /**
+     * Makes this switch choose among equal-cost ports as HPCC's simulator does ({@code switch.ecmp hpcc}): Murmur3
+     * (32-bit) of the packet's source IP, destination IP and UDP ports, seeded with the switch's node number, modulo
+     * the number of next hops, which are listed in the order of HPCC's routing set-up. A packet's ports are its queue
+     * pair's flow label {@code sport | dport << 16}; a response (ACK, NAK, CNP, RDMA Read response, atomic
+     * acknowledgement) carries them swapped, as HPCC's ACK does.
+     *
+     * @param seed the switch's node number (HPCC's m_ecmpSeed)
+     * @param hostIp each host's IP address, by host id
+     * @param portsByHost the output ports towards each host, by host id, in HPCC's order
+     */
+    public void setHpccEcmp(int seed, int[] hostIp, int[][] portsByHost) {
+        this.hpccSeed = seed;
+        this.hpccIp = hostIp;
+        this.hpccRoutes = portsByHost;
+    }
+
+    /** Under {@code switch.ecmp hpcc}: the output ports towards a host in HPCC's order (a copy), or null. */
+    int[] hpccRouteChoices(int dstHost) {
+        return hpccRoutes == null ? null : hpccRoutes[dstHost].clone();
+    }
+
+    /** The output port of a packet under {@code switch.ecmp hpcc}, or -1 if its host is unreachable. */
+    private int routeHpcc(Packet packet) {
+        int dst = packet.dstHost;
+        if (dst < 0 || dst >= hpccRoutes.length) {
+            return -1;
+        }
+        int[] c = hpccRoutes[dst];
+        if (c.length <= 1) {
+            return c.length == 0 ? -1 : c[0];
+        }
+        int ports = packet.flow;
+        int k = packet.kind;
+        if (k == Packet.ACK || k == Packet.NAK || k == Packet.CNP || k == Packet.READ_RESPONSE
+                || k == Packet.ATOMIC_ACK) {
+            ports = (ports >>> 16) | (ports << 16);
+        }
+        int h = hpccHash(hpccIp[packet.srcHost], hpccIp[dst], ports, hpccSeed);
+        return c[Integer.remainderUnsigned(h, c.length)];
+    }
+
+    /**
+     * HPCC's {@code SwitchNode::EcmpHash} of its 12-byte key (three 32-bit words, read in the machine's order as its
+     * union does on x86): Murmur3's 32-bit body and finaliser.
+     *
+     * @param sip the source IP
+     * @param dip the destination IP
+     * @param ports sport | dport &lt;&lt; 16
+     * @param seed the seed
+     * @return the hash, as HPCC's uint32_t
+     */
+    public static int hpccHash(int sip, int dip, int ports, int seed) {
+        int h = seed;
+        h = hpccMixIn(h, sip);
+        h = hpccMixIn(h, dip);
+        h = hpccMixIn(h, ports);
+        h ^= 12;
+        return mix(h);
+    }
+
+    private static int hpccMixIn(int h, int k) {
+        k *= 0xcc9e2d51;
+        k = Integer.rotateLeft(k, 15);
+        k *= 0x1b873593;
+        h ^= k;
+        h = Integer.rotateLeft(h, 13);
+        return h * 5 + 0xe6546b64;
+    }
+
     /** A 32-bit finaliser (murmur3's fmix32): a fixed, platform-independent hash. */
     public static int mix(int h) {
         h ^= h >>> 16;
@@ -432,7 +506,7 @@ public final class Switch implements NetworkNode, Ingress {
         packet.setInPort(inPort);
         // Forwarded after the latency: the output port queues it from then on, in arrival order (every packet waits
         // the same latency), without an event of its own for the handover.
-        int o = route(packet.dstHost, packet.flow);
+        int o = hpccRoutes == null ? route(packet.dstHost, packet.flow) : routeHpcc(packet);
         if (o < 0) {
             throw new IllegalStateException("switch " + name + " has no route to host " + packet.dstHost);
         }

@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
         description = "Run HPCC's topology and flow files (defaults: HPCC's fat-tree, 320 hosts, and its 3,143 WebSearch"
                 + " flows at 30%% load, shipped with datsim) with HPCC's run.py settings (a 1000-byte payload per"
                 + " packet, PFC with a 32 MiB shared buffer, an ACK per packet, ECN for dcqcn and dctcp, INT for hpcc,"
-                + " ACKs in a class of their own for none, dcqcn and timely as run.py sets ACK_HIGH_PRIO) on datsim's roce-100g host"
+                + " ACKs sent first by the NIC and queued with the data at switches, as HPCC's simulator does) on datsim's roce-100g host"
                 + " model or, with --model hpcc-ns3, on what HPCC's simulator models; write DIR/fct.csv and"
                 + " DIR/summary.json; print key=value lines ending with process_wall_s (and progress on a terminal).")
 final class HpccBenchCommand implements Callable<Integer> {
@@ -89,8 +89,10 @@ final class HpccBenchCommand implements Callable<Integer> {
      * HPCC's fabric ({@code run.py --bw 100}) on a host model: HPCC's 1000-byte payload per packet, PFC with a shared
      * switch buffer of 32 MiB and dynamic thresholds (BUFFER_SIZE 32, USE_DYNAMIC_PFC_THRESHOLD 1), per-packet
      * arbitration among queue pairs, an ACK per packet (L2_ACK_INTERVAL 1), ECN marking for dcqcn and dctcp (run.py's
-     * KMIN/KMAX/PMAX maps are the ecn.* defaults), in-band telemetry for hpcc, and ACKs in a class of their own that
-     * PFC does not pause where run.py sets ACK_HIGH_PRIO 1 (none, dcqcn, timely; not hpcc, dctcp); then the overrides.
+     * KMIN/KMAX/PMAX maps are the ecn.* defaults; dctcp's step marking), in-band telemetry for hpcc, and ACKs as
+     * HPCC's simulator treats them: queued with the data at every switch and sent first by the NIC (whatever run.py's
+     * ACK_HIGH_PRIO, which in HPCC's simulator decides only whether a pause of the NIC's data holds them); then the
+     * overrides.
      *
      * <p>Model {@code datsim} is the {@code roce-100g} preset; its QP-context and translation caches are unlimited
      * (never miss), as HPCC's NIC has none, so the comparison is one of congestion control, not of cache models
@@ -122,8 +124,13 @@ final class HpccBenchCommand implements Callable<Integer> {
         map.put(FabricParams.SWITCH_SHARED_BUFFER.name(), "32MiB");
         map.put(FabricParams.HCA_ARBITRATION.name(), "packet");
         map.put(FabricParams.ACK_INTERVAL.name(), "1");
-        // run.py: ack_prio=1 for dcqcn and timely, 0 for hp and dctcp
-        map.put(FabricParams.LINK_CONTROL_PRIORITY.name(), String.valueOf(!"hpcc".equals(cc) && !"dctcp".equals(cc)));
+        // HPCC's NIC always sends its ACKs first; its ACK_HIGH_PRIO (run.py's ack_prio: 1 for dcqcn and timely, 0 for
+        // hp and dctcp) only decides whether a pause of the data priority holds them there (third.cc sets
+        // RdmaEgressQueue::ack_q_idx and nothing else: its switches' AckHighPrio attribute stays 0, so every switch
+        // queues ACKs with the data). datsim's control class is never paused: under ack_prio 0 HPCC's NIC would hold
+        // its ACKs during a PFC pause of its own link, datsim's does not.
+        map.put(FabricParams.LINK_CONTROL_PRIORITY.name(), "false");
+        map.put(FabricParams.HCA_CONTROL_FIRST.name(), "true");
         map.put(FabricParams.CC_ALGORITHM.name(), cc);
         map.put(FabricParams.HCA_MTT_ENTRIES.name(), "0"); // HPCC's NIC has no translation cache
         map.put(FabricParams.HCA_QPC_ENTRIES.name(), "0"); // nor a QP-context cache (3,143 QPs against 256)

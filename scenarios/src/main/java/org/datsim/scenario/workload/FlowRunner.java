@@ -253,6 +253,9 @@ public final class FlowRunner {
         return p;
     }
 
+    /** The destination port of every flow of HPCC's traffic_gen.py (switch.ecmp hpcc hashes it). */
+    static final int HPCC_DPORT = 100;
+
     /** The flows on one fabric: a connected queue pair per flow, and when each completed. */
     public static final class Attached implements QueuePair.Listener {
         private final Simulator sim;
@@ -288,10 +291,18 @@ public final class FlowRunner {
             bad = new boolean[flows.size()];
             java.util.Arrays.fill(done, -1);
             Responder responder = new Responder();
+            // switch.ecmp hpcc: each flow's UDP ports as HPCC's third.cc gives them, the source port counting from
+            // 10000 per host pair in flow order, the destination port 100 (what traffic_gen.py writes)
+            boolean hpccPorts = "hpcc".equals(fabric.params().choice(org.datsim.fabric.FabricParams.SWITCH_ECMP));
+            java.util.Map<Long, Integer> nextPort = new java.util.HashMap<>();
             for (int i = 0; i < requests.length; i++) {
                 Flow f = flows.get(i);
                 QueuePair qa = hca[f.src()].createQueuePair("flow" + i);
                 QueuePair qb = hca[f.dst()].createQueuePair("flow" + i + "_r");
+                if (hpccPorts) {
+                    int sport = nextPort.merge((long) f.src() * n + f.dst(), 1, Integer::sum) + 9999;
+                    qa.setFlowLabel((sport & 0xFFFF) | HPCC_DPORT << 16);
+                }
                 qa.setListener(this);
                 qb.setListener(responder);
                 qa.connect(qb);

@@ -22,13 +22,11 @@ class HpccBenchParamsTest {
     }
 
     @Test
-    void controlPriorityFollowsRunPysAckPrioPerAlgorithm() {
-        // run.py: ack_prio=1 for dcqcn and timely, 0 for hp and dctcp; none keeps the unpaused class too
-        for (String cc : new String[] {"none", "dcqcn", "timely"}) {
-            assertEquals(1, params(cc).get(FabricParams.LINK_CONTROL_PRIORITY), cc);
-        }
-        for (String cc : new String[] {"hpcc", "dctcp"}) {
+    void acksAreQueuedWithTheDataAtSwitchesAndSentFirstByTheNicAsInHpccsSimulator() {
+        // third.cc's ACK_HIGH_PRIO sets only the NIC's RdmaEgressQueue::ack_q_idx; switches keep AckHighPrio 0
+        for (String cc : new String[] {"none", "dcqcn", "timely", "hpcc", "dctcp"}) {
             assertEquals(0, params(cc).get(FabricParams.LINK_CONTROL_PRIORITY), cc);
+            assertEquals(1, params(cc).get(FabricParams.HCA_CONTROL_FIRST), cc);
         }
         assertEquals(1, params("hpcc", "link.control_priority=true").get(FabricParams.LINK_CONTROL_PRIORITY),
                 "--param overrides it");
