@@ -73,6 +73,10 @@ final class HpccBenchCommand implements Callable<Integer> {
             + " streams (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--progress", negatable = true, description = "Say every second on standard error how far the run"
+            + " has got (default: when standard error is a terminal).")
+    Boolean showProgress;
+
     @Option(names = "--no-ideal", description = "Do not run every flow alone for its ideal FCT (no slowdowns).")
     boolean noIdeal;
 
@@ -209,7 +213,17 @@ final class HpccBenchCommand implements Callable<Integer> {
             return DatsimCli.EXIT_INVALID;
         }
         long built = System.nanoTime();
-        FlowRunner.Result r = FlowRunner.run(topology, p, flows, false, seed, !noIdeal);
+        FlowRunner.Progress progress = new FlowRunner.Progress();
+        Thread display = progress(showProgress) ? progressDisplay(progress, flows.size(), !noIdeal, err) : null;
+        FlowRunner.Result r;
+        try {
+            r = FlowRunner.run(topology, p, flows, false, seed, !noIdeal, true, progress);
+        } finally {
+            if (display != null) {
+                display.interrupt();
+                display.join();
+            }
+        }
         long ran = System.nanoTime();
         List<FctFile.Row> rows = FlowOutputs.rows(topology.hosts(), flows, r);
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -262,6 +276,49 @@ final class HpccBenchCommand implements Callable<Integer> {
         kv.put("process_wall_s", wall.seconds(), wall.precisionSeconds() < 0.01 ? 3 : 2);
         kv.writeTo(spec.commandLine().getOut());
         return r.failed() == 0 ? 0 : 1;
+    }
+
+    /** Whether to show progress: as asked, else when standard error is a terminal (or the console is). */
+    private static boolean progress(Boolean asked) {
+        if (asked != null) {
+            return asked;
+        }
+        if (System.console() != null) {
+            return true;
+        }
+        try { // Linux: where file descriptor 2 points
+            String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
+            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+        } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
+            return false;
+        }
+    }
+
+    /**
+     * On a terminal, a line on standard error that says every second how far the run has got (simulated time, flows
+     * completed, ideal FCTs computed), and is cleared at the end; nothing when the output is not a terminal.
+     */
+    private static Thread progressDisplay(FlowRunner.Progress progress, int flows, boolean ideal, PrintWriter err) {
+        Thread t = new Thread(() -> {
+            long start = System.nanoTime();
+            try {
+                while (true) {
+                    Thread.sleep(1000);
+                    String line = String.format(java.util.Locale.ROOT,
+                            "datsim: %5.0f s: simulated %.6f s, %d of %d flows done%s", (System.nanoTime() - start)
+                                    / 1e9, progress.simulatedPs() / 1e12, progress.completed(), flows,
+                            ideal ? ", " + progress.idealDone() + " of " + flows + " alone" : "");
+                    err.print("\r" + line);
+                    err.flush();
+                }
+            } catch (InterruptedException e) {
+                err.print("\r\033[K");
+                err.flush();
+            }
+        }, "datsim-progress");
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
     private String topologyName() {

@@ -107,13 +107,60 @@ public final class FlowRunner {
      */
     public static Result run(Topology topology, Params params, List<Flow> flows, boolean send, long seed,
             boolean ideal, boolean payloadFree) throws InterruptedException {
+        return run(topology, params, flows, send, seed, ideal, payloadFree, new Progress());
+    }
+
+    /**
+     * How far a run has got, for a display on another thread: written by the runs at each flow's completion (never
+     * per event), read with no lock, so a reading may lag a little. It changes nothing in the run.
+     */
+    public static final class Progress {
+        private volatile Simulator loaded;
+        private volatile Attached loadedFlows;
+        private volatile int idealDone;
+
+        /** Returns the loaded run's simulated time, ps (0 before it starts). */
+        public long simulatedPs() {
+            Simulator s = loaded;
+            return s == null ? 0 : s.now();
+        }
+
+        /** Returns the flows of the loaded run that have completed. */
+        public int completed() {
+            Attached a = loadedFlows;
+            return a == null ? 0 : a.completed;
+        }
+
+        /** Returns the flows whose ideal FCT has been computed. */
+        public int idealDone() {
+            return idealDone;
+        }
+    }
+
+    /**
+     * {@link #run(Topology, Params, List, boolean, long, boolean, boolean)}, telling {@code progress} how far it got.
+     *
+     * @param topology the topology
+     * @param params the fabric parameters
+     * @param flows the flows
+     * @param send true for Sends, false for RDMA Writes
+     * @param seed the run's seed
+     * @param ideal true to compute the ideal FCTs
+     * @param payloadFree true for payload-free flows
+     * @param progress what a display reads
+     * @return the outcome
+     * @throws InterruptedException if interrupted while waiting for the ideal run
+     */
+    public static Result run(Topology topology, Params params, List<Flow> flows, boolean send, long seed,
+            boolean ideal, boolean payloadFree, Progress progress) throws InterruptedException {
         long[][] idealPs = new long[1][];
         RuntimeException[] idealFailure = new RuntimeException[1];
         Thread alone = null;
         if (ideal) {
             alone = new Thread(() -> {
                 try {
-                    idealPs[0] = ideal(topology, params, java.util.Map.of(), flows, send, seed, payloadFree);
+                    idealPs[0] = ideal(topology, params, java.util.Map.of(), flows, send, seed, payloadFree,
+                            progress);
                 } catch (RuntimeException e) {
                     idealFailure[0] = e;
                 }
@@ -127,6 +174,8 @@ public final class FlowRunner {
         for (int i = 0; i < flows.size(); i++) {
             sim.scheduleAt(flows.get(i).startPs(), net.poster, i);
         }
+        progress.loaded = sim;
+        progress.loadedFlows = net;
         // A full collection before the run: it squeezes the garbage of the set-up (topology, parameters, queue pairs)
         // out from between the fabric's objects, which the run then touches on nearly every event, so that they share
         // cache lines and pages (the run itself allocates next to nothing, so nothing else would ever move them).
@@ -193,11 +242,11 @@ public final class FlowRunner {
      */
     public static long[] ideal(Topology topology, Params params, java.util.Map<String, Params> hostParams,
             List<Flow> flows, boolean send, long seed) {
-        return ideal(topology, params, hostParams, flows, send, seed, true);
+        return ideal(topology, params, hostParams, flows, send, seed, true, new Progress());
     }
 
     static long[] ideal(Topology topology, Params params, java.util.Map<String, Params> hostParams,
-            List<Flow> flows, boolean send, long seed, boolean payloadFree) {
+            List<Flow> flows, boolean send, long seed, boolean payloadFree, Progress progress) {
         Params idealFabric = idealParams(params, params);
         java.util.Map<String, Params> idealHosts = new java.util.LinkedHashMap<>();
         hostParams.forEach((h, hp) -> idealHosts.put(h, idealParams(hp, params)));
@@ -211,6 +260,7 @@ public final class FlowRunner {
             net.post(i);
             sim.run();
             out[i] = net.done[i] >= 0 && !net.bad[i] ? net.done[i] - t0 : -1;
+            progress.idealDone = i + 1;
         }
         return out;
     }
@@ -264,6 +314,8 @@ public final class FlowRunner {
         final long[] done;
         final boolean[] bad;
         final EventHandler poster;
+        /** Flows completed so far (read by {@link Progress} on another thread). */
+        int completed;
 
         Attached(Fabric fabric, List<Flow> flows, boolean send, boolean payloadFree) {
             this.sim = fabric.sim();
@@ -342,6 +394,7 @@ public final class FlowRunner {
         public void requestCompleted(WorkRequest wr) {
             int i = (int) wr.cookie;
             done[i] = sim.now();
+            completed++;
             if (wr.status() != Dat.DTO_SUCCESS) {
                 bad[i] = true;
             }
