@@ -33,7 +33,12 @@ HPCC_MONITOR="${HPCC_MONITOR:-0}"
 STEPS=" ${STEPS:-hpcc datsim table} "
 mkdir -p "$out/flows" "$out/hpcc" "$out/datsim"
 out="$(cd "$out" && pwd)"
+# datsim's runs use one copy of the jar, frozen at the first run into OUT_DIR (delete it to take a new build): a source
+# edited meanwhile would otherwise rebuild the jar between runs.
 "$root/datsim" --version >/dev/null # builds the jar if needed, outside the timing
+[ -s "$out/datsim.jar" ] || cp "$root/scenarios/target/datsim.jar" "$out/datsim.jar"
+jvm=(-XX:+UseParallelGC)
+grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null && jvm+=(-XX:+UseTransparentHugePages)
 sed '/os.system("\.\/waf --run/d' "$sim/run.py" >"$out/run-config.py"
 cp "$sim/mix/fat.txt" "$out/fat.txt" 2>/dev/null || true
 touch "$out/times.tsv"
@@ -75,7 +80,7 @@ execfile('traffic_gen.py')
       for model in $MODELS; do
         d="$out/datsim/$model-$run"
         if [[ "$STEPS" == *" datsim "* ]] && [ ! -s "$d/fct.csv" ]; then
-          "$root/datsim" bench hpcc --model "$model" --cc "$(datsim_cc "$algo")" --topology "$out/fat.txt" \
+          java "${jvm[@]}" -jar "$out/datsim.jar" bench hpcc --model "$model" --cc "$(datsim_cc "$algo")" --topology "$out/fat.txt" \
             --flows "$flows" --no-ideal --out "$d" >"$d.kv" 2>"$d.err" || true
           printf 'datsim-%s\t%s\t%s\t%s\t%s\n' "$model" "$run" "$(sed -n 's/^process_wall_s=//p' "$d.kv")" \
             "$(sed -n 's/^process_cpu_s=//p' "$d.kv")" "$(cut -d' ' -f1 /proc/loadavg)" >>"$out/times.tsv"
