@@ -30,7 +30,8 @@ class PresetsAndCalibrateCommandTest {
     void presetsListsEveryPreset() {
         Result r = datsim("presets");
         assertEquals(0, r.code(), r.err());
-        assertEquals(5, r.outLines().size(), r.out());
+        assertEquals(6, r.outLines().size(), r.out());
+        assertTrue(r.out().contains("hpcc-ns3"), r.out());
         assertTrue(r.out().startsWith("ib-edr "), r.out());
         assertTrue(r.out().contains("roce-100g"), r.out());
     }
@@ -78,7 +79,7 @@ class PresetsAndCalibrateCommandTest {
     void unknownPresetIsAnInputError() {
         Result r = datsim("presets", "ib-qdr");
         assertEquals(2, r.code());
-        assertTrue(r.err().contains("[ib-edr, ib-hdr, ib-ndr, roce-100g, ideal]"), r.err());
+        assertTrue(r.err().contains("[ib-edr, ib-hdr, ib-ndr, roce-100g, ideal, hpcc-ns3]"), r.err());
         assertTrue(datsim("presets", "ib-edrr").err().contains("; did you mean ib-edr or "));
         assertEquals(2, datsim("calibrate", "--preset", "nope").code());
         assertEquals(2, datsim("calibrate", "--test", "ib_atomic_lat").code());

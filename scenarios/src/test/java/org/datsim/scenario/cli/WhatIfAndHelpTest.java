@@ -90,7 +90,7 @@ class WhatIfAndHelpTest {
                 "--preset", "roce-100", "--param", "hca.mtuu=1KiB", "--param", "hca.mtu");
         assertEquals(2, bad.code(), bad.all());
         assertTrue(bad.err().contains("datsim: --preset roce-100: expected one of [ib-edr, ib-hdr, ib-ndr, roce-100g,"
-                + " ideal]; did you mean roce-100g?"), bad.all());
+                + " ideal, hpcc-ns3]; did you mean roce-100g?"), bad.all());
         assertTrue(bad.err().contains("datsim: --param hca.mtuu: unknown parameter (see `datsim params` for the"
                 + " catalogue); did you mean hca.mtu?"), bad.all());
         assertTrue(bad.err().contains("datsim: --param expects NAME=VALUE, found \"hca.mtu\""), bad.all());

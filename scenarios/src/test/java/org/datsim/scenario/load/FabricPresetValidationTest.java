@@ -24,6 +24,14 @@ class FabricPresetValidationTest {
         return e.problems().get(0);
     }
 
+    private static Scenario parse(String json) {
+        try {
+            return ScenarioLoader.parse(FILE, json);
+        } catch (ScenarioException e) {
+            throw new AssertionError(e.problems().toString(), e);
+        }
+    }
+
     private static void assertProblemAt(String json, String path, String... fragments) {
         String p = onlyProblem(json);
         assertTrue(p.startsWith(FILE + ": " + path + ": "), () -> "expected a problem at " + path + ", got " + p);
@@ -49,11 +57,12 @@ class FabricPresetValidationTest {
 
     @Test
     void everyPresetIsValidAndNamesOnlyDeclaredParameters() {
-        assertEquals(List.of("ib-edr", "ib-hdr", "ib-ndr", "roce-100g", "ideal"), FabricPresets.names());
+        assertEquals(List.of("ib-edr", "ib-hdr", "ib-ndr", "roce-100g", "ideal", "hpcc-ns3"), FabricPresets.names());
         for (String n : FabricPresets.names()) {
             FabricPresets.Preset p = FabricPresets.get(n);
             Params params = p.params(); // throws if a value does not parse or a name is not declared
-            assertTrue(Long.bitCount(params.get(FabricParams.HCA_MTU)) == 1, n);
+            // an InfiniBand MTU, but for the comparison preset, which has HPCC's 1000-byte payload
+            assertTrue(Long.bitCount(params.get(FabricParams.HCA_MTU)) == 1 || "hpcc-ns3".equals(n), n);
             assertTrue(p.values().size() > 0, n);
         }
         assertEquals(2 * FabricPresets.get("ib-edr").params().get(FabricParams.LINK_BANDWIDTH),
@@ -79,7 +88,7 @@ class FabricPresetValidationTest {
     @Test
     void unknownPresetListsTheKnownOnes() {
         assertProblemAt(withFabric("{\"preset\": \"ib-qdr\", " + LINKS + "}"), "$.fabric.preset",
-                "expected one of [ib-edr, ib-hdr, ib-ndr, roce-100g, ideal]", "ib-qdr");
+                "expected one of [ib-edr, ib-hdr, ib-ndr, roce-100g, ideal, hpcc-ns3]", "ib-qdr");
         assertProblemAt(withFabric("{\"preset\": 4, " + LINKS + "}"), "$.fabric.preset", "expected one of");
     }
 
@@ -93,6 +102,13 @@ class FabricPresetValidationTest {
                 "$.fabric.host_params.B.hca.mtu", "expected a power of two");
         assertProblemAt(withFabric("{" + LINKS + ", \"params\": {\"hca.mtt_page_size\": \"6KiB\"}}"),
                 "$.fabric.params.hca.mtt_page_size", "expected a power of two");
+        // HPCC's 1000-byte payload: the hpcc-ns3 comparison preset alone takes it (and no MTU below 256 bytes)
+        assertEquals(1000L, parse(withFabric("{\"preset\": \"hpcc-ns3\", " + LINKS + "}")).params()
+                .get(FabricParams.HCA_MTU));
+        assertEquals(1500L, parse(withFabric("{\"preset\": \"hpcc-ns3\", " + LINKS
+                + ", \"params\": {\"hca.mtu\": \"1500B\"}}")).params().get(FabricParams.HCA_MTU));
+        assertProblemAt(withFabric("{\"preset\": \"roce-100g\", " + LINKS + ", \"params\": {\"hca.mtu\": \"1000B\"}}"),
+                "$.fabric.params.hca.mtu", "expected a power of two");
     }
 
     @Test
