@@ -270,6 +270,7 @@ public final class FabricPresets {
         ns3.put("hca.mtu", "1000B", "HPCC's PACKET_PAYLOAD_SIZE 1000 (not an InfiniBand MTU: this preset only)");
         ns3.put("hca.arbitration", "packet", "HPCC's NIC: per-packet round-robin among the queue pairs that may send");
         ns3.put("transport.ack_interval", "1", "HPCC's L2_ACK_INTERVAL 1: an ACK per packet");
+        ns3.put("cc.dcqcn.cnp_on_ack", "true", "HPCC's receiver flags the ACK of each ECN-marked packet (no CNP packet)");
         ns3.put("hca.tx_buffer", "1B", "HPCC's NIC takes a packet off a queue pair when its link is free: at most one"
                 + " packet waits for the wire");
         for (String t : new String[] {"pcie.latency", "pcie.dma_read_delay", "hca.wqe_process", "hca.wqe_interval",

@@ -77,6 +77,11 @@ public final class CcParams {
     public static final ParamSpec DCQCN_CNP_INTERVAL = ParamSpec.time("cc.dcqcn.cnp_interval", "0ns",
             "DCQCN notification point: shortest time between two CNPs of a queue pair; 0 = one per ECN-marked packet"
                     + " (HPCC's simulator flags the ACK of each marked packet; paper 50 us)");
+    /** DCQCN CNPs as a flag on ACKs. */
+    public static final ParamSpec DCQCN_CNP_ON_ACK = ParamSpec.bool("cc.dcqcn.cnp_on_ack", false,
+            "DCQCN: the congestion notification rides on the ACK of each ECN-marked packet (a flag, no packet of its"
+                    + " own), as HPCC's simulator sends it; needs an ACK per packet (transport.ack_interval 1) and"
+                    + " cc.dcqcn.cnp_interval 0. Off: a CNP packet of its own, as RoCEv2");
     /** HPCC eta. */
     public static final ParamSpec HPCC_ETA_PERCENT = ParamSpec.integer("cc.hpcc.eta_percent", 95, 1, 100,
             "HPCC: target utilisation eta, percent (HPCC run.py U_TARGET 0.95, as the paper)");
@@ -129,7 +134,7 @@ public final class CcParams {
     /** Every congestion-control parameter in catalogue order. */
     public static final List<ParamSpec> ALL = List.of(ALGORITHM, MIN_RATE, BASE_RTT, WINDOW, HEADER_BYTES, DCQCN_ALPHA_INTERVAL,
             DCQCN_RATE_DECREASE_INTERVAL, DCQCN_RP_TIMER, DCQCN_G_DENOMINATOR, DCQCN_FAST_RECOVERY_TIMES, DCQCN_RATE_AI,
-            DCQCN_RATE_HAI, DCQCN_CLAMP_TARGET_RATE, DCQCN_BYTE_COUNTER, DCQCN_CNP_INTERVAL, HPCC_ETA_PERCENT,
+            DCQCN_RATE_HAI, DCQCN_CLAMP_TARGET_RATE, DCQCN_BYTE_COUNTER, DCQCN_CNP_INTERVAL, DCQCN_CNP_ON_ACK, HPCC_ETA_PERCENT,
             HPCC_RATE_AI, HPCC_MAX_STAGE, HPCC_FAST_REACT, DCTCP_G_DENOMINATOR, DCTCP_RATE_AI, TIMELY_ALPHA_PERMILLE,
             TIMELY_BETA_PERMILLE, TIMELY_T_LOW, TIMELY_T_HIGH, TIMELY_MIN_RTT, TIMELY_RATE_AI, TIMELY_RATE_HAI);
 
@@ -163,6 +168,13 @@ public final class CcParams {
                 if (p.get(s) <= 0) {
                     out.add(s.name() + " must be more than 0 with cc.algorithm dcqcn");
                 }
+            }
+            if (p.bool(DCQCN_CNP_ON_ACK) && p.get(DCQCN_CNP_INTERVAL) != 0) {
+                out.add("cc.dcqcn.cnp_on_ack needs cc.dcqcn.cnp_interval 0 (the ACK of every marked packet carries"
+                        + " the notification)");
+            }
+            if (p.bool(DCQCN_CNP_ON_ACK) && p.get(org.datsim.fabric.FabricParams.ACK_INTERVAL) != 1) {
+                out.add("cc.dcqcn.cnp_on_ack needs transport.ack_interval 1 (an ACK per packet to carry it)");
             }
         }
         if ("timely".equals(algorithm)) {

@@ -32,6 +32,7 @@ public final class CongestionControl {
     private final long cnpIntervalPs;
     private final long mtuBytes;
     private final int headerBytes;
+    private final boolean cnpOnAck;
     private final Dcqcn.Config dcqcn;
     private final Hpcc.Config hpcc;
     private final Dctcp.Config dctcp;
@@ -45,6 +46,7 @@ public final class CongestionControl {
         cnpIntervalPs = p.get(CcParams.DCQCN_CNP_INTERVAL);
         mtuBytes = p.get(FabricParams.HCA_MTU);
         headerBytes = headerBytes(p);
+        cnpOnAck = algorithm == Algorithm.DCQCN && p.bool(CcParams.DCQCN_CNP_ON_ACK);
         dcqcn = algorithm != Algorithm.DCQCN ? null
                 : new Dcqcn.Config(minRateBps, p.get(CcParams.DCQCN_ALPHA_INTERVAL),
                         p.get(CcParams.DCQCN_RATE_DECREASE_INTERVAL), p.get(CcParams.DCQCN_RP_TIMER),
@@ -136,7 +138,15 @@ public final class CongestionControl {
 
     /** Returns whether receivers send CNPs through a {@link DcqcnNotificationPoint}. */
     public boolean usesCnp() {
-        return algorithm == Algorithm.DCQCN;
+        return algorithm == Algorithm.DCQCN && !cnpOnAck;
+    }
+
+    /**
+     * Returns whether an ACK that echoes an ECN mark notifies the sender's DCQCN (cc.dcqcn.cnp_on_ack: HPCC's
+     * simulator's CNP flag on the ACK), instead of CNP packets.
+     */
+    public boolean cnpOnAck() {
+        return cnpOnAck;
     }
 
     /** Returns whether switches append INT records that ACKs echo. */

@@ -77,6 +77,8 @@ final class SendEngine implements SendScheduler {
     private final long txBuffer;
     /** Packet arbitration: the bytes waiting for the link at which the arbiter waits ({@link #arbiterFull}). */
     private long arbiterWindow = -1;
+    /** cc.dcqcn.cnp_on_ack: an ACK echoing a mark notifies the controller as a CNP would. */
+    private boolean cnpOnAck;
 
     /** hca.arbitration packet (or any congestion control): the packet arbiter sends, not {@link #process}. */
     final boolean perPacket;
@@ -168,6 +170,7 @@ final class SendEngine implements SendScheduler {
      */
     void setCongestionControl(CongestionControl cc, long lineRateBps, long maxRttPs, long maxBdpBytes) {
         this.cc = cc == null || cc.algorithm() == CongestionControl.Algorithm.NONE ? null : cc;
+        this.cnpOnAck = this.cc != null && this.cc.cnpOnAck();
         this.lineRateBps = lineRateBps;
         this.maxRttPs = maxRttPs;
         this.maxBdpBytes = maxBdpBytes;
@@ -670,6 +673,9 @@ final class SendEngine implements SendScheduler {
             h = hops;
         }
         rc.onAck(sim.now(), qp.ccSndUna, Math.max(qp.ccSndNxt, qp.ccSndUna), ack.ecn, h, ack.timestampPs);
+        if (ack.ecn && cnpOnAck) {
+            rc.onCnp(sim.now()); // cc.dcqcn.cnp_on_ack: the notification rides on the ACK, as in HPCC's simulator
+        }
         ccChanged();
     }
 
