@@ -10,6 +10,8 @@
 # scripts/hpcc/compare.sh for the build). Environment (defaults in brackets):
 #   ALGOS ["dcqcn hp dctcp timely"] (run.py's names)  TRACES ["WebSearch FbHdp"]  LOADS ["30 50 70"]
 #   DURATION [0.005] (seconds of arrivals)  SEED [25] (traffic_gen.py's random.seed)  MODELS ["hpcc-ns3 datsim"]
+#   SEEDS ["1"]: datsim's --seed for each of its runs (ECN marking draws from it: several seeds show how far the tails
+#   move from the marks alone; runs other than seed 1 go in datsim/MODEL-RUN-sSEED, the tables use seed 1)
 #   STEPS ["hpcc datsim table"]: which steps to run (HPCC's runs, datsim's runs, the tables)
 #   HPCC_MONITOR [0]: 1 keeps run.py's queue-length monitor (every 100 ns from 2 s to 3 s simulated: most of HPCC's
 #   run time, and no effect on its FCTs); 0 runs it once.
@@ -29,6 +31,7 @@ LOADS="${LOADS:-30 50 70}"
 DURATION="${DURATION:-0.005}"
 SEED="${SEED:-25}"
 MODELS="${MODELS:-hpcc-ns3 datsim}"
+SEEDS="${SEEDS:-1}"
 HPCC_MONITOR="${HPCC_MONITOR:-0}"
 STEPS=" ${STEPS:-hpcc datsim table} "
 mkdir -p "$out/flows" "$out/hpcc" "$out/datsim"
@@ -78,13 +81,16 @@ execfile('traffic_gen.py')
           "$(echo "$cpu" | awk '{printf "%.2f", $1 + $2}')" "$(cut -d' ' -f1 /proc/loadavg)" >>"$out/times.tsv"
       fi
       for model in $MODELS; do
-        d="$out/datsim/$model-$run"
-        if [[ "$STEPS" == *" datsim "* ]] && [ ! -s "$d/fct.csv" ]; then
-          java "${jvm[@]}" -jar "$out/datsim.jar" bench hpcc --model "$model" --cc "$(datsim_cc "$algo")" --topology "$out/fat.txt" \
-            --flows "$flows" --no-ideal --out "$d" >"$d.kv" 2>"$d.err" || true
-          printf 'datsim-%s\t%s\t%s\t%s\t%s\n' "$model" "$run" "$(sed -n 's/^process_wall_s=//p' "$d.kv")" \
-            "$(sed -n 's/^process_cpu_s=//p' "$d.kv")" "$(cut -d' ' -f1 /proc/loadavg)" >>"$out/times.tsv"
-        fi
+        for seed in $SEEDS; do
+          d="$out/datsim/$model-$run"
+          [ "$seed" = 1 ] || d="$d-s$seed"
+          if [[ "$STEPS" == *" datsim "* ]] && [ ! -s "$d/fct.csv" ]; then
+            java "${jvm[@]}" -jar "$out/datsim.jar" bench hpcc --model "$model" --cc "$(datsim_cc "$algo")" \
+              --topology "$out/fat.txt" --flows "$flows" --seed "$seed" --no-ideal --out "$d" >"$d.kv" 2>"$d.err" || true
+            printf 'datsim-%s\t%s\t%s\t%s\t%s\n' "$model" "$run${d##*"$run"}" "$(sed -n 's/^process_wall_s=//p' "$d.kv")" \
+              "$(sed -n 's/^process_cpu_s=//p' "$d.kv")" "$(cut -d' ' -f1 /proc/loadavg)" >>"$out/times.tsv"
+          fi
+        done
       done
     done
   done

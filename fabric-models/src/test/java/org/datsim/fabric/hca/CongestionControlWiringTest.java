@@ -179,6 +179,23 @@ class CongestionControlWiringTest {
     }
 
     @Test
+    void dcqcnCnpOnAckNotifiesThroughTheAcksAndSendsNoCnpPacket() {
+        // the DCQCN incast above, with the notification as a flag on the ACK of each marked packet (HPCC's simulator)
+        Incast net = new Incast(16, "cc.algorithm", "dcqcn", "cc.dcqcn.cnp_on_ack", "true");
+        for (int h = 1; h <= 16; h++) {
+            net.write(h, 4_000_000, 0);
+        }
+        net.watchFrom = 3_000 * US;
+        net.run();
+        assertTrue(net.maxQueue > KMIN, "the incast built a queue: " + net.maxQueue);
+        assertTrue(net.sw().ecnMarks() > 0, "marks");
+        assertTrue(net.maxQueueAfter < KMAX, "the flags cut the rates: queue below kmax from 3 ms on: "
+                + net.maxQueueAfter);
+        // host 0 sent an ACK per data packet (16 x 4000 packets of 1000 B) and no CNP packet
+        assertEquals(16 * 4000, net.fabric.hosts().get(0).hca().port().counters().packets());
+    }
+
+    @Test
     void withoutCongestionControlTheSameIncastPauses() {
         Incast net = new Incast(16, "cc.algorithm", "none", "hca.arbitration", "packet");
         for (int h = 1; h <= 16; h++) {
