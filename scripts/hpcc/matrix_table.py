@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""The validation matrix in one table, from the outputs of scripts/hpcc/matrix.sh.
+
+    scripts/hpcc/matrix_table.py OUT_DIR [--min-flows N]
+
+For every run with HPCC's FCT file (OUT_DIR/hpcc/RUN.fct) and datsim's fct.csv of each model (OUT_DIR/datsim/MODEL-RUN),
+one row per size bucket: the flows, HPCC's p50/p95/p99 of FCT / standalone_fct, and each model's difference from
+them in percent; then, for the hpcc-ns3 model, how many cells (p50, p95, p99 of buckets with at least --min-flows
+flows, default 100) are within 10% of HPCC's, and which are not. If runs with other seeds exist
+(OUT_DIR/datsim/hpcc-ns3-RUN-sSEED), each cell outside 10% also gets the range of datsim's figure over the seeds.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_fct import BUCKETS, PCTS, pct, read_datsim, read_hpcc  # noqa: E402
+
+MODELS = ("hpcc-ns3", "datsim")
+
+
+def ratios(hpcc, datsim):
+    out = {b[0]: [] for b in BUCKETS}
+    for key, hl in hpcc.items():
+        bucket = next(b[0] for b in BUCKETS if b[1] <= key[2] < b[2])
+        if datsim is None:
+            out[bucket] += [fct / st for _, fct, st in hl]
+            continue
+        for (_, _, st), (_, dfct) in zip(hl, datsim.get(key, [])):
+            if dfct is not None:
+                out[bucket].append(dfct / 1000 / st)
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def main(argv):
+    min_flows = 100
+    if "--min-flows" in argv:
+        i = argv.index("--min-flows")
+        min_flows = int(argv[i + 1])
+        del argv[i:i + 2]
+    if len(argv) != 1:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    out = argv[0]
+    runs = sorted(f[:-4] for f in os.listdir(os.path.join(out, "hpcc")) if f.endswith(".fct"))
+    order = {"dcqcn": 0, "hp": 1, "dctcp": 2, "timely": 3}
+    runs.sort(key=lambda r: (r.split("-")[1][:-2], r.split("-")[1][-2:], order.get(r.split("-")[0], 9)))
+    print("| run | bucket | flows | HPCC p50 / p95 / p99 | hpcc-ns3 vs HPCC | datsim vs HPCC |")
+    print("|---|---|---:|---|---|---|")
+    within = total = 0
+    outside = []
+    for run in runs:
+        h = read_hpcc(os.path.join(out, "hpcc", run + ".fct"))
+        hr = ratios(h, None)
+        models = {}
+        for m in MODELS:
+            f = os.path.join(out, "datsim", f"{m}-{run}", "fct.csv")
+            models[m] = ratios(h, read_datsim(f)) if os.path.exists(f) else None
+        seeds = []
+        for d in sorted(os.listdir(os.path.join(out, "datsim"))):
+            if d.startswith(f"hpcc-ns3-{run}-s") and os.path.exists(os.path.join(out, "datsim", d, "fct.csv")):
+                seeds.append(ratios(h, read_datsim(os.path.join(out, "datsim", d, "fct.csv"))))
+        for b in BUCKETS:
+            name = b[0]
+            hv = hr[name]
+            if not hv:
+                continue
+            hp = [pct(hv, p) for p in PCTS]
+            cells = []
+            for m in MODELS:
+                if models[m] is None:
+                    cells.append("")
+                    continue
+                dp = [pct(models[m][name], p) for p in PCTS]
+                cells.append(" / ".join(f"{(d / x - 1) * 100:+.0f}%" for d, x in zip(dp, hp)))
+                if m == "hpcc-ns3" and len(hv) >= min_flows:
+                    for p, d, x in zip(PCTS, dp, hp):
+                        total += 1
+                        if abs(d / x - 1) <= 0.10:
+                            within += 1
+                        else:
+                            spread = [pct(s[name], p) for s in seeds]
+                            rng = (f"; seeds {min(spread + [d]):.2f}-{max(spread + [d]):.2f}" if spread else "")
+                            outside.append(f"{run} {name} p{p}: HPCC {x:.2f}, datsim {d:.2f} "
+                                           f"({(d / x - 1) * 100:+.1f}%{rng})")
+            star = "" if len(hv) >= min_flows else "*"
+            print(f"| {run} | {name}{star} | {len(hv)} | {' / '.join(f'{x:.2f}' for x in hp)} | {cells[0]} |"
+                  f" {cells[1]} |")
+    print()
+    print(f"hpcc-ns3: {within} of {total} cells (p50, p95, p99 of buckets with >= {min_flows} flows) within 10% of"
+          f" HPCC's simulator.")
+    for o in outside:
+        print(f"- {o}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
