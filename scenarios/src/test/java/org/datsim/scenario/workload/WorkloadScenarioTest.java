@@ -208,5 +208,21 @@ class WorkloadScenarioTest {
         assertTrue(out.toString().contains("\ncompleted=2\n"), out.toString());
         assertTrue(out.toString().trim().lines().reduce((a, b) -> b).get().startsWith("process_wall_s="));
         assertEquals(3, Files.readAllLines(dir.resolve("o").resolve("fct.csv")).size());
+        // the same flows on what HPCC's simulator models: no host costs, so both finish sooner
+        StringWriter ns3 = new StringWriter();
+        assertEquals(0, datsim(ns3, err, "bench", "hpcc", "--model", "hpcc-ns3", "--cc", "timely", "--topology",
+                topo.toString(), "--flows", flows.toString(), "--out", dir.resolve("n").toString()), err.toString());
+        assertTrue(ns3.toString().contains("\nmodel=hpcc-ns3\n"), ns3.toString());
+        List<FctFile.Row> own = FctFile.read(dir.resolve("o").resolve("fct.csv"));
+        List<FctFile.Row> hpcc = FctFile.read(dir.resolve("n").resolve("fct.csv"));
+        for (int i = 0; i < 2; i++) {
+            assertTrue(hpcc.get(i).fctPs() < own.get(i).fctPs(), hpcc.get(i) + " against " + own.get(i));
+        }
+        for (String[] bad : new String[][] {{"--model", "ns-3"}, {"--cc", "swift"}}) {
+            StringWriter e = new StringWriter();
+            assertEquals(2, datsim(new StringWriter(), e, "bench", "hpcc", bad[0], bad[1], "--topology",
+                    topo.toString(), "--flows", flows.toString(), "--out", dir.resolve("b").toString()));
+            assertTrue(e.toString().startsWith("datsim: " + bad[0] + ": expected "), e.toString());
+        }
     }
 }
