@@ -202,7 +202,10 @@ public final class FabricParams {
     public static final ParamSpec HCA_TX_BUFFER = ParamSpec.bytes("hca.tx_buffer", "256KiB", 0, 1L << 40,
             "Bytes of packets that may wait for the link (DMA-read, or being read, and not yet on the wire): while"
                     + " that many wait, the send engine takes up no new work request, so a backlogged port holds"
-                    + " the HCA back instead of the HCA reading ahead without bound; 0 for no bound");
+                    + " the HCA back instead of the HCA reading ahead without bound; 0 for no bound. Under"
+                    + " hca.arbitration packet the arbiter chooses a packet only while fewer bytes wait than the port"
+                    + " sends during one payload read, plus a read request and a packet (it schedules close to the"
+                    + " wire), and never more than this");
     /** Send engine arbitration. */
     public static final ParamSpec HCA_ARBITRATION = ParamSpec.choice("hca.arbitration", "request",
             "How the send engine shares the port among queue pairs: request: round-robin per work request, each"
