@@ -303,9 +303,6 @@ public final class FlowRunner {
         return p;
     }
 
-    /** The destination port of every flow of HPCC's traffic_gen.py (switch.ecmp hpcc hashes it). */
-    static final int HPCC_DPORT = 100;
-
     /** The flows on one fabric: a connected queue pair per flow, and when each completed. */
     public static final class Attached implements QueuePair.Listener {
         private final Simulator sim;
@@ -344,7 +341,7 @@ public final class FlowRunner {
             java.util.Arrays.fill(done, -1);
             Responder responder = new Responder();
             // switch.ecmp hpcc: each flow's UDP ports as HPCC's third.cc gives them, the source port counting from
-            // 10000 per host pair in flow order, the destination port 100 (what traffic_gen.py writes)
+            // 10000 per host pair in flow order, the destination port the flow's (its file's dport)
             boolean hpccPorts = "hpcc".equals(fabric.params().choice(org.datsim.fabric.FabricParams.SWITCH_ECMP));
             java.util.Map<Long, Integer> nextPort = new java.util.HashMap<>();
             for (int i = 0; i < requests.length; i++) {
@@ -353,7 +350,7 @@ public final class FlowRunner {
                 QueuePair qb = hca[f.dst()].createQueuePair("flow" + i + "_r");
                 if (hpccPorts) {
                     int sport = nextPort.merge((long) f.src() * n + f.dst(), 1, Integer::sum) + 9999;
-                    qa.setFlowLabel((sport & 0xFFFF) | HPCC_DPORT << 16);
+                    qa.setFlowLabel((sport & 0xFFFF) | f.dport() << 16);
                 }
                 qa.setListener(this);
                 qb.setListener(responder);

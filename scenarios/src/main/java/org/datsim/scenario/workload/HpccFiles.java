@@ -208,9 +208,13 @@ public final class HpccFiles {
             int dst = host(file, line, f[1], hostOf, problems);
             long size = -1;
             long start = -1;
+            int dport = -1;
             try {
                 Integer.parseInt(f[2]);
-                Integer.parseInt(f[3]);
+                dport = Integer.parseInt(f[3]);
+                if (dport < 0 || dport > 0xFFFF) {
+                    problems.add(file + ":" + line + ": expected a dport from 0 to 65535, found " + f[3]);
+                }
                 size = Long.parseLong(f[4]);
                 if (size < 1 || size > (1L << 40)) {
                     problems.add(file + ":" + line + ": expected a size from 1 to 2^40 bytes, found " + f[4]);
@@ -228,8 +232,8 @@ public final class HpccFiles {
             }
             if (src >= 0 && src == dst) {
                 problems.add(file + ":" + line + ": a flow from host " + f[0] + " to itself");
-            } else if (src >= 0 && dst >= 0 && size > 0 && start >= 0) {
-                flows.add(new Flow(src, dst, size, start));
+            } else if (src >= 0 && dst >= 0 && size > 0 && start >= 0 && dport >= 0 && dport <= 0xFFFF) {
+                flows.add(new Flow(src, dst, size, start, dport));
             }
         }
         if (nextLine(lines, at) != null) {

@@ -35,9 +35,9 @@ class HpccFilesTest {
     void flowsMapNodesToHostsWithExactStartTimes() {
         List<String> p = new ArrayList<>();
         HpccFiles.Topology t = HpccFiles.topology("t.txt", TOPO, p);
-        List<Flow> f = HpccFiles.flows("f.txt", "2\n0 2 3 100 43849 2.000000350\n2 1 3 100 7 0\n",
+        List<Flow> f = HpccFiles.flows("f.txt", "2\n0 2 3 100 43849 2.000000350\n2 1 3 4791 7 0\n",
                 t.hostNodes(), p);
-        assertEquals(List.of(new Flow(0, 2, 43849, 2_000_000_350_000L), new Flow(2, 1, 7, 0)), f, p.toString());
+        assertEquals(List.of(new Flow(0, 2, 43849, 2_000_000_350_000L), new Flow(2, 1, 7, 0, 4791)), f, p.toString());
     }
 
     @Test
@@ -80,6 +80,9 @@ class HpccFilesTest {
         assertNull(HpccFiles.flows("f.txt", "1\n0 2 3 10 1\n", hosts, p));
         assertEquals(List.of("f.txt:2: expected \"src dst priority dport size_bytes start_s\", found \"0 2 3 10 1\""),
                 p);
+        p.clear();
+        assertNull(HpccFiles.flows("f.txt", "1\n0 2 3 70000 10 1\n", hosts, p));
+        assertEquals(List.of("f.txt:2: expected a dport from 0 to 65535, found 70000"), p);
     }
 
     @Test
