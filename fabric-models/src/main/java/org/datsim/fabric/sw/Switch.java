@@ -289,6 +289,17 @@ public final class Switch implements NetworkNode, Ingress {
         this.hpccRoutes = portsByHost;
     }
 
+    /**
+     * Returns the output port this switch sends a packet to (by its flow hash, or as HPCC's switches do under
+     * {@code switch.ecmp hpcc}).
+     *
+     * @param packet the packet
+     * @return the port index, or -1 if its host is unreachable
+     */
+    public int route(Packet packet) {
+        return hpccRoutes == null ? route(packet.dstHost, packet.flow) : routeHpcc(packet);
+    }
+
     /** Under {@code switch.ecmp hpcc}: the output ports towards a host in HPCC's order (a copy), or null. */
     int[] hpccRouteChoices(int dstHost) {
         return hpccRoutes == null ? null : hpccRoutes[dstHost].clone();
@@ -506,7 +517,7 @@ public final class Switch implements NetworkNode, Ingress {
         packet.setInPort(inPort);
         // Forwarded after the latency: the output port queues it from then on, in arrival order (every packet waits
         // the same latency), without an event of its own for the handover.
-        int o = hpccRoutes == null ? route(packet.dstHost, packet.flow) : routeHpcc(packet);
+        int o = route(packet);
         if (o < 0) {
             throw new IllegalStateException("switch " + name + " has no route to host " + packet.dstHost);
         }
