@@ -48,6 +48,7 @@ def main(argv):
     print("|---|---|---:|---|---|---|")
     within = total = 0
     outside = []
+    perflow = []
     for run in runs:
         h = read_hpcc(os.path.join(out, "hpcc", run + ".fct"))
         hr = ratios(h, None)
@@ -55,6 +56,15 @@ def main(argv):
         for m in MODELS:
             f = os.path.join(out, "datsim", f"{m}-{run}", "fct.csv")
             models[m] = ratios(h, read_datsim(f)) if os.path.exists(f) else None
+        f = os.path.join(out, "datsim", f"hpcc-ns3-{run}", "fct.csv")
+        if os.path.exists(f):
+            d = read_datsim(f)
+            r = sorted(df / 1000 / hf for key, hl in h.items() for (_, hf, _), (_, df) in zip(hl, d.get(key, []))
+                       if df is not None)
+            if r:
+                share = lambda t: 100 * sum(1 for x in r if abs(x - 1) <= t) / len(r)  # noqa: E731
+                perflow.append(f"| {run} | {len(r)} | {r[len(r) // 2]:.3f} | {share(0.01):.0f}% | {share(0.05):.0f}% |"
+                               f" {share(0.20):.0f}% |")
         seeds = []
         for d in sorted(os.listdir(os.path.join(out, "datsim"))):
             if d.startswith(f"hpcc-ns3-{run}-s") and os.path.exists(os.path.join(out, "datsim", d, "fct.csv")):
@@ -90,6 +100,14 @@ def main(argv):
           f" HPCC's simulator.")
     for o in outside:
         print(f"- {o}")
+    if perflow:
+        print()
+        print("Flow by flow (hpcc-ns3): datsim's FCT over HPCC's for the same flow.")
+        print()
+        print("| run | flows | median | within 1% | within 5% | within 20% |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for line in perflow:
+            print(line)
 
 
 if __name__ == "__main__":
