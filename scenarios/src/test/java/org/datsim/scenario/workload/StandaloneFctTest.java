@@ -11,8 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.datsim.core.param.Params;
-import org.datsim.fabric.FabricParams;
-import org.datsim.fabric.FabricPresets;
 import org.datsim.fabric.topology.LinkSpec;
 import org.datsim.fabric.topology.Topology;
 import org.junit.jupiter.api.Assumptions;
@@ -21,15 +19,9 @@ import org.junit.jupiter.api.Test;
 /** HPCC's standalone FCT: a hand computation, and HPCC's own figures for its reference run. */
 class StandaloneFctTest {
 
+    /** roce-100g (whose links are PFC's) with the overrides. */
     private static Params params(String... nameValues) {
-        Map<String, String> map = new LinkedHashMap<>(FabricPresets.get("roce-100g").values());
-        for (int i = 0; i < nameValues.length; i += 2) {
-            map.put(nameValues[i], nameValues[i + 1]);
-        }
-        List<String> problems = new ArrayList<>();
-        Params p = Params.defaults(FabricParams.ALL).with(map, problems);
-        assertTrue(problems.isEmpty(), problems.toString());
-        return p;
+        return FlowRunnerTest.params("pfc", nameValues);
     }
 
     @Test
