@@ -74,7 +74,7 @@ final class HpccBenchCommand implements Callable<Integer> {
     long seed;
 
     @Option(names = "--progress", negatable = true, description = "Say every second on standard error how far the run"
-            + " has got (default: when standard error is a terminal).")
+            + " has got (default: when standard error is a terminal, as Linux tells it; elsewhere only when asked).")
     Boolean showProgress;
 
     @Option(names = "--no-ideal", description = "Do not run every flow alone for its ideal FCT (no slowdowns).")
@@ -286,11 +286,17 @@ final class HpccBenchCommand implements Callable<Integer> {
         if (System.console() != null) {
             return true;
         }
-        try { // Linux: where file descriptor 2 points
-            String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
-            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
-        } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
+        // Linux names what file descriptor 2 is in /proc/self/fd. Elsewhere there is nothing to ask, and the display
+        // stays off unless --progress asks for it (documented in the option's help).
+        Path fd2 = Path.of("/proc/self/fd/2");
+        if (!Files.isSymbolicLink(fd2)) {
             return false;
+        }
+        try {
+            String target = Files.readSymbolicLink(fd2).toString();
+            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+        } catch (java.io.IOException e) {
+            return false; // the descriptor closed meanwhile: no terminal to show progress on
         }
     }
 
