@@ -253,20 +253,21 @@ public final class Hca implements NetworkNode {
     public void attach(Port port) {
         this.port = port;
         c.linkRate = port.rate();
-        TraceSource<TraceEvent> traceSource = c.trace;
         port.setListener(new Port.TxListener() {
             @Override
             public void onTransmit(Packet packet, boolean start) {
-                // The end of a packet only traces: without a trace nothing of the HCA is read (a cache miss saved
-                // per packet on a large fabric).
-                if (start || traceSource.isEnabled()) {
-                    Hca.this.onTransmit(packet, start);
+                if (start) {
+                    Hca.this.onTransmit(packet);
                 }
             }
 
             @Override
             public boolean observesEnd() {
-                return c.trace.isEnabled(); // the end of a packet only traces
+                // Never, traced or not: the end of an operation's last packet is traced by an event of the trace's
+                // own (see onTransmit). Were the port to decide at each packet's end only while traced, it would
+                // start packets in another order among simultaneous events, and a traced run would not be the run
+                // it traces (TracedRunTest).
+                return false;
             }
         });
     }
@@ -419,12 +420,15 @@ public final class Hca implements NetworkNode {
         }
     }
 
-    /** A packet starts or ends on the wire: room in the transmit buffer, a payload held by reference copied, traces. */
-    private void onTransmit(Packet p, boolean start) {
-        if (start && SendEngine.countedInTx(p.kind)) {
+    /**
+     * A packet starts on the wire: room in the transmit buffer, a payload held by reference copied, traces (the first
+     * packet of an operation at its start, the last at its end).
+     */
+    private void onTransmit(Packet p) {
+        if (SendEngine.countedInTx(p.kind)) {
             sendEngine.txLeft(p);
         }
-        if (start && p.payloadPending) {
+        if (p.payloadPending) {
             payload.payloadOnWire(p);
         }
         TraceSource<TraceEvent> trace = c.trace;
@@ -432,13 +436,25 @@ public final class Hca implements NetworkNode {
                 || p.kind == Packet.CNP) {
             return;
         }
-        if ((start && p.index == 0) || (!start && p.isLast())) {
+        boolean first = p.index == 0;
+        if (first || p.isLast()) {
             WorkRequest wr = (WorkRequest) p.context;
             QueuePair sender = p.kind == Packet.READ_RESPONSE || p.kind == Packet.ATOMIC_ACK
                     ? (QueuePair) p.endpoint : wr.qp;
-            trace.fire(TraceEvent.of(sim.now(), start ? TraceEvent.TX_START : TraceEvent.TX_END, hostName)
-                    .ep(sender != null ? sender.name : null).op(wr.opId).attr("packet", Packet.kindName(p.kind))
-                    .attr("packets", p.count));
+            String ep = sender != null ? sender.name : null;
+            String kind = Packet.kindName(p.kind);
+            if (first) {
+                trace.fire(TraceEvent.of(sim.now(), TraceEvent.TX_START, hostName).ep(ep).op(wr.opId)
+                        .attr("packet", kind).attr("packets", p.count));
+            }
+            if (p.isLast()) {
+                // Its end is known now; an event of the trace's own fires it then and changes nothing else (the
+                // packet may have been delivered and reused by then, so the record is made now).
+                long end = port.sendingEndPs();
+                TraceEvent ev = TraceEvent.of(end, TraceEvent.TX_END, hostName).ep(ep).op(wr.opId)
+                        .attr("packet", kind).attr("packets", p.count);
+                sim.scheduleAt(end, unused -> trace.fire(ev), 0);
+            }
         }
     }
 
