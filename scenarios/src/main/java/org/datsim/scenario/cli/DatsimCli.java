@@ -76,12 +76,14 @@ public final class DatsimCli implements Runnable {
      * @return the exit code
      */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        // The words for running out of memory, made before anything runs: once the heap is gone, loading their class
+        // (or joining two strings) can itself fail.
+        String outOfMemory = org.datsim.scenario.run.OutOfMemory.MESSAGE + " (what was written so far is kept)";
         try {
             return configure(commandLine(new DatsimCli(), SUBCOMMANDS, args, 0), out, err).execute(args);
         } catch (OutOfMemoryError e) {
             out.flush();
-            err.println(org.datsim.scenario.run.OutOfMemory.MESSAGE + " (what was written so far is"
-                    + " kept)");
+            err.println(outOfMemory);
             err.flush();
             return 1;
         }

@@ -83,6 +83,18 @@ final class HpccBenchCommand implements Callable<Integer> {
     @Option(names = "--param", paramLabel = "NAME=VALUE", description = "A fabric parameter override (repeatable).")
     List<String> overrides = new ArrayList<>();
 
+    @Option(names = "--max-events", paramLabel = "N", defaultValue = "1000000000",
+            description = "Stop the loaded run (and the ideal runs, in all) after this many events, keeping the FCTs"
+                    + " of the flows finished by then (exit 1; default: ${DEFAULT-VALUE}, about 4 times the largest"
+                    + " run of the validation matrix). Flows whose packets alone need more are refused before they"
+                    + " run.")
+    long maxEvents;
+
+    @Option(names = "--max-time", paramLabel = "TIME",
+            description = "Stop the loaded run at this simulated time, e.g. 2.01s (HPCC's flows start at 2 s),"
+                    + " keeping the FCTs of the flows finished by then (exit 1; default: none).")
+    String maxTime;
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -212,12 +224,19 @@ final class HpccBenchCommand implements Callable<Integer> {
             }
             return DatsimCli.EXIT_INVALID;
         }
+        FlowRunner.Limits limits = limits(p, flows, problems);
+        if (limits == null) {
+            for (String s : problems) {
+                err.println("datsim: " + s);
+            }
+            return problems.size() == 1 && problems.get(0).startsWith(TOO_MANY) ? 1 : DatsimCli.EXIT_INVALID;
+        }
         long built = System.nanoTime();
         FlowRunner.Progress progress = new FlowRunner.Progress();
         Thread display = progress(showProgress) ? progressDisplay(progress, flows.size(), !noIdeal, err) : null;
         FlowRunner.Result r;
         try {
-            r = FlowRunner.run(topology, p, flows, false, seed, !noIdeal, true, progress);
+            r = FlowRunner.run(topology, p, flows, false, seed, !noIdeal, true, progress, limits);
         } finally {
             if (display != null) {
                 display.interrupt();
@@ -241,6 +260,9 @@ final class HpccBenchCommand implements Callable<Integer> {
         root.put("packets", r.packets());
         root.put("flow_control_stall_ps", r.pauses());
         root.put("drops", r.drops());
+        if (r.stopped() != null) {
+            root.put("stopped", r.stopped());
+        }
         FlowOutputs.summarize(root.putObject("flows"), rows);
         try {
             Files.createDirectories(out);
@@ -275,7 +297,51 @@ final class HpccBenchCommand implements Callable<Integer> {
         ProcessClock.Wall wall = ProcessClock.wall(); // from the process's start, to the kernel's tick
         kv.put("process_wall_s", wall.seconds(), wall.precisionSeconds() < 0.01 ? 3 : 2);
         kv.writeTo(spec.commandLine().getOut());
+        if (r.stopped() != null) {
+            err.println("datsim: " + r.stopped() + "; the FCTs of the flows finished by then are in " + out);
+            return 1;
+        }
         return r.failed() == 0 ? 0 : 1;
+    }
+
+    private static final String TOO_MANY = "the flows need at least ";
+
+    /**
+     * The run's guards from --max-events and --max-time, or null with the problems: a limit that is not valid, or
+     * flows whose packets' arrivals alone (each data packet reaches a switch and a host at least; twice with the ideal
+     * runs) need more events than the limit, refused before they run (a 1 TB flow would otherwise run for hours).
+     */
+    private FlowRunner.Limits limits(Params p, List<Flow> flows, List<String> problems) {
+        if (maxEvents < 1) {
+            problems.add("--max-events: expected a positive number of events, found " + maxEvents);
+            return null;
+        }
+        long timePs = Long.MAX_VALUE;
+        if (maxTime != null) {
+            try {
+                timePs = org.datsim.core.time.SimTime.parse(maxTime);
+            } catch (IllegalArgumentException e) {
+                problems.add("--max-time: " + org.datsim.scenario.load.Text.clean(e.getMessage()));
+                return null;
+            }
+        }
+        long mtu = p.get(FabricParams.HCA_MTU);
+        long packets = 0;
+        for (Flow f : flows) {
+            packets += Math.max(1, (f.sizeBytes() + mtu - 1) / mtu);
+            if (packets < 0 || packets > Long.MAX_VALUE / 4) {
+                packets = Long.MAX_VALUE / 4;
+                break;
+            }
+        }
+        long least = 2 * packets;
+        if (least > maxEvents) {
+            problems.add(TOO_MANY + least + " events (each of their " + packets + " data packets arrives at a switch"
+                    + " and a host), more than the event limit of " + maxEvents + " (each alone for the ideal FCTs"
+                    + " takes as many again); raise it with --max-events if the run is meant to be that long");
+            return null;
+        }
+        return new FlowRunner.Limits(maxEvents, timePs);
     }
 
     /** Whether to show progress: as asked, else when standard error is a terminal (or the console is). */

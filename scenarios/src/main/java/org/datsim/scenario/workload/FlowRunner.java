@@ -67,9 +67,33 @@ public final class FlowRunner {
      * @param pauses flow-control stall time summed over all ports, ps
      * @param drops packets dropped by switches for want of buffer, summed over all ports
      * @param runNanos wall-clock nanoseconds of the loaded run's event loop
+     * @param stopped why a run stopped before its flows finished (a {@link Limits} guard: the loaded run's or the
+     *     ideal runs'; the flows not finished then have no FCT), or null if it did not
      */
     public record Result(long[] fctPs, long[] idealPs, long[] standalonePs, long failed, long events, long endPs,
-            long packets, long pauses, long drops, long runNanos) {
+            long packets, long pauses, long drops, long runNanos, String stopped) {
+    }
+
+    /**
+     * The guards of a run ({@code bench hpcc --max-events}, {@code --max-time}): the loaded run stops after
+     * {@code maxEvents} events or before an event later than {@code maxTimePs}; the ideal runs, one flow after
+     * another on one simulator, stop after {@code maxEvents} events in all (their clock runs on from flow to flow, so
+     * the time limit is the loaded run's only).
+     *
+     * @param maxEvents the event limit, positive
+     * @param maxTimePs the simulated-time limit, ps, non-negative
+     */
+    public record Limits(long maxEvents, long maxTimePs) {
+        /** No limit. */
+        public static final Limits NONE = new Limits(Long.MAX_VALUE, Long.MAX_VALUE);
+
+        /** Checks the limits. */
+        public Limits {
+            if (maxEvents < 1 || maxTimePs < 0) {
+                throw new IllegalArgumentException("limits must be positive: " + maxEvents + " events, " + maxTimePs
+                        + " ps");
+            }
+        }
     }
 
     private FlowRunner() {
@@ -107,7 +131,7 @@ public final class FlowRunner {
      */
     public static Result run(Topology topology, Params params, List<Flow> flows, boolean send, long seed,
             boolean ideal, boolean payloadFree) throws InterruptedException {
-        return run(topology, params, flows, send, seed, ideal, payloadFree, new Progress());
+        return run(topology, params, flows, send, seed, ideal, payloadFree, new Progress(), Limits.NONE);
     }
 
     /**
@@ -148,20 +172,22 @@ public final class FlowRunner {
      * @param ideal true to compute the ideal FCTs
      * @param payloadFree true for payload-free flows
      * @param progress what a display reads
+     * @param limits the guards of the loaded and the ideal runs
      * @return the outcome
      * @throws InterruptedException if interrupted while waiting for the ideal run
      */
     public static Result run(Topology topology, Params params, List<Flow> flows, boolean send, long seed,
-            boolean ideal, boolean payloadFree, Progress progress) throws InterruptedException {
+            boolean ideal, boolean payloadFree, Progress progress, Limits limits) throws InterruptedException {
         long[][] idealPs = new long[1][];
-        RuntimeException[] idealFailure = new RuntimeException[1];
+        String[] idealStopped = new String[1];
+        Throwable[] idealFailure = new Throwable[1];
         Thread alone = null;
         if (ideal) {
             alone = new Thread(() -> {
                 try {
                     idealPs[0] = ideal(topology, params, java.util.Map.of(), flows, send, seed, payloadFree,
-                            progress);
-                } catch (RuntimeException e) {
+                            progress, limits.maxEvents(), idealStopped);
+                } catch (RuntimeException | OutOfMemoryError e) { // rethrown by the caller's thread
                     idealFailure[0] = e;
                 }
             }, "datsim-ideal-fct");
@@ -181,15 +207,22 @@ public final class FlowRunner {
         // cache lines and pages (the run itself allocates next to nothing, so nothing else would ever move them).
         // See docs/performance.md (bench hpcc) for the figure; -XX:+DisableExplicitGC turns it off.
         System.gc();
+        sim.setMaxEvents(limits.maxEvents());
+        sim.setMaxTimePs(limits.maxTimePs());
         long t0 = System.nanoTime();
-        sim.run();
+        org.datsim.core.engine.RunResult ran = sim.run();
         long runNanos = System.nanoTime() - t0;
         if (alone != null) {
             alone.join();
-            if (idealFailure[0] != null) {
-                throw idealFailure[0];
+            if (idealFailure[0] instanceof RuntimeException e) {
+                throw e;
+            }
+            if (idealFailure[0] instanceof OutOfMemoryError e) {
+                throw e;
             }
         }
+        String stopped = ran.hitLimit() ? "the loaded run " + ran.message()
+                : idealStopped[0] != null ? "the ideal runs (each flow alone) " + idealStopped[0] : null;
         long[] fct = net.fct();
         long failed = 0;
         for (long f : fct) {
@@ -208,7 +241,7 @@ public final class FlowRunner {
         long[] none = new long[flows.size()];
         java.util.Arrays.fill(none, -1);
         return new Result(fct, ideal ? idealPs[0] : none, StandaloneFct.of(topology, params, flows), failed,
-                sim.eventsExecuted(), sim.now(), packets, stall, drops, runNanos);
+                sim.eventsExecuted(), sim.now(), packets, stall, drops, runNanos, stopped);
     }
 
     /**
@@ -242,11 +275,14 @@ public final class FlowRunner {
      */
     public static long[] ideal(Topology topology, Params params, java.util.Map<String, Params> hostParams,
             List<Flow> flows, boolean send, long seed) {
-        return ideal(topology, params, hostParams, flows, send, seed, true, new Progress());
+        return ideal(topology, params, hostParams, flows, send, seed, true, new Progress(), Long.MAX_VALUE,
+                new String[1]);
     }
 
+    /** The ideal FCTs, the runs stopping after {@code maxEvents} events in all (then {@code stopped[0]} says so). */
     static long[] ideal(Topology topology, Params params, java.util.Map<String, Params> hostParams,
-            List<Flow> flows, boolean send, long seed, boolean payloadFree, Progress progress) {
+            List<Flow> flows, boolean send, long seed, boolean payloadFree, Progress progress, long maxEvents,
+            String[] stopped) {
         Params idealFabric = idealParams(params, params);
         java.util.Map<String, Params> idealHosts = new java.util.LinkedHashMap<>();
         hostParams.forEach((h, hp) -> idealHosts.put(h, idealParams(hp, params)));
@@ -255,10 +291,16 @@ public final class FlowRunner {
                 new TraceSource<TraceEvent>("ideal"));
         Attached net = new Attached(fabric, flows, send, payloadFree);
         long[] out = new long[flows.size()];
+        java.util.Arrays.fill(out, -1);
+        sim.setMaxEvents(maxEvents);
         for (int i = 0; i < out.length; i++) {
             long t0 = sim.now();
             net.post(i);
-            sim.run();
+            org.datsim.core.engine.RunResult ran = sim.run();
+            if (ran.hitLimit()) {
+                stopped[0] = ran.message();
+                break;
+            }
             out[i] = net.done[i] >= 0 && !net.bad[i] ? net.done[i] - t0 : -1;
             progress.idealDone = i + 1;
         }

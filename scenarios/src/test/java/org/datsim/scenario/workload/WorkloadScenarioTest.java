@@ -1,6 +1,7 @@
 package org.datsim.scenario.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
@@ -223,6 +224,47 @@ class WorkloadScenarioTest {
             assertEquals(2, datsim(new StringWriter(), e, "bench", "hpcc", bad[0], bad[1], "--topology",
                     topo.toString(), "--flows", flows.toString(), "--out", dir.resolve("b").toString()));
             assertTrue(e.toString().startsWith("datsim: " + bad[0] + ": expected "), e.toString());
+        }
+    }
+
+    @Test
+    void benchHpccStopsAtItsGuardsAndKeepsWhatFinished(@TempDir Path dir) throws Exception {
+        Path topo = dir.resolve("t.txt");
+        Files.writeString(topo, "3 1 2\n2\n0 2 100Gbps 1us 0\n1 2 100Gbps 1us 0\n");
+        Path flows = dir.resolve("f.txt");
+        // a small flow, then a large one much later
+        Files.writeString(flows, "2\n0 1 3 100 2000 0\n1 0 3 100 2000000 0.001\n");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertEquals(1, datsim(out, err, "bench", "hpcc", "--topology", topo.toString(), "--flows", flows.toString(),
+                "--max-time", "500us", "--out", dir.resolve("t").toString()), err.toString());
+        assertTrue(err.toString().startsWith("datsim: the loaded run stopped at simulated time "), err.toString());
+        assertTrue(err.toString().contains("--max-time"), err.toString());
+        List<FctFile.Row> rows = FctFile.read(dir.resolve("t").resolve("fct.csv"));
+        assertEquals(2, rows.size());
+        assertTrue(rows.get(0).fctPs() > 0, rows.toString()); // finished before the limit: kept
+        assertTrue(rows.get(1).fctPs() < 0, rows.toString()); // not finished: no FCT
+        assertTrue(Files.readString(dir.resolve("t").resolve("summary.json")).contains("\"stopped\""));
+        // an event limit stops the loaded run (here, the large flow) the same way
+        err = new StringWriter();
+        assertEquals(1, datsim(new StringWriter(), err, "bench", "hpcc", "--topology", topo.toString(), "--flows",
+                flows.toString(), "--no-ideal", "--max-events", "20000", "--out", dir.resolve("e").toString()));
+        assertTrue(err.toString().startsWith("datsim: the loaded run stopped after 20000 events"), err.toString());
+        // a 1 TB flow is refused before it runs, with the figure and the option
+        Files.writeString(flows, "1\n0 1 3 100 1000000000000 0\n");
+        err = new StringWriter();
+        assertEquals(1, datsim(new StringWriter(), err, "bench", "hpcc", "--topology", topo.toString(), "--flows",
+                flows.toString(), "--out", dir.resolve("tb").toString()));
+        assertTrue(err.toString().startsWith("datsim: the flows need at least 2000000000 events (each of their"
+                + " 1000000000 data packets"), err.toString());
+        assertTrue(err.toString().contains("--max-events"), err.toString());
+        assertFalse(Files.exists(dir.resolve("tb")), "refused before it ran");
+        for (String[] bad : new String[][] {{"--max-events", "0"}, {"--max-time", "soon"}}) {
+            StringWriter e = new StringWriter();
+            assertEquals(2, datsim(new StringWriter(), e, "bench", "hpcc", bad[0], bad[1], "--topology",
+                    topo.toString(), "--flows", flows.toString(), "--out", dir.resolve("b").toString()));
+            assertTrue(e.toString().startsWith("datsim: " + bad[0] + ": "), e.toString());
+            assertEquals(1, e.toString().trim().lines().count(), e.toString());
         }
     }
 }
