@@ -105,7 +105,7 @@ public final class HpccFiles {
             }
             if (f.length != 5) {
                 problems.add(file + ":" + line + ": expected \"a b rate delay error_rate\", found \""
-                        + String.join(" ", f) + "\"");
+                        + show(String.join(" ", f)) + "\"");
                 continue;
             }
             int a = node(file, line, f[0], nodes, problems);
@@ -115,12 +115,12 @@ public final class HpccFiles {
             try {
                 rate = DataRate.parse(f[2]).bitsPerSecond();
             } catch (IllegalArgumentException e) {
-                problems.add(file + ":" + line + ": expected a rate such as 100Gbps, found \"" + f[2] + "\"");
+                problems.add(file + ":" + line + ": expected a rate such as 100Gbps, found \"" + show(f[2]) + "\"");
             }
             try {
                 delay = SimTime.parse(f[3]);
             } catch (IllegalArgumentException e) {
-                problems.add(file + ":" + line + ": expected a delay such as 1000ns or 0.001ms, found \"" + f[3] + "\"");
+                problems.add(file + ":" + line + ": expected a delay such as 1000ns or 0.001ms, found \"" + show(f[3]) + "\"");
             }
             try {
                 if (Double.parseDouble(f[4]) != 0) {
@@ -128,7 +128,7 @@ public final class HpccFiles {
                             + " at random; expected 0");
                 }
             } catch (NumberFormatException e) {
-                problems.add(file + ":" + line + ": expected an error rate such as 0.000000, found \"" + f[4] + "\"");
+                problems.add(file + ":" + line + ": expected an error rate such as 0.000000, found \"" + show(f[4]) + "\"");
             }
             if (a >= 0 && b >= 0 && a == b) {
                 problems.add(file + ":" + line + ": a link from node " + a + " to itself");
@@ -195,10 +195,7 @@ public final class HpccFiles {
                 problems.add(file + ":" + line + ": expected " + head[0] + " flows as the first line says, found " + i);
                 return null;
             }
-            String shown = "\"" + String.join(" ", f) + "\"";
-            if (shown.length() > 80) {
-                shown = shown.substring(0, 76) + "...\"";
-            }
+            String shown = "\"" + show(String.join(" ", f)) + "\"";
             if (f.length != 6) {
                 problems.add(file + ":" + line + ": expected \"src dst priority dport size_bytes start_s\", found "
                         + shown);
@@ -213,11 +210,11 @@ public final class HpccFiles {
                 Integer.parseInt(f[2]);
                 dport = Integer.parseInt(f[3]);
                 if (dport < 0 || dport > 0xFFFF) {
-                    problems.add(file + ":" + line + ": expected a dport from 0 to 65535, found " + f[3]);
+                    problems.add(file + ":" + line + ": expected a dport from 0 to 65535, found \"" + show(f[3]) + "\"");
                 }
                 size = Long.parseLong(f[4]);
                 if (size < 1 || size > (1L << 40)) {
-                    problems.add(file + ":" + line + ": expected a size from 1 to 2^40 bytes, found " + f[4]);
+                    problems.add(file + ":" + line + ": expected a size from 1 to 2^40 bytes, found \"" + show(f[4]) + "\"");
                     size = -1;
                 }
             } catch (NumberFormatException e) {
@@ -227,7 +224,7 @@ public final class HpccFiles {
             try {
                 start = seconds(f[5]);
             } catch (NumberFormatException e) {
-                problems.add(file + ":" + line + ": expected a start time in seconds from 0 to 1e6, found \"" + f[5]
+                problems.add(file + ":" + line + ": expected a start time in seconds from 0 to 1e6, found \"" + show(f[5])
                         + "\"");
             }
             if (src >= 0 && src == dst) {
@@ -264,7 +261,7 @@ public final class HpccFiles {
         } catch (NumberFormatException e) {
             // reported below
         }
-        problems.add(file + ":" + line + ": expected a node number from 0 to " + (nodes - 1) + ", found \"" + s
+        problems.add(file + ":" + line + ": expected a node number from 0 to " + (nodes - 1) + ", found \"" + show(s)
                 + "\"");
         return -1;
     }
@@ -278,7 +275,7 @@ public final class HpccFiles {
         } catch (NumberFormatException e) {
             // reported below
         }
-        problems.add(file + ":" + line + ": expected the node number of a host of the topology, found \"" + s
+        problems.add(file + ":" + line + ": expected the node number of a host of the topology, found \"" + show(s)
                 + "\"");
         return -1;
     }
@@ -310,11 +307,14 @@ public final class HpccFiles {
                 out[i] = Long.parseLong(f[i]);
             }
         } catch (NumberFormatException e) {
-            String shown = String.join(" ", f);
-            problems.add(file + ":" + at[0] + ": expected " + what + ", found \""
-                    + (shown.length() > 60 ? shown.substring(0, 57) + "..." : shown) + "\"");
+            problems.add(file + ":" + at[0] + ": expected " + what + ", found \"" + show(String.join(" ", f)) + "\"");
             return null;
         }
         return out;
+    }
+
+    /** A value of the file as a message shows it: control characters escaped, at most 80 characters. */
+    private static String show(String value) {
+        return org.datsim.scenario.load.Text.clean(value, 80);
     }
 }

@@ -5,12 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.datsim.fabric.topology.LinkSpec;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** HPCC's topology and flow files: parsing, naming, and one located message per malformed line. */
@@ -68,7 +65,7 @@ class HpccFilesTest {
                 "f.txt:4: a flow from host 1 to itself"), p);
         p.clear();
         assertNull(HpccFiles.flows("f.txt", "2\n0 2 3 100 0 1\n0 2 3 100 10 -1\n", hosts, p));
-        assertEquals(List.of("f.txt:2: expected a size from 1 to 2^40 bytes, found 0",
+        assertEquals(List.of("f.txt:2: expected a size from 1 to 2^40 bytes, found \"0\"",
                 "f.txt:3: expected a start time in seconds from 0 to 1e6, found \"-1\""), p);
         p.clear();
         assertNull(HpccFiles.flows("f.txt", "3\n0 2 3 100 10 1\n", hosts, p));
@@ -82,22 +79,44 @@ class HpccFilesTest {
                 p);
         p.clear();
         assertNull(HpccFiles.flows("f.txt", "1\n0 2 3 70000 10 1\n", hosts, p));
-        assertEquals(List.of("f.txt:2: expected a dport from 0 to 65535, found 70000"), p);
+        assertEquals(List.of("f.txt:2: expected a dport from 0 to 65535, found \"70000\""), p);
+    }
+
+    @Test
+    void valuesAreShownEscapedAndCut() {
+        List<String> p = new ArrayList<>();
+        int[] hosts = {0, 1, 2};
+        // a control character, a line separator and a byte-order mark inside a field, and a 200,000-character field
+        assertNull(HpccFiles.flows("f.txt", "3\n0 2 3 100 1\u0006 1\n0 2 3 100 10 1\u2028\n0 2 3 100 \uFEFF"
+                + "9".repeat(200_000) + " 1\n", hosts, p));
+        assertEquals(3, p.size(), p.toString());
+        for (String m : p) {
+            assertTrue(m.length() < 300 && m.chars().noneMatch(c -> c < 0x20 || c == 0x2028 || c == 0xFEFF),
+                    m.substring(0, Math.min(100, m.length())));
+        }
+        assertTrue(p.get(0).endsWith("found \"0 2 3 100 1\\u0006 1\""), p.get(0));
+        assertTrue(p.get(2).contains("(200"), p.get(2));
+        p.clear();
+        assertNull(HpccFiles.topology("t.txt", "3 1 2\n2\n0 2 100Gbps\u0007 1us 0\n1 2 100Gbps " + "x".repeat(100_000)
+                + " 0\n", p));
+        assertEquals(2, p.size(), p.toString());
+        for (String m : p) {
+            assertTrue(m.length() < 300 && m.chars().noneMatch(c -> c < 0x20), m.substring(0, Math.min(100, m.length())));
+        }
     }
 
     @Test
     void theReferenceFilesParse() throws Exception {
-        Path topo = Path.of("/work/shared/anchors/hpcc/fat.topology");
-        Path flows = Path.of("/work/shared/anchors/hpcc/ws30-5ms.flows");
-        Assumptions.assumeTrue(Files.isRegularFile(topo) && Files.isRegularFile(flows));
+        // the copies of HPCC's reference files that bench hpcc ships
         List<String> p = new ArrayList<>();
-        HpccFiles.Topology t = HpccFiles.topology(topo.toString(), HpccFiles.read(topo, p), p);
+        HpccFiles.Topology t = HpccFiles.topology("fat.topology", StandaloneFctTest.resource("fat.topology"), p);
         assertNotNull(t, p.toString());
         assertEquals(320, t.lists().hosts().size());
         assertEquals(56, t.lists().switches().size());
         assertEquals(480, t.lists().links().size());
         assertNotNull(t.lists().build(p), p.toString());
-        List<Flow> f = HpccFiles.flows(flows.toString(), HpccFiles.read(flows, p), t.hostNodes(), p);
+        List<Flow> f = HpccFiles.flows("ws30-5ms.flows", StandaloneFctTest.resource("ws30-5ms.flows"), t.hostNodes(),
+                p);
         assertNotNull(f, p.toString());
         assertEquals(3143, f.size());
         long bytes = f.stream().mapToLong(Flow::sizeBytes).sum();

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,7 +11,6 @@ import java.util.Map;
 import org.datsim.core.param.Params;
 import org.datsim.fabric.topology.LinkSpec;
 import org.datsim.fabric.topology.Topology;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** HPCC's standalone FCT: a hand computation, and HPCC's own figures for its reference run. */
@@ -54,11 +51,10 @@ class StandaloneFctTest {
 
     @Test
     void equalsHpccsOwnStandaloneFctsOfItsReferenceRun() throws Exception {
-        Path topo = Path.of("/work/shared/anchors/hpcc/fat.topology");
-        Path fct = Path.of("/work/shared/anchors/hpcc/fct-dcqcn-ws30-5ms.txt");
-        Assumptions.assumeTrue(Files.isRegularFile(topo) && Files.isRegularFile(fct));
+        // HPCC's fat-tree (shipped with bench hpcc) and the FCT output of HPCC's own run of the WebSearch trace at 30%
+        // load under dcqcn (a test resource, from ../shared/anchors/hpcc/)
         List<String> problems = new ArrayList<>();
-        HpccFiles.Topology ht = HpccFiles.topology(topo.toString(), HpccFiles.read(topo, problems), problems);
+        HpccFiles.Topology ht = HpccFiles.topology("fat.topology", resource("fat.topology"), problems);
         assertNotNull(ht, problems.toString());
         Topology t = ht.lists().build(problems);
         assertNotNull(t, problems.toString());
@@ -68,7 +64,7 @@ class StandaloneFctTest {
         }
         StandaloneFct s = new StandaloneFct(t, params("hca.mtu", "1000B"));
         int lines = 0;
-        for (String line : Files.readAllLines(fct)) {
+        for (String line : resource("fct-dcqcn-ws30-5ms.txt").split("\n")) {
             // sip dip sport dport size start_ns fct_ns standalone_fct_ns; a node's number is ip bits 8 to 23
             String[] f = line.trim().split("\\s+");
             int src = hostOf.get((int) (Long.parseLong(f[0], 16) >> 8) & 0xffff);
@@ -81,5 +77,12 @@ class StandaloneFctTest {
             lines++;
         }
         assertEquals(3143, lines);
+    }
+
+    static String resource(String name) throws java.io.IOException {
+        try (java.io.InputStream in = HpccFiles.class.getResourceAsStream("/org/datsim/scenario/hpcc/" + name)) {
+            assertNotNull(in, name);
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+        }
     }
 }
