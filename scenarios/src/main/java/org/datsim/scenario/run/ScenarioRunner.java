@@ -617,7 +617,18 @@ public final class ScenarioRunner {
         root.put("packets", packets);
         root.put("wire_bytes", wire);
         if (fctRows != null) {
-            org.datsim.scenario.workload.FlowOutputs.summarize(root.putObject("flows"), fctRows);
+            ObjectNode flowsNode = root.putObject("flows");
+            org.datsim.scenario.workload.FlowOutputs.summarize(flowsNode, fctRows);
+            org.datsim.scenario.workload.Workload w = scenario.workload();
+            ObjectNode wn = flowsNode.putObject("workload");
+            if (w.imported() != null) {
+                wn.put("hpcc_flows", true);
+            } else {
+                wn.put("distribution", w.cdf().name());
+                wn.put("load", w.load());
+                wn.put("pattern", w.pattern().name().toLowerCase(java.util.Locale.ROOT));
+            }
+            wn.put("operation", w.send() ? "send" : "rdma_write");
         }
         // Per-port counters (the fabric's statistics), for the ports that sent anything.
         org.datsim.core.stats.StatsRegistry registry = new org.datsim.core.stats.StatsRegistry();

@@ -52,6 +52,14 @@ class TimelineBrowserTest {
 
     @BeforeAll
     static void findBrowser() {
+        browser = findChromium();
+        if (browser == null) {
+            System.err.println(NO_BROWSER);
+        }
+    }
+
+    /** Returns the browser to use (DATSIM_CHROMIUM, else Debian's chromium or Chrome on the PATH), or null. */
+    static Path findChromium() {
         String env = System.getenv("DATSIM_CHROMIUM");
         List<String> names = new ArrayList<>();
         if ("none".equals(env)) {
@@ -65,18 +73,16 @@ class TimelineBrowserTest {
         for (String n : names) {
             Path p = Paths.get(n);
             if (p.isAbsolute() && Files.isExecutable(p)) {
-                browser = p;
-                return;
+                return p;
             }
             for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
                 Path c = Paths.get(dir, n);
                 if (!dir.isEmpty() && Files.isExecutable(c)) {
-                    browser = c;
-                    return;
+                    return c;
                 }
             }
         }
-        System.err.println(NO_BROWSER);
+        return null;
     }
 
     @BeforeEach
