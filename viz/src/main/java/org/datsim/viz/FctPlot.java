@@ -225,6 +225,19 @@ public final class FctPlot {
     }
 
     /**
+     * Writes the chart as PNG.
+     *
+     * @param file the file
+     * @param title the title
+     * @param yLabel the vertical axis's label, naming what the FCT is divided by
+     * @param runs the runs
+     * @throws IOException if it cannot be written
+     */
+    public static void writePng(Path file, String title, String yLabel, List<Run> runs) throws IOException {
+        org.jfree.chart.ChartUtils.saveChartAsPNG(file.toFile(), chart(title, yLabel, runs, 5), WIDTH, HEIGHT);
+    }
+
+    /**
      * A size with an SI suffix of powers of ten, as HPCC's figures label sizes: 1K, 10K, 2.5M.
      *
      * @param v the size

@@ -50,6 +50,28 @@ class SweepMergerTest {
     }
 
     @Test
+    void aWorkloadSweepGetsOneFctFigureWithTheSeriesOverlaid() throws Exception {
+        plan("[]");
+        for (int p = 0; p < 2; p++) {
+            for (int r = 0; r < 3; r++) {
+                run(p, r, p == 0 ? "1KiB" : "4KiB", 10_000_000, 1_000_000);
+                StringBuilder csv = new StringBuilder("src,dst,size_bytes,start_ps,fct_ps,ideal_fct_ps,"
+                        + "standalone_fct_ps,slowdown,slowdown_vs_standalone\n");
+                for (int i = 1; i <= 40; i++) {
+                    csv.append("h0,h1,").append(1000L * i * i).append(",0,").append(3000 + 100 * p + r).append(",1000,"
+                            + "900,").append((3000 + 100 * p + r) / 1000.0).append(",3.3\n");
+                }
+                Files.writeString(out.resolve("points").resolve("p" + p + "r" + r).resolve("fct.csv"), csv);
+            }
+        }
+        SweepMerger.merge(out, new SweepMerger.Options(null, null, "svg", 0.95));
+        // one axis: it is x and there is no series, so one figure holding both points' flows as one line set
+        String svg = Files.readString(out.resolve("plots").resolve("fct-slowdown__mtu=1KiB.svg"));
+        assertTrue(svg.contains("all  p99") && svg.contains(">100K<"), "the 1KiB point's figure");
+        assertTrue(Files.isRegularFile(out.resolve("plots").resolve("fct-slowdown__mtu=4KiB.svg")));
+    }
+
+    @Test
     void theAggregateHoldsMeansAndStudentTConfidenceIntervals() throws Exception {
         plan("[]");
         long[] ends = {10_000_000, 12_000_000, 14_000_000};
