@@ -394,6 +394,26 @@ public final class ScenarioRunner {
     }
 
     /**
+     * Returns the sink as the outputs see the trace: without the cache_miss lines that {@code trace.cache_misses}
+     * leaves out (by default those of a workload's flows, whose queue pairs are named {@code flowN} and
+     * {@code flowN_r}, without a host prefix), else the sink itself.
+     */
+    private org.datsim.core.trace.TraceSink<TraceEvent> traced(org.datsim.core.trace.TraceSink<TraceEvent> sink) {
+        String mode = scenario.params().choice(org.datsim.fabric.FabricParams.TRACE_CACHE_MISSES);
+        if ("all".equals(mode) || "auto".equals(mode) && attachedFlows == null) {
+            return sink;
+        }
+        boolean none = "none".equals(mode);
+        return e -> {
+            if (org.datsim.fabric.hca.Hca.CACHE_MISS.equals(e.kind())
+                    && (none || e.ep() != null && e.ep().startsWith("flow") && e.ep().indexOf('/') < 0)) {
+                return;
+            }
+            sink.accept(e);
+        };
+    }
+
+    /**
      * Runs the scenario and writes its outputs into a directory (created if needed). The trace is flushed even if
      * the run stops early.
      *
@@ -428,12 +448,12 @@ public final class ScenarioRunner {
                 PerfettoTraceWriter chrome = perfetto
                         ? new PerfettoTraceWriter(outDir.resolve(PerfettoTraceWriter.FILE)) : null) {
             if (writer != null) {
-                trace.subscribe(writer);
+                trace.subscribe(traced(writer));
             }
             if (chrome != null) {
-                trace.subscribe(chrome);
+                trace.subscribe(traced(chrome));
             }
-            trace.subscribe(stats);
+            trace.subscribe(traced(stats));
             List<Path> traceFiles = new ArrayList<>();
             if (writer != null) {
                 traceFiles.add(outDir.resolve("events.jsonl"));
@@ -480,6 +500,34 @@ public final class ScenarioRunner {
                         + " the scenario is too extreme to simulate";
                 result = new RunResult(StopReason.STOPPED, sim.now(), sim.eventsExecuted(), abort);
             }
+            // the flows' FCTs while trace.json is open: each flow is a slice in it
+            if (attachedFlows != null) {
+                long[] ideal = new long[flows.size()];
+                java.util.Arrays.fill(ideal, -1);
+                if (scenario.workload().ideal()) {
+                    ideal = org.datsim.scenario.workload.FlowRunner.ideal(scenario.topology(), scenario.params(),
+                            scenario.hostParams(), flows, scenario.workload().send(), scenario.seed());
+                }
+                long[] fct = attachedFlows.fct();
+                long[] standalone = org.datsim.scenario.workload.StandaloneFct.of(scenario.topology(), scenario.params(),
+                        flows);
+                fctRows = new ArrayList<>(flows.size());
+                for (int i = 0; i < fct.length; i++) {
+                    org.datsim.scenario.workload.Flow f = flows.get(i);
+                    fctRows.add(new org.datsim.scenario.workload.FctFile.Row(scenario.topology().hosts().get(f.src()),
+                            scenario.topology().hosts().get(f.dst()), f.sizeBytes(), f.startPs(), fct[i], ideal[i],
+                            standalone[i]));
+                }
+                org.datsim.scenario.workload.FlowOutputs.writeCsv(outDir, fctRows);
+            }
+            if (chrome != null && fctRows != null) {
+                List<org.datsim.viz.FlowRecords.Flow> fs = new ArrayList<>(fctRows.size());
+                for (org.datsim.scenario.workload.FctFile.Row r : fctRows) {
+                    fs.add(new org.datsim.viz.FlowRecords.Flow(fs.size(), r.src(), r.dst(), r.sizeBytes(),
+                            r.startPs(), r.fctPs(), r.idealPs(), r.standalonePs()));
+                }
+                chrome.flows(fs);
+            }
         }
         List<String> blocked = new ArrayList<>();
         for (ConsumerProcess p : processes.values()) {
@@ -488,25 +536,6 @@ public final class ScenarioRunner {
                 blocked.add("process " + p.name() + " did not finish: it was still "
                         + (p.waitingFor() != null ? in + afterChain(p) : "in " + in));
             }
-        }
-        if (attachedFlows != null) {
-            long[] ideal = new long[flows.size()];
-            java.util.Arrays.fill(ideal, -1);
-            if (scenario.workload().ideal()) {
-                ideal = org.datsim.scenario.workload.FlowRunner.ideal(scenario.topology(), scenario.params(),
-                        scenario.hostParams(), flows, scenario.workload().send(), scenario.seed());
-            }
-            long[] fct = attachedFlows.fct();
-            long[] standalone = org.datsim.scenario.workload.StandaloneFct.of(scenario.topology(), scenario.params(),
-                    flows);
-            fctRows = new ArrayList<>(flows.size());
-            for (int i = 0; i < fct.length; i++) {
-                org.datsim.scenario.workload.Flow f = flows.get(i);
-                fctRows.add(new org.datsim.scenario.workload.FctFile.Row(scenario.topology().hosts().get(f.src()),
-                        scenario.topology().hosts().get(f.dst()), f.sizeBytes(), f.startPs(), fct[i], ideal[i],
-                        standalone[i]));
-            }
-            org.datsim.scenario.workload.FlowOutputs.writeCsv(outDir, fctRows);
         }
         boolean ok = failureCount == 0 && blocked.isEmpty() && result.reason() == StopReason.NO_EVENTS;
         writeSummary(outDir.resolve("summary.json"), result, stats, blocked, abort);
