@@ -132,6 +132,57 @@ class WorkloadScenarioTest {
         assertEquals(Files.readString(run.resolve("fct.csv")), Files.readString(again.resolve("fct.csv")));
     }
 
+    /**
+     * trace.json holds one slice per flow on its source host's process (thread "flows", "flows (2)", ...), from its
+     * start to its completion, with its size, destination, FCT and slowdown as args; the flows' cache misses are not
+     * traced by default (trace.cache_misses auto), and are with trace.cache_misses=all.
+     */
+    @Test
+    void traceJsonHasOneSlicePerFlowAndNoFlowCacheMissesByDefault(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("w.json");
+        Files.writeString(file, scenario("{\"distribution\": \"FbHdp\", \"load\": \"50%\", \"duration\": \"20us\"}"));
+        Path run = dir.resolve("run");
+        StringWriter err = new StringWriter();
+        assertEquals(0, datsim(new StringWriter(), err, "run", file.toString(), "--out", run.toString()),
+                err.toString());
+        List<FctFile.Row> rows = FctFile.read(run.resolve("fct.csv"));
+        assertTrue(rows.size() >= 5, "flows: " + rows.size());
+        com.fasterxml.jackson.databind.JsonNode trace = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(run.resolve("trace.json").toFile());
+        java.util.Map<Integer, String> procs = new java.util.HashMap<>();
+        java.util.Map<String, String> threads = new java.util.HashMap<>();
+        List<com.fasterxml.jackson.databind.JsonNode> slices = new java.util.ArrayList<>();
+        for (com.fasterxml.jackson.databind.JsonNode e : trace.path("traceEvents")) {
+            if ("process_name".equals(e.path("name").asText())) {
+                procs.put(e.path("pid").asInt(), e.path("args").path("name").asText());
+            } else if ("thread_name".equals(e.path("name").asText())) {
+                threads.put(e.path("pid").asInt() + "/" + e.path("tid").asInt(), e.path("args").path("name").asText());
+            } else if ("flow".equals(e.path("cat").asText())) {
+                slices.add(e);
+            }
+        }
+        assertEquals(rows.size(), slices.size(), "one slice per flow");
+        for (com.fasterxml.jackson.databind.JsonNode e : slices) {
+            int i = e.path("args").path("flow").asInt();
+            FctFile.Row r = rows.get(i);
+            assertTrue(procs.get(e.path("pid").asInt()).contains(r.src()), "on its source host: " + e);
+            assertTrue(threads.get(e.path("pid").asInt() + "/" + e.path("tid").asInt()).startsWith("flows"), e.toString());
+            assertEquals(r.dst(), e.path("args").path("dst").asText());
+            assertEquals(r.sizeBytes(), e.path("args").path("size_bytes").asLong());
+            assertEquals(r.fctPs(), e.path("args").path("fct_ps").asLong());
+            assertEquals(r.slowdown(), e.path("args").path("slowdown").asDouble(), 1e-6);
+            assertEquals(r.fctPs() / 1e6, e.path("dur").asDouble(), 1e-6, "from start to completion, in us");
+            assertEquals(r.startPs() / 1e6, e.path("ts").asDouble(), 1e-6);
+        }
+        String events = Files.readString(run.resolve("events.jsonl"));
+        assertTrue(!events.contains("\"cache_miss\""), "no flow cache misses by default");
+        Path all = dir.resolve("all");
+        assertEquals(0, datsim(new StringWriter(), err, "run", file.toString(), "--out", all.toString(),
+                "--no-perfetto", "--param", "trace.cache_misses=all"), err.toString());
+        assertTrue(Files.readString(all.resolve("events.jsonl")).contains("\"cache_miss\""),
+                "trace.cache_misses=all traces them");
+    }
+
     @Test
     void fctCommandReadsAnOldFileAndSaysWhichIdealItHas(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("fct.csv"), "src,dst,size_bytes,start_ps,fct_ps,ideal_fct_ps,slowdown\n"
