@@ -543,6 +543,7 @@ public final class ScenarioRunner {
         lines.add("scenario " + scenario.name() + " (seed " + scenario.seed() + "): simulated "
                 + SimTime.format(result.endTimePs()) + ", " + result.events() + " events, " + calls + " calls ("
                 + datErrors + " returned errors)");
+        lines.addAll(resolvedLines());
         for (Map.Entry<String, LatencyRecorder> e : stats.latency().entrySet()) {
             LatencyRecorder r = e.getValue();
             lines.add(String.format("  %-28s n=%-6d p50=%-10s p99=%-10s max=%s%s", e.getKey(), r.count(),
@@ -578,6 +579,68 @@ public final class ScenarioRunner {
         return new RunResultSummary(ok ? 0 : 1, lines);
     }
 
+    /**
+     * The derived parameters as the run used them (summary.json's {@code resolved}): with congestion control,
+     * cc.base_rtt and cc.window (0 in the parameters means the topology's largest round trip and bandwidth-delay
+     * product: {@link org.datsim.fabric.Fabric#ccBaseRttPs}, {@code ccWindowBytes}); with ECN, the marking
+     * thresholds per port rate (ecn.kmin and ecn.kmax are given at 100 Gb/s and scale with a port's rate, as the
+     * switches apply them). Empty without either.
+     */
+    private ObjectNode resolved(ObjectMapper mapper) {
+        ObjectNode r = mapper.createObjectNode();
+        org.datsim.core.param.Params p = scenario.params();
+        long rtt = fabric.ccBaseRttPs();
+        long window = fabric.ccWindowBytes();
+        if (rtt > 0 || window > 0) {
+            r.put("cc.base_rtt_ps", rtt);
+            r.put("cc.base_rtt", SimTime.format(rtt) + (p.get(org.datsim.fabric.cc.CcParams.BASE_RTT) == 0
+                    ? " (0 given: the topology's largest unloaded round trip)" : " (given)"));
+            r.put("cc.window_bytes", window);
+            r.put("cc.window", org.datsim.core.time.ByteSize.format(window)
+                    + (p.get(org.datsim.fabric.cc.CcParams.WINDOW) == 0
+                    ? " (0 given: the topology's largest bandwidth-delay product)" : " (given)"));
+        }
+        if (p.get(org.datsim.fabric.FabricParams.ECN_ENABLED) != 0) {
+            java.util.TreeSet<Long> rates = new java.util.TreeSet<>();
+            for (Port port : fabric.ports()) {
+                rates.add(port.rate().bitsPerSecond());
+            }
+            ObjectNode e = r.putObject("ecn.thresholds_by_port_rate");
+            for (long bps : rates) {
+                ObjectNode k = e.putObject(org.datsim.core.time.DataRate.ofBitsPerSecond(bps).toString());
+                k.put("kmin_bytes", scaleTo(p.get(org.datsim.fabric.FabricParams.ECN_KMIN), bps));
+                k.put("kmax_bytes", scaleTo(p.get(org.datsim.fabric.FabricParams.ECN_KMAX), bps));
+            }
+        }
+        return r;
+    }
+
+    /** Bytes at 100 Gb/s scaled to a rate, as the switches scale ECN thresholds. */
+    private static long scaleTo(long bytesAt100G, long bps) {
+        return java.math.BigInteger.valueOf(bytesAt100G).multiply(java.math.BigInteger.valueOf(bps))
+                .divide(java.math.BigInteger.valueOf(100_000_000_000L)).longValue();
+    }
+
+    /** The run's first lines' account of the derived values (empty without congestion control or ECN). */
+    private List<String> resolvedLines() {
+        ObjectNode r = resolved(new ObjectMapper());
+        List<String> out = new ArrayList<>();
+        if (r.has("cc.base_rtt")) {
+            out.add("  resolved: cc.base_rtt " + r.path("cc.base_rtt").asText() + "; cc.window "
+                    + r.path("cc.window").asText());
+        }
+        if (r.has("ecn.thresholds_by_port_rate")) {
+            StringBuilder b = new StringBuilder("  resolved: ECN kmin/kmax per port rate:");
+            r.path("ecn.thresholds_by_port_rate").fields().forEachRemaining(f -> b.append(' ').append(f.getKey())
+                    .append(' ').append(org.datsim.core.time.ByteSize.format(f.getValue().path("kmin_bytes").asLong()))
+                    .append('/').append(org.datsim.core.time.ByteSize.format(f.getValue().path("kmax_bytes").asLong()))
+                    .append(';'));
+            b.setLength(b.length() - 1);
+            out.add(b.toString());
+        }
+        return out;
+    }
+
     private void writeSummary(Path file, RunResult result, OperationStats stats, List<String> blocked, String abort)
             throws IOException {
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -598,6 +661,10 @@ public final class ScenarioRunner {
             }
             ObjectNode op = ov.putObject("params");
             overrideParams.forEach(op::put);
+        }
+        ObjectNode resolved = resolved(mapper);
+        if (resolved.size() > 0) {
+            root.set("resolved", resolved);
         }
         root.put("calls", calls);
         root.put("calls_returning_errors", datErrors);
