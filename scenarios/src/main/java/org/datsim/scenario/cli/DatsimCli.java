@@ -215,9 +215,10 @@ public final class DatsimCli implements Runnable {
                 description = "Stop the run (exit 1) when its trace files together pass this size (default: 4GiB).")
         String maxOutput;
 
-        @Option(names = "--no-progress", paramLabel = "TIME",
-                description = "Stop the run (exit 1) when for this much simulated time its only activity was"
-                        + " receiver-not-ready retries (default: 100ms; 0 turns the guard off).")
+        @Option(names = {"--max-stall", "--no-progress"}, paramLabel = "TIME",
+                description = "The livelock guard: stop the run (exit 1) when for this much simulated time its only"
+                        + " activity was receiver-not-ready retries (default: 100ms; 0 turns the guard off)."
+                        + " --no-progress is its old name, still accepted.")
         String noProgress;
 
         @Option(names = "--force",
@@ -293,7 +294,7 @@ public final class DatsimCli implements Runnable {
                 stall = noProgress == null ? -1 : "0".equals(noProgress.trim()) ? 0
                         : org.datsim.core.time.SimTime.parse(noProgress);
             } catch (IllegalArgumentException e) {
-                err.println("datsim: --max-output/--no-progress: " + org.datsim.scenario.load.Text.clean(e.getMessage()));
+                err.println("datsim: --max-output/--max-stall: " + org.datsim.scenario.load.Text.clean(e.getMessage()));
                 return EXIT_INVALID;
             }
             s = s.withLimits(events, time);

@@ -21,8 +21,9 @@ import picocli.CommandLine.Spec;
                 + " statistics (t_typical is the median, percentiles over the sorted samples without the 2 largest;"
                 + " BW peak is the best post-to-completion window, BW average first post to last completion).",
             "Accepted perftest flags: -s, -a, -n, -q, -t, -m, -I, -b, --report_gbits, -F (no effect: there is no"
-                + " CPU frequency to check) and the server address (ignored). Every other perftest flag (-c, -d, -i,"
-                + " -x, -D, -R, -Q, -N, --run_infinitely, ...) is rejected. Connection type is always RC, one port.",
+                + " CPU frequency to check), -d, -i, -x, -p (they pick hardware or a TCP port: ignored, and said so"
+                + " on standard error) and the server address (ignored). Every other perftest flag (-c, -D, -R, -Q,"
+                + " -N, --run_infinitely, ...) is rejected. Connection type is always RC, one port.",
             "datsim's own: --preset NAME and --switches N (N switches in a chain between the two hosts; 0: back"
                 + " to back). Header lines datsim cannot know (device, PCIe relaxed ordering, addresses) say so."})
 public final class PerftestCommand implements Callable<Integer> {
@@ -82,6 +83,21 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--emit", description = "Print the generated scenario of the first size instead of running it.")
     boolean emit;
 
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "The device (mlx5_0, ...): picks hardware;"
+            + " accepted, ignored, and said so on standard error.")
+    String ibDev;
+
+    @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", description = "The device's port: accepted, ignored.")
+    String ibPort;
+
+    @Option(names = {"-x", "--gid-index"}, paramLabel = "INDEX", description = "The GID index (RoCE): accepted,"
+            + " ignored.")
+    String gidIndex;
+
+    @Option(names = {"-p", "--port"}, paramLabel = "PORT", description = "The TCP port of perftest's out-of-band"
+            + " exchange: accepted, ignored.")
+    String tcpPort;
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -94,6 +110,24 @@ public final class PerftestCommand implements Callable<Integer> {
             err.println("datsim perftest: " + problem);
             err.flush();
             return DatsimCli.EXIT_INVALID;
+        }
+        List<String> ignored = new java.util.ArrayList<>();
+        if (ibDev != null) {
+            ignored.add("-d " + ibDev);
+        }
+        if (ibPort != null) {
+            ignored.add("-i " + ibPort);
+        }
+        if (gidIndex != null) {
+            ignored.add("-x " + gidIndex);
+        }
+        if (tcpPort != null) {
+            ignored.add("-p " + tcpPort);
+        }
+        if (!ignored.isEmpty()) {
+            err.println("datsim perftest: ignored (they pick hardware or a TCP port; the simulated pair has one"
+                    + " device, port and address): " + String.join(", ", ignored));
+            err.flush();
         }
         PerftestRun.Test t = PerftestRun.Test.named(test);
         List<Long> sizes = all ? PerftestRun.allSizes() : List.of(size != null ? size : t.bw ? 65536L : 2L);

@@ -132,6 +132,20 @@ class PerftestRunTest {
         assertTrue(avg > 50 && avg < 100, "a 4 KiB Write stream on EDR: " + avg + " Gb/s");
     }
 
+    /** A real client command line (-d mlx5_0 -i 1 -x 3 -p 18515 SERVER) runs; the hardware flags are said ignored. */
+    @Test
+    void hardwareFlagsAreAcceptedAndReportedAsIgnored() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int rc = DatsimCli.execute(new String[] {"perftest", "ib_read_lat", "-d", "mlx5_0", "-i", "1", "-x", "3",
+            "-p", "18515", "-n", "20", "192.168.1.2"}, new PrintWriter(out), new PrintWriter(err));
+        assertEquals(0, rc, err.toString());
+        assertTrue(err.toString().contains("ignored (they pick hardware or a TCP port; the simulated pair has one"
+                + " device, port and address): -d mlx5_0, -i 1, -x 3, -p 18515"), err.toString());
+        assertTrue(out.toString().contains("RDMA_Read Latency Test"), out.toString());
+        assertTrue(!out.toString().contains("ignored"), "the table stays perftest's");
+    }
+
     @Test
     void latencyOutputHasPerftestsColumns() throws IOException {
         String out = run("perftest", "ib_read_lat", "-n", "20", "-m", "1024");
