@@ -183,6 +183,41 @@ class WorkloadScenarioTest {
                 "trace.cache_misses=all traces them");
     }
 
+    /**
+     * The derived values as used: cc.base_rtt and cc.window given as 0 are the topology's largest round trip and
+     * bandwidth-delay product, recorded in summary.json's resolved and told under the run's first line, with the
+     * ECN thresholds per port rate; a run without congestion control or ECN records none.
+     */
+    @Test
+    void resolvedValuesAreRecordedAndPrinted(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("w.json");
+        Files.writeString(file, scenario("{\"distribution\": \"FbHdp\", \"load\": \"30%\", \"duration\": \"5us\","
+                + " \"ideal_fct\": false}"));
+        Path run = dir.resolve("dcqcn");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertEquals(0, datsim(out, err, "run", file.toString(), "--out", run.toString(), "--no-perfetto", "--param",
+                "cc.algorithm=dcqcn", "--param", "ecn.enabled=true", "--param", "ecn.kmin=100KB", "--param",
+                "ecn.kmax=200KB"), err.toString() + out);
+        com.fasterxml.jackson.databind.JsonNode r = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(run.resolve("summary.json").toFile()).path("resolved");
+        assertTrue(r.path("cc.base_rtt_ps").asLong() > 1_000_000, r.toString());
+        // the largest BDP at 100 Gb/s: 12.5 bytes a nanosecond over the largest round trip
+        assertEquals(r.path("cc.base_rtt_ps").asLong() * 100 / 8_000, r.path("cc.window_bytes").asLong(),
+                r.path("cc.window_bytes").asLong() / 100.0, r.toString());
+        assertEquals(100_000, r.path("ecn.thresholds_by_port_rate").path("100Gbps").path("kmin_bytes").asLong());
+        assertEquals(200_000, r.path("ecn.thresholds_by_port_rate").path("100Gbps").path("kmax_bytes").asLong());
+        String[] lines = out.toString().split("\n");
+        assertTrue(lines[1].startsWith("  resolved: cc.base_rtt ") && lines[1].contains("(0 given: the topology's"
+                + " largest unloaded round trip); cc.window "), out.toString());
+        assertTrue(lines[2].startsWith("  resolved: ECN kmin/kmax per port rate: 100Gbps "), out.toString());
+        Path none = dir.resolve("none");
+        assertEquals(0, datsim(new StringWriter(), err, "run", file.toString(), "--out", none.toString(),
+                "--no-perfetto"), err.toString());
+        assertTrue(new com.fasterxml.jackson.databind.ObjectMapper().readTree(none.resolve("summary.json").toFile())
+                .path("resolved").isMissingNode());
+    }
+
     @Test
     void fctCommandReadsAnOldFileAndSaysWhichIdealItHas(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("fct.csv"), "src,dst,size_bytes,start_ps,fct_ps,ideal_fct_ps,slowdown\n"
