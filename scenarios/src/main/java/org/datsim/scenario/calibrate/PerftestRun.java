@@ -316,9 +316,22 @@ public final class PerftestRun {
      * @throws IllegalArgumentException if the preset, a parameter or the generated scenario is invalid
      */
     public static void report(Options given, PrintWriter out) {
+        report(given, out, size -> { });
+    }
+
+    /**
+     * Runs every size and prints perftest's report, telling {@code sizeStarted} each size before it runs (a
+     * progress display).
+     *
+     * @param given the options
+     * @param out where the table goes
+     * @param sizeStarted told each size as it starts
+     */
+    public static void report(Options given, PrintWriter out, java.util.function.LongConsumer sizeStarted) {
         Options o = resolve(given);
         boolean headerDone = false;
         for (long size : o.sizes()) {
+            sizeStarted.accept(size);
             Measured m = measure(o, size);
             if (!headerDone) {
                 header(o, m.scenario, out);

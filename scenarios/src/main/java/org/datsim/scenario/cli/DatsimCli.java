@@ -230,6 +230,11 @@ public final class DatsimCli implements Runnable {
                 description = "Do not write trace.json (the Chrome Trace Event format, for ui.perfetto.dev).")
         boolean noPerfetto;
 
+        @Option(names = {"-q", "--quiet"}, description = "No progress line (otherwise, when standard error is a"
+                + " terminal, a line there says every second the simulated time reached, the events per second and"
+                + " a workload's flows done; it never reaches a file or a pipe).")
+        boolean quiet;
+
         @Option(names = "--choices", paramLabel = "VECTOR",
                 description = "Take these alternatives at the models' choice points, in the order they are reached"
                         + " (a witness of 'datsim explore', such as 0.2.1; 0 past its end), each traced as a"
@@ -327,7 +332,10 @@ public final class DatsimCli implements Runnable {
                 if (vector != null) {
                     runner.choices(vector);
                 }
-                r = runner.run(dir, List.of());
+                try (TerminalProgress shown = TerminalProgress.start(quiet, err, TerminalProgress.simulation(
+                        runner::progressSimulatedPs, runner::progressEvents, runner::progressFlows))) {
+                    r = runner.run(dir, List.of());
+                }
             } catch (java.io.IOException e) {
                 err.println("datsim: cannot write the outputs in " + dir + ": " + e.getMessage());
                 return EXIT_INVALID;

@@ -83,6 +83,10 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--emit", description = "Print the generated scenario of the first size instead of running it.")
     boolean emit;
 
+    @Option(names = "--quiet", description = "datsim: no progress line (with -a on a terminal, standard error says"
+            + " which size is running).")
+    boolean quiet;
+
     @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "The device (mlx5_0, ...): picks hardware;"
             + " accepted, ignored, and said so on standard error.")
     String ibDev;
@@ -147,7 +151,14 @@ public final class PerftestCommand implements Callable<Integer> {
                 o.flush();
                 return 0;
             }
-            PerftestRun.report(opts, o);
+            long[] at = {0, 0};
+            try (TerminalProgress shown = TerminalProgress.start(quiet || sizes.size() < 2, err,
+                    () -> "size " + at[0] + " B (" + at[1] + " of " + sizes.size() + ")")) {
+                PerftestRun.report(opts, o, s -> {
+                    at[0] = s;
+                    at[1]++;
+                });
+            }
         } catch (IllegalArgumentException e) {
             err.println("datsim perftest: " + e.getMessage());
             err.flush();

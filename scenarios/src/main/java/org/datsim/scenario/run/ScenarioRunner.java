@@ -394,6 +394,42 @@ public final class ScenarioRunner {
     }
 
     /**
+     * Returns the simulated time reached so far, for a progress display on another thread (a glimpse: the
+     * simulation is not stopped for it).
+     *
+     * @return picoseconds
+     */
+    public long progressSimulatedPs() {
+        return sim.now();
+    }
+
+    /**
+     * Returns the events executed so far, for a progress display on another thread.
+     *
+     * @return the count
+     */
+    public long progressEvents() {
+        return sim.eventsExecuted();
+    }
+
+    /**
+     * Returns how many of the workload's flows have completed, "" without a workload, for a progress display on
+     * another thread.
+     *
+     * @return the words
+     */
+    public String progressFlows() {
+        if (attachedFlows == null) {
+            return "";
+        }
+        long done = 0;
+        for (long f : attachedFlows.fct()) {
+            done += f >= 0 ? 1 : 0;
+        }
+        return done + " of " + flows.size() + " flows done";
+    }
+
+    /**
      * Returns the sink as the outputs see the trace: without the cache_miss lines that {@code trace.cache_misses}
      * leaves out (by default those of a workload's flows, whose queue pairs are named {@code flowN} and
      * {@code flowN_r}, without a host prefix), else the sink itself.
