@@ -315,7 +315,18 @@ public final class DatsimCli implements Runnable {
                     return EXIT_INVALID;
                 }
             }
-            Path dir = out != null ? out : Paths.get("runs", org.datsim.scenario.run.OutputDir.safeName(s.name()));
+            // runs keep each other: runs/NAME holding another file's run of the same scenario name is left alone
+            Path dir = out;
+            if (dir == null) {
+                Path first = Paths.get("runs", org.datsim.scenario.run.OutputDir.safeName(s.name()));
+                dir = org.datsim.scenario.run.OutputDir.forSource(Paths.get("runs"),
+                        org.datsim.scenario.run.OutputDir.safeName(s.name()), file);
+                if (!dir.equals(first)) {
+                    o.println("note: " + first + " holds the run of " + org.datsim.scenario.run.OutputDir.source(first)
+                            + ", another file with scenario name \"" + s.name() + "\": this run goes to " + dir
+                            + " (--out DIR chooses)");
+                }
+            }
             long t0 = System.nanoTime();
             RunResultSummary r;
             try {
@@ -344,6 +355,15 @@ public final class DatsimCli implements Runnable {
                         + " scenario; the trace written so far is in " + dir + "):");
                 e.printStackTrace(err);
                 return EXIT_INTERNAL;
+            }
+            if (out == null) {
+                try {
+                    org.datsim.scenario.run.OutputDir.recordSource(dir, file);
+                } catch (java.io.IOException e) {
+                    err.println("datsim: cannot write " + dir.resolve(org.datsim.scenario.run.OutputDir.SOURCE) + ": "
+                            + e.getMessage());
+                    return EXIT_INVALID;
+                }
             }
             long wallMs = (System.nanoTime() - t0) / 1_000_000;
             for (String line : r.lines()) {
