@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "perftest", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run a perftest command (ib_write_lat, ib_write_bw, ib_read_lat, ib_read_bw, ib_send_lat,"
-                + " ib_send_bw) on two simulated hosts and print the table perftest prints, with perftest's"
+                + " ib_send_bw, ib_atomic_lat, ib_atomic_bw: Fetch and Add of 8 bytes) on two simulated hosts and print the table perftest prints, with perftest's"
                 + " statistics (t_typical is the median, percentiles over the sorted samples without the 2 largest;"
                 + " BW peak is the best post-to-completion window, BW average first post to last completion).",
             "Accepted perftest flags: -s, -a, -n, -q, -t, -m, -I, -b, --report_gbits, -F (no effect: there is no"
@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
 public final class PerftestCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "TEST", description = "ib_write_lat, ib_write_bw, ib_read_lat, ib_read_bw,"
-            + " ib_send_lat or ib_send_bw.")
+            + " ib_send_lat, ib_send_bw, ib_atomic_lat or ib_atomic_bw.")
     String test;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "SERVER", description = "perftest's server address;"
@@ -134,7 +134,8 @@ public final class PerftestCommand implements Callable<Integer> {
             err.flush();
         }
         PerftestRun.Test t = PerftestRun.Test.named(test);
-        List<Long> sizes = all ? PerftestRun.allSizes() : List.of(size != null ? size : t.bw ? 65536L : 2L);
+        List<Long> sizes = all ? PerftestRun.allSizes() : List.of(size != null ? size : t.isAtomic() ? PerftestRun.Test.ATOMIC_SIZE
+                : t.bw ? 65536L : 2L);
         int n = iters != null ? iters : t.defaultIters();
         long inl = inline != null ? inline : t.defaultInline();
         if (t == PerftestRun.Test.READ_LAT || t == PerftestRun.Test.READ_BW) {
@@ -174,7 +175,10 @@ public final class PerftestCommand implements Callable<Integer> {
         PerftestRun.Test t = PerftestRun.Test.named(test);
         if (t == null) {
             return "unknown test \"" + test + "\"; the tests are ib_write_lat, ib_write_bw, ib_read_lat, ib_read_bw,"
-                    + " ib_send_lat, ib_send_bw";
+                    + " ib_send_lat, ib_send_bw, ib_atomic_lat, ib_atomic_bw";
+        }
+        if (t.isAtomic() && (all || size != null && size != PerftestRun.Test.ATOMIC_SIZE)) {
+            return (all ? "-a" : "-s " + size) + ": " + test + " has one size, 8 bytes (a 64-bit atomic), as perftest's";
         }
         if (FabricPresets.get(preset) == null) {
             return "--preset: no preset is named \"" + preset + "\"; the presets are " + FabricPresets.names();

@@ -146,6 +146,26 @@ class PerftestRunTest {
         assertTrue(!out.toString().contains("ignored"), "the table stays perftest's");
     }
 
+    /** ib_atomic_lat and ib_atomic_bw: Fetch and Add of 8 bytes, a full round trip each, like an 8-byte Read. */
+    @Test
+    void atomicTestsRunFetchAndAddOfEightBytes() {
+        String lat = run("perftest", "ib_atomic_lat", "-n", "20");
+        assertTrue(lat.contains("Atomic Latency Test") && lat.contains(" Atomic Type     : FETCH_AND_ADD"), lat);
+        String[] r = row(lat);
+        assertEquals("8", r[0]);
+        assertEquals("20", r[1]);
+        double atomic = Double.parseDouble(r[4]);
+        double read = Double.parseDouble(row(run("perftest", "ib_read_lat", "-s", "8", "-n", "20"))[4]);
+        assertEquals(read, atomic, 0.25 * read, "an atomic is a round trip as a Read is: " + atomic + " vs " + read);
+        String bw = run("perftest", "ib_atomic_bw", "-n", "200");
+        assertTrue(bw.contains("Atomic BW Test"), bw);
+        assertEquals("8", row(bw)[0]);
+        StringWriter err = new StringWriter();
+        assertEquals(DatsimCli.EXIT_INVALID, DatsimCli.execute(new String[] {"perftest", "ib_atomic_bw", "-s", "64"},
+                new PrintWriter(new StringWriter()), new PrintWriter(err)));
+        assertTrue(err.toString().contains("-s 64: ib_atomic_bw has one size, 8 bytes"), err.toString());
+    }
+
     @Test
     void latencyOutputHasPerftestsColumns() throws IOException {
         String out = run("perftest", "ib_read_lat", "-n", "20", "-m", "1024");
