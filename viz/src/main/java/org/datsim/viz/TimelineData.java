@@ -591,7 +591,10 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         }
         Comparator<Integer> bySection = Comparator.comparing(x -> consumers.contains(laneHost.get(x)) ? 0 : 1);
         Comparator<Integer> byHost = (x, y) -> NaturalOrder.compare(laneHost.get(x), laneHost.get(y));
-        Comparator<Integer> byKind = Comparator.comparing(x -> laneIsHost.get(x) ? 0 : laneIsPort.get(x) ? 2 : 1);
+        // a host's own lanes first: its CPU, its endpoints (a workload's flows it sends), then the strips of flows it
+        // receives (flowN_r), then its ports
+        Comparator<Integer> byKind = Comparator.comparing(x -> laneIsHost.get(x) ? 0 : laneIsPort.get(x) ? 3
+                : names[x].matches(".*flow[0-9]+_r") ? 2 : 1);
         Comparator<Integer> byRun = Comparator.comparing(laneRun::get);
         Arrays.sort(idx, byRun.thenComparing(bySection).thenComparing(byHost).thenComparing(byKind)
                 .thenComparing((x, y) -> NaturalOrder.compare(names[x], names[y])));

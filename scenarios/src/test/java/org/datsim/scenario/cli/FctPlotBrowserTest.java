@@ -91,7 +91,23 @@ class FctPlotBrowserTest {
         Path browser = TimelineBrowserTest.findChromium();
         Assumptions.assumeTrue(browser != null, "SKIPPED: no Chromium found; fct-overlay.svg was NOT checked in a"
                 + " browser");
-        Path page = tmp.resolve("check.html");
+        assertNoOverlap(browser, svg);
+
+        Path shot = Paths.get("target", "fct-overlay-screenshot.png").toAbsolutePath();
+        Files.createDirectories(shot.getParent());
+        Files.deleteIfExists(shot);
+        chromium(browser, svg, "--screenshot=" + shot, "--hide-scrollbars");
+        assertTrue(Files.size(shot) > 5_000, "a screenshot with content: " + shot);
+        System.err.println("fct overlay screenshot: " + shot);
+    }
+
+    /**
+     * Loads an SVG inline in a page in Chromium, measures every text element ({@code getBoundingClientRect}) and
+     * fails if any two overlap or if there is too little text to have checked anything.
+     */
+    private void assertNoOverlap(Path browser, Path svgFile) throws Exception {
+        String text = Files.readString(svgFile);
+        Path page = tmp.resolve("check-" + svgFile.getFileName() + ".html");
         Files.writeString(page, "<!doctype html><html><body style=\"margin:0\">" + text.substring(text.indexOf("<svg"))
                 + "<pre id=\"datsim-state\"></pre><script>\n"
                 + "const ts = Array.from(document.querySelectorAll('svg text')).filter(t => t.textContent.trim());\n"
@@ -108,15 +124,36 @@ class FctPlotBrowserTest {
         assertTrue(m.find(), dom.length() > 500 ? dom.substring(0, 500) : dom);
         JsonNode s = ScenarioJson.readJson(m.group(1).replace("&quot;", "\"").replace("&amp;", "&")
                 .replace("&lt;", "<").replace("&gt;", ">"));
-        assertTrue(s.path("texts").asInt() > 12, s.toString());
-        assertEquals("[]", s.path("overlaps").toString(), "text elements that overlap in Chromium");
+        assertTrue(s.path("texts").asInt() > 12, svgFile + ": " + s);
+        assertEquals("[]", s.path("overlaps").toString(), svgFile + ": text elements that overlap in Chromium");
+    }
 
-        Path shot = Paths.get("target", "fct-overlay-screenshot.png").toAbsolutePath();
-        Files.createDirectories(shot.getParent());
-        Files.deleteIfExists(shot);
-        chromium(browser, svg, "--screenshot=" + shot, "--hide-scrollbars");
-        assertTrue(Files.size(shot) > 5_000, "a screenshot with content: " + shot);
-        System.err.println("fct overlay screenshot: " + shot);
+    /** The other plots: a run's latency histogram and CDF, and a sweep's line plot on a logarithmic size axis. */
+    @Test
+    void latencyAndSweepPlotsHaveNoOverlappingLabelsInChromium() throws Exception {
+        Path browser = TimelineBrowserTest.findChromium();
+        Assumptions.assumeTrue(browser != null, "SKIPPED: no Chromium found; the plots were NOT checked in a browser");
+        Path run = tmp.resolve("many");
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        assertEquals(0, DatsimCli.execute(new String[] {"run", ScenarioJson.examplesDir().resolve("many-clients.json")
+            .toString(), "--out", run.toString(), "--no-perfetto"}, new PrintWriter(o), new PrintWriter(e)), e::toString);
+        assertEquals(0, DatsimCli.execute(new String[] {"view", run.toString()}, new PrintWriter(o),
+                new PrintWriter(e)), e::toString);
+        assertNoOverlap(browser, run.resolve("latency-histogram.svg"));
+        assertNoOverlap(browser, run.resolve("latency-cdf.svg"));
+        // studies/latency-vs-size.json's axis: 64 B to 1 MiB, times 4, one line per preset
+        org.datsim.viz.LinePlot p = new org.datsim.viz.LinePlot("latency-vs-size: rdma_write.p50_us", "size (B)",
+                "rdma_write.p50_us", true);
+        String[] presets = {"ib-edr", "ib-hdr", "ib-ndr", "roce-100g"};
+        for (int k = 0; k < presets.length; k++) {
+            for (long size = 64; size <= 1 << 20; size *= 4) {
+                p.add("preset=" + presets[k], Long.toString(size), (double) size, 1 + k * 0.1 + size / 1e5, 0);
+            }
+        }
+        Path sweep = tmp.resolve("sweep.svg");
+        p.writeSvg(sweep);
+        assertNoOverlap(browser, sweep);
     }
 
     private String chromium(Path browser, Path page, String... extra) throws Exception {
