@@ -322,24 +322,28 @@ public final class SweepMerger {
                 files++;
             }
         }
-        return files + fctPlots(dir, x, series, byPoint, ext);
+        return files + fctPlots(dir, x, rest, series, byPoint, ext);
     }
 
     /**
      * For a sweep whose points ran workloads: one FCT slowdown figure ({@link org.datsim.viz.FctPlot}) per
      * combination of the axes other than the series, the series' values overlaid (the repetitions' flows pooled).
      */
-    private static int fctPlots(Path dir, String x, String series, Map<Integer, List<Row>> byPoint, String ext)
-            throws IOException {
+    private static int fctPlots(Path dir, String x, List<String> rest, String series, Map<Integer, List<Row>> byPoint,
+            String ext) throws IOException {
         Path points = dir.getParent().resolve(SweepRunner.POINTS);
         Map<String, Map<String, List<org.datsim.scenario.workload.FctFile.Row>>> figures = new LinkedHashMap<>();
         for (List<Row> reps : byPoint.values()) {
             Map<String, String> v = reps.get(0).values();
+            // one figure per value of x and of the axes that split plots (those zipped with the series move with it)
             StringBuilder key = new StringBuilder();
-            for (Map.Entry<String, String> a : v.entrySet()) {
-                if (!a.getKey().equals(series)) {
-                    key.append(key.length() == 0 ? "" : ", ").append(a.getKey()).append('=').append(a.getValue());
-                }
+            List<String> keyAxes = new ArrayList<>();
+            if (x != null && !x.equals(series)) {
+                keyAxes.add(x);
+            }
+            keyAxes.addAll(rest);
+            for (String a : keyAxes) {
+                key.append(key.length() == 0 ? "" : ", ").append(a).append('=').append(v.get(a));
             }
             String label = series == null ? "all" : series + "=" + v.get(series);
             for (Row r : reps) {
