@@ -198,7 +198,8 @@ class WorkloadScenarioTest {
         StringWriter err = new StringWriter();
         assertEquals(0, datsim(out, err, "run", file.toString(), "--out", run.toString(), "--no-perfetto", "--param",
                 "cc.algorithm=dcqcn", "--param", "ecn.enabled=true", "--param", "ecn.kmin=100KB", "--param",
-                "ecn.kmax=200KB"), err.toString() + out);
+                "ecn.kmax=200KB", "--param", "switch.buffer_mode=shared", "--param", "link.flow_control=pfc"),
+                err.toString() + out);
         com.fasterxml.jackson.databind.JsonNode r = new com.fasterxml.jackson.databind.ObjectMapper()
                 .readTree(run.resolve("summary.json").toFile()).path("resolved");
         assertTrue(r.path("cc.base_rtt_ps").asLong() > 1_000_000, r.toString());
@@ -207,10 +208,22 @@ class WorkloadScenarioTest {
                 r.path("cc.window_bytes").asLong() / 100.0, r.toString());
         assertEquals(100_000, r.path("ecn.thresholds_by_port_rate").path("100Gbps").path("kmin_bytes").asLong());
         assertEquals(200_000, r.path("ecn.thresholds_by_port_rate").path("100Gbps").path("kmax_bytes").asLong());
+        assertTrue(r.path("cc.header_bytes").isInt(), r.toString());
+        assertTrue(r.path("transport.ack_interval").isMissingNode(), "dcqcn keeps one ACK per message: " + r);
+        com.fasterxml.jackson.databind.JsonNode pfc = r.path("pfc_by_switch_port");
+        assertTrue(pfc.size() >= 1, r.toString());
+        pfc.fields().forEachRemaining(f -> {
+            assertTrue(f.getValue().path("headroom_bytes").asLong() >= 2 * 1024, "at least two packets: " + f);
+            assertEquals(3, f.getValue().path("alpha_shift").asInt(), "every port at the hosts' rate: " + f);
+        });
+        assertTrue(out.toString().contains("  resolved: PFC headroom/alpha shift per switch port (rate, delay): "),
+                out.toString());
         String[] lines = out.toString().split("\n");
         assertTrue(lines[1].startsWith("  resolved: cc.base_rtt ") && lines[1].contains("(0 given: the topology's"
                 + " largest unloaded round trip); cc.window "), out.toString());
-        assertTrue(lines[2].startsWith("  resolved: ECN kmin/kmax per port rate: 100Gbps "), out.toString());
+        assertTrue(lines[2].startsWith("  resolved: cc.header_bytes 0 "), out.toString());
+        assertTrue(lines[4].startsWith("  resolved: ECN kmin/kmax per port rate: 100Gbps 97.656KiB/195.313KiB"),
+                out.toString());
         Path none = dir.resolve("none");
         assertEquals(0, datsim(new StringWriter(), err, "run", file.toString(), "--out", none.toString(),
                 "--no-perfetto"), err.toString());
