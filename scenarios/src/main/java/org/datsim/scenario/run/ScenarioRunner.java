@@ -426,8 +426,12 @@ public final class ScenarioRunner {
         for (long f : attachedFlows.fct()) {
             done += f >= 0 ? 1 : 0;
         }
-        return done + " of " + flows.size() + " flows done";
+        String phase = progressPhase;
+        return done + " of " + flows.size() + " flows done" + (phase.isEmpty() ? "" : ", " + phase);
     }
+
+    /** What the run does after its simulation, for the progress display ("" while it simulates). */
+    private volatile String progressPhase = "";
 
     /**
      * Returns the sink as the outputs see the trace: without the cache_miss lines that {@code trace.cache_misses}
@@ -541,6 +545,7 @@ public final class ScenarioRunner {
                 long[] ideal = new long[flows.size()];
                 java.util.Arrays.fill(ideal, -1);
                 if (scenario.workload().ideal()) {
+                    progressPhase = "now each flow alone on an idle fabric (the ideal FCTs)";
                     ideal = org.datsim.scenario.workload.FlowRunner.ideal(scenario.topology(), scenario.params(),
                             scenario.hostParams(), flows, scenario.workload().send(), scenario.seed());
                 }
