@@ -158,6 +158,12 @@ public final class FabricParams {
                     + " a switch's output port (port_queue): the port lanes of timeline.html and the port counter"
                     + " tracks of trace.json; false for long congested runs, whose trace grows by about two lines per"
                     + " packet queued per hop");
+    /** Cache-miss lines. */
+    public static final ParamSpec TRACE_CACHE_MISSES = ParamSpec.choice("trace.cache_misses", "auto",
+            "Which HCA cache misses (QP context, MTT) are traced as cache_miss lines: auto (those of consumer"
+                    + " processes' operations, not a workload's flows, whose misses would be most of the trace),"
+                    + " all, or none; summary.json's hca_caches counts every miss whatever this says",
+            "auto", "all", "none");
     /** PCIe one-way latency. */
     public static final ParamSpec PCIE_LATENCY = ParamSpec.time("pcie.latency", "150ns",
             "One-way latency between host memory or CPU and the HCA over PCIe (an MMIO doorbell, a posted DMA"
@@ -422,7 +428,7 @@ public final class FabricParams {
             LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, HCA_PHY_LATENCY, SWITCH_ECMP, SWITCH_MODE, SWITCH_BUFFER,
             LINK_FLOW_CONTROL, PFC_XOFF, PFC_XON, SWITCH_BUFFER_MODE, SWITCH_SHARED_BUFFER, PFC_ALPHA_SHIFT, PFC_RESERVE,
             PFC_RESUME_OFFSET, PFC_HEADROOM, LINK_CONTROL_PRIORITY, HCA_CONTROL_FIRST, ECN_ENABLED, ECN_KMIN, ECN_KMAX, ECN_PMAX_PERCENT, CC_INT,
-            TRACE_PORT_SAMPLE_INTERVAL, TRACE_PORT_EVENTS, PCIE_LATENCY, PCIE_DMA_READ_DELAY, PCIE_BANDWIDTH,
+            TRACE_PORT_SAMPLE_INTERVAL, TRACE_PORT_EVENTS, TRACE_CACHE_MISSES, PCIE_LATENCY, PCIE_DMA_READ_DELAY, PCIE_BANDWIDTH,
             PCIE_MAX_READ_REQUEST, PCIE_MAX_PAYLOAD, HCA_MTU, HCA_WQE_PROCESS,
             HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_TX_BUFFER, HCA_ARBITRATION,
             HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,

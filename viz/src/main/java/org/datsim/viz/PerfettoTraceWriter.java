@@ -160,6 +160,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         Path out = runDir.resolve(FILE);
         try (PerfettoTraceWriter w = new PerfettoTraceWriter(out)) {
             TraceReader.read(events, w::accept);
+            w.flows(FlowRecords.read(runDir));
         }
         return out;
     }
@@ -172,6 +173,9 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
             throw new UncheckedIOException(x);
         }
     }
+
+    /** The operation of a workload's flows, from the first flow's start line. */
+    private String flowOpcode;
 
     private void handle(TraceEvent e) throws IOException {
         long t = e.tPs();
@@ -186,6 +190,9 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
                 post(e, pid, t);
                 return;
             case TraceEvent.START:
+                if (op == null && flowOpcode == null && e.ep() != null && e.ep().startsWith("flow")) {
+                    flowOpcode = String.valueOf(e.attrValue("opcode"));
+                }
                 if (op != null && op.start < 0 && op.pid == pid) {
                     op.start = t;
                     if ("rdma_read".equals(op.opcode)) {
@@ -259,6 +266,61 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
             default:
                 // errors, rnr_nak, retransmit, drop, cm_retry, cm_timeout, event, ...: on the endpoint's thread
                 instant(pid, e.ep() == null ? CPU : e.ep(), t, kind, e);
+        }
+    }
+
+    /**
+     * Writes a workload's flows: each a complete event on its source host's process, on thread "flows" (and "flows
+     * (2)", ... for flows in flight at the same time, as complete events on one thread must nest), from its post to
+     * its completion (a flow that did not complete: to the last time seen, named "(not completed)"), named by its
+     * operation, size and destination, with its size, destination, FCT, ideal FCT, slowdown and slowdown against
+     * HPCC's standalone FCT as args. Call before {@link #close()}.
+     *
+     * @param flows the flows in flow order
+     * @throws IOException if writing fails
+     */
+    public void flows(List<FlowRecords.Flow> flows) throws IOException {
+        Map<String, long[]> lanes = new HashMap<>();
+        String opcode = flowOpcode == null ? "rdma_write" : flowOpcode;
+        for (FlowRecords.Flow f : flows) {
+            long end = f.fctPs() >= 0 ? f.startPs() + f.fctPs() : Math.max(lastT, f.startPs());
+            long[] l = lanes.computeIfAbsent(f.src(), k -> new long[0]);
+            int r = 0;
+            while (r < l.length && l[r] > f.startPs()) {
+                r++;
+            }
+            if (r == l.length) {
+                l = Arrays.copyOf(l, r + 1);
+                lanes.put(f.src(), l);
+            }
+            l[r] = end;
+            int pid = pid(f.src());
+            int tid = tid(pid, rowName("flows", r));
+            begin("X", opcode + " " + FlowRecords.size(f.sizeBytes()) + " to " + f.dst()
+                    + (f.fctPs() >= 0 ? "" : " (not completed)"), "flow", pid, tid, f.startPs());
+            g.writeFieldName("dur");
+            writeUs(end - f.startPs());
+            g.writeObjectFieldStart("args");
+            g.writeNumberField("flow", f.index());
+            g.writeStringField("operation", opcode);
+            g.writeNumberField("size_bytes", f.sizeBytes());
+            g.writeStringField("dst", f.dst());
+            g.writeNumberField("fct_ps", f.fctPs());
+            if (f.fctPs() >= 0) {
+                g.writeFieldName("fct");
+                writeUsString(f.fctPs());
+            }
+            if (f.idealPs() >= 0) {
+                g.writeNumberField("ideal_fct_ps", f.idealPs());
+            }
+            if (!Double.isNaN(f.slowdown())) {
+                g.writeNumberField("slowdown", Math.round(f.slowdown() * 1e6) / 1e6);
+            }
+            if (!Double.isNaN(f.slowdownVsStandalone())) {
+                g.writeNumberField("slowdown_vs_standalone", Math.round(f.slowdownVsStandalone() * 1e6) / 1e6);
+            }
+            g.writeEndObject();
+            g.writeEndObject();
         }
     }
 

@@ -50,6 +50,7 @@ public final class RunViews {
         Path chromePath = runDir.resolve(PerfettoTraceWriter.FILE);
         boolean chrome = !Files.isRegularFile(chromePath);
         List<Path> out = new ArrayList<>();
+        List<FlowRecords.Flow> flows = FlowRecords.read(runDir);
         try (PerfettoTraceWriter w = chrome ? new PerfettoTraceWriter(chromePath) : null) {
             TraceReader.read(events, e -> {
                 timeline.accept(e);
@@ -59,12 +60,16 @@ public final class RunViews {
                     w.accept(e);
                 }
             });
+            if (w != null) {
+                w.flows(flows);
+            }
         } catch (IOException | RuntimeException e) {
             if (chrome) {
                 Files.deleteIfExists(chromePath);
             }
             throw e;
         }
+        timeline.flows(flows);
         Path html = runDir.resolve(Timeline.FILE);
         Timeline.write(timeline, Timeline.scenarioName(runDir), html);
         out.add(html);

@@ -56,6 +56,7 @@ public final class Timeline {
         }
         TimelineData data = new TimelineData();
         TraceReader.read(events, data::accept);
+        data.flows(FlowRecords.read(runDir));
         Path out = runDir.resolve(FILE);
         write(data, scenarioName(runDir), out);
         return out;
@@ -89,6 +90,7 @@ public final class Timeline {
             }
             data.beginRun(labels[k]);
             TraceReader.read(events, data::accept);
+            data.flows(FlowRecords.read(dirs[k]));
         }
         Path out = first.resolve(SIDE_BY_SIDE);
         write(data, labels[0] + " (" + scenarioName(first) + ") vs " + labels[1] + " (" + scenarioName(second) + ")",

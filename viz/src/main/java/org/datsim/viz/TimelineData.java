@@ -98,6 +98,8 @@ public final class TimelineData implements TraceSink<TraceEvent> {
     private final List<Integer> laneRun = new ArrayList<>();
     private int run;
     private String runPrefix = "";
+    /** Nodes with lines of their own (not an endpoint's, not a port's): hosts, whatever their lanes. */
+    private final java.util.Set<String> hostsWithEvents = new java.util.HashSet<>();
     private long opBase;
 
     private long endPs;
@@ -155,6 +157,9 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         String name = isHost ? host : runPrefix + e.ep();
         Integer i = laneIndex.get(name);
         if (i == null) {
+            if (!isHost) {
+                heading(host);
+            }
             i = laneIndex.size();
             laneIndex.put(name, i);
             laneHost.add(host);
@@ -165,10 +170,25 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         return i;
     }
 
+    /**
+     * Makes sure a node's group is headed by its own lane, named after it: a host's CPU lane (which a host whose
+     * trace has only endpoints or ports would otherwise lack), or a switch's heading lane.
+     */
+    private void heading(String node) {
+        if (!laneIndex.containsKey(node)) {
+            laneIndex.put(node, laneIndex.size());
+            laneHost.add(node);
+            laneIsHost.add(true);
+            laneIsPort.add(false);
+            laneRun.add(run);
+        }
+    }
+
     /** The lane of a port, named {@code FROM->TO}, in the group of the node it belongs to. */
     private int portLane(String node, String port) {
         Integer i = portLaneIndex.get(port);
         if (i == null) {
+            heading(runPrefix + node);
             String key = "\u0000port\u0000" + port;
             i = laneIndex.size();
             laneIndex.put(key, i);
@@ -236,6 +256,9 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         }
         String kind = e.kind();
         int lane = lane(e);
+        if (e.ep() == null) {
+            hostsWithEvents.add(runPrefix + (e.host() == null ? "" : e.host()));
+        }
         Map<String, Object> a = e.attrs();
         if (e.op() >= 0 && isOpPhase(kind)) {
             int i = op(e, lane);
@@ -260,6 +283,12 @@ public final class TimelineData implements TraceSink<TraceEvent> {
             switch (kind) {
                 case TraceEvent.START:
                     setFirst(START, i, t);
+                    if (opOpcode.get(i) < 0) {
+                        // a workload's flow has no post line: its start line says what it is
+                        opOpcode.set(i, str(text(a.get("opcode"))));
+                        Object b = a.get("bytes");
+                        opBytes.set(i, b instanceof Number ? ((Number) b).longValue() : -1);
+                    }
                     break;
                 case TraceEvent.TX_START:
                     setFirst(TX_START, i, t);
@@ -290,6 +319,44 @@ public final class TimelineData implements TraceSink<TraceEvent> {
             return;
         }
         mark(e, kind, lane, t, a);
+    }
+
+    /**
+     * Adds a workload's flows (from its fct.csv) to the operations their trace lines began: each flow's operation,
+     * on its own lane {@code flowN} in its source host's group, gets its post (the flow's start) and its completion
+     * (start + FCT), and its details say its destination, FCT and slowdowns. Call after the run's trace.
+     *
+     * @param flows the flows in flow order
+     */
+    public void flows(List<FlowRecords.Flow> flows) {
+        for (FlowRecords.Flow f : flows) {
+            Integer lane = laneIndex.get(runPrefix + "flow" + f.index());
+            Integer i = opIndex.get(opBase + f.index());
+            if (lane == null || i == null || opLane.get(i) != lane) {
+                continue;
+            }
+            opTimes[POST].set(i, f.startPs());
+            if (f.fctPs() >= 0) {
+                opTimes[COMPLETE].set(i, f.startPs() + f.fctPs());
+                endPs = Math.max(endPs, f.startPs() + f.fctPs());
+            }
+            if (opBytes.get(i) < 0) {
+                opBytes.set(i, f.sizeBytes());
+            }
+            StringBuilder d = new StringBuilder("flow ").append(f.index()).append(" to ").append(f.dst());
+            if (f.fctPs() >= 0) {
+                d.append(", FCT ").append(String.format(java.util.Locale.ROOT, "%.3f us", f.fctPs() / 1e6));
+            } else {
+                d.append(", not completed");
+            }
+            if (!Double.isNaN(f.slowdown())) {
+                d.append(String.format(java.util.Locale.ROOT, ", slowdown %.3f", f.slowdown()));
+            }
+            if (!Double.isNaN(f.slowdownVsStandalone())) {
+                d.append(String.format(java.util.Locale.ROOT, ", vs standalone %.3f", f.slowdownVsStandalone()));
+            }
+            opFlags.set(i, str(d.toString()));
+        }
     }
 
     private static boolean isOpPhase(String kind) {
@@ -500,6 +567,17 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         return names;
     }
 
+    /** The nodes that are hosts: those with an endpoint lane or a line of their own (not only ports). */
+    private java.util.Set<String> consumers() {
+        java.util.Set<String> consumers = new java.util.HashSet<>(hostsWithEvents);
+        for (int i = 0; i < laneHost.size(); i++) {
+            if (!laneIsPort.get(i) && !laneIsHost.get(i)) {
+                consumers.add(laneHost.get(i));
+            }
+        }
+        return consumers;
+    }
+
     /**
      * Lanes in display order: per node, its host lane, its endpoints, then its ports; nodes with lanes of the
      * consumer (hosts) first, then those with only ports (switches), each in natural order of names.
@@ -507,16 +585,16 @@ public final class TimelineData implements TraceSink<TraceEvent> {
     private int[] laneOrder() {
         String[] names = displayNames();
         Integer[] idx = new Integer[names.length];
-        java.util.Set<String> consumers = new java.util.HashSet<>();
+        java.util.Set<String> consumers = consumers();
         for (int i = 0; i < idx.length; i++) {
             idx[i] = i;
-            if (!laneIsPort.get(i)) {
-                consumers.add(laneHost.get(i));
-            }
         }
         Comparator<Integer> bySection = Comparator.comparing(x -> consumers.contains(laneHost.get(x)) ? 0 : 1);
         Comparator<Integer> byHost = (x, y) -> NaturalOrder.compare(laneHost.get(x), laneHost.get(y));
-        Comparator<Integer> byKind = Comparator.comparing(x -> laneIsHost.get(x) ? 0 : laneIsPort.get(x) ? 2 : 1);
+        // a host's own lanes first: its CPU, its endpoints (a workload's flows it sends), then the strips of flows it
+        // receives (flowN_r), then its ports
+        Comparator<Integer> byKind = Comparator.comparing(x -> laneIsHost.get(x) ? 0 : laneIsPort.get(x) ? 3
+                : names[x].matches(".*flow[0-9]+_r") ? 2 : 1);
         Comparator<Integer> byRun = Comparator.comparing(laneRun::get);
         Arrays.sort(idx, byRun.thenComparing(bySection).thenComparing(byHost).thenComparing(byKind)
                 .thenComparing((x, y) -> NaturalOrder.compare(names[x], names[y])));
@@ -561,8 +639,10 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         }
         g.writeEndArray();
         g.writeArrayFieldStart("kind");
+        java.util.Set<String> consumers = consumers();
         for (int i : order) {
-            g.writeString(laneIsHost.get(i) ? "host" : laneIsPort.get(i) ? "port" : "ep");
+            g.writeString(laneIsHost.get(i) ? consumers.contains(laneHost.get(i)) ? "host" : "switch"
+                    : laneIsPort.get(i) ? "port" : "ep");
         }
         g.writeEndArray();
         g.writeArrayFieldStart("rows");

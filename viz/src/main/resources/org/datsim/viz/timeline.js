@@ -96,7 +96,7 @@
     var totalH = 0;
 
     function laneHeight(l) {
-        if (L.kind[l] === 'host') {
+        if (isHead(l)) {
             return HOST_H;
         }
         if (L.kind[l] === 'port') {
@@ -105,12 +105,23 @@
         return PAD + MARK_H + L.rows[l] * ROW_H + SPAN_H + PAD;
     }
 
+    /** A node's heading lane: a host's (its CPU) or a switch's. */
+    function isHead(l) {
+        return L.kind[l] === 'host' || L.kind[l] === 'switch';
+    }
+
+    /** A lane's label as drawn (the filter matches it): "host A", "switch S", "  port A->S", "  A/ep". */
+    function laneLabel(l) {
+        return isHead(l) ? L.kind[l] + ' ' + L.name[l] : L.kind[l] === 'port' ? '  port ' + L.name[l]
+            : '  ' + L.name[l];
+    }
+
     function computeShown() {
         var f = filterText.toLowerCase();
         var any = new Uint8Array(groupNames.length);
         for (var l = 0; l < nL; l++) {
             var g = groupOf[l];
-            var match = f === '' || L.name[l].toLowerCase().indexOf(f) >= 0
+            var match = f === '' || laneLabel(l).toLowerCase().indexOf(f) >= 0
                 || groupNames[g].toLowerCase().indexOf(f) >= 0;
             shown[l] = match && (!collapsed[groupNames[g]] || l === groupFirst[g]) ? 1 : 0;
             if (match) {
@@ -170,7 +181,7 @@
 
     /** The y (layout, not screen) of the marks drawn along the top of a lane (a host's: its middle). */
     function markY(lane) {
-        return L.kind[lane] === 'host' ? laneY[lane] + laneH[lane] / 2 : laneY[lane] + PAD + MARK_H / 2;
+        return isHead(lane) ? laneY[lane] + laneH[lane] / 2 : laneY[lane] + PAD + MARK_H / 2;
     }
 
     function rowY(lane, row) {
@@ -304,7 +315,8 @@
 
     function fit() {
         var span = extent.to - extent.from;
-        view.t = extent.from - span * 0.01;
+        // a margin before the first event, but never before time 0
+        view.t = Math.max(Math.min(0, extent.from), extent.from - span * 0.01);
         view.scale = (W - LABEL_W - 10) / (span * 1.02);
         view.y = 0;
     }
@@ -649,7 +661,7 @@
                 drawPortLane(ln, top, tA, tB);
                 continue;
             }
-            ctx.fillStyle = L.kind[ln] === 'host' ? '#eef2f7' : (ln % 2 ? '#ffffff' : '#fbfbfb');
+            ctx.fillStyle = isHead(ln) ? '#eef2f7' : (ln % 2 ? '#ffffff' : '#fbfbfb');
             ctx.fillRect(LABEL_W, top, W - LABEL_W, laneH[ln]);
             ctx.strokeStyle = '#ddd';
             ctx.beginPath();
@@ -660,7 +672,7 @@
             ctx.beginPath();
             ctx.rect(LABEL_W, top, W - LABEL_W, laneH[ln]);
             ctx.clip();
-            for (var r = 0; r < (L.kind[ln] === 'host' ? 0 : L.rows[ln]); r++) {
+            for (var r = 0; r < (isHead(ln) ? 0 : L.rows[ln]); r++) {
                 var g = opRows[ln * 64 + r];
                 if (!g) {
                     continue;
@@ -791,10 +803,9 @@
                 continue;
             }
             var gl = groupOf[lb], first = groupFirst[gl] === lb;
-            ctx.fillStyle = L.kind[lb] === 'host' || first ? '#000' : '#333';
-            ctx.font = L.kind[lb] === 'host' ? 'bold 11px system-ui, sans-serif' : '11px system-ui, sans-serif';
-            var label = L.kind[lb] === 'host' ? 'host ' + L.name[lb] : L.kind[lb] === 'port' ? '  port ' + L.name[lb]
-                : '  ' + L.name[lb];
+            ctx.fillStyle = isHead(lb) || first ? '#000' : '#333';
+            ctx.font = isHead(lb) ? 'bold 11px system-ui, sans-serif' : '11px system-ui, sans-serif';
+            var label = laneLabel(lb);
             if (first && groupSize[gl] > 1) {
                 // the group's toggle: click the label (or press c / e) to collapse or expand it
                 label = (collapsed[groupNames[gl]] ? '\u25b8 ' : '\u25be ') + label.replace(/^ +/, '')
@@ -938,7 +949,7 @@
             return best;
         }
         var rel = yl - laneY[ln] - PAD - MARK_H;
-        if (L.kind[ln] !== 'host' && rel >= 0 && rel < L.rows[ln] * ROW_H) {
+        if (!isHead(ln) && rel >= 0 && rel < L.rows[ln] * ROW_H) {
             var g = opRows[ln * 64 + Math.floor(rel / ROW_H)];
             if (g) {
                 var cand = null;

@@ -36,6 +36,26 @@ class ExplainerTest {
         return w.toString();
     }
 
+    /** explain knows the fabric's own lines: a traced queue is never called untraced; flows, PFC and ECN are told. */
+    @Test
+    void queuesPausesMarksAndFlowsAreToldAndQueuesAreNotCalledUntraced() {
+        Explainer x = new Explainer();
+        x.accept(TraceEvent.of(1_000, TraceEvent.START, "h0").ep("flow0").op(0).attr("opcode", "rdma_write"));
+        x.accept(TraceEvent.of(2_000, "port_queue", "S").attr("port", "S->h1").attr("queue_bytes", 4158L));
+        x.accept(TraceEvent.of(3_000, "pfc", "S").attr("port", "h0->S").attr("paused", 1));
+        x.accept(TraceEvent.of(4_000, "ecn_mark", "S").attr("port", "S->h1"));
+        Explanation e = x.explain();
+        String head = String.join("\n", e.header());
+        assertTrue(head.contains("Workload: 1 flows"), head);
+        assertTrue(head.contains("port queues are traced (port_queue, port_sample): 1 ports queued"), head);
+        assertTrue(head.contains("PFC: 1 pauses traced"), head);
+        assertTrue(head.contains("ECN: 1 packets marked"), head);
+        assertFalse(String.join(" ", e.limits()).contains("switch queue"), e.limits().toString());
+        Explainer none = new Explainer();
+        none.accept(TraceEvent.of(1_000, TraceEvent.POST, "A").ep("A/ep").op(1).attr("opcode", "send"));
+        assertTrue(String.join(" ", none.explain().limits()).contains("this run traced no port_queue"));
+    }
+
     @Test
     void timesReadLikeUnits() {
         assertEquals("2.31 us", Times.human(2_310_000));

@@ -69,13 +69,14 @@ class TimelinePortsAndHazardsTest {
     void portsHaveLanesWithTheirQueueAndPauseAsTheyChanged() throws IOException {
         TimelineData data = new TimelineData();
         portEvents().forEach(data::accept);
-        assertEquals(List.of("A/ep1", "A->S", "S->B"), data.laneNames(),
-                "a host's port after its endpoints; a switch's ports after every host");
+        assertEquals(List.of("A", "A/ep1", "A->S", "S", "S->B"), data.laneNames(),
+                "each node headed by its name; a host's port after its endpoints; a switch's ports after every host");
         JsonNode d = json(data);
-        assertEquals(List.of("ep", "port", "port"), texts(d.path("lanes").path("kind")));
-        assertEquals(List.of("A", "A", "S"), texts(d.path("lanes").path("host")), "grouped by their node");
+        assertEquals(List.of("host", "ep", "port", "switch", "port"), texts(d.path("lanes").path("kind")),
+                "a node with only ports is a switch");
+        assertEquals(List.of("A", "A", "A", "S", "S"), texts(d.path("lanes").path("host")), "grouped by their node");
         JsonNode p = d.path("ports");
-        assertEquals(List.of(2L, 1L, 2L, 1L, 2L), longs(p.path("lane")));
+        assertEquals(List.of(4L, 2L, 4L, 2L, 4L), longs(p.path("lane")));
         assertEquals(List.of(2_000L, 3_000L, 4_000L, 5_000L, 6_000L), longs(p.path("t")));
         assertEquals(List.of(4158L, -1L, 8316L, -1L, 0L), longs(p.path("queue")),
                 "a pfc line's queue_bytes is not a level of the queue");
@@ -157,9 +158,10 @@ class TimelinePortsAndHazardsTest {
         String html = Files.readString(page);
         int at = html.indexOf("<script id=\"datsim-data\" type=\"application/json\">") + 49;
         JsonNode d = MAPPER.readTree(html.substring(at, html.indexOf("</script>", at)));
-        assertEquals(List.of("hazard: A/ep1", "fix: A/ep1"), texts(d.path("lanes").path("name")));
+        assertEquals(List.of("hazard: A", "hazard: A/ep1", "fix: A", "fix: A/ep1"),
+                texts(d.path("lanes").path("name")));
         assertEquals(List.of(2L, 2L), longs(d.path("ops").path("id")), "each run's op 2, shown as op 2");
-        assertEquals(List.of(0L, 1L), longs(d.path("ops").path("lane")));
+        assertEquals(List.of(1L, 3L), longs(d.path("ops").path("lane")));
         assertEquals(List.of(2_000L, 3_000L), longs(d.path("ops").path("complete")), "one time axis");
         assertTrue(d.path("scenario").asText().startsWith("hazard (hazard) vs fix (fix)"), d.path("scenario")::asText);
     }

@@ -86,8 +86,26 @@ public final class FatTreeBench {
      * @return the figures
      */
     public static Result run(Params p, int k, int peers, long bytes, long seed) {
+        return run(p, k, peers, bytes, seed, sim -> { });
+    }
+
+    /**
+     * Runs the benchmark, handing its simulator to {@code started} before it runs (for a progress display on
+     * another thread, which only reads the clock and the event count).
+     *
+     * @param p the parameters
+     * @param k the fat-tree radix (even)
+     * @param peers the peers of each host (fewer than the hosts)
+     * @param bytes the size of each write
+     * @param seed the seed that draws the peers
+     * @param started told the simulator before the run
+     * @return the figures
+     */
+    public static Result run(Params p, int k, int peers, long bytes, long seed,
+            java.util.function.Consumer<Simulator> started) {
         long start = System.nanoTime();
         Simulator sim = new Simulator();
+        started.accept(sim);
         TopologyBuilder shape = TopologyBuilder.fatTree("h", k, 3);
         List<String> problems = new ArrayList<>();
         Topology topology = shape.build(problems);

@@ -221,8 +221,25 @@ public final class StreamBench {
      * @return the figures
      */
     public static Result run(Params p, int n, long bytes, int window) {
+        return run(p, n, bytes, window, sim -> { });
+    }
+
+    /**
+     * Runs the benchmark, handing its simulator to {@code started} before it runs (for a progress display on
+     * another thread, which only reads the clock and the event count).
+     *
+     * @param p the parameters
+     * @param n the number of writes
+     * @param bytes the size of each write
+     * @param window the writes outstanding at once: the first ones are posted at time 0, then each completion
+     * @param started told the simulator before the run
+     * @return the figures
+     */
+    public static Result run(Params p, int n, long bytes, int window,
+            java.util.function.Consumer<Simulator> started) {
         long start = System.nanoTime();
         Simulator sim = new Simulator();
+        started.accept(sim);
         TopologyBuilder shape = TopologyBuilder.backToBack("h");
         List<String> problems = new ArrayList<>();
         Topology topology = shape.build(problems);

@@ -49,6 +49,8 @@ public final class BridgeServer {
     private final List<BridgeProcess> detachedList = new ArrayList<>();
     private long calls;
     private long errors;
+    /** Calls answered DAT_QUEUE_EMPTY: empty polls, counted apart from errors. */
+    private long emptyPolls;
     private int attached;
     private int finished;
     private volatile boolean stop;
@@ -172,7 +174,9 @@ public final class BridgeServer {
     void trace(TraceEvent e, int ret) {
         if (TraceEvent.CALL.equals(e.kind())) {
             calls++;
-            if (!DatReturn.isSuccess(ret)) {
+            if (DatReturn.type(ret) == DatReturn.QUEUE_EMPTY) {
+                emptyPolls++; // a dequeue (or CNO wait) that found nothing: how polling works, not an error
+            } else if (!DatReturn.isSuccess(ret)) {
                 errors++;
             }
         }
@@ -303,7 +307,8 @@ public final class BridgeServer {
                                     + String.join(", ", recorder.unrecorded())));
         }
         message("simulated " + SimTime.format(sim.now()) + ", " + sim.eventsExecuted() + " events, " + calls
-                + " calls (" + errors + " returned errors); trace in " + outDir.resolve("events.jsonl"));
+                + " calls (" + errors + " returned errors" + (emptyPolls == 0 ? "" : ", " + emptyPolls
+                + " empty polls (DAT_QUEUE_EMPTY, not errors)") + "); trace in " + outDir.resolve("events.jsonl"));
         return problems == 0 ? 0 : 1;
     }
 

@@ -70,14 +70,19 @@ public final class PerftestRun {
     static final String REPORT_FMT_LAT =
             " %-7d %d          %-7s        %-7s      %-7s  \t       %-7s     \t%-7s\t\t%-7s \t\t%-7s";
 
-    /** The six tests. */
+    /** The eight tests. */
     public enum Test {
         WRITE_LAT("ib_write_lat", "RDMA_Write", false, "dat_ep_post_rdma_write"),
         WRITE_BW("ib_write_bw", "RDMA_Write", true, "dat_ep_post_rdma_write"),
         READ_LAT("ib_read_lat", "RDMA_Read", false, "dat_ep_post_rdma_read"),
         READ_BW("ib_read_bw", "RDMA_Read", true, "dat_ep_post_rdma_read"),
         SEND_LAT("ib_send_lat", "Send", false, "dat_ep_post_send"),
-        SEND_BW("ib_send_bw", "Send", true, "dat_ep_post_send");
+        SEND_BW("ib_send_bw", "Send", true, "dat_ep_post_send"),
+        ATOMIC_LAT("ib_atomic_lat", "Atomic", false, "dat_ib_post_fetch_and_add"),
+        ATOMIC_BW("ib_atomic_bw", "Atomic", true, "dat_ib_post_fetch_and_add");
+
+        /** perftest's size of an atomic (sizeof(uint64_t)): the only size of ib_atomic_lat and ib_atomic_bw. */
+        public static final long ATOMIC_SIZE = 8;
 
         /** The perftest command. */
         public final String command;
@@ -109,8 +114,14 @@ public final class PerftestRun {
             return this == WRITE_LAT ? 220 : this == SEND_LAT ? 236 : 0;
         }
 
+        /** Reads and atomics: a full round trip per sample (perftest's rtt factor 1), read credits. */
         boolean isRead() {
-            return this == READ_LAT || this == READ_BW;
+            return this == READ_LAT || this == READ_BW || isAtomic();
+        }
+
+        /** ib_atomic_lat and ib_atomic_bw (perftest's default atomic, FETCH_AND_ADD). */
+        public boolean isAtomic() {
+            return this == ATOMIC_LAT || this == ATOMIC_BW;
         }
 
         boolean isSend() {
@@ -316,9 +327,22 @@ public final class PerftestRun {
      * @throws IllegalArgumentException if the preset, a parameter or the generated scenario is invalid
      */
     public static void report(Options given, PrintWriter out) {
+        report(given, out, size -> { });
+    }
+
+    /**
+     * Runs every size and prints perftest's report, telling {@code sizeStarted} each size before it runs (a
+     * progress display).
+     *
+     * @param given the options
+     * @param out where the table goes
+     * @param sizeStarted told each size as it starts
+     */
+    public static void report(Options given, PrintWriter out, java.util.function.LongConsumer sizeStarted) {
         Options o = resolve(given);
         boolean headerDone = false;
         for (long size : o.sizes()) {
+            sizeStarted.accept(size);
             Measured m = measure(o, size);
             if (!headerDone) {
                 header(o, m.scenario, out);
@@ -354,6 +378,9 @@ public final class PerftestRun {
         }
         out.println(" Mtu             : " + mtu + "[B]");
         out.println(" Link type       : " + (eth ? "Ethernet" : "IB"));
+        if (t.isAtomic()) {
+            out.println(" Atomic Type     : FETCH_AND_ADD");
+        }
         if (t.isRead()) {
             out.println(" Outstand reads  : " + OUT_READS);
         } else {
@@ -487,6 +514,7 @@ public final class PerftestRun {
         c.add("{\"call\": \"dat_evd_create\", \"ia\": \"$ia\", \"evd_min_qlen\": " + (receivesPosted(o) * q + 16)
                 + ", \"evd_flags\": \"DAT_EVD_DTO_FLAG\", \"out\": \"recv_evd\"}");
         c.add("{\"call\": \"dat_lmr_create\", \"ia\": \"$ia\", \"pz\": \"$pz\", \"length\": " + Math.max(64, size)
+                + (o.test().isAtomic() ? ", \"privileges\": \"DAT_MEM_PRIV_ALL_FLAG|DAT_IB_MEM_PRIV_REMOTE_ATOMIC\"" : "")
                 + ", \"out\": \"buf\"}");
         for (int k = 0; k < q; k++) {
             c.add("{\"call\": \"dat_ep_create\", \"ia\": \"$ia\", \"pz\": \"$pz\", \"recv_evd\": \"$recv_evd\","
@@ -514,8 +542,9 @@ public final class PerftestRun {
         String flags = signalled ? "" : ", \"completion_flags\": \"DAT_COMPLETION_SUPPRESS_FLAG\"";
         String remote = t.isSend() ? "" : ", \"remote_iov\": {\"rmr_context\": \"$" + peer + "/buf.rmr_context\","
                 + " \"address\": \"$" + peer + "/buf.address\", \"length\": " + size + "}";
-        return "{\"call\": \"" + t.call + "\", \"ep\": \"$ep" + ep + "\", \"local_iov\": " + iov(size) + remote + flags
-                + "}";
+        String add = t.isAtomic() ? ", \"add_value\": 1" : "";
+        return "{\"call\": \"" + t.call + "\", \"ep\": \"$ep" + ep + "\", \"local_iov\": " + iov(size) + remote + add
+                + flags + "}";
     }
 
     /**

@@ -217,9 +217,10 @@ public final class DatsimCli implements Runnable {
                 description = "Stop the run (exit 1) when its trace files together pass this size (default: 4GiB).")
         String maxOutput;
 
-        @Option(names = "--no-progress", paramLabel = "TIME",
-                description = "Stop the run (exit 1) when for this much simulated time its only activity was"
-                        + " receiver-not-ready retries (default: 100ms; 0 turns the guard off).")
+        @Option(names = {"--max-stall", "--no-progress"}, paramLabel = "TIME",
+                description = "The livelock guard: stop the run (exit 1) when for this much simulated time its only"
+                        + " activity was receiver-not-ready retries (default: 100ms; 0 turns the guard off)."
+                        + " --no-progress is its old name, still accepted.")
         String noProgress;
 
         @Option(names = "--force",
@@ -230,6 +231,11 @@ public final class DatsimCli implements Runnable {
         @Option(names = "--no-perfetto",
                 description = "Do not write trace.json (the Chrome Trace Event format, for ui.perfetto.dev).")
         boolean noPerfetto;
+
+        @Option(names = {"-q", "--quiet"}, description = "No progress line (otherwise, when standard error is a"
+                + " terminal, a line there says every second the simulated time reached, the events per second and"
+                + " a workload's flows done; it never reaches a file or a pipe).")
+        boolean quiet;
 
         @Option(names = "--choices", paramLabel = "VECTOR",
                 description = "Take these alternatives at the models' choice points, in the order they are reached"
@@ -295,7 +301,7 @@ public final class DatsimCli implements Runnable {
                 stall = noProgress == null ? -1 : "0".equals(noProgress.trim()) ? 0
                         : org.datsim.core.time.SimTime.parse(noProgress);
             } catch (IllegalArgumentException e) {
-                err.println("datsim: --max-output/--no-progress: " + org.datsim.scenario.load.Text.clean(e.getMessage()));
+                err.println("datsim: --max-output/--max-stall: " + org.datsim.scenario.load.Text.clean(e.getMessage()));
                 return EXIT_INVALID;
             }
             s = s.withLimits(events, time);
@@ -311,7 +317,18 @@ public final class DatsimCli implements Runnable {
                     return EXIT_INVALID;
                 }
             }
-            Path dir = out != null ? out : Paths.get("runs", org.datsim.scenario.run.OutputDir.safeName(s.name()));
+            // runs keep each other: runs/NAME holding another file's run of the same scenario name is left alone
+            Path dir = out;
+            if (dir == null) {
+                Path first = Paths.get("runs", org.datsim.scenario.run.OutputDir.safeName(s.name()));
+                dir = org.datsim.scenario.run.OutputDir.forSource(Paths.get("runs"),
+                        org.datsim.scenario.run.OutputDir.safeName(s.name()), file);
+                if (!dir.equals(first)) {
+                    o.println("note: " + first + " holds the run of " + org.datsim.scenario.run.OutputDir.source(first)
+                            + ", another file with scenario name \"" + s.name() + "\": this run goes to " + dir
+                            + " (--out DIR chooses)");
+                }
+            }
             long t0 = System.nanoTime();
             RunResultSummary r;
             try {
@@ -328,7 +345,10 @@ public final class DatsimCli implements Runnable {
                 if (vector != null) {
                     runner.choices(vector);
                 }
-                r = runner.run(dir, List.of());
+                try (TerminalProgress shown = TerminalProgress.start(quiet, err, TerminalProgress.simulation(
+                        runner::progressSimulatedPs, runner::progressEvents, runner::progressFlows))) {
+                    r = runner.run(dir, List.of());
+                }
             } catch (java.io.IOException e) {
                 err.println("datsim: cannot write the outputs in " + dir + ": " + e.getMessage());
                 return EXIT_INVALID;
@@ -337,6 +357,15 @@ public final class DatsimCli implements Runnable {
                         + " scenario; the trace written so far is in " + dir + "):");
                 e.printStackTrace(err);
                 return EXIT_INTERNAL;
+            }
+            if (out == null) {
+                try {
+                    org.datsim.scenario.run.OutputDir.recordSource(dir, file);
+                } catch (java.io.IOException e) {
+                    err.println("datsim: cannot write " + dir.resolve(org.datsim.scenario.run.OutputDir.SOURCE) + ": "
+                            + e.getMessage());
+                    return EXIT_INVALID;
+                }
             }
             long wallMs = (System.nanoTime() - t0) / 1_000_000;
             for (String line : r.lines()) {

@@ -18,6 +18,11 @@ import picocli.CommandLine.Spec;
                 + " events per second, packets, wall time, peak heap. Exits 1 if a write did not complete.")
 final class FatTreeBenchCommand implements Callable<Integer> {
 
+    @Option(names = "--quiet", description = "No progress line (otherwise, when standard error is a terminal, a"
+            + " line there says every second the simulated time reached and the events per second; never in the"
+            + " key=value output).")
+    boolean quiet;
+
     @Option(names = "--k", paramLabel = "K", defaultValue = "16", description = "Switch radix, even, 2 to 32"
             + " (default: ${DEFAULT-VALUE}).")
     int k;
@@ -67,7 +72,14 @@ final class FatTreeBenchCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("datsim: " + e.getMessage());
             return 2;
         }
-        FatTreeBench.Result r = FatTreeBench.run(p, k, peers, bytes, seed);
+        java.util.concurrent.atomic.AtomicReference<org.datsim.core.engine.Simulator> running =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        FatTreeBench.Result r;
+        try (TerminalProgress shown = TerminalProgress.start(quiet, spec.commandLine().getErr(),
+                TerminalProgress.simulation(() -> running.get() == null ? 0 : running.get().now(),
+                        () -> running.get() == null ? 0 : running.get().eventsExecuted(), () -> ""))) {
+            r = FatTreeBench.run(p, k, peers, bytes, seed, running::set);
+        }
         double runS = r.runNanos() / 1e9;
         KeyValues out = new KeyValues().put("k", k).put("hosts", r.hosts()).put("switches", r.switches())
                 .put("flow_control", p.choice(org.datsim.fabric.FabricParams.LINK_FLOW_CONTROL))

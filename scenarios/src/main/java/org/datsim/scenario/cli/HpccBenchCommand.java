@@ -184,7 +184,8 @@ final class HpccBenchCommand implements Callable<Integer> {
         try (java.io.InputStream in = HpccBenchCommand.class.getResourceAsStream("/org/datsim/scenario/hpcc/"
                 + bundled)) {
             if (in == null) {
-                problems.add("the bundled " + bundled + " is missing from datsim's jar (a build problem)");
+                problems.add("the bundled " + bundled + " is missing from datsim's jar (a build problem); give"
+                        + " HPCC's files with --topology FILE and --flows FILE");
                 return null;
             }
             return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);

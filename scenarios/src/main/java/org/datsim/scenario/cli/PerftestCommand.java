@@ -17,18 +17,19 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "perftest", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run a perftest command (ib_write_lat, ib_write_bw, ib_read_lat, ib_read_bw, ib_send_lat,"
-                + " ib_send_bw) on two simulated hosts and print the table perftest prints, with perftest's"
+                + " ib_send_bw, ib_atomic_lat, ib_atomic_bw: Fetch and Add of 8 bytes) on two simulated hosts and print the table perftest prints, with perftest's"
                 + " statistics (t_typical is the median, percentiles over the sorted samples without the 2 largest;"
                 + " BW peak is the best post-to-completion window, BW average first post to last completion).",
             "Accepted perftest flags: -s, -a, -n, -q, -t, -m, -I, -b, --report_gbits, -F (no effect: there is no"
-                + " CPU frequency to check) and the server address (ignored). Every other perftest flag (-c, -d, -i,"
-                + " -x, -D, -R, -Q, -N, --run_infinitely, ...) is rejected. Connection type is always RC, one port.",
+                + " CPU frequency to check), -d, -i, -x, -p (they pick hardware or a TCP port: ignored, and said so"
+                + " on standard error) and the server address (ignored). Every other perftest flag (-c, -D, -R, -Q,"
+                + " -N, --run_infinitely, ...) is rejected. Connection type is always RC, one port.",
             "datsim's own: --preset NAME and --switches N (N switches in a chain between the two hosts; 0: back"
                 + " to back). Header lines datsim cannot know (device, PCIe relaxed ordering, addresses) say so."})
 public final class PerftestCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "TEST", description = "ib_write_lat, ib_write_bw, ib_read_lat, ib_read_bw,"
-            + " ib_send_lat or ib_send_bw.")
+            + " ib_send_lat, ib_send_bw, ib_atomic_lat or ib_atomic_bw.")
     String test;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "SERVER", description = "perftest's server address;"
@@ -82,6 +83,25 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--emit", description = "Print the generated scenario of the first size instead of running it.")
     boolean emit;
 
+    @Option(names = "--quiet", description = "datsim: no progress line (with -a on a terminal, standard error says"
+            + " which size is running).")
+    boolean quiet;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "The device (mlx5_0, ...): picks hardware;"
+            + " accepted, ignored, and said so on standard error.")
+    String ibDev;
+
+    @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", description = "The device's port: accepted, ignored.")
+    String ibPort;
+
+    @Option(names = {"-x", "--gid-index"}, paramLabel = "INDEX", description = "The GID index (RoCE): accepted,"
+            + " ignored.")
+    String gidIndex;
+
+    @Option(names = {"-p", "--port"}, paramLabel = "PORT", description = "The TCP port of perftest's out-of-band"
+            + " exchange: accepted, ignored.")
+    String tcpPort;
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -95,8 +115,27 @@ public final class PerftestCommand implements Callable<Integer> {
             err.flush();
             return DatsimCli.EXIT_INVALID;
         }
+        List<String> ignored = new java.util.ArrayList<>();
+        if (ibDev != null) {
+            ignored.add("-d " + ibDev);
+        }
+        if (ibPort != null) {
+            ignored.add("-i " + ibPort);
+        }
+        if (gidIndex != null) {
+            ignored.add("-x " + gidIndex);
+        }
+        if (tcpPort != null) {
+            ignored.add("-p " + tcpPort);
+        }
+        if (!ignored.isEmpty()) {
+            err.println("datsim perftest: ignored (they pick hardware or a TCP port; the simulated pair has one"
+                    + " device, port and address): " + String.join(", ", ignored));
+            err.flush();
+        }
         PerftestRun.Test t = PerftestRun.Test.named(test);
-        List<Long> sizes = all ? PerftestRun.allSizes() : List.of(size != null ? size : t.bw ? 65536L : 2L);
+        List<Long> sizes = all ? PerftestRun.allSizes() : List.of(size != null ? size : t.isAtomic() ? PerftestRun.Test.ATOMIC_SIZE
+                : t.bw ? 65536L : 2L);
         int n = iters != null ? iters : t.defaultIters();
         long inl = inline != null ? inline : t.defaultInline();
         if (t == PerftestRun.Test.READ_LAT || t == PerftestRun.Test.READ_BW) {
@@ -113,7 +152,14 @@ public final class PerftestCommand implements Callable<Integer> {
                 o.flush();
                 return 0;
             }
-            PerftestRun.report(opts, o);
+            long[] at = {0, 0};
+            try (TerminalProgress shown = TerminalProgress.start(quiet || sizes.size() < 2, err,
+                    () -> "size " + at[0] + " B (" + at[1] + " of " + sizes.size() + ")")) {
+                PerftestRun.report(opts, o, s -> {
+                    at[0] = s;
+                    at[1]++;
+                });
+            }
         } catch (IllegalArgumentException e) {
             err.println("datsim perftest: " + e.getMessage());
             err.flush();
@@ -129,7 +175,10 @@ public final class PerftestCommand implements Callable<Integer> {
         PerftestRun.Test t = PerftestRun.Test.named(test);
         if (t == null) {
             return "unknown test \"" + test + "\"; the tests are ib_write_lat, ib_write_bw, ib_read_lat, ib_read_bw,"
-                    + " ib_send_lat, ib_send_bw";
+                    + " ib_send_lat, ib_send_bw, ib_atomic_lat, ib_atomic_bw";
+        }
+        if (t.isAtomic() && (all || size != null && size != PerftestRun.Test.ATOMIC_SIZE)) {
+            return (all ? "-a" : "-s " + size) + ": " + test + " has one size, 8 bytes (a 64-bit atomic), as perftest's";
         }
         if (FabricPresets.get(preset) == null) {
             return "--preset: no preset is named \"" + preset + "\"; the presets are " + FabricPresets.names();

@@ -17,6 +17,11 @@ import picocli.CommandLine.Spec;
                 + " write failed.")
 final class StreamBenchCommand implements Callable<Integer> {
 
+    @Option(names = "--quiet", description = "No progress line (otherwise, when standard error is a terminal, a"
+            + " line there says every second the simulated time reached and the events per second; never in the"
+            + " key=value output).")
+    boolean quiet;
+
     @Option(names = "--writes", paramLabel = "N", defaultValue = "100000", description = "RDMA Writes (default:"
             + " ${DEFAULT-VALUE}).")
     int writes;
@@ -63,7 +68,14 @@ final class StreamBenchCommand implements Callable<Integer> {
             problems.forEach(m -> spec.commandLine().getErr().println("datsim: " + m));
             return 2;
         }
-        StreamBench.Result r = StreamBench.run(p, writes, bytes, window);
+        java.util.concurrent.atomic.AtomicReference<org.datsim.core.engine.Simulator> running =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        StreamBench.Result r;
+        try (TerminalProgress shown = TerminalProgress.start(quiet, spec.commandLine().getErr(),
+                TerminalProgress.simulation(() -> running.get() == null ? 0 : running.get().now(),
+                        () -> running.get() == null ? 0 : running.get().eventsExecuted(), () -> ""))) {
+            r = StreamBench.run(p, writes, bytes, window, running::set);
+        }
         double simS = r.simNanos() / 1e9;
         KeyValues kv = new KeyValues().put("window", window).put("writes", writes).put("bytes_per_write", bytes)
                 .put("mtu", p.get(org.datsim.fabric.FabricParams.HCA_MTU)).put("completed", r.completed())

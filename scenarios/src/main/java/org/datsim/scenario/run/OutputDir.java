@@ -115,6 +115,67 @@ public final class OutputDir {
         record(dir, present);
     }
 
+    /** In a default run directory: the absolute path of the scenario file whose run it holds. */
+    public static final String SOURCE = ".datsim-source";
+
+    /**
+     * The default output directory of a run of a scenario file: {@code PARENT/NAME}, unless it holds the run of
+     * another file (its {@value #SOURCE} names another path), then the first of {@code NAME-2}, {@code NAME-3}, ...
+     * that is new or holds this file's run. A directory without {@value #SOURCE} (a run of an older datsim, or one
+     * written with --out) is taken as before.
+     *
+     * @param parent the parent (runs/)
+     * @param name the safe directory name
+     * @param source the scenario file
+     * @return the directory
+     */
+    public static Path forSource(Path parent, String name, Path source) {
+        String me = source.toAbsolutePath().normalize().toString();
+        for (int i = 1; i < 1000; i++) {
+            Path d = parent.resolve(i == 1 ? name : name + "-" + i);
+            Path s = d.resolve(SOURCE);
+            if (!Files.isRegularFile(s, LinkOption.NOFOLLOW_LINKS)) {
+                return d;
+            }
+            try {
+                if (Files.readString(s, StandardCharsets.UTF_8).strip().equals(me)) {
+                    return d;
+                }
+            } catch (IOException e) {
+                return d;
+            }
+        }
+        return parent.resolve(name);
+    }
+
+    /**
+     * Returns the scenario file whose run a directory holds ({@value #SOURCE}), or null.
+     *
+     * @param dir the directory
+     * @return the path as recorded, or null
+     */
+    public static String source(Path dir) {
+        try {
+            Path s = dir.resolve(SOURCE);
+            return Files.isRegularFile(s, LinkOption.NOFOLLOW_LINKS) ? Files.readString(s, StandardCharsets.UTF_8)
+                    .strip() : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Records in a claimed run directory which scenario file its run is of (see {@link #forSource}).
+     *
+     * @param dir the directory
+     * @param source the scenario file
+     * @throws IOException if it cannot be written
+     */
+    public static void recordSource(Path dir, Path source) throws IOException {
+        Files.writeString(dir.resolve(SOURCE), source.toAbsolutePath().normalize() + "\n", StandardCharsets.UTF_8);
+        record(dir, List.of(SOURCE));
+    }
+
     /**
      * Turns a scenario's name into a directory name that stays inside its parent: characters other than letters,
      * digits, {@code _ . -} become {@code _}, a leading dot becomes {@code _} (so {@code ..} and hidden names are

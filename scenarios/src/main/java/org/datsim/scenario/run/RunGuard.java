@@ -70,7 +70,7 @@ final class RunGuard implements TraceSink<TraceEvent> {
                     if (retriesSinceProgress >= MIN_RETRIES && e.tPs() - lastProgressPs >= noProgressPs) {
                         trip("the no-progress guard: for " + SimTime.format(e.tPs() - lastProgressPs) + " of simulated"
                                 + " time the only activity was " + retriesSinceProgress + " receiver-not-ready retries"
-                                + " (a receive that is never posted?); raise the guard with --no-progress TIME, or 0"
+                                + " (a receive that is never posted?); raise the guard with --max-stall TIME, or 0"
                                 + " to turn it off");
                     }
                 }

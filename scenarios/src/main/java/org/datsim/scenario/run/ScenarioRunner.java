@@ -394,6 +394,66 @@ public final class ScenarioRunner {
     }
 
     /**
+     * Returns the simulated time reached so far, for a progress display on another thread (a glimpse: the
+     * simulation is not stopped for it).
+     *
+     * @return picoseconds
+     */
+    public long progressSimulatedPs() {
+        return sim.now();
+    }
+
+    /**
+     * Returns the events executed so far, for a progress display on another thread.
+     *
+     * @return the count
+     */
+    public long progressEvents() {
+        return sim.eventsExecuted();
+    }
+
+    /**
+     * Returns how many of the workload's flows have completed, "" without a workload, for a progress display on
+     * another thread.
+     *
+     * @return the words
+     */
+    public String progressFlows() {
+        if (attachedFlows == null) {
+            return "";
+        }
+        long done = 0;
+        for (long f : attachedFlows.fct()) {
+            done += f >= 0 ? 1 : 0;
+        }
+        String phase = progressPhase;
+        return done + " of " + flows.size() + " flows done" + (phase.isEmpty() ? "" : ", " + phase);
+    }
+
+    /** What the run does after its simulation, for the progress display ("" while it simulates). */
+    private volatile String progressPhase = "";
+
+    /**
+     * Returns the sink as the outputs see the trace: without the cache_miss lines that {@code trace.cache_misses}
+     * leaves out (by default those of a workload's flows, whose queue pairs are named {@code flowN} and
+     * {@code flowN_r}, without a host prefix), else the sink itself.
+     */
+    private org.datsim.core.trace.TraceSink<TraceEvent> traced(org.datsim.core.trace.TraceSink<TraceEvent> sink) {
+        String mode = scenario.params().choice(org.datsim.fabric.FabricParams.TRACE_CACHE_MISSES);
+        if ("all".equals(mode) || "auto".equals(mode) && attachedFlows == null) {
+            return sink;
+        }
+        boolean none = "none".equals(mode);
+        return e -> {
+            if (org.datsim.fabric.hca.Hca.CACHE_MISS.equals(e.kind())
+                    && (none || e.ep() != null && e.ep().startsWith("flow") && e.ep().indexOf('/') < 0)) {
+                return;
+            }
+            sink.accept(e);
+        };
+    }
+
+    /**
      * Runs the scenario and writes its outputs into a directory (created if needed). The trace is flushed even if
      * the run stops early.
      *
@@ -428,12 +488,12 @@ public final class ScenarioRunner {
                 PerfettoTraceWriter chrome = perfetto
                         ? new PerfettoTraceWriter(outDir.resolve(PerfettoTraceWriter.FILE)) : null) {
             if (writer != null) {
-                trace.subscribe(writer);
+                trace.subscribe(traced(writer));
             }
             if (chrome != null) {
-                trace.subscribe(chrome);
+                trace.subscribe(traced(chrome));
             }
-            trace.subscribe(stats);
+            trace.subscribe(traced(stats));
             List<Path> traceFiles = new ArrayList<>();
             if (writer != null) {
                 traceFiles.add(outDir.resolve("events.jsonl"));
@@ -480,6 +540,35 @@ public final class ScenarioRunner {
                         + " the scenario is too extreme to simulate";
                 result = new RunResult(StopReason.STOPPED, sim.now(), sim.eventsExecuted(), abort);
             }
+            // the flows' FCTs while trace.json is open: each flow is a slice in it
+            if (attachedFlows != null) {
+                long[] ideal = new long[flows.size()];
+                java.util.Arrays.fill(ideal, -1);
+                if (scenario.workload().ideal()) {
+                    progressPhase = "now each flow alone on an idle fabric (the ideal FCTs)";
+                    ideal = org.datsim.scenario.workload.FlowRunner.ideal(scenario.topology(), scenario.params(),
+                            scenario.hostParams(), flows, scenario.workload().send(), scenario.seed());
+                }
+                long[] fct = attachedFlows.fct();
+                long[] standalone = org.datsim.scenario.workload.StandaloneFct.of(scenario.topology(), scenario.params(),
+                        flows);
+                fctRows = new ArrayList<>(flows.size());
+                for (int i = 0; i < fct.length; i++) {
+                    org.datsim.scenario.workload.Flow f = flows.get(i);
+                    fctRows.add(new org.datsim.scenario.workload.FctFile.Row(scenario.topology().hosts().get(f.src()),
+                            scenario.topology().hosts().get(f.dst()), f.sizeBytes(), f.startPs(), fct[i], ideal[i],
+                            standalone[i]));
+                }
+                org.datsim.scenario.workload.FlowOutputs.writeCsv(outDir, fctRows);
+            }
+            if (chrome != null && fctRows != null) {
+                List<org.datsim.viz.FlowRecords.Flow> fs = new ArrayList<>(fctRows.size());
+                for (org.datsim.scenario.workload.FctFile.Row r : fctRows) {
+                    fs.add(new org.datsim.viz.FlowRecords.Flow(fs.size(), r.src(), r.dst(), r.sizeBytes(),
+                            r.startPs(), r.fctPs(), r.idealPs(), r.standalonePs()));
+                }
+                chrome.flows(fs);
+            }
         }
         List<String> blocked = new ArrayList<>();
         for (ConsumerProcess p : processes.values()) {
@@ -489,31 +578,13 @@ public final class ScenarioRunner {
                         + (p.waitingFor() != null ? in + afterChain(p) : "in " + in));
             }
         }
-        if (attachedFlows != null) {
-            long[] ideal = new long[flows.size()];
-            java.util.Arrays.fill(ideal, -1);
-            if (scenario.workload().ideal()) {
-                ideal = org.datsim.scenario.workload.FlowRunner.ideal(scenario.topology(), scenario.params(),
-                        scenario.hostParams(), flows, scenario.workload().send(), scenario.seed());
-            }
-            long[] fct = attachedFlows.fct();
-            long[] standalone = org.datsim.scenario.workload.StandaloneFct.of(scenario.topology(), scenario.params(),
-                    flows);
-            fctRows = new ArrayList<>(flows.size());
-            for (int i = 0; i < fct.length; i++) {
-                org.datsim.scenario.workload.Flow f = flows.get(i);
-                fctRows.add(new org.datsim.scenario.workload.FctFile.Row(scenario.topology().hosts().get(f.src()),
-                        scenario.topology().hosts().get(f.dst()), f.sizeBytes(), f.startPs(), fct[i], ideal[i],
-                        standalone[i]));
-            }
-            org.datsim.scenario.workload.FlowOutputs.writeCsv(outDir, fctRows);
-        }
         boolean ok = failureCount == 0 && blocked.isEmpty() && result.reason() == StopReason.NO_EVENTS;
         writeSummary(outDir.resolve("summary.json"), result, stats, blocked, abort);
         List<String> lines = new ArrayList<>();
         lines.add("scenario " + scenario.name() + " (seed " + scenario.seed() + "): simulated "
                 + SimTime.format(result.endTimePs()) + ", " + result.events() + " events, " + calls + " calls ("
                 + datErrors + " returned errors)");
+        lines.addAll(resolvedLines());
         for (Map.Entry<String, LatencyRecorder> e : stats.latency().entrySet()) {
             LatencyRecorder r = e.getValue();
             lines.add(String.format("  %-28s n=%-6d p50=%-10s p99=%-10s max=%s%s", e.getKey(), r.count(),
@@ -549,6 +620,129 @@ public final class ScenarioRunner {
         return new RunResultSummary(ok ? 0 : 1, lines);
     }
 
+    /**
+     * The derived parameters as the run used them (summary.json's {@code resolved}): with congestion control,
+     * cc.base_rtt and cc.window (0 in the parameters means the topology's largest round trip and bandwidth-delay
+     * product: {@link org.datsim.fabric.Fabric#ccBaseRttPs}, {@code ccWindowBytes}); with ECN, the marking
+     * thresholds per port rate (ecn.kmin and ecn.kmax are given at 100 Gb/s and scale with a port's rate, as the
+     * switches apply them). Empty without either.
+     */
+    private ObjectNode resolved(ObjectMapper mapper) {
+        ObjectNode r = mapper.createObjectNode();
+        org.datsim.core.param.Params p = scenario.params();
+        long rtt = fabric.ccBaseRttPs();
+        long window = fabric.ccWindowBytes();
+        if (rtt > 0 || window > 0) {
+            r.put("cc.base_rtt_ps", rtt);
+            r.put("cc.base_rtt", SimTime.format(rtt) + (p.get(org.datsim.fabric.cc.CcParams.BASE_RTT) == 0
+                    ? " (0 given: the topology's largest unloaded round trip)" : " (given)"));
+            r.put("cc.window_bytes", window);
+            r.put("cc.window", org.datsim.core.time.ByteSize.format(window)
+                    + (p.get(org.datsim.fabric.cc.CcParams.WINDOW) == 0
+                    ? " (0 given: the topology's largest bandwidth-delay product)" : " (given)"));
+        }
+        String algorithm = "ib_credits".equals(p.choice(org.datsim.fabric.FabricParams.LINK_FLOW_CONTROL)) ? "none"
+                : p.choice(org.datsim.fabric.FabricParams.CC_ALGORITHM);
+        if (!"none".equals(algorithm)) {
+            r.put("cc.header_bytes", org.datsim.fabric.cc.CongestionControl.headerBytes(p));
+        }
+        org.datsim.fabric.cc.CongestionControl.Algorithm a = org.datsim.fabric.cc.CongestionControl.Algorithm.valueOf(
+                algorithm.toUpperCase(java.util.Locale.ROOT));
+        long ackGiven = p.get(org.datsim.fabric.FabricParams.ACK_INTERVAL);
+        int ack = org.datsim.fabric.cc.CongestionControl.effectiveAckInterval(ackGiven, a);
+        if (ack != ackGiven) {
+            r.put("transport.ack_interval", ack);
+        }
+        if ("shared".equals(p.choice(org.datsim.fabric.FabricParams.SWITCH_BUFFER_MODE))
+                && !fabric.switches().isEmpty()) {
+            // as Fabric derives them per switch port: pfc.headroom (0: 3 x rate x propagation delay, at least two
+            // largest packets) and the dynamic threshold's alpha shift (one less per doubling over the hosts' rate)
+            long hostRate = Long.MAX_VALUE;
+            for (Port port : fabric.ports()) {
+                if (port.peer() instanceof org.datsim.fabric.hca.Hca) {
+                    hostRate = Math.min(hostRate, port.rate().bitsPerSecond());
+                }
+            }
+            long fixed = p.get(org.datsim.fabric.FabricParams.PFC_HEADROOM);
+            long minimum = 2 * org.datsim.fabric.FabricParams.largestPacket(p);
+            java.util.TreeMap<String, long[]> kinds = new java.util.TreeMap<>();
+            for (org.datsim.fabric.sw.Switch sw : fabric.switches()) {
+                for (Port port : sw.ports()) {
+                    long bps = port.rate().bitsPerSecond();
+                    long derived = java.math.BigInteger.valueOf(bps).multiply(java.math.BigInteger.valueOf(
+                            port.propagationPs())).multiply(java.math.BigInteger.valueOf(3))
+                            .divide(java.math.BigInteger.valueOf(8_000_000_000_000L)).longValue();
+                    int shift = (int) p.get(org.datsim.fabric.FabricParams.PFC_ALPHA_SHIFT);
+                    for (long x = bps; x > hostRate && shift > 0; x /= 2) {
+                        shift--;
+                    }
+                    kinds.put(org.datsim.core.time.DataRate.ofBitsPerSecond(bps) + ", " + SimTime.format(
+                            port.propagationPs()), new long[] {fixed > 0 ? fixed : Math.max(derived, minimum), shift});
+                }
+            }
+            ObjectNode h = r.putObject("pfc_by_switch_port");
+            kinds.forEach((k, v) -> h.putObject(k).put("headroom_bytes", v[0]).put("alpha_shift", v[1]));
+        }
+        if (p.get(org.datsim.fabric.FabricParams.ECN_ENABLED) != 0) {
+            java.util.TreeSet<Long> rates = new java.util.TreeSet<>();
+            for (Port port : fabric.ports()) {
+                rates.add(port.rate().bitsPerSecond());
+            }
+            ObjectNode e = r.putObject("ecn.thresholds_by_port_rate");
+            for (long bps : rates) {
+                ObjectNode k = e.putObject(org.datsim.core.time.DataRate.ofBitsPerSecond(bps).toString());
+                k.put("kmin_bytes", scaleTo(p.get(org.datsim.fabric.FabricParams.ECN_KMIN), bps));
+                k.put("kmax_bytes", scaleTo(p.get(org.datsim.fabric.FabricParams.ECN_KMAX), bps));
+            }
+        }
+        return r;
+    }
+
+    /** Bytes at 100 Gb/s scaled to a rate, as the switches scale ECN thresholds. */
+    private static long scaleTo(long bytesAt100G, long bps) {
+        return java.math.BigInteger.valueOf(bytesAt100G).multiply(java.math.BigInteger.valueOf(bps))
+                .divide(java.math.BigInteger.valueOf(100_000_000_000L)).longValue();
+    }
+
+    /** The run's first lines' account of the derived values (empty without congestion control or ECN). */
+    private List<String> resolvedLines() {
+        ObjectNode r = resolved(new ObjectMapper());
+        List<String> out = new ArrayList<>();
+        if (r.has("cc.base_rtt")) {
+            out.add("  resolved: cc.base_rtt " + r.path("cc.base_rtt").asText() + "; cc.window "
+                    + r.path("cc.window").asText());
+        }
+        List<String> cc = new ArrayList<>();
+        if (r.has("cc.header_bytes")) {
+            cc.add("cc.header_bytes " + r.path("cc.header_bytes").asInt() + " (per data packet, ACK and NAK)");
+        }
+        if (r.has("transport.ack_interval")) {
+            cc.add("transport.ack_interval " + r.path("transport.ack_interval").asInt()
+                    + " (0 given: one ACK per packet under this algorithm)");
+        }
+        if (!cc.isEmpty()) {
+            out.add("  resolved: " + String.join("; ", cc));
+        }
+        if (r.has("pfc_by_switch_port")) {
+            StringBuilder b = new StringBuilder("  resolved: PFC headroom/alpha shift per switch port (rate, delay):");
+            r.path("pfc_by_switch_port").fields().forEachRemaining(f -> b.append(' ').append(f.getKey()).append(": ")
+                    .append(org.datsim.core.time.ByteSize.format(f.getValue().path("headroom_bytes").asLong()))
+                    .append('/').append(f.getValue().path("alpha_shift").asInt()).append(';'));
+            b.setLength(b.length() - 1);
+            out.add(b.toString());
+        }
+        if (r.has("ecn.thresholds_by_port_rate")) {
+            StringBuilder b = new StringBuilder("  resolved: ECN kmin/kmax per port rate:");
+            r.path("ecn.thresholds_by_port_rate").fields().forEachRemaining(f -> b.append(' ').append(f.getKey())
+                    .append(' ').append(org.datsim.core.time.ByteSize.format(f.getValue().path("kmin_bytes").asLong()))
+                    .append('/').append(org.datsim.core.time.ByteSize.format(f.getValue().path("kmax_bytes").asLong()))
+                    .append(';'));
+            b.setLength(b.length() - 1);
+            out.add(b.toString());
+        }
+        return out;
+    }
+
     private void writeSummary(Path file, RunResult result, OperationStats stats, List<String> blocked, String abort)
             throws IOException {
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -569,6 +763,10 @@ public final class ScenarioRunner {
             }
             ObjectNode op = ov.putObject("params");
             overrideParams.forEach(op::put);
+        }
+        ObjectNode resolved = resolved(mapper);
+        if (resolved.size() > 0) {
+            root.set("resolved", resolved);
         }
         root.put("calls", calls);
         root.put("calls_returning_errors", datErrors);
@@ -617,7 +815,18 @@ public final class ScenarioRunner {
         root.put("packets", packets);
         root.put("wire_bytes", wire);
         if (fctRows != null) {
-            org.datsim.scenario.workload.FlowOutputs.summarize(root.putObject("flows"), fctRows);
+            ObjectNode flowsNode = root.putObject("flows");
+            org.datsim.scenario.workload.FlowOutputs.summarize(flowsNode, fctRows);
+            org.datsim.scenario.workload.Workload w = scenario.workload();
+            ObjectNode wn = flowsNode.putObject("workload");
+            if (w.imported() != null) {
+                wn.put("hpcc_flows", true);
+            } else {
+                wn.put("distribution", w.cdf().name());
+                wn.put("load", w.load());
+                wn.put("pattern", w.pattern().name().toLowerCase(java.util.Locale.ROOT));
+            }
+            wn.put("operation", w.send() ? "send" : "rdma_write");
         }
         // Per-port counters (the fabric's statistics), for the ports that sent anything.
         org.datsim.core.stats.StatsRegistry registry = new org.datsim.core.stats.StatsRegistry();

@@ -322,6 +322,69 @@ public final class SweepMerger {
                 files++;
             }
         }
+        return files + fctPlots(dir, x, rest, series, byPoint, ext);
+    }
+
+    /**
+     * For a sweep whose points ran workloads: one FCT slowdown figure ({@link org.datsim.viz.FctPlot}) per
+     * combination of the axes other than the series, the series' values overlaid (the repetitions' flows pooled).
+     */
+    private static int fctPlots(Path dir, String x, List<String> rest, String series, Map<Integer, List<Row>> byPoint,
+            String ext) throws IOException {
+        Path points = dir.getParent().resolve(SweepRunner.POINTS);
+        Map<String, Map<String, List<org.datsim.scenario.workload.FctFile.Row>>> figures = new LinkedHashMap<>();
+        for (List<Row> reps : byPoint.values()) {
+            Map<String, String> v = reps.get(0).values();
+            // one figure per value of x and of the axes that split plots (those zipped with the series move with it)
+            StringBuilder key = new StringBuilder();
+            List<String> keyAxes = new ArrayList<>();
+            if (x != null && !x.equals(series)) {
+                keyAxes.add(x);
+            }
+            keyAxes.addAll(rest);
+            for (String a : keyAxes) {
+                key.append(key.length() == 0 ? "" : ", ").append(a).append('=').append(v.get(a));
+            }
+            String label = series == null ? "all" : series + "=" + v.get(series);
+            for (Row r : reps) {
+                Path csv = points.resolve(r.id()).resolve(org.datsim.scenario.workload.FctFile.FILE);
+                if (Files.isRegularFile(csv)) {
+                    figures.computeIfAbsent(key.toString(), k -> new LinkedHashMap<>())
+                            .computeIfAbsent(label, k -> new ArrayList<>())
+                            .addAll(org.datsim.scenario.workload.FctFile.read(csv));
+                }
+            }
+        }
+        int files = 0;
+        for (Map.Entry<String, Map<String, List<org.datsim.scenario.workload.FctFile.Row>>> f : figures.entrySet()) {
+            List<org.datsim.viz.FctPlot.Run> runs = new ArrayList<>();
+            for (Map.Entry<String, List<org.datsim.scenario.workload.FctFile.Row>> e : f.getValue().entrySet()) {
+                List<org.datsim.scenario.workload.FctFile.Row> done = e.getValue().stream()
+                        .filter(r -> !Double.isNaN(r.slowdown())).toList();
+                if (!done.isEmpty()) {
+                    runs.add(new org.datsim.viz.FctPlot.Run(e.getKey(),
+                            done.stream().mapToLong(org.datsim.scenario.workload.FctFile.Row::sizeBytes).toArray(),
+                            done.stream().mapToDouble(org.datsim.scenario.workload.FctFile.Row::slowdown).toArray()));
+                }
+            }
+            if (runs.isEmpty()) {
+                continue;
+            }
+            String name = "fct-slowdown" + (f.getKey().isEmpty() ? "" : "__" + safe(f.getKey())) + "." + ext;
+            if (Files.exists(dir.resolve(name), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                throw new IOException(dir.resolve(name) + " exists and datsim did not write it; move it away"
+                        + " and merge again");
+            }
+            org.datsim.scenario.run.OutputDir.record(dir, List.of(name));
+            String title = "FCT slowdown by flow size" + (f.getKey().isEmpty() ? "" : " (" + f.getKey() + ")");
+            String yLabel = "FCT / FCT alone, congestion control off";
+            if ("png".equals(ext)) {
+                org.datsim.viz.FctPlot.writePng(dir.resolve(name), title, yLabel, runs);
+            } else {
+                org.datsim.viz.FctPlot.writeSvg(dir.resolve(name), title, yLabel, runs);
+            }
+            files++;
+        }
         return files;
     }
 

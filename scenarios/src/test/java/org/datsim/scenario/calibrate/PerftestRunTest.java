@@ -132,6 +132,40 @@ class PerftestRunTest {
         assertTrue(avg > 50 && avg < 100, "a 4 KiB Write stream on EDR: " + avg + " Gb/s");
     }
 
+    /** A real client command line (-d mlx5_0 -i 1 -x 3 -p 18515 SERVER) runs; the hardware flags are said ignored. */
+    @Test
+    void hardwareFlagsAreAcceptedAndReportedAsIgnored() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int rc = DatsimCli.execute(new String[] {"perftest", "ib_read_lat", "-d", "mlx5_0", "-i", "1", "-x", "3",
+            "-p", "18515", "-n", "20", "192.168.1.2"}, new PrintWriter(out), new PrintWriter(err));
+        assertEquals(0, rc, err.toString());
+        assertTrue(err.toString().contains("ignored (they pick hardware or a TCP port; the simulated pair has one"
+                + " device, port and address): -d mlx5_0, -i 1, -x 3, -p 18515"), err.toString());
+        assertTrue(out.toString().contains("RDMA_Read Latency Test"), out.toString());
+        assertTrue(!out.toString().contains("ignored"), "the table stays perftest's");
+    }
+
+    /** ib_atomic_lat and ib_atomic_bw: Fetch and Add of 8 bytes, a full round trip each, like an 8-byte Read. */
+    @Test
+    void atomicTestsRunFetchAndAddOfEightBytes() {
+        String lat = run("perftest", "ib_atomic_lat", "-n", "20");
+        assertTrue(lat.contains("Atomic Latency Test") && lat.contains(" Atomic Type     : FETCH_AND_ADD"), lat);
+        String[] r = row(lat);
+        assertEquals("8", r[0]);
+        assertEquals("20", r[1]);
+        double atomic = Double.parseDouble(r[4]);
+        double read = Double.parseDouble(row(run("perftest", "ib_read_lat", "-s", "8", "-n", "20"))[4]);
+        assertEquals(read, atomic, 0.25 * read, "an atomic is a round trip as a Read is: " + atomic + " vs " + read);
+        String bw = run("perftest", "ib_atomic_bw", "-n", "200");
+        assertTrue(bw.contains("Atomic BW Test"), bw);
+        assertEquals("8", row(bw)[0]);
+        StringWriter err = new StringWriter();
+        assertEquals(DatsimCli.EXIT_INVALID, DatsimCli.execute(new String[] {"perftest", "ib_atomic_bw", "-s", "64"},
+                new PrintWriter(new StringWriter()), new PrintWriter(err)));
+        assertTrue(err.toString().contains("-s 64: ib_atomic_bw has one size, 8 bytes"), err.toString());
+    }
+
     @Test
     void latencyOutputHasPerftestsColumns() throws IOException {
         String out = run("perftest", "ib_read_lat", "-n", "20", "-m", "1024");

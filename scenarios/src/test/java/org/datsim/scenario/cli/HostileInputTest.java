@@ -283,10 +283,10 @@ class HostileInputTest {
         Result r = datsim("run", f.toString(), "--out", out.toString(), "--no-perfetto");
         assertEquals(1, r.code(), r.err());
         assertTrue(r.out().contains("stopped by the no-progress guard"), r.out());
-        assertTrue(r.out().contains("--no-progress TIME"), r.out());
+        assertTrue(r.out().contains("--max-stall TIME"), r.out());
         assertTrue(Files.size(out.resolve("events.jsonl")) < 20L << 20);
         Result o = datsim("run", f.toString(), "--out", out.toString(), "--no-perfetto", "--no-progress", "0",
-                "--max-output", "2MiB");
+                "--max-output", "2MiB"); // the guard's old name, still accepted
         assertEquals(1, o.code(), o.err());
         assertTrue(o.out().contains("stopped by the output guard"), o.out());
         assertTrue(o.out().contains("--max-output SIZE"), o.out());

@@ -52,6 +52,14 @@ class TimelineBrowserTest {
 
     @BeforeAll
     static void findBrowser() {
+        browser = findChromium();
+        if (browser == null) {
+            System.err.println(NO_BROWSER);
+        }
+    }
+
+    /** Returns the browser to use (DATSIM_CHROMIUM, else Debian's chromium or Chrome on the PATH), or null. */
+    static Path findChromium() {
         String env = System.getenv("DATSIM_CHROMIUM");
         List<String> names = new ArrayList<>();
         if ("none".equals(env)) {
@@ -65,18 +73,16 @@ class TimelineBrowserTest {
         for (String n : names) {
             Path p = Paths.get(n);
             if (p.isAbsolute() && Files.isExecutable(p)) {
-                browser = p;
-                return;
+                return p;
             }
             for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
                 Path c = Paths.get(dir, n);
                 if (!dir.isEmpty() && Files.isExecutable(c)) {
-                    browser = c;
-                    return;
+                    return c;
                 }
             }
         }
-        System.err.println(NO_BROWSER);
+        return null;
     }
 
     @BeforeEach
@@ -177,6 +183,74 @@ class TimelineBrowserTest {
         chromium(hover, "--screenshot=" + shot, "--hide-scrollbars");
         assertTrue(Files.size(shot) > 5_000, "a screenshot with content: " + shot);
         System.err.println("timeline screenshot: " + shot);
+    }
+
+    /**
+     * A workload run (WebSearch flows on a k=4 fat-tree): one lane per flow, headed by its source host's name; the
+     * ports under their switches' names; the flows' bars have their post and completion; the view starts at or after
+     * time 0; filtering by "port" shows port lanes; pointing at a flow names its destination and slowdown.
+     */
+    @Test
+    void aWorkloadRunShowsALanePerFlowUnderHostsAndPortsUnderSwitches() throws Exception {
+        Path out = tmp.resolve("ft");
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        int code = DatsimCli.execute(new String[] {"run", ScenarioJson.examplesDir().getParent().getParent()
+            .resolve("studies/scenarios/fct-fat-tree.json").toString(), "--out", out.toString()}, new PrintWriter(o), new PrintWriter(e));
+        assertEquals(0, code, () -> o + "\n" + e);
+        assertEquals(0, DatsimCli.execute(new String[] {"view", out.toString()}, new PrintWriter(o),
+                new PrintWriter(e)), e::toString);
+        List<String> fct = Files.readAllLines(out.resolve("fct.csv"));
+        int flows = fct.size() - 1;
+        assertTrue(flows >= 5, "the run has flows: " + flows);
+        Path page = out.resolve("timeline.html");
+        JsonNode s = state(page);
+        List<String> lanes = texts(s.path("lanes"));
+        List<String> kinds = texts(s.path("laneKinds"));
+        for (int f = 0; f < flows; f++) {
+            String src = fct.get(f + 1).split(",")[0];
+            int lane = lanes.indexOf("flow" + f);
+            assertTrue(lane > 0, "a lane for flow " + f + ": " + lanes);
+            int head = lane;
+            while (!kinds.get(head).equals("host")) {
+                head--;
+            }
+            assertEquals(src, lanes.get(head), "flow " + f + " is under its source host's heading");
+        }
+        int ports = 0;
+        for (int l = 0; l < lanes.size(); l++) {
+            if (kinds.get(l).equals("port") && lanes.get(l).startsWith("edge_")) {
+                ports++;
+                int head = l;
+                while (!kinds.get(head).equals("switch") && !kinds.get(head).equals("host")) {
+                    head--;
+                }
+                assertEquals("switch", kinds.get(head), lanes.get(l));
+                assertEquals(lanes.get(l).substring(0, lanes.get(l).indexOf("->")), lanes.get(head));
+            }
+        }
+        assertTrue(ports > 0, "switch ports queued: " + lanes);
+        assertEquals(flows, s.path("operations").asInt(), "one operation per flow");
+        assertTrue(s.path("view").path("fromPs").asDouble() >= 0, "the axis starts at 0 or later: " + s.path("view"));
+
+        JsonNode filtered = state(page.toUri() + "#filter=port");
+        int shownPorts = 0;
+        for (JsonNode l : filtered.path("visibleLanes")) {
+            shownPorts += kinds.get(lanes.indexOf(l.asText())).equals("port") ? 1 : 0;
+        }
+        assertTrue(shownPorts > 0, "filtering by 'port' shows the port lanes: " + filtered.path("visibleLanes"));
+
+        // each flow's details (shown when pointed at) name its destination, FCT and slowdown
+        String html = Files.readString(page);
+        String[] row = fct.get(1).split(",");
+        assertTrue(html.contains("\"flow 0 to " + row[1] + ", FCT "), "flow 0's details");
+        assertTrue(html.contains(", slowdown "), "with its slowdown");
+
+        Path shot = Paths.get("target", "timeline-workload-screenshot.png").toAbsolutePath();
+        Files.deleteIfExists(shot);
+        chromium(page, "--screenshot=" + shot, "--hide-scrollbars");
+        assertTrue(Files.size(shot) > 5_000, "a screenshot with content: " + shot);
+        System.err.println("workload timeline screenshot: " + shot);
     }
 
     @Test
@@ -313,8 +387,14 @@ class TimelineBrowserTest {
                 "edge_0_0->h0", "h1->edge_0_0")), edge.path("visibleLanes")::toString);
         assertTrue(edge.path("drawn").path("pauseBands").asInt() > 0, edge::toString);
         assertTrue(edge.path("drawn").path("queueSteps").asInt() > 0, edge::toString);
-        assertEquals(List.of(), texts(s.path("lanes")).stream().filter(n -> n.startsWith("agg") || n.startsWith("core")
-                || n.startsWith("edge")).filter(n -> !n.contains("->")).toList(), "no switch drawn as a host");
+        List<String> names = texts(s.path("lanes"));
+        List<String> kinds = texts(s.path("laneKinds"));
+        for (int i = 0; i < names.size(); i++) {
+            String n = names.get(i);
+            if ((n.startsWith("agg") || n.startsWith("core") || n.startsWith("edge")) && !n.contains("->")) {
+                assertEquals("switch", kinds.get(i), n + " is headed as a switch, not as a host");
+            }
+        }
 
         // pointing at the edge switch's port to h0 while it queues
         Path lossy = runAndView("pfc-headroom-loss.json");

@@ -50,6 +50,63 @@ class SweepMergerTest {
     }
 
     @Test
+    void aWorkloadSweepGetsOneFctFigureWithTheSeriesOverlaid() throws Exception {
+        plan("[]");
+        for (int p = 0; p < 2; p++) {
+            for (int r = 0; r < 3; r++) {
+                run(p, r, p == 0 ? "1KiB" : "4KiB", 10_000_000, 1_000_000);
+                StringBuilder csv = new StringBuilder("src,dst,size_bytes,start_ps,fct_ps,ideal_fct_ps,"
+                        + "standalone_fct_ps,slowdown,slowdown_vs_standalone\n");
+                for (int i = 1; i <= 40; i++) {
+                    csv.append("h0,h1,").append(1000L * i * i).append(",0,").append(3000 + 100 * p + r).append(",1000,"
+                            + "900,").append((3000 + 100 * p + r) / 1000.0).append(",3.3\n");
+                }
+                Files.writeString(out.resolve("points").resolve("p" + p + "r" + r).resolve("fct.csv"), csv);
+            }
+        }
+        SweepMerger.merge(out, new SweepMerger.Options(null, null, "svg", 0.95));
+        // one axis: it is x and there is no series, so one figure holding both points' flows as one line set
+        String svg = Files.readString(out.resolve("plots").resolve("fct-slowdown__mtu=1KiB.svg"));
+        assertTrue(svg.contains("all  p99") && svg.contains(">100K<"), "the 1KiB point's figure");
+        assertTrue(Files.isRegularFile(out.resolve("plots").resolve("fct-slowdown__mtu=4KiB.svg")));
+    }
+
+    /** fct-vs-load's shape: x = load, series = cc, ecn zipped with cc: one figure per load, the algorithms in it. */
+    @Test
+    void axesZippedWithTheSeriesDoNotSplitTheFctFigures() throws Exception {
+        StringBuilder runs = new StringBuilder();
+        String[][] points = {{"30%", "none", "false"}, {"30%", "dcqcn", "true"}, {"50%", "none", "false"},
+            {"50%", "dcqcn", "true"}};
+        for (int p = 0; p < points.length; p++) {
+            runs.append(p == 0 ? "" : ",").append("{\"point\": ").append(p).append(", \"rep\": 0, \"seed\": 1,"
+                    + " \"id\": \"q").append(p).append("\", \"values\": {\"load\": \"").append(points[p][0])
+                    .append("\", \"cc\": \"").append(points[p][1]).append("\", \"ecn\": \"").append(points[p][2])
+                    .append("\"}}");
+            Path d = out.resolve("points").resolve("q" + p);
+            Files.createDirectories(d);
+            Files.writeString(d.resolve("point.json"), "{\"exit\": 0}");
+            Files.writeString(d.resolve("summary.json"), "{\"end_time_ps\": 1000}");
+            StringBuilder csv = new StringBuilder("src,dst,size_bytes,start_ps,fct_ps,ideal_fct_ps,"
+                    + "standalone_fct_ps,slowdown,slowdown_vs_standalone\n");
+            for (int i = 1; i <= 40; i++) {
+                csv.append("h0,h1,").append(1000L * i * i).append(",0,3000,1000,900,3.0,3.3\n");
+            }
+            Files.writeString(d.resolve("fct.csv"), csv);
+        }
+        Files.writeString(out.resolve("plan.json"), "{\"study\": \"f\", \"axes\": [{\"name\": \"load\", \"group\":"
+                + " 0}, {\"name\": \"cc\", \"group\": 1}, {\"name\": \"ecn\", \"group\": 1}], \"metrics\": [],"
+                + " \"plot\": {\"x\": \"load\", \"series\": \"cc\"}, \"runs\": [" + runs + "]}");
+        SweepMerger.merge(out, new SweepMerger.Options(null, null, "svg", 0.95));
+        List<String> figures;
+        try (java.util.stream.Stream<Path> l = Files.list(out.resolve("plots"))) {
+            figures = l.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("fct-")).sorted().toList();
+        }
+        assertEquals(List.of("fct-slowdown__load=30_.svg", "fct-slowdown__load=50_.svg"), figures);
+        String svg = Files.readString(out.resolve("plots").resolve("fct-slowdown__load=30_.svg"));
+        assertTrue(svg.contains("cc=none  p50") && svg.contains("cc=dcqcn  p99"), "both algorithms in one figure");
+    }
+
+    @Test
     void theAggregateHoldsMeansAndStudentTConfidenceIntervals() throws Exception {
         plan("[]");
         long[] ends = {10_000_000, 12_000_000, 14_000_000};

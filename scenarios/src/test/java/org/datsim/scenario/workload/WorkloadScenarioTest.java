@@ -133,6 +133,105 @@ class WorkloadScenarioTest {
         assertEquals(Files.readString(run.resolve("fct.csv")), Files.readString(again.resolve("fct.csv")));
     }
 
+    /**
+     * trace.json holds one slice per flow on its source host's process (thread "flows", "flows (2)", ...), from its
+     * start to its completion, with its size, destination, FCT and slowdown as args; the flows' cache misses are not
+     * traced by default (trace.cache_misses auto), and are with trace.cache_misses=all.
+     */
+    @Test
+    void traceJsonHasOneSlicePerFlowAndNoFlowCacheMissesByDefault(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("w.json");
+        Files.writeString(file, scenario("{\"distribution\": \"FbHdp\", \"load\": \"50%\", \"duration\": \"20us\"}"));
+        Path run = dir.resolve("run");
+        StringWriter err = new StringWriter();
+        assertEquals(0, datsim(new StringWriter(), err, "run", file.toString(), "--out", run.toString()),
+                err.toString());
+        List<FctFile.Row> rows = FctFile.read(run.resolve("fct.csv"));
+        assertTrue(rows.size() >= 5, "flows: " + rows.size());
+        com.fasterxml.jackson.databind.JsonNode trace = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(run.resolve("trace.json").toFile());
+        java.util.Map<Integer, String> procs = new java.util.HashMap<>();
+        java.util.Map<String, String> threads = new java.util.HashMap<>();
+        List<com.fasterxml.jackson.databind.JsonNode> slices = new java.util.ArrayList<>();
+        for (com.fasterxml.jackson.databind.JsonNode e : trace.path("traceEvents")) {
+            if ("process_name".equals(e.path("name").asText())) {
+                procs.put(e.path("pid").asInt(), e.path("args").path("name").asText());
+            } else if ("thread_name".equals(e.path("name").asText())) {
+                threads.put(e.path("pid").asInt() + "/" + e.path("tid").asInt(), e.path("args").path("name").asText());
+            } else if ("flow".equals(e.path("cat").asText())) {
+                slices.add(e);
+            }
+        }
+        assertEquals(rows.size(), slices.size(), "one slice per flow");
+        for (com.fasterxml.jackson.databind.JsonNode e : slices) {
+            int i = e.path("args").path("flow").asInt();
+            FctFile.Row r = rows.get(i);
+            assertTrue(procs.get(e.path("pid").asInt()).contains(r.src()), "on its source host: " + e);
+            assertTrue(threads.get(e.path("pid").asInt() + "/" + e.path("tid").asInt()).startsWith("flows"), e.toString());
+            assertEquals(r.dst(), e.path("args").path("dst").asText());
+            assertEquals(r.sizeBytes(), e.path("args").path("size_bytes").asLong());
+            assertEquals(r.fctPs(), e.path("args").path("fct_ps").asLong());
+            assertEquals(r.slowdown(), e.path("args").path("slowdown").asDouble(), 1e-6);
+            assertEquals(r.fctPs() / 1e6, e.path("dur").asDouble(), 1e-6, "from start to completion, in us");
+            assertEquals(r.startPs() / 1e6, e.path("ts").asDouble(), 1e-6);
+        }
+        String events = Files.readString(run.resolve("events.jsonl"));
+        assertTrue(!events.contains("\"cache_miss\""), "no flow cache misses by default");
+        Path all = dir.resolve("all");
+        assertEquals(0, datsim(new StringWriter(), err, "run", file.toString(), "--out", all.toString(),
+                "--no-perfetto", "--param", "trace.cache_misses=all"), err.toString());
+        assertTrue(Files.readString(all.resolve("events.jsonl")).contains("\"cache_miss\""),
+                "trace.cache_misses=all traces them");
+    }
+
+    /**
+     * The derived values as used: cc.base_rtt and cc.window given as 0 are the topology's largest round trip and
+     * bandwidth-delay product, recorded in summary.json's resolved and told under the run's first line, with the
+     * ECN thresholds per port rate; a run without congestion control or ECN records none.
+     */
+    @Test
+    void resolvedValuesAreRecordedAndPrinted(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("w.json");
+        Files.writeString(file, scenario("{\"distribution\": \"FbHdp\", \"load\": \"30%\", \"duration\": \"5us\","
+                + " \"ideal_fct\": false}"));
+        Path run = dir.resolve("dcqcn");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertEquals(0, datsim(out, err, "run", file.toString(), "--out", run.toString(), "--no-perfetto", "--param",
+                "cc.algorithm=dcqcn", "--param", "ecn.enabled=true", "--param", "ecn.kmin=100KB", "--param",
+                "ecn.kmax=200KB", "--param", "switch.buffer_mode=shared", "--param", "link.flow_control=pfc"),
+                err.toString() + out);
+        com.fasterxml.jackson.databind.JsonNode r = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(run.resolve("summary.json").toFile()).path("resolved");
+        assertTrue(r.path("cc.base_rtt_ps").asLong() > 1_000_000, r.toString());
+        // the largest BDP at 100 Gb/s: 12.5 bytes a nanosecond over the largest round trip
+        assertEquals(r.path("cc.base_rtt_ps").asLong() * 100 / 8_000, r.path("cc.window_bytes").asLong(),
+                r.path("cc.window_bytes").asLong() / 100.0, r.toString());
+        assertEquals(100_000, r.path("ecn.thresholds_by_port_rate").path("100Gbps").path("kmin_bytes").asLong());
+        assertEquals(200_000, r.path("ecn.thresholds_by_port_rate").path("100Gbps").path("kmax_bytes").asLong());
+        assertTrue(r.path("cc.header_bytes").isInt(), r.toString());
+        assertTrue(r.path("transport.ack_interval").isMissingNode(), "dcqcn keeps one ACK per message: " + r);
+        com.fasterxml.jackson.databind.JsonNode pfc = r.path("pfc_by_switch_port");
+        assertTrue(pfc.size() >= 1, r.toString());
+        pfc.fields().forEachRemaining(f -> {
+            assertTrue(f.getValue().path("headroom_bytes").asLong() >= 2 * 1024, "at least two packets: " + f);
+            assertEquals(3, f.getValue().path("alpha_shift").asInt(), "every port at the hosts' rate: " + f);
+        });
+        assertTrue(out.toString().contains("  resolved: PFC headroom/alpha shift per switch port (rate, delay): "),
+                out.toString());
+        String[] lines = out.toString().split("\n");
+        assertTrue(lines[1].startsWith("  resolved: cc.base_rtt ") && lines[1].contains("(0 given: the topology's"
+                + " largest unloaded round trip); cc.window "), out.toString());
+        assertTrue(lines[2].startsWith("  resolved: cc.header_bytes 0 "), out.toString());
+        assertTrue(lines[4].startsWith("  resolved: ECN kmin/kmax per port rate: 100Gbps 97.656KiB/195.313KiB"),
+                out.toString());
+        Path none = dir.resolve("none");
+        assertEquals(0, datsim(new StringWriter(), err, "run", file.toString(), "--out", none.toString(),
+                "--no-perfetto"), err.toString());
+        assertTrue(new com.fasterxml.jackson.databind.ObjectMapper().readTree(none.resolve("summary.json").toFile())
+                .path("resolved").isMissingNode());
+    }
+
     @Test
     void fctCommandReadsAnOldFileAndSaysWhichIdealItHas(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("fct.csv"), "src,dst,size_bytes,start_ps,fct_ps,ideal_fct_ps,slowdown\n"

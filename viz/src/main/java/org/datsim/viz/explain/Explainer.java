@@ -34,9 +34,20 @@ public final class Explainer {
         "ACK, NAK and connection-manager packets are not traced, so a wait behind them on a link does not show.",
         "the CPU's cache misses are not modelled; the only CPU cache effect traced is a stale read on non-coherent"
                 + " memory.",
-        "switch queues are not traced: the time from a message's last bit leaving its host to its placement"
-                + " includes the links' latency, any switch queueing and the receiver's DMA.",
     };
+
+    /** Told when the run traced no port queue (trace.port_events false, or nothing queued). */
+    private static final String UNTRACED_QUEUES_LIMIT = "switch queues: this run traced no port_queue or port_sample"
+            + " line (trace.port_events false, trace.port_sample_interval 0, or nothing queued), so the time from a"
+            + " message's last bit leaving its host to its placement includes the links' latency, any switch"
+            + " queueing and the receiver's DMA.";
+
+    /** Kinds of the fabric's own lines seen, counted: port_queue, port_sample, pfc pauses, ecn_mark, flows. */
+    private long portLines;
+    private long pauses;
+    private long ecnMarks;
+    private final java.util.Set<String> flowEps = new java.util.HashSet<>();
+    private final java.util.Set<String> queuedPorts = new java.util.TreeSet<>();
 
     /**
      * Told only for a run whose summary.json counts drops while its trace has no {@code drop} line: a run written
@@ -159,6 +170,28 @@ public final class Explainer {
      */
     public void accept(TraceEvent e) {
         index.accept(e);
+        switch (e.kind()) {
+            case "port_queue":
+            case "port_sample":
+                portLines++;
+                if (e.attrLong("queue_bytes", 0) > 0 && e.attrValue("port") != null) {
+                    queuedPorts.add(String.valueOf(e.attrValue("port")));
+                }
+                break;
+            case "pfc":
+                pauses += e.attrLong("paused", 0) == 1 ? 1 : 0;
+                break;
+            case "ecn_mark":
+                ecnMarks++;
+                break;
+            case TraceEvent.START:
+                if (e.ep() != null && e.ep().startsWith("flow") && e.ep().indexOf('/') < 0) {
+                    flowEps.add(e.ep());
+                }
+                break;
+            default:
+                break;
+        }
     }
 
     /**
@@ -180,6 +213,22 @@ public final class Explainer {
         }
         List<String> head = new ArrayList<>(header);
         List<String> limits = new ArrayList<>(List.of(LIMITS));
+        if (!flowEps.isEmpty()) {
+            head.add("Workload: " + flowEps.size() + " flows, run on the HCAs without DAT calls (not told below):"
+                    + " their FCTs and slowdowns are in fct.csv (datsim fct), their lanes in timeline.html.");
+        }
+        if (portLines > 0) {
+            head.add("Switch and host port queues are traced (port_queue, port_sample): " + queuedPorts.size()
+                    + " ports queued bytes; the timeline's port lanes show them.");
+        } else {
+            limits.add(UNTRACED_QUEUES_LIMIT);
+        }
+        if (pauses > 0) {
+            head.add("PFC: " + pauses + " pauses traced (pfc lines; orange on the timeline's port lanes).");
+        }
+        if (ecnMarks > 0) {
+            head.add("ECN: " + ecnMarks + " packets marked (ecn_mark lines).");
+        }
         if (!index.drops.isEmpty()) {
             head.add(Losses.summary(index.drops));
         } else if (!untracedDrops.isEmpty()) {

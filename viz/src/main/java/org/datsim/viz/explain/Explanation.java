@@ -100,7 +100,7 @@ public record Explanation(List<String> header, List<Story> stories, List<Line> o
             }
         }
         if (stories.isEmpty()) {
-            out.println("No operation was posted.");
+            out.println("No consumer process posted an operation.");
         }
         if (!others.isEmpty()) {
             out.println();

@@ -1,0 +1,112 @@
+package org.datsim.scenario.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * A progress line on standard error, rewritten every second and cleared at the end, for long commands (run,
+ * perftest -a): only when standard error is a terminal and {@code --quiet} was not given, so it never reaches a
+ * file, a pipe or key=value output, and outputs stay byte-identical. The line is what the command's supplier says
+ * (read from another thread: the simulation is not stopped for it), after the wall time so far.
+ */
+final class TerminalProgress implements AutoCloseable {
+
+    private final Thread thread;
+    private final PrintWriter err;
+
+    private TerminalProgress(Thread thread, PrintWriter err) {
+        this.thread = thread;
+        this.err = err;
+    }
+
+    /**
+     * Whether standard error is a terminal: the console's, or on Linux a terminal device behind file descriptor 2
+     * (elsewhere: false).
+     *
+     * @return true on a terminal
+     */
+    static boolean stderrIsTerminal() {
+        if (System.console() != null) {
+            return true;
+        }
+        Path fd2 = Path.of("/proc/self/fd/2");
+        if (!Files.isSymbolicLink(fd2)) {
+            return false;
+        }
+        try {
+            String target = Files.readSymbolicLink(fd2).toString();
+            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Starts the line if standard error is a terminal and not quiet.
+     *
+     * @param quiet true for no line
+     * @param err standard error
+     * @param line what to say, asked every second
+     * @return the display, or null when there is none
+     */
+    static TerminalProgress start(boolean quiet, PrintWriter err, Supplier<String> line) {
+        if (quiet || !stderrIsTerminal()) {
+            return null;
+        }
+        long start = System.nanoTime();
+        Thread t = new Thread(() -> {
+            try {
+                while (true) {
+                    Thread.sleep(1000);
+                    String text = String.format(Locale.ROOT, "datsim: %4.0f s: %s", (System.nanoTime() - start) / 1e9,
+                            line.get());
+                    err.print("\r\033[K" + text);
+                    err.flush();
+                }
+            } catch (InterruptedException e) {
+                err.print("\r\033[K");
+                err.flush();
+            }
+        }, "datsim-progress");
+        t.setDaemon(true);
+        t.start();
+        return new TerminalProgress(t, err);
+    }
+
+    /**
+     * A supplier of "simulated T, N events (R/s)[, EXTRA]" from the simulated time and event count.
+     *
+     * @param simulatedPs the simulated time reached
+     * @param events the events executed
+     * @param extra more to say (may return an empty string)
+     * @return the supplier
+     */
+    static Supplier<String> simulation(java.util.function.LongSupplier simulatedPs,
+            java.util.function.LongSupplier events, Supplier<String> extra) {
+        long[] last = {0, System.nanoTime()};
+        return () -> {
+            long n = events.getAsLong();
+            long now = System.nanoTime();
+            double rate = (n - last[0]) / Math.max(1e-9, (now - last[1]) / 1e9);
+            last[0] = n;
+            last[1] = now;
+            String x = extra.get();
+            return "simulated " + org.datsim.core.time.SimTime.format(simulatedPs.getAsLong()) + ", "
+                    + String.format(Locale.ROOT, "%,d events (%,.0f/s)", n, rate) + (x.isEmpty() ? "" : ", " + x);
+        };
+    }
+
+    @Override
+    public void close() {
+        thread.interrupt();
+        try {
+            thread.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        err.flush();
+    }
+}
