@@ -264,6 +264,8 @@ final class HpccBenchCommand implements Callable<Integer> {
         if (r.stopped() != null) {
             root.put("stopped", r.stopped());
         }
+        ObjectNode resolved = org.datsim.scenario.run.ResolvedValues.of(mapper, p, r.fabric());
+        root.set("resolved", resolved);
         FlowOutputs.summarize(root.putObject("flows"), rows);
         try {
             Files.createDirectories(out);
@@ -278,6 +280,10 @@ final class HpccBenchCommand implements Callable<Integer> {
                 .put("flows", flows.size()).put("completed", flows.size() - r.failed()).put("failed", r.failed())
                 .put("events", r.events()).put("packets", r.packets()).put("simulated_end_ps", r.endPs())
                 .put("flow_control_stall_ps", r.pauses()).put("drops", r.drops());
+        if (resolved.has("cc.base_rtt_ps")) { // the round trip and window the algorithm used (0 given: derived)
+            kv.put("cc_base_rtt_ps", resolved.path("cc.base_rtt_ps").asLong())
+                    .put("cc_window_bytes", resolved.path("cc.window_bytes").asLong());
+        }
         for (FctFile.Bucket b : FctFile.buckets(rows)) {
             String k = "slowdown_" + b.label().replace("<", "lt").replace(">", "gt").replace("-", "_to_");
             kv.put(k + "_flows", b.flows()).put(k + "_p50", b.p50(), 3).put(k + "_p95", b.p95(), 3)

@@ -69,9 +69,10 @@ public final class FlowRunner {
      * @param runNanos wall-clock nanoseconds of the loaded run's event loop
      * @param stopped why a run stopped before its flows finished (a {@link Limits} guard: the loaded run's or the
      *     ideal runs'; the flows not finished then have no FCT), or null if it did not
+     * @param fabric the loaded run's fabric, after the run (for the values it derived from the parameters)
      */
     public record Result(long[] fctPs, long[] idealPs, long[] standalonePs, long failed, long events, long endPs,
-            long packets, long pauses, long drops, long runNanos, String stopped) {
+            long packets, long pauses, long drops, long runNanos, String stopped, Fabric fabric) {
     }
 
     /**
@@ -241,7 +242,7 @@ public final class FlowRunner {
         long[] none = new long[flows.size()];
         java.util.Arrays.fill(none, -1);
         return new Result(fct, ideal ? idealPs[0] : none, StandaloneFct.of(topology, params, flows), failed,
-                sim.eventsExecuted(), sim.now(), packets, stall, drops, runNanos, stopped);
+                sim.eventsExecuted(), sim.now(), packets, stall, drops, runNanos, stopped, fabric);
     }
 
     /**

@@ -306,6 +306,8 @@ class WorkloadScenarioTest {
         assertEquals(0, datsim(out, err, "bench", "hpcc", "--topology", topo.toString(), "--flows", flows.toString(),
                 "--out", dir.resolve("o").toString()), err.toString());
         assertTrue(out.toString().contains("\ncompleted=2\n"), out.toString());
+        // the round trip and window the algorithm would use, derived from the topology as the run resolved them
+        assertTrue(Files.readString(dir.resolve("o").resolve("summary.json")).contains("\"resolved\""));
         assertTrue(out.toString().trim().lines().reduce((a, b) -> b).get().startsWith("process_wall_s="));
         assertEquals(3, Files.readAllLines(dir.resolve("o").resolve("fct.csv")).size());
         // the same flows on what HPCC's simulator models: no host costs, so both finish sooner
@@ -313,6 +315,7 @@ class WorkloadScenarioTest {
         assertEquals(0, datsim(ns3, err, "bench", "hpcc", "--model", "hpcc-ns3", "--cc", "timely", "--topology",
                 topo.toString(), "--flows", flows.toString(), "--out", dir.resolve("n").toString()), err.toString());
         assertTrue(ns3.toString().contains("\nmodel=hpcc-ns3\n"), ns3.toString());
+        assertTrue(ns3.toString().contains("\ncc_base_rtt_ps="), ns3.toString()); // timely uses the base round trip
         List<FctFile.Row> own = FctFile.read(dir.resolve("o").resolve("fct.csv"));
         List<FctFile.Row> hpcc = FctFile.read(dir.resolve("n").resolve("fct.csv"));
         for (int i = 0; i < 2; i++) {
