@@ -12,6 +12,9 @@
 #   DURATION [0.005] (seconds of arrivals)  SEED [25] (traffic_gen.py's random.seed)  MODELS ["hpcc-ns3 datsim"]
 #   SEEDS ["1"]: datsim's --seed for each of its runs (ECN marking draws from it: several seeds show how far the tails
 #   move from the marks alone; runs other than seed 1 go in datsim/MODEL-RUN-sSEED, the tables use seed 1)
+#   HPCC_SEEDS ["1"]: ns-3 run numbers (RngRun, which draws HPCC's ECN marks) for HPCC's runs: runs other than 1 go in
+#   hpcc/RUN-rN.fct, and the table gives HPCC's own range over them beside datsim's (how far a tail moves from the
+#   marks alone, in the simulator compared with)
 #   STEPS ["hpcc datsim table"]: which steps to run (HPCC's runs, datsim's runs, the tables)
 #   HPCC_MONITOR [0]: 1 keeps run.py's queue-length monitor (every 100 ns from 2 s to 3 s simulated: most of HPCC's
 #   run time, and no effect on its FCTs); 0 runs it once.
@@ -32,6 +35,7 @@ DURATION="${DURATION:-0.005}"
 SEED="${SEED:-25}"
 MODELS="${MODELS:-hpcc-ns3 datsim}"
 SEEDS="${SEEDS:-1}"
+HPCC_SEEDS="${HPCC_SEEDS:-1}"
 HPCC_MONITOR="${HPCC_MONITOR:-0}"
 STEPS=" ${STEPS:-hpcc datsim table} "
 mkdir -p "$out/flows" "$out/hpcc" "$out/datsim"
@@ -64,22 +68,27 @@ execfile('traffic_gen.py')
     cp "$flows" "$sim/mix/$name.txt"
     for algo in $ALGOS; do
       run="${algo}-${name}"
-      if [[ "$STEPS" == *" hpcc "* ]] && [ ! -s "$out/hpcc/$run.fct" ]; then
-        (cd "$sim" && PYENV_VERSION=2.7.18 python2 "$out/run-config.py" --cc "$algo" --trace "$name" --bw 100 --topo fat >/dev/null)
-        cc="$algo"; [ "$algo" = hp ] && cc=hp95
-        conf="$sim/mix/config_fat_${name}_${cc}.txt"
-        if [ "$HPCC_MONITOR" = 0 ]; then
-          sed -i 's/^QLEN_MON_END .*/QLEN_MON_END 2000000000/' "$conf"
+      for rng in $HPCC_SEEDS; do
+        fct="$out/hpcc/$run.fct"
+        [ "$rng" = 1 ] || fct="$out/hpcc/$run-r$rng.fct"
+        if [[ "$STEPS" == *" hpcc "* ]] && [ ! -s "$fct" ]; then
+          (cd "$sim" && PYENV_VERSION=2.7.18 python2 "$out/run-config.py" --cc "$algo" --trace "$name" --bw 100 --topo fat >/dev/null)
+          cc="$algo"; [ "$algo" = hp ] && cc=hp95
+          conf="$sim/mix/config_fat_${name}_${cc}.txt"
+          if [ "$HPCC_MONITOR" = 0 ]; then
+            sed -i 's/^QLEN_MON_END .*/QLEN_MON_END 2000000000/' "$conf"
+          fi
+          t0=$(date +%s%N)
+          TIMEFORMAT='%U %S'
+          cpu=$( { time (cd "$sim" && NS_GLOBAL_VALUE="RngRun=$rng" LD_LIBRARY_PATH=build ./build/scratch/third "$conf" \
+            >"${fct%.fct}.log" 2>&1) ; } 2>&1 )
+          t1=$(date +%s%N)
+          mv "$sim/mix/fct_fat_${name}_${cc}.txt" "$fct"
+          rm -f "$sim/mix/mix_fat_${name}_${cc}.tr" "$sim/mix/pfc_fat_${name}_${cc}.txt" "$sim/mix/qlen_fat_${name}_${cc}.txt"
+          printf 'hpcc\t%s\t%s\t%s\t%s\n' "$run${fct##*"$run"}" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", (b - a) / 1e9}')" \
+            "$(echo "$cpu" | awk '{printf "%.2f", $1 + $2}')" "$(cut -d' ' -f1 /proc/loadavg)" >>"$out/times.tsv"
         fi
-        t0=$(date +%s%N)
-        TIMEFORMAT='%U %S'
-        cpu=$( { time (cd "$sim" && LD_LIBRARY_PATH=build ./build/scratch/third "$conf" >"$out/hpcc/$run.log" 2>&1) ; } 2>&1 )
-        t1=$(date +%s%N)
-        mv "$sim/mix/fct_fat_${name}_${cc}.txt" "$out/hpcc/$run.fct"
-        rm -f "$sim/mix/mix_fat_${name}_${cc}.tr" "$sim/mix/pfc_fat_${name}_${cc}.txt" "$sim/mix/qlen_fat_${name}_${cc}.txt"
-        printf 'hpcc\t%s\t%s\t%s\t%s\n' "$run" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", (b - a) / 1e9}')" \
-          "$(echo "$cpu" | awk '{printf "%.2f", $1 + $2}')" "$(cut -d' ' -f1 /proc/loadavg)" >>"$out/times.tsv"
-      fi
+      done
       for model in $MODELS; do
         for seed in $SEEDS; do
           d="$out/datsim/$model-$run"

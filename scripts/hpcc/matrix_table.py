@@ -7,8 +7,11 @@ For every run with HPCC's FCT file (OUT_DIR/hpcc/RUN.fct) and datsim's fct.csv o
 one row per size bucket: the flows, HPCC's p50/p95/p99 of FCT / standalone_fct, and each model's difference from
 them in percent; then, for the hpcc-ns3 model, how many cells (p50, p95, p99 of buckets with at least --min-flows
 flows, default 100) are within 10% of HPCC's, and which are not. If runs with other seeds exist
-(OUT_DIR/datsim/hpcc-ns3-RUN-sSEED), each cell outside 10% also gets the range of datsim's figure over the seeds.
+(OUT_DIR/datsim/hpcc-ns3-RUN-sSEED), each cell outside 10% also gets the range of datsim's figure over the seeds; if
+HPCC's simulator was run with other ns-3 run numbers (OUT_DIR/hpcc/RUN-rN.fct, matrix.sh's HPCC_SEEDS), HPCC's range
+over them too, and the count of cells outside 10% whose datsim figure lies within HPCC's own range.
 """
+import re
 import os
 import sys
 
@@ -41,7 +44,12 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     out = argv[0]
-    runs = sorted(f[:-4] for f in os.listdir(os.path.join(out, "hpcc")) if f.endswith(".fct"))
+    if not os.path.isdir(os.path.join(out, "hpcc")):
+        print(f"matrix_table: {out}/hpcc is not a directory (OUT_DIR is matrix.sh's output directory)", file=sys.stderr)
+        sys.exit(2)
+    names = os.listdir(os.path.join(out, "hpcc"))
+    runs = sorted(f[:-4] for f in names if f.endswith(".fct") and not re.search(r"-r[0-9]+\.fct$", f))
+    within_hpcc = 0
     order = {"dcqcn": 0, "hp": 1, "dctcp": 2, "timely": 3}
     runs.sort(key=lambda r: (r.split("-")[1][:-2], r.split("-")[1][-2:], order.get(r.split("-")[0], 9)))
     print("| run | bucket | flows | HPCC p50 / p95 / p99 | hpcc-ns3 vs HPCC | datsim vs HPCC |")
@@ -65,6 +73,8 @@ def main(argv):
                 share = lambda t: 100 * sum(1 for x in r if abs(x - 1) <= t) / len(r)  # noqa: E731
                 perflow.append(f"| {run} | {len(r)} | {r[len(r) // 2]:.3f} | {share(0.01):.0f}% | {share(0.05):.0f}% |"
                                f" {share(0.20):.0f}% |")
+        hseeds = [ratios(read_hpcc(os.path.join(out, "hpcc", f)), None) for f in sorted(names)
+                  if re.fullmatch(re.escape(run) + r"-r[0-9]+\.fct", f)]
         seeds = []
         for d in sorted(os.listdir(os.path.join(out, "datsim"))):
             if d.startswith(f"hpcc-ns3-{run}-s") and os.path.exists(os.path.join(out, "datsim", d, "fct.csv")):
@@ -90,6 +100,12 @@ def main(argv):
                         else:
                             spread = [pct(s[name], p) for s in seeds]
                             rng = (f"; seeds {min(spread + [d]):.2f}-{max(spread + [d]):.2f}" if spread else "")
+                            hspread = [pct(s[name], p) for s in hseeds] + [x]
+                            if len(hspread) > 1:
+                                rng += f"; HPCC's run numbers {min(hspread):.2f}-{max(hspread):.2f}"
+                                if min(hspread) <= d <= max(hspread):
+                                    within_hpcc += 1
+                                    rng += ": datsim within HPCC's own range"
                             outside.append(f"{run} {name} p{p}: HPCC {x:.2f}, datsim {d:.2f} "
                                            f"({(d / x - 1) * 100:+.1f}%{rng})")
             star = "" if len(hv) >= min_flows else "*"
@@ -100,6 +116,9 @@ def main(argv):
           f" HPCC's simulator.")
     for o in outside:
         print(f"- {o}")
+    if within_hpcc:
+        print(f"Of the {len(outside)} outside, {within_hpcc} lie within the range HPCC's own figure spans over its ns-3"
+              f" run numbers (its ECN marks drawn anew).")
     if perflow:
         print()
         print("Flow by flow (hpcc-ns3): datsim's FCT over HPCC's for the same flow.")
