@@ -59,6 +59,22 @@ public final class DatsimCli implements Runnable {
     }
 
     /**
+     * The write that failed under a run's exception, if that is what it is: the trace writers report a refused write
+     * (a file-size limit, a quota, a full disk) as an {@link java.io.UncheckedIOException}, which the run passes on.
+     *
+     * @param e what the run threw
+     * @return the write's exception, or null if {@code e} does not come from one
+     */
+    static java.io.IOException writeFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.io.UncheckedIOException u) {
+                return u.getCause();
+            }
+        }
+        return null;
+    }
+
+    /**
      * Runs the command line.
      *
      * @param args the arguments
@@ -353,6 +369,13 @@ public final class DatsimCli implements Runnable {
                 err.println("datsim: cannot write the outputs in " + dir + ": " + e.getMessage());
                 return EXIT_INVALID;
             } catch (RuntimeException e) {
+                java.io.IOException io = writeFailure(e);
+                if (io != null) { // a write refused: a file-size limit (EFBIG), a quota (EDQUOT), a full disk (ENOSPC)
+                    err.println("datsim: cannot write the outputs in " + dir + ": "
+                            + org.datsim.scenario.load.Text.clean(io.getMessage()) + " (a file-size limit, a quota or"
+                            + " a full disk?); the run stopped there, and what was written so far is kept");
+                    return EXIT_INVALID;
+                }
                 err.println("datsim: internal error while running " + file + " (a bug in datsim, not in the"
                         + " scenario; the trace written so far is in " + dir + "):");
                 e.printStackTrace(err);

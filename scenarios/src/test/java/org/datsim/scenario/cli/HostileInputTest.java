@@ -335,6 +335,27 @@ class HostileInputTest {
                 + " DATSIM_JAVA_OPTS=-Xmx"), all);
     }
 
+    @Test
+    void aWriteRefusedForAFileSizeLimitEndsWithExit2AndKeepsWhatWasWritten() throws Exception {
+        Path bash = Path.of("/bin/bash");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(bash), "needs bash for ulimit -f");
+        Path out = tmp.resolve("fsz");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // a 200 KiB limit per file (ulimit -f counts 1024-byte blocks): the example's trace is larger; the JVM
+        // ignores SIGXFSZ, so the write fails with EFBIG instead of killing the process
+        Process p = new ProcessBuilder(bash.toString(), "-c", "ulimit -f 200 && exec \"$0\" \"$@\"", java, "-cp",
+                System.getProperty("java.class.path"), DatsimCli.class.getName(), "run",
+                moduleDir().resolve("examples/fat-tree-incast.json").toString(), "--out", out.toString())
+                .redirectErrorStream(true).start();
+        String all = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(2, p.waitFor(), all);
+        assertFalse(all.contains("\tat ") || all.contains("internal error"), all);
+        assertEquals(1, all.trim().lines().count(), all);
+        assertTrue(all.startsWith("datsim: cannot write the outputs in " + out + ": File too large"), all);
+        assertEquals(200 * 1024, Files.size(out.resolve("events.jsonl")));
+        assertTrue(Files.readAllLines(out.resolve("events.jsonl")).get(0).startsWith("{\"t_ps\":"));
+    }
+
     /** The objects of an array, to edit in place. */
     private record JsonNodeLike(ObjectNode node) {
         static List<JsonNodeLike> of(ArrayNode a) {
