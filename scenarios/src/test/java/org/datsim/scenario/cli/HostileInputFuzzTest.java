@@ -34,8 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>The default build runs {@value #DEFAULT_INPUTS} inputs. The soak (docs/limits.md) runs many more:
  * {@code mvn -B -q -pl scenarios -am test -Dtest=HostileInputFuzzTest -Dsurefire.failIfNoSpecifiedTests=false
- * -Ddatsim.fuzz.inputs=10000 -DargLine=-Xmx512m}; {@code -Ddatsim.fuzz.seed=N} picks another sequence. The exit-code
- * histogram is printed at the end.
+ * -Ddatsim.fuzz.inputs=10000 -DargLine=-Xmx512m}; {@code -Ddatsim.fuzz.seeds=4242,4243} runs the sequences of those
+ * seeds one after another ({@code -Ddatsim.fuzz.seed=N}, one seed, still works). Each seed's exit-code histogram is
+ * printed when it ends, passed or failed.
  */
 class HostileInputFuzzTest {
 
@@ -53,14 +54,34 @@ class HostileInputFuzzTest {
     @Test
     void mutatedInputsEndWithExit012AndLocatedMessages() throws Exception {
         int inputs = Integer.getInteger("datsim.fuzz.inputs", DEFAULT_INPUTS);
-        long seed = Long.getLong("datsim.fuzz.seed", 17L);
+        String list = System.getProperty("datsim.fuzz.seeds", System.getProperty("datsim.fuzz.seed", "17"));
+        for (String one : list.split(",")) {
+            fuzz(inputs, Long.parseLong(one.trim()));
+        }
+    }
+
+    private void fuzz(int inputs, long seed) throws Exception {
         Path module = HostileInputTest.moduleDir();
         List<Seed> seeds = seeds(module);
         assertTrue(seeds.size() > 20, "seed files: " + seeds.size());
         Random r = new Random(seed);
         TreeMap<Integer, Integer> histogram = new TreeMap<>();
-        Path work = Files.createDirectories(tmp.resolve("work"));
+        Path work = Files.createDirectories(tmp.resolve("work-" + seed));
         long t0 = System.nanoTime();
+        int done = 0;
+        try {
+            fuzz(inputs, seed, seeds, r, histogram, work);
+            done = inputs;
+        } finally {
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            int ran = histogram.values().stream().mapToInt(Integer::intValue).sum();
+            System.out.println("HostileInputFuzzTest: " + ran + " of " + inputs + " inputs (seed " + seed + ") in " + ms
+                    + " ms" + (done == inputs ? "" : ", stopped at a failure") + "; exit codes " + histogram);
+        }
+    }
+
+    private void fuzz(int inputs, long seed, List<Seed> seeds, Random r, TreeMap<Integer, Integer> histogram,
+            Path work) throws Exception {
         for (int i = 0; i < inputs; i++) {
             Seed s = seeds.get(r.nextInt(seeds.size()));
             byte[] bytes = mutate(s.tree(), r);
@@ -131,9 +152,6 @@ class HostileInputFuzzTest {
             }
             clean(dir);
         }
-        long ms = (System.nanoTime() - t0) / 1_000_000;
-        System.out.println("HostileInputFuzzTest: " + inputs + " inputs (seed " + seed + ") in " + ms + " ms; exit"
-                + " codes " + histogram);
     }
 
     private static String cut(String s) {
