@@ -356,6 +356,17 @@ class HostileInputTest {
         assertTrue(Files.readAllLines(out.resolve("events.jsonl")).get(0).startsWith("{\"t_ps\":"));
     }
 
+    @Test
+    void perftestEchoesArgumentsEscapedAndCut() {
+        for (String[] args : new String[][] {{"perftest", "ib_\u0007x\u2028"}, {"perftest", "x".repeat(100_000)},
+            {"perftest", "ib_write_bw", "--preset", "\uFEFFroce\u0006"}, {"perftest", "ib_write_bw", "-s", "12\u0006"}}) {
+            Result r = datsim(args);
+            assertEquals(2, r.code(), r.err());
+            assertTrue(r.err().length() < 1000, r.err().length() + " characters");
+            assertTrue(r.err().chars().noneMatch(c -> c < 0x20 && c != '\n' || c == 0x2028 || c == 0xFEFF), r.err());
+        }
+    }
+
     /** The objects of an array, to edit in place. */
     private record JsonNodeLike(ObjectNode node) {
         static List<JsonNodeLike> of(ArrayNode a) {
