@@ -3,7 +3,6 @@ package org.datsim.viz;
 import java.awt.Rectangle;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.DecimalFormat;
 import java.text.DecimalFormatSymbols;
@@ -58,7 +57,9 @@ final class ChartFiles {
         for (int i = 0; i < charts.length; i++) {
             charts[i].draw(g, new Rectangle((i % cols) * width, (i / cols) * height, width, height));
         }
-        Files.writeString(file, g.getSVGDocument() + "\n", StandardCharsets.UTF_8);
+        try (java.io.OutputStream o = RunFiles.create(file)) {
+            o.write((g.getSVGDocument() + "\n").getBytes(StandardCharsets.UTF_8));
+        }
     }
 
     /**

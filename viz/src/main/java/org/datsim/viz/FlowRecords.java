@@ -2,8 +2,6 @@ package org.datsim.viz;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -59,43 +57,52 @@ public final class FlowRecords {
     public static List<Flow> read(Path runDir) throws IOException {
         Path f = runDir.resolve(FILE);
         List<Flow> out = new ArrayList<>();
-        if (!Files.isRegularFile(f)) {
+        if (!RunFiles.exists(f)) {
             return out;
         }
-        try (BufferedReader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
-            String header = r.readLine();
-            if (header == null) {
-                return out;
-            }
-            Map<String, Integer> col = new HashMap<>();
-            String[] h = header.split(",", -1);
-            for (int i = 0; i < h.length; i++) {
-                col.put(h[i].trim(), i);
-            }
-            for (String need : List.of("src", "dst", "size_bytes", "start_ps", "fct_ps")) {
-                if (!col.containsKey(need)) {
-                    throw new IOException(f + ":1: no column " + need);
-                }
-            }
-            String line;
-            int n = 1;
-            while ((line = r.readLine()) != null) {
-                n++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                String[] v = line.split(",", -1);
-                try {
-                    out.add(new Flow(out.size(), v[col.get("src")], v[col.get("dst")],
-                            Long.parseLong(v[col.get("size_bytes")]), Long.parseLong(v[col.get("start_ps")]),
-                            num(v, col.get("fct_ps")), num(v, col.get("ideal_fct_ps")),
-                            num(v, col.get("standalone_fct_ps"))));
-                } catch (RuntimeException e) {
-                    throw new IOException(f + ":" + n + ": not a flow line (" + e.getMessage() + ")");
-                }
-            }
+        int[] at = {1};
+        try (BufferedReader r = RunFiles.reader(f, RunFiles.MAX_TABLE_BYTES)) {
+            read(f, r, out, at);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IOException(RunFiles.notUtf8(f, at[0]), e);
         }
         return out;
+    }
+
+    private static void read(Path f, BufferedReader r, List<Flow> out, int[] at) throws IOException {
+        String header = r.readLine();
+        if (header == null) {
+            return;
+        }
+        Map<String, Integer> col = new HashMap<>();
+        String[] h = header.split(",", -1);
+        for (int i = 0; i < h.length; i++) {
+            col.put(h[i].trim(), i);
+        }
+        for (String need : List.of("src", "dst", "size_bytes", "start_ps", "fct_ps")) {
+            if (!col.containsKey(need)) {
+                throw new IOException(f + ":1: no column " + need);
+            }
+        }
+        String line;
+        int n = 1;
+        while ((line = r.readLine()) != null) {
+            n++;
+            at[0] = n + 1;
+            if (line.isBlank()) {
+                continue;
+            }
+            String[] v = line.split(",", -1);
+            try {
+                out.add(new Flow(out.size(), v[col.get("src")], v[col.get("dst")],
+                        Long.parseLong(v[col.get("size_bytes")]), Long.parseLong(v[col.get("start_ps")]),
+                        num(v, col.get("fct_ps")), num(v, col.get("ideal_fct_ps")),
+                        num(v, col.get("standalone_fct_ps"))));
+            } catch (RuntimeException e) {
+                throw new IOException(f + ":" + n + ": not a flow line (" + RunFiles.clean(String.valueOf(
+                        e.getMessage())) + ")");
+            }
+        }
     }
 
     private static long num(String[] v, Integer i) {

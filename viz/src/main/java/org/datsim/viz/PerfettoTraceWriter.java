@@ -129,7 +129,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
      * @throws IOException if the file cannot be created
      */
     public PerfettoTraceWriter(Path file) throws IOException {
-        this(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16));
+        this(new BufferedOutputStream(RunFiles.create(file), 1 << 16));
     }
 
     /**
@@ -154,7 +154,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
      */
     public static Path write(Path runDir) throws IOException {
         Path events = runDir.resolve("events.jsonl");
-        if (!Files.isRegularFile(events)) {
+        if (!RunFiles.exists(events)) {
             throw new IOException(events + ": no such file (is " + runDir + " the output directory of `datsim run`?)");
         }
         Path out = runDir.resolve(FILE);

@@ -42,13 +42,13 @@ public final class RunViews {
      */
     public static List<Path> write(Path runDir, TraceSink<TraceEvent> also) throws IOException {
         Path events = runDir.resolve("events.jsonl");
-        if (!Files.isRegularFile(events)) {
+        if (!RunFiles.exists(events)) {
             throw new IOException(events + ": no such file (is " + runDir + " the output directory of `datsim run`?)");
         }
         TimelineData timeline = new TimelineData();
         LatencyPlots plots = new LatencyPlots();
         Path chromePath = runDir.resolve(PerfettoTraceWriter.FILE);
-        boolean chrome = !Files.isRegularFile(chromePath);
+        boolean chrome = !RunFiles.exists(chromePath); // a link or a FIFO of that name is refused
         List<Path> out = new ArrayList<>();
         List<FlowRecords.Flow> flows = FlowRecords.read(runDir);
         try (PerfettoTraceWriter w = chrome ? new PerfettoTraceWriter(chromePath) : null) {

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,7 +50,7 @@ public final class Timeline {
      */
     public static Path write(Path runDir) throws IOException {
         Path events = runDir.resolve("events.jsonl");
-        if (!Files.isRegularFile(events)) {
+        if (!RunFiles.exists(events)) {
             throw new IOException(events + ": no such file (is " + runDir + " the output directory of `datsim run`?)");
         }
         TimelineData data = new TimelineData();
@@ -84,7 +83,7 @@ public final class Timeline {
         Path[] dirs = {first, second};
         for (int k = 0; k < 2; k++) {
             Path events = dirs[k].resolve("events.jsonl");
-            if (!Files.isRegularFile(events)) {
+            if (!RunFiles.exists(events)) {
                 throw new IOException(events + ": no such file (is " + dirs[k]
                         + " the output directory of `datsim run`?)");
             }
@@ -111,9 +110,9 @@ public final class Timeline {
      */
     static String scenarioName(Path runDir) {
         Path summary = runDir.resolve("summary.json");
-        if (Files.isRegularFile(summary)) {
+        if (Files.isRegularFile(summary, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             try {
-                JsonNode n = new ObjectMapper().readTree(summary.toFile());
+                JsonNode n = RunFiles.readJson(summary, RunFiles.MAX_JSON_BYTES);
                 if (n != null && n.path("scenario").isTextual()) {
                     return n.path("scenario").asText();
                 }
@@ -138,7 +137,8 @@ public final class Timeline {
         String script = resource("timeline.js");
         int d = page.indexOf(DATA_MARK);
         int s = page.indexOf(SCRIPT_MARK);
-        try (Writer w = new BufferedWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8), 1 << 16)) {
+        try (Writer w = new BufferedWriter(new java.io.OutputStreamWriter(RunFiles.create(out), StandardCharsets.UTF_8),
+                1 << 16)) {
             w.write(page.substring(0, d).replace("@TITLE@", htmlEscape(scenario)));
             JsonFactory f = new JsonFactory();
             f.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);

@@ -1,11 +1,8 @@
 package org.datsim.viz;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.Map;
@@ -18,7 +15,6 @@ import org.datsim.core.trace.TraceEvent;
  */
 public final class TraceReader {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private TraceReader() {
     }
@@ -33,21 +29,35 @@ public final class TraceReader {
      */
     public static long read(Path file, Consumer<TraceEvent> sink) throws IOException {
         long n = 0;
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        try (BufferedReader r = RunFiles.reader(file, RunFiles.MAX_TRACE_BYTES)) {
             String line;
-            while ((line = r.readLine()) != null) {
+            while ((line = next(r, file, n)) != null) {
                 n++;
                 if (line.isBlank()) {
                     continue;
                 }
                 try {
                     sink.accept(parse(line));
+                } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                    String m = RunFiles.json(file, e);
+                    throw new IOException(file + ":" + n + ": not a trace event: " + m.substring(m.indexOf(": ") + 2),
+                            e);
                 } catch (IOException | IllegalArgumentException e) {
-                    throw new IOException(file + ":" + n + ": not a trace event: " + e.getMessage(), e);
+                    throw new IOException(file + ":" + n + ": not a trace event: " + RunFiles.clean(String.valueOf(
+                            e.getMessage())), e);
                 }
             }
         }
         return n;
+    }
+
+    /** The next line, or null at the end; text that is not UTF-8 is named with its line. */
+    private static String next(BufferedReader r, Path file, long n) throws IOException {
+        try {
+            return r.readLine();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IOException(RunFiles.notUtf8(file, n + 1), e);
+        }
     }
 
     /**
@@ -59,7 +69,7 @@ public final class TraceReader {
      * @throws IllegalArgumentException if a required field is missing
      */
     public static TraceEvent parse(String line) throws IOException {
-        JsonNode o = MAPPER.readTree(line);
+        JsonNode o = RunFiles.parse(line);
         if (o == null || !o.isObject() || !o.has("t_ps") || !o.has("kind") || !o.has("host")) {
             throw new IllegalArgumentException("expected an object with t_ps, kind and host");
         }

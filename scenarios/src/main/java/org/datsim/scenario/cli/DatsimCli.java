@@ -450,13 +450,13 @@ public final class DatsimCli implements Runnable {
         @Override
         public Integer call() {
             Path events = dir.resolve("events.jsonl");
-            if (!java.nio.file.Files.isRegularFile(events)) {
-                spec.commandLine().getErr().println("datsim: " + events + ": no such file (is " + dir
-                        + " the output directory of `datsim run`?)");
-                return EXIT_INVALID;
-            }
             org.datsim.viz.OperationTable table = new org.datsim.viz.OperationTable();
             try {
+                if (!org.datsim.viz.RunFiles.exists(events)) {
+                    spec.commandLine().getErr().println("datsim: " + events + ": no such file (is " + dir
+                            + " the output directory of `datsim run`?)");
+                    return EXIT_INVALID;
+                }
                 org.datsim.viz.TraceReader.read(events, table::accept);
             } catch (java.io.IOException e) {
                 spec.commandLine().getErr().println("datsim: " + e.getMessage());

@@ -26,12 +26,12 @@ final class ExplainCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Path events = dir.resolve("events.jsonl");
-        if (!Files.isRegularFile(events)) {
-            spec.commandLine().getErr().println("datsim: " + events + ": no such file (is " + dir
-                    + " the output directory of `datsim run`?)");
-            return DatsimCli.EXIT_INVALID;
-        }
         try {
+            if (!org.datsim.viz.RunFiles.exists(events)) {
+                spec.commandLine().getErr().println("datsim: " + events + ": no such file (is " + dir
+                        + " the output directory of `datsim run`?)");
+                return DatsimCli.EXIT_INVALID;
+            }
             Explainer.explainRun(dir).print(spec.commandLine().getOut());
         } catch (IOException e) {
             spec.commandLine().getErr().println("datsim: " + e.getMessage());

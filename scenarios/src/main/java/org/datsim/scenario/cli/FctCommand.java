@@ -82,14 +82,14 @@ final class FctCommand implements Callable<Integer> {
         List<FctFile.Table> tables = new ArrayList<>();
         for (Path dir : dirs) {
             Path csv = dir.resolve(FctFile.FILE);
-            if (!Files.isRegularFile(csv)) {
-                err.println("datsim: " + csv + ": no such file (is " + dir + " the output directory of a run with a"
-                        + " workload, or of datsim bench hpcc?)");
-                return DatsimCli.EXIT_INVALID;
-            }
             try {
+                if (!org.datsim.viz.RunFiles.exists(csv)) {
+                    err.println("datsim: " + csv + ": no such file (is " + dir + " the output directory of a run with a"
+                            + " workload, or of datsim bench hpcc?)");
+                    return DatsimCli.EXIT_INVALID;
+                }
                 tables.add(FctFile.readTable(csv));
-            } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+            } catch (java.io.IOException | IllegalArgumentException e) {
                 err.println("datsim: " + e.getMessage());
                 return DatsimCli.EXIT_INVALID;
             }
@@ -189,12 +189,12 @@ final class FctCommand implements Callable<Integer> {
 
     private static String describe(Path dir) {
         Path f = dir.resolve("summary.json");
-        if (!Files.isRegularFile(f)) {
-            return "";
-        }
         try {
-            com.fasterxml.jackson.databind.JsonNode s = new com.fasterxml.jackson.databind.ObjectMapper()
-                    .readTree(f.toFile());
+            if (!org.datsim.viz.RunFiles.exists(f)) {
+                return "";
+            }
+            com.fasterxml.jackson.databind.JsonNode s = org.datsim.viz.RunFiles.readJson(f,
+                    org.datsim.viz.RunFiles.MAX_JSON_BYTES);
             String cc = s.path("cc_algorithm").asText(s.path("params").path("cc.algorithm").asText(""));
             com.fasterxml.jackson.databind.JsonNode w = s.path("flows").path("workload");
             String load = w.has("load") ? KeyValues.fixed(w.path("load").asDouble() * 100, 0) + "%"

@@ -132,9 +132,27 @@ public final class FctFile {
      * @throws IllegalArgumentException naming the line, if a row is malformed
      */
     public static Table readTable(Path file) throws IOException {
+        try {
+            return parse(file);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IOException(file + ": not UTF-8 text (is this a file datsim wrote?)", e);
+        } catch (java.io.UncheckedIOException e) { // the CSV parser's way of passing on a read's failure
+            if (e.getCause() instanceof java.nio.charset.CharacterCodingException) {
+                throw new IOException(file + ": not UTF-8 text (is this a file datsim wrote?)", e);
+            }
+            throw new IOException(file + ": " + org.datsim.scenario.load.Text.clean(String.valueOf(
+                    e.getCause().getMessage()), 200), e);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            String m = String.valueOf(e.getMessage());
+            throw new IllegalArgumentException(m.startsWith(file.toString()) ? m : file + ": not a table of flows: "
+                    + org.datsim.scenario.load.Text.clean(m, 200), e);
+        }
+    }
+
+    private static Table parse(Path file) throws IOException {
         List<Row> rows = new ArrayList<>();
         boolean old;
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+        try (Reader r = org.datsim.viz.RunFiles.reader(file, org.datsim.viz.RunFiles.MAX_TABLE_BYTES);
                 CSVParser p = CSVParser.parse(r, CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true)
                         .get())) {
             old = p.getHeaderNames().equals(OLD_COLUMNS);

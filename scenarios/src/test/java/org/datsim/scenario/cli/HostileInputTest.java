@@ -367,6 +367,65 @@ class HostileInputTest {
         }
     }
 
+    /** A run directory of the write-then-send example, made by datsim run. */
+    private Path runDir(String name) {
+        Path out = tmp.resolve(name);
+        Result r = datsim("run", moduleDir().resolve("examples/write-then-send.json").toString(), "--out",
+                out.toString());
+        assertEquals(0, r.code(), r.err());
+        return out;
+    }
+
+    private static void assertOneLocatedLine(Result r, Path file, String words) {
+        assertEquals(2, r.code(), r.err() + r.out());
+        String e = r.err().trim();
+        assertFalse(e.contains("\tat ") || e.contains("Exception") || e.contains("REDACTED")
+                || e.contains("StreamReadConstraints") || e.contains("Input length"), e);
+        assertTrue(e.startsWith("datsim: " + file), e);
+        assertTrue(e.contains(words), e);
+    }
+
+    @Test
+    void runDirectoryReadersRefuseFifosLinksAndDamagedFilesInTheirOwnWords() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/mkfifo")), "needs mkfifo");
+        // a FIFO as events.jsonl: refused at once (opening it would block until a writer came)
+        Path fifo = runDir("fifo");
+        Files.delete(fifo.resolve("events.jsonl"));
+        assertEquals(0, new ProcessBuilder("/usr/bin/mkfifo", fifo.resolve("events.jsonl").toString()).start()
+                .waitFor());
+        for (String cmd : new String[] {"view", "ops", "explain"}) {
+            assertOneLocatedLine(datsim(cmd, fifo.toString()), fifo.resolve("events.jsonl"), "not a regular file");
+        }
+        // a planted link where view writes: view refuses it, and the file it points to is untouched
+        Path link = runDir("link");
+        Path outside = tmp.resolve("precious.txt");
+        Files.writeString(outside, "mine");
+        Files.deleteIfExists(link.resolve("timeline.html"));
+        Files.createSymbolicLink(link.resolve("timeline.html"), outside);
+        assertOneLocatedLine(datsim("view", link.toString()), link.resolve("timeline.html"), "symbolic link");
+        assertEquals("mine", Files.readString(outside));
+        // a link as the trace read: refused, not followed out of the directory
+        Files.delete(link.resolve("timeline.html"));
+        Files.move(link.resolve("events.jsonl"), tmp.resolve("elsewhere.jsonl"));
+        Files.createSymbolicLink(link.resolve("events.jsonl"), tmp.resolve("elsewhere.jsonl"));
+        assertOneLocatedLine(datsim("ops", link.toString()), link.resolve("events.jsonl"), "symbolic link");
+        // bytes that are not UTF-8, and JSON nested past the limit, named with the file and place
+        Path bad = runDir("bad");
+        Files.write(bad.resolve("events.jsonl"), new byte[] {'{', '"', (byte) 0xC3, (byte) 0x28, '"', '}', '\n'});
+        assertOneLocatedLine(datsim("ops", bad.toString()), bad.resolve("events.jsonl"), ":1: not UTF-8 text");
+        Files.writeString(bad.resolve("events.jsonl"), "[".repeat(5000) + "\n");
+        assertOneLocatedLine(datsim("view", bad.toString()), bad.resolve("events.jsonl"), "nested deeper than 100");
+        Files.writeString(bad.resolve("events.jsonl"), "{\"t_ps\": 1, \"kind\": \"x\", \"host\": \"h\"\n");
+        assertOneLocatedLine(datsim("ops", bad.toString()), bad.resolve("events.jsonl"), ":1: not a trace event:");
+        // fct.csv: a damaged header and bytes that are not UTF-8
+        Path fct = tmp.resolve("fct-run");
+        Files.createDirectories(fct);
+        Files.writeString(fct.resolve("fct.csv"), "src,\n");
+        assertOneLocatedLine(datsim("fct", fct.toString()), fct.resolve("fct.csv"), "");
+        Files.write(fct.resolve("fct.csv"), new byte[] {'s', (byte) 0xFF, ',', '\n'});
+        assertOneLocatedLine(datsim("fct", fct.toString()), fct.resolve("fct.csv"), "not UTF-8 text");
+    }
+
     /** The objects of an array, to edit in place. */
     private record JsonNodeLike(ObjectNode node) {
         static List<JsonNodeLike> of(ArrayNode a) {

@@ -107,8 +107,8 @@ public final class Explainer {
     public static Explanation explainRun(Path runDir) throws IOException {
         Explainer x = new Explainer();
         Path summary = runDir.resolve("summary.json");
-        if (Files.isRegularFile(summary)) {
-            JsonNode s = new ObjectMapper().readTree(summary.toFile());
+        if (org.datsim.viz.RunFiles.exists(summary)) {
+            JsonNode s = org.datsim.viz.RunFiles.readJson(summary, org.datsim.viz.RunFiles.MAX_JSON_BYTES);
             if (s != null && s.isObject()) {
                 String latency = s.path("params").path("pcie.latency").asText("");
                 if (!latency.isEmpty()) {
