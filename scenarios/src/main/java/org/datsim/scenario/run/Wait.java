@@ -25,6 +25,8 @@ final class Wait {
     private int threshold;
     /** The CNO of a blocked dat_cno_wait, or null. */
     private Cno cno;
+    /** The CNO's {@link Cno#releases()} when the dat_cno_wait blocked. */
+    private long cnoReleases;
     private long deadline;
     private long timer;
 
@@ -64,7 +66,10 @@ final class Wait {
     }
 
     /**
-     * dat_cno_wait: returns the notifying EVD at once when one is pending, else blocks.
+     * dat_cno_wait: returns the notifying EVD at once when one is pending, else blocks. A CNO with no EVD associated
+     * can be notified only once one is associated: a wait with a timeout waits for that or the timeout
+     * (DAT_QUEUE_EMPTY, "the operation timed out without a notification"); an infinite one, which would never end,
+     * returns DAT_QUEUE_EMPTY at once.
      *
      * @return the CPU time after the call, or -1 if the process blocked
      */
@@ -81,7 +86,12 @@ final class Wait {
             EventCalls.reportCno(p, s, ret, dat.cnoTake(c));
             return p.pollOverhead();
         }
+        if (c.evdCount() == 0 && timeout == Dat.TIMEOUT_INFINITE) {
+            EventCalls.reportCno(p, s, DatReturn.error(DatReturn.QUEUE_EMPTY, 0), null);
+            return p.pollOverhead();
+        }
         cno = c;
+        cnoReleases = c.releases();
         return block(timeout);
     }
 
@@ -89,7 +99,8 @@ final class Wait {
      * Looks again at the blocked wait. A dat_evd_wait ends when the IA was closed under it (DAT_ABORT), the EVD was
      * made unwaitable (DAT_INVALID_STATE), enough events are queued, or at the timeout (DAT_TIMEOUT_EXPIRED). A
      * dat_cno_wait ends with the notifying EVD, with no EVD when the IA was closed or the CNO's last EVD freed, or
-     * with DAT_QUEUE_EMPTY at the timeout. The wait is over before the call reports (which may throw
+     * with DAT_QUEUE_EMPTY at the timeout, or at once when an infinite wait's CNO lost its last EVD to
+     * dat_evd_modify_cno (taking an EVD away is not freeing it: no EVD, but no DAT_SUCCESS either). The wait is over before the call reports (which may throw
      * {@link Unbound}).
      *
      * @return true if the wait ended
@@ -124,10 +135,10 @@ final class Wait {
         if (c.pending() != null) {
             end();
             EventCalls.reportCno(p, s, DatReturn.SUCCESS, dat.cnoTake(c));
-        } else if (c.isFreed() || c.evdCount() == 0) {
+        } else if (c.isFreed() || c.releases() != cnoReleases) {
             end();
             EventCalls.reportCno(p, s, DatReturn.SUCCESS, null);
-        } else if (timedOut) {
+        } else if (timedOut || (c.evdCount() == 0 && deadline == Long.MAX_VALUE)) {
             end();
             EventCalls.reportCno(p, s, DatReturn.error(DatReturn.QUEUE_EMPTY, 0), null);
         } else {
