@@ -177,6 +177,17 @@ scenario("evd-order-two-endpoints",
           client("a", "A", "B", 1000, [], [], go=True),
           client("c", "C", "B", 1001, [], [], go=True)])
 
+# 2c. The same without the sleep: B waits at once, so the first completion is usually reaped before the second is
+# queued; B may be slower than that (the wait is a reap, evd.reap_order), so both orders are still allowed.
+scenario("evd-order-two-endpoints-wait-at-once",
+         "Litmus: as evd-order-two-endpoints, but B waits for the completions at once, without sleeping first."
+         " Verdict: both orders are allowed all the same (rule 2): nothing orders a completion of one endpoint before"
+         " another endpoint's that is still in flight when the first is reaped; explore opens it at evd.reap_order.",
+         ["A", "B", "C"], [("A", "B"), ("C", "B")],
+         [server("b", "B", 2, [], {"go": True}),
+          client("a", "A", "B", 1000, [], [], go=True),
+          client("c", "C", "B", 1001, [], [], go=True)])
+
 # 3. Message passing through a flag (MP), on a CPU non-coherent receiver, without and with the sync.
 def mp(sync):
     after = [{"call": "dat_evd_wait", "evd": "$dto_evd", "out": "rcv",

@@ -21,6 +21,18 @@ public final class DatChoices {
                     + " goes last (the timing model's order), 1..k it goes before the last 1..k of them");
 
     /**
+     * Rules 2, 3: a wait about to take a DTO completion from an EVD to which an operation of another endpoint, still
+     * in flight, will queue a completion. Nothing orders the two: the consumer may be slower than the timing model,
+     * and the other completion queued before it reaps, where {@link #EVD_ORDER} may put it first. See
+     * {@link ReapHold}.
+     */
+    public static final ChoicePoint REAP_ORDER = new ChoicePoint("evd.reap_order", "rules 2, 3",
+            "a dat_evd_wait about to take a DTO completion from an EVD to which another endpoint's operation, still in"
+                    + " flight, will queue a completion: 0 it takes it now (the timing model's), 1 the consumer is"
+                    + " slower: it takes nothing until that completion is queued (evd.completion_order may then put"
+                    + " it first) or reported elsewhere");
+
+    /**
      * Rule 5: dat_evd_wait's timeout is given in microseconds, so an event that arrives less than a microsecond
      * before the deadline races the timer.
      */
@@ -30,6 +42,39 @@ public final class DatChoices {
                     + " events stay queued)");
 
     private DatChoices() {
+    }
+
+    /**
+     * Returns what a wait about to take from the EVD would wait for if the consumer were slower (see
+     * {@link #REAP_ORDER}), or null when nothing could come that might be queued before the event it would take:
+     * its first event is not a DTO completion, or no other endpoint feeding it has an operation in flight whose
+     * completion (or, for a receive stream, whose message's receive completion) is sure to be queued there.
+     * Suppressed operations are left out: they queue an event only if they fail.
+     */
+    static ReapHold reapHold(Evd evd) {
+        DatEvent head = evd.queue.peekFirst();
+        if (head == null || head.ep == null || head.number != Dat.DTO_COMPLETION_EVENT) {
+            return null;
+        }
+        java.util.List<org.datsim.fabric.hca.WorkRequest> pending = new java.util.ArrayList<>();
+        for (Ep ep : evd.feeders) {
+            if (ep == head.ep || ep.freed) {
+                continue;
+            }
+            int from = pending.size();
+            if (ep.requestEvd == evd) {
+                ep.qp.unreportedRequests(false, pending);
+                for (int i = pending.size() - 1; i >= from; i--) {
+                    if ((pending.get(i).flags & Dat.COMPLETION_SUPPRESS_FLAG) != 0) {
+                        pending.remove(i);
+                    }
+                }
+            }
+            if (ep.recvEvd == evd && ep.qp.peer() != null) {
+                ep.qp.peer().unreportedRequests(true, pending);
+            }
+        }
+        return pending.isEmpty() ? null : new ReapHold(evd, pending);
     }
 
     /** Queues a DTO completion at the place the choice source picks (see {@link #EVD_ORDER}). */

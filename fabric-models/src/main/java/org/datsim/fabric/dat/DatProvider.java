@@ -506,6 +506,33 @@ public final class DatProvider {
         return core.srq.srqSetLw(srq, lowWatermark);
     }
 
+    /**
+     * Explored runs: what a wait about to take from the EVD would wait for if its consumer were slower (the choice
+     * point {@link DatChoices#REAP_ORDER}), or null if no completion that could go before the one it takes is still
+     * to come.
+     *
+     * @param evd the EVD
+     * @return the hold, or null
+     */
+    public ReapHold reapHold(Evd evd) {
+        return DatChoices.reapHold(evd);
+    }
+
+    /**
+     * Explored runs: registers or removes what to run whenever a DTO completion is reported (a wait held by a
+     * {@link ReapHold} looks again).
+     *
+     * @param wake what to run
+     * @param add true to register, false to remove
+     */
+    public void watchReports(Runnable wake, boolean add) {
+        if (add) {
+            core.reportWatchers.add(wake);
+        } else {
+            core.reportWatchers.remove(wake);
+        }
+    }
+
     /** dat_cno_create. See {@code CnoCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE/IA. */
     public int cnoCreate(Ia ia, String agent, Out<Cno> cno) {
         return core.cno.cnoCreate(ia, agent, cno);

@@ -263,6 +263,11 @@ public final class WorkRequest implements PacketOperation {
         return status;
     }
 
+    /** Returns whether its completion has been handed to its queue pair's listener. */
+    public boolean isReported() {
+        return reported;
+    }
+
     /** Returns true once the operation has finished, successfully or not. */
     public boolean isDone() {
         return done;

@@ -120,7 +120,7 @@ final class ExploreCommand implements Callable<Integer> {
             o.println("outcome " + n + ": " + (out.forbidden() ? "FORBIDDEN" : "allowed") + ", " + out.executions()
                     + " execution(s)" + (out.foundByRandom() ? ", found by the random search" : ""));
             if (!out.named().isEmpty()) {
-                o.println("  observed " + out.named());
+                o.println("  observed " + describe(out.named()));
             }
             Map<String, String> values = labelled(out);
             int shown = out.named().isEmpty() ? 0 : 1;
@@ -151,6 +151,20 @@ final class ExploreCommand implements Callable<Integer> {
         o.println("outcomes=" + r.outcomes().size());
         o.println("forbidden=" + r.forbidden());
         o.println("exhaustive=" + r.exhaustive());
+    }
+
+    /**
+     * The named observations as {@code name = value}, bytes in the notation of the step observations (hexadecimal
+     * runs such as {@code 0x22*64}, as the lessons write them), other values as recorded.
+     */
+    static String describe(org.datsim.scenario.run.Observations named) {
+        java.util.StringJoiner j = new java.util.StringJoiner(", ");
+        for (org.datsim.scenario.run.Observations.Observation ob : named.list()) {
+            String v = ob.bytes() != null ? StepObservations.describe(ob.bytes())
+                    : ob.value().isTextual() ? ob.value().asText() : ob.value().toString();
+            j.add(ob.key() + " = " + v);
+        }
+        return j.toString();
     }
 
     /** An outcome's observations by label (process, step path, call, key, and the occurrence if repeated). */

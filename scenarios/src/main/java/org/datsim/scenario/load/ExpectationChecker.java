@@ -25,6 +25,8 @@ final class ExpectationChecker {
     static final List<String> CONDITIONAL = List.of("if", "then", "else");
     /** The key of a value that allows several. */
     static final String ONE_OF = "one_of";
+    /** The key of expected data whose every line may hold one of several fills. */
+    static final String PER_LINE = "fill_per_line";
 
     private final Problems problems;
     private final RefChecker refs;
@@ -148,7 +150,11 @@ final class ExpectationChecker {
                 }
                 break;
             case "data":
-                args.data(x, path, process, loopVars);
+                if (x.isObject() && x.has(PER_LINE)) {
+                    perLine(x, path, process, loopVars);
+                } else {
+                    args.data(x, path, process, loopVars);
+                }
                 break;
             case "evd":
                 if (!x.isNull() && !isRef(x)) {
@@ -166,6 +172,39 @@ final class ExpectationChecker {
                 break;
             default:
                 throw new IllegalStateException("expectation key " + key + " has no check");
+        }
+    }
+
+    /**
+     * Checks expected data written {@code {"fill_per_line": [0, 171], "line": 64, "length": "4KiB"}}: every line of
+     * {@code line} bytes, counted from the read's first byte, filled with one of the listed bytes (a read of a
+     * non-coherent host's memory, where each cache line may be stale or fresh: rule 32).
+     */
+    private void perLine(JsonNode x, String path, String process, Collection<String> loopVars) {
+        problems.unknownKeys(x, path, Set.of(PER_LINE, "line", "length"));
+        JsonNode fills = x.get(PER_LINE);
+        if (!fills.isArray() || fills.isEmpty()) {
+            problems.add(path + "." + PER_LINE, "expected a non-empty array of byte values such as [0, 171], found "
+                    + show(fills));
+        } else {
+            for (int i = 0; i < fills.size(); i++) {
+                JsonNode f = fills.get(i);
+                if (!f.isIntegralNumber() || f.asInt() < 0 || f.asInt() > 255) {
+                    problems.add(path + "." + PER_LINE + "[" + i + "]", "expected a byte value from 0 to 255, found "
+                            + show(f));
+                }
+            }
+        }
+        JsonNode line = x.get("line");
+        if (line == null) {
+            problems.add(path + ".line", "missing; expected the line size in bytes, such as 64");
+        } else if (!line.isIntegralNumber() || line.asLong() < 1 || line.asLong() > (1L << 30)) {
+            problems.add(path + ".line", "expected a line size in bytes from 1 to 1073741824, found " + show(line));
+        }
+        if (!x.has("length")) {
+            problems.add(path + ".length", "missing; expected the read's length, such as \"4KiB\"");
+        } else {
+            refs.numeric(x.get("length"), path + ".length", process, loopVars, true);
         }
     }
 

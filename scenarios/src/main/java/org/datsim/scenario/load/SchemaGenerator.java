@@ -252,6 +252,22 @@ public final class SchemaGenerator {
         return anyOf(type("integer"), joined, array);
     }
 
+    /** Expected data whose every line is filled with one of several bytes (expectations only). */
+    private static ObjectNode perLine() {
+        ObjectNode n = MAPPER.createObjectNode();
+        n.put("type", "object").put("additionalProperties", false)
+                .put("description", "Every line of `line` bytes, from the read's first byte, filled with one of the"
+                        + " listed bytes (cache lines that may each be stale or fresh, rule 32).");
+        n.putArray("required").add("fill_per_line").add("line").add("length");
+        ObjectNode p = n.putObject("properties");
+        ObjectNode fills = p.putObject("fill_per_line");
+        fills.put("type", "array").put("minItems", 1);
+        fills.putObject("items").put("type", "integer").put("minimum", 0).put("maximum", 255);
+        p.putObject("line").put("type", "integer").put("minimum", 1).put("maximum", 1 << 30);
+        p.set("length", anyOf(type("integer"), type("string")));
+        return n;
+    }
+
     private static ObjectNode data() {
         ObjectNode n = MAPPER.createObjectNode();
         n.put("type", "object").put("additionalProperties", false);
@@ -411,7 +427,7 @@ public final class SchemaGenerator {
                     ep.set(k, oneOf(type("boolean")));
                     break;
                 case "data":
-                    ep.set(k, oneOf(data()));
+                    ep.set(k, oneOf(anyOf(data(), perLine())));
                     break;
                 case "message":
                     ep.set(k, oneOf(type("string")));

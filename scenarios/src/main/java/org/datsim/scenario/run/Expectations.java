@@ -328,6 +328,9 @@ final class Expectations {
 
     /** Compares bytes read with expected data; null if they match, else the difference. */
     static String compareData(ConsumerProcess p, JsonNode want, String path, byte[] got) {
+        if (want.has("fill_per_line")) {
+            return comparePerLine(p, want, path, got);
+        }
         long n;
         int fill = -1;
         byte[] lit = null;
@@ -347,6 +350,35 @@ final class Expectations {
             if (got[i] != w) {
                 return String.format("data differs at byte %d: expected 0x%02x, read 0x%02x (read starts %s)", i,
                         w & 0xff, got[i] & 0xff, Bytes.hex(got, 16));
+            }
+        }
+        return null;
+    }
+
+    /** Compares bytes read with {"fill_per_line": [...], "line": L, "length": N}; null if they match. */
+    private static String comparePerLine(ConsumerProcess p, JsonNode want, String path, byte[] got) {
+        long n = p.args().number(want.get("length"), path + ".length");
+        if (n != got.length) {
+            return "expected " + n + " bytes of data but the read has " + got.length
+                    + " (give mem_read the same length)";
+        }
+        int line = want.get("line").asInt();
+        JsonNode fills = want.get("fill_per_line");
+        for (int start = 0; start < got.length; start += line) {
+            int end = (int) Math.min(got.length, (long) start + line);
+            boolean any = false;
+            for (JsonNode f : fills) {
+                byte b = (byte) f.asInt();
+                boolean all = true;
+                for (int i = start; i < end && all; i++) {
+                    all = got[i] == b;
+                }
+                any |= all;
+            }
+            if (!any) {
+                return String.format("data differs in the line at byte %d: expected it filled with one of %s, read"
+                        + " %s", start, fills, StepObservations.describe(java.util.Arrays.copyOfRange(got, start,
+                                end)));
             }
         }
         return null;

@@ -7,6 +7,7 @@ import org.datsim.fabric.dat.DatChoices;
 import org.datsim.fabric.dat.DatProvider;
 import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.Evd;
+import org.datsim.fabric.dat.ReapHold;
 import org.datsim.scenario.load.Step;
 
 /**
@@ -29,6 +30,8 @@ final class Wait {
     private long cnoReleases;
     private long deadline;
     private long timer;
+    /** Explored runs: the wait is held back at evd.reap_order until this is over, or null. */
+    private ReapHold hold;
 
     Wait(ConsumerProcess p) {
         this.p = p;
@@ -57,8 +60,13 @@ final class Wait {
             return 0;
         }
         if (e.size() >= n) {
-            EventCalls.take(p, s, e);
-            return p.pollOverhead();
+            if (!p.sim().exploring() || !holdReap(e)) {
+                EventCalls.take(p, s, e);
+                return p.pollOverhead();
+            }
+            evd = e;
+            threshold = n;
+            return block(Dat.TIMEOUT_INFINITE);
         }
         evd = e;
         threshold = n;
@@ -116,6 +124,19 @@ final class Wait {
                 end();
                 EventCalls.report(p, s, DatReturn.error(DatReturn.INVALID_STATE,
                         DatReturn.SUB_INVALID_STATE_EVD_UNWAITABLE), null, e);
+            } else if (hold != null) {
+                // Held at evd.reap_order: the events it would take were queued before the deadline, so the timer
+                // no longer matters; it takes them once the completion it waits for is queued or reported.
+                if (!hold.over()) {
+                    return false;
+                }
+                dat.watchReports(wake, false);
+                hold = null;
+                if (e.size() >= threshold && holdReap(e)) {
+                    return false;
+                }
+                end();
+                EventCalls.take(p, s, e);
             } else if (timedOut || (e.size() >= threshold && deadline != Long.MAX_VALUE
                     && deadline - p.sim().now() < SimTime.US && p.sim().exploring()
                     && p.sim().choices().choose(DatChoices.WAIT_TIMEOUT, 2, p.hostName()) == 1)) {
@@ -124,6 +145,14 @@ final class Wait {
                 end();
                 EventCalls.report(p, s, DatReturn.error(DatReturn.TIMEOUT_EXPIRED, 0), null, e);
             } else if (e.size() >= threshold) {
+                if (p.sim().exploring() && holdReap(e)) {
+                    if (timer != 0) {
+                        p.cancelTimer(timer);
+                        timer = 0;
+                    }
+                    deadline = Long.MAX_VALUE;
+                    return false;
+                }
                 end();
                 EventCalls.take(p, s, e);
             } else {
@@ -147,6 +176,22 @@ final class Wait {
         return true;
     }
 
+    /**
+     * Explored runs: offers evd.reap_order when another endpoint's completion still to come could be queued before
+     * the event this wait would take, and on alternative 1 holds the wait until it is (see {@link ReapHold}).
+     *
+     * @return true if the wait is held
+     */
+    private boolean holdReap(Evd e) {
+        ReapHold h = dat.reapHold(e);
+        if (h == null || p.sim().choices().choose(DatChoices.REAP_ORDER, 2, p.hostName()) == 0) {
+            return false;
+        }
+        hold = h;
+        dat.watchReports(wake, true);
+        return true;
+    }
+
     /** Blocks on the object set: registers the process's wake-up with it and arms the timeout. Returns -1. */
     private long block(long timeoutUs) {
         watch(true);
@@ -163,6 +208,10 @@ final class Wait {
 
     /** Ends the wait: cancels the timer and takes the wake-up back from the object (a freed EVD has none). */
     private void end() {
+        if (hold != null) {
+            dat.watchReports(wake, false);
+            hold = null;
+        }
         if (timer != 0) {
             p.cancelTimer(timer);
             timer = 0;
