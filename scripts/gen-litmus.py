@@ -45,7 +45,10 @@ def server(name, host, conns, lmrs, body, noncoherent_reads=()):
         if body.get("go_sleep"):
             c.append({"call": "sleep", "time": "5us", "comment": "both completions are queued before B looks"})
         for i in range(conns):
-            c.append({"call": "dat_evd_wait", "evd": "$dto_evd", "expect": {"operation": "DAT_DTO_SEND"}})
+            w = {"call": "dat_evd_wait", "evd": "$dto_evd", "expect": {"operation": "DAT_DTO_SEND"}}
+            if i == 0 and body.get("observe_first"):
+                w["observe"] = {"first": "cookie", "first_ep": "ep"}
+            c.append(w)
     c += body.get("after_accept", [])
     for i in range(conns):
         c.append({"call": "dat_evd_wait", "evd": "$conn_evd%d" % i,
@@ -184,9 +187,10 @@ scenario("evd-order-two-endpoints-wait-at-once",
          " Verdict: both orders are allowed all the same (rule 2): nothing orders a completion of one endpoint before"
          " another endpoint's that is still in flight when the first is reaped; explore opens it at evd.reap_order.",
          ["A", "B", "C"], [("A", "B"), ("C", "B")],
-         [server("b", "B", 2, [], {"go": True}),
+         [server("b", "B", 2, [], {"go": True, "observe_first": True}),
           client("a", "A", "B", 1000, [], [], go=True),
-          client("c", "C", "B", 1001, [], [], go=True)])
+          client("c", "C", "B", 1001, [], [], go=True)],
+         outcomes={"allowed": [{"first": 900, "first_ep": "B/ep0"}, {"first": 901, "first_ep": "B/ep1"}]})
 
 # 3. Message passing through a flag (MP), on a CPU non-coherent receiver, without and with the sync.
 def mp(sync):

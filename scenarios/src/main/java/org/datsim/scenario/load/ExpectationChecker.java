@@ -25,6 +25,10 @@ final class ExpectationChecker {
     static final List<String> CONDITIONAL = List.of("if", "then", "else");
     /** The key of a value that allows several. */
     static final String ONE_OF = "one_of";
+    /** The expected ret or status that accepts any error. */
+    static final String ANY_ERROR = "any_error";
+    /** The expectation keys whose values are numbers (and may be comparisons). */
+    static final Set<String> NUMBERS = Set.of("cookie", "transfered_length", "immediate_data", "context");
     /** The key of expected data whose every line may hold one of several fills. */
     static final String PER_LINE = "fill_per_line";
 
@@ -105,6 +109,12 @@ final class ExpectationChecker {
 
     private void single(String key, JsonNode x, String path, CallSpec spec, String process,
             Collection<String> loopVars) {
+        if (Comparison.looksLikeOne(x) && !NUMBERS.contains(key)) {
+            problems.add(path, "a comparison (" + show(x) + ") applies to numbers only: cookie, transfered_length,"
+                    + " immediate_data, context and the values of attrs; " + key + " is not a number"
+                    + (key.equals("ret") || key.equals("status") ? " (\"any_error\" accepts any error)" : ""));
+            return;
+        }
         switch (key) {
             case "ret":
                 ret(x, path, problems);
@@ -113,7 +123,9 @@ final class ExpectationChecker {
                 name(x, path, Dat.EVENTS);
                 break;
             case "status":
-                name(x, path, Dat.DTO_STATUS);
+                if (!ANY_ERROR.equals(x.asText(null))) {
+                    name(x, path, Dat.DTO_STATUS);
+                }
                 break;
             case "operation":
                 name(x, path, Dat.DTO_OPS);
@@ -128,7 +140,9 @@ final class ExpectationChecker {
             case "transfered_length":
             case "immediate_data":
             case "context":
-                if (x.isTextual() || x.isIntegralNumber()) {
+                if (Comparison.looksLikeOne(x)) {
+                    comparison(x, path, process, loopVars);
+                } else if (x.isTextual() || x.isIntegralNumber()) {
                     refs.numeric(x, path, process, loopVars, false);
                 } else {
                     problems.add(path, "expected " + ArgType.INT.expected() + ", found " + show(x));
@@ -208,13 +222,25 @@ final class ExpectationChecker {
         }
     }
 
-    /** Checks an expected DAT_RETURN: a type name, a subtype name, or "any". */
+    /** Checks an expected DAT_RETURN: a type name, a subtype name, "any", or "any_error". */
     static void ret(JsonNode ret, String path, Problems problems) {
         String r = ret.isTextual() ? ret.asText() : "";
-        if (!r.equals("any") && DatReturn.typeByName(r) == null && DatReturn.subtypeByName(r) == null) {
+        if (!r.equals("any") && !r.equals(ANY_ERROR) && DatReturn.typeByName(r) == null
+                && DatReturn.subtypeByName(r) == null) {
             problems.add(path, "expected a DAT_RETURN name such as \"DAT_SUCCESS\" or"
-                    + " \"DAT_INVALID_STATE\", a subtype name, or \"any\", found " + show(ret));
+                    + " \"DAT_INVALID_STATE\", a subtype name, \"any\", or \"any_error\", found " + show(ret));
         }
+    }
+
+    /** Checks a comparison ({@code ">= 4"}): its operator and its operand, an expression. */
+    private void comparison(JsonNode x, String path, String process, Collection<String> loopVars) {
+        Comparison c = Comparison.parse(x);
+        if (c == null) {
+            problems.add(path, "expected a comparison such as \">= 4\" or \"!= $n\" (an operator !=, <, <=, >, >="
+                    + " and a number, reference or expression), found " + show(x));
+            return;
+        }
+        refs.numeric(c.operand(), path, process, loopVars, false);
     }
 
     /** The attributes a query's result is expected to have: fields of the call's result kind. */
@@ -255,6 +281,10 @@ final class ExpectationChecker {
 
     private void attrValue(JsonNode v, String path, String process, Collection<String> loopVars) {
         if (v.isBoolean()) {
+            return;
+        }
+        if (Comparison.looksLikeOne(v)) {
+            comparison(v, path, process, loopVars);
             return;
         }
         if (v.isIntegralNumber() || v.isTextual() && (Expr.isExpr(v.asText()) || isRef(v))) {

@@ -207,6 +207,14 @@ public final class SchemaGenerator {
         return n;
     }
 
+    /** An expected number written as a comparison, such as ">= 4" or "!= $n". */
+    private static ObjectNode comparison() {
+        ObjectNode n = MAPPER.createObjectNode();
+        n.put("type", "string").put("pattern", "^\\s*(!=|<=|>=|<|>)\\s*\\S").put("description",
+                "A comparison: !=, <, <=, > or >= and a number, reference or expression, such as \">= 4\".");
+        return n;
+    }
+
     private static ObjectNode time() {
         return pattern("time", Patterns.TIME);
     }
@@ -380,9 +388,17 @@ public final class SchemaGenerator {
             }
         }
         p.putObject("expect").put("$ref", "#/$defs/expect_" + spec.name());
-        p.putObject("observe").put("type", "string").put("pattern", Patterns.INDEXED_NAME)
+        ObjectNode observeName = MAPPER.createObjectNode();
+        observeName.put("type", "string").put("pattern", Patterns.INDEXED_NAME)
                 .put("description", "Records what the call observed under this name (NAME[$i] in a repeat block),"
                         + " for the scenario's \"outcomes\".");
+        ObjectNode observeFields = MAPPER.createObjectNode();
+        observeFields.put("type", "object").put("minProperties", 1).put("description", "dat_evd_wait and"
+                + " dat_evd_dequeue: observation names, each recording one field of the event taken.");
+        ObjectNode fieldEnum = observeFields.putObject("additionalProperties");
+        ArrayNode fieldNames = fieldEnum.putArray("enum");
+        ObserveKind.FIELDS.keySet().forEach(fieldNames::add);
+        p.set("observe", anyOf(observeName, observeFields));
         p.putObject("name").put("type", "string").put("pattern", Patterns.NAME)
                 .put("description", "Names the step, for other processes' \"after\".");
         ObjectNode afterOne = MAPPER.createObjectNode();
@@ -402,16 +418,19 @@ public final class SchemaGenerator {
         expect.put("type", "object").put("additionalProperties", false);
         ObjectNode ep = expect.putObject("properties");
         ObjectNode ret = MAPPER.createObjectNode();
-        ret.put("type", "string").put("description", "A DAT_RETURN type or subtype name, or \"any\".");
+        ret.put("type", "string").put("description", "A DAT_RETURN type or subtype name, \"any\", or \"any_error\".");
         ep.set("ret", oneOf(ret));
         for (String k : spec.expectKeys()) {
             switch (k) {
                 case "event":
                     ep.set(k, oneOf(names(Dat.EVENTS)));
                     break;
-                case "status":
-                    ep.set(k, oneOf(names(Dat.DTO_STATUS)));
+                case "status": {
+                    ObjectNode statuses = names(Dat.DTO_STATUS);
+                    ((ArrayNode) statuses.get("enum")).add(ExpectationChecker.ANY_ERROR);
+                    ep.set(k, oneOf(statuses));
                     break;
+                }
                 case "operation":
                     ep.set(k, oneOf(names(Dat.DTO_OPS)));
                     break;
@@ -445,7 +464,7 @@ public final class SchemaGenerator {
                     if (spec.outKind() != null) {
                         for (String f : Refs.FIELDS.get(spec.outKind())) {
                             props.set(f, oneOf(anyOf(type("integer"), type("boolean"),
-                                    refOrExpr("reference or expression"))));
+                                    refOrExpr("reference or expression"), comparison())));
                         }
                     }
                     attrs.put("additionalProperties", false);
@@ -453,7 +472,7 @@ public final class SchemaGenerator {
                     break;
                 }
                 default: // cookie, transfered_length, context: whole numbers
-                    ep.set(k, oneOf(anyOf(type("integer"), refOrExpr("reference or expression"))));
+                    ep.set(k, oneOf(anyOf(type("integer"), refOrExpr("reference or expression"), comparison())));
                     break;
             }
         }
@@ -486,7 +505,7 @@ public final class SchemaGenerator {
                 .put("description", "Observation names (\"observe\") and their values, or {\"one_of\": [...]}.");
         ObjectNode plainData = data();
         entry.putObject("propertyNames").put("pattern", Patterns.OUTCOME_KEY);
-        entry.set("additionalProperties", oneOf(anyOf(type("string"), plainData)));
+        entry.set("additionalProperties", oneOf(anyOf(type("string"), type("integer"), plainData)));
         ObjectNode list = MAPPER.createObjectNode();
         list.put("type", "array").put("minItems", 1).set("items", entry);
         ObjectNode o = MAPPER.createObjectNode();

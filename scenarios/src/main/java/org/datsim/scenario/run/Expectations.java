@@ -212,6 +212,10 @@ final class Expectations {
                     return "expected " + key + " " + want.asText() + ", but the event is " + r.event.numberName()
                             + ", which has none";
                 }
+                if (key.equals("status") && want.asText().equals("any_error")) {
+                    return r.event.status != Dat.DTO_SUCCESS ? null : "expected status any_error, got "
+                            + r.event.statusName();
+                }
                 return key.equals("status") ? name(key, want, Dat.DTO_STATUS, r.event.status)
                         : name(key, want, Dat.DTO_OPS, r.event.operation);
             case "cookie":
@@ -220,10 +224,9 @@ final class Expectations {
                 if (r.event == null) {
                     return ABSENT;
                 }
-                long w = p.args().number(want, path);
                 long got = key.equals("cookie") ? r.event.cookie : key.equals("transfered_length")
                         ? r.event.transferredLength : (long) r.event.immediateData() & 0xffffffffL;
-                return w == got ? null : "expected " + key + " " + w + ", got " + got;
+                return compareNumber(p, key, want, path, got);
             }
             case "ep": {
                 if (r.event == null) {
@@ -253,8 +256,7 @@ final class Expectations {
                 if (r.context == null) {
                     return ABSENT;
                 }
-                long w = p.args().number(want, path);
-                return w == r.context ? null : "expected context " + w + ", got " + r.context;
+                return compareNumber(p, key, want, path, r.context);
             }
             case "message":
                 if (r.message == null) {
@@ -282,6 +284,17 @@ final class Expectations {
         }
     }
 
+    /** Compares an observed number with an expected one or a comparison ({@code ">= 4"}); null if it holds. */
+    private static String compareNumber(ConsumerProcess p, String key, JsonNode want, String path, long got) {
+        org.datsim.scenario.load.Comparison c = org.datsim.scenario.load.Comparison.parse(want);
+        if (c == null) {
+            long w = p.args().number(want, path);
+            return w == got ? null : "expected " + key + " " + w + ", got " + got;
+        }
+        long w = p.args().number(c.operand(), path);
+        return c.holds(got, w) ? null : "expected " + key + " " + c.op() + " " + w + ", got " + got;
+    }
+
     private static String name(String key, JsonNode want, NamedValues group, int actual) {
         Integer w = group.value(want.asText());
         return w != null && w == actual ? null : "expected " + key + " " + want.asText() + ", got "
@@ -298,13 +311,17 @@ final class Expectations {
             JsonNode w = a.getValue();
             boolean ok = false;
             List<Long> wanted = new ArrayList<>();
+            List<String> shown = new ArrayList<>();
             for (JsonNode alt : isOneOf(w) ? w.get(ONE_OF) : List.of(w)) {
-                long v = alt.isBoolean() ? (alt.asBoolean() ? 1 : 0) : p.args().number(alt, path);
+                org.datsim.scenario.load.Comparison c = org.datsim.scenario.load.Comparison.parse(alt);
+                long v = alt.isBoolean() ? (alt.asBoolean() ? 1 : 0)
+                        : p.args().number(c != null ? c.operand() : alt, path);
                 wanted.add(v);
-                ok |= got != null && got == v;
+                shown.add(c != null ? c.op() + " " + v : Long.toString(v));
+                ok |= got != null && (c != null ? c.holds(got, v) : got == v);
             }
             if (!ok) {
-                misses.add("expected " + a.getKey() + " " + (isOneOf(w) ? "one of " + wanted : wanted.get(0))
+                misses.add("expected " + a.getKey() + " " + (isOneOf(w) ? "one of " + shown : shown.get(0))
                         + ", got " + got);
             }
         }
@@ -317,6 +334,9 @@ final class Expectations {
     static boolean retMatches(String name, int ret) {
         if (name.equals("any")) {
             return true;
+        }
+        if (name.equals("any_error")) {
+            return !DatReturn.isSuccess(ret);
         }
         Integer type = DatReturn.typeByName(name);
         if (type != null) {

@@ -335,6 +335,16 @@ public final class ScenarioRunner {
 
     /** Records a step's observation under its name (PROCESS/NAME in a process template). */
     void observe(ConsumerProcess p, Step s, CallResult r) {
+        com.fasterxml.jackson.databind.JsonNode spec = s.node().get("observe");
+        if (spec.isObject()) {
+            for (java.util.Iterator<Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> it = spec.fields();
+                    it.hasNext();) {
+                Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> f = it.next();
+                observeField(p, s, r, p.args().indexedName(f.getKey(), s.path() + ".observe." + f.getKey()),
+                        f.getValue().asText());
+            }
+            return;
+        }
         String name = p.args().indexedName(s, "observe");
         int open = name.indexOf('[');
         long index = open < 0 ? 0 : Long.parseLong(name.substring(open + 1, name.length() - 1));
@@ -357,6 +367,58 @@ public final class ScenarioRunner {
             return;
         }
         observations.put(ordinals.get(p.name()), s.index(), index, o);
+    }
+
+    /**
+     * Records one field of the event a wait or dequeue took ({@code "observe": {"NAME": "FIELD"}}): a number for
+     * cookie, length and immediate_data, a name for status, event, operation and ep (the endpoint's trace name);
+     * the call's DAT_RETURN when it took no event.
+     */
+    private void observeField(ConsumerProcess p, Step s, CallResult r, String name, String field) {
+        int open = name.indexOf('[');
+        long index = open < 0 ? 0 : Long.parseLong(name.substring(open + 1, name.length() - 1));
+        String key = p.def().template() ? p.name() + "/" + name : name;
+        org.datsim.scenario.load.ObserveKind kind = org.datsim.scenario.load.ObserveKind.FIELD;
+        com.fasterxml.jackson.databind.JsonNode v;
+        if (r.event == null) {
+            if (!r.returned) {
+                return;
+            }
+            observations.put(ordinals.get(p.name()), s.index(), index, new Observations.Observation(key, kind,
+                    com.fasterxml.jackson.databind.node.TextNode.valueOf(DatReturn.typeName(r.ret)), null, r.ret,
+                    true));
+            return;
+        }
+        org.datsim.fabric.dat.DatEvent e = r.event;
+        switch (field) {
+            case "status":
+                v = text(e.status >= 0 ? e.statusName() : "none");
+                break;
+            case "event":
+                v = text(e.numberName());
+                break;
+            case "operation":
+                v = text(e.status >= 0 ? org.datsim.fabric.dat.Dat.DTO_OPS.name(e.operation) : "none");
+                break;
+            case "ep":
+                v = text(e.ep == null ? "none" : e.ep.name());
+                break;
+            case "cookie":
+                v = com.fasterxml.jackson.databind.node.LongNode.valueOf(e.cookie);
+                break;
+            case "length":
+                v = com.fasterxml.jackson.databind.node.LongNode.valueOf(e.transferredLength);
+                break;
+            default: // immediate_data, validated at load
+                v = com.fasterxml.jackson.databind.node.LongNode.valueOf((long) e.immediateData() & 0xffffffffL);
+                break;
+        }
+        observations.put(ordinals.get(p.name()), s.index(), index, new Observations.Observation(key, kind, v, null,
+                0, false));
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode text(String t) {
+        return com.fasterxml.jackson.databind.node.TextNode.valueOf(t);
     }
 
     /**
