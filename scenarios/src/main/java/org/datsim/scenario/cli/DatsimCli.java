@@ -375,9 +375,21 @@ public final class DatsimCli implements Runnable {
                     code = EXIT_INVALID;
                 } else {
                     spec.commandLine().getOut().println(f + ": valid");
+                    sizeNotes(f, spec.commandLine().getOut());
                 }
             }
             return code;
+        }
+    }
+
+    /** Prints a note for each size in SI units of a valid file (its tree read again: it is small and valid). */
+    static void sizeNotes(Path f, PrintWriter out) {
+        try {
+            com.fasterxml.jackson.databind.JsonNode root = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(f.toFile());
+            org.datsim.scenario.load.SizeNotes.of(f.toString(), root).forEach(out::println);
+        } catch (java.io.IOException e) {
+            // it was just read and found valid; if it cannot be read again, there is nothing to note
         }
     }
 

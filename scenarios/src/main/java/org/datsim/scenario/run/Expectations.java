@@ -31,12 +31,17 @@ final class Expectations {
     /** Checks the step's expectations against what the call observed, and records its observation. */
     static void check(ConsumerProcess p, Step s, CallResult r) {
         JsonNode e = s.node().get("expect");
-        if (!mentionsRet(e) && r.returned && !DatReturn.isSuccess(r.ret)) {
+        boolean error = r.returned && !DatReturn.isSuccess(r.ret);
+        if (!mentionsRet(e) && error) {
             p.fail(s, "expected DAT_SUCCESS, the call returned " + DatReturn.describe(r.ret)
                     + " (calls are expected to succeed unless \"expect\" says otherwise)");
         }
+        long before = p.runner().failuresSoFar();
         if (e != null) {
             block(p, s, r, e, "");
+        }
+        if (error && mentionsRet(e) && p.runner().failuresSoFar() == before) {
+            p.runner().countExpectedError();
         }
         if (s.node().has("observe")) {
             p.runner().observe(p, s, r);

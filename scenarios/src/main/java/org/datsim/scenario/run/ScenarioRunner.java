@@ -61,6 +61,8 @@ public final class ScenarioRunner {
     private Map<String, String> overrideParams = Map.of();
     private long calls;
     private long datErrors;
+    /** The calls that returned an error their step's expectation asked for. */
+    private long expectedErrors;
     private boolean perfetto = true;
     private boolean eventsJsonl = true;
     private boolean force;
@@ -288,6 +290,16 @@ public final class ScenarioRunner {
 
     void trace(TraceEvent e) {
         trace.fire(e);
+    }
+
+    /** Returns how many expectations have failed so far. */
+    long failuresSoFar() {
+        return failureCount;
+    }
+
+    /** Counts a call that returned an error its step's expectation asked for. */
+    void countExpectedError() {
+        expectedErrors++;
     }
 
     void countCall(int ret) {
@@ -575,7 +587,7 @@ public final class ScenarioRunner {
         List<String> lines = new ArrayList<>();
         lines.add("scenario " + scenario.name() + " (seed " + scenario.seed() + "): simulated "
                 + SimTime.format(result.endTimePs()) + ", " + result.events() + " events, " + calls + " calls ("
-                + datErrors + " returned errors)");
+                + errorsText() + ")");
         for (Map.Entry<String, LatencyRecorder> e : stats.latency().entrySet()) {
             LatencyRecorder r = e.getValue();
             lines.add(String.format("  %-28s n=%-6d p50=%-10s p99=%-10s max=%s%s", e.getKey(), r.count(),
@@ -592,13 +604,7 @@ public final class ScenarioRunner {
         if (result.reason() != StopReason.NO_EVENTS) {
             lines.add("run stopped early: " + (abort != null ? abort : result.message()));
         }
-        lines.addAll(blocked);
-        for (String f : failures) {
-            lines.add("FAILED " + f);
-        }
-        if (failureCount > failures.size()) {
-            lines.add("... and " + (failureCount - failures.size()) + " more failed expectations");
-        }
+        lines.addAll(failureReport(failures, failureCount, blocked));
         String why = failureCount + " failed expectation(s)";
         if (!blocked.isEmpty()) {
             why += ", " + blocked.size() + " unfinished process(es)";
@@ -609,6 +615,64 @@ public final class ScenarioRunner {
         }
         lines.add((ok ? "OK" : "FAILED") + ": " + why + "; trace and summary in " + outDir);
         return new RunResultSummary(ok ? 0 : 1, lines);
+    }
+
+    /** The summary line's count of calls that returned errors: those the scenario expected apart. */
+    private String errorsText() {
+        if (datErrors == 0) {
+            return "no call returned an error";
+        }
+        long unexpected = datErrors - expectedErrors;
+        return datErrors + " returned errors: " + (unexpected == 0 ? "all expected"
+                : expectedErrors == 0 ? "none expected" : expectedErrors + " expected, " + unexpected + " not");
+    }
+
+    /** A failure that follows from an earlier one: a name the failed call should have bound is not bound. */
+    static boolean knockOn(String failure) {
+        return failure.contains("is not bound: the call that binds it failed or has not run yet");
+    }
+
+    /**
+     * Orders what went wrong so that the cause leads: the first failed expectation (in simulated time) and its
+     * message; then the other failures of their own; then the knock-on ones (names an earlier failed call did not
+     * bind), grouped; then the processes that did not finish, which a failure usually explains (when nothing failed,
+     * they are the cause and come first).
+     */
+    static List<String> failureReport(List<String> failures, long failureCount, List<String> blocked) {
+        List<String> out = new ArrayList<>();
+        if (failures.isEmpty()) {
+            out.addAll(blocked);
+            if (failureCount > 0) {
+                out.add("... and " + failureCount + " failed expectations");
+            }
+            return out;
+        }
+        out.add("FAILED " + failures.get(0));
+        List<String> own = new ArrayList<>();
+        List<String> knock = new ArrayList<>();
+        for (String f : failures.subList(1, failures.size())) {
+            (knockOn(f) ? knock : own).add(f);
+        }
+        if (!own.isEmpty() || !knock.isEmpty() || !blocked.isEmpty()) {
+            out.add("  (the first failure, in simulated time: start there; what follows may be its consequences)");
+        }
+        for (String f : own) {
+            out.add("FAILED " + f);
+        }
+        if (!knock.isEmpty()) {
+            out.add("knock-on failures (" + knock.size() + "): names that a failed call above did not bind");
+            for (String f : knock) {
+                out.add("FAILED " + f);
+            }
+        }
+        if (failureCount > failures.size()) {
+            out.add("... and " + (failureCount - failures.size()) + " more failed expectations");
+        }
+        if (!blocked.isEmpty()) {
+            out.add("unfinished (" + blocked.size() + "), likely after the failures above:");
+            out.addAll(blocked);
+        }
+        return out;
     }
 
     private void writeSummary(Path file, RunResult result, OperationStats stats, List<String> blocked, String abort)
@@ -634,6 +698,7 @@ public final class ScenarioRunner {
         }
         root.put("calls", calls);
         root.put("calls_returning_errors", datErrors);
+        root.put("calls_returning_expected_errors", expectedErrors);
         ObjectNode ops = root.putObject("operations");
         for (Map.Entry<String, LatencyRecorder> e : stats.latency().entrySet()) {
             LatencyRecorder r = e.getValue();
