@@ -312,8 +312,9 @@ public final class DatsimCli implements Runnable {
             Path dir = out != null ? out : Paths.get("runs", org.datsim.scenario.run.OutputDir.safeName(s.name()));
             long t0 = System.nanoTime();
             RunResultSummary r;
+            ScenarioRunner runner;
             try {
-                ScenarioRunner runner = new ScenarioRunner(s).perfetto(!noPerfetto).force(force);
+                runner = new ScenarioRunner(s).perfetto(!noPerfetto).force(force);
                 if (!overrides.isEmpty()) {
                     runner.overrides(overrides.preset(), overrides.params());
                 }
@@ -343,6 +344,7 @@ public final class DatsimCli implements Runnable {
             if (vector != null) {
                 o.println("choices: " + vector.taken().size() + " point(s) reached, vector "
                         + org.datsim.core.choice.VectorChoices.format(vector.vector()));
+                ExploreCommand.printChoices(o, vector, runner.observations());
                 if (vector.mismatch() >= 0) {
                     err.println("datsim: --choices: entry " + (vector.mismatch() + 1) + " is not an alternative of"
                             + " the point it reached (" + vector.taken().get(vector.mismatch()).point().name()

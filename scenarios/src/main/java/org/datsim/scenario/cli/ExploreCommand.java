@@ -153,6 +153,29 @@ final class ExploreCommand implements Callable<Integer> {
         o.println("exhaustive=" + r.exhaustive());
     }
 
+    /** The most choices {@link #printChoices} lists one by one. */
+    static final int MAX_CHOICES_LISTED = 50;
+
+    /**
+     * Prints, after a {@code run --choices}, each choice taken (its point, rule, host, the alternative taken out of
+     * how many; 0 is the timing model's) and what the steps with {@code "observe"} observed.
+     */
+    static void printChoices(PrintWriter o, VectorChoices vector, org.datsim.scenario.run.Observations named) {
+        List<VectorChoices.Taken> taken = vector.taken();
+        for (int i = 0; i < taken.size() && i < MAX_CHOICES_LISTED; i++) {
+            VectorChoices.Taken t = taken.get(i);
+            o.println("  choice " + (i + 1) + ": " + t.point().name() + " (" + t.point().rule() + ") on " + t.host()
+                    + ": alternative " + t.value() + " of 0.." + (t.alternatives() - 1)
+                    + (t.value() == 0 ? " (the timing model's)" : ""));
+        }
+        if (taken.size() > MAX_CHOICES_LISTED) {
+            o.println("  ... and " + (taken.size() - MAX_CHOICES_LISTED) + " more (the trace's choice events)");
+        }
+        if (!named.isEmpty()) {
+            o.println("observed " + describe(named));
+        }
+    }
+
     /**
      * The named observations as {@code name = value}, bytes in the notation of the step observations (hexadecimal
      * runs such as {@code 0x22*64}, as the lessons write them), other values as recorded.

@@ -155,6 +155,20 @@ class ExploreTest {
     }
 
     @Test
+    void aReplayedWitnessPrintsEachChoiceTakenAndWhatWasObserved(@TempDir Path tmp) throws Exception {
+        StringWriter o = new StringWriter();
+        int code = DatsimCli.execute(new String[] {"run", scenarios().resolve(
+                "litmus/evd-order-two-endpoints-wait-at-once.json").toString(), "--out", tmp.resolve("r").toString(),
+            "--no-perfetto", "--choices", "1.1"}, new PrintWriter(o), new PrintWriter(new StringWriter()));
+        assertEquals(0, code, o.toString());
+        String out = o.toString();
+        assertTrue(out.contains("choices: 2 point(s) reached, vector 1.1\n"
+                + "  choice 1: evd.reap_order (rules 2, 3) on B: alternative 1 of 0..1\n"
+                + "  choice 2: evd.completion_order (rules 2, 3) on B: alternative 1 of 0..1\n"
+                + "observed first = 901, first_ep = B/ep1\n"), out);
+    }
+
+    @Test
     void litmusAnArrivalInTheLastMicrosecondRacesTheTimeout() throws Exception {
         // Rule 5: the timeout is in microseconds.
         Explorer.Report r = explore("litmus/wait-timeout-race.json", 100, true);
