@@ -79,16 +79,89 @@ public final class HcaChoices {
         if (later.isEmpty()) {
             return;
         }
-        int k = ch.choose(READ_FETCH, later.size() + 2, c.hostName);
+        // The responder fetches the Reads of one endpoint in order: this Read cannot fetch before a Write that an
+        // earlier Read of its endpoint fetched after. The latest earlier Read that was offered the point bounds it:
+        // after the timing model's fetch, this one keeps the timing model's too (it fetches later, as its responses
+        // leave later); after a choice j, it fetches after at least those of the first j - 1 Writes that are also
+        // later than it.
+        int floor = 0;
+        WorkRequest previous = null;
+        for (WorkRequest o : requester.outstanding) {
+            if (o == wr) {
+                break;
+            }
+            if (o.opcode == WorkRequest.RDMA_READ && o.fetchChoice >= 0) {
+                previous = o;
+            }
+        }
+        if (previous != null) {
+            if (previous.fetchChoice == 0) {
+                wr.fetchChoice = 0;
+                wr.fetchLater = later;
+                return;
+            }
+            for (int i = 0; i < previous.fetchChoice - 1; i++) {
+                if (later.contains(previous.fetchLater.get(i))) {
+                    floor++;
+                }
+            }
+        }
+        int k;
+        if (previous == null) {
+            k = ch.choose(READ_FETCH, later.size() + 2, c.hostName);
+        } else {
+            // No timing alternative here: alternative a fetches after the first floor + a of the later Writes.
+            int a = later.size() - floor + 1 > 1 ? ch.choose(READ_FETCH, later.size() - floor + 1, c.hostName) : 0;
+            k = floor + a + 1;
+        }
+        wr.fetchChoice = k;
+        wr.fetchLater = later;
         if (k == 0) {
             return;
         }
         byte[] snapshot = new byte[(int) wr.length];
         c.memory.dmaRead(wr.remoteAddress, snapshot, 0, snapshot.length);
+        // The Writes of its endpoint posted before it executed before it (in order at the responder): those bytes
+        // of theirs that their DMA has not placed yet belong in what it fetches.
+        for (WorkRequest o : requester.outstanding) {
+            if (o == wr) {
+                break;
+            }
+            if (o.opcode == WorkRequest.RDMA_WRITE && !o.payloadFree) {
+                overlayUnplaced(c, o, wr, snapshot);
+            }
+        }
         for (int i = 0; i < k - 1; i++) {
             overlay(later.get(i), wr, snapshot);
         }
         wr.readSnapshot = snapshot;
+    }
+
+    /** Copies the bytes of a Write that its DMA has not placed yet into the part of a Read's snapshot it overlaps. */
+    private static void overlayUnplaced(HcaContext c, WorkRequest write, WorkRequest read, byte[] snapshot) {
+        long lo = Math.max(write.remoteAddress, read.remoteAddress);
+        long hi = Math.min(write.remoteAddress + write.length, read.remoteAddress + read.length);
+        if (hi <= lo) {
+            return;
+        }
+        boolean[] placed = new boolean[(int) (hi - lo)];
+        if (c.placements != null) {
+            for (Placed p : c.placements.placed) {
+                if (p.wr != write) {
+                    continue;
+                }
+                for (long a = Math.max(lo, p.address); a < Math.min(hi, p.address + p.bytes.length); a++) {
+                    placed[(int) (a - lo)] = true;
+                }
+            }
+        }
+        byte[] with = snapshot.clone();
+        overlay(write, read, with);
+        for (long a = lo; a < hi; a++) {
+            if (!placed[(int) (a - lo)]) {
+                snapshot[(int) (a - read.remoteAddress)] = with[(int) (a - read.remoteAddress)];
+            }
+        }
     }
 
     /** Copies the bytes a Write will place into the part of a Read's snapshot that it overlaps. */

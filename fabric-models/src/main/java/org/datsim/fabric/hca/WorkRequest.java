@@ -149,6 +149,13 @@ public final class WorkRequest implements PacketOperation {
      * these bytes; null in runs that do not explore, and for the timing model's fetch.
      */
     byte[] readSnapshot;
+    /**
+     * Explored runs: an RDMA Read's choice at {@link HcaChoices#READ_FETCH}: -1 not offered, 0 the timing model's
+     * fetch, j >= 1 fetched after the first j - 1 of {@link #fetchLater}.
+     */
+    int fetchChoice = -1;
+    /** Explored runs: the later unfenced Writes of its endpoint over its range when the Read was admitted. */
+    java.util.List<WorkRequest> fetchLater;
     /** Responder: an atomic has been executed and {@link #atomicOriginal} holds the value it returned. */
     boolean atomicExecuted;
     /** Responder: the original value an executed atomic returned, answered again to a duplicate request. */
@@ -234,6 +241,8 @@ public final class WorkRequest implements PacketOperation {
         txReadIn = 0;
         ccBase = -1;
         readSnapshot = null;
+        fetchChoice = -1;
+        fetchLater = null;
         atomicExecuted = false;
         atomicOriginal = 0;
     }

@@ -72,8 +72,8 @@ public final class SizeNotes {
         } catch (IllegalArgumentException e) {
             return;
         }
-        out.add(file + ": " + path + ": note: \"" + text + "\" is " + String.format(java.util.Locale.ROOT, "%,d",
-                bytes) + " bytes (SI units); for " + m.group(1) + " " + binary + " (" + meant + " bytes) write \"" + m.group(1) + binary
-                + "\"");
+        String si = String.format(java.util.Locale.ROOT, "%,d", bytes);
+        out.add(file + ": " + path + ": note: \"" + text + "\" is " + si + " bytes (SI units); for " + m.group(1) + " "
+                + binary + " (" + meant + " bytes) write \"" + m.group(1) + binary + "\"");
     }
 }
