@@ -32,6 +32,15 @@ public final class HcaChoices {
                     + " lifetimes overlapping (the other had not finished when this one was posted): 0 this one lands"
                     + " last (the timing model's order), 1 the other lands last");
 
+    /**
+     * Rule 19 at the requester: a Send or RDMA Write of a buffer that an earlier RDMA Read of its endpoint is still
+     * filling may fetch its payload before or after the Read's data lands there.
+     */
+    public static final ChoicePoint PAYLOAD_FETCH = new ChoicePoint("transport.payload_fetch", "rule 19",
+            "a Send or RDMA Write (not inline, not fenced) whose local buffer overlaps the destination of an earlier,"
+                    + " unfinished RDMA Read of its endpoint: 0 the timing model's (its payload fetched when the send"
+                    + " engine takes it up), 1 it is taken up after the Read completed (its payload the Read's data)");
+
     /** The most Write placements a responder remembers (the oldest are forgotten first). */
     static final int MAX_PLACED = 4096;
     /** The largest RDMA Read whose data a choice fetches at once (larger ones keep the timing model's fetch). */
@@ -180,6 +189,49 @@ public final class HcaChoices {
             write.copySegments(write.qp.hca.memory(), off, bytes, len, false);
         }
         System.arraycopy(bytes, 0, snapshot, (int) (lo - read.remoteAddress), len);
+    }
+
+    /**
+     * Offers {@link #PAYLOAD_FETCH} once for a Send or Write about to be taken up: whether it waits for the earlier
+     * unfinished RDMA Reads of its queue pair whose destination its buffer overlaps.
+     *
+     * @return true if it waits for them (alternative 1)
+     */
+    static boolean payloadAfterRead(HcaContext c, WorkRequest wr) {
+        if (wr.payloadChoice >= 0) {
+            return wr.payloadChoice == 1;
+        }
+        if ((wr.opcode != WorkRequest.SEND && wr.opcode != WorkRequest.RDMA_WRITE) || wr.inlineData != null
+                || wr.payloadFree || wr.segAddress == null) {
+            return false;
+        }
+        boolean overlaps = false;
+        for (WorkRequest o : wr.qp.outstanding) {
+            if (o == wr) {
+                break;
+            }
+            if (o.opcode == WorkRequest.RDMA_READ && !o.done && !o.payloadFree && o.segAddress != null
+                    && (segmentsOverlap(o, wr) || !c.sim.choices().reduce())) {
+                overlaps = true;
+            }
+        }
+        if (!overlaps) {
+            return false;
+        }
+        wr.payloadChoice = c.sim.choices().choose(PAYLOAD_FETCH, 2, c.hostName);
+        return wr.payloadChoice == 1;
+    }
+
+    private static boolean segmentsOverlap(WorkRequest a, WorkRequest b) {
+        for (int i = 0; i < a.segAddress.length; i++) {
+            for (int j = 0; j < b.segAddress.length; j++) {
+                if (a.segAddress[i] < b.segAddress[j] + b.segLength[j]
+                        && b.segAddress[j] < a.segAddress[i] + a.segLength[i]) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** One RDMA Write packet placed while its operation is in flight: its endpoint, operation, range and bytes. */

@@ -154,6 +154,8 @@ public final class WorkRequest implements PacketOperation {
      * fetch, j >= 1 fetched after the first j - 1 of {@link #fetchLater}.
      */
     int fetchChoice = -1;
+    /** Explored runs: {@link HcaChoices#PAYLOAD_FETCH}'s choice for a Send or Write, -1 before it is made. */
+    int payloadChoice = -1;
     /** Explored runs: the later unfenced Writes of its endpoint over its range when the Read was admitted. */
     java.util.List<WorkRequest> fetchLater;
     /** Responder: an atomic has been executed and {@link #atomicOriginal} holds the value it returned. */
@@ -243,6 +245,7 @@ public final class WorkRequest implements PacketOperation {
         readSnapshot = null;
         fetchChoice = -1;
         fetchLater = null;
+        payloadChoice = -1;
         atomicExecuted = false;
         atomicOriginal = 0;
     }

@@ -77,6 +77,23 @@ class ExploreTest {
     }
 
     @Test
+    void rule19_lesson1SendAfterReadCarriesTheStaleOrTheFreshBytesWithoutTheFenceAndOnlyTheFreshWithIt()
+            throws Exception {
+        // transport.payload_fetch: the unfenced Send may be taken up before the Read landed in L (0x11, the timing
+        // model's) or after (0x22); the fence leaves only 0x22.
+        String hazard = "lab/01-send-after-read/hazard.json";
+        Explorer.Report h = explore(hazard, 100, true);
+        assertTrue(h.exhaustive());
+        assertEquals(Set.of("0x11*64", "0x22*64"), values(h, "b", memRead(load(hazard), "b", 0)));
+        assertEquals(0, h.forbidden());
+        assertTrue(h.points().containsKey("transport.payload_fetch (rule 19)"), h.points().toString());
+        String fix = "lab/01-send-after-read/fix.json";
+        Explorer.Report f = explore(fix, 100, true);
+        assertTrue(f.exhaustive());
+        assertEquals(Set.of("0x22*64"), values(f, "b", memRead(load(fix), "b", 0)));
+    }
+
+    @Test
     void lesson5StaleReadIsReachableWithoutTheSyncAndNotWithIt() throws Exception {
         // Rule 32: until dat_lmr_sync_rdma_write, each stale line may be read stale or fresh.
         String hazard = "lab/05-sync-rdma-write/hazard.json";
