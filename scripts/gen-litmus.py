@@ -281,3 +281,63 @@ scenario("three-endpoints-six-ops",
           client("c", "C", "B", 1001, [("S", 64, 0xc1), ("T", 64, 0xc2)],
                  [write("S", "b", "X", 64, 1), write("T", "b", "Z", 64, 2),
                   wait_dto("DAT_DTO_RDMA_WRITE", 1), wait_dto("DAT_DTO_RDMA_WRITE", 2)], go=True)])
+
+
+
+# 2d. Two senders into one SRQ: either message may take the first receive.
+def srq_client(name, host, value):
+    c = [{"call": "dat_ia_open", "out": "ia"},
+         {"call": "dat_pz_create", "ia": "$ia", "out": "pz"},
+         {"call": "dat_evd_create", "ia": "$ia", "evd_min_qlen": 8, "evd_flags": "DAT_EVD_CONNECTION_FLAG",
+          "out": "conn_evd"},
+         {"call": "dat_evd_create", "ia": "$ia", "evd_min_qlen": 8, "evd_flags": "DAT_EVD_DTO_FLAG", "out": "dto_evd"},
+         {"call": "dat_ep_create", "ia": "$ia", "pz": "$pz", "recv_evd": "$dto_evd", "request_evd": "$dto_evd",
+          "connect_evd": "$conn_evd", "out": "ep"},
+         {"call": "dat_lmr_create", "ia": "$ia", "pz": "$pz", "length": 64, "out": "msg"},
+         {"call": "mem_write", "lmr": "$msg", "data": fill(value)},
+         {"call": "dat_ep_connect", "ep": "$ep", "remote_ia_address": "B", "remote_conn_qual": 10},
+         {"call": "dat_evd_wait", "evd": "$conn_evd", "expect": {"event": "DAT_CONNECTION_EVENT_ESTABLISHED"}},
+         {"call": "dat_ep_post_send", "ep": "$ep", "local_iov": [{"lmr": "$msg", "length": 64}], "user_cookie": 7},
+         {"call": "dat_evd_wait", "evd": "$dto_evd", "expect": {"status": "DAT_DTO_SUCCESS"}},
+         {"call": "dat_ep_disconnect", "ep": "$ep", "flags": "DAT_CLOSE_GRACEFUL_FLAG"},
+         {"call": "dat_evd_wait", "evd": "$conn_evd", "expect": {"event": "DAT_CONNECTION_EVENT_DISCONNECTED"}},
+         {"call": "dat_ia_close", "ia": "$ia", "flags": "DAT_CLOSE_ABRUPT_FLAG"}]
+    return {"name": name, "host": host, "start": "1us", "calls": c}
+
+
+def srq_server():
+    c = [{"call": "dat_ia_open", "out": "ia"},
+         {"call": "dat_pz_create", "ia": "$ia", "out": "pz"},
+         {"call": "dat_evd_create", "ia": "$ia", "evd_min_qlen": 8, "evd_flags": "DAT_EVD_CR_FLAG", "out": "cr_evd"},
+         {"call": "dat_evd_create", "ia": "$ia", "evd_min_qlen": 8, "evd_flags": "DAT_EVD_CONNECTION_FLAG",
+          "out": "conn_evd"},
+         {"call": "dat_evd_create", "ia": "$ia", "evd_min_qlen": 32, "evd_flags": "DAT_EVD_DTO_FLAG",
+          "out": "dto_evd"},
+         {"call": "dat_lmr_create", "ia": "$ia", "pz": "$pz", "length": 256, "out": "buf"},
+         {"call": "dat_srq_create", "ia": "$ia", "pz": "$pz", "srq_attr": {"max_recv_dtos": 4, "max_recv_iov": 1},
+          "out": "srq"}]
+    for i in range(2):
+        c.append({"call": "dat_srq_post_recv", "srq": "$srq",
+                  "local_iov": [{"lmr": "$buf", "offset": 64 * i, "length": 64}], "user_cookie": i + 1})
+    for i in (1, 2):
+        c.append({"call": "dat_ep_create_with_srq", "ia": "$ia", "pz": "$pz", "recv_evd": "$dto_evd",
+                  "request_evd": "$dto_evd", "connect_evd": "$conn_evd", "srq": "$srq", "out": "ep%d" % i})
+    c.append({"call": "dat_psp_create", "ia": "$ia", "conn_qual": 10, "evd": "$cr_evd", "out": "psp"})
+    for i in (1, 2):
+        c.append({"call": "dat_evd_wait", "evd": "$cr_evd", "out": "r%d" % i})
+        c.append({"call": "dat_cr_accept", "cr": "$r%d.cr" % i, "ep": "$ep%d" % i})
+    for event in ("ESTABLISHED", "ESTABLISHED", "DISCONNECTED", "DISCONNECTED"):
+        c.append({"call": "dat_evd_wait", "evd": "$conn_evd", "expect": {"event": "DAT_CONNECTION_EVENT_" + event}})
+    c.append({"call": "mem_read", "lmr": "$buf", "offset": 0, "length": 64, "observe": "first_buffer",
+              "comment": "whose message took the first receive"})
+    c.append({"call": "dat_ia_close", "ia": "$ia", "flags": "DAT_CLOSE_ABRUPT_FLAG"})
+    return {"name": "b", "host": "B", "calls": c}
+
+
+scenario("srq-two-senders",
+         "Litmus: A and C each Send 64 bytes (0xa1, 0xc1) to B's two endpoints, which share one SRQ with two"
+         " receives posted. Verdict: either message may take the SRQ's first receive (rule 36: receives are taken in"
+         " posting order by whichever message arrives first, and nothing orders the two connections' messages).",
+         ["A", "B", "C"], [("A", "B"), ("C", "B")],
+         [srq_server(), srq_client("a", "A", 0xa1), srq_client("c", "C", 0xc1)],
+         outcomes={"allowed": [{"first_buffer": {"one_of": [fill(0xa1), fill(0xc1)]}}]})

@@ -33,6 +33,16 @@ public final class DatChoices {
                     + " it first) or reported elsewhere");
 
     /**
+     * Rule 36: an SRQ's receives are taken in posting order by whichever endpoint's message arrives first; nothing
+     * orders the messages of different connections, so another endpoint's message still in flight may be the one
+     * that takes the oldest receive.
+     */
+    public static final ChoicePoint SRQ_ORDER = new ChoicePoint("srq.arrival_order", "rule 36",
+            "a message taking a receive of an SRQ while another endpoint of the SRQ has a message in flight to it:"
+                    + " 0 it takes the oldest receive (the timing model's order), 1 the other message came first:"
+                    + " that receive is left for it and this one takes the next");
+
+    /**
      * Rule 5: dat_evd_wait's timeout is given in microseconds, so an event that arrives less than a microsecond
      * before the deadline races the timer.
      */
@@ -75,6 +85,58 @@ public final class DatChoices {
             }
         }
         return pending.isEmpty() ? null : new ReapHold(evd, pending);
+    }
+
+    /**
+     * Takes the receive of an SRQ for an endpoint's arriving message in an explored run (see {@link #SRQ_ORDER}):
+     * the oldest receive it may take (not one it left for another endpoint's message), unless it leaves that one
+     * too, for another endpoint's message still in flight, when a later one is there for it. Receives left for
+     * messages that are no longer in flight are given back.
+     */
+    static org.datsim.fabric.hca.WorkRequest srqTake(ChoiceSource choices, Srq srq, Ep ep) {
+        int others = otherMessagesInFlight(srq, ep);
+        if (others == 0) {
+            srq.skippedBy.clear();
+        }
+        java.util.List<org.datsim.fabric.hca.WorkRequest> eligible = new java.util.ArrayList<>();
+        for (org.datsim.fabric.hca.WorkRequest r : srq.queue) {
+            if (srq.skippedBy.get(r) != ep) {
+                eligible.add(r);
+            }
+        }
+        if (eligible.isEmpty()) {
+            return null;
+        }
+        int i = 0;
+        // At most one receive is left per message of another endpoint still to arrive, so each is taken.
+        while (srq.skippedBy.size() < others && i + 1 < eligible.size() && srq.skippedBy.get(eligible.get(i)) == null
+                && choices.choose(SRQ_ORDER, 2, ep.ia.host.name) == 1) {
+            srq.skippedBy.put(eligible.get(i), ep);
+            i++;
+        }
+        org.datsim.fabric.hca.WorkRequest taken = eligible.get(i);
+        srq.queue.remove(taken);
+        srq.skippedBy.remove(taken);
+        return taken;
+    }
+
+    /** How many messages (Sends, Writes with immediate) to other endpoints of the SRQ have not arrived yet. */
+    private static int otherMessagesInFlight(Srq srq, Ep ep) {
+        int n = 0;
+        java.util.List<org.datsim.fabric.hca.WorkRequest> pending = new java.util.ArrayList<>();
+        for (Ep o : srq.eps) {
+            if (o == ep || o.qp.peer() == null) {
+                continue;
+            }
+            pending.clear();
+            o.qp.peer().unreportedRequests(true, pending);
+            for (org.datsim.fabric.hca.WorkRequest w : pending) {
+                if (!w.isDelivered()) {
+                    n++;
+                }
+            }
+        }
+        return n;
     }
 
     /** Queues a DTO completion at the place the choice source picks (see {@link #EVD_ORDER}). */

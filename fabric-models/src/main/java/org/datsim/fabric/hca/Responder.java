@@ -203,6 +203,9 @@ final class Responder {
      */
     private boolean takeReceiveForImmediate(QueuePair qp, WorkRequest wr) {
         WorkRequest recv = qp.takeReceive(); // own queue or the shared receive queue
+        if (recv != null) {
+            wr.delivered = true;
+        }
         if (recv == null) {
             qp.rnrBlocked = wr;
             wr.qp.slotsUnsafe = true; // the responder keeps naming the request
@@ -306,6 +309,7 @@ final class Responder {
             } else {
                 qp.listener.requestArrived();
                 WorkRequest recv = taken;
+                wr.delivered = true;
                 if (wr.length > recv.length) {
                     // A length error is an invalid request: NAK-Invalid Request, IBV_WC_REM_INV_REQ_ERR at the
                     // requester (DAT_DTO_ERR_REMOTE_RESPONDER), IBV_WC_LOC_LEN_ERR on the receive.

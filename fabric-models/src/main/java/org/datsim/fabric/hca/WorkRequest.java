@@ -154,6 +154,8 @@ public final class WorkRequest implements PacketOperation {
      * fetch, j >= 1 fetched after the first j - 1 of {@link #fetchLater}.
      */
     int fetchChoice = -1;
+    /** Explored runs: a Send's (or a Write with immediate's) message has taken its receive at the responder. */
+    boolean delivered;
     /** Explored runs: {@link HcaChoices#PAYLOAD_FETCH}'s choice for a Send or Write, -1 before it is made. */
     int payloadChoice = -1;
     /** Explored runs: the later unfenced Writes of its endpoint over its range when the Read was admitted. */
@@ -246,6 +248,7 @@ public final class WorkRequest implements PacketOperation {
         fetchChoice = -1;
         fetchLater = null;
         payloadChoice = -1;
+        delivered = false;
         atomicExecuted = false;
         atomicOriginal = 0;
     }
@@ -273,6 +276,11 @@ public final class WorkRequest implements PacketOperation {
     /** Returns the completion status (a {@link WcStatus}), or -1 while in progress. */
     public int status() {
         return status;
+    }
+
+    /** Explored runs: returns whether this message has taken its receive at the responder. */
+    public boolean isDelivered() {
+        return delivered;
     }
 
     /** Returns whether its completion has been handed to its queue pair's listener. */

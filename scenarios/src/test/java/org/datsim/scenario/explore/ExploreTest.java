@@ -15,6 +15,7 @@ import java.util.TreeSet;
 import org.datsim.core.choice.VectorChoices;
 import org.datsim.scenario.ScenarioJson;
 import org.datsim.scenario.cli.DatsimCli;
+import org.datsim.scenario.cli.ExploreCommandAccess;
 import org.datsim.scenario.load.Scenario;
 import org.datsim.scenario.load.ScenarioLoader;
 import org.datsim.scenario.run.ScenarioRunner;
@@ -183,6 +184,19 @@ class ExploreTest {
                 + "  choice 1: evd.reap_order (rules 2, 3) on B: alternative 1 of 0..1\n"
                 + "  choice 2: evd.completion_order (rules 2, 3) on B: alternative 1 of 0..1\n"
                 + "observed first = 901, first_ep = B/ep1\n"), out);
+    }
+
+    @Test
+    void rule36_eitherSendersMessageMayTakeTheFirstReceiveOfASharedReceiveQueue() throws Exception {
+        // Before srq.arrival_order explore gave one outcome: the message the timing model delivered first.
+        String file = "litmus/srq-two-senders.json";
+        Explorer.Report r = explore(file, 100, true);
+        assertTrue(r.exhaustive());
+        Set<String> firsts = new TreeSet<>();
+        r.outcomes().forEach(o -> firsts.add(ExploreCommandAccess.describe(o.named())));
+        assertEquals(Set.of("first_buffer = 0xa1*64", "first_buffer = 0xc1*64"), firsts);
+        assertEquals(0, r.forbidden());
+        assertTrue(r.points().containsKey("srq.arrival_order (rule 36)"), r.points().toString());
     }
 
     @Test
