@@ -264,6 +264,21 @@ scenario("wait-timeout-race",
                    "comment": "the completion, or DAT_TIMEOUT_EXPIRED"},
                   {"call": "sleep", "time": "5us"}])])
 
+scenario("wait-timeout-late-arrival",
+         "Litmus: A RDMA-Writes 64 KiB to B and waits for its completion with dat_evd_wait and a timeout of 1 us;"
+         " the timing model completes the Write several microseconds later. Verdict: both DAT_TIMEOUT_EXPIRED and"
+         " the completion are allowed: nothing bounds how fast the fabric completes an operation already in flight"
+         " (rule 5; explore opens it at evd.arrival_before_timeout).",
+         ["A", "B"], [("A", "B")],
+         [server("b", "B", 1, [("X", 65536, 0)], {}),
+          client("a", "A", "B", 1000, [("S", 65536, 0x5a)],
+                 [write("S", "b", "X", 65536, 1),
+                  {"call": "dat_evd_wait", "evd": "$dto_evd", "timeout": 1, "observe": "in_time",
+                   "expect": {"ret": {"one_of": ["DAT_SUCCESS", "DAT_TIMEOUT_EXPIRED"]}},
+                   "comment": "the Write's completion, or DAT_TIMEOUT_EXPIRED"},
+                  {"call": "sleep", "time": "20us"}])],
+         outcomes={"allowed": [{"in_time": {"one_of": ["DAT_DTO_SUCCESS", "DAT_TIMEOUT_EXPIRED"]}}]})
+
 # The size figure: 3 endpoints that post, 6 operations.
 scenario("three-endpoints-six-ops",
          "Not a litmus test: the explorer's size figure. Three hosts, four endpoints, six operations on one 64-byte"

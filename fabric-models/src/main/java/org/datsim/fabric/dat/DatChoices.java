@@ -43,6 +43,16 @@ public final class DatChoices {
                     + " that receive is left for it and this one takes the next");
 
     /**
+     * Rules 2, 5: a dat_evd_wait whose timeout fired while an operation that will queue a completion on its EVD was
+     * still in flight. Nothing bounds how fast the fabric is: that completion may as well have come in time.
+     */
+    public static final ChoicePoint LATE_ARRIVAL = new ChoicePoint("evd.arrival_before_timeout", "rules 2, 5",
+            "a dat_evd_wait timing out while an operation feeding its EVD is in flight (an RDMA Read or Write, a Send"
+                    + " whose message took its receive, a message to one of the EVD's endpoints with a receive"
+                    + " posted): 0 it times out (the timing model's), 1 that completion came in time: the wait"
+                    + " takes it when it is queued");
+
+    /**
      * Rule 5: dat_evd_wait's timeout is given in microseconds, so an event that arrives less than a microsecond
      * before the deadline races the timer.
      */
@@ -118,6 +128,38 @@ public final class DatChoices {
         srq.queue.remove(taken);
         srq.skippedBy.remove(taken);
         return taken;
+    }
+
+    /**
+     * Returns what a wait that timed out would wait for had an in-flight completion come in time (see
+     * {@link #LATE_ARRIVAL}), or null if none is sure to come without another consumer acting first: RDMA Reads,
+     * Writes and atomics (not suppressed), Sends whose message has taken its receive, and messages to an endpoint
+     * feeding the EVD whose receives are posted.
+     */
+    static ReapHold arrivalHold(Evd evd) {
+        java.util.List<org.datsim.fabric.hca.WorkRequest> pending = new java.util.ArrayList<>();
+        java.util.List<org.datsim.fabric.hca.WorkRequest> some = new java.util.ArrayList<>();
+        for (Ep ep : evd.feeders) {
+            if (ep.freed) {
+                continue;
+            }
+            if (ep.requestEvd == evd) {
+                some.clear();
+                ep.qp.unreportedRequests(false, some);
+                for (org.datsim.fabric.hca.WorkRequest w : some) {
+                    boolean message = w.opcode == org.datsim.fabric.hca.WorkRequest.SEND || w.withImmediate;
+                    if ((w.flags & Dat.COMPLETION_SUPPRESS_FLAG) == 0 && w.opcode
+                            != org.datsim.fabric.hca.WorkRequest.BIND && (!message || w.isDelivered())) {
+                        pending.add(w);
+                    }
+                }
+            }
+            boolean receives = ep.srq != null ? ep.srq.queue.size() > 0 : ep.receivesPosted > 0;
+            if (ep.recvEvd == evd && receives && ep.qp.peer() != null) {
+                ep.qp.peer().unreportedRequests(true, pending);
+            }
+        }
+        return pending.isEmpty() ? null : new ReapHold(evd, pending);
     }
 
     /** How many messages (Sends, Writes with immediate) to other endpoints of the SRQ have not arrived yet. */

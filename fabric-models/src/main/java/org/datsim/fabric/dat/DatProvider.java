@@ -519,6 +519,17 @@ public final class DatProvider {
     }
 
     /**
+     * Explored runs: what a dat_evd_wait that timed out would wait for had an in-flight completion come in time (the
+     * choice point {@link DatChoices#LATE_ARRIVAL}), or null if none is sure to come.
+     *
+     * @param evd the EVD
+     * @return the hold, or null
+     */
+    public ReapHold arrivalHold(Evd evd) {
+        return DatChoices.arrivalHold(evd);
+    }
+
+    /**
      * Explored runs: registers or removes what to run whenever a DTO completion is reported (a wait held by a
      * {@link ReapHold} looks again).
      *

@@ -32,6 +32,8 @@ final class Wait {
     private long timer;
     /** Explored runs: the wait is held back at evd.reap_order until this is over, or null. */
     private ReapHold hold;
+    /** Explored runs: the hold is evd.arrival_before_timeout's (the wait had timed out). */
+    private boolean late;
 
     Wait(ConsumerProcess p) {
         this.p = p;
@@ -132,6 +134,15 @@ final class Wait {
                 }
                 dat.watchReports(wake, false);
                 hold = null;
+                if (late && e.size() < threshold) {
+                    // evd.arrival_before_timeout: what came was not enough (suppressed, lost, elsewhere): it times
+                    // out after all.
+                    late = false;
+                    end();
+                    EventCalls.report(p, s, DatReturn.error(DatReturn.TIMEOUT_EXPIRED, 0), null, e);
+                    return true;
+                }
+                late = false;
                 if (e.size() >= threshold && holdReap(e)) {
                     return false;
                 }
@@ -142,6 +153,9 @@ final class Wait {
                     && p.sim().choices().choose(DatChoices.WAIT_TIMEOUT, 2, p.hostName()) == 1)) {
                 // Rules 5 and 13: no notification woke the waiter in time. Unsignalled completions may have queued
                 // threshold events meanwhile, but they wake no one: the wait still times out, dequeuing nothing.
+                if (timedOut && e.size() < threshold && p.sim().exploring() && holdLate(e)) {
+                    return false;
+                }
                 end();
                 EventCalls.report(p, s, DatReturn.error(DatReturn.TIMEOUT_EXPIRED, 0), null, e);
             } else if (e.size() >= threshold) {
@@ -192,6 +206,25 @@ final class Wait {
         return true;
     }
 
+    /**
+     * Explored runs: offers evd.arrival_before_timeout when a wait times out while a completion for its EVD is in
+     * flight, and on alternative 1 holds the wait until it is queued (the timer is spent).
+     *
+     * @return true if the wait is held
+     */
+    private boolean holdLate(Evd e) {
+        ReapHold h = dat.arrivalHold(e);
+        if (h == null || p.sim().choices().choose(DatChoices.LATE_ARRIVAL, 2, p.hostName()) == 0) {
+            return false;
+        }
+        hold = h;
+        late = true;
+        timer = 0; // it fired
+        deadline = Long.MAX_VALUE;
+        dat.watchReports(wake, true);
+        return true;
+    }
+
     /** Blocks on the object set: registers the process's wake-up with it and arms the timeout. Returns -1. */
     private long block(long timeoutUs) {
         watch(true);
@@ -212,6 +245,7 @@ final class Wait {
             dat.watchReports(wake, false);
             hold = null;
         }
+        late = false;
         if (timer != 0) {
             p.cancelTimer(timer);
             timer = 0;

@@ -200,6 +200,18 @@ class ExploreTest {
     }
 
     @Test
+    void rule5_aCompletionStillInFlightWhenTheTimeoutFiredMayAsWellHaveComeInTime() throws Exception {
+        String file = "litmus/wait-timeout-late-arrival.json";
+        Explorer.Report r = explore(file, 100, true);
+        assertTrue(r.exhaustive());
+        Set<String> seen = new TreeSet<>();
+        r.outcomes().forEach(o -> seen.add(ExploreCommandAccess.describe(o.named())));
+        assertEquals(Set.of("in_time = DAT_DTO_SUCCESS", "in_time = DAT_TIMEOUT_EXPIRED"), seen);
+        assertEquals(0, r.forbidden());
+        assertTrue(r.points().containsKey("evd.arrival_before_timeout (rules 2, 5)"), r.points().toString());
+    }
+
+    @Test
     void litmusAnArrivalInTheLastMicrosecondRacesTheTimeout() throws Exception {
         // Rule 5: the timeout is in microseconds.
         Explorer.Report r = explore("litmus/wait-timeout-race.json", 100, true);
