@@ -31,6 +31,8 @@ final class CallReader {
     private boolean template;
     /** The step names ({@code "name"}) of the process being read, with their paths. */
     private Map<String, String> stepNames = new java.util.LinkedHashMap<>();
+    /** The calls of the named steps read so far in the process being read, for {@code "if": {"step": NAME}}. */
+    private Map<String, CallSpec> stepSpecs = new java.util.HashMap<>();
     /** Every {@code "after"} read: its path and the process and step it names, checked once all are read. */
     private final List<String[]> afters = new java.util.ArrayList<>();
 
@@ -74,6 +76,7 @@ final class CallReader {
     Map<String, String> takeStepNames() {
         Map<String, String> out = stepNames;
         stepNames = new java.util.LinkedHashMap<>();
+        stepSpecs = new java.util.HashMap<>();
         return out;
     }
 
@@ -180,16 +183,16 @@ final class CallReader {
         out(c.get("out"), path + ".out", process, loopVars);
         JsonNode expect = c.get("expect");
         if (expect != null) {
-            expectations.expect(expect, path + ".expect", spec, process, loopVars);
+            expectations.expect(expect, path + ".expect", spec, process, loopVars, stepSpecs::get);
         }
         observe(c.get("observe"), path + ".observe", spec, process, loopVars);
-        stepName(c.get("name"), path);
+        stepName(c.get("name"), path, spec);
         after(c.get("after"), path + ".after");
         return new Step(index, path, spec, (ObjectNode) c);
     }
 
     /** A step's {@code "name"}, which other processes' {@code "after"} may name: unique in its process. */
-    private void stepName(JsonNode n, String path) {
+    private void stepName(JsonNode n, String path, CallSpec spec) {
         if (n == null) {
             return;
         }
@@ -198,6 +201,7 @@ final class CallReader {
             return;
         }
         String before = stepNames.putIfAbsent(n.asText(), path);
+        stepSpecs.putIfAbsent(n.asText(), spec);
         if (before != null) {
             problems.add(path + ".name", "the step name \"" + n.asText() + "\" is already used at " + before
                     + " in this process");

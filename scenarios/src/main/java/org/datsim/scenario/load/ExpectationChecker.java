@@ -4,6 +4,7 @@ import static org.datsim.scenario.load.Problems.show;
 import static org.datsim.scenario.load.RefChecker.isRef;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
@@ -25,6 +26,8 @@ final class ExpectationChecker {
     static final List<String> CONDITIONAL = List.of("if", "then", "else");
     /** The key of a value that allows several. */
     static final String ONE_OF = "one_of";
+    /** The key of an {@code "if"} that tests an earlier step's result. */
+    static final String STEP = "step";
     /** The expected ret or status that accepts any error. */
     static final String ANY_ERROR = "any_error";
     /** The expectation keys whose values are numbers (and may be comparisons). */
@@ -52,6 +55,22 @@ final class ExpectationChecker {
      * @param loopVars the loop variables and scenario variables in scope
      */
     void expect(JsonNode e, String path, CallSpec spec, String process, Collection<String> loopVars) {
+        expect(e, path, spec, process, loopVars, name -> null);
+    }
+
+    /**
+     * Checks one call's expectations, where an {@code "if"} may name an earlier step of its process
+     * ({@code "if": {"step": "NAME", ...}}): its other keys are then that step's call's.
+     *
+     * @param e the {@code expect} node
+     * @param path its JSON path
+     * @param spec the call
+     * @param process the calling process
+     * @param loopVars the loop variables and scenario variables in scope
+     * @param earlier the call of an earlier named step of the process, by name (null if there is none)
+     */
+    void expect(JsonNode e, String path, CallSpec spec, String process, Collection<String> loopVars,
+            java.util.function.Function<String, CallSpec> earlier) {
         if (!e.isObject()) {
             problems.add(path, "expected an object such as {\"ret\": \"DAT_SUCCESS\"}, found " + show(e));
             return;
@@ -71,8 +90,24 @@ final class ExpectationChecker {
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> f = it.next();
             String k = f.getKey();
-            if (CONDITIONAL.contains(k)) {
-                expect(f.getValue(), path + "." + k, spec, process, loopVars);
+            if (k.equals("if") && f.getValue().isObject() && f.getValue().has(STEP)) {
+                JsonNode step = f.getValue().get(STEP);
+                CallSpec of = step.isTextual() ? earlier.apply(step.asText()) : null;
+                if (of == null) {
+                    problems.add(path + ".if." + STEP, "expected the name (\"name\") of an earlier step of this"
+                            + " process, found " + show(step));
+                } else {
+                    ObjectNode rest = ((ObjectNode) f.getValue()).deepCopy();
+                    rest.remove(STEP);
+                    if (rest.isEmpty()) {
+                        problems.add(path + ".if", "an \"if\" on step \"" + step.asText() + "\" needs a value of"
+                                + " its result to test, such as \"ret\": \"DAT_SUCCESS\"");
+                    } else {
+                        expect(rest, path + ".if", of, process, loopVars, earlier);
+                    }
+                }
+            } else if (CONDITIONAL.contains(k)) {
+                expect(f.getValue(), path + "." + k, spec, process, loopVars, earlier);
             } else if (allowed.contains(k)) {
                 value(k, f.getValue(), path + "." + k, spec, process, loopVars);
             }

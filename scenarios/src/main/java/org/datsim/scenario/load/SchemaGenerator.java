@@ -478,7 +478,17 @@ public final class SchemaGenerator {
         }
         String self = "#/$defs/expect_" + spec.name();
         for (String k : ExpectationChecker.CONDITIONAL) {
-            ep.putObject(k).put("$ref", self);
+            ObjectNode ref = MAPPER.createObjectNode().put("$ref", self);
+            if (k.equals("if")) {
+                ObjectNode onStep = MAPPER.createObjectNode();
+                onStep.put("type", "object").put("description", "Tests the result of an earlier named step of the"
+                        + " process: its other keys are that step's call's expectation keys.");
+                onStep.putArray("required").add(ExpectationChecker.STEP);
+                onStep.putObject("properties").putObject(ExpectationChecker.STEP).put("type", "string");
+                ep.set(k, anyOf(ref, onStep));
+            } else {
+                ep.set(k, ref);
+            }
         }
         return expect;
     }

@@ -32,6 +32,8 @@ final class ConsumerProcess extends SimProcess {
     private final Wait waits;
     /** What the current call observed, judged when its step ends. */
     private final CallResult result = new CallResult();
+    /** The last result of each named step ({@code "name"}), for an {@code "if": {"step": NAME}} of a later call. */
+    private final java.util.Map<String, CallResult> namedResults = new java.util.HashMap<>();
     /** The CPU time charged before a call, by its {@link Program#overhead} class. */
     private final long[] overheadPs = new long[3];
     private final long pollOverhead;
@@ -185,6 +187,10 @@ final class ConsumerProcess extends SimProcess {
     }
 
     /** Returns what the current call observed so far. */
+    java.util.Map<String, CallResult> namedResults() {
+        return namedResults;
+    }
+
     CallResult result() {
         return result;
     }

@@ -46,6 +46,10 @@ final class Expectations {
         if (s.node().has("observe")) {
             p.runner().observe(p, s, r);
         }
+        JsonNode name = s.node().get("name");
+        if (name != null) {
+            p.namedResults().put(name.asText(), r.copy());
+        }
     }
 
     private static boolean mentionsRet(JsonNode e) {
@@ -55,7 +59,9 @@ final class Expectations {
         if (e.has("ret")) {
             return true;
         }
-        return mentionsRet(e.get("if")) || mentionsRet(e.get("then")) || mentionsRet(e.get("else"));
+        JsonNode cond = e.get("if");
+        boolean other = cond != null && cond.has("step"); // an "if" on an earlier step tests that step's ret
+        return (!other && mentionsRet(cond)) || mentionsRet(e.get("then")) || mentionsRet(e.get("else"));
     }
 
     private static void block(ConsumerProcess p, Step s, CallResult r, JsonNode e, String prefix) {
@@ -86,9 +92,19 @@ final class Expectations {
 
     /** Returns true if every value of an "if" matches what the call observed. */
     private static boolean holds(ConsumerProcess p, Step s, CallResult r, JsonNode cond) {
+        if (cond.has("step")) {
+            // "if": {"step": NAME, ...}: the values are those of the earlier step's result (false if it has not run).
+            r = p.namedResults().get(cond.get("step").asText());
+            if (r == null) {
+                return false;
+            }
+        }
         Iterator<Map.Entry<String, JsonNode>> it = cond.fields();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> f = it.next();
+            if (f.getKey().equals("step")) {
+                continue;
+            }
             if (f.getKey().equals("attrs")) {
                 if (r.attrs == null) {
                     return false;

@@ -102,6 +102,30 @@ class ExpectationFormsTest {
     }
 
     @Test
+    void anIfOnAnEarlierStepTestsThatStepsResult() throws Exception {
+        ObjectNode s = scenario();
+        ((ObjectNode) b(s, 17).get("expect")).set("then", M.readTree("{\"cookie\": 12}"));
+        RunResultSummary r = run(s);
+        assertEquals(1, r.exitCode());
+        assertTrue(String.join("\n", r.lines()).contains("(then, as the \"if\" holds) expected cookie 12, got 11"),
+                String.join("\n", r.lines()));
+        ObjectNode t = scenario();
+        ((ObjectNode) b(t, 17).get("expect").get("if")).put("cookie", 11); // recv took cookie 10: the else applies
+        RunResultSummary u = run(t);
+        assertEquals(1, u.exitCode());
+        assertTrue(String.join("\n", u.lines()).contains("(else, as the \"if\" does not hold) expected cookie 10,"
+                + " got 11"), String.join("\n", u.lines()));
+        ObjectNode v = scenario();
+        ((ObjectNode) b(v, 17).get("expect").get("if")).put("step", "nowhere");
+        String p = onlyProblem(v);
+        assertTrue(p.startsWith("forms.json: $.processes[0].calls[17].expect.if.step: expected the name"), p);
+        ObjectNode w = scenario();
+        ((ObjectNode) b(w, 17).get("expect").get("if")).put("colour", 1);
+        String q = onlyProblem(w);
+        assertTrue(q.startsWith("forms.json: $.processes[0].calls[17].expect.if.colour: unknown field"), q);
+    }
+
+    @Test
     void aComparisonOnANameIsRefusedWithItsPath() throws Exception {
         ObjectNode s = scenario();
         ((ObjectNode) b(s, 15).get("expect")).put("status", "!= DAT_DTO_SUCCESS");
