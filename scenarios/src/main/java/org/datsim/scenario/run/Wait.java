@@ -219,7 +219,10 @@ final class Wait {
         }
         hold = h;
         late = true;
-        timer = 0; // it fired
+        if (timer != 0) {
+            p.cancelTimer(timer); // it fired, or is due now: no stray wake later
+            timer = 0;
+        }
         deadline = Long.MAX_VALUE;
         dat.watchReports(wake, true);
         return true;
