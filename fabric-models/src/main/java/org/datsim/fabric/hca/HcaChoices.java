@@ -61,7 +61,7 @@ public final class HcaChoices {
                 || requester.hca.strictReadOrdering()) {
             return;
         }
-        List<WorkRequest> later = new ArrayList<>();
+        ArrayList<WorkRequest> later = new ArrayList<>();
         boolean after = false;
         for (WorkRequest o : requester.outstanding) {
             if (o == wr) {

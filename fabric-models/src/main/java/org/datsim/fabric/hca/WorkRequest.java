@@ -159,7 +159,7 @@ public final class WorkRequest implements PacketOperation {
     /** Explored runs: {@link HcaChoices#PAYLOAD_FETCH}'s choice for a Send or Write, -1 before it is made. */
     int payloadChoice = -1;
     /** Explored runs: the later unfenced Writes of its endpoint over its range when the Read was admitted. */
-    java.util.List<WorkRequest> fetchLater;
+    java.util.ArrayList<WorkRequest> fetchLater;
     /** Responder: an atomic has been executed and {@link #atomicOriginal} holds the value it returned. */
     boolean atomicExecuted;
     /** Responder: the original value an executed atomic returned, answered again to a duplicate request. */
