@@ -210,7 +210,7 @@ public final class SchemaGenerator {
     /** An expected number written as a comparison, such as ">= 4" or "!= $n". */
     private static ObjectNode comparison() {
         ObjectNode n = MAPPER.createObjectNode();
-        n.put("type", "string").put("pattern", "^\\s*(!=|<=|>=|<|>)\\s*\\S").put("description",
+        n.put("type", "string").put("pattern", Patterns.COMPARISON).put("description",
                 "A comparison: !=, <, <=, > or >= and a number, reference or expression, such as \">= 4\".");
         return n;
     }
