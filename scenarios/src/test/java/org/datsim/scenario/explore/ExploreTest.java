@@ -212,6 +212,22 @@ class ExploreTest {
     }
 
     @Test
+    void theNewPointsLoseNoOutcomeToTheReduction() throws Exception {
+        for (String file : List.of("litmus/evd-order-two-endpoints-wait-at-once.json", "litmus/srq-two-senders.json",
+                "litmus/wait-timeout-late-arrival.json", "lab/01-send-after-read/hazard.json")) {
+            Explorer.Report reduced = explore(file, 1000, true);
+            Explorer.Report full = explore(file, 1000, false);
+            assertTrue(reduced.exhaustive() && full.exhaustive(), file);
+            Set<String> a = new TreeSet<>();
+            Set<String> b = new TreeSet<>();
+            reduced.outcomes().forEach(o -> a.add(o.observed().toString()));
+            full.outcomes().forEach(o -> b.add(o.observed().toString()));
+            assertEquals(b, a, file);
+            assertTrue(a.size() >= 2, file);
+        }
+    }
+
+    @Test
     void litmusAnArrivalInTheLastMicrosecondRacesTheTimeout() throws Exception {
         // Rule 5: the timeout is in microseconds.
         Explorer.Report r = explore("litmus/wait-timeout-race.json", 100, true);
