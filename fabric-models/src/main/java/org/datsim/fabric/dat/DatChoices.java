@@ -132,9 +132,9 @@ public final class DatChoices {
 
     /**
      * Returns what a wait that timed out would wait for had an in-flight completion come in time (see
-     * {@link #LATE_ARRIVAL}), or null if none is sure to come without another consumer acting first: RDMA Reads,
-     * Writes and atomics (not suppressed), Sends whose message has taken its receive, and messages to an endpoint
-     * feeding the EVD whose receives are posted.
+     * {@link #LATE_ARRIVAL}), or null if none is sure to come, as a notification, without another consumer acting
+     * first: RDMA Reads, Writes and atomics (not suppressed or unsignalled), Sends whose message has taken its
+     * receive, and messages to an endpoint feeding the EVD whose receives are posted (not SOLICITED_WAIT).
      */
     static ReapHold arrivalHold(Evd evd) {
         java.util.List<org.datsim.fabric.hca.WorkRequest> pending = new java.util.ArrayList<>();
@@ -148,14 +148,17 @@ public final class DatChoices {
                 ep.qp.unreportedRequests(false, some);
                 for (org.datsim.fabric.hca.WorkRequest w : some) {
                     boolean message = w.opcode == org.datsim.fabric.hca.WorkRequest.SEND || w.withImmediate;
-                    if ((w.flags & Dat.COMPLETION_SUPPRESS_FLAG) == 0 && w.opcode
+                    // Only a notification would have ended the wait (rule 13): no unsignalled or suppressed ones.
+                    if ((w.flags & (Dat.COMPLETION_SUPPRESS_FLAG | Dat.COMPLETION_UNSIGNALLED_FLAG)) == 0 && w.opcode
                             != org.datsim.fabric.hca.WorkRequest.BIND && (!message || w.isDelivered())) {
                         pending.add(w);
                     }
                 }
             }
             boolean receives = ep.srq != null ? ep.srq.queue.size() > 0 : ep.receivesPosted > 0;
-            if (ep.recvEvd == evd && receives && ep.qp.peer() != null) {
+            boolean silent = (ep.attr.recvCompletionFlags()
+                    & (Dat.COMPLETION_SOLICITED_WAIT_FLAG | Dat.COMPLETION_UNSIGNALLED_FLAG)) != 0;
+            if (ep.recvEvd == evd && receives && !silent && ep.qp.peer() != null) {
                 ep.qp.peer().unreportedRequests(true, pending);
             }
         }
