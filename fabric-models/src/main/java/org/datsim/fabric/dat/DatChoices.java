@@ -53,6 +53,15 @@ public final class DatChoices {
                     + " takes it when it is queued");
 
     /**
+     * Rule 43: an abrupt dat_ep_disconnect flushes what has not started; how far the endpoint's operations got by then
+     * is timing, and the consumer may as well have made the call later.
+     */
+    public static final ChoicePoint DISCONNECT_ORDER = new ChoicePoint("ep.disconnect_order", "rule 43",
+            "an abrupt dat_ep_disconnect while k request operations of its endpoint are unfinished: 0 it is made now"
+                    + " (the timing model's), 1..k the consumer is slower and makes it once the first 1..k of them"
+                    + " have completed");
+
+    /**
      * Rule 5: dat_evd_wait's timeout is given in microseconds, so an event that arrives less than a microsecond
      * before the deadline races the timer.
      */
@@ -163,6 +172,16 @@ public final class DatChoices {
             }
         }
         return pending.isEmpty() ? null : new ReapHold(evd, pending);
+    }
+
+    /** The request operations of an endpoint whose completions have not been reported, in posting order. */
+    static java.util.List<org.datsim.fabric.hca.WorkRequest> unfinished(Ep ep) {
+        java.util.List<org.datsim.fabric.hca.WorkRequest> pending = new java.util.ArrayList<>();
+        if (ep != null && !ep.freed && ep.qp != null) {
+            ep.qp.unreportedRequests(false, pending);
+            pending.sort(java.util.Comparator.comparingLong(w -> w.opId));
+        }
+        return pending;
     }
 
     /** How many messages (Sends, Writes with immediate) to other endpoints of the SRQ have not arrived yet. */

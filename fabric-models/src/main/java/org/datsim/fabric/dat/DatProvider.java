@@ -530,6 +530,29 @@ public final class DatProvider {
     }
 
     /**
+     * Explored runs: how many request operations of an endpoint have not had their completions reported (an abrupt
+     * dat_ep_disconnect may be held until some of them have, {@link DatChoices#DISCONNECT_ORDER}).
+     *
+     * @param ep the endpoint, or anything else (0)
+     * @return the count
+     */
+    public int unfinishedRequests(Object ep) {
+        return ep instanceof Ep ? DatChoices.unfinished((Ep) ep).size() : 0;
+    }
+
+    /**
+     * Explored runs: a hold until the first {@code n} unfinished request operations of an endpoint are reported.
+     *
+     * @param ep the endpoint
+     * @param n how many, from the oldest
+     * @return the hold
+     */
+    public CallHold untilReported(Ep ep, int n) {
+        java.util.List<org.datsim.fabric.hca.WorkRequest> all = DatChoices.unfinished(ep);
+        return new CallHold(all.subList(0, Math.min(n, all.size())));
+    }
+
+    /**
      * Explored runs: registers or removes what to run whenever a DTO completion is reported (a wait held by a
      * {@link ReapHold} looks again).
      *

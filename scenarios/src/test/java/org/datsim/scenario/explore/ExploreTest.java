@@ -228,6 +228,25 @@ class ExploreTest {
     }
 
     @Test
+    void rule43_anAbruptDisconnectFlushesWhatHadNotStartedWhichDependsOnWhenTheConsumerMadeIt() throws Exception {
+        // ep.disconnect_order: the disconnect made now (the Write flushed) or once the Write completed.
+        String file = "examples/flush-on-disconnect.json";
+        Explorer.Report r = explore(file, 100, true);
+        assertTrue(r.exhaustive());
+        Set<String> write = new TreeSet<>();
+        for (Explorer.Outcome o : r.outcomes()) {
+            o.observed().stream().filter(e -> e.process().equals("a") && e.value().contains("cookie 11"))
+                    .forEach(e -> write.add(e.value().replaceAll(".*(DAT_DTO_[A-Z_]+) DAT_DTO_RDMA_WRITE.*", "$1")));
+        }
+        assertEquals(Set.of("DAT_DTO_ERR_FLUSHED", "DAT_DTO_SUCCESS"), write);
+        assertEquals(0, r.forbidden());
+        Explorer.Report lesson = explore("lab/09-flush-on-disconnect/hazard.json", 100, true);
+        assertEquals(3, lesson.outcomes().size()); // both flushed, the first completed, both completed
+        assertEquals(0, lesson.forbidden());
+        assertTrue(lesson.points().containsKey("ep.disconnect_order (rule 43)"), lesson.points().toString());
+    }
+
+    @Test
     void litmusAnArrivalInTheLastMicrosecondRacesTheTimeout() throws Exception {
         // Rule 5: the timeout is in microseconds.
         Explorer.Report r = explore("litmus/wait-timeout-race.json", 100, true);
