@@ -140,6 +140,14 @@ public final class HcaChoices {
                 overlayUnplaced(c, o, wr, snapshot);
             }
         }
+        // So do those already acknowledged (the responder ACKs a Write on arrival) whose DMA has not placed them.
+        if (c.placements != null) {
+            for (Arrived a : c.placements.arrived) {
+                if (a.wr.qp == requester && a.wr.opId == a.opId) {
+                    overlayRange(a.wr, a.offset, a.length, wr, snapshot);
+                }
+            }
+        }
         for (int i = 0; i < k - 1; i++) {
             overlay(later.get(i), wr, snapshot);
         }
@@ -171,6 +179,19 @@ public final class HcaChoices {
                 snapshot[(int) (a - read.remoteAddress)] = with[(int) (a - read.remoteAddress)];
             }
         }
+    }
+
+    /** Copies the bytes of part of a Write (its offset and length) into the part of a Read's snapshot it overlaps. */
+    private static void overlayRange(WorkRequest write, long offset, int length, WorkRequest read, byte[] snapshot) {
+        long lo = Math.max(write.remoteAddress + offset, read.remoteAddress);
+        long hi = Math.min(write.remoteAddress + offset + length, read.remoteAddress + read.length);
+        if (hi <= lo) {
+            return;
+        }
+        byte[] with = snapshot.clone();
+        overlay(write, read, with);
+        System.arraycopy(with, (int) (lo - read.remoteAddress), snapshot, (int) (lo - read.remoteAddress),
+                (int) (hi - lo));
     }
 
     /** Copies the bytes a Write will place into the part of a Read's snapshot that it overlaps. */
@@ -238,9 +259,26 @@ public final class HcaChoices {
     private record Placed(QueuePair qp, WorkRequest wr, long address, byte[] bytes) {
     }
 
-    /** The recent Write placements at one responder (explored runs only). */
+    /** A Write packet that arrived at the responder and waits for its DMA: its operation (and id), range. */
+    private record Arrived(WorkRequest wr, long opId, long offset, int length) {
+    }
+
+    /** The recent Write placements at one responder, and the arrived packets not placed yet (explored runs only). */
     static final class Placements {
         private final List<Placed> placed = new ArrayList<>();
+        private final List<Arrived> arrived = new ArrayList<>();
+    }
+
+    /** A Write packet arrived at its responder; its DMA will place it (explored runs). */
+    static void writeArrived(HcaContext c, WorkRequest wr, long offset, int length) {
+        if (c.placements == null) {
+            c.placements = new Placements();
+        }
+        List<Arrived> arrived = c.placements.arrived;
+        if (arrived.size() >= MAX_PLACED) {
+            arrived.remove(0); // one whose placement never came (a flushed queue pair): forget the oldest
+        }
+        arrived.add(new Arrived(wr, wr.opId, offset, length));
     }
 
     /**
@@ -286,5 +324,7 @@ public final class HcaChoices {
             }
         }
         placed.add(new Placed(qp, wr, address, java.util.Arrays.copyOf(data, length)));
+        long offset = address - wr.remoteAddress;
+        c.placements.arrived.removeIf(a -> a.wr == wr && a.opId == wr.opId && a.offset == offset);
     }
 }

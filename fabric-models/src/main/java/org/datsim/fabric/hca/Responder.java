@@ -187,6 +187,9 @@ final class Responder {
             return;
         }
         sim.schedule(delay, placeWriteHandler, p.id);
+        if (sim.exploring() && !wr.payloadFree) {
+            HcaChoices.writeArrived(c, wr, p.offset, p.length);
+        }
         if (last) {
             ackAfterWrite(qp, wr, delay, p); // the packet is released by its placement, an event later
         }

@@ -26,16 +26,19 @@ import org.junit.jupiter.api.Test;
  * RDMA-Reads X (each Read into its own buffer), RDMA-Writes X or Z (a value of its own per Write), a Write after a
  * Read sometimes with DAT_COMPLETION_BARRIER_FENCE_FLAG; C RDMA-Writes Z. Each client then takes its completions,
  * reads what its Reads returned, and disconnects; B, both connections closed, reads X and Z. Observed: each Read's
- * bytes, X and Z at the end, and (3 hosts) which go Send completed first at B.
+ * bytes, X and Z at the end, and (3 hosts) which go Send completed first at B. In a third of the scenarios B's CPU
+ * cache is not snooped by DMA (memory.coherence cpu_noncoherent): B syncs X after writing it (rule 31), reads X and Z
+ * early, and in half of those calls dat_lmr_sync_rdma_write before its final reads.
  *
  * <p>The reference: every operation is one event at B's memory (64 bytes, one packet: placed or fetched at once);
  * the outcomes are those of every total order of the events that keeps the rules: on one endpoint, a Read after any
  * earlier operation (a Read sees the earlier Writes of its endpoint), a Write after an earlier Write (rule 20: they
  * land in order), a Write after an earlier Read only if fenced (rule 17) or it may land before the Read fetched
  * (rule 19); nothing orders the two clients (rule 2: no order between endpoints, and neither waits for the other).
- * B's two go completions come out in either order (rule 2). Only what the family's operations touch is left open:
- * the generator keeps Reads off the location the other client writes (explore does not open an RDMA Read against
- * another endpoint's Write, docs/lab.md), and it has no CPU syncs (no non-coherent host).
+ * B's two go completions come out in either order (rule 2). On the non-coherent B without the final sync, each
+ * final read may return the line B read early or what memory holds (rule 32). The generator keeps Reads off the
+ * location the other client writes: explore does not open an RDMA Read against another endpoint's Write
+ * (docs/lab.md).
  */
 class CompletenessTest {
 
@@ -45,6 +48,14 @@ class CompletenessTest {
 
     /** One generated operation: its client, kind, target, value written, fence. */
     record Op(char client, boolean read, char target, int value, boolean fenced) {
+    }
+
+    /**
+     * The shape of a generated scenario: 3 hosts or 2; B's CPU cache not snooped by DMA (memory.coherence
+     * cpu_noncoherent), B having read X and Z early so that their lines sit in it; and B calling
+     * dat_lmr_sync_rdma_write before its final reads.
+     */
+    record Shape(boolean threeHosts, boolean noncoherent, boolean sync) {
     }
 
     // ------------------------------------------------------------------ the generator
@@ -80,8 +91,17 @@ class CompletenessTest {
 
     // ------------------------------------------------------------------ the reference
 
-    /** The outcomes the rules allow, each as "name=value;..." in name order. */
+    /** The outcomes the rules allow on a coherent host, each as "{name=value, ...}" in name order. */
     static Set<String> reference(List<Op> ops, boolean threeHosts) {
+        return reference(ops, new Shape(threeHosts, false, false));
+    }
+
+    /**
+     * The outcomes the rules allow. On a CPU non-coherent B that read X and Z early and does not sync, each final
+     * read may return the line B's cache still holds (what B read early) or what memory holds (rule 32).
+     */
+    static Set<String> reference(List<Op> ops, Shape shape) {
+        boolean threeHosts = shape.threeHosts();
         Set<String> out = new TreeSet<>();
         int n = ops.size();
         int[] perm = new int[n];
@@ -109,16 +129,21 @@ class CompletenessTest {
                     z = o.value();
                 }
             }
-            obs.put("x", hex(x));
-            obs.put("z", hex(z));
-            if (threeHosts) {
-                for (String first : List.of("900", "901")) {
-                    TreeMap<String, String> o2 = new TreeMap<>(obs);
-                    o2.put("first", first);
-                    out.add(o2.toString());
+            boolean stale = shape.noncoherent() && !shape.sync();
+            for (int xs : stale ? new int[] {0x22, x} : new int[] {x}) {
+                for (int zs : stale ? new int[] {0x00, z} : new int[] {z}) {
+                    obs.put("x", hex(xs));
+                    obs.put("z", hex(zs));
+                    if (threeHosts) {
+                        for (String first : List.of("900", "901")) {
+                            TreeMap<String, String> o2 = new TreeMap<>(obs);
+                            o2.put("first", first);
+                            out.add(o2.toString());
+                        }
+                    } else {
+                        out.add(obs.toString());
+                    }
                 }
-            } else {
-                out.add(obs.toString());
             }
         } while (next(perm));
         return out;
@@ -179,7 +204,8 @@ class CompletenessTest {
 
     // ------------------------------------------------------------------ the scenario
 
-    static String scenario(List<Op> ops, boolean threeHosts) {
+    static String scenario(List<Op> ops, Shape shape) {
+        boolean threeHosts = shape.threeHosts();
         ObjectNode s = M.createObjectNode();
         s.put("scenario", "completeness");
         s.put("seed", 1);
@@ -197,8 +223,11 @@ class CompletenessTest {
             links.addObject().put("a", "A").put("b", "B");
         }
         fabric.putObject("params").put("transport.read_ordering", "relaxed");
+        if (shape.noncoherent()) {
+            fabric.putObject("host_params").putObject("B").put("memory.coherence", "cpu_noncoherent");
+        }
         ArrayNode procs = s.putArray("processes");
-        procs.add(server(threeHosts ? 2 : 1));
+        procs.add(server(threeHosts ? 2 : 1, shape));
         procs.add(client("a", "A", 1000, ops, 'A', threeHosts));
         if (threeHosts) {
             procs.add(client("c", "C", 1001, ops, 'C', true));
@@ -212,7 +241,13 @@ class CompletenessTest {
         return c;
     }
 
-    private static ObjectNode server(int conns) {
+    private static ObjectNode segment(String lmr) {
+        ObjectNode seg = M.createObjectNode();
+        seg.put("lmr", "$" + lmr).put("length", 64);
+        return seg;
+    }
+
+    private static ObjectNode server(int conns, Shape shape) {
         ObjectNode p = M.createObjectNode();
         p.put("name", "b").put("host", "B");
         ArrayNode c = p.putArray("calls");
@@ -229,6 +264,12 @@ class CompletenessTest {
         call(c, "dat_lmr_create").put("ia", "$ia").put("pz", "$pz").put("length", 64).put("out", "X");
         call(c, "mem_write").put("lmr", "$X").set("data", M.createObjectNode().put("fill", 0x22).put("length", 64));
         call(c, "dat_lmr_create").put("ia", "$ia").put("pz", "$pz").put("length", 64).put("out", "Z");
+        if (shape.noncoherent()) {
+            // Rule 31: the CPU's write of X reaches memory, where RDMA Reads fetch it, only after this sync.
+            call(c, "dat_lmr_sync_rdma_read").put("ia", "$ia").putArray("local_segments").add(segment("X"));
+            call(c, "mem_read").put("lmr", "$X").put("length", 64); // X's and Z's lines now sit in B's cache
+            call(c, "mem_read").put("lmr", "$Z").put("length", 64);
+        }
         call(c, "dat_lmr_create").put("ia", "$ia").put("pz", "$pz").put("length", 8).put("out", "go");
         for (int i = 0; i < conns; i++) {
             call(c, "dat_ep_create").put("ia", "$ia").put("pz", "$pz").put("recv_evd", "$dto_evd")
@@ -254,6 +295,10 @@ class CompletenessTest {
         for (int i = 0; i < conns; i++) {
             call(c, "dat_evd_wait").put("evd", "$conn_evd" + i).putObject("expect")
                     .put("event", "DAT_CONNECTION_EVENT_DISCONNECTED");
+        }
+        if (shape.sync()) {
+            call(c, "dat_lmr_sync_rdma_write").put("ia", "$ia").putArray("local_segments").add(segment("X"))
+                    .add(segment("Z"));
         }
         call(c, "mem_read").put("lmr", "$X").put("length", 64).put("observe", "x");
         call(c, "mem_read").put("lmr", "$Z").put("length", 64).put("observe", "z");
@@ -350,8 +395,10 @@ class CompletenessTest {
         int reachedSeveral = 0;
         for (int k = 0; k < SCENARIOS; k++) {
             boolean three = r.nextBoolean();
+            boolean noncoherent = r.nextInt(3) == 0;
+            Shape shape = new Shape(three, noncoherent, noncoherent && r.nextBoolean());
             List<Op> ops = generate(r, three);
-            String json = scenario(ops, three);
+            String json = scenario(ops, shape);
             Scenario s = ScenarioLoader.parse("generated-" + k + ".json", json);
             Explorer.Report rep = new Explorer(s, new Explorer.Settings(5_000, 0, 1, true)).explore();
             assertTrue(rep.exhaustive(), "scenario " + k + " " + ops + ": not explored exhaustively");
@@ -360,9 +407,9 @@ class CompletenessTest {
                 assertTrue(o.problems().isEmpty(), "scenario " + k + " " + ops + ": " + o.problems());
                 found.add(key(o.named()));
             }
-            Set<String> want = reference(ops, three);
+            Set<String> want = reference(ops, shape);
             int index = k;
-            assertEquals(want, found, () -> "scenario " + index + " " + ops + "\n" + json);
+            assertEquals(want, found, () -> "scenario " + index + " " + shape + " " + ops + "\n" + json);
             checked++;
             if (want.size() > 1) {
                 reachedSeveral++;
