@@ -45,7 +45,10 @@ def server(name, host, conns, lmrs, body, noncoherent_reads=()):
         if body.get("go_sleep"):
             c.append({"call": "sleep", "time": "5us", "comment": "both completions are queued before B looks"})
         for i in range(conns):
-            c.append({"call": "dat_evd_wait", "evd": "$dto_evd", "expect": {"operation": "DAT_DTO_SEND"}})
+            w = {"call": "dat_evd_wait", "evd": "$dto_evd", "expect": {"operation": "DAT_DTO_SEND"}}
+            if i == 0 and body.get("observe_first"):
+                w["observe"] = {"first": "cookie", "first_ep": "ep"}
+            c.append(w)
     c += body.get("after_accept", [])
     for i in range(conns):
         c.append({"call": "dat_evd_wait", "evd": "$conn_evd%d" % i,
@@ -177,6 +180,18 @@ scenario("evd-order-two-endpoints",
           client("a", "A", "B", 1000, [], [], go=True),
           client("c", "C", "B", 1001, [], [], go=True)])
 
+# 2c. The same without the sleep: B waits at once, so the first completion is usually reaped before the second is
+# queued; B may be slower than that (the wait is a reap, evd.reap_order), so both orders are still allowed.
+scenario("evd-order-two-endpoints-wait-at-once",
+         "Litmus: as evd-order-two-endpoints, but B waits for the completions at once, without sleeping first."
+         " Verdict: both orders are allowed all the same (rule 2): nothing orders a completion of one endpoint before"
+         " another endpoint's that is still in flight when the first is reaped; explore opens it at evd.reap_order.",
+         ["A", "B", "C"], [("A", "B"), ("C", "B")],
+         [server("b", "B", 2, [], {"go": True, "observe_first": True}),
+          client("a", "A", "B", 1000, [], [], go=True),
+          client("c", "C", "B", 1001, [], [], go=True)],
+         outcomes={"allowed": [{"first": 900, "first_ep": "B/ep0"}, {"first": 901, "first_ep": "B/ep1"}]})
+
 # 3. Message passing through a flag (MP), on a CPU non-coherent receiver, without and with the sync.
 def mp(sync):
     after = [{"call": "dat_evd_wait", "evd": "$dto_evd", "out": "rcv",
@@ -249,6 +264,21 @@ scenario("wait-timeout-race",
                    "comment": "the completion, or DAT_TIMEOUT_EXPIRED"},
                   {"call": "sleep", "time": "5us"}])])
 
+scenario("wait-timeout-late-arrival",
+         "Litmus: A RDMA-Writes 64 KiB to B and waits for its completion with dat_evd_wait and a timeout of 1 us;"
+         " the timing model completes the Write several microseconds later. Verdict: both DAT_TIMEOUT_EXPIRED and"
+         " the completion are allowed: nothing bounds how fast the fabric completes an operation already in flight"
+         " (rule 5; explore opens it at evd.arrival_before_timeout).",
+         ["A", "B"], [("A", "B")],
+         [server("b", "B", 1, [("X", 65536, 0)], {}),
+          client("a", "A", "B", 1000, [("S", 65536, 0x5a)],
+                 [write("S", "b", "X", 65536, 1),
+                  {"call": "dat_evd_wait", "evd": "$dto_evd", "timeout": 1, "observe": "in_time",
+                   "expect": {"ret": {"one_of": ["DAT_SUCCESS", "DAT_TIMEOUT_EXPIRED"]}},
+                   "comment": "the Write's completion, or DAT_TIMEOUT_EXPIRED"},
+                  {"call": "sleep", "time": "20us"}])],
+         outcomes={"allowed": [{"in_time": {"one_of": ["DAT_DTO_SUCCESS", "DAT_TIMEOUT_EXPIRED"]}}]})
+
 # The size figure: 3 endpoints that post, 6 operations.
 scenario("three-endpoints-six-ops",
          "Not a litmus test: the explorer's size figure. Three hosts, four endpoints, six operations on one 64-byte"
@@ -266,3 +296,63 @@ scenario("three-endpoints-six-ops",
           client("c", "C", "B", 1001, [("S", 64, 0xc1), ("T", 64, 0xc2)],
                  [write("S", "b", "X", 64, 1), write("T", "b", "Z", 64, 2),
                   wait_dto("DAT_DTO_RDMA_WRITE", 1), wait_dto("DAT_DTO_RDMA_WRITE", 2)], go=True)])
+
+
+
+# 2d. Two senders into one SRQ: either message may take the first receive.
+def srq_client(name, host, value):
+    c = [{"call": "dat_ia_open", "out": "ia"},
+         {"call": "dat_pz_create", "ia": "$ia", "out": "pz"},
+         {"call": "dat_evd_create", "ia": "$ia", "evd_min_qlen": 8, "evd_flags": "DAT_EVD_CONNECTION_FLAG",
+          "out": "conn_evd"},
+         {"call": "dat_evd_create", "ia": "$ia", "evd_min_qlen": 8, "evd_flags": "DAT_EVD_DTO_FLAG", "out": "dto_evd"},
+         {"call": "dat_ep_create", "ia": "$ia", "pz": "$pz", "recv_evd": "$dto_evd", "request_evd": "$dto_evd",
+          "connect_evd": "$conn_evd", "out": "ep"},
+         {"call": "dat_lmr_create", "ia": "$ia", "pz": "$pz", "length": 64, "out": "msg"},
+         {"call": "mem_write", "lmr": "$msg", "data": fill(value)},
+         {"call": "dat_ep_connect", "ep": "$ep", "remote_ia_address": "B", "remote_conn_qual": 10},
+         {"call": "dat_evd_wait", "evd": "$conn_evd", "expect": {"event": "DAT_CONNECTION_EVENT_ESTABLISHED"}},
+         {"call": "dat_ep_post_send", "ep": "$ep", "local_iov": [{"lmr": "$msg", "length": 64}], "user_cookie": 7},
+         {"call": "dat_evd_wait", "evd": "$dto_evd", "expect": {"status": "DAT_DTO_SUCCESS"}},
+         {"call": "dat_ep_disconnect", "ep": "$ep", "flags": "DAT_CLOSE_GRACEFUL_FLAG"},
+         {"call": "dat_evd_wait", "evd": "$conn_evd", "expect": {"event": "DAT_CONNECTION_EVENT_DISCONNECTED"}},
+         {"call": "dat_ia_close", "ia": "$ia", "flags": "DAT_CLOSE_ABRUPT_FLAG"}]
+    return {"name": name, "host": host, "start": "1us", "calls": c}
+
+
+def srq_server():
+    c = [{"call": "dat_ia_open", "out": "ia"},
+         {"call": "dat_pz_create", "ia": "$ia", "out": "pz"},
+         {"call": "dat_evd_create", "ia": "$ia", "evd_min_qlen": 8, "evd_flags": "DAT_EVD_CR_FLAG", "out": "cr_evd"},
+         {"call": "dat_evd_create", "ia": "$ia", "evd_min_qlen": 8, "evd_flags": "DAT_EVD_CONNECTION_FLAG",
+          "out": "conn_evd"},
+         {"call": "dat_evd_create", "ia": "$ia", "evd_min_qlen": 32, "evd_flags": "DAT_EVD_DTO_FLAG",
+          "out": "dto_evd"},
+         {"call": "dat_lmr_create", "ia": "$ia", "pz": "$pz", "length": 256, "out": "buf"},
+         {"call": "dat_srq_create", "ia": "$ia", "pz": "$pz", "srq_attr": {"max_recv_dtos": 4, "max_recv_iov": 1},
+          "out": "srq"}]
+    for i in range(2):
+        c.append({"call": "dat_srq_post_recv", "srq": "$srq",
+                  "local_iov": [{"lmr": "$buf", "offset": 64 * i, "length": 64}], "user_cookie": i + 1})
+    for i in (1, 2):
+        c.append({"call": "dat_ep_create_with_srq", "ia": "$ia", "pz": "$pz", "recv_evd": "$dto_evd",
+                  "request_evd": "$dto_evd", "connect_evd": "$conn_evd", "srq": "$srq", "out": "ep%d" % i})
+    c.append({"call": "dat_psp_create", "ia": "$ia", "conn_qual": 10, "evd": "$cr_evd", "out": "psp"})
+    for i in (1, 2):
+        c.append({"call": "dat_evd_wait", "evd": "$cr_evd", "out": "r%d" % i})
+        c.append({"call": "dat_cr_accept", "cr": "$r%d.cr" % i, "ep": "$ep%d" % i})
+    for event in ("ESTABLISHED", "ESTABLISHED", "DISCONNECTED", "DISCONNECTED"):
+        c.append({"call": "dat_evd_wait", "evd": "$conn_evd", "expect": {"event": "DAT_CONNECTION_EVENT_" + event}})
+    c.append({"call": "mem_read", "lmr": "$buf", "offset": 0, "length": 64, "observe": "first_buffer",
+              "comment": "whose message took the first receive"})
+    c.append({"call": "dat_ia_close", "ia": "$ia", "flags": "DAT_CLOSE_ABRUPT_FLAG"})
+    return {"name": "b", "host": "B", "calls": c}
+
+
+scenario("srq-two-senders",
+         "Litmus: A and C each Send 64 bytes (0xa1, 0xc1) to B's two endpoints, which share one SRQ with two"
+         " receives posted. Verdict: either message may take the SRQ's first receive (rule 36: receives are taken in"
+         " posting order by whichever message arrives first, and nothing orders the two connections' messages).",
+         ["A", "B", "C"], [("A", "B"), ("C", "B")],
+         [srq_server(), srq_client("a", "A", 0xa1), srq_client("c", "C", 0xc1)],
+         outcomes={"allowed": [{"first_buffer": {"one_of": [fill(0xa1), fill(0xc1)]}}]})

@@ -21,6 +21,8 @@ public final class Cno extends DatHandle {
     int users;
     /** How many times the proxy agent was called. */
     long agentCalls;
+    /** How many times the CNO lost its last EVD to dat_evd_free, which releases its waiters with no EVD. */
+    long releases;
 
     Cno(String name, Ia ia, String agent) {
         super(TYPE_CNO, name, ia);
@@ -35,5 +37,14 @@ public final class Cno extends DatHandle {
     /** Returns the number of EVDs associated with this CNO. */
     public int evdCount() {
         return users;
+    }
+
+    /**
+     * Returns how many times the CNO lost its last associated EVD to dat_evd_free. A waiter that sees this change
+     * was released with no EVD (the man page: all waiters are unblocked with a null handle when all the EVDs the CNO
+     * is associated with are freed); dat_evd_modify_cno taking an EVD away is not freeing it and releases no one.
+     */
+    public long releases() {
+        return releases;
     }
 }

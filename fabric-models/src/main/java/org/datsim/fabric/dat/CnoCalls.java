@@ -122,7 +122,7 @@ final class CnoCalls extends ProviderPart {
         if (cno != null && (cno.freed || cno.ia != evd.ia)) {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_CNO);
         }
-        detach(evd);
+        detach(evd, false);
         attach(evd, cno);
         return DatReturn.SUCCESS;
     }
@@ -135,8 +135,16 @@ final class CnoCalls extends ProviderPart {
         }
     }
 
-    /** Ends an EVD's association; its CNO's waiters return with no EVD when it was the CNO's last. */
-    void detach(Evd evd) {
+    /**
+     * Ends an EVD's association. When the EVD was freed and was the CNO's last, the CNO's waiters return with no EVD
+     * (DAT_SUCCESS, a null handle). When it was only taken away (dat_evd_modify_cno) the waiters are woken to look
+     * again: a finite wait goes on until its timeout (DAT_QUEUE_EMPTY), an infinite one, which nothing could end any
+     * more, returns DAT_QUEUE_EMPTY at once.
+     *
+     * @param evd the EVD
+     * @param freed true from dat_evd_free, false from dat_evd_modify_cno
+     */
+    void detach(Evd evd, boolean freed) {
         Cno cno = evd.cno;
         if (cno == null) {
             return;
@@ -144,6 +152,9 @@ final class CnoCalls extends ProviderPart {
         evd.cno = null;
         cno.users--;
         if (cno.users == 0) {
+            if (freed) {
+                cno.releases++;
+            }
             wakeAll(cno);
         }
     }

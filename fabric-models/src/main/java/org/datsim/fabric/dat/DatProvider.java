@@ -506,6 +506,67 @@ public final class DatProvider {
         return core.srq.srqSetLw(srq, lowWatermark);
     }
 
+    /**
+     * Explored runs: what a wait about to take from the EVD would wait for if its consumer were slower (the choice
+     * point {@link DatChoices#REAP_ORDER}), or null if no completion that could go before the one it takes is still
+     * to come.
+     *
+     * @param evd the EVD
+     * @return the hold, or null
+     */
+    public ReapHold reapHold(Evd evd) {
+        return DatChoices.reapHold(evd);
+    }
+
+    /**
+     * Explored runs: what a dat_evd_wait that timed out would wait for had an in-flight completion come in time (the
+     * choice point {@link DatChoices#LATE_ARRIVAL}), or null if none is sure to come.
+     *
+     * @param evd the EVD
+     * @return the hold, or null
+     */
+    public ReapHold arrivalHold(Evd evd) {
+        return DatChoices.arrivalHold(evd);
+    }
+
+    /**
+     * Explored runs: how many request operations of an endpoint have not had their completions reported (an abrupt
+     * dat_ep_disconnect may be held until some of them have, {@link DatChoices#DISCONNECT_ORDER}).
+     *
+     * @param ep the endpoint, or anything else (0)
+     * @return the count
+     */
+    public int unfinishedRequests(Object ep) {
+        return ep instanceof Ep ? DatChoices.unfinished((Ep) ep).size() : 0;
+    }
+
+    /**
+     * Explored runs: a hold until the first {@code n} unfinished request operations of an endpoint are reported.
+     *
+     * @param ep the endpoint
+     * @param n how many, from the oldest
+     * @return the hold
+     */
+    public CallHold untilReported(Ep ep, int n) {
+        java.util.List<org.datsim.fabric.hca.WorkRequest> all = DatChoices.unfinished(ep);
+        return new CallHold(all.subList(0, Math.min(n, all.size())));
+    }
+
+    /**
+     * Explored runs: registers or removes what to run whenever a DTO completion is reported (a wait held by a
+     * {@link ReapHold} looks again).
+     *
+     * @param wake what to run
+     * @param add true to register, false to remove
+     */
+    public void watchReports(Runnable wake, boolean add) {
+        if (add) {
+            core.reportWatchers.add(wake);
+        } else {
+            core.reportWatchers.remove(wake);
+        }
+    }
+
     /** dat_cno_create. See {@code CnoCalls}; returns DAT_SUCCESS or DAT_INVALID_HANDLE/IA. */
     public int cnoCreate(Ia ia, String agent, Out<Cno> cno) {
         return core.cno.cnoCreate(ia, agent, cno);

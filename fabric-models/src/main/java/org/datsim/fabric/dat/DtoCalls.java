@@ -423,6 +423,9 @@ final class DtoCalls extends ProviderPart {
                 e.requestSeq = requestSeq;
                 core.post(evd, e);
             }
+            if (sim.exploring()) {
+                core.reported();
+            }
         }
 
         @Override

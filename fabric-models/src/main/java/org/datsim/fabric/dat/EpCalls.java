@@ -88,6 +88,7 @@ final class EpCalls extends ProviderPart {
         if (srq != null) {
             created.srq = srq;
             srq.users++;
+            srq.eps.add(created);
             created.qp.setSharedReceiveQueue(qp -> core.srq.take(srq, created));
         }
         pz.users++;
@@ -167,6 +168,7 @@ final class EpCalls extends ProviderPart {
         ep.pz.users--;
         if (ep.srq != null) {
             ep.srq.users--;
+            ep.srq.eps.remove(ep);
         }
         for (Evd e : new Evd[] {ep.recvEvd, ep.requestEvd, ep.connectEvd}) {
             if (e != null) {

@@ -18,6 +18,8 @@ public final class Evd extends DatHandle {
     /** The endpoints whose DTO completions this EVD receives, in creation order. */
     final java.util.List<Ep> feeders = new java.util.ArrayList<>();
     long overflows;
+    /** How many events were ever queued on it (explored runs: {@link ReapHold} watches it grow). */
+    long queuedTotal;
     /** The CNO this EVD notifies, or null. */
     Cno cno;
 

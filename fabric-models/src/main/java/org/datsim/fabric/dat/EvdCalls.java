@@ -67,7 +67,7 @@ final class EvdCalls extends ProviderPart {
             return err(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_EVD_IN_USE);
         }
         evd.freed = true;
-        core.cno.detach(evd);
+        core.cno.detach(evd, true);
         return DatReturn.SUCCESS;
     }
 

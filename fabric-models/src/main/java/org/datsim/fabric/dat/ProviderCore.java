@@ -18,6 +18,8 @@ final class ProviderCore {
     static final int MAX_PRIVATE_DATA = 56;
 
     final Simulator sim;
+    /** Explored runs: what to wake when any DTO completion is reported (the waits held by {@link ReapHold}). */
+    final List<Runnable> reportWatchers = new java.util.ArrayList<>();
     final TraceSource<TraceEvent> trace;
     final List<DatHost> hosts;
     final long cmProcessing;
@@ -123,6 +125,7 @@ final class ProviderCore {
         } else {
             evd.queue.addLast(e);
         }
+        evd.queuedTotal++;
         if (!e.unsignalled) {
             cno.notify(evd); // before the waiter is woken: a consumer waiting on the EVD itself preempts the CNO
             wake(evd);
@@ -133,6 +136,15 @@ final class ProviderCore {
     void released(DatEvent e) {
         if (e.srq != null && e.number == Dat.DTO_COMPLETION_EVENT) {
             srq.reaped(e.srq);
+        }
+    }
+
+    /** A DTO completion was reported (explored runs): wakes the waits held by {@link ReapHold}. */
+    void reported() {
+        if (!reportWatchers.isEmpty()) {
+            for (Runnable r : reportWatchers.toArray(new Runnable[0])) {
+                r.run();
+            }
         }
     }
 

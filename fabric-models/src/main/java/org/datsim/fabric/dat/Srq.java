@@ -23,6 +23,13 @@ public final class Srq extends DatHandle {
     /** True between dat_srq_set_lw and the event it arms. */
     boolean lwArmed;
     final ArrayDeque<WorkRequest> queue = new ArrayDeque<>();
+    /** The endpoints created with this SRQ. */
+    final java.util.List<Ep> eps = new java.util.ArrayList<>();
+    /**
+     * Explored runs: receives an endpoint's message left for another endpoint's message at {@code srq.arrival_order},
+     * with the endpoint that left each; it never takes them itself (its messages keep FIFO order).
+     */
+    final java.util.Map<WorkRequest, Ep> skippedBy = new java.util.IdentityHashMap<>();
     /** Receives posted and not yet reaped: on the SRQ, held by an endpoint, or completed and still on an EVD. */
     int outstanding;
     /** Endpoints created with this SRQ and not freed. */

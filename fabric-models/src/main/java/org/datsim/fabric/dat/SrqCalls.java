@@ -172,7 +172,7 @@ final class SrqCalls extends ProviderPart {
         if (srq.freed) {
             return null;
         }
-        WorkRequest wr = srq.queue.pollFirst();
+        WorkRequest wr = sim.exploring() ? DatChoices.srqTake(sim.choices(), srq, ep) : srq.queue.pollFirst();
         if (wr != null && trace.isEnabled()) {
             trace.fire(TraceEvent.of(sim.now(), "srq_take", srq.ia.host.name).ep(ep.name()).attr("srq", srq.name())
                     .op(wr.opId).attr("available", (long) srq.queue.size()));

@@ -35,6 +35,15 @@ final class Completions implements CompletionSink {
         wr.qp.listener.requestCompleted(wr);
     };
 
+    /** Collects a queue pair's operations whose CQE write is under way (not reported yet). */
+    void reporting(QueuePair qp, boolean messagesOnly, java.util.List<WorkRequest> into) {
+        for (WorkRequest w : cqeWrites) {
+            if (w.qp == qp && !w.reported && (!messagesOnly || w.opcode == WorkRequest.SEND || w.withImmediate)) {
+                into.add(w);
+            }
+        }
+    }
+
     Completions(HcaContext c, DmaWriter dma) {
         this.sim = c.sim;
         this.pcieLatency = c.pcieLatency;

@@ -474,4 +474,9 @@ public final class Hca implements NetworkNode {
     boolean exploring() {
         return sim.exploring();
     }
+
+    /** The operations of a queue pair whose CQE write is under way (explored runs only). */
+    void reporting(QueuePair qp, boolean messagesOnly, java.util.List<WorkRequest> into) {
+        completions.reporting(qp, messagesOnly, into);
+    }
 }

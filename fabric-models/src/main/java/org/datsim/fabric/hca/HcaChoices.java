@@ -32,6 +32,15 @@ public final class HcaChoices {
                     + " lifetimes overlapping (the other had not finished when this one was posted): 0 this one lands"
                     + " last (the timing model's order), 1 the other lands last");
 
+    /**
+     * Rule 19 at the requester: a Send or RDMA Write of a buffer that an earlier RDMA Read of its endpoint is still
+     * filling may fetch its payload before or after the Read's data lands there.
+     */
+    public static final ChoicePoint PAYLOAD_FETCH = new ChoicePoint("transport.payload_fetch", "rule 19",
+            "a Send or RDMA Write (not inline, not fenced) whose local buffer overlaps the destination of an earlier,"
+                    + " unfinished RDMA Read of its endpoint: 0 the timing model's (its payload fetched when the send"
+                    + " engine takes it up), 1 it is taken up after the Read completed (its payload the Read's data)");
+
     /** The most Write placements a responder remembers (the oldest are forgotten first). */
     static final int MAX_PLACED = 4096;
     /** The largest RDMA Read whose data a choice fetches at once (larger ones keep the timing model's fetch). */
@@ -52,7 +61,7 @@ public final class HcaChoices {
                 || requester.hca.strictReadOrdering()) {
             return;
         }
-        List<WorkRequest> later = new ArrayList<>();
+        ArrayList<WorkRequest> later = new ArrayList<>();
         boolean after = false;
         for (WorkRequest o : requester.outstanding) {
             if (o == wr) {
@@ -79,16 +88,110 @@ public final class HcaChoices {
         if (later.isEmpty()) {
             return;
         }
-        int k = ch.choose(READ_FETCH, later.size() + 2, c.hostName);
+        // The responder fetches the Reads of one endpoint in order: this Read cannot fetch before a Write that an
+        // earlier Read of its endpoint fetched after. The latest earlier Read that was offered the point bounds it:
+        // after the timing model's fetch, this one keeps the timing model's too (it fetches later, as its responses
+        // leave later); after a choice j, it fetches after at least those of the first j - 1 Writes that are also
+        // later than it.
+        int floor = 0;
+        WorkRequest previous = null;
+        for (WorkRequest o : requester.outstanding) {
+            if (o == wr) {
+                break;
+            }
+            if (o.opcode == WorkRequest.RDMA_READ && o.fetchChoice >= 0) {
+                previous = o;
+            }
+        }
+        if (previous != null) {
+            if (previous.fetchChoice == 0) {
+                wr.fetchChoice = 0;
+                wr.fetchLater = later;
+                return;
+            }
+            for (int i = 0; i < previous.fetchChoice - 1; i++) {
+                if (later.contains(previous.fetchLater.get(i))) {
+                    floor++;
+                }
+            }
+        }
+        int k;
+        if (previous == null) {
+            k = ch.choose(READ_FETCH, later.size() + 2, c.hostName);
+        } else {
+            // No timing alternative here: alternative a fetches after the first floor + a of the later Writes.
+            int a = later.size() - floor + 1 > 1 ? ch.choose(READ_FETCH, later.size() - floor + 1, c.hostName) : 0;
+            k = floor + a + 1;
+        }
+        wr.fetchChoice = k;
+        wr.fetchLater = later;
         if (k == 0) {
             return;
         }
         byte[] snapshot = new byte[(int) wr.length];
         c.memory.dmaRead(wr.remoteAddress, snapshot, 0, snapshot.length);
+        // The Writes of its endpoint posted before it executed before it (in order at the responder): those bytes
+        // of theirs that their DMA has not placed yet belong in what it fetches.
+        for (WorkRequest o : requester.outstanding) {
+            if (o == wr) {
+                break;
+            }
+            if (o.opcode == WorkRequest.RDMA_WRITE && !o.payloadFree) {
+                overlayUnplaced(c, o, wr, snapshot);
+            }
+        }
+        // So do those already acknowledged (the responder ACKs a Write on arrival) whose DMA has not placed them.
+        if (c.placements != null) {
+            for (Arrived a : c.placements.arrived) {
+                if (a.wr.qp == requester && a.wr.opId == a.opId) {
+                    overlayRange(a.wr, a.offset, a.length, wr, snapshot);
+                }
+            }
+        }
         for (int i = 0; i < k - 1; i++) {
             overlay(later.get(i), wr, snapshot);
         }
         wr.readSnapshot = snapshot;
+    }
+
+    /** Copies the bytes of a Write that its DMA has not placed yet into the part of a Read's snapshot it overlaps. */
+    private static void overlayUnplaced(HcaContext c, WorkRequest write, WorkRequest read, byte[] snapshot) {
+        long lo = Math.max(write.remoteAddress, read.remoteAddress);
+        long hi = Math.min(write.remoteAddress + write.length, read.remoteAddress + read.length);
+        if (hi <= lo) {
+            return;
+        }
+        boolean[] placed = new boolean[(int) (hi - lo)];
+        if (c.placements != null) {
+            for (Placed p : c.placements.placed) {
+                if (p.wr != write) {
+                    continue;
+                }
+                for (long a = Math.max(lo, p.address); a < Math.min(hi, p.address + p.bytes.length); a++) {
+                    placed[(int) (a - lo)] = true;
+                }
+            }
+        }
+        byte[] with = snapshot.clone();
+        overlay(write, read, with);
+        for (long a = lo; a < hi; a++) {
+            if (!placed[(int) (a - lo)]) {
+                snapshot[(int) (a - read.remoteAddress)] = with[(int) (a - read.remoteAddress)];
+            }
+        }
+    }
+
+    /** Copies the bytes of part of a Write (its offset and length) into the part of a Read's snapshot it overlaps. */
+    private static void overlayRange(WorkRequest write, long offset, int length, WorkRequest read, byte[] snapshot) {
+        long lo = Math.max(write.remoteAddress + offset, read.remoteAddress);
+        long hi = Math.min(write.remoteAddress + offset + length, read.remoteAddress + read.length);
+        if (hi <= lo) {
+            return;
+        }
+        byte[] with = snapshot.clone();
+        overlay(write, read, with);
+        System.arraycopy(with, (int) (lo - read.remoteAddress), snapshot, (int) (lo - read.remoteAddress),
+                (int) (hi - lo));
     }
 
     /** Copies the bytes a Write will place into the part of a Read's snapshot that it overlaps. */
@@ -109,13 +212,73 @@ public final class HcaChoices {
         System.arraycopy(bytes, 0, snapshot, (int) (lo - read.remoteAddress), len);
     }
 
+    /**
+     * Offers {@link #PAYLOAD_FETCH} once for a Send or Write about to be taken up: whether it waits for the earlier
+     * unfinished RDMA Reads of its queue pair whose destination its buffer overlaps.
+     *
+     * @return true if it waits for them (alternative 1)
+     */
+    static boolean payloadAfterRead(HcaContext c, WorkRequest wr) {
+        if (wr.payloadChoice >= 0) {
+            return wr.payloadChoice == 1;
+        }
+        if ((wr.opcode != WorkRequest.SEND && wr.opcode != WorkRequest.RDMA_WRITE) || wr.inlineData != null
+                || wr.payloadFree || wr.segAddress == null) {
+            return false;
+        }
+        boolean overlaps = false;
+        for (WorkRequest o : wr.qp.outstanding) {
+            if (o == wr) {
+                break;
+            }
+            if (o.opcode == WorkRequest.RDMA_READ && !o.done && !o.payloadFree && o.segAddress != null
+                    && (segmentsOverlap(o, wr) || !c.sim.choices().reduce())) {
+                overlaps = true;
+            }
+        }
+        if (!overlaps) {
+            return false;
+        }
+        wr.payloadChoice = c.sim.choices().choose(PAYLOAD_FETCH, 2, c.hostName);
+        return wr.payloadChoice == 1;
+    }
+
+    private static boolean segmentsOverlap(WorkRequest a, WorkRequest b) {
+        for (int i = 0; i < a.segAddress.length; i++) {
+            for (int j = 0; j < b.segAddress.length; j++) {
+                if (a.segAddress[i] < b.segAddress[j] + b.segLength[j]
+                        && b.segAddress[j] < a.segAddress[i] + a.segLength[i]) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** One RDMA Write packet placed while its operation is in flight: its endpoint, operation, range and bytes. */
     private record Placed(QueuePair qp, WorkRequest wr, long address, byte[] bytes) {
     }
 
-    /** The recent Write placements at one responder (explored runs only). */
+    /** A Write packet that arrived at the responder and waits for its DMA: its operation (and id), range. */
+    private record Arrived(WorkRequest wr, long opId, long offset, int length) {
+    }
+
+    /** The recent Write placements at one responder, and the arrived packets not placed yet (explored runs only). */
     static final class Placements {
         private final List<Placed> placed = new ArrayList<>();
+        private final List<Arrived> arrived = new ArrayList<>();
+    }
+
+    /** A Write packet arrived at its responder; its DMA will place it (explored runs). */
+    static void writeArrived(HcaContext c, WorkRequest wr, long offset, int length) {
+        if (c.placements == null) {
+            c.placements = new Placements();
+        }
+        List<Arrived> arrived = c.placements.arrived;
+        if (arrived.size() >= MAX_PLACED) {
+            arrived.remove(0); // one whose placement never came (a flushed queue pair): forget the oldest
+        }
+        arrived.add(new Arrived(wr, wr.opId, offset, length));
     }
 
     /**
@@ -161,5 +324,7 @@ public final class HcaChoices {
             }
         }
         placed.add(new Placed(qp, wr, address, java.util.Arrays.copyOf(data, length)));
+        long offset = address - wr.remoteAddress;
+        c.placements.arrived.removeIf(a -> a.wr == wr && a.opId == wr.opId && a.offset == offset);
     }
 }

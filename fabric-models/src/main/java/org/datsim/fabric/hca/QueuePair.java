@@ -324,6 +324,27 @@ public final class QueuePair {
         return active;
     }
 
+    /**
+     * Collects the outstanding request operations whose completion has not been reported yet (explored runs: the
+     * completions that may still come, for {@code evd.reap_order}).
+     *
+     * @param messagesOnly only Sends and RDMA Writes with immediate data (those that complete a receive at the peer)
+     * @param into receives them
+     */
+    public void unreportedRequests(boolean messagesOnly, java.util.List<WorkRequest> into) {
+        for (WorkRequest w : outstanding) {
+            if (!w.reported && (!messagesOnly || w.opcode == WorkRequest.SEND || w.withImmediate)) {
+                into.add(w);
+            }
+        }
+        hca.reporting(this, messagesOnly, into);
+    }
+
+    /** Returns the queue pair this one is connected to, or null. */
+    public QueuePair peer() {
+        return peer;
+    }
+
     /** Returns the number of request operations posted and not yet reported. */
     public int outstandingRequests() {
         return outstanding.size();

@@ -187,6 +187,9 @@ final class Responder {
             return;
         }
         sim.schedule(delay, placeWriteHandler, p.id);
+        if (sim.exploring() && !wr.payloadFree) {
+            HcaChoices.writeArrived(c, wr, p.offset, p.length);
+        }
         if (last) {
             ackAfterWrite(qp, wr, delay, p); // the packet is released by its placement, an event later
         }
@@ -203,6 +206,9 @@ final class Responder {
      */
     private boolean takeReceiveForImmediate(QueuePair qp, WorkRequest wr) {
         WorkRequest recv = qp.takeReceive(); // own queue or the shared receive queue
+        if (recv != null) {
+            wr.delivered = true;
+        }
         if (recv == null) {
             qp.rnrBlocked = wr;
             wr.qp.slotsUnsafe = true; // the responder keeps naming the request
@@ -306,6 +312,7 @@ final class Responder {
             } else {
                 qp.listener.requestArrived();
                 WorkRequest recv = taken;
+                wr.delivered = true;
                 if (wr.length > recv.length) {
                     // A length error is an invalid request: NAK-Invalid Request, IBV_WC_REM_INV_REQ_ERR at the
                     // requester (DAT_DTO_ERR_REMOTE_RESPONDER), IBV_WC_LOC_LEN_ERR on the receive.

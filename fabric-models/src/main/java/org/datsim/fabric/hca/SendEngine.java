@@ -350,8 +350,13 @@ final class SendEngine implements SendScheduler {
         if (wr.qp.fenceSources == 0) {
             return false; // no Read or bind outstanding: nothing to wait for, no scan
         }
+        boolean explored = false;
         boolean barrier = (wr.sendFlags & WorkRequest.SEND_FENCE) != 0
                 || (strictReadOrdering && !wr.isReadLike());
+        if (!barrier && sim.exploring() && HcaChoices.payloadAfterRead(c, wr)) {
+            barrier = true; // transport.payload_fetch: taken up after the earlier Reads, as a fence would
+            explored = true;
+        }
         long[] waiting = null;
         int n = 0;
         boolean byBind = false;
@@ -378,7 +383,7 @@ final class SendEngine implements SendScheduler {
                     .cookie(wr.cookie).attr("opcode", wr.opName()).attr("waiting_for", java.util.Arrays.copyOf(waiting, n))
                     .attr("reason", byBind ? "rmr_bind implicit fence"
                             : (wr.sendFlags & WorkRequest.SEND_FENCE) != 0 ? "barrier fence"
-                                    : "strict read ordering"));
+                                    : explored ? "transport.payload_fetch choice" : "strict read ordering"));
         }
         return n > 0;
     }

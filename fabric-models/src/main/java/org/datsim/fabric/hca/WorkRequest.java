@@ -149,6 +149,17 @@ public final class WorkRequest implements PacketOperation {
      * these bytes; null in runs that do not explore, and for the timing model's fetch.
      */
     byte[] readSnapshot;
+    /**
+     * Explored runs: an RDMA Read's choice at {@link HcaChoices#READ_FETCH}: -1 not offered, 0 the timing model's
+     * fetch, j >= 1 fetched after the first j - 1 of {@link #fetchLater}.
+     */
+    int fetchChoice = -1;
+    /** Explored runs: a Send's (or a Write with immediate's) message has taken its receive at the responder. */
+    boolean delivered;
+    /** Explored runs: {@link HcaChoices#PAYLOAD_FETCH}'s choice for a Send or Write, -1 before it is made. */
+    int payloadChoice = -1;
+    /** Explored runs: the later unfenced Writes of its endpoint over its range when the Read was admitted. */
+    java.util.ArrayList<WorkRequest> fetchLater;
     /** Responder: an atomic has been executed and {@link #atomicOriginal} holds the value it returned. */
     boolean atomicExecuted;
     /** Responder: the original value an executed atomic returned, answered again to a duplicate request. */
@@ -234,6 +245,10 @@ public final class WorkRequest implements PacketOperation {
         txReadIn = 0;
         ccBase = -1;
         readSnapshot = null;
+        fetchChoice = -1;
+        fetchLater = null;
+        payloadChoice = -1;
+        delivered = false;
         atomicExecuted = false;
         atomicOriginal = 0;
     }
@@ -261,6 +276,16 @@ public final class WorkRequest implements PacketOperation {
     /** Returns the completion status (a {@link WcStatus}), or -1 while in progress. */
     public int status() {
         return status;
+    }
+
+    /** Explored runs: returns whether this message has taken its receive at the responder. */
+    public boolean isDelivered() {
+        return delivered;
+    }
+
+    /** Returns whether its completion has been handed to its queue pair's listener. */
+    public boolean isReported() {
+        return reported;
     }
 
     /** Returns true once the operation has finished, successfully or not. */

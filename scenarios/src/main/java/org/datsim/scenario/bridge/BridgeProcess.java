@@ -99,6 +99,8 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     private Evd waitEvd;
     private int waitThreshold;
     private Cno waitCno;
+    /** The CNO's {@link Cno#releases()} when the dat_cno_wait blocked. */
+    private long waitCnoReleases;
     private long deadline;
     private long timer;
     private long calls;
@@ -984,7 +986,12 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             cnoReply(ret, dat.cnoTake(c));
             return 0;
         }
+        if (c.evdCount() == 0 && timeout == Dat.TIMEOUT_INFINITE) {
+            cnoReply(DatReturn.error(DatReturn.QUEUE_EMPTY, 0), null); // nothing could ever notify it
+            return 0;
+        }
         waitCno = c;
+        waitCnoReleases = c.releases();
         block(timeout);
         return -1;
     }
@@ -1026,10 +1033,10 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         if (c.pending() != null) {
             endWait();
             cnoReply(DatReturn.SUCCESS, dat.cnoTake(c));
-        } else if (c.isFreed() || c.evdCount() == 0) {
+        } else if (c.isFreed() || c.releases() != waitCnoReleases) {
             endWait();
             cnoReply(DatReturn.SUCCESS, null);
-        } else if (timedOut) {
+        } else if (timedOut || (c.evdCount() == 0 && deadline == Long.MAX_VALUE)) {
             endWait();
             cnoReply(DatReturn.error(DatReturn.QUEUE_EMPTY, 0), null);
         } else {

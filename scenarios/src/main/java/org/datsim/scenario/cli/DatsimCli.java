@@ -347,8 +347,9 @@ public final class DatsimCli implements Runnable {
             }
             long t0 = System.nanoTime();
             RunResultSummary r;
+            ScenarioRunner runner;
             try {
-                ScenarioRunner runner = new ScenarioRunner(s).perfetto(!noPerfetto).force(force);
+                runner = new ScenarioRunner(s).perfetto(!noPerfetto).force(force);
                 if (!overrides.isEmpty()) {
                     runner.overrides(overrides.preset(), overrides.params());
                 }
@@ -397,6 +398,7 @@ public final class DatsimCli implements Runnable {
             if (vector != null) {
                 o.println("choices: " + vector.taken().size() + " point(s) reached, vector "
                         + org.datsim.core.choice.VectorChoices.format(vector.vector()));
+                ExploreCommand.printChoices(o, vector, runner.observations());
                 if (vector.mismatch() >= 0) {
                     err.println("datsim: --choices: entry " + (vector.mismatch() + 1) + " is not an alternative of"
                             + " the point it reached (" + vector.taken().get(vector.mismatch()).point().name()
@@ -429,9 +431,21 @@ public final class DatsimCli implements Runnable {
                     code = EXIT_INVALID;
                 } else {
                     spec.commandLine().getOut().println(f + ": valid");
+                    sizeNotes(f, spec.commandLine().getOut());
                 }
             }
             return code;
+        }
+    }
+
+    /** Prints a note for each size in SI units of a valid file (its tree read again: it is small and valid). */
+    static void sizeNotes(Path f, PrintWriter out) {
+        try {
+            com.fasterxml.jackson.databind.JsonNode root = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(f.toFile());
+            org.datsim.scenario.load.SizeNotes.of(f.toString(), root).forEach(out::println);
+        } catch (java.io.IOException e) {
+            // it was just read and found valid; if it cannot be read again, there is nothing to note
         }
     }
 

@@ -120,7 +120,7 @@ final class ExploreCommand implements Callable<Integer> {
             o.println("outcome " + n + ": " + (out.forbidden() ? "FORBIDDEN" : "allowed") + ", " + out.executions()
                     + " execution(s)" + (out.foundByRandom() ? ", found by the random search" : ""));
             if (!out.named().isEmpty()) {
-                o.println("  observed " + out.named());
+                o.println("  observed " + describe(out.named()));
             }
             Map<String, String> values = labelled(out);
             int shown = out.named().isEmpty() ? 0 : 1;
@@ -151,6 +151,43 @@ final class ExploreCommand implements Callable<Integer> {
         o.println("outcomes=" + r.outcomes().size());
         o.println("forbidden=" + r.forbidden());
         o.println("exhaustive=" + r.exhaustive());
+    }
+
+    /** The most choices {@link #printChoices} lists one by one. */
+    static final int MAX_CHOICES_LISTED = 50;
+
+    /**
+     * Prints, after a {@code run --choices}, each choice taken (its point, rule, host, the alternative taken out of
+     * how many; 0 is the timing model's) and what the steps with {@code "observe"} observed.
+     */
+    static void printChoices(PrintWriter o, VectorChoices vector, org.datsim.scenario.run.Observations named) {
+        List<VectorChoices.Taken> taken = vector.taken();
+        for (int i = 0; i < taken.size() && i < MAX_CHOICES_LISTED; i++) {
+            VectorChoices.Taken t = taken.get(i);
+            o.println("  choice " + (i + 1) + ": " + t.point().name() + " (" + t.point().rule() + ") on " + t.host()
+                    + ": alternative " + t.value() + " of 0.." + (t.alternatives() - 1)
+                    + (t.value() == 0 ? " (the timing model's)" : ""));
+        }
+        if (taken.size() > MAX_CHOICES_LISTED) {
+            o.println("  ... and " + (taken.size() - MAX_CHOICES_LISTED) + " more (the trace's choice events)");
+        }
+        if (!named.isEmpty()) {
+            o.println("observed " + describe(named));
+        }
+    }
+
+    /**
+     * The named observations as {@code name = value}, bytes in the notation of the step observations (hexadecimal
+     * runs such as {@code 0x22*64}, as the lessons write them), other values as recorded.
+     */
+    static String describe(org.datsim.scenario.run.Observations named) {
+        java.util.StringJoiner j = new java.util.StringJoiner(", ");
+        for (org.datsim.scenario.run.Observations.Observation ob : named.list()) {
+            String v = ob.bytes() != null ? StepObservations.describe(ob.bytes())
+                    : ob.value().isTextual() ? ob.value().asText() : ob.value().toString();
+            j.add(ob.key() + " = " + v);
+        }
+        return j.toString();
     }
 
     /** An outcome's observations by label (process, step path, call, key, and the occurrence if repeated). */

@@ -35,8 +35,30 @@ public final class LessonRun {
      * @param explanation the causal story of the run
      */
     public record Outcome(String scenario, Path dir, int exitCode, List<String> summary, TraceEvent hazardSeen,
-            TraceEvent fixSeen, Explanation explanation) {
+            TraceEvent fixSeen, Explanation explanation, Explored explored) {
     }
+
+    /**
+     * What {@code datsim explore} finds for a lesson's scenario, within {@link #EXPLORE_BOUND} executions.
+     *
+     * @param outcomes the distinct outcomes found
+     * @param forbidden how many of them the file forbids
+     * @param executions the executions run
+     * @param exhaustive whether they covered every order the rules leave open
+     */
+    public record Explored(int outcomes, long forbidden, long executions, boolean exhaustive) {
+
+        /** Says it in a sentence. */
+        public String describe() {
+            return (exhaustive ? outcomes + " outcome(s) in " + executions + " execution(s), every order the"
+                    + " rules leave open" : "at least " + outcomes + " outcome(s) in the first " + executions
+                    + " executions (the tree is larger)") + (forbidden == 0 ? ", none forbidden by the file"
+                    : ", " + forbidden + " forbidden by the file");
+        }
+    }
+
+    /** The bound of the exploration a lesson's story reports. */
+    static final int EXPLORE_BOUND = 200;
 
     private final Lesson lesson;
     private boolean force;
@@ -103,7 +125,14 @@ public final class LessonRun {
             }
         });
         org.datsim.scenario.run.OutputDir.recordExisting(dir, RunViews.OUTPUTS);
-        return new Outcome(s.name(), dir, r.exitCode(), r.lines(), hazard[0], fix[0], x.explain());
+        return new Outcome(s.name(), dir, r.exitCode(), r.lines(), hazard[0], fix[0], x.explain(), explore(s));
+    }
+
+    /** Explores a lesson's scenario within {@link #EXPLORE_BOUND} executions, depth first, no random search. */
+    static Explored explore(Scenario s) {
+        org.datsim.scenario.explore.Explorer.Report r = new org.datsim.scenario.explore.Explorer(s,
+                new org.datsim.scenario.explore.Explorer.Settings(EXPLORE_BOUND, 0, 1, true)).explore();
+        return new Explored(r.outcomes().size(), r.forbidden(), r.executions(), r.exhaustive());
     }
 
     /**
@@ -123,6 +152,13 @@ public final class LessonRun {
         if (fix.exitCode() != 0) {
             p.add(lesson.fixScenario() + ": the run did not finish with every expectation holding (exit "
                     + fix.exitCode() + ")");
+        }
+        for (Outcome o : List.of(hazard, fix)) {
+            if (o.explored().forbidden() > 0) {
+                p.add((o == hazard ? lesson.hazardScenario() : lesson.fixScenario()) + ": datsim explore reaches "
+                        + o.explored().forbidden() + " outcome(s) the file forbids, though the rules allow them:"
+                        + " state its expectations as the rules do");
+            }
         }
         if (hazard.hazardSeen() == null) {
             p.add(lesson.hazardScenario() + ": the hazard's sign " + lesson.hazardSign() + " is not in the trace");
@@ -151,6 +187,7 @@ public final class LessonRun {
         out.println();
         out.println("1. The hazard: scenario " + hazard.scenario() + " (" + lesson.hazardScenario() + ")");
         story(out, hazard);
+        out.println("   Every order the rules allow (datsim explore): " + hazard.explored().describe() + ".");
         if (hazard.hazardSeen() != null) {
             out.println("   The hazard, in the trace: " + describe(hazard.hazardSeen()) + ".");
         } else {
@@ -160,6 +197,7 @@ public final class LessonRun {
         out.println();
         out.println("2. The fix: scenario " + fix.scenario() + " (" + lesson.fixScenario() + ")");
         story(out, fix);
+        out.println("   Every order the rules allow (datsim explore): " + fix.explored().describe() + ".");
         if (fix.fixSeen() != null) {
             out.println("   The fix at work, in the trace: " + describe(fix.fixSeen()) + ".");
         }

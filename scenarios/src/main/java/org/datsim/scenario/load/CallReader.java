@@ -3,6 +3,7 @@ package org.datsim.scenario.load;
 import static org.datsim.scenario.load.Problems.show;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Collection;
 import java.util.Deque;
@@ -30,6 +31,8 @@ final class CallReader {
     private boolean template;
     /** The step names ({@code "name"}) of the process being read, with their paths. */
     private Map<String, String> stepNames = new java.util.LinkedHashMap<>();
+    /** The calls of the named steps read so far in the process being read, for {@code "if": {"step": NAME}}. */
+    private Map<String, CallSpec> stepSpecs = new java.util.HashMap<>();
     /** Every {@code "after"} read: its path and the process and step it names, checked once all are read. */
     private final List<String[]> afters = new java.util.ArrayList<>();
 
@@ -73,6 +76,7 @@ final class CallReader {
     Map<String, String> takeStepNames() {
         Map<String, String> out = stepNames;
         stepNames = new java.util.LinkedHashMap<>();
+        stepSpecs = new java.util.HashMap<>();
         return out;
     }
 
@@ -179,16 +183,16 @@ final class CallReader {
         out(c.get("out"), path + ".out", process, loopVars);
         JsonNode expect = c.get("expect");
         if (expect != null) {
-            expectations.expect(expect, path + ".expect", spec, process, loopVars);
+            expectations.expect(expect, path + ".expect", spec, process, loopVars, stepSpecs::get);
         }
         observe(c.get("observe"), path + ".observe", spec, process, loopVars);
-        stepName(c.get("name"), path);
+        stepName(c.get("name"), path, spec);
         after(c.get("after"), path + ".after");
         return new Step(index, path, spec, (ObjectNode) c);
     }
 
     /** A step's {@code "name"}, which other processes' {@code "after"} may name: unique in its process. */
-    private void stepName(JsonNode n, String path) {
+    private void stepName(JsonNode n, String path, CallSpec spec) {
         if (n == null) {
             return;
         }
@@ -197,6 +201,7 @@ final class CallReader {
             return;
         }
         String before = stepNames.putIfAbsent(n.asText(), path);
+        stepSpecs.putIfAbsent(n.asText(), spec);
         if (before != null) {
             problems.add(path + ".name", "the step name \"" + n.asText() + "\" is already used at " + before
                     + " in this process");
@@ -231,11 +236,45 @@ final class CallReader {
         afters.add(new String[] {path, t.substring(0, slash), t.substring(slash + 1)});
     }
 
-    /** A step's {@code "observe"}: a name used by no other step. */
+    /**
+     * A step's {@code "observe"}: a name used by no other step; or, on a wait or dequeue, an object of names, each
+     * recording one field of the event taken ({@code {"first": "cookie", "first_ep": "ep"}}).
+     */
     private void observe(JsonNode o, String path, CallSpec spec, String process, Collection<String> loopVars) {
         if (o == null) {
             return;
         }
+        if (o.isObject()) {
+            if (ObserveKind.of(spec.name()) != ObserveKind.STATUS) {
+                problems.add(path, "only dat_evd_wait and dat_evd_dequeue observe an event's fields; " + spec.name()
+                        + " takes \"observe\": \"NAME\"");
+                return;
+            }
+            if (o.isEmpty()) {
+                problems.add(path, "expected at least one NAME: FIELD pair, such as {\"first\": \"cookie\"}");
+                return;
+            }
+            java.util.Iterator<Map.Entry<String, JsonNode>> it = o.fields();
+            while (it.hasNext()) {
+                Map.Entry<String, JsonNode> f = it.next();
+                String p = path + "." + f.getKey();
+                JsonNode field = f.getValue();
+                if (!field.isTextual() || !ObserveKind.FIELDS.containsKey(field.asText())) {
+                    problems.add(p, "expected the event field to observe, one of " + ObserveKind.FIELDS.keySet()
+                            + ", found " + show(field));
+                    continue;
+                }
+                observeName(TextNode.valueOf(f.getKey()), p, process, loopVars, ObserveKind.FIELD,
+                        path.substring(0, path.length() - ".observe".length()));
+            }
+            return;
+        }
+        observeName(o, path, process, loopVars, ObserveKind.of(spec.name()),
+                path.substring(0, path.length() - ".observe".length()));
+    }
+
+    private void observeName(JsonNode o, String path, String process, Collection<String> loopVars, ObserveKind kind,
+            String stepPath) {
         Refs.IndexedName n = o.isTextual() ? Refs.parseIndexed(o.asText()) : null;
         if (n == null) {
             problems.add(path, "expected a name of letters, digits and _ for the observation (with an index such as"
@@ -251,8 +290,7 @@ final class CallReader {
                     + "; give each observing step its own name");
             return;
         }
-        observes.put(n.name(), new Observed(ObserveKind.of(spec.name()), path.substring(0, path.length()
-                - ".observe".length()), template, n.index() != null));
+        observes.put(n.name(), new Observed(kind, stepPath, template, n.index() != null));
     }
 
     /**

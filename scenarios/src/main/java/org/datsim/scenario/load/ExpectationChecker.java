@@ -4,6 +4,7 @@ import static org.datsim.scenario.load.Problems.show;
 import static org.datsim.scenario.load.RefChecker.isRef;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
@@ -25,6 +26,14 @@ final class ExpectationChecker {
     static final List<String> CONDITIONAL = List.of("if", "then", "else");
     /** The key of a value that allows several. */
     static final String ONE_OF = "one_of";
+    /** The key of an {@code "if"} that tests an earlier step's result. */
+    static final String STEP = "step";
+    /** The expected ret or status that accepts any error. */
+    static final String ANY_ERROR = "any_error";
+    /** The expectation keys whose values are numbers (and may be comparisons). */
+    static final Set<String> NUMBERS = Set.of("cookie", "transfered_length", "immediate_data", "context");
+    /** The key of expected data whose every line may hold one of several fills. */
+    static final String PER_LINE = "fill_per_line";
 
     private final Problems problems;
     private final RefChecker refs;
@@ -46,6 +55,22 @@ final class ExpectationChecker {
      * @param loopVars the loop variables and scenario variables in scope
      */
     void expect(JsonNode e, String path, CallSpec spec, String process, Collection<String> loopVars) {
+        expect(e, path, spec, process, loopVars, name -> null);
+    }
+
+    /**
+     * Checks one call's expectations, where an {@code "if"} may name an earlier step of its process
+     * ({@code "if": {"step": "NAME", ...}}): its other keys are then that step's call's.
+     *
+     * @param e the {@code expect} node
+     * @param path its JSON path
+     * @param spec the call
+     * @param process the calling process
+     * @param loopVars the loop variables and scenario variables in scope
+     * @param earlier the call of an earlier named step of the process, by name (null if there is none)
+     */
+    void expect(JsonNode e, String path, CallSpec spec, String process, Collection<String> loopVars,
+            java.util.function.Function<String, CallSpec> earlier) {
         if (!e.isObject()) {
             problems.add(path, "expected an object such as {\"ret\": \"DAT_SUCCESS\"}, found " + show(e));
             return;
@@ -65,8 +90,24 @@ final class ExpectationChecker {
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> f = it.next();
             String k = f.getKey();
-            if (CONDITIONAL.contains(k)) {
-                expect(f.getValue(), path + "." + k, spec, process, loopVars);
+            if (k.equals("if") && f.getValue().isObject() && f.getValue().has(STEP)) {
+                JsonNode step = f.getValue().get(STEP);
+                CallSpec of = step.isTextual() ? earlier.apply(step.asText()) : null;
+                if (of == null) {
+                    problems.add(path + ".if." + STEP, "expected the name (\"name\") of an earlier step of this"
+                            + " process, found " + show(step));
+                } else {
+                    ObjectNode rest = ((ObjectNode) f.getValue()).deepCopy();
+                    rest.remove(STEP);
+                    if (rest.isEmpty()) {
+                        problems.add(path + ".if", "an \"if\" on step \"" + step.asText() + "\" needs a value of"
+                                + " its result to test, such as \"ret\": \"DAT_SUCCESS\"");
+                    } else {
+                        expect(rest, path + ".if", of, process, loopVars, earlier);
+                    }
+                }
+            } else if (CONDITIONAL.contains(k)) {
+                expect(f.getValue(), path + "." + k, spec, process, loopVars, earlier);
             } else if (allowed.contains(k)) {
                 value(k, f.getValue(), path + "." + k, spec, process, loopVars);
             }
@@ -103,6 +144,12 @@ final class ExpectationChecker {
 
     private void single(String key, JsonNode x, String path, CallSpec spec, String process,
             Collection<String> loopVars) {
+        if (Comparison.looksLikeOne(x) && !NUMBERS.contains(key)) {
+            problems.add(path, "a comparison (" + show(x) + ") applies to numbers only: cookie, transfered_length,"
+                    + " immediate_data, context and the values of attrs; " + key + " is not a number"
+                    + (key.equals("ret") || key.equals("status") ? " (\"any_error\" accepts any error)" : ""));
+            return;
+        }
         switch (key) {
             case "ret":
                 ret(x, path, problems);
@@ -111,7 +158,9 @@ final class ExpectationChecker {
                 name(x, path, Dat.EVENTS);
                 break;
             case "status":
-                name(x, path, Dat.DTO_STATUS);
+                if (!ANY_ERROR.equals(x.asText(null))) {
+                    name(x, path, Dat.DTO_STATUS);
+                }
                 break;
             case "operation":
                 name(x, path, Dat.DTO_OPS);
@@ -126,7 +175,9 @@ final class ExpectationChecker {
             case "transfered_length":
             case "immediate_data":
             case "context":
-                if (x.isTextual() || x.isIntegralNumber()) {
+                if (Comparison.looksLikeOne(x)) {
+                    comparison(x, path, process, loopVars);
+                } else if (x.isTextual() || x.isIntegralNumber()) {
                     refs.numeric(x, path, process, loopVars, false);
                 } else {
                     problems.add(path, "expected " + ArgType.INT.expected() + ", found " + show(x));
@@ -148,7 +199,11 @@ final class ExpectationChecker {
                 }
                 break;
             case "data":
-                args.data(x, path, process, loopVars);
+                if (x.isObject() && x.has(PER_LINE)) {
+                    perLine(x, path, process, loopVars);
+                } else {
+                    args.data(x, path, process, loopVars);
+                }
                 break;
             case "evd":
                 if (!x.isNull() && !isRef(x)) {
@@ -169,13 +224,58 @@ final class ExpectationChecker {
         }
     }
 
-    /** Checks an expected DAT_RETURN: a type name, a subtype name, or "any". */
+    /**
+     * Checks expected data written {@code {"fill_per_line": [0, 171], "line": 64, "length": "4KiB"}}: every line of
+     * {@code line} bytes, counted from the read's first byte, filled with one of the listed bytes (a read of a
+     * non-coherent host's memory, where each cache line may be stale or fresh: rule 32).
+     */
+    private void perLine(JsonNode x, String path, String process, Collection<String> loopVars) {
+        problems.unknownKeys(x, path, Set.of(PER_LINE, "line", "length"));
+        JsonNode fills = x.get(PER_LINE);
+        if (!fills.isArray() || fills.isEmpty()) {
+            problems.add(path + "." + PER_LINE, "expected a non-empty array of byte values such as [0, 171], found "
+                    + show(fills));
+        } else {
+            for (int i = 0; i < fills.size(); i++) {
+                JsonNode f = fills.get(i);
+                if (!f.isIntegralNumber() || f.asInt() < 0 || f.asInt() > 255) {
+                    problems.add(path + "." + PER_LINE + "[" + i + "]", "expected a byte value from 0 to 255, found "
+                            + show(f));
+                }
+            }
+        }
+        JsonNode line = x.get("line");
+        if (line == null) {
+            problems.add(path + ".line", "missing; expected the line size in bytes, such as 64");
+        } else if (!line.isIntegralNumber() || line.asLong() < 1 || line.asLong() > (1L << 30)) {
+            problems.add(path + ".line", "expected a line size in bytes from 1 to 1073741824, found " + show(line));
+        }
+        if (!x.has("length")) {
+            problems.add(path + ".length", "missing; expected the read's length, such as \"4KiB\"");
+        } else {
+            refs.numeric(x.get("length"), path + ".length", process, loopVars, true);
+        }
+    }
+
+    /** Checks an expected DAT_RETURN: a type name, a subtype name, "any", or "any_error". */
     static void ret(JsonNode ret, String path, Problems problems) {
         String r = ret.isTextual() ? ret.asText() : "";
-        if (!r.equals("any") && DatReturn.typeByName(r) == null && DatReturn.subtypeByName(r) == null) {
+        if (!r.equals("any") && !r.equals(ANY_ERROR) && DatReturn.typeByName(r) == null
+                && DatReturn.subtypeByName(r) == null) {
             problems.add(path, "expected a DAT_RETURN name such as \"DAT_SUCCESS\" or"
-                    + " \"DAT_INVALID_STATE\", a subtype name, or \"any\", found " + show(ret));
+                    + " \"DAT_INVALID_STATE\", a subtype name, \"any\", or \"any_error\", found " + show(ret));
         }
+    }
+
+    /** Checks a comparison ({@code ">= 4"}): its operator and its operand, an expression. */
+    private void comparison(JsonNode x, String path, String process, Collection<String> loopVars) {
+        Comparison c = Comparison.parse(x);
+        if (c == null) {
+            problems.add(path, "expected a comparison such as \">= 4\" or \"!= $n\" (an operator !=, <, <=, >, >="
+                    + " and a number, reference or expression), found " + show(x));
+            return;
+        }
+        refs.numeric(c.operand(), path, process, loopVars, false);
     }
 
     /** The attributes a query's result is expected to have: fields of the call's result kind. */
@@ -216,6 +316,10 @@ final class ExpectationChecker {
 
     private void attrValue(JsonNode v, String path, String process, Collection<String> loopVars) {
         if (v.isBoolean()) {
+            return;
+        }
+        if (Comparison.looksLikeOne(v)) {
+            comparison(v, path, process, loopVars);
             return;
         }
         if (v.isIntegralNumber() || v.isTextual() && (Expr.isExpr(v.asText()) || isRef(v))) {

@@ -11,7 +11,27 @@ public enum ObserveKind {
     /** The status (or event number, or DAT_RETURN) of a wait or dequeue. */
     STATUS,
     /** The DAT_RETURN type of the call. */
-    RET;
+    RET,
+    /**
+     * One field of the event a wait or dequeue took ({@code "observe": {"NAME": "cookie"}}): a number (cookie,
+     * length, immediate_data) or a name (ep, status, event, operation); the DAT_RETURN if no event was taken.
+     */
+    FIELD;
+
+    /** The event fields an {@code "observe"} object may name, and whether each is a number. */
+    public static final java.util.Map<String, Boolean> FIELDS = fields();
+
+    private static java.util.Map<String, Boolean> fields() {
+        java.util.Map<String, Boolean> m = new java.util.LinkedHashMap<>();
+        m.put("status", false);
+        m.put("event", false);
+        m.put("operation", false);
+        m.put("ep", false);
+        m.put("cookie", true);
+        m.put("length", true);
+        m.put("immediate_data", true);
+        return java.util.Collections.unmodifiableMap(m);
+    }
 
     /**
      * Returns what a call's {@code "observe"} records.

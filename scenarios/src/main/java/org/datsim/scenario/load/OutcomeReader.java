@@ -160,12 +160,19 @@ final class OutcomeReader {
             case STATUS: {
                 String t = v.isTextual() ? v.asText() : "";
                 if (Dat.DTO_STATUS.value(t) == null && Dat.EVENTS.value(t) == null && DatReturn.typeByName(t) == null
-                        && DatReturn.subtypeByName(t) == null) {
+                        && DatReturn.subtypeByName(t) == null && !t.equals(ExpectationChecker.ANY_ERROR)) {
                     problems.add(path, "expected a completion status such as \"DAT_DTO_SUCCESS\", an event name, or"
                             + " a DAT_RETURN name such as \"DAT_TIMEOUT_EXPIRED\", found " + show(v));
                 }
                 break;
             }
+            case FIELD:
+                if (!v.isIntegralNumber() && !v.isTextual()) {
+                    problems.add(path, "expected the event field's value: a number (cookie, length, immediate_data)"
+                            + " or a name (ep such as \"B/ep0\", status, event, operation, or the DAT_RETURN of a"
+                            + " wait that took no event), found " + show(v));
+                }
+                break;
             default:
                 ExpectationChecker.ret(v, path, problems);
                 break;

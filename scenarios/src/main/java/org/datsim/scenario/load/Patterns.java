@@ -38,6 +38,8 @@ final class Patterns {
      * and the index (or none): {@code r1}, {@code r[2]}, {@code client_h1/r1}.
      */
     static final String OUTCOME_KEY = "^(?:([A-Za-z_][A-Za-z0-9_-]*)/)?(" + NAME_CHARS + ")(?:\\[(-?[0-9]{1,18})\\])?$";
+    /** An expected number written as a comparison ({@link Comparison}): an operator, then the operand. */
+    static final String COMPARISON = "^\\s*(!=|<=|>=|<|>)\\s*\\S";
     /** Bytes written in hexadecimal: an even number of digits. */
     static final String HEX = "^([0-9a-fA-F]{2})*$";
 

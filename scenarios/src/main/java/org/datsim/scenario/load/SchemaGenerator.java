@@ -207,6 +207,14 @@ public final class SchemaGenerator {
         return n;
     }
 
+    /** An expected number written as a comparison, such as ">= 4" or "!= $n". */
+    private static ObjectNode comparison() {
+        ObjectNode n = MAPPER.createObjectNode();
+        n.put("type", "string").put("pattern", Patterns.COMPARISON).put("description",
+                "A comparison: !=, <, <=, > or >= and a number, reference or expression, such as \">= 4\".");
+        return n;
+    }
+
     private static ObjectNode time() {
         return pattern("time", Patterns.TIME);
     }
@@ -250,6 +258,22 @@ public final class SchemaGenerator {
         ObjectNode joined = MAPPER.createObjectNode();
         joined.put("type", "string").put("description", "One or more of " + group.names() + " joined by |.");
         return anyOf(type("integer"), joined, array);
+    }
+
+    /** Expected data whose every line is filled with one of several bytes (expectations only). */
+    private static ObjectNode perLine() {
+        ObjectNode n = MAPPER.createObjectNode();
+        n.put("type", "object").put("additionalProperties", false)
+                .put("description", "Every line of `line` bytes, from the read's first byte, filled with one of the"
+                        + " listed bytes (cache lines that may each be stale or fresh, rule 32).");
+        n.putArray("required").add("fill_per_line").add("line").add("length");
+        ObjectNode p = n.putObject("properties");
+        ObjectNode fills = p.putObject("fill_per_line");
+        fills.put("type", "array").put("minItems", 1);
+        fills.putObject("items").put("type", "integer").put("minimum", 0).put("maximum", 255);
+        p.putObject("line").put("type", "integer").put("minimum", 1).put("maximum", 1 << 30);
+        p.set("length", anyOf(type("integer"), type("string")));
+        return n;
     }
 
     private static ObjectNode data() {
@@ -364,9 +388,17 @@ public final class SchemaGenerator {
             }
         }
         p.putObject("expect").put("$ref", "#/$defs/expect_" + spec.name());
-        p.putObject("observe").put("type", "string").put("pattern", Patterns.INDEXED_NAME)
+        ObjectNode observeName = MAPPER.createObjectNode();
+        observeName.put("type", "string").put("pattern", Patterns.INDEXED_NAME)
                 .put("description", "Records what the call observed under this name (NAME[$i] in a repeat block),"
                         + " for the scenario's \"outcomes\".");
+        ObjectNode observeFields = MAPPER.createObjectNode();
+        observeFields.put("type", "object").put("minProperties", 1).put("description", "dat_evd_wait and"
+                + " dat_evd_dequeue: observation names, each recording one field of the event taken.");
+        ObjectNode fieldEnum = observeFields.putObject("additionalProperties");
+        ArrayNode fieldNames = fieldEnum.putArray("enum");
+        ObserveKind.FIELDS.keySet().forEach(fieldNames::add);
+        p.set("observe", anyOf(observeName, observeFields));
         p.putObject("name").put("type", "string").put("pattern", Patterns.NAME)
                 .put("description", "Names the step, for other processes' \"after\".");
         ObjectNode afterOne = MAPPER.createObjectNode();
@@ -386,16 +418,19 @@ public final class SchemaGenerator {
         expect.put("type", "object").put("additionalProperties", false);
         ObjectNode ep = expect.putObject("properties");
         ObjectNode ret = MAPPER.createObjectNode();
-        ret.put("type", "string").put("description", "A DAT_RETURN type or subtype name, or \"any\".");
+        ret.put("type", "string").put("description", "A DAT_RETURN type or subtype name, \"any\", or \"any_error\".");
         ep.set("ret", oneOf(ret));
         for (String k : spec.expectKeys()) {
             switch (k) {
                 case "event":
                     ep.set(k, oneOf(names(Dat.EVENTS)));
                     break;
-                case "status":
-                    ep.set(k, oneOf(names(Dat.DTO_STATUS)));
+                case "status": {
+                    ObjectNode statuses = names(Dat.DTO_STATUS);
+                    ((ArrayNode) statuses.get("enum")).add(ExpectationChecker.ANY_ERROR);
+                    ep.set(k, oneOf(statuses));
                     break;
+                }
                 case "operation":
                     ep.set(k, oneOf(names(Dat.DTO_OPS)));
                     break;
@@ -411,7 +446,7 @@ public final class SchemaGenerator {
                     ep.set(k, oneOf(type("boolean")));
                     break;
                 case "data":
-                    ep.set(k, oneOf(data()));
+                    ep.set(k, oneOf(anyOf(data(), perLine())));
                     break;
                 case "message":
                     ep.set(k, oneOf(type("string")));
@@ -429,7 +464,7 @@ public final class SchemaGenerator {
                     if (spec.outKind() != null) {
                         for (String f : Refs.FIELDS.get(spec.outKind())) {
                             props.set(f, oneOf(anyOf(type("integer"), type("boolean"),
-                                    refOrExpr("reference or expression"))));
+                                    refOrExpr("reference or expression"), comparison())));
                         }
                     }
                     attrs.put("additionalProperties", false);
@@ -437,13 +472,23 @@ public final class SchemaGenerator {
                     break;
                 }
                 default: // cookie, transfered_length, context: whole numbers
-                    ep.set(k, oneOf(anyOf(type("integer"), refOrExpr("reference or expression"))));
+                    ep.set(k, oneOf(anyOf(type("integer"), refOrExpr("reference or expression"), comparison())));
                     break;
             }
         }
         String self = "#/$defs/expect_" + spec.name();
         for (String k : ExpectationChecker.CONDITIONAL) {
-            ep.putObject(k).put("$ref", self);
+            ObjectNode ref = MAPPER.createObjectNode().put("$ref", self);
+            if (k.equals("if")) {
+                ObjectNode onStep = MAPPER.createObjectNode();
+                onStep.put("type", "object").put("description", "Tests the result of an earlier named step of the"
+                        + " process: its other keys are that step's call's expectation keys.");
+                onStep.putArray("required").add(ExpectationChecker.STEP);
+                onStep.putObject("properties").putObject(ExpectationChecker.STEP).put("type", "string");
+                ep.set(k, anyOf(ref, onStep));
+            } else {
+                ep.set(k, ref);
+            }
         }
         return expect;
     }
@@ -470,7 +515,7 @@ public final class SchemaGenerator {
                 .put("description", "Observation names (\"observe\") and their values, or {\"one_of\": [...]}.");
         ObjectNode plainData = data();
         entry.putObject("propertyNames").put("pattern", Patterns.OUTCOME_KEY);
-        entry.set("additionalProperties", oneOf(anyOf(type("string"), plainData)));
+        entry.set("additionalProperties", oneOf(anyOf(type("string"), type("integer"), plainData)));
         ObjectNode list = MAPPER.createObjectNode();
         list.put("type", "array").put("minItems", 1).set("items", entry);
         ObjectNode o = MAPPER.createObjectNode();

@@ -64,13 +64,17 @@ final class Args {
         if (out == null) {
             return null;
         }
-        String text = out.asText();
+        return indexedName(out.asText(), s.path() + "." + key);
+    }
+
+    /** Evaluates the index of a name written {@code NAME} or {@code NAME[expr]}, at a JSON path. */
+    String indexedName(String text, String path) {
         int open = text.indexOf('[');
         if (open < 0) {
             return text;
         }
         String index = text.substring(open + 1, text.length() - 1);
-        return text.substring(0, open) + "[" + index(index, s.path() + "." + key) + "]";
+        return text.substring(0, open) + "[" + index(index, path) + "]";
     }
 
     /** Evaluates the index of an indexed name (the text between its brackets) in this process. */

@@ -47,6 +47,26 @@ final class CallResult {
         ret = value;
     }
 
+    /** Returns a copy, kept after the next call clears this one (a named step's, for an "if" on it). */
+    CallResult copy() {
+        CallResult c = new CallResult();
+        c.returned = returned;
+        c.ret = ret;
+        c.event = event;
+        c.cnoWait = cnoWait;
+        c.cnoEvd = cnoEvd;
+        c.data = data;
+        c.stale = stale;
+        c.attrs = attrs;
+        c.state = state;
+        c.recvIdle = recvIdle;
+        c.requestIdle = requestIdle;
+        c.context = context;
+        c.handleType = handleType;
+        c.message = message;
+        return c;
+    }
+
     /** Forgets the previous call. */
     void clear() {
         returned = false;

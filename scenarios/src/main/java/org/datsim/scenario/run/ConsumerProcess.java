@@ -32,6 +32,12 @@ final class ConsumerProcess extends SimProcess {
     private final Wait waits;
     /** What the current call observed, judged when its step ends. */
     private final CallResult result = new CallResult();
+    /** Explored runs: the call of the current step is held at ep.disconnect_order until this is over, or null. */
+    private org.datsim.fabric.dat.CallHold callHold;
+    /** Explored runs: the current step's ep.disconnect_order has been decided. */
+    private boolean callHoldDecided;
+    /** The last result of each named step ({@code "name"}), for an {@code "if": {"step": NAME}} of a later call. */
+    private final java.util.Map<String, CallResult> namedResults = new java.util.HashMap<>();
     /** The CPU time charged before a call, by its {@link Program#overhead} class. */
     private final long[] overheadPs = new long[3];
     private final long pollOverhead;
@@ -185,6 +191,10 @@ final class ConsumerProcess extends SimProcess {
     }
 
     /** Returns what the current call observed so far. */
+    java.util.Map<String, CallResult> namedResults() {
+        return namedResults;
+    }
+
     CallResult result() {
         return result;
     }
@@ -265,6 +275,10 @@ final class ConsumerProcess extends SimProcess {
                     return;
                 }
             }
+            if (runner.sim().exploring() && holdCall(s)) {
+                return; // the consumer is slower: the call waits (ep.disconnect_order)
+            }
+            callHoldDecided = false;
             charged = false;
             long after;
             result.clear();
@@ -285,6 +299,53 @@ final class ConsumerProcess extends SimProcess {
             }
         }
         finish();
+    }
+
+    /**
+     * Explored runs: decides once per step whether an abrupt dat_ep_disconnect waits for some of its endpoint's
+     * unfinished operations to complete (ep.disconnect_order), and while it does, whether they have.
+     *
+     * @return true while the call is held
+     */
+    private boolean holdCall(Step s) {
+        if (callHold != null) {
+            if (!callHold.over()) {
+                return true;
+            }
+            dat().watchReports(this::wake, false);
+            callHold = null;
+            return false;
+        }
+        if (callHoldDecided || !s.spec().name().equals("dat_ep_disconnect")) {
+            return false;
+        }
+        callHoldDecided = true;
+        Object ep;
+        int flags;
+        try {
+            ep = args().handle(s, "ep", Object.class);
+            flags = args().flags(s, "flags", org.datsim.fabric.dat.Dat.CLOSE_FLAGS);
+        } catch (Unbound e) {
+            return false;
+        }
+        int n = flags == org.datsim.fabric.dat.Dat.CLOSE_ABRUPT_FLAG ? dat().unfinishedRequests(ep) : 0;
+        if (n == 0) {
+            return false;
+        }
+        int j = runner.sim().choices().choose(org.datsim.fabric.dat.DatChoices.DISCONNECT_ORDER, n + 1, hostName());
+        if (j == 0) {
+            return false;
+        }
+        callHold = dat().untilReported((org.datsim.fabric.dat.Ep) ep, j);
+        dat().watchReports(this::wake, true);
+        return !callHold.over() || releaseNow();
+    }
+
+    /** A hold over as soon as it was made: nothing to wait for. */
+    private boolean releaseNow() {
+        dat().watchReports(this::wake, false);
+        callHold = null;
+        return false;
     }
 
     /**

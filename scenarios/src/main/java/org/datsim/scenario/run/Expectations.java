@@ -31,15 +31,24 @@ final class Expectations {
     /** Checks the step's expectations against what the call observed, and records its observation. */
     static void check(ConsumerProcess p, Step s, CallResult r) {
         JsonNode e = s.node().get("expect");
-        if (!mentionsRet(e) && r.returned && !DatReturn.isSuccess(r.ret)) {
+        boolean error = r.returned && !DatReturn.isSuccess(r.ret);
+        if (!mentionsRet(e) && error) {
             p.fail(s, "expected DAT_SUCCESS, the call returned " + DatReturn.describe(r.ret)
                     + " (calls are expected to succeed unless \"expect\" says otherwise)");
         }
+        long before = p.runner().failuresSoFar();
         if (e != null) {
             block(p, s, r, e, "");
         }
+        if (error && mentionsRet(e) && p.runner().failuresSoFar() == before) {
+            p.runner().countExpectedError();
+        }
         if (s.node().has("observe")) {
             p.runner().observe(p, s, r);
+        }
+        JsonNode name = s.node().get("name");
+        if (name != null) {
+            p.namedResults().put(name.asText(), r.copy());
         }
     }
 
@@ -50,7 +59,9 @@ final class Expectations {
         if (e.has("ret")) {
             return true;
         }
-        return mentionsRet(e.get("if")) || mentionsRet(e.get("then")) || mentionsRet(e.get("else"));
+        JsonNode cond = e.get("if");
+        boolean other = cond != null && cond.has("step"); // an "if" on an earlier step tests that step's ret
+        return (!other && mentionsRet(cond)) || mentionsRet(e.get("then")) || mentionsRet(e.get("else"));
     }
 
     private static void block(ConsumerProcess p, Step s, CallResult r, JsonNode e, String prefix) {
@@ -81,9 +92,19 @@ final class Expectations {
 
     /** Returns true if every value of an "if" matches what the call observed. */
     private static boolean holds(ConsumerProcess p, Step s, CallResult r, JsonNode cond) {
+        if (cond.has("step")) {
+            // "if": {"step": NAME, ...}: the values are those of the earlier step's result (false if it has not run).
+            r = p.namedResults().get(cond.get("step").asText());
+            if (r == null) {
+                return false;
+            }
+        }
         Iterator<Map.Entry<String, JsonNode>> it = cond.fields();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> f = it.next();
+            if (f.getKey().equals("step")) {
+                continue;
+            }
             if (f.getKey().equals("attrs")) {
                 if (r.attrs == null) {
                     return false;
@@ -212,6 +233,10 @@ final class Expectations {
                     return "expected " + key + " " + want.asText() + ", but the event is " + r.event.numberName()
                             + ", which has none";
                 }
+                if (key.equals("status") && want.asText().equals("any_error")) {
+                    return r.event.status != Dat.DTO_SUCCESS ? null : "expected status any_error, got "
+                            + r.event.statusName();
+                }
                 return key.equals("status") ? name(key, want, Dat.DTO_STATUS, r.event.status)
                         : name(key, want, Dat.DTO_OPS, r.event.operation);
             case "cookie":
@@ -220,10 +245,9 @@ final class Expectations {
                 if (r.event == null) {
                     return ABSENT;
                 }
-                long w = p.args().number(want, path);
                 long got = key.equals("cookie") ? r.event.cookie : key.equals("transfered_length")
                         ? r.event.transferredLength : (long) r.event.immediateData() & 0xffffffffL;
-                return w == got ? null : "expected " + key + " " + w + ", got " + got;
+                return compareNumber(p, key, want, path, got);
             }
             case "ep": {
                 if (r.event == null) {
@@ -253,8 +277,7 @@ final class Expectations {
                 if (r.context == null) {
                     return ABSENT;
                 }
-                long w = p.args().number(want, path);
-                return w == r.context ? null : "expected context " + w + ", got " + r.context;
+                return compareNumber(p, key, want, path, r.context);
             }
             case "message":
                 if (r.message == null) {
@@ -282,6 +305,17 @@ final class Expectations {
         }
     }
 
+    /** Compares an observed number with an expected one or a comparison ({@code ">= 4"}); null if it holds. */
+    private static String compareNumber(ConsumerProcess p, String key, JsonNode want, String path, long got) {
+        org.datsim.scenario.load.Comparison c = org.datsim.scenario.load.Comparison.parse(want);
+        if (c == null) {
+            long w = p.args().number(want, path);
+            return w == got ? null : "expected " + key + " " + w + ", got " + got;
+        }
+        long w = p.args().number(c.operand(), path);
+        return c.holds(got, w) ? null : "expected " + key + " " + c.op() + " " + w + ", got " + got;
+    }
+
     private static String name(String key, JsonNode want, NamedValues group, int actual) {
         Integer w = group.value(want.asText());
         return w != null && w == actual ? null : "expected " + key + " " + want.asText() + ", got "
@@ -298,13 +332,17 @@ final class Expectations {
             JsonNode w = a.getValue();
             boolean ok = false;
             List<Long> wanted = new ArrayList<>();
+            List<String> shown = new ArrayList<>();
             for (JsonNode alt : isOneOf(w) ? w.get(ONE_OF) : List.of(w)) {
-                long v = alt.isBoolean() ? (alt.asBoolean() ? 1 : 0) : p.args().number(alt, path);
+                org.datsim.scenario.load.Comparison c = org.datsim.scenario.load.Comparison.parse(alt);
+                long v = alt.isBoolean() ? (alt.asBoolean() ? 1 : 0)
+                        : p.args().number(c != null ? c.operand() : alt, path);
                 wanted.add(v);
-                ok |= got != null && got == v;
+                shown.add(c != null ? c.op() + " " + v : Long.toString(v));
+                ok |= got != null && (c != null ? c.holds(got, v) : got == v);
             }
             if (!ok) {
-                misses.add("expected " + a.getKey() + " " + (isOneOf(w) ? "one of " + wanted : wanted.get(0))
+                misses.add("expected " + a.getKey() + " " + (isOneOf(w) ? "one of " + shown : shown.get(0))
                         + ", got " + got);
             }
         }
@@ -318,6 +356,9 @@ final class Expectations {
         if (name.equals("any")) {
             return true;
         }
+        if (name.equals("any_error")) {
+            return !DatReturn.isSuccess(ret);
+        }
         Integer type = DatReturn.typeByName(name);
         if (type != null) {
             return type == DatReturn.SUCCESS ? DatReturn.isSuccess(ret) : DatReturn.type(ret) == type;
@@ -328,6 +369,9 @@ final class Expectations {
 
     /** Compares bytes read with expected data; null if they match, else the difference. */
     static String compareData(ConsumerProcess p, JsonNode want, String path, byte[] got) {
+        if (want.has("fill_per_line")) {
+            return comparePerLine(p, want, path, got);
+        }
         long n;
         int fill = -1;
         byte[] lit = null;
@@ -347,6 +391,35 @@ final class Expectations {
             if (got[i] != w) {
                 return String.format("data differs at byte %d: expected 0x%02x, read 0x%02x (read starts %s)", i,
                         w & 0xff, got[i] & 0xff, Bytes.hex(got, 16));
+            }
+        }
+        return null;
+    }
+
+    /** Compares bytes read with {"fill_per_line": [...], "line": L, "length": N}; null if they match. */
+    private static String comparePerLine(ConsumerProcess p, JsonNode want, String path, byte[] got) {
+        long n = p.args().number(want.get("length"), path + ".length");
+        if (n != got.length) {
+            return "expected " + n + " bytes of data but the read has " + got.length
+                    + " (give mem_read the same length)";
+        }
+        int line = want.get("line").asInt();
+        JsonNode fills = want.get("fill_per_line");
+        for (int start = 0; start < got.length; start += line) {
+            int end = (int) Math.min(got.length, (long) start + line);
+            boolean any = false;
+            for (JsonNode f : fills) {
+                byte b = (byte) f.asInt();
+                boolean all = true;
+                for (int i = start; i < end && all; i++) {
+                    all = got[i] == b;
+                }
+                any |= all;
+            }
+            if (!any) {
+                return String.format("data differs in the line at byte %d: expected it filled with one of %s, read"
+                        + " %s", start, fills, StepObservations.describe(java.util.Arrays.copyOfRange(got, start,
+                                end)));
             }
         }
         return null;

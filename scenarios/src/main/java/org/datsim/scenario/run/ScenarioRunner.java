@@ -61,6 +61,8 @@ public final class ScenarioRunner {
     private Map<String, String> overrideParams = Map.of();
     private long calls;
     private long datErrors;
+    /** The calls that returned an error their step's expectation asked for. */
+    private long expectedErrors;
     private boolean perfetto = true;
     private boolean eventsJsonl = true;
     private boolean force;
@@ -290,6 +292,16 @@ public final class ScenarioRunner {
         trace.fire(e);
     }
 
+    /** Returns how many expectations have failed so far. */
+    long failuresSoFar() {
+        return failureCount;
+    }
+
+    /** Counts a call that returned an error its step's expectation asked for. */
+    void countExpectedError() {
+        expectedErrors++;
+    }
+
     void countCall(int ret) {
         calls++;
         if (!DatReturn.isSuccess(ret)) {
@@ -335,6 +347,16 @@ public final class ScenarioRunner {
 
     /** Records a step's observation under its name (PROCESS/NAME in a process template). */
     void observe(ConsumerProcess p, Step s, CallResult r) {
+        com.fasterxml.jackson.databind.JsonNode spec = s.node().get("observe");
+        if (spec.isObject()) {
+            for (java.util.Iterator<Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> it = spec.fields();
+                    it.hasNext();) {
+                Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> f = it.next();
+                observeField(p, s, r, p.args().indexedName(f.getKey(), s.path() + ".observe." + f.getKey()),
+                        f.getValue().asText());
+            }
+            return;
+        }
         String name = p.args().indexedName(s, "observe");
         int open = name.indexOf('[');
         long index = open < 0 ? 0 : Long.parseLong(name.substring(open + 1, name.length() - 1));
@@ -357,6 +379,58 @@ public final class ScenarioRunner {
             return;
         }
         observations.put(ordinals.get(p.name()), s.index(), index, o);
+    }
+
+    /**
+     * Records one field of the event a wait or dequeue took ({@code "observe": {"NAME": "FIELD"}}): a number for
+     * cookie, length and immediate_data, a name for status, event, operation and ep (the endpoint's trace name);
+     * the call's DAT_RETURN when it took no event.
+     */
+    private void observeField(ConsumerProcess p, Step s, CallResult r, String name, String field) {
+        int open = name.indexOf('[');
+        long index = open < 0 ? 0 : Long.parseLong(name.substring(open + 1, name.length() - 1));
+        String key = p.def().template() ? p.name() + "/" + name : name;
+        org.datsim.scenario.load.ObserveKind kind = org.datsim.scenario.load.ObserveKind.FIELD;
+        com.fasterxml.jackson.databind.JsonNode v;
+        if (r.event == null) {
+            if (!r.returned) {
+                return;
+            }
+            observations.put(ordinals.get(p.name()), s.index(), index, new Observations.Observation(key, kind,
+                    com.fasterxml.jackson.databind.node.TextNode.valueOf(DatReturn.typeName(r.ret)), null, r.ret,
+                    true));
+            return;
+        }
+        org.datsim.fabric.dat.DatEvent e = r.event;
+        switch (field) {
+            case "status":
+                v = text(e.status >= 0 ? e.statusName() : "none");
+                break;
+            case "event":
+                v = text(e.numberName());
+                break;
+            case "operation":
+                v = text(e.status >= 0 ? org.datsim.fabric.dat.Dat.DTO_OPS.name(e.operation) : "none");
+                break;
+            case "ep":
+                v = text(e.ep == null ? "none" : e.ep.name());
+                break;
+            case "cookie":
+                v = com.fasterxml.jackson.databind.node.LongNode.valueOf(e.cookie);
+                break;
+            case "length":
+                v = com.fasterxml.jackson.databind.node.LongNode.valueOf(e.transferredLength);
+                break;
+            default: // immediate_data, validated at load
+                v = com.fasterxml.jackson.databind.node.LongNode.valueOf((long) e.immediateData() & 0xffffffffL);
+                break;
+        }
+        observations.put(ordinals.get(p.name()), s.index(), index, new Observations.Observation(key, kind, v, null,
+                0, false));
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode text(String t) {
+        return com.fasterxml.jackson.databind.node.TextNode.valueOf(t);
     }
 
     /**
@@ -583,7 +657,7 @@ public final class ScenarioRunner {
         List<String> lines = new ArrayList<>();
         lines.add("scenario " + scenario.name() + " (seed " + scenario.seed() + "): simulated "
                 + SimTime.format(result.endTimePs()) + ", " + result.events() + " events, " + calls + " calls ("
-                + datErrors + " returned errors)");
+                + errorsText() + ")");
         lines.addAll(resolvedLines());
         for (Map.Entry<String, LatencyRecorder> e : stats.latency().entrySet()) {
             LatencyRecorder r = e.getValue();
@@ -601,13 +675,7 @@ public final class ScenarioRunner {
         if (result.reason() != StopReason.NO_EVENTS) {
             lines.add("run stopped early: " + (abort != null ? abort : result.message()));
         }
-        lines.addAll(blocked);
-        for (String f : failures) {
-            lines.add("FAILED " + f);
-        }
-        if (failureCount > failures.size()) {
-            lines.add("... and " + (failureCount - failures.size()) + " more failed expectations");
-        }
+        lines.addAll(failureReport(failures, failureCount, blocked));
         String why = failureCount + " failed expectation(s)";
         if (!blocked.isEmpty()) {
             why += ", " + blocked.size() + " unfinished process(es)";
@@ -626,6 +694,64 @@ public final class ScenarioRunner {
 
     private List<String> resolvedLines() {
         return ResolvedValues.lines(resolved(new ObjectMapper()));
+    }
+
+    /** The summary line's count of calls that returned errors: those the scenario expected apart. */
+    private String errorsText() {
+        if (datErrors == 0) {
+            return "no call returned an error";
+        }
+        long unexpected = datErrors - expectedErrors;
+        return datErrors + " returned errors: " + (unexpected == 0 ? "all expected"
+                : expectedErrors == 0 ? "none expected" : expectedErrors + " expected, " + unexpected + " not");
+    }
+
+    /** A failure that follows from an earlier one: a name the failed call should have bound is not bound. */
+    static boolean knockOn(String failure) {
+        return failure.contains("is not bound: the call that binds it failed or has not run yet");
+    }
+
+    /**
+     * Orders what went wrong so that the cause leads: the first failed expectation (in simulated time) and its
+     * message; then the other failures of their own; then the knock-on ones (names an earlier failed call did not
+     * bind), grouped; then the processes that did not finish, which a failure usually explains (when nothing failed,
+     * they are the cause and come first).
+     */
+    static List<String> failureReport(List<String> failures, long failureCount, List<String> blocked) {
+        List<String> out = new ArrayList<>();
+        if (failures.isEmpty()) {
+            out.addAll(blocked);
+            if (failureCount > 0) {
+                out.add("... and " + failureCount + " failed expectations");
+            }
+            return out;
+        }
+        out.add("FAILED " + failures.get(0));
+        List<String> own = new ArrayList<>();
+        List<String> knock = new ArrayList<>();
+        for (String f : failures.subList(1, failures.size())) {
+            (knockOn(f) ? knock : own).add(f);
+        }
+        if (!own.isEmpty() || !knock.isEmpty() || !blocked.isEmpty()) {
+            out.add("  (the first failure, in simulated time: start there; what follows may be its consequences)");
+        }
+        for (String f : own) {
+            out.add("FAILED " + f);
+        }
+        if (!knock.isEmpty()) {
+            out.add("knock-on failures (" + knock.size() + "): names that a failed call above did not bind");
+            for (String f : knock) {
+                out.add("FAILED " + f);
+            }
+        }
+        if (failureCount > failures.size()) {
+            out.add("... and " + (failureCount - failures.size()) + " more failed expectations");
+        }
+        if (!blocked.isEmpty()) {
+            out.add("unfinished (" + blocked.size() + "), likely after the failures above:");
+            out.addAll(blocked);
+        }
+        return out;
     }
 
     private void writeSummary(Path file, RunResult result, OperationStats stats, List<String> blocked, String abort)
@@ -655,6 +781,7 @@ public final class ScenarioRunner {
         }
         root.put("calls", calls);
         root.put("calls_returning_errors", datErrors);
+        root.put("calls_returning_expected_errors", expectedErrors);
         ObjectNode ops = root.putObject("operations");
         for (Map.Entry<String, LatencyRecorder> e : stats.latency().entrySet()) {
             LatencyRecorder r = e.getValue();

@@ -88,6 +88,49 @@ class CliTest {
     }
 
     @Test
+    void validateNotesSiSizesWithoutRefusingThem() throws Exception {
+        Path f = write("si.json", ScenarioJson.withCalls("{\"call\": \"dat_lmr_create\", \"ia\": \"$ia\", \"pz\": \"$pz\","
+                + " \"length\": \"4KB\", \"out\": \"b2\"}"));
+        Result r = datsim("validate", f.toString());
+        assertEquals(0, r.code(), r.all());
+        assertTrue(r.out().contains(f + ": valid"), r.all());
+        assertTrue(r.out().contains(f + ": $.processes[0].calls[4].length: note: \"4KB\" is 4,000 bytes (SI units);"
+                + " for 4 KiB (4,096 bytes) write \"4KiB\""), r.all());
+        Result plain = datsim("validate", ScenarioJson.writeThenSend().toString());
+        assertTrue(!plain.out().contains("note:"), plain.all());
+    }
+
+    @Test
+    void aFailedRunLeadsWithItsFirstFailureAndGroupsTheKnockOnOnes() throws Exception {
+        // The LMR create fails (a size of 0 is refused); the later calls that use its name fail as a consequence.
+        Path f = write("knock.json", ScenarioJson.withCalls(
+                "{\"call\": \"dat_lmr_create\", \"ia\": \"$ia\", \"pz\": \"$pz\", \"length\": 0, \"out\": \"b2\"}",
+                "{\"call\": \"dat_lmr_free\", \"lmr\": \"$b2\"}",
+                "{\"call\": \"dat_pz_free\", \"pz\": \"$evd\"}",
+                "{\"call\": \"dat_evd_wait\", \"evd\": \"$evd\"}"));
+        Result r = datsim("run", f.toString(), "--out", tmp.resolve("knock").toString());
+        assertEquals(1, r.code(), r.all());
+        List<String> lines = r.outLines();
+        int first = lines.indexOf(lines.stream().filter(l -> l.startsWith("FAILED ")).findFirst().orElseThrow());
+        assertTrue(lines.get(first).contains("$.processes[0].calls[4] (dat_lmr_create)"), r.all());
+        assertTrue(lines.get(first + 1).contains("the first failure"), r.all());
+        assertTrue(lines.get(first + 2).contains("$.processes[0].calls[6] (dat_pz_free)"), r.all());
+        assertTrue(lines.get(first + 3).startsWith("knock-on failures (1)"), r.all());
+        assertTrue(lines.get(first + 4).contains("$.processes[0].calls[5] (dat_lmr_free)")
+                && lines.get(first + 4).contains("is not bound"), r.all());
+        assertTrue(lines.get(first + 5).startsWith("unfinished (1)"), r.all());
+        assertTrue(lines.get(first + 6).startsWith("process p did not finish"), r.all());
+        assertTrue(lines.get(0).endsWith("calls (2 returned errors: none expected)"), r.all());
+    }
+
+    @Test
+    void aPassingRunCountsTheErrorsItExpectedApart() {
+        Result r = datsim("run", ScenarioJson.writeThenSend().toString(), "--out", tmp.resolve("wts").toString());
+        assertEquals(0, r.code(), r.all());
+        assertTrue(r.outLines().get(0).endsWith("calls (1 returned errors: all expected)"), r.all());
+    }
+
+    @Test
     void runAFailingScenarioExitsOne() throws Exception {
         Path f = write("blocked.json", ScenarioJson.withCalls("{\"call\": \"dat_evd_wait\", \"evd\": \"$evd\"}"));
         Result r = datsim("run", f.toString(), "--out", tmp.resolve("blocked").toString());

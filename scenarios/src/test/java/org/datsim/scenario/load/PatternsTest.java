@@ -26,7 +26,8 @@ class PatternsTest {
     @Test
     void everyPatternInTheSchemaIsOneOfTheShared() {
         Set<String> shared = Set.of(Patterns.NAME, Patterns.TIME, Patterns.SIZE, Patterns.HEX, Patterns.REF_START,
-                Patterns.REF_OR_EXPR_START, Patterns.INDEXED_NAME, Patterns.AFTER, Patterns.OUTCOME_KEY);
+                Patterns.REF_OR_EXPR_START, Patterns.INDEXED_NAME, Patterns.AFTER, Patterns.OUTCOME_KEY,
+                Patterns.COMPARISON);
         List<String> found = new ArrayList<>();
         collect(SchemaGenerator.schema(), found);
         assertTrue(found.size() > 10, found.toString());
@@ -34,6 +35,19 @@ class PatternsTest {
             assertTrue(shared.contains(p), "the schema's pattern " + p + " is not defined in Patterns");
         }
         assertEquals(shared, Set.copyOf(found));
+    }
+
+    @Test
+    void theComparisonPatternAcceptsWhatTheLoaderReadsAsAComparison() {
+        Pattern p = Pattern.compile(Patterns.COMPARISON);
+        for (String c : List.of(">= 4", "!= 0", "<$n", " > = $a + 1", "<= $e.evd_qlen")) {
+            boolean loader = Comparison.parse(com.fasterxml.jackson.databind.node.TextNode.valueOf(c)) != null;
+            assertEquals(loader, p.matcher(c).find(), c);
+        }
+        for (String c : List.of("= 4", "$n", "4KiB", "<")) {
+            assertTrue(!p.matcher(c).find() && Comparison.parse(
+                    com.fasterxml.jackson.databind.node.TextNode.valueOf(c)) == null, c);
+        }
     }
 
     private static void collect(JsonNode n, List<String> out) {

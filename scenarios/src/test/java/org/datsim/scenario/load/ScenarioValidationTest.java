@@ -206,6 +206,19 @@ class ScenarioValidationTest {
     }
 
     @Test
+    void expectedDataFilledPerLineIsCheckedWithItsPath() throws ScenarioException {
+        String read = "{\"call\": \"mem_read\", \"lmr\": \"$buf\", \"length\": 128, \"expect\": {\"data\": %s}}";
+        ScenarioLoader.parse(FILE, withCalls(String.format(read,
+                "{\"fill_per_line\": [0, 171], \"line\": 64, \"length\": 128}")));
+        assertOnlyProblemAt(withCalls(String.format(read, "{\"fill_per_line\": [0, 300], \"line\": 64, \"length\": 128}")),
+                "$.processes[0].calls[4].expect.data.fill_per_line[1]", "expected a byte value from 0 to 255");
+        assertOnlyProblemAt(withCalls(String.format(read, "{\"fill_per_line\": [0], \"length\": 128}")),
+                "$.processes[0].calls[4].expect.data.line", "missing");
+        assertOnlyProblemAt(withCalls(String.format(read, "{\"fill_per_line\": [], \"line\": 64, \"length\": 128}")),
+                "$.processes[0].calls[4].expect.data.fill_per_line", "non-empty array");
+    }
+
+    @Test
     void outOnACallWithoutOutputIsAnUnknownField() {
         assertOnlyProblemAt(withCalls("{\"call\": \"dat_pz_free\", \"pz\": \"$pz\", \"out\": \"x\"}"),
                 "$.processes[0].calls[4].out", "unknown field");

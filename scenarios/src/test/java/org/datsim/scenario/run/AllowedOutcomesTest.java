@@ -164,7 +164,8 @@ class AllowedOutcomesTest {
     @Test
     void badAllowedOutcomesAreLocated() {
         assertEquals(List.of(FILE + ": $.processes[0].calls[4].expect.ret.one_of[1]: expected a DAT_RETURN name such"
-                + " as \"DAT_SUCCESS\" or \"DAT_INVALID_STATE\", a subtype name, or \"any\", found \"DAT_NOPE\""),
+                + " as \"DAT_SUCCESS\" or \"DAT_INVALID_STATE\", a subtype name, \"any\", or \"any_error\", found"
+                + " \"DAT_NOPE\""),
                 problems(withCalls(timedOutWait("{\"ret\": {\"one_of\": [\"DAT_SUCCESS\", \"DAT_NOPE\"]}}"))));
         assertEquals(List.of(FILE + ": $.processes[0].calls[4].expect.status.one_of: expected a non-empty array of"
                 + " the values allowed, found []"), problems(withCalls(timedOutWait("{\"status\": {\"one_of\": []}}"))));

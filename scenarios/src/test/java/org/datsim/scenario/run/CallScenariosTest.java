@@ -145,4 +145,43 @@ class CallScenariosTest {
         long second = Long.parseLong(takers.get(1).substring(takers.get(1).indexOf('#') + 1));
         assertTrue(first < second, "the first posted receive is taken first");
     }
+
+    private static JsonNode call(List<JsonNode> trace, String process, long step) {
+        return trace.stream().filter(e -> "call".equals(e.path("kind").asText())
+                && process.equals(e.path("process").asText()) && stepIndex(e) == step).findFirst().orElseThrow();
+    }
+
+    /**
+     * The man page of dat_cno_wait: DAT_QUEUE_EMPTY, "the operation timed out without a notification". A CNO with no
+     * EVD associated (never, or taken away by dat_evd_modify_cno, which is not freeing it) times out with
+     * DAT_QUEUE_EMPTY and a null EVD, not DAT_SUCCESS; an infinite wait on it, which nothing could end, returns
+     * DAT_QUEUE_EMPTY rather than blocking forever; only freeing the last EVD releases a waiter with DAT_SUCCESS.
+     */
+    @Test
+    void cnoWait_theOperationTimedOutWithoutANotification_isQueueEmptyOnACnoWithNoEvd(@TempDir Path out)
+            throws Exception {
+        List<JsonNode> trace = run("cno-without-evd.json", out);
+        long us = 1_000_000L;
+        JsonNode neverAssociated = call(trace, "w", 2);
+        assertEquals("DAT_QUEUE_EMPTY", neverAssociated.path("ret").asText());
+        assertTrue(neverAssociated.path("t_ps").asLong() - call(trace, "w", 1).path("t_ps").asLong() >= 10 * us,
+                "the wait lasted its timeout");
+        JsonNode infinite = call(trace, "w", 3);
+        assertEquals("DAT_QUEUE_EMPTY", infinite.path("ret").asText());
+        assertTrue(infinite.path("t_ps").asLong() - neverAssociated.path("t_ps").asLong() < us,
+                "an infinite wait that nothing could end returns at once");
+        JsonNode takenAway = call(trace, "w", 6);
+        assertEquals("DAT_QUEUE_EMPTY", takenAway.path("ret").asText());
+        assertTrue(takenAway.path("t_ps").asLong() - call(trace, "w", 5).path("t_ps").asLong() >= 10 * us);
+        JsonNode takenAwayDuring = call(trace, "w", 8);
+        assertEquals("DAT_QUEUE_EMPTY", takenAwayDuring.path("ret").asText());
+        long taken = call(trace, "x", 1).path("t_ps").asLong();
+        assertTrue(takenAwayDuring.path("t_ps").asLong() >= taken
+                && takenAwayDuring.path("t_ps").asLong() < taken + us, "ends when x takes the last EVD away");
+        assertEquals("DAT_SUCCESS", call(trace, "w", 9).path("ret").asText());
+        JsonNode freed = call(trace, "w", 11);
+        assertEquals("DAT_SUCCESS", freed.path("ret").asText());
+        assertTrue(freed.path("t_ps").asLong() >= call(trace, "x", 7).path("t_ps").asLong(),
+                "released when x frees the last EVD");
+    }
 }
