@@ -126,6 +126,8 @@ public final class Fabric {
                     + phyLatency(na, l.a(), hostParams, params) + phyLatency(nb, l.b(), hostParams, params);
             Port ab = new Port(sim, rate, latency);
             Port ba = new Port(sim, rate, latency);
+            ab.setTimeResolution(params.get(FabricParams.LINK_TIME_RESOLUTION));
+            ba.setTimeResolution(params.get(FabricParams.LINK_TIME_RESOLUTION));
             boolean everywhere = params.get(FabricParams.LINK_CONTROL_PRIORITY) != 0;
             boolean atHca = params.get(FabricParams.HCA_CONTROL_FIRST) != 0;
             if (everywhere || atHca && na instanceof Hca) {

@@ -30,6 +30,7 @@ public final class CongestionControl {
     private final long baseRttPs;
     private final long windowBytes;
     private final long cnpIntervalPs;
+    private final long timeResolutionPs;
     private final long mtuBytes;
     private final int headerBytes;
     private final boolean cnpOnAck;
@@ -44,6 +45,7 @@ public final class CongestionControl {
         baseRttPs = p.get(CcParams.BASE_RTT);
         windowBytes = p.get(CcParams.WINDOW);
         cnpIntervalPs = p.get(CcParams.DCQCN_CNP_INTERVAL);
+        timeResolutionPs = p.get(org.datsim.fabric.FabricParams.LINK_TIME_RESOLUTION);
         mtuBytes = p.get(FabricParams.HCA_MTU);
         headerBytes = headerBytes(p);
         cnpOnAck = algorithm == Algorithm.DCQCN && p.bool(CcParams.DCQCN_CNP_ON_ACK);
@@ -187,13 +189,15 @@ public final class CongestionControl {
      */
     public RateController newController(long lineRateBps, long topologyMaxRttPs, long topologyMaxBdpBytes,
             CcTimers timers) {
-        return switch (algorithm) {
+        RateController rc = switch (algorithm) {
             case NONE -> new NoCc(lineRateBps);
             case DCQCN -> new Dcqcn(lineRateBps, dcqcn, timers);
             case HPCC -> new Hpcc(lineRateBps, hpcc, baseRttPs(topologyMaxRttPs), windowBytes(topologyMaxBdpBytes));
             case DCTCP -> new Dctcp(lineRateBps, dctcp, windowBytes(topologyMaxBdpBytes));
             case TIMELY -> new Timely(lineRateBps, timely);
         };
+        rc.setTimeResolution(timeResolutionPs);
+        return rc;
     }
 
     /**

@@ -28,6 +28,7 @@ public abstract class RateController {
     protected long rateBps;
     private long nextSendPs;
     private int lastPacketBytes;
+    private long resolutionPs;
 
     /**
      * @param lineRateBps the NIC's line rate, bits per second
@@ -83,7 +84,7 @@ public abstract class RateController {
      */
     public final void onPacketSent(long nowPs, int wireBytes) {
         lastPacketBytes = wireBytes;
-        nextSendPs = nowPs + txTimePs(wireBytes, rateBps);
+        nextSendPs = nowPs + interval(wireBytes, rateBps);
         bytesSent(nowPs, wireBytes);
     }
 
@@ -140,7 +141,7 @@ public abstract class RateController {
      */
     protected final void changeRateShiftingNextSend(long newRateBps) {
         if (lastPacketBytes > 0) {
-            nextSendPs += txTimePs(lastPacketBytes, newRateBps) - txTimePs(lastPacketBytes, rateBps);
+            nextSendPs += interval(lastPacketBytes, newRateBps) - interval(lastPacketBytes, rateBps);
         }
         rateBps = newRateBps;
     }
@@ -159,6 +160,21 @@ public abstract class RateController {
             w = (long) ((double) baseWindowBytes * rateBps / lineRateBps);
         }
         return Math.max(1, w);
+    }
+
+    /**
+     * Makes the interval between two packets a whole number of {@code resolutionPs}, rounded down, as ns-3's
+     * nanosecond clock truncates HPCC's {@code m_nextAvail} ({@code link.time_resolution}); 0 or 1 keeps it exact.
+     *
+     * @param resolutionPs the unit, ps
+     */
+    public final void setTimeResolution(long resolutionPs) {
+        this.resolutionPs = resolutionPs > 1 ? resolutionPs : 0;
+    }
+
+    private long interval(long bytes, long bps) {
+        long t = txTimePs(bytes, bps);
+        return resolutionPs == 0 ? t : t - t % resolutionPs;
     }
 
     /**

@@ -57,6 +57,8 @@ public final class Port extends PacketRing implements EventHandler {
         }
     }
 
+    /** link.time_resolution: a packet's time on the wire is a multiple of it (0: exact). */
+    private long resolutionPs;
     private final Simulator sim;
     private final DataRate rate;
     private final long propagationPs;
@@ -240,6 +242,16 @@ public final class Port extends PacketRing implements EventHandler {
     public void setFlowControl(FlowControl mode, long initialCredits) {
         this.flowControl = mode;
         this.credits = initialCredits;
+    }
+
+    /**
+     * Makes every packet's time on the wire a whole number of {@code resolutionPs}, rounded down (ns-3's nanosecond
+     * clock truncates so: {@code link.time_resolution}); 0 or 1 keeps it exact. Call before the run.
+     *
+     * @param resolutionPs the unit, ps
+     */
+    public void setTimeResolution(long resolutionPs) {
+        this.resolutionPs = resolutionPs > 1 ? resolutionPs : 0;
     }
 
     /** Sets the transmission observer (one at most). */
@@ -551,7 +563,11 @@ public final class Port extends PacketRing implements EventHandler {
         sendingIn = packet.inPort;
         sendingWire = packet.wireBytes;
         sendingStartPs = now;
-        long end = now + rate.transmitTimePs(packet.wireBytes);
+        long wire = rate.transmitTimePs(packet.wireBytes);
+        if (resolutionPs != 0) {
+            wire -= wire % resolutionPs;
+        }
+        long end = now + wire;
         if (packet.tailPs > end) {
             end = packet.tailPs; // cut through: the last bit cannot leave before it has arrived
         }

@@ -77,7 +77,16 @@ class LoneFlowLineRateTest {
         }
         double packet = p.get(FabricParams.HCA_MTU) + p.get(FabricParams.LINK_HEADER_BYTES);
         double eta = p.get(org.datsim.fabric.cc.CcParams.HPCC_ETA_PERCENT) / 100.0;
-        return (eta - 0.005) * packet / (packet + org.datsim.fabric.cc.CongestionControl.headerBytes(p));
+        double atEta = (eta - 0.005) * packet / (packet + org.datsim.fabric.cc.CongestionControl.headerBytes(p));
+        long unit = p.get(FabricParams.LINK_TIME_RESOLUTION);
+        if (unit <= 1) {
+            return atEta;
+        }
+        // With a time resolution (hpcc-ns3: ns-3's nanoseconds) a packet without congestion control takes its
+        // truncated time on the wire (83 ns, not 83.84), so the rate it is compared with is that much higher than
+        // the link's nominal rate, which eta refers to.
+        double exact = packet * 8e12 / p.rate(FabricParams.LINK_BANDWIDTH).bitsPerSecond();
+        return atEta * (Math.floor(exact / unit) * unit) / exact;
     }
 
     @ParameterizedTest(name = "{0} {1}")
