@@ -50,6 +50,16 @@ final class ExploreCommand implements Callable<Integer> {
                     + " observes (to measure what the reduction saves).")
     boolean noReduction;
 
+    @Option(names = "--max-time", paramLabel = "TIME",
+            description = "Stop searching after this much wall-clock time, e.g. 60s (default: none). The outcomes are"
+                    + " then a sample, which depends on the machine's speed: the output says so.")
+    String maxTime;
+
+    @Option(names = "--max-outcomes", paramLabel = "N", defaultValue = "10000",
+            description = "Stop searching once this many distinct outcomes are kept in memory (default:"
+                    + " ${DEFAULT-VALUE}); the outcomes are then a sample.")
+    int maxOutcomes;
+
     @Option(names = "--show", paramLabel = "N", defaultValue = "20",
             description = "Outcomes printed in full (default: ${DEFAULT-VALUE}); forbidden ones first.")
     int show;
@@ -66,6 +76,19 @@ final class ExploreCommand implements Callable<Integer> {
             err.println("datsim: --max-executions must be 1 to 10000000, --random 0 to 10000000, --show 0 or more");
             return DatsimCli.EXIT_INVALID;
         }
+        if (maxOutcomes < 1) {
+            err.println("datsim: --max-outcomes must be 1 or more, found " + maxOutcomes);
+            return DatsimCli.EXIT_INVALID;
+        }
+        long wallNanos = 0;
+        if (maxTime != null) {
+            try {
+                wallNanos = Math.max(1, org.datsim.core.time.SimTime.parse(maxTime) / 1000);
+            } catch (IllegalArgumentException e) {
+                err.println("datsim: --max-time: " + org.datsim.scenario.load.Text.clean(e.getMessage()));
+                return DatsimCli.EXIT_INVALID;
+            }
+        }
         Scenario s = InputFiles.load(file, err, org.datsim.scenario.load.ScenarioLoader::load);
         if (s == null) {
             return DatsimCli.EXIT_INVALID;
@@ -74,7 +97,7 @@ final class ExploreCommand implements Callable<Integer> {
         Explorer.Report r;
         try {
             r = new Explorer(s, new Explorer.Settings(maxExecutions, random == null ? maxExecutions : random, seed,
-                    !noReduction)).explore();
+                    !noReduction, wallNanos, maxOutcomes)).explore();
         } catch (RuntimeException e) {
             err.println("datsim: internal error while exploring " + file + " (a bug in datsim, not in the"
                     + " scenario):");
@@ -96,7 +119,10 @@ final class ExploreCommand implements Callable<Integer> {
                     + " in one execution):");
             r.points().forEach((k, v) -> o.println("    " + k + ": " + v));
         }
-        if (r.exhaustive()) {
+        if (r.stopped() != null) {
+            o.println("  stopped by " + r.stopped() + " after " + r.executions() + " executions: the outcomes below are"
+                    + " a sample, not the whole tree");
+        } else if (r.exhaustive()) {
             o.println("  systematic search: " + r.systematic() + " executions, the whole tree");
         } else {
             o.println("  systematic search: stopped at the bound of " + r.systematic() + " executions");
@@ -147,6 +173,9 @@ final class ExploreCommand implements Callable<Integer> {
             o.println("  witness: datsim run " + file + " --choices " + (noReduction ? "all:" : "") + vector);
         }
         o.println("wall time " + wallMs + " ms");
+        if (r.stopped() != null) {
+            o.println("stopped=" + (r.stopped().startsWith("the wall-clock") ? "max_time" : "max_outcomes"));
+        }
         o.println("executions=" + r.executions());
         o.println("outcomes=" + r.outcomes().size());
         o.println("forbidden=" + r.forbidden());

@@ -47,7 +47,22 @@ public final class Explorer {
      * @param seed the random search's seed
      * @param reduce whether models skip independent points
      */
-    public record Settings(int maxExecutions, int randomExecutions, long seed, boolean reduce) {
+    public record Settings(int maxExecutions, int randomExecutions, long seed, boolean reduce, long maxWallNanos,
+            int maxOutcomes) {
+        /** The default bound of distinct outcomes kept in memory. */
+        public static final int MAX_OUTCOMES = 10_000;
+
+        /**
+         * The bounds of the search without a wall-clock bound, and with the default bound of outcomes.
+         *
+         * @param maxExecutions the systematic search's bound
+         * @param randomExecutions the random executions after it
+         * @param seed the random search's seed
+         * @param reduce whether to reduce
+         */
+        public Settings(int maxExecutions, int randomExecutions, long seed, boolean reduce) {
+            this(maxExecutions, randomExecutions, seed, reduce, 0, MAX_OUTCOMES);
+        }
     }
 
     /** One distinct outcome: its observations, verdict, how many executions reached it, and its first witness. */
@@ -127,9 +142,11 @@ public final class Explorer {
      * @param estimatedExecutions Knuth's estimate of the tree's leaves from the random search, or -1
      * @param points how many times each choice point was reached, by name
      * @param maxDepth the most points one execution reached
+     * @param stopped what stopped the search before its bounds of executions (the wall-clock bound, the bound of
+     *     outcomes kept in memory), or null: then the outcomes are a sample, never the whole tree
      */
     public record Report(List<Outcome> outcomes, long executions, long systematic, boolean exhaustive,
-            long randomVectors, double estimatedExecutions, Map<String, Long> points, int maxDepth) {
+            long randomVectors, double estimatedExecutions, Map<String, Long> points, int maxDepth, String stopped) {
 
         /** Returns how many outcomes are forbidden. */
         public long forbidden() {
@@ -226,7 +243,12 @@ public final class Explorer {
         long executions = 0;
         boolean exhaustive = false;
         int[] prefix = new int[0];
+        long deadline = settings.maxWallNanos() > 0 ? System.nanoTime() + settings.maxWallNanos() : Long.MAX_VALUE;
+        String stopped = null;
         while (executions < settings.maxExecutions()) {
+            if ((stopped = stop(deadline)) != null) {
+                break;
+            }
             Execution e = execute(scenario, prefix, null, settings.reduce());
             executions++;
             add(e, false);
@@ -248,11 +270,14 @@ public final class Explorer {
         long systematic = executions;
         long distinct = 0;
         double estimate = -1;
-        if (!exhaustive && settings.randomExecutions() > 0) {
+        if (!exhaustive && stopped == null && settings.randomExecutions() > 0) {
             RandomGenerator random = new RandomStreams(settings.seed()).stream("explore");
             Set<String> vectors = new HashSet<>();
             double sum = 0;
             for (int r = 0; r < settings.randomExecutions(); r++) {
+                if ((stopped = stop(deadline)) != null) {
+                    break;
+                }
                 // Each random execution draws its own bias (swarm-style), so that vectors far from the timing
                 // model's, and those near it, are both reached; the weights keep the size estimate unbiased.
                 double bias = 0.02 + 0.96 * random.nextDouble();
@@ -266,7 +291,18 @@ public final class Explorer {
             estimate = sum / settings.randomExecutions();
         }
         return new Report(List.copyOf(outcomes.values()), executions, systematic, exhaustive, distinct, estimate,
-                points, maxDepth);
+                points, maxDepth, stopped);
+    }
+
+    /** What stops the search now, or null: the wall clock past its bound, or the outcomes kept at theirs. */
+    private String stop(long deadline) {
+        if (System.nanoTime() > deadline) {
+            return "the wall-clock bound (--max-time)";
+        }
+        if (outcomes.size() >= settings.maxOutcomes()) {
+            return "the bound of " + settings.maxOutcomes() + " distinct outcomes kept in memory (--max-outcomes)";
+        }
+        return null;
     }
 
     private void add(Execution e, boolean random) {

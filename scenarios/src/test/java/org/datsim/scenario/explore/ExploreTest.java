@@ -374,4 +374,26 @@ class ExploreTest {
         assertEquals(2, DatsimCli.execute(new String[] {"run", file.toString(), "--choices", "1.x"},
                 new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter())));
     }
+
+    @Test
+    void aSearchStoppedByTimeOrMemorySaysItIsASampleNotTheWholeTree() {
+        String hazard = scenarios().resolve("lab/02-read-write-race/hazard.json").toString();
+        for (String[] bound : new String[][] {{"--max-outcomes", "1", "stopped=max_outcomes",
+            "the bound of 1 distinct outcomes kept in memory"}, {"--max-time", "1ns", "stopped=max_time",
+            "the wall-clock bound"}}) {
+            StringWriter o = new StringWriter();
+            assertEquals(0, DatsimCli.execute(new String[] {"explore", hazard, bound[0], bound[1]}, new PrintWriter(o),
+                    new PrintWriter(new StringWriter())), o.toString());
+            String out = o.toString();
+            assertTrue(out.contains("stopped by " + bound[3]) && out.contains("a sample, not the whole tree"), out);
+            assertTrue(out.contains("\n" + bound[2] + "\n") && out.trim().endsWith("exhaustive=false"), out);
+            assertFalse(out.contains("executions, the whole tree"), out);
+        }
+        for (String[] bad : new String[][] {{"--max-time", "soon"}, {"--max-outcomes", "0"}}) {
+            StringWriter e = new StringWriter();
+            assertEquals(2, DatsimCli.execute(new String[] {"explore", hazard, bad[0], bad[1]},
+                    new PrintWriter(new StringWriter()), new PrintWriter(e)));
+            assertTrue(e.toString().startsWith("datsim: " + bad[0]), e.toString());
+        }
+    }
 }
