@@ -37,6 +37,12 @@ public final class FabricParams {
     /** Extended transport header of RDMA requests. */
     public static final ParamSpec LINK_RETH_BYTES = ParamSpec.bytes("link.reth_bytes", "16B", 0, 4096,
             "Extra header bytes on the first packet of an RDMA Write and on an RDMA Read request (RETH)");
+    /** Padding of an ACK that a congestion control's header fills first. */
+    public static final ParamSpec LINK_ACK_PADDING_BYTES = ParamSpec.bytes("link.ack_padding_bytes", "0B", 0, 4096,
+            "Bytes of an ACK (or NAK) that only pad it to the link's smallest frame: a congestion control's header"
+                    + " (cc.header_bytes) fills them before it adds to the ACK. HPCC's simulator pads its 46-byte ACK"
+                    + " to 60 and its INT header (42 bytes) fills that padding, so an ACK under hpcc is 88 bytes, under"
+                    + " timely 60; the hpcc-ns3 preset sets 14");
     /** Acknowledgement extended header. */
     public static final ParamSpec LINK_AETH_BYTES = ParamSpec.bytes("link.aeth_bytes", "4B", 0, 4096,
             "Extra header bytes on ACK, NAK and RDMA Read response packets (AETH)");
@@ -433,7 +439,8 @@ public final class FabricParams {
     /** Every fabric parameter in catalogue order. */
     public static final List<ParamSpec> ALL = join(List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_TIME_RESOLUTION,
             LINK_HEADER_BYTES,
-            LINK_RETH_BYTES, LINK_AETH_BYTES, SWITCH_LATENCY, HCA_PHY_LATENCY, SWITCH_ECMP, SWITCH_MODE, SWITCH_BUFFER,
+            LINK_RETH_BYTES, LINK_AETH_BYTES, LINK_ACK_PADDING_BYTES, SWITCH_LATENCY, HCA_PHY_LATENCY, SWITCH_ECMP,
+            SWITCH_MODE, SWITCH_BUFFER,
             LINK_FLOW_CONTROL, PFC_XOFF, PFC_XON, SWITCH_BUFFER_MODE, SWITCH_SHARED_BUFFER, PFC_ALPHA_SHIFT, PFC_RESERVE,
             PFC_RESUME_OFFSET, PFC_HEADROOM, LINK_CONTROL_PRIORITY, HCA_CONTROL_FIRST, ECN_ENABLED, ECN_KMIN, ECN_KMAX, ECN_PMAX_PERCENT, CC_INT,
             TRACE_PORT_SAMPLE_INTERVAL, TRACE_PORT_EVENTS, TRACE_CACHE_MISSES, PCIE_LATENCY, PCIE_DMA_READ_DELAY, PCIE_BANDWIDTH,

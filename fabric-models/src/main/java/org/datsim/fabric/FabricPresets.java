@@ -254,6 +254,8 @@ public final class FabricPresets {
         ns3.put("link.bandwidth", "100Gbps", "HPCC's run.py --bw 100 host links (a topology file sets its own rates)");
         ns3.put("link.latency", "1us", "HPCC's fat.txt: every link 1 us (a topology file sets its own delays)");
         ns3.put("hca.phy_latency", "0ns", "HPCC's links have their delay and nothing else");
+        ns3.put("link.ack_padding_bytes", "14B", "HPCC's ACK is 46 bytes padded to 60; its INT header fills the"
+                + " padding first (88 bytes under hpcc, 60 under timely)");
         ns3.put("link.time_resolution", "1ns", "ns-3 keeps time in whole nanoseconds and truncates each packet's time"
                 + " on the wire and each rate-limited interval (83 ns for 1048 bytes at 100 Gb/s, not 83.84)");
         ns3.put("link.header_bytes", "48B", "HPCC's data packet: its 14-byte L2 (PppHeader), IPv4 20, UDP 8, and its"

@@ -35,6 +35,8 @@ final class HcaContext {
     final int header;
     /** The congestion control's header on data packets and ACKs (cc.header_bytes, or the algorithm's; 0 without). */
     final int ccHeader;
+    /** What cc.header_bytes adds to an ACK: beyond link.ack_padding_bytes, which it fills first. */
+    final int ackCcHeader;
     /** link.reth_bytes: the RDMA extended header (first packet of an RDMA Write, RDMA Read request). */
     final int reth;
     /** link.aeth_bytes: the ACK extended header (ACK, NAK, RDMA Read response, atomic acknowledgement). */
@@ -63,6 +65,7 @@ final class HcaContext {
         this.reth = (int) params.get(FabricParams.LINK_RETH_BYTES);
         this.aeth = (int) params.get(FabricParams.LINK_AETH_BYTES);
         this.ccHeader = org.datsim.fabric.cc.CongestionControl.headerBytes(params);
+        this.ackCcHeader = (int) Math.max(0, ccHeader - params.get(FabricParams.LINK_ACK_PADDING_BYTES));
     }
 
     /** The packets of a message of {@code length} bytes (one at least). */

@@ -58,7 +58,7 @@ final class Responder {
         this.hostId = c.hostId;
         this.memory = c.memory;
         this.pcieLatency = c.pcieLatency;
-        this.replyBytes = c.header + c.aeth + c.ccHeader;
+        this.replyBytes = c.header + c.aeth + c.ackCcHeader;
         this.cnpBytes = c.header + CNP_RESERVED_BYTES;
         this.caches = caches;
         this.dma = dma;
