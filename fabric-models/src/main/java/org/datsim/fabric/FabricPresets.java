@@ -256,6 +256,8 @@ public final class FabricPresets {
         ns3.put("hca.phy_latency", "0ns", "HPCC's links have their delay and nothing else");
         ns3.put("link.ack_padding_bytes", "14B", "HPCC's ACK is 46 bytes padded to 60; its INT header fills the"
                 + " padding first (88 bytes under hpcc, 60 under timely)");
+        ns3.put("cc.hpcc.int_byte_unit", "128B", "HPCC's IntHop holds transmitted bytes in units of 128");
+        ns3.put("cc.hpcc.int_qlen_unit", "80B", "HPCC's IntHop holds queue lengths in units of 80 bytes");
         ns3.put("link.time_resolution", "1ns", "ns-3 keeps time in whole nanoseconds and truncates each packet's time"
                 + " on the wire and each rate-limited interval (83 ns for 1048 bytes at 100 Gb/s, not 83.84)");
         ns3.put("link.header_bytes", "48B", "HPCC's data packet: its 14-byte L2 (PppHeader), IPv4 20, UDP 8, and its"

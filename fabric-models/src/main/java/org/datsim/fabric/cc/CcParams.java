@@ -95,6 +95,16 @@ public final class CcParams {
     /** HPCC fast react. */
     public static final ParamSpec HPCC_FAST_REACT = ParamSpec.bool("cc.hpcc.fast_react", true,
             "HPCC: whether every ACK sets the rate from the per-RTT reference rate (HPCC run.py FAST_REACT 1)");
+    /** Unit of an INT record's transmitted bytes. */
+    public static final ParamSpec HPCC_INT_BYTE_UNIT = ParamSpec.bytes("cc.hpcc.int_byte_unit", "1B", 1, 1 << 20,
+            "HPCC: the unit a switch's INT record holds its port's transmitted bytes in (read rounded down); 1 B ="
+                    + " exact. HPCC's simulator stores them in units of 128 bytes (IntHop::byteUnit, INT_MULTI 1); the"
+                    + " hpcc-ns3 preset sets 128B");
+    /** Unit of an INT record's queue length. */
+    public static final ParamSpec HPCC_INT_QLEN_UNIT = ParamSpec.bytes("cc.hpcc.int_qlen_unit", "1B", 1, 1 << 20,
+            "HPCC: the unit a switch's INT record holds its queue length in (read rounded down); 1 B = exact."
+                    + " HPCC's simulator stores it in units of 80 bytes (IntHop::qlenUnit); the hpcc-ns3 preset sets"
+                    + " 80B");
     /** DCTCP gain. */
     public static final ParamSpec DCTCP_G_DENOMINATOR = ParamSpec.integer("cc.dctcp.g_denominator", 16, 1, 1 << 20,
             "DCTCP: alpha gain g = 1 / this (HPCC run.py --cc dctcp EWMA_GAIN 0.0625, as the paper)");
@@ -135,7 +145,7 @@ public final class CcParams {
     public static final List<ParamSpec> ALL = List.of(ALGORITHM, MIN_RATE, BASE_RTT, WINDOW, HEADER_BYTES, DCQCN_ALPHA_INTERVAL,
             DCQCN_RATE_DECREASE_INTERVAL, DCQCN_RP_TIMER, DCQCN_G_DENOMINATOR, DCQCN_FAST_RECOVERY_TIMES, DCQCN_RATE_AI,
             DCQCN_RATE_HAI, DCQCN_CLAMP_TARGET_RATE, DCQCN_BYTE_COUNTER, DCQCN_CNP_INTERVAL, DCQCN_CNP_ON_ACK, HPCC_ETA_PERCENT,
-            HPCC_RATE_AI, HPCC_MAX_STAGE, HPCC_FAST_REACT, DCTCP_G_DENOMINATOR, DCTCP_RATE_AI, TIMELY_ALPHA_PERMILLE,
+            HPCC_RATE_AI, HPCC_MAX_STAGE, HPCC_FAST_REACT, HPCC_INT_BYTE_UNIT, HPCC_INT_QLEN_UNIT, DCTCP_G_DENOMINATOR, DCTCP_RATE_AI, TIMELY_ALPHA_PERMILLE,
             TIMELY_BETA_PERMILLE, TIMELY_T_LOW, TIMELY_T_HIGH, TIMELY_MIN_RTT, TIMELY_RATE_AI, TIMELY_RATE_HAI);
 
     /**

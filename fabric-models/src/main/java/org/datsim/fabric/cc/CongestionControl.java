@@ -57,7 +57,8 @@ public final class CongestionControl {
                         p.bool(CcParams.DCQCN_CLAMP_TARGET_RATE), p.get(CcParams.DCQCN_BYTE_COUNTER));
         hpcc = algorithm != Algorithm.HPCC ? null
                 : new Hpcc.Config(minRateBps, p.get(CcParams.HPCC_ETA_PERCENT) / 100.0, p.get(CcParams.HPCC_RATE_AI),
-                        (int) p.get(CcParams.HPCC_MAX_STAGE), p.bool(CcParams.HPCC_FAST_REACT));
+                        (int) p.get(CcParams.HPCC_MAX_STAGE), p.bool(CcParams.HPCC_FAST_REACT),
+                        p.get(CcParams.HPCC_INT_BYTE_UNIT), p.get(CcParams.HPCC_INT_QLEN_UNIT));
         dctcp = algorithm != Algorithm.DCTCP ? null
                 : new Dctcp.Config(minRateBps, 1.0 / p.get(CcParams.DCTCP_G_DENOMINATOR), p.get(CcParams.DCTCP_RATE_AI),
                         mtuBytes);

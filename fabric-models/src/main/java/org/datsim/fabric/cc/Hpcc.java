@@ -28,13 +28,30 @@ public final class Hpcc extends RateController {
      * @param rateAiBps cc.hpcc.rate_ai (W_AI / T)
      * @param maxStage cc.hpcc.max_stage (HPCC's MI_THRESH)
      * @param fastReact cc.hpcc.fast_react
+     * @param intByteUnit cc.hpcc.int_byte_unit: the unit a hop's transmitted bytes are read in (rounded down)
+     * @param intQlenUnit cc.hpcc.int_qlen_unit: the unit a hop's queue length is read in (rounded down)
      */
-    public record Config(long minRateBps, double eta, long rateAiBps, int maxStage, boolean fastReact) {
+    public record Config(long minRateBps, double eta, long rateAiBps, int maxStage, boolean fastReact,
+            long intByteUnit, long intQlenUnit) {
         /** Checks the values are usable. */
         public Config {
-            if (!(eta > 0 && eta <= 1) || minRateBps <= 0 || rateAiBps < 0 || maxStage < 0) {
+            if (!(eta > 0 && eta <= 1) || minRateBps <= 0 || rateAiBps < 0 || maxStage < 0 || intByteUnit < 1
+                    || intQlenUnit < 1) {
                 throw new IllegalArgumentException("bad HPCC parameters");
             }
+        }
+
+        /**
+         * The parameters with exact INT records (units of one byte).
+         *
+         * @param minRateBps cc.min_rate
+         * @param eta cc.hpcc.eta_percent / 100
+         * @param rateAiBps cc.hpcc.rate_ai
+         * @param maxStage cc.hpcc.max_stage
+         * @param fastReact cc.hpcc.fast_react
+         */
+        public Config(long minRateBps, double eta, long rateAiBps, int maxStage, boolean fastReact) {
+            this(minRateBps, eta, rateAiBps, maxStage, fastReact, 1, 1);
         }
     }
 
@@ -118,9 +135,9 @@ public final class Hpcc extends RateController {
             long tau = hops.timePs(i) - hopTime[i];
             long rate = hops.lineRateBps(i);
             if (tau > 0) {
-                double txRate = (hops.txBytes(i) - hopTx[i]) * 8 / (tau * 1e-12);
+                double txRate = (txBytes(hops, i) - hopTx[i]) * 8 / (tau * 1e-12);
                 double hu = txRate / rate
-                        + (double) Math.min(hops.qlenBytes(i), hopQlen[i]) * lineRateBps / rate / baseWindowBytes;
+                        + (double) Math.min(qlenBytes(hops, i), hopQlen[i]) * lineRateBps / rate / baseWindowBytes;
                 if (hu > maxU) {
                     maxU = hu;
                     dt = tau;
@@ -162,8 +179,20 @@ public final class Hpcc extends RateController {
     }
 
     private void store(IntHops hops, int i) {
-        hopQlen[i] = hops.qlenBytes(i);
-        hopTx[i] = hops.txBytes(i);
+        hopQlen[i] = qlenBytes(hops, i);
+        hopTx[i] = txBytes(hops, i);
         hopTime[i] = hops.timePs(i);
+    }
+
+    /** A hop's transmitted bytes as the INT record holds them: in units of cc.hpcc.int_byte_unit, rounded down. */
+    private long txBytes(IntHops hops, int i) {
+        long unit = c.intByteUnit();
+        return unit == 1 ? hops.txBytes(i) : hops.txBytes(i) / unit * unit;
+    }
+
+    /** A hop's queue length as the INT record holds it: in units of cc.hpcc.int_qlen_unit, rounded down. */
+    private long qlenBytes(IntHops hops, int i) {
+        long unit = c.intQlenUnit();
+        return unit == 1 ? hops.qlenBytes(i) : hops.qlenBytes(i) / unit * unit;
     }
 }

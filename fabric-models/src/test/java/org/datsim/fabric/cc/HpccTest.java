@@ -137,4 +137,23 @@ class HpccTest {
         }
         assertEquals(1_000_000_000L, h.rateBps());
     }
+
+    @Test
+    void intRecordsReadInHpccsUnitsRoundDownBytesAndQueueLengths() {
+        // HPCC's IntHop keeps transmitted bytes in units of 128 and queue lengths in units of 80 (cc.hpcc.int_*_unit)
+        Hpcc exact = make(0);
+        Hpcc units = new Hpcc(LINE, new Hpcc.Config(1_000_000_000L, 0.95, 40_000_000L, 0, true, 128, 80), T, W);
+        for (Hpcc h : new Hpcc[] {exact, units}) {
+            h.start(0);
+            h.onAck(1 * US, 1000, 10_000, false, hop(79, 127, 0), -1);
+            // 12,500 bytes later and 1 us on: 12,500 - 127 exact; 12,544 - 0 = 12,544 in units of 128 (98 x 128)
+            h.onAck(2 * US, 2000, 12_000, false, hop(50_000, 12_627, 1 * US), -1);
+        }
+        // exact: txRate 12,500 B/us = B, and min(q, q') = 79 B; in units: 12,544 B/us, and min(0, 49,920) = 0
+        double uExact = (1.0 * (T - US) + (1.0 + 79.0 / W) * US) / T;
+        double uUnits = (1.0 * (T - US) + (12_544.0 * 8 / 1e-6 / LINE) * US) / T;
+        assertEquals((long) (LINE / (uExact / 0.95)) + 40_000_000L, exact.rateBps(), 2);
+        assertEquals((long) (LINE / (uUnits / 0.95)) + 40_000_000L, units.rateBps(), 2);
+        assertTrue(units.rateBps() != exact.rateBps());
+    }
 }
