@@ -195,20 +195,8 @@ public final class RunFiles {
                 StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
     }
 
-    /** Escapes control characters and cuts a text to 200 characters, for a message. */
+    /** Input quoted in a message: escaped and cut to 200 characters. */
     static String clean(String s) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < s.length() && b.length() < 200; i++) {
-            char c = s.charAt(i);
-            if (c < 0x20 || c == 0x7f || c == 0x2028 || c == 0x2029 || c == 0xfeff) {
-                b.append(String.format("\\u%04x", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
-        if (b.length() >= 200 && s.length() > 200) {
-            b.append("...");
-        }
-        return b.toString();
+        return org.datsim.core.util.Text.clean(s, 200);
     }
 }

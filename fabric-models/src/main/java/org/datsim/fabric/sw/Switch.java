@@ -408,14 +408,21 @@ public final class Switch implements NetworkNode, Ingress {
         kmax = new long[n];
         for (int i = 0; i < n; i++) {
             long bps = out[i].rate().bitsPerSecond();
-            kmin[i] = scale(kminAt100G, bps);
-            kmax[i] = scale(kmaxAt100G, bps);
+            kmin[i] = ecnThreshold(kminAt100G, bps);
+            kmax[i] = ecnThreshold(kmaxAt100G, bps);
         }
         notifyDequeues();
     }
 
-    /** Bytes at 100 Gb/s scaled to a rate, exactly (the product fits a long for sizes below 2^40 and rates below 10 Pb/s). */
-    private static long scale(long bytesAt100G, long bps) {
+    /**
+     * An ECN threshold given at 100 Gb/s (ecn.kmin, ecn.kmax) as a port of that rate applies it: scaled with the rate,
+     * exactly (the product fits a long for sizes below 2^40 and rates below 10 Pb/s).
+     *
+     * @param bytesAt100G the threshold at 100 Gb/s
+     * @param bps the port's rate
+     * @return the port's threshold, bytes
+     */
+    public static long ecnThreshold(long bytesAt100G, long bps) {
         return java.math.BigInteger.valueOf(bytesAt100G).multiply(java.math.BigInteger.valueOf(bps))
                 .divide(java.math.BigInteger.valueOf(100_000_000_000L)).longValue();
     }
@@ -785,6 +792,16 @@ public final class Switch implements NetworkNode, Ingress {
     public long sharedUsed() {
         settleDepartures();
         return sharedUsed;
+    }
+
+    /** Returns the headroom an input was given (shared-buffer mode; pfc.headroom or the one derived), bytes. */
+    public long headroom(int port) {
+        return headroom[port];
+    }
+
+    /** Returns the alpha shift of an input's dynamic PFC threshold (shared-buffer mode). */
+    public int alphaShift(int port) {
+        return alphaShift[port];
     }
 
     /** Returns the headroom bytes an input holds (shared-buffer mode). */

@@ -182,7 +182,7 @@ public final class DatsimCli implements Runnable {
         if (x.find()) {
             m = m.substring(0, x.start()) + ": expected a number, found '" + x.group(1) + "'" + m.substring(x.end());
         }
-        return org.datsim.scenario.load.Text.clean(m, 500);
+        return org.datsim.core.util.Text.clean(m, 500);
     }
 
     /** The subcommand class whose name is {@code word}, or null: then all are registered (usage, suggestions). */
@@ -280,7 +280,7 @@ public final class DatsimCli implements Runnable {
             List<String> problems = new java.util.ArrayList<>();
             FabricOverrides overrides = FabricOverrides.of(preset, params, problems);
             if (overrides == null) {
-                problems.forEach(p -> err.println("datsim: " + org.datsim.scenario.load.Text.clean(p)));
+                problems.forEach(p -> err.println("datsim: " + org.datsim.core.util.Text.clean(p)));
                 return EXIT_INVALID;
             }
             Scenario s = overrides.isEmpty() ? load(file, err) : InputFiles.load(file, err, overrides::load);
@@ -304,7 +304,7 @@ public final class DatsimCli implements Runnable {
                 }
             } catch (IllegalArgumentException e) {
                 err.println("datsim: " + (maxTime != null ? "--max-time/--max-events: " : "")
-                        + org.datsim.scenario.load.Text.clean(e.getMessage()));
+                        + org.datsim.core.util.Text.clean(e.getMessage()));
                 return EXIT_INVALID;
             }
             long outputLimit;
@@ -317,7 +317,7 @@ public final class DatsimCli implements Runnable {
                 stall = noProgress == null ? -1 : "0".equals(noProgress.trim()) ? 0
                         : org.datsim.core.time.SimTime.parse(noProgress);
             } catch (IllegalArgumentException e) {
-                err.println("datsim: --max-output/--max-stall: " + org.datsim.scenario.load.Text.clean(e.getMessage()));
+                err.println("datsim: --max-output/--max-stall: " + org.datsim.core.util.Text.clean(e.getMessage()));
                 return EXIT_INVALID;
             }
             s = s.withLimits(events, time);
@@ -329,7 +329,7 @@ public final class DatsimCli implements Runnable {
                     int[] alternatives = org.datsim.core.choice.VectorChoices.parse(all ? v.substring(4) : v);
                     vector = new org.datsim.core.choice.VectorChoices(alternatives, null, !all, Integer.MAX_VALUE);
                 } catch (IllegalArgumentException e) {
-                    err.println("datsim: --choices: " + org.datsim.scenario.load.Text.clean(e.getMessage()));
+                    err.println("datsim: --choices: " + org.datsim.core.util.Text.clean(e.getMessage()));
                     return EXIT_INVALID;
                 }
             }
@@ -373,7 +373,7 @@ public final class DatsimCli implements Runnable {
                 java.io.IOException io = writeFailure(e);
                 if (io != null) { // a write refused: a file-size limit (EFBIG), a quota (EDQUOT), a full disk (ENOSPC)
                     err.println("datsim: cannot write the outputs in " + dir + ": "
-                            + org.datsim.scenario.load.Text.clean(io.getMessage()) + " (a file-size limit, a quota or"
+                            + org.datsim.core.util.Text.clean(io.getMessage()) + " (a file-size limit, a quota or"
                             + " a full disk?); the run stopped there, and what was written so far is kept");
                     return EXIT_INVALID;
                 }

@@ -85,7 +85,7 @@ final class ExploreCommand implements Callable<Integer> {
             try {
                 wallNanos = Math.max(1, org.datsim.core.time.SimTime.parse(maxTime) / 1000);
             } catch (IllegalArgumentException e) {
-                err.println("datsim: --max-time: " + org.datsim.scenario.load.Text.clean(e.getMessage()));
+                err.println("datsim: --max-time: " + org.datsim.core.util.Text.clean(e.getMessage()));
                 return DatsimCli.EXIT_INVALID;
             }
         }

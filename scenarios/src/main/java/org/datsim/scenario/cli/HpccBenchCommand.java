@@ -225,24 +225,29 @@ final class HpccBenchCommand implements Callable<Integer> {
             }
             return DatsimCli.EXIT_INVALID;
         }
-        FlowRunner.Limits limits = limits(p, flows, problems);
+        FlowRunner.Limits limits = limits(problems);
         if (limits == null) {
             for (String s : problems) {
                 err.println("datsim: " + s);
             }
-            return problems.size() == 1 && problems.get(0).startsWith(TOO_MANY) ? 1 : DatsimCli.EXIT_INVALID;
+            return DatsimCli.EXIT_INVALID;
+        }
+        String tooMany = tooManyEvents(p, flows);
+        if (tooMany != null) {
+            err.println("datsim: " + tooMany);
+            return 1;
         }
         long built = System.nanoTime();
         FlowRunner.Progress progress = new FlowRunner.Progress();
-        Thread display = progress(showProgress) ? progressDisplay(progress, flows.size(), !noIdeal, err) : null;
+        int n = flows.size();
+        boolean ideal = !noIdeal;
+        // --[no-]progress decides; without it, a terminal on standard error does
+        boolean show = showProgress != null ? showProgress : TerminalProgress.stderrIsTerminal();
         FlowRunner.Result r;
-        try {
-            r = FlowRunner.run(topology, p, flows, false, seed, !noIdeal, true, progress, limits);
-        } finally {
-            if (display != null) {
-                display.interrupt();
-                display.join();
-            }
+        try (TerminalProgress shown = show ? TerminalProgress.show(err, () -> String.format(java.util.Locale.ROOT,
+                "simulated %.6f s, %d of %d flows done%s", progress.simulatedPs() / 1e12, progress.completed(), n,
+                ideal ? ", " + progress.idealDone() + " of " + n + " alone" : "")) : null) {
+            r = FlowRunner.run(topology, p, flows, false, seed, ideal, true, progress, limits);
         }
         long ran = System.nanoTime();
         List<FctFile.Row> rows = FlowOutputs.rows(topology.hosts(), flows, r);
@@ -311,14 +316,8 @@ final class HpccBenchCommand implements Callable<Integer> {
         return r.failed() == 0 ? 0 : 1;
     }
 
-    private static final String TOO_MANY = "the flows need at least ";
-
-    /**
-     * The run's guards from --max-events and --max-time, or null with the problems: a limit that is not valid, or
-     * flows whose packets' arrivals alone (each data packet reaches a switch and a host at least; twice with the ideal
-     * runs) need more events than the limit, refused before they run (a 1 TB flow would otherwise run for hours).
-     */
-    private FlowRunner.Limits limits(Params p, List<Flow> flows, List<String> problems) {
+    /** The run's guards from --max-events and --max-time, or null with the problems of a limit that is not valid. */
+    private FlowRunner.Limits limits(List<String> problems) {
         if (maxEvents < 1) {
             problems.add("--max-events: expected a positive number of events, found " + maxEvents);
             return null;
@@ -328,10 +327,19 @@ final class HpccBenchCommand implements Callable<Integer> {
             try {
                 timePs = org.datsim.core.time.SimTime.parse(maxTime);
             } catch (IllegalArgumentException e) {
-                problems.add("--max-time: " + org.datsim.scenario.load.Text.clean(e.getMessage()));
+                problems.add("--max-time: " + org.datsim.core.util.Text.clean(e.getMessage()));
                 return null;
             }
         }
+        return new FlowRunner.Limits(maxEvents, timePs);
+    }
+
+    /**
+     * Why the flows are refused before they run, or null: their packets' arrivals alone (each data packet reaches a
+     * switch and a host at least; twice with the ideal runs) need more events than --max-events (a 1 TB flow would
+     * otherwise run for hours).
+     */
+    private String tooManyEvents(Params p, List<Flow> flows) {
         long mtu = p.get(FabricParams.HCA_MTU);
         long packets = 0;
         for (Flow f : flows) {
@@ -342,62 +350,12 @@ final class HpccBenchCommand implements Callable<Integer> {
             }
         }
         long least = 2 * packets;
-        if (least > maxEvents) {
-            problems.add(TOO_MANY + least + " events (each of their " + packets + " data packets arrives at a switch"
-                    + " and a host), more than the event limit of " + maxEvents + " (each alone for the ideal FCTs"
-                    + " takes as many again); raise it with --max-events if the run is meant to be that long");
+        if (least <= maxEvents) {
             return null;
         }
-        return new FlowRunner.Limits(maxEvents, timePs);
-    }
-
-    /** Whether to show progress: as asked, else when standard error is a terminal (or the console is). */
-    private static boolean progress(Boolean asked) {
-        if (asked != null) {
-            return asked;
-        }
-        if (System.console() != null) {
-            return true;
-        }
-        // Linux names what file descriptor 2 is in /proc/self/fd. Elsewhere there is nothing to ask, and the display
-        // stays off unless --progress asks for it (documented in the option's help).
-        Path fd2 = Path.of("/proc/self/fd/2");
-        if (!Files.isSymbolicLink(fd2)) {
-            return false;
-        }
-        try {
-            String target = Files.readSymbolicLink(fd2).toString();
-            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
-        } catch (java.io.IOException e) {
-            return false; // the descriptor closed meanwhile: no terminal to show progress on
-        }
-    }
-
-    /**
-     * On a terminal, a line on standard error that says every second how far the run has got (simulated time, flows
-     * completed, ideal FCTs computed), and is cleared at the end; nothing when the output is not a terminal.
-     */
-    private static Thread progressDisplay(FlowRunner.Progress progress, int flows, boolean ideal, PrintWriter err) {
-        Thread t = new Thread(() -> {
-            long start = System.nanoTime();
-            try {
-                while (true) {
-                    Thread.sleep(1000);
-                    String line = String.format(java.util.Locale.ROOT,
-                            "datsim: %5.0f s: simulated %.6f s, %d of %d flows done%s", (System.nanoTime() - start)
-                                    / 1e9, progress.simulatedPs() / 1e12, progress.completed(), flows,
-                            ideal ? ", " + progress.idealDone() + " of " + flows + " alone" : "");
-                    err.print("\r" + line);
-                    err.flush();
-                }
-            } catch (InterruptedException e) {
-                err.print("\r\033[K");
-                err.flush();
-            }
-        }, "datsim-progress");
-        t.setDaemon(true);
-        t.start();
-        return t;
+        return "the flows need at least " + least + " events (each of their " + packets + " data packets arrives at a"
+                + " switch and a host), more than the event limit of " + maxEvents + " (each alone for the ideal FCTs"
+                + " takes as many again); raise it with --max-events if the run is meant to be that long";
     }
 
     private String topologyName() {

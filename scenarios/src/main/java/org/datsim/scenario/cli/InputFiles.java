@@ -32,7 +32,7 @@ final class InputFiles {
             return loader.load(file);
         } catch (ScenarioException e) {
             for (String p : e.problems()) {
-                err.println(org.datsim.scenario.load.Text.clean(p, MAX_LINE));
+                err.println(org.datsim.core.util.Text.clean(p, MAX_LINE));
             }
             err.println(e.problems().size() + " problem(s) in " + file + "; nothing was run");
             return null;

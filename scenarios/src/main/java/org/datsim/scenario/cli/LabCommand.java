@@ -54,7 +54,7 @@ final class LabCommand implements Callable<Integer> {
         try {
             lessons = Lessons.load(lessonsDir != null ? lessonsDir : Lessons.defaultDir());
         } catch (LabException e) {
-            e.problems().forEach(m -> err.println(org.datsim.scenario.load.Text.clean(m, InputFiles.MAX_LINE)));
+            e.problems().forEach(m -> err.println(org.datsim.core.util.Text.clean(m, InputFiles.MAX_LINE)));
             return DatsimCli.EXIT_INVALID;
         }
         if (number == null) {
@@ -84,7 +84,7 @@ final class LabCommand implements Callable<Integer> {
             hazard = run.runHazard(dir);
             fix = run.runFix(dir);
         } catch (ScenarioException e) {
-            e.problems().forEach(m -> err.println(org.datsim.scenario.load.Text.clean(m, InputFiles.MAX_LINE)));
+            e.problems().forEach(m -> err.println(org.datsim.core.util.Text.clean(m, InputFiles.MAX_LINE)));
             return DatsimCli.EXIT_INVALID;
         } catch (IOException e) {
             err.println("datsim: cannot write or read the runs in " + dir + ": " + e.getMessage());

@@ -174,14 +174,14 @@ public final class PerftestCommand implements Callable<Integer> {
     private String check() {
         PerftestRun.Test t = PerftestRun.Test.named(test);
         if (t == null) {
-            return "unknown test \"" + org.datsim.scenario.load.Text.clean(test, 80) + "\"; the tests are ib_write_lat,"
+            return "unknown test \"" + org.datsim.core.util.Text.clean(test, 80) + "\"; the tests are ib_write_lat,"
                     + " ib_write_bw, ib_read_lat, ib_read_bw, ib_send_lat, ib_send_bw, ib_atomic_lat, ib_atomic_bw";
         }
         if (t.isAtomic() && (all || size != null && size != PerftestRun.Test.ATOMIC_SIZE)) {
             return (all ? "-a" : "-s " + size) + ": " + test + " has one size, 8 bytes (a 64-bit atomic), as perftest's";
         }
         if (FabricPresets.get(preset) == null) {
-            return "--preset: no preset is named \"" + org.datsim.scenario.load.Text.clean(preset, 80)
+            return "--preset: no preset is named \"" + org.datsim.core.util.Text.clean(preset, 80)
                     + "\"; the presets are " + FabricPresets.names();
         }
         if (size != null && all) {

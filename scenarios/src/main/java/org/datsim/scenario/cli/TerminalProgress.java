@@ -56,6 +56,17 @@ final class TerminalProgress implements AutoCloseable {
         if (quiet || !stderrIsTerminal()) {
             return null;
         }
+        return show(err, line);
+    }
+
+    /**
+     * Starts the line whatever standard error is (a command's option asked for it).
+     *
+     * @param err standard error
+     * @param line what to say, asked every second
+     * @return the display
+     */
+    static TerminalProgress show(PrintWriter err, Supplier<String> line) {
         long start = System.nanoTime();
         Thread t = new Thread(() -> {
             try {

@@ -1,5 +1,6 @@
 package org.datsim.scenario.load;
 
+import org.datsim.core.util.Text;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToLongFunction;

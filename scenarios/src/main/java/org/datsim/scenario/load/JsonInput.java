@@ -1,5 +1,6 @@
 package org.datsim.scenario.load;
 
+import org.datsim.core.util.Text;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParseException;

@@ -1,5 +1,6 @@
 package org.datsim.scenario.load;
 
+import org.datsim.core.util.Text;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -1,5 +1,6 @@
 package org.datsim.scenario.load;
 
+import org.datsim.core.util.Text;
 import static org.datsim.scenario.load.Problems.show;
 
 import com.fasterxml.jackson.databind.JsonNode;

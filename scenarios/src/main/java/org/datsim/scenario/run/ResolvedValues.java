@@ -56,29 +56,14 @@ public final class ResolvedValues {
         }
         if ("shared".equals(p.choice(org.datsim.fabric.FabricParams.SWITCH_BUFFER_MODE))
                 && !fabric.switches().isEmpty()) {
-            // as Fabric derives them per switch port: pfc.headroom (0: 3 x rate x propagation delay, at least two
-            // largest packets) and the dynamic threshold's alpha shift (one less per doubling over the hosts' rate)
-            long hostRate = Long.MAX_VALUE;
-            for (Port port : fabric.ports()) {
-                if (port.peer() instanceof org.datsim.fabric.hca.Hca) {
-                    hostRate = Math.min(hostRate, port.rate().bitsPerSecond());
-                }
-            }
-            long fixed = p.get(org.datsim.fabric.FabricParams.PFC_HEADROOM);
-            long minimum = 2 * org.datsim.fabric.FabricParams.largestPacket(p);
+            // per kind of switch port (rate, delay): the headroom and alpha shift the fabric gave its inputs
             java.util.TreeMap<String, long[]> kinds = new java.util.TreeMap<>();
             for (org.datsim.fabric.sw.Switch sw : fabric.switches()) {
-                for (Port port : sw.ports()) {
-                    long bps = port.rate().bitsPerSecond();
-                    long derived = java.math.BigInteger.valueOf(bps).multiply(java.math.BigInteger.valueOf(
-                            port.propagationPs())).multiply(java.math.BigInteger.valueOf(3))
-                            .divide(java.math.BigInteger.valueOf(8_000_000_000_000L)).longValue();
-                    int shift = (int) p.get(org.datsim.fabric.FabricParams.PFC_ALPHA_SHIFT);
-                    for (long x = bps; x > hostRate && shift > 0; x /= 2) {
-                        shift--;
-                    }
-                    kinds.put(org.datsim.core.time.DataRate.ofBitsPerSecond(bps) + ", " + SimTime.format(
-                            port.propagationPs()), new long[] {fixed > 0 ? fixed : Math.max(derived, minimum), shift});
+                List<Port> ports = sw.ports();
+                for (int i = 0; i < ports.size(); i++) {
+                    Port port = ports.get(i);
+                    kinds.put(org.datsim.core.time.DataRate.ofBitsPerSecond(port.rate().bitsPerSecond()) + ", "
+                            + SimTime.format(port.propagationPs()), new long[] {sw.headroom(i), sw.alphaShift(i)});
                 }
             }
             ObjectNode h = r.putObject("pfc_by_switch_port");
@@ -92,20 +77,15 @@ public final class ResolvedValues {
             ObjectNode e = r.putObject("ecn.thresholds_by_port_rate");
             for (long bps : rates) {
                 ObjectNode k = e.putObject(org.datsim.core.time.DataRate.ofBitsPerSecond(bps).toString());
-                k.put("kmin_bytes", scaleTo(p.get(org.datsim.fabric.FabricParams.ECN_KMIN), bps));
-                k.put("kmax_bytes", scaleTo(p.get(org.datsim.fabric.FabricParams.ECN_KMAX), bps));
+                k.put("kmin_bytes", org.datsim.fabric.sw.Switch.ecnThreshold(
+                        p.get(org.datsim.fabric.FabricParams.ECN_KMIN), bps));
+                k.put("kmax_bytes", org.datsim.fabric.sw.Switch.ecnThreshold(
+                        p.get(org.datsim.fabric.FabricParams.ECN_KMAX), bps));
             }
         }
         return r;
     }
 
-    /** Bytes at 100 Gb/s scaled to a rate, as the switches scale ECN thresholds. */
-    private static long scaleTo(long bytesAt100G, long bps) {
-        return java.math.BigInteger.valueOf(bytesAt100G).multiply(java.math.BigInteger.valueOf(bps))
-                .divide(java.math.BigInteger.valueOf(100_000_000_000L)).longValue();
-    }
-
-    /** The run's first lines' account of the derived values (empty without congestion control or ECN). */
     /**
      * The run's first lines that say the resolved values ({@code "  resolved: ..."}), from {@link #of}.
      *

@@ -140,12 +140,12 @@ public final class FctFile {
             if (e.getCause() instanceof java.nio.charset.CharacterCodingException) {
                 throw new IOException(file + ": not UTF-8 text (is this a file datsim wrote?)", e);
             }
-            throw new IOException(file + ": " + org.datsim.scenario.load.Text.clean(String.valueOf(
+            throw new IOException(file + ": " + org.datsim.core.util.Text.clean(String.valueOf(
                     e.getCause().getMessage()), 200), e);
         } catch (IllegalArgumentException | IllegalStateException e) {
             String m = String.valueOf(e.getMessage());
             throw new IllegalArgumentException(m.startsWith(file.toString()) ? m : file + ": not a table of flows: "
-                    + org.datsim.scenario.load.Text.clean(m, 200), e);
+                    + org.datsim.core.util.Text.clean(m, 200), e);
         }
     }
 

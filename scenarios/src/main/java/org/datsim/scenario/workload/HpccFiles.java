@@ -315,6 +315,6 @@ public final class HpccFiles {
 
     /** A value of the file as a message shows it: control characters escaped, at most 80 characters. */
     private static String show(String value) {
-        return org.datsim.scenario.load.Text.clean(value, 80);
+        return org.datsim.core.util.Text.clean(value, 80);
     }
 }

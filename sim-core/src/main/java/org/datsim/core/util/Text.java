@@ -1,4 +1,4 @@
-package org.datsim.scenario.load;
+package org.datsim.core.util;
 
 /**
  * Input quoted in a message, made safe to print: control characters and line or paragraph separators escaped (so
