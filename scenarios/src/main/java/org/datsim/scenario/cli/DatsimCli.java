@@ -363,7 +363,8 @@ public final class DatsimCli implements Runnable {
                     runner.choices(vector);
                 }
                 try (TerminalProgress shown = TerminalProgress.start(quiet, err, TerminalProgress.simulation(
-                        runner::progressSimulatedPs, runner::progressEvents, runner::progressFlows))) {
+                        runner::progressSimulatedPs, runner::progressEvents, runner::progressFlows),
+                        runner::progressFlowShare)) {
                     r = runner.run(dir, List.of());
                 }
             } catch (java.io.IOException e) {

@@ -64,6 +64,10 @@ final class ExploreCommand implements Callable<Integer> {
             description = "Outcomes printed in full (default: ${DEFAULT-VALUE}); forbidden ones first.")
     int show;
 
+    @Option(names = {"-q", "--quiet"}, description = "No progress line (otherwise, when standard error is a"
+            + " terminal, a line says the executions run and the outcomes found, every second).")
+    boolean quiet;
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -96,8 +100,22 @@ final class ExploreCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         Explorer.Report r;
         try {
-            r = new Explorer(s, new Explorer.Settings(maxExecutions, random == null ? maxExecutions : random, seed,
-                    !noReduction, wallNanos, maxOutcomes)).explore();
+            Explorer explorer = new Explorer(s, new Explorer.Settings(maxExecutions,
+                    random == null ? maxExecutions : random, seed, !noReduction, wallNanos, maxOutcomes));
+            try (TerminalProgress shown = TerminalProgress.start(quiet, err, explorer::progress,
+                    new TerminalProgress.Share() {
+                        @Override
+                        public double done() {
+                            return explorer.progressShare();
+                        }
+
+                        @Override
+                        public boolean upperBound() {
+                            return true;
+                        }
+                    })) {
+                r = explorer.explore();
+            }
         } catch (RuntimeException e) {
             err.println("datsim: internal error while exploring " + file + " (a bug in datsim, not in the"
                     + " scenario):");

@@ -246,7 +246,9 @@ final class HpccBenchCommand implements Callable<Integer> {
         FlowRunner.Result r;
         try (TerminalProgress shown = show ? TerminalProgress.show(err, () -> String.format(java.util.Locale.ROOT,
                 "simulated %.6f s, %d of %d flows done%s", progress.simulatedPs() / 1e12, progress.completed(), n,
-                ideal ? ", " + progress.idealDone() + " of " + n + " alone" : "")) : null) {
+                ideal ? ", " + progress.idealDone() + " of " + n + " alone" : ""),
+                () -> n == 0 ? Double.NaN : (progress.completed() + (ideal ? progress.idealDone() : 0))
+                        / (double) (ideal ? 2L * n : n)) : null) {
             r = FlowRunner.run(topology, p, flows, false, seed, ideal, true, progress, limits);
         }
         long ran = System.nanoTime();

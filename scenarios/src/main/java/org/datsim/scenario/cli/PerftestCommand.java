@@ -153,8 +153,15 @@ public final class PerftestCommand implements Callable<Integer> {
                 return 0;
             }
             long[] at = {0, 0};
+            // the work of a size: its packets (iterations x the 4 KiB packets of a message, and one more for its
+            // setup), so that the estimate of the time left does not take 8 MiB for as quick as 2 B
+            double[] work = new double[sizes.size() + 1];
+            for (int i = 0; i < sizes.size(); i++) {
+                work[i + 1] = work[i] + 1 + (sizes.get(i) + 4095) / 4096;
+            }
             try (TerminalProgress shown = TerminalProgress.start(quiet || sizes.size() < 2, err,
-                    () -> "size " + at[0] + " B (" + at[1] + " of " + sizes.size() + ")")) {
+                    () -> "size " + at[0] + " B (" + at[1] + " of " + sizes.size() + ")",
+                    () -> work[(int) Math.max(0, Math.min(sizes.size(), at[1] - 1))] / work[sizes.size()])) {
                 PerftestRun.report(opts, o, s -> {
                     at[0] = s;
                     at[1]++;

@@ -53,10 +53,62 @@ final class TerminalProgress implements AutoCloseable {
      * @return the display, or null when there is none
      */
     static TerminalProgress start(boolean quiet, PrintWriter err, Supplier<String> line) {
+        return start(quiet, err, line, null);
+    }
+
+    /**
+     * Starts the line with an estimate of the time left if standard error is a terminal and not quiet.
+     *
+     * @param quiet true for no line
+     * @param err standard error
+     * @param line what to say, asked every second
+     * @param share the share of the work done, 0 to 1, asked every second (null: no estimate)
+     * @return the display, or null when there is none
+     */
+    static TerminalProgress start(boolean quiet, PrintWriter err, Supplier<String> line, Share share) {
         if (quiet || !stderrIsTerminal()) {
             return null;
         }
-        return show(err, line);
+        return show(err, line, share);
+    }
+
+    /** The share of a command's work done so far, and whether the estimate it gives is an upper bound. */
+    interface Share {
+        /**
+         * The share done.
+         *
+         * @return 0 to 1 (NaN when unknown)
+         */
+        double done();
+
+        /**
+         * Whether the work may end sooner than the share says (a search that stops when its tree is smaller than its
+         * bound): the estimate is then "at most".
+         *
+         * @return true for an upper bound
+         */
+        default boolean upperBound() {
+            return false;
+        }
+    }
+
+    /**
+     * The words for the time left, from the share done and the wall time so far: ", about 1 min 20 s left", or
+     * "" while nothing is known (under 1% done, or under 2 s of wall time: too little to extrapolate).
+     *
+     * @param done the share done, 0 to 1
+     * @param elapsedS the wall time so far, in seconds
+     * @param atMost true when the work may end sooner
+     * @return the words, starting with a comma, or ""
+     */
+    static String eta(double done, double elapsedS, boolean atMost) {
+        if (!(done >= 0.01) || done >= 1 || elapsedS < 2) {
+            return "";
+        }
+        long left = Math.round(elapsedS * (1 - done) / done);
+        String t = left >= 3600 ? String.format(Locale.ROOT, "%d h %d min", left / 3600, left % 3600 / 60)
+                : left >= 60 ? String.format(Locale.ROOT, "%d min %d s", left / 60, left % 60) : left + " s";
+        return (atMost ? ", at most about " : ", about ") + t + " left";
     }
 
     /**
@@ -67,13 +119,26 @@ final class TerminalProgress implements AutoCloseable {
      * @return the display
      */
     static TerminalProgress show(PrintWriter err, Supplier<String> line) {
+        return show(err, line, null);
+    }
+
+    /**
+     * Starts the line, with an estimate of the time left, whatever standard error is.
+     *
+     * @param err standard error
+     * @param line what to say, asked every second
+     * @param share the share of the work done (null: no estimate)
+     * @return the display
+     */
+    static TerminalProgress show(PrintWriter err, Supplier<String> line, Share share) {
         long start = System.nanoTime();
         Thread t = new Thread(() -> {
             try {
                 while (true) {
                     Thread.sleep(1000);
-                    String text = String.format(Locale.ROOT, "datsim: %4.0f s: %s", (System.nanoTime() - start) / 1e9,
-                            line.get());
+                    double elapsed = (System.nanoTime() - start) / 1e9;
+                    String text = String.format(Locale.ROOT, "datsim: %4.0f s: %s", elapsed, line.get())
+                            + (share == null ? "" : eta(share.done(), elapsed, share.upperBound()));
                     err.print("\r\033[K" + text);
                     err.flush();
                 }

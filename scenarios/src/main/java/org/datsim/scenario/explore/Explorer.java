@@ -241,6 +241,7 @@ public final class Explorer {
      */
     public Report explore() {
         long executions = 0;
+        progressExecutions = 0;
         boolean exhaustive = false;
         int[] prefix = new int[0];
         long deadline = settings.maxWallNanos() > 0 ? System.nanoTime() + settings.maxWallNanos() : Long.MAX_VALUE;
@@ -252,6 +253,7 @@ public final class Explorer {
             Execution e = execute(scenario, prefix, null, settings.reduce());
             executions++;
             add(e, false);
+            progressExecutions = executions;
             List<VectorChoices.Taken> taken = e.choices().taken();
             int i = taken.size() - 1;
             while (i >= 0 && taken.get(i).value() + 1 >= taken.get(i).alternatives()) {
@@ -284,6 +286,8 @@ public final class Explorer {
                 Execution e = execute(scenario, new int[0], random, settings.reduce(), bias);
                 executions++;
                 add(e, true);
+                progressExecutions = executions;
+                progressRandom = true;
                 vectors.add(VectorChoices.format(e.choices().vector()));
                 sum += e.choices().weight();
             }
@@ -292,6 +296,35 @@ public final class Explorer {
         }
         return new Report(List.copyOf(outcomes.values()), executions, systematic, exhaustive, distinct, estimate,
                 points, maxDepth, stopped);
+    }
+
+    /** The executions run so far, for a progress display on another thread. */
+    private volatile long progressExecutions;
+    /** Whether the random executions after the systematic bound have begun, for the progress display. */
+    private volatile boolean progressRandom;
+    /** The distinct outcomes so far, for the progress display. */
+    private volatile int progressOutcomes;
+
+    /**
+     * What the search has done so far, read from another thread while {@link #explore()} runs: "N executions
+     * (systematic|random), M distinct outcomes".
+     *
+     * @return the progress words
+     */
+    public String progress() {
+        return progressExecutions + " executions (" + (progressRandom ? "random" : "depth-first") + "), "
+                + progressOutcomes + " distinct outcomes";
+    }
+
+    /**
+     * The share of the search's bound of executions run so far (the search may end sooner, when the tree is
+     * smaller than its bound or a bound of time or outcomes stops it): an upper bound of the time left follows.
+     *
+     * @return 0 to 1
+     */
+    public double progressShare() {
+        long bound = (long) settings.maxExecutions() + settings.randomExecutions();
+        return bound <= 0 ? 0 : Math.min(1.0, progressExecutions / (double) bound);
     }
 
     /** What stops the search now, or null: the wall clock past its bound, or the outcomes kept at theirs. */
@@ -315,6 +348,7 @@ public final class Explorer {
         if (o == null) {
             o = new Outcome(key, e.observed(), e.named(), e.problems(), trim(e.choices().vector()), random);
             outcomes.put(key, o);
+            progressOutcomes = outcomes.size();
         }
         o.executions++;
     }

@@ -504,6 +504,23 @@ public final class ScenarioRunner {
         return done + " of " + flows.size() + " flows done" + (phase.isEmpty() ? "" : ", " + phase);
     }
 
+    /**
+     * The share of the workload's flows done, for the progress display's estimate of the time left (NaN without
+     * flows).
+     *
+     * @return 0 to 1, or NaN
+     */
+    public double progressFlowShare() {
+        if (attachedFlows == null || flows.isEmpty()) {
+            return Double.NaN;
+        }
+        long done = 0;
+        for (long f : attachedFlows.fct()) {
+            done += f >= 0 ? 1 : 0;
+        }
+        return progressPhase.isEmpty() ? done / (double) flows.size() : Double.NaN;
+    }
+
     /** What the run does after its simulation, for the progress display ("" while it simulates). */
     private volatile String progressPhase = "";
 

@@ -49,4 +49,35 @@ class TerminalProgressTest {
             assertEquals("", e.toString(), "nothing on standard error");
         }
     }
+
+    @Test
+    void theTimeLeftIsExtrapolatedFromTheShareDoneAndSaidOnlyWhenSomethingIsKnown() {
+        assertEquals(", about 30 s left", TerminalProgress.eta(0.25, 10, false));
+        assertEquals(", about 1 min 30 s left", TerminalProgress.eta(0.4, 60, false));
+        assertEquals(", at most about 2 h 0 min left", TerminalProgress.eta(0.5, 7200, true));
+        assertEquals("", TerminalProgress.eta(0.005, 100, false), "under 1% done: nothing to extrapolate");
+        assertEquals("", TerminalProgress.eta(0.5, 1, false), "under 2 s of wall time");
+        assertEquals("", TerminalProgress.eta(1.0, 10, false), "done");
+        assertEquals("", TerminalProgress.eta(Double.NaN, 10, false), "unknown share");
+    }
+
+    @Test
+    void exploreAcceptsQuietAndReportsItsProgressWords() throws Exception {
+        java.nio.file.Path f = org.datsim.scenario.ScenarioJson.examplesDir().resolve("write-then-send.json");
+        org.datsim.scenario.load.Scenario s = org.datsim.scenario.load.ScenarioLoader.load(f);
+        org.datsim.scenario.explore.Explorer x = new org.datsim.scenario.explore.Explorer(s,
+                new org.datsim.scenario.explore.Explorer.Settings(10, 0, 1, true, 0, 100));
+        assertEquals("0 executions (depth-first), 0 distinct outcomes", x.progress());
+        assertEquals(0.0, x.progressShare());
+        org.datsim.scenario.explore.Explorer.Report r = x.explore();
+        assertEquals(r.executions() + " executions (depth-first), " + r.outcomes().size() + " distinct outcomes",
+                x.progress());
+        assertTrue(x.progressShare() > 0 && x.progressShare() <= 1, "share " + x.progressShare());
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        int code = DatsimCli.execute(new String[] {"explore", f.toString(), "--quiet", "--max-executions", "5"},
+                new PrintWriter(o), new PrintWriter(e));
+        assertEquals(0, code, e.toString());
+        assertEquals("", e.toString());
+    }
 }
