@@ -6,6 +6,8 @@ import org.apache.commons.math3.random.RandomGenerator;
 import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.link.FlowControl;
 import org.datsim.fabric.link.Ingress;
@@ -44,7 +46,7 @@ public final class Switch implements NetworkNode, Ingress {
      * {@code message} (REQ, REP, RTU, REJ, DREQ or DREP) and {@code comm_id} (its connection's communication id, when
      * it has one), and {@code bytes} (on the wire, headers included).
      */
-    public static final String DROP = "drop";
+    public static final String DROP = TraceKind.DROP;
     /**
      * The trace kind of a data packet a switch marked Congestion Experienced (ECN) as it left an egress queue (traced
      * on the switch: its name is the event's host). Fields: {@code switch}, {@code port} (the egress, {@code
@@ -52,7 +54,7 @@ public final class Switch implements NetworkNode, Ingress {
      * kind), {@code from} and {@code to} (hosts), {@code bytes} (on the wire). The record is built only when the
      * trace is on.
      */
-    public static final String ECN_MARK = "ecn_mark";
+    public static final String ECN_MARK = TraceKind.ECN_MARK;
     /** A drop's reason: the input's share of the buffer could not hold the packet (PFC with too little headroom). */
     public static final String BUFFER_FULL = "buffer_full";
     /** A drop's reason: the drop filter took the packet (fault injection). */
@@ -648,10 +650,10 @@ public final class Switch implements NetworkNode, Ingress {
                 marks++;
                 out[port].countMark();
                 if (trace != null && trace.isEnabled()) {
-                    trace.fire(TraceEvent.of(timePs, ECN_MARK, name).attr("switch", name)
-                            .attr("port", out[port].name()).attr("queue_bytes", queuedBytes)
-                            .attr("packet", Packet.kindName(packet.kind)).attr("from", hostName(packet.srcHost))
-                            .attr("to", hostName(packet.dstHost)).attr("bytes", packet.wireBytes));
+                    trace.fire(TraceEvent.of(timePs, ECN_MARK, name).attr(TraceKey.SWITCH, name)
+                            .attr(TraceKey.PORT, out[port].name()).attr(TraceKey.QUEUE_BYTES, queuedBytes)
+                            .attr(TraceKey.PACKET, Packet.kindName(packet.kind)).attr(TraceKey.FROM, hostName(packet.srcHost))
+                            .attr(TraceKey.TO, hostName(packet.dstHost)).attr(TraceKey.BYTES, packet.wireBytes));
                 }
             }
         }
@@ -697,17 +699,17 @@ public final class Switch implements NetworkNode, Ingress {
         } else {
             e = TraceEvent.of(sim.now(), DROP, from);
         }
-        e.attr("switch", name).attr("port", port).attr("reason", reason).attr("packet", Packet.kindName(packet.kind))
-                .attr("from", from).attr("to", hostName(packet.dstHost));
+        e.attr(TraceKey.SWITCH, name).attr(TraceKey.PORT, port).attr(TraceKey.REASON, reason).attr(TraceKey.PACKET, Packet.kindName(packet.kind))
+                .attr(TraceKey.FROM, from).attr(TraceKey.TO, hostName(packet.dstHost));
         if (wr != null) {
-            e.attr("seq", wr.sequence()).attr("index", packet.index).attr("packets", packet.count);
+            e.attr(TraceKey.SEQ, wr.sequence()).attr(TraceKey.INDEX, packet.index).attr(TraceKey.PACKETS, packet.count);
         } else if (cm != null) {
-            e.attr("message", cm.type());
+            e.attr(TraceKey.MESSAGE, cm.type());
             if (cm.commId() > 0) {
-                e.attr("comm_id", cm.commId());
+                e.attr(TraceKey.COMM_ID, cm.commId());
             }
         }
-        return e.attr("bytes", packet.wireBytes);
+        return e.attr(TraceKey.BYTES, packet.wireBytes);
     }
 
     private String hostName(int id) {

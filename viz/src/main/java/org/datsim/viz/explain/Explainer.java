@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import org.datsim.core.time.SimTime;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.viz.TraceReader;
 
 /**
@@ -171,17 +173,17 @@ public final class Explainer {
     public void accept(TraceEvent e) {
         index.accept(e);
         switch (e.kind()) {
-            case "port_queue":
-            case "port_sample":
+            case TraceKind.PORT_QUEUE:
+            case TraceKind.PORT_SAMPLE:
                 portLines++;
-                if (e.attrLong("queue_bytes", 0) > 0 && e.attrValue("port") != null) {
-                    queuedPorts.add(String.valueOf(e.attrValue("port")));
+                if (e.attrLong(TraceKey.QUEUE_BYTES, 0) > 0 && e.attrValue(TraceKey.PORT) != null) {
+                    queuedPorts.add(String.valueOf(e.attrValue(TraceKey.PORT)));
                 }
                 break;
-            case "pfc":
-                pauses += e.attrLong("paused", 0) == 1 ? 1 : 0;
+            case TraceKind.PFC:
+                pauses += e.attrLong(TraceKey.PAUSED, 0) == 1 ? 1 : 0;
                 break;
-            case "ecn_mark":
+            case TraceKind.ECN_MARK:
                 ecnMarks++;
                 break;
             case TraceEvent.START:
