@@ -8,7 +8,7 @@ kind or a key in a trace-emitting or trace-reading call:
 
   kinds (-> TraceKind.X)
     TraceEvent.of(t, "kind", host)                  the second argument
-    case "kind":                                    inside a switch on an expression naming a kind
+    case "kind":  case "a", "b" ->                  inside a switch on an expression naming a kind
                                                     (switch (e.kind()), switch (kind)); nested switches are left
     "kind".equals(x.kind())  x.kind().equals("kind")  "kind".equals(kind)  kind.equals("kind")
                                                     (these two only in files that use TraceEvent)
@@ -195,10 +195,11 @@ class Rewriter:
                         return
                     i = self.skip_block(inner)
                     continue
-                m = re.compile(r'\bcase\s+"([A-Za-z0-9_]*)"\s*[:\-]').match(self.text, i)
+                m = re.compile(r'\bcase\s+("[A-Za-z0-9_]*"(?:\s*,\s*"[A-Za-z0-9_]*")*)\s*(?::|->)').match(self.text, i)
                 if m:
-                    lit_start = m.start(1) - 1
-                    self.literal_in((lit_start, m.end(1) + 1), KINDS, "TraceKind", "kind")
+                    for lit in re.finditer(r'"[A-Za-z0-9_]*"', m.group(1)):
+                        a = m.start(1) + lit.start()
+                        self.literal_in((a, a + len(lit.group(0))), KINDS, "TraceKind", "kind")
                     i = m.end()
                     continue
             i += 1

@@ -75,7 +75,7 @@ final class RunGuard implements TraceSink<TraceEvent> {
                                 + " to turn it off");
                     }
                 }
-                case "start", "tx_start", "tx_end" -> {
+                case TraceKind.START, TraceKind.TX_START, TraceKind.TX_END -> {
                     // the retried operation starting and sending again: not progress
                 }
                 default -> {

@@ -22,7 +22,10 @@ import org.datsim.core.trace.TraceSchema;
 import org.datsim.scenario.ScenarioJson;
 import org.datsim.scenario.load.ScenarioLoader;
 import org.datsim.scenario.run.ScenarioRunner;
+import org.datsim.viz.RunViews;
 import org.datsim.viz.TraceReader;
+import org.datsim.viz.explain.Explainer;
+import org.datsim.viz.explain.Explanation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,7 +35,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Every line every example, lesson (hazard and fix) and litmus test emits, and every line of a loaded fabric (a
  * fat-tree incast with switch queues, PFC pauses, ECN marks, port samples and a workload's flows), conforms to
  * {@link TraceSchema}: a declared kind, only keys declared for that kind, each value of its declared type. The files
- * are found afresh on each run, so a new example is covered without touching this test.
+ * are found afresh on each run, so a new example is covered without touching this test. viz then reads each real
+ * run: explain tells it and the views (timeline, plots) are written (VizOnRealRunsTest checks what they show of a
+ * loaded fabric).
  */
 class TraceConformanceTest {
 
@@ -72,8 +77,9 @@ class TraceConformanceTest {
                 TraceEvent e = TraceReader.parse(line);
                 kinds.merge(e.kind(), 1, Integer::sum);
                 String problem = TraceSchema.check(e);
-                if (problem != null && problems.size() < 20) {
-                    problems.add(scenario.getFileName() + " events.jsonl:" + n + ": " + problem + ": " + line);
+                if (problem != null && problems.size() < 5) {
+                    problems.add(scenario.getFileName() + " events.jsonl:" + n + ": " + problem + ": "
+                            + (line.length() > 300 ? line.substring(0, 300) + "..." : line));
                 }
             }
         }
@@ -96,6 +102,11 @@ class TraceConformanceTest {
         Map<String, Integer> kinds = runAndCheck(scenario, out, problems);
         assertEquals(List.of(), problems);
         assertTrue(kinds.containsKey(TraceKind.CALL), "a scenario's trace has calls: " + kinds);
+        // viz reads the same real trace: explain tells it and the views are written without a failure
+        Explanation x = Explainer.explainRun(out);
+        assertTrue(!x.header().isEmpty(), "explain has a header");
+        assertTrue(kinds.containsKey(TraceKind.POST) == !x.stories().isEmpty(), "a story per posted operation");
+        assertTrue(RunViews.write(out).stream().allMatch(Files::isRegularFile), "the views are written");
     }
 
     @Test

@@ -36,7 +36,7 @@ class TraceLiteralScanTest {
     private static final Pattern KIND_EQUALS = Pattern.compile(
             "\"[^\"]*\"\\.equals\\(\\s*" + KIND_EXPR + "\\s*\\)|" + KIND_EXPR + "\\.equals\\(\\s*\"");
     private static final Pattern SWITCH = Pattern.compile("\\bswitch\\s*\\(");
-    private static final Pattern CASE_LITERAL = Pattern.compile("\\bcase\\s+\"");
+    private static final Pattern CASE_LITERAL = Pattern.compile("\\bcase\\s+(?:[\\w.]+\\s*,\\s*)*\"");
     private static final Pattern ATTR_MAP = Pattern.compile("Map<String, Object>\\s+(\\w+)\\s*[=,)]");
 
     static List<Path> sources() throws IOException {
@@ -230,6 +230,7 @@ class TraceLiteralScanTest {
                 "    if (kind.equals(\"port_queue\")) {}",
                 "    switch (e.kind()) {",
                 "      case \"port_sample\":",
+                "      case TraceKind.PFC, \"port_queue\" -> {}",
                 "        switch (packet) { case \"cm\": break; }",
                 "        break;",
                 "    }",
@@ -245,7 +246,8 @@ class TraceLiteralScanTest {
                 "7: if (\"ecn_mark\".equals(e.kind())) {}",
                 "8: if (kind.equals(\"port_queue\")) {}",
                 "10: case \"port_sample\":",
-                "15: a.get(\"opcode\");"), found);
+                "11: case TraceKind.PFC, \"port_queue\" -> {}",
+                "16: a.get(\"opcode\");"), found);
     }
 
     @Test

@@ -37,7 +37,7 @@ public final class TraceKey {
     public static final String PROCESS = "process";
     /** The scenario step's JSON path (string). */
     public static final String STEP = "step";
-    /** The iteration of the process's repeat block (integer). */
+    /** The iteration of the process's repeat block: its loop variable and value ("i=0") or number ("#0") (string). */
     public static final String ITERATION = "iteration";
     /** An EVD's name (string). */
     public static final String EVD = "evd";

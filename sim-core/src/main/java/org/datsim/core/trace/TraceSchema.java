@@ -82,7 +82,7 @@ public final class TraceSchema {
         key(TraceKey.SUBTYPE, ValueType.STRING, "");
         key(TraceKey.PROCESS, ValueType.STRING, "");
         key(TraceKey.STEP, ValueType.STRING, "");
-        key(TraceKey.ITERATION, ValueType.INTEGER, "");
+        key(TraceKey.ITERATION, ValueType.STRING, "");
         key(TraceKey.EVD, ValueType.STRING, "");
         key(TraceKey.NMORE, ValueType.INTEGER, "");
         key(TraceKey.NUMBER_ENTRIES, ValueType.INTEGER, "");
