@@ -184,7 +184,8 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         lastT = Math.max(lastT, t);
         String host = e.host() == null ? "" : e.host();
         String kind = e.kind();
-        int pid = TraceKind.PORT_SAMPLE.equals(kind) || TraceKind.ECN_MARK.equals(kind) || TraceKind.PORT_QUEUE.equals(kind)
+        int pid = TraceKind.PORT_SAMPLE.equals(kind) || TraceKind.ECN_MARK.equals(kind)
+                || TraceKind.PORT_QUEUE.equals(kind)
                 || TraceKind.PFC.equals(kind) && !pids.containsKey(host) ? switchPid(host) : pid(host);
         Op op = e.op() >= 0 ? ops.get(e.op()) : null;
         switch (kind) {
@@ -251,7 +252,8 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
                 }
                 return;
             case TraceEvent.MEM_READ:
-                instant(pid, CPU, t, Boolean.TRUE.equals(e.attrValue(TraceKey.STALE)) ? "STALE mem_read" : "mem_read", e);
+                instant(pid, CPU, t, Boolean.TRUE.equals(e.attrValue(TraceKey.STALE)) ? "STALE mem_read" : "mem_read",
+                        e);
                 return;
             case TraceKind.CM:
                 return;

@@ -440,7 +440,7 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         switch (kind) {
             case TraceEvent.MEM_READ:
                 bad = Boolean.TRUE.equals(a.get(TraceKey.STALE));
-                k = bad ? "mem_read_stale" : "mem_read";
+                k = bad ? "mem_read_stale" : TraceKind.MEM_READ;
                 detailed = bad;
                 if (bad) {
                     staleReads++;

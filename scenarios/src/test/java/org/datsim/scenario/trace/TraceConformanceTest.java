@@ -32,7 +32,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every line every example, lesson (hazard and fix) and litmus test emits, and every line of a loaded fabric (a
+ * Every line every example, lesson (hazard and fix), litmus test and call-test scenario emits (also one with HCA
+ * cache misses), and every line of a loaded fabric (a
  * fat-tree incast with switch queues, PFC pauses, ECN marks, port samples and a workload's flows), conforms to
  * {@link TraceSchema}: a declared kind, only keys declared for that kind, each value of its declared type. The files
  * are found afresh on each run, so a new example is covered without touching this test. viz then reads each real
@@ -49,6 +50,9 @@ class TraceConformanceTest {
         List<Path> out = new ArrayList<>();
         out.addAll(jsonFiles(scenarios.resolve("examples")));
         out.addAll(jsonFiles(scenarios.resolve("litmus")));
+        // the call tests' scenarios: the CNO, SRQ, RSP, registry, atomics and immediate-data lines
+        out.addAll(jsonFiles(Paths.get("src/test/resources/calls")));
+        out.add(Paths.get("src/test/resources/explain/cache-misses.json"));
         try (Stream<Path> lessons = Files.list(scenarios.resolve("lab"))) {
             lessons.filter(Files::isDirectory).sorted().forEach(d -> {
                 out.add(d.resolve("hazard.json"));

@@ -19,11 +19,6 @@ import org.datsim.core.trace.TraceKind;
  */
 final class CmResends {
 
-    /** The trace kind of a CM message sent again (docs/trace-format.md). */
-    static final String CM_RETRY = TraceKind.CM_RETRY;
-    /** The trace kind of a CM message given up after its resends (docs/trace-format.md). */
-    static final String CM_TIMEOUT = TraceKind.CM_TIMEOUT;
-
     /** One message of one endpoint and connection: its resends in trace order, and its giving up, if any. */
     private static final class Group {
         final String ep;
@@ -58,7 +53,7 @@ final class CmResends {
         long commId = TraceIndex.number(e, TraceKey.COMM_ID, -1);
         Group g = groups.computeIfAbsent(ep + '\n' + commId + '\n' + message + '\n' + to,
                 k -> new Group(ep, message, to, commId));
-        if (CM_RETRY.equals(e.kind())) {
+        if (TraceKind.CM_RETRY.equals(e.kind())) {
             g.resends.add(t);
             return;
         }

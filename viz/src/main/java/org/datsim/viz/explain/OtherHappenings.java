@@ -43,13 +43,16 @@ final class OtherHappenings {
     void memRead(TraceEvent e, long t) {
         if (Boolean.TRUE.equals(e.attrValue(TraceKey.STALE))) {
             lines.add(new Explanation.Line(t, "process " + TraceIndex.text(e, TraceKey.PROCESS) + " on " + e.host()
-                    + " read " + TraceIndex.number(e, TraceKey.BYTES, 0) + " bytes of " + TraceIndex.text(e, TraceKey.LMR)
+                    + " read " + TraceIndex.number(e, TraceKey.BYTES, 0) + " bytes of "
+                    + TraceIndex.text(e, TraceKey.LMR)
                     + " and got stale bytes: its CPU cache still held lines that DMA had since overwritten (without"
                     + " dat_lmr_sync_rdma_write after an incoming RDMA Write, rule 32)", true));
         } else if (Boolean.FALSE.equals(e.attrValue(TraceKey.MATCH))) {
             lines.add(new Explanation.Line(t, "process " + TraceIndex.text(e, TraceKey.PROCESS) + " on " + e.host()
-                    + " read " + TraceIndex.number(e, TraceKey.BYTES, 0) + " bytes of " + TraceIndex.text(e, TraceKey.LMR)
-                    + " that are not what it expected (" + shortHex(TraceIndex.text(e, TraceKey.DATA_HEX)) + ")", true));
+                    + " read " + TraceIndex.number(e, TraceKey.BYTES, 0) + " bytes of "
+                    + TraceIndex.text(e, TraceKey.LMR)
+                    + " that are not what it expected (" + shortHex(TraceIndex.text(e, TraceKey.DATA_HEX)) + ")",
+                    true));
         }
     }
 

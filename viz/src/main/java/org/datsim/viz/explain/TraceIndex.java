@@ -22,11 +22,6 @@ final class TraceIndex {
     static final int READS = 1;
     /** A bit of {@link #readLikeKinds}: IB atomics. */
     static final int ATOMICS = 2;
-    /** The trace kind of a go-back-N retransmission (docs/trace-format.md). */
-    static final String RETRANSMIT = TraceKind.RETRANSMIT;
-    /** The trace kind of a packet a switch dropped (docs/trace-format.md). */
-    static final String DROP = TraceKind.DROP;
-
     final Map<Long, OpRecord> ops = new LinkedHashMap<>();
     /** Per host: start time to the operation its send engine started then (lookups only, never iterated). */
     final Map<String, TreeMap<Long, Long>> startsByHost = new HashMap<>();
@@ -161,24 +156,25 @@ final class TraceIndex {
                 }
                 break;
             }
-            case RETRANSMIT:
+            case TraceKind.RETRANSMIT:
                 if (e.op() >= 0) {
                     OpRecord o = op(e);
                     if (o.retransmits == null) {
                         o.retransmits = new ArrayList<>(2);
                     }
-                    o.retransmits.add(new OpRecord.Retransmit(t, text(e, TraceKey.REASON), number(e, TraceKey.ATTEMPT, 0)));
+                    o.retransmits.add(new OpRecord.Retransmit(t, text(e, TraceKey.REASON),
+                            number(e, TraceKey.ATTEMPT, 0)));
                     if (e.ep() != null) {
                         retransmitsByEp.computeIfAbsent(e.ep(), k -> new TreeMap<>()).put(t, o.id);
                     }
                     anyRetransmit = true;
                 }
                 break;
-            case DROP:
+            case TraceKind.DROP:
                 drop(e, t);
                 break;
-            case CmResends.CM_RETRY:
-            case CmResends.CM_TIMEOUT:
+            case TraceKind.CM_RETRY:
+            case TraceKind.CM_TIMEOUT:
                 cm.accept(e, t);
                 break;
             case TraceKind.EVENT:
@@ -258,8 +254,9 @@ final class TraceIndex {
      */
     private void drop(TraceEvent e, long t) {
         OpRecord o = e.op() >= 0 ? op(e) : null;
-        OpRecord.Drop d = new OpRecord.Drop(t, e.op(), text(e, TraceKey.SWITCH), text(e, TraceKey.PORT), text(e, TraceKey.REASON),
-                text(e, TraceKey.PACKET), text(e, TraceKey.FROM), text(e, TraceKey.TO), number(e, TraceKey.SEQ, -1), number(e, TraceKey.INDEX, -1),
+        OpRecord.Drop d = new OpRecord.Drop(t, e.op(), text(e, TraceKey.SWITCH), text(e, TraceKey.PORT),
+                text(e, TraceKey.REASON), text(e, TraceKey.PACKET), text(e, TraceKey.FROM), text(e, TraceKey.TO),
+                number(e, TraceKey.SEQ, -1), number(e, TraceKey.INDEX, -1),
                 number(e, TraceKey.PACKETS, -1), text(e, TraceKey.MESSAGE), number(e, TraceKey.COMM_ID, -1));
         drops.add(d);
         if (o == null) {
