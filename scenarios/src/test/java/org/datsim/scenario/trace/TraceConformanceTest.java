@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.datsim.core.choice.VectorChoices;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceKind;
 import org.datsim.core.trace.TraceSchema;
@@ -70,7 +71,13 @@ class TraceConformanceTest {
 
     /** Runs a scenario; returns the kinds seen (with counts) and adds each nonconforming line to problems. */
     static Map<String, Integer> runAndCheck(Path scenario, Path out, List<String> problems) throws Exception {
-        new ScenarioRunner(ScenarioLoader.load(scenario)).run(out, List.of());
+        return runAndCheck(new ScenarioRunner(ScenarioLoader.load(scenario)), scenario, out, problems);
+    }
+
+    /** As {@link #runAndCheck(Path, Path, List)}, with a runner set up by the caller (choices, ...). */
+    static Map<String, Integer> runAndCheck(ScenarioRunner runner, Path scenario, Path out, List<String> problems)
+            throws Exception {
+        runner.run(out, List.of());
         Path events = out.resolve("events.jsonl");
         assertTrue(Files.isRegularFile(events), "the run of " + scenario + " wrote its trace");
         Map<String, Integer> kinds = new TreeMap<>();
@@ -111,6 +118,17 @@ class TraceConformanceTest {
         assertTrue(!x.header().isEmpty(), "explain has a header");
         assertTrue(kinds.containsKey(TraceKind.POST) == !x.stories().isEmpty(), "a story per posted operation");
         assertTrue(RunViews.write(out).stream().allMatch(Files::isRegularFile), "the views are written");
+    }
+
+    @Test
+    void theChoiceLinesOfARunWithChoicesAreDeclared(@TempDir Path out) throws Exception {
+        Path litmus = ScenarioJson.examplesDir().resolveSibling("litmus").resolve(
+                "evd-order-two-endpoints-wait-at-once.json");
+        List<String> problems = new ArrayList<>();
+        Map<String, Integer> kinds = runAndCheck(new ScenarioRunner(ScenarioLoader.load(litmus))
+                .choices(VectorChoices.replay(new int[] {1, 1})), litmus, out, problems);
+        assertEquals(List.of(), problems);
+        assertEquals(2, kinds.get(TraceKind.CHOICE), kinds::toString);
     }
 
     @Test
