@@ -20,7 +20,8 @@ kind or a key in a trace-emitting or trace-reading call:
     text(e, "key")  number(e, "key", d)  ids(e, "key")   viz's readers (also TraceIndex.text(...)); the first
                                                     argument must be e, ev or event (a trace event)
 
-and adds the import of TraceKind / TraceKey where a file now uses it. It is idempotent: a second run changes
+and adds the import of TraceKind / TraceKey where a file now uses it. A line it makes longer than 120 characters it
+breaks before a chained call (.attr(...)) or an operator, continuation indented 8. It is idempotent: a second run changes
 nothing. A literal in one of these places that the schema does not declare is left as it is and reported (declare it
 in TraceKind or TraceKey and TraceSchema, then run again). Exit code 0 always, unless --check is given: then the
 files are not written, and the exit code is 1 if any would change or any undeclared name was found.
@@ -249,10 +250,39 @@ class Rewriter:
         out = self.text
         for (a, b), rep in sorted(self.edits.items(), reverse=True):
             out = out[:a] + rep + out[b:]
+        if out != self.text:
+            before = set(self.text.split("\n"))
+            out = "\n".join(wrap(line) if line not in before else line for line in out.split("\n"))
         for cls in ("TraceKind", "TraceKey"):
             if re.search(r"(?<![\w.])" + cls + r"\.", out):
                 out = add_import(out, "org.datsim.core.trace." + cls)
         return out
+
+
+MAX_LINE = 120
+BREAK = re.compile(r"\.(?:attr|attrValue|attrLong|hasAttr|ep|op|cookie|status|call|ret)\(| (?:\|\||&&|\+|\?|:) ")
+
+
+def wrap(line):
+    """Breaks a line this script made longer than MAX_LINE before a chained call or an operator, as the project
+    wraps (continuation indented 8 more than the statement, or as the line itself if it is a continuation)."""
+    out = []
+    while len(line) > MAX_LINE:
+        indent = len(line) - len(line.lstrip())
+        stripped = line.lstrip()
+        cont = indent if stripped[:1] in ".+|&?:" or stripped.startswith(("|| ", "&& ")) else indent + 8
+        mask = code_positions(line)
+        best = -1
+        for m in BREAK.finditer(line):
+            pos = m.start() + (1 if line[m.start()] == " " else 0)
+            if indent + 16 < pos and mask[pos] and len(line[:pos].rstrip()) <= MAX_LINE:
+                best = pos
+        if best < 0:
+            break
+        out.append(line[:best].rstrip())
+        line = " " * cont + line[best:].lstrip()
+    out.append(line)
+    return "\n".join(out)
 
 
 def add_import(text, fqcn):

@@ -172,7 +172,8 @@ final class CnoCalls extends ProviderPart {
         }
         cno.pending = evd;
         if (trace.isEnabled()) {
-            TraceEvent e = TraceEvent.of(sim.now(), TraceKind.CNO_NOTIFY, evd.ia.host.name).attr(TraceKey.CNO, cno.name())
+            TraceEvent e = TraceEvent.of(sim.now(), TraceKind.CNO_NOTIFY, evd.ia.host.name)
+                    .attr(TraceKey.CNO, cno.name())
                     .attr(TraceKey.EVD, evd.name()).attr(TraceKey.WAITERS, (long) cno.waiters.size());
             if (cno.waiters.isEmpty() && cno.agent != null) {
                 e.attr(TraceKey.PROXY_AGENT, cno.agent);

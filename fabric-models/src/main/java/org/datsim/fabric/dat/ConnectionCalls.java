@@ -264,8 +264,10 @@ final class ConnectionCalls extends ProviderPart {
         moved.commId = cr.commId;
         cr.ia.children.add(moved);
         if (trace.isEnabled()) {
-            trace.fire(TraceEvent.of(sim.now(), TraceKind.EVENT, host.name).attr(TraceKey.EVENT, "DAT_CONNECTION_REQUEST_EVENT")
-                    .attr(TraceKey.CR, moved.name()).attr(TraceKey.CONN_QUAL, handoff).attr(TraceKey.HANDED_OFF_FROM, cr.name()));
+            trace.fire(TraceEvent.of(sim.now(), TraceKind.EVENT, host.name)
+                    .attr(TraceKey.EVENT, "DAT_CONNECTION_REQUEST_EVENT")
+                    .attr(TraceKey.CR, moved.name()).attr(TraceKey.CONN_QUAL, handoff)
+                    .attr(TraceKey.HANDED_OFF_FROM, cr.name()));
         }
         core.post(target.evd, new DatEvent(Dat.CONNECTION_REQUEST_EVENT, target.evd, null, 0, -1, 0, -1, moved, -1,
                 sim.now(), false));

@@ -197,7 +197,8 @@ final class EpExtraCalls extends ProviderPart {
             if (trace.isEnabled()) {
                 trace.fire(TraceEvent.of(sim.now(), TraceKind.EVENT, ep.ia.host.name).ep(ep.name())
                         .attr(TraceKey.EVENT, Dat.EVENTS.name(SrqCalls.LOW_WATERMARK_EVENT_NUMBER))
-                        .attr(TraceKey.REASON, "DAT_EP_SRQ_SOFT_HIGH_WATERMARK_EVENT").attr(TraceKey.BUFFERS, (long) n));
+                        .attr(TraceKey.REASON, "DAT_EP_SRQ_SOFT_HIGH_WATERMARK_EVENT")
+                        .attr(TraceKey.BUFFERS, (long) n));
             }
             core.post(async, new DatEvent(SrqCalls.LOW_WATERMARK_EVENT_NUMBER, async, ep, 0, -1, 0, -1, null, -1,
                     sim.now(), false));

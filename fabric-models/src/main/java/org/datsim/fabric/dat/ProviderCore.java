@@ -105,7 +105,8 @@ final class ProviderCore {
             released(e);
             if (trace.isEnabled()) {
                 trace.fire(TraceEvent.of(sim.now(), TraceEvent.ERROR, evd.ia.host.name).attr(TraceKey.EVD, evd.name())
-                        .attr(TraceKey.ERROR, "DAT_ASYNC_ERROR_EVD_OVERFLOW").attr(TraceKey.LOST_EVENT, e.numberName()));
+                        .attr(TraceKey.ERROR, "DAT_ASYNC_ERROR_EVD_OVERFLOW")
+                        .attr(TraceKey.LOST_EVENT, e.numberName()));
             }
             Evd async = evd.ia.asyncEvd;
             if (async != evd && async.queue.size() < async.qlen) {

@@ -142,7 +142,8 @@ final class RegistryCalls extends ProviderPart {
 
     private void traceRegistry(DatHost host, String what, String iaName) {
         if (trace.isEnabled()) {
-            trace.fire(TraceEvent.of(sim.now(), TraceKind.REGISTRY, host.name).attr(TraceKey.ACTION, what).attr(TraceKey.IA_NAME, iaName));
+            trace.fire(TraceEvent.of(sim.now(), TraceKind.REGISTRY, host.name).attr(TraceKey.ACTION, what)
+                    .attr(TraceKey.IA_NAME, iaName));
         }
     }
 }

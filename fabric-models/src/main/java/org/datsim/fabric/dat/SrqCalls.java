@@ -176,7 +176,8 @@ final class SrqCalls extends ProviderPart {
         }
         WorkRequest wr = sim.exploring() ? DatChoices.srqTake(sim.choices(), srq, ep) : srq.queue.pollFirst();
         if (wr != null && trace.isEnabled()) {
-            trace.fire(TraceEvent.of(sim.now(), TraceKind.SRQ_TAKE, srq.ia.host.name).ep(ep.name()).attr(TraceKey.SRQ, srq.name())
+            trace.fire(TraceEvent.of(sim.now(), TraceKind.SRQ_TAKE, srq.ia.host.name).ep(ep.name())
+                    .attr(TraceKey.SRQ, srq.name())
                     .op(wr.opId).attr(TraceKey.AVAILABLE, (long) srq.queue.size()));
         }
         if (wr != null) {
@@ -202,7 +203,8 @@ final class SrqCalls extends ProviderPart {
         if (trace.isEnabled()) {
             trace.fire(TraceEvent.of(sim.now(), TraceKind.EVENT, srq.ia.host.name).attr(TraceKey.EVENT,
                     Dat.EVENTS.name(LOW_WATERMARK_EVENT_NUMBER)).attr(TraceKey.SRQ, srq.name())
-                    .attr(TraceKey.REASON, "DAT_SRQ_LOW_WATERMARK_EVENT").attr(TraceKey.AVAILABLE, (long) srq.queue.size()));
+                    .attr(TraceKey.REASON, "DAT_SRQ_LOW_WATERMARK_EVENT")
+                    .attr(TraceKey.AVAILABLE, (long) srq.queue.size()));
         }
         DatEvent e = new DatEvent(LOW_WATERMARK_EVENT_NUMBER, async, null, 0, -1, 0, -1, null, -1, sim.now(),
                 false);

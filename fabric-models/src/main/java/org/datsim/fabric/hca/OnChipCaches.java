@@ -95,7 +95,8 @@ final class OnChipCaches {
         }
         if (trace.isEnabled()) {
             trace.fire(TraceEvent.of(sim.now(), Hca.CACHE_MISS, hostName).ep(qp.name).op(wr.opId)
-                    .attr(TraceKey.CACHE, "qpc").attr(TraceKey.KEY, (long) qp.cacheKey).attr(TraceKey.PENALTY_PS, qpcPenalty));
+                    .attr(TraceKey.CACHE, "qpc").attr(TraceKey.KEY, (long) qp.cacheKey)
+                    .attr(TraceKey.PENALTY_PS, qpcPenalty));
         }
         return qpcPenalty;
     }
@@ -130,7 +131,8 @@ final class OnChipCaches {
                 cost += mttPenalty;
                 if (trace.isEnabled()) {
                     trace.fire(TraceEvent.of(sim.now(), Hca.CACHE_MISS, hostName).ep(ep).op(wr.opId)
-                            .attr(TraceKey.CACHE, "mtt").attr(TraceKey.KEY, page << pageShift).attr(TraceKey.PENALTY_PS, mttPenalty)
+                            .attr(TraceKey.CACHE, "mtt").attr(TraceKey.KEY, page << pageShift)
+                            .attr(TraceKey.PENALTY_PS, mttPenalty)
                             .attr(TraceKey.FETCHED, fetched));
                 }
                 continue;
@@ -139,7 +141,8 @@ final class OnChipCaches {
                 cost += wait;
                 if (trace.isEnabled()) {
                     trace.fire(TraceEvent.of(sim.now(), Hca.CACHE_MISS, hostName).ep(ep).op(wr.opId)
-                            .attr(TraceKey.CACHE, "mtt").attr(TraceKey.KEY, page << pageShift).attr(TraceKey.PENALTY_PS, wait)
+                            .attr(TraceKey.CACHE, "mtt").attr(TraceKey.KEY, page << pageShift)
+                            .attr(TraceKey.PENALTY_PS, wait)
                             .attr(TraceKey.IN_FLIGHT, true));
                 }
             }

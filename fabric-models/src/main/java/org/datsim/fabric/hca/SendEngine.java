@@ -330,7 +330,8 @@ final class SendEngine implements SendScheduler {
                 waiting[i++] = o.opId;
             }
         }
-        trace.fire(TraceEvent.of(sim.now(), TraceKind.CREDIT_WAIT, hostName).ep(wr.qp.name).op(wr.opId).cookie(wr.cookie)
+        trace.fire(TraceEvent.of(sim.now(), TraceKind.CREDIT_WAIT, hostName).ep(wr.qp.name).op(wr.opId)
+                .cookie(wr.cookie)
                 .attr(TraceKey.OPCODE, wr.opName()).attr(TraceKey.WAITING_FOR, java.util.Arrays.copyOf(waiting, i))
                 .attr(TraceKey.REASON, "max_rdma_read_out reads outstanding"));
     }
@@ -382,7 +383,8 @@ final class SendEngine implements SendScheduler {
         if (waiting != null) {
             wr.fenceTraced = true;
             trace.fire(TraceEvent.of(sim.now(), TraceEvent.FENCE_WAIT, hostName).ep(wr.qp.name).op(wr.opId)
-                    .cookie(wr.cookie).attr(TraceKey.OPCODE, wr.opName()).attr(TraceKey.WAITING_FOR, java.util.Arrays.copyOf(waiting, n))
+                    .cookie(wr.cookie).attr(TraceKey.OPCODE, wr.opName())
+                    .attr(TraceKey.WAITING_FOR, java.util.Arrays.copyOf(waiting, n))
                     .attr(TraceKey.REASON, byBind ? "rmr_bind implicit fence"
                             : (wr.sendFlags & WorkRequest.SEND_FENCE) != 0 ? "barrier fence"
                                     : explored ? "transport.payload_fetch choice" : "strict read ordering"));

@@ -745,7 +745,8 @@ public final class Port extends PacketRing implements EventHandler {
         paused = pause != 0;
         long now = sim.now();
         if (paused != was && trace != null && trace.isEnabled()) {
-            trace.fire(TraceEvent.of(sim.now(), PFC, traceNode).attr(TraceKey.PORT, name).attr(TraceKey.PAUSED, paused ? 1 : 0)
+            trace.fire(TraceEvent.of(sim.now(), PFC, traceNode).attr(TraceKey.PORT, name).attr(TraceKey.PAUSED, paused
+                    ? 1 : 0)
                     .attr(TraceKey.QUEUE_BYTES, queuedBytes));
         }
         if (paused && !was) {

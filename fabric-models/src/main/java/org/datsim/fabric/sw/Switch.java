@@ -652,7 +652,8 @@ public final class Switch implements NetworkNode, Ingress {
                 if (trace != null && trace.isEnabled()) {
                     trace.fire(TraceEvent.of(timePs, ECN_MARK, name).attr(TraceKey.SWITCH, name)
                             .attr(TraceKey.PORT, out[port].name()).attr(TraceKey.QUEUE_BYTES, queuedBytes)
-                            .attr(TraceKey.PACKET, Packet.kindName(packet.kind)).attr(TraceKey.FROM, hostName(packet.srcHost))
+                            .attr(TraceKey.PACKET, Packet.kindName(packet.kind))
+                            .attr(TraceKey.FROM, hostName(packet.srcHost))
                             .attr(TraceKey.TO, hostName(packet.dstHost)).attr(TraceKey.BYTES, packet.wireBytes));
                 }
             }
@@ -699,7 +700,8 @@ public final class Switch implements NetworkNode, Ingress {
         } else {
             e = TraceEvent.of(sim.now(), DROP, from);
         }
-        e.attr(TraceKey.SWITCH, name).attr(TraceKey.PORT, port).attr(TraceKey.REASON, reason).attr(TraceKey.PACKET, Packet.kindName(packet.kind))
+        e.attr(TraceKey.SWITCH, name).attr(TraceKey.PORT, port).attr(TraceKey.REASON, reason)
+                .attr(TraceKey.PACKET, Packet.kindName(packet.kind))
                 .attr(TraceKey.FROM, from).attr(TraceKey.TO, hostName(packet.dstHost));
         if (wr != null) {
             e.attr(TraceKey.SEQ, wr.sequence()).attr(TraceKey.INDEX, packet.index).attr(TraceKey.PACKETS, packet.count);

@@ -500,12 +500,14 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             room(8);
             out.putInt(ev.extensionType()).putInt(ev.immediateData());
         }
-        TraceEvent d = TraceEvent.of(sim().now(), TraceEvent.DEQUEUE, host.name()).attr(TraceKey.EVENT, ev.numberName());
+        TraceEvent d = TraceEvent.of(sim().now(), TraceEvent.DEQUEUE, host.name())
+                .attr(TraceKey.EVENT, ev.numberName());
         if (ev.ep != null) {
             d.ep(ev.ep.name());
         }
         if (ev.number == Dat.DTO_COMPLETION_EVENT || ev.number == Dat.IB_DTO_EVENT) {
-            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr(TraceKey.OPCODE, Dat.DTO_OPS.name(ev.operation))
+            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName())
+                    .attr(TraceKey.OPCODE, Dat.DTO_OPS.name(ev.operation))
                     .attr(TraceKey.TRANSFERED_LENGTH, ev.transferredLength);
         }
         if (ev.cr != null) {

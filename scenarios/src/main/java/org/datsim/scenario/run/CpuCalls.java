@@ -93,7 +93,8 @@ final class CpuCalls {
             p.runner().observeStep(p, s, "data", StepObservations.describe(got));
         }
         TraceEvent e = TraceEvent.of(p.sim().now(), TraceEvent.MEM_READ, host.name()).attr(TraceKey.PROCESS, p.name())
-                .attr(TraceKey.LMR, lmr.name()).attr(TraceKey.ADDRESS, address).attr(TraceKey.BYTES, length).attr(TraceKey.STALE, stale)
+                .attr(TraceKey.LMR, lmr.name()).attr(TraceKey.ADDRESS, address).attr(TraceKey.BYTES, length)
+                .attr(TraceKey.STALE, stale)
                 .attr(TraceKey.DATA_HEX, Bytes.hex(got, 32));
         Boolean match = Expectations.dataMatches(p, s, got);
         if (match != null) {

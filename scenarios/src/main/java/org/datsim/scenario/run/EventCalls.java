@@ -76,12 +76,14 @@ final class EventCalls {
                     + Dat.DTO_OPS.name(ev.operation) + " cookie " + ev.cookie + " length " + ev.transferredLength
                     : "") + (ev.ep != null ? " ep " + ev.ep.name() : ""));
         }
-        TraceEvent d = TraceEvent.of(p.sim().now(), TraceEvent.DEQUEUE, p.hostName()).attr(TraceKey.EVENT, ev.numberName());
+        TraceEvent d = TraceEvent.of(p.sim().now(), TraceEvent.DEQUEUE, p.hostName())
+                .attr(TraceKey.EVENT, ev.numberName());
         if (ev.ep != null) {
             d.ep(ev.ep.name());
         }
         if (ev.number == Dat.DTO_COMPLETION_EVENT || ev.number == Dat.IB_DTO_EVENT) {
-            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr(TraceKey.OPCODE, Dat.DTO_OPS.name(ev.operation))
+            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName())
+                    .attr(TraceKey.OPCODE, Dat.DTO_OPS.name(ev.operation))
                     .attr(TraceKey.TRANSFERED_LENGTH, ev.transferredLength);
             if (ev.extensionType() == Dat.IB_EXT_RDMA_WRITE_IMMED_DATA) {
                 d.attr(TraceKey.IMMEDIATE_DATA, (long) ev.immediateData() & 0xffffffffL);

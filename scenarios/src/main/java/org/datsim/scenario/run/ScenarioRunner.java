@@ -178,7 +178,8 @@ public final class ScenarioRunner {
             if (trace.isEnabled()) {
                 trace.fire(TraceEvent.of(sim.now(), TraceKind.CHOICE, t.host()).attr(TraceKey.POINT, t.point().name())
                         .attr(TraceKey.RULE, t.point().rule()).attr(TraceKey.ALTERNATIVES, (long) t.alternatives())
-                        .attr(TraceKey.VALUE, (long) t.value()).attr(TraceKey.INDEX, (long) (vector.taken().size() - 1)));
+                        .attr(TraceKey.VALUE, (long) t.value())
+                        .attr(TraceKey.INDEX, (long) (vector.taken().size() - 1)));
             }
         });
         return this;
