@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * scripts/trace-literals.py, the codemod the coordinator re-runs after merging: it rewrites each form of trace
- * literal that TraceLiteralScanTest finds into the schema's constants, adds the imports, leaves parameter values
- * and other switches alone, reports an undeclared name, and a second run changes nothing. Skipped where there is no
+ * literal that TraceLiteralScanTest finds into the schema's constants, adds the imports, wraps a line it made
+ * longer than 120 characters, leaves parameter values and other switches alone, reports an undeclared name, and a second run changes nothing. Skipped where there is no
  * python3.
  */
 class TraceLiteralsScriptTest {
@@ -45,6 +45,8 @@ class TraceLiteralsScriptTest {
             "        Map<String, Object> a = e.attrs();",
             "        Object o = a.get(\"opcode\");",
             "        e.attr(\"no_such_key\", 1L);",
+            "        trace.fire(TraceEvent.of(sim.now(), \"cno_notify\", evd.ia.host.name).attr(\"cno\", cno.name())"
+                    + ".attr(\"waiters\", 1L));",
             "    }",
             "}",
             "");
@@ -75,6 +77,9 @@ class TraceLiteralsScriptTest {
             "        Map<String, Object> a = e.attrs();",
             "        Object o = a.get(TraceKey.OPCODE);",
             "        e.attr(\"no_such_key\", 1L);",
+            "        trace.fire(TraceEvent.of(sim.now(), TraceKind.CNO_NOTIFY, evd.ia.host.name)"
+                    + ".attr(TraceKey.CNO, cno.name())",
+            "                .attr(TraceKey.WAITERS, 1L));",
             "    }",
             "}",
             "");
