@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
 import org.datsim.core.trace.TraceSink;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
@@ -58,7 +59,8 @@ public final class LatencyPlots implements TraceSink<TraceEvent> {
         } else if (TraceEvent.COMPLETE.equals(e.kind())) {
             Long t0 = postedAt.remove(e.op());
             if (t0 != null) {
-                String kind = e.attrValue("opcode") + ("DAT_DTO_SUCCESS".equals(e.status()) ? "" : ":" + e.status());
+                String kind = e.attrValue(TraceKey.OPCODE)
+                        + ("DAT_DTO_SUCCESS".equals(e.status()) ? "" : ":" + e.status());
                 latency.computeIfAbsent(kind, k -> new Columns()).add(e.tPs() - t0);
             }
         }

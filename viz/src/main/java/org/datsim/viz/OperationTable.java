@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.datsim.core.time.SimTime;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
 
 /**
  * The life of every posted operation, one row each, built from a trace: when it was posted, when the HCA started it,
@@ -93,8 +94,8 @@ public final class OperationTable {
                 r.post = t;
                 r.host = e.host();
                 r.ep = e.ep() == null ? "" : e.ep();
-                r.opcode = String.valueOf(e.attrValue("opcode"));
-                Object b = e.attrValue("bytes");
+                r.opcode = String.valueOf(e.attrValue(TraceKey.OPCODE));
+                Object b = e.attrValue(TraceKey.BYTES);
                 r.bytes = b instanceof Number ? ((Number) b).longValue() : -1;
                 r.cookie = e.hasCookie() ? e.cookie() : 0;
                 break;

@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import org.datsim.core.trace.JsonLinesTraceWriter;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.core.trace.TraceSink;
 import org.datsim.core.util.LongTable;
 
@@ -182,8 +184,9 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         lastT = Math.max(lastT, t);
         String host = e.host() == null ? "" : e.host();
         String kind = e.kind();
-        int pid = "port_sample".equals(kind) || "ecn_mark".equals(kind) || "port_queue".equals(kind)
-                || "pfc".equals(kind) && !pids.containsKey(host) ? switchPid(host) : pid(host);
+        int pid = TraceKind.PORT_SAMPLE.equals(kind) || TraceKind.ECN_MARK.equals(kind)
+                || TraceKind.PORT_QUEUE.equals(kind)
+                || TraceKind.PFC.equals(kind) && !pids.containsKey(host) ? switchPid(host) : pid(host);
         Op op = e.op() >= 0 ? ops.get(e.op()) : null;
         switch (kind) {
             case TraceEvent.POST:
@@ -191,7 +194,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
                 return;
             case TraceEvent.START:
                 if (op == null && flowOpcode == null && e.ep() != null && e.ep().startsWith("flow")) {
-                    flowOpcode = String.valueOf(e.attrValue("opcode"));
+                    flowOpcode = String.valueOf(e.attrValue(TraceKey.OPCODE));
                 }
                 if (op != null && op.start < 0 && op.pid == pid) {
                     op.start = t;
@@ -239,7 +242,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
                 instant(pid, CPU, t, "dequeue" + (e.op() >= 0 ? " op " + e.op() : ""), e);
                 return;
             case TraceEvent.FENCE_WAIT:
-            case "credit_wait":
+            case TraceKind.CREDIT_WAIT:
                 waits(op, e, kind);
                 instant(pid, e.ep() == null ? CPU : e.ep(), t, kind.replace('_', ' '), e);
                 return;
@@ -249,19 +252,20 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
                 }
                 return;
             case TraceEvent.MEM_READ:
-                instant(pid, CPU, t, Boolean.TRUE.equals(e.attrValue("stale")) ? "STALE mem_read" : "mem_read", e);
+                instant(pid, CPU, t, Boolean.TRUE.equals(e.attrValue(TraceKey.STALE)) ? "STALE mem_read" : "mem_read",
+                        e);
                 return;
-            case "cm":
+            case TraceKind.CM:
                 return;
-            case "port_sample":
+            case TraceKind.PORT_SAMPLE:
                 portSample(e, pid, t);
                 return;
-            case "port_queue":
-            case "pfc":
+            case TraceKind.PORT_QUEUE:
+            case TraceKind.PFC:
                 portChange(e, pid, t);
                 return;
-            case "ecn_mark":
-                instant(pid, String.valueOf(e.attrValue("port")), t, kind, e);
+            case TraceKind.ECN_MARK:
+                instant(pid, String.valueOf(e.attrValue(TraceKey.PORT)), t, kind, e);
                 return;
             default:
                 // errors, rnr_nak, retransmit, drop, cm_retry, cm_timeout, event, ...: on the endpoint's thread
@@ -329,10 +333,10 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         op.id = e.op();
         op.pid = pid;
         op.ep = e.ep() == null ? e.host() + "/?" : e.ep();
-        op.opcode = String.valueOf(e.attrValue("opcode"));
-        op.bytes = e.attrLong("bytes", -1);
+        op.opcode = String.valueOf(e.attrValue(TraceKey.OPCODE));
+        op.bytes = e.attrLong(TraceKey.BYTES, -1);
         op.cookie = e.hasCookie() ? e.cookie() : 0;
-        Object flags = e.attrValue("flags");
+        Object flags = e.attrValue(TraceKey.FLAGS);
         op.flags = flags == null ? null : String.valueOf(flags);
         op.post = t;
         EpCounters c = ep(op.ep);
@@ -382,7 +386,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
             flowAt("s", r[2], "message", op.pid, op.tid, src + 1_000);
         }
         r[1] = t;
-        op.remoteWhat = TraceEvent.PLACE.equals(kind) ? "place" : String.valueOf(e.attrValue("packet"));
+        op.remoteWhat = TraceEvent.PLACE.equals(kind) ? "place" : String.valueOf(e.attrValue(TraceKey.PACKET));
         if (TraceEvent.TX_END.equals(kind) || TraceEvent.PLACE.equals(kind)) {
             emitRemote(op, host);
         }
@@ -415,7 +419,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
     }
 
     private void waits(Op op, TraceEvent e, String kind) throws IOException {
-        Object w = e.attrValue("waiting_for");
+        Object w = e.attrValue(TraceKey.WAITING_FOR);
         if (op == null || !(w instanceof long[])) {
             return;
         }
@@ -425,7 +429,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
                 continue;
             }
             long flow = ++flowSeq;
-            long type = "credit_wait".equals(kind) ? 1 : 0;
+            long type = TraceKind.CREDIT_WAIT.equals(kind) ? 1 : 0;
             if (target.waitedBy == null) {
                 target.waitedBy = new ArrayList<>();
             }
@@ -475,7 +479,7 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
         if (op.readCounted) {
             c.readsOut--;
         }
-        if (!Boolean.TRUE.equals(e.attrValue("suppressed"))) {
+        if (!Boolean.TRUE.equals(e.attrValue(TraceKey.SUPPRESSED))) {
             c.cqWaiting++;
         }
         counters(op.pid, t, c);
@@ -544,13 +548,13 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
      * the ECN marks so far and the utilisation over the interval.
      */
     private void portSample(TraceEvent e, int pid, long t) throws IOException {
-        begin("C", String.valueOf(e.attrValue("port")), "port", pid, 0, t);
+        begin("C", String.valueOf(e.attrValue(TraceKey.PORT)), "port", pid, 0, t);
         g.writeObjectFieldStart("args");
-        g.writeNumberField("queue_bytes", e.attrLong("queue_bytes", 0));
-        g.writeNumberField("paused", e.attrLong("paused", 0));
-        g.writeNumberField("pausing", e.attrLong("pausing", 0));
-        g.writeNumberField("ecn_marks", e.attrLong("ecn_marks", 0));
-        Object u = e.attrValue("utilisation");
+        g.writeNumberField("queue_bytes", e.attrLong(TraceKey.QUEUE_BYTES, 0));
+        g.writeNumberField("paused", e.attrLong(TraceKey.PAUSED, 0));
+        g.writeNumberField("pausing", e.attrLong(TraceKey.PAUSING, 0));
+        g.writeNumberField("ecn_marks", e.attrLong(TraceKey.ECN_MARKS, 0));
+        Object u = e.attrValue(TraceKey.UTILISATION);
         g.writeNumberField("utilisation", u instanceof Number n ? n.doubleValue() : 0.0);
         g.writeEndObject();
         g.writeEndObject();
@@ -562,12 +566,12 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
      * {@code port_queue} lines only) and the pause state (1 paused) after the change, both on every event.
      */
     private void portChange(TraceEvent e, int pid, long t) throws IOException {
-        String port = String.valueOf(e.attrValue("port"));
+        String port = String.valueOf(e.attrValue(TraceKey.PORT));
         long[] st = ports.computeIfAbsent(pid + "\u0000" + port, k -> new long[2]);
-        if ("pfc".equals(e.kind())) {
-            st[1] = e.attrLong("paused", st[1]);
+        if (TraceKind.PFC.equals(e.kind())) {
+            st[1] = e.attrLong(TraceKey.PAUSED, st[1]);
         } else {
-            st[0] = e.attrLong("queue_bytes", st[0]);
+            st[0] = e.attrLong(TraceKey.QUEUE_BYTES, st[0]);
         }
         begin("C", port, "port", pid, 0, t);
         g.writeObjectFieldStart("args");

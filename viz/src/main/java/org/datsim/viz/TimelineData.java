@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.core.trace.TraceSink;
 
 /**
@@ -115,8 +117,9 @@ public final class TimelineData implements TraceSink<TraceEvent> {
     private static final int PLACE = 4;
     private static final int COMPLETE = 5;
     private static final int DEQUEUE = 6;
-    private static final String[] TIME_NAMES = {"post", "start", "tx_start", "tx_end", "place", "complete",
-        "dequeue"};
+    /** The operation time columns of timeline.html's data, named after the trace kinds that set them. */
+    private static final String[] TIME_NAMES = {TraceKind.POST, TraceKind.START, TraceKind.TX_START,
+        TraceKind.TX_END, TraceKind.PLACE, TraceKind.COMPLETE, TraceKind.DEQUEUE};
 
     /** Creates an empty timeline. */
     public TimelineData() {
@@ -202,7 +205,7 @@ public final class TimelineData implements TraceSink<TraceEvent> {
     }
 
     private void port(TraceEvent e) {
-        Object port = e.attrValue("port");
+        Object port = e.attrValue(TraceKey.PORT);
         if (port == null) {
             return;
         }
@@ -212,8 +215,8 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         portLane.add(portLane(e.host() == null ? "" : e.host(), runPrefix + port));
         portT.add(t);
         // a pfc line's queue_bytes is only a glimpse (a host's port traces no port_queue): not drawn as a level
-        portQueue.add("pfc".equals(e.kind()) ? -1 : e.attrLong("queue_bytes", -1));
-        portPaused.add("port_queue".equals(e.kind()) ? -1 : e.attrLong("paused", -1));
+        portQueue.add(TraceKind.PFC.equals(e.kind()) ? -1 : e.attrLong(TraceKey.QUEUE_BYTES, -1));
+        portPaused.add(TraceKind.PORT_QUEUE.equals(e.kind()) ? -1 : e.attrLong(TraceKey.PAUSED, -1));
     }
 
     private int op(TraceEvent e, int lane) {
@@ -241,9 +244,9 @@ public final class TimelineData implements TraceSink<TraceEvent> {
     @Override
     public void accept(TraceEvent e) {
         switch (e.kind()) {
-            case "port_sample":
-            case "port_queue":
-            case "pfc":
+            case TraceKind.PORT_SAMPLE:
+            case TraceKind.PORT_QUEUE:
+            case TraceKind.PFC:
                 port(e);
                 return;
             default:
@@ -251,7 +254,7 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         }
         long t = e.tPs();
         endPs = Math.max(endPs, t);
-        if (!"registry".equals(e.kind())) {
+        if (!TraceKind.REGISTRY.equals(e.kind())) {
             startPs = Math.min(startPs, t);
         }
         String kind = e.kind();
@@ -265,14 +268,14 @@ public final class TimelineData implements TraceSink<TraceEvent> {
             if (TraceEvent.POST.equals(kind)) {
                 opLane.set(i, lane);
                 opTimes[POST].set(i, t);
-                opOpcode.set(i, str(text(a.get("opcode"))));
-                Object b = a.get("bytes");
+                opOpcode.set(i, str(text(a.get(TraceKey.OPCODE))));
+                Object b = a.get(TraceKey.BYTES);
                 opBytes.set(i, b instanceof Number ? ((Number) b).longValue() : -1);
                 opCookie.set(i, e.hasCookie() ? e.cookie() : 0);
-                opFlags.set(i, str(text(a.get("flags"))));
-                if (Boolean.TRUE.equals(a.get("inline"))) {
+                opFlags.set(i, str(text(a.get(TraceKey.FLAGS))));
+                if (Boolean.TRUE.equals(a.get(TraceKey.INLINE))) {
                     addMark(lane, t, "inline", i, false, "inline: the CPU copied the payload into the work request"
-                            + " at the post (op " + e.op() + ", " + a.get("bytes") + " B)");
+                            + " at the post (op " + e.op() + ", " + a.get(TraceKey.BYTES) + " B)");
                 }
                 return;
             }
@@ -285,8 +288,8 @@ public final class TimelineData implements TraceSink<TraceEvent> {
                     setFirst(START, i, t);
                     if (opOpcode.get(i) < 0) {
                         // a workload's flow has no post line: its start line says what it is
-                        opOpcode.set(i, str(text(a.get("opcode"))));
-                        Object b = a.get("bytes");
+                        opOpcode.set(i, str(text(a.get(TraceKey.OPCODE))));
+                        Object b = a.get(TraceKey.BYTES);
                         opBytes.set(i, b instanceof Number ? ((Number) b).longValue() : -1);
                     }
                     break;
@@ -303,13 +306,13 @@ public final class TimelineData implements TraceSink<TraceEvent> {
                     opTimes[COMPLETE].set(i, t);
                     opStatus.set(i, str(e.status()));
                     if (opOpcode.get(i) < 0) {
-                        opOpcode.set(i, str(text(a.get("opcode"))));
+                        opOpcode.set(i, str(text(a.get(TraceKey.OPCODE))));
                     }
                     if (e.status() != null && !"DAT_DTO_SUCCESS".equals(e.status())) {
                         errors++;
                     }
-                    if (a.get("overtook_read") instanceof Number) {
-                        overtook(e, i, ((Number) a.get("overtook_read")).longValue());
+                    if (a.get(TraceKey.OVERTOOK_READ) instanceof Number) {
+                        overtook(e, i, ((Number) a.get(TraceKey.OVERTOOK_READ)).longValue());
                     }
                     break;
                 default:
@@ -384,7 +387,7 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         long key = ((long) i << 20) ^ lane;
         Integer s = spanIndex.get(key);
         String what = TraceEvent.PLACE.equals(e.kind()) ? "place"
-                : TraceEvent.DEQUEUE.equals(e.kind()) ? "dequeue" : text(e.attrValue("packet"));
+                : TraceEvent.DEQUEUE.equals(e.kind()) ? "dequeue" : text(e.attrValue(TraceKey.PACKET));
         if (s == null || spanLane.get(s) != lane || spanOp.get(s) != i) {
             s = spanLane.add(lane);
             spanIndex.put(key, s);
@@ -436,8 +439,8 @@ public final class TimelineData implements TraceSink<TraceEvent> {
         boolean detailed = true;
         switch (kind) {
             case TraceEvent.MEM_READ:
-                bad = Boolean.TRUE.equals(a.get("stale"));
-                k = bad ? "mem_read_stale" : "mem_read";
+                bad = Boolean.TRUE.equals(a.get(TraceKey.STALE));
+                k = bad ? "mem_read_stale" : TraceKind.MEM_READ;
                 detailed = bad;
                 if (bad) {
                     staleReads++;
@@ -455,22 +458,22 @@ public final class TimelineData implements TraceSink<TraceEvent> {
                 bad = true;
                 break;
             case TraceEvent.ERROR:
-            case "expect_failed":
+            case TraceKind.EXPECT_FAILED:
                 k = kind;
                 bad = true;
                 errors++;
                 break;
             case TraceEvent.FENCE_WAIT:
-            case "credit_wait":
+            case TraceKind.CREDIT_WAIT:
                 k = kind;
                 arrows(e, t, a);
                 break;
-            case "rnr_nak":
-            case "event":
-            case "retransmit":
-            case "drop":
-            case "cm_retry":
-            case "cm_timeout":
+            case TraceKind.RNR_NAK:
+            case TraceKind.EVENT:
+            case TraceKind.RETRANSMIT:
+            case TraceKind.DROP:
+            case TraceKind.CM_RETRY:
+            case TraceKind.CM_TIMEOUT:
                 k = kind;
                 break;
             default:
@@ -485,7 +488,7 @@ public final class TimelineData implements TraceSink<TraceEvent> {
     }
 
     private void arrows(TraceEvent e, long t, Map<String, Object> a) {
-        Object w = a.get("waiting_for");
+        Object w = a.get(TraceKey.WAITING_FOR);
         Integer from = opIndex.get(opBase + e.op());
         if (!(w instanceof long[]) || from == null) {
             return;
@@ -496,13 +499,13 @@ public final class TimelineData implements TraceSink<TraceEvent> {
                 arrowT.add(t);
                 arrowOp.add(from);
                 arrowTo.add(to);
-                arrowReason.add(str(text(a.get("reason"))));
+                arrowReason.add(str(text(a.get(TraceKey.REASON))));
             }
         }
     }
 
     private static String brief(Map<String, Object> a) {
-        return "lmr " + a.get("lmr") + ", " + a.get("bytes") + " B";
+        return "lmr " + a.get(TraceKey.LMR) + ", " + a.get(TraceKey.BYTES) + " B";
     }
 
     /** The event's fields other than time, kind, host and endpoint, as "key: value" lines. */

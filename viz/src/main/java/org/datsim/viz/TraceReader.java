@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
 
 /**
  * Streams an {@code events.jsonl} file back into {@link TraceEvent}s, one line at a time, so a trace of any length is
@@ -70,35 +71,37 @@ public final class TraceReader {
      */
     public static TraceEvent parse(String line) throws IOException {
         JsonNode o = RunFiles.parse(line);
-        if (o == null || !o.isObject() || !o.has("t_ps") || !o.has("kind") || !o.has("host")) {
+        if (o == null || !o.isObject() || !o.has(TraceKey.T_PS) || !o.has(TraceKey.KIND)
+                || !o.has(TraceKey.HOST)) {
             throw new IllegalArgumentException("expected an object with t_ps, kind and host");
         }
-        TraceEvent e = TraceEvent.of(o.get("t_ps").asLong(), o.get("kind").asText(), o.get("host").asText());
+        TraceEvent e = TraceEvent.of(o.get(TraceKey.T_PS).asLong(), o.get(TraceKey.KIND).asText(),
+                o.get(TraceKey.HOST).asText());
         Iterator<Map.Entry<String, JsonNode>> it = o.fields();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> f = it.next();
             JsonNode v = f.getValue();
             switch (f.getKey()) {
-                case "t_ps":
-                case "kind":
-                case "host":
+                case TraceKey.T_PS:
+                case TraceKey.KIND:
+                case TraceKey.HOST:
                     break;
-                case "ep":
+                case TraceKey.EP:
                     e.ep(v.asText());
                     break;
-                case "op":
+                case TraceKey.OP:
                     e.op(v.asLong());
                     break;
-                case "cookie":
+                case TraceKey.COOKIE:
                     e.cookie(v.asLong());
                     break;
-                case "call":
+                case TraceKey.CALL:
                     e.call(v.asText());
                     break;
-                case "ret":
+                case TraceKey.RET:
                     e.ret(v.asText());
                     break;
-                case "status":
+                case TraceKey.STATUS:
                     e.status(v.asText());
                     break;
                 default:

@@ -47,7 +47,7 @@ class ExplainerTest {
         Explanation e = x.explain();
         String head = String.join("\n", e.header());
         assertTrue(head.contains("Workload: 1 flows"), head);
-        assertTrue(head.contains("port queues are traced (port_queue, port_sample): 1 ports queued"), head);
+        assertTrue(head.contains("port queues are traced (port_queue): 1 port queued"), head);
         assertTrue(head.contains("PFC: 1 pauses traced"), head);
         assertTrue(head.contains("ECN: 1 packets marked"), head);
         assertFalse(String.join(" ", e.limits()).contains("switch queue"), e.limits().toString());

@@ -1,6 +1,8 @@
 package org.datsim.fabric.dat;
 
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 
 /**
  * The CNO calls: dat_cno_create, free, modify_agent and the steps of dat_cno_wait, dat_evd_modify_cno, and the
@@ -170,10 +172,11 @@ final class CnoCalls extends ProviderPart {
         }
         cno.pending = evd;
         if (trace.isEnabled()) {
-            TraceEvent e = TraceEvent.of(sim.now(), "cno_notify", evd.ia.host.name).attr("cno", cno.name())
-                    .attr("evd", evd.name()).attr("waiters", (long) cno.waiters.size());
+            TraceEvent e = TraceEvent.of(sim.now(), TraceKind.CNO_NOTIFY, evd.ia.host.name)
+                    .attr(TraceKey.CNO, cno.name())
+                    .attr(TraceKey.EVD, evd.name()).attr(TraceKey.WAITERS, (long) cno.waiters.size());
             if (cno.waiters.isEmpty() && cno.agent != null) {
-                e.attr("proxy_agent", cno.agent);
+                e.attr(TraceKey.PROXY_AGENT, cno.agent);
             }
             trace.fire(e);
         }

@@ -4,6 +4,8 @@ import java.util.TreeMap;
 import org.datsim.core.param.Params;
 import org.datsim.core.time.SimTime;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.fabric.FabricParams;
 
 /**
@@ -22,9 +24,9 @@ import org.datsim.fabric.FabricParams;
 final class ConnectionCalls extends ProviderPart {
 
     /** The trace kind of a CM message sent again after {@code cm.response_timeout} without its answer. */
-    static final String CM_RETRY = "cm_retry";
+    static final String CM_RETRY = TraceKind.CM_RETRY;
     /** The trace kind of a CM message given up after {@code cm.max_retries} resends without its answer. */
-    static final String CM_TIMEOUT = "cm_timeout";
+    static final String CM_TIMEOUT = TraceKind.CM_TIMEOUT;
 
     private final long responseTimeout;
     private final int maxRetries;
@@ -262,8 +264,10 @@ final class ConnectionCalls extends ProviderPart {
         moved.commId = cr.commId;
         cr.ia.children.add(moved);
         if (trace.isEnabled()) {
-            trace.fire(TraceEvent.of(sim.now(), "event", host.name).attr("event", "DAT_CONNECTION_REQUEST_EVENT")
-                    .attr("cr", moved.name()).attr("conn_qual", handoff).attr("handed_off_from", cr.name()));
+            trace.fire(TraceEvent.of(sim.now(), TraceKind.EVENT, host.name)
+                    .attr(TraceKey.EVENT, "DAT_CONNECTION_REQUEST_EVENT")
+                    .attr(TraceKey.CR, moved.name()).attr(TraceKey.CONN_QUAL, handoff)
+                    .attr(TraceKey.HANDED_OFF_FROM, cr.name()));
         }
         core.post(target.evd, new DatEvent(Dat.CONNECTION_REQUEST_EVENT, target.evd, null, 0, -1, 0, -1, moved, -1,
                 sim.now(), false));
@@ -411,8 +415,8 @@ final class ConnectionCalls extends ProviderPart {
         if (ep.cmResends < maxRetries) {
             ep.cmResends++;
             if (trace.isEnabled()) {
-                trace.fire(TraceEvent.of(sim.now(), CM_RETRY, host.name).ep(ep.name()).attr("message", m.type())
-                        .attr("attempt", ep.cmResends).attr("to", to).attr("comm_id", m.commId()));
+                trace.fire(TraceEvent.of(sim.now(), CM_RETRY, host.name).ep(ep.name()).attr(TraceKey.MESSAGE, m.type())
+                        .attr(TraceKey.ATTEMPT, ep.cmResends).attr(TraceKey.TO, to).attr(TraceKey.COMM_ID, m.commId()));
             }
             host.hca.sendCm(ep.cmAwaitingHost, m);
             ep.cmTimer = sim.schedule(responseTimeout, () -> responseTimedOut(ep, m));
@@ -420,8 +424,8 @@ final class ConnectionCalls extends ProviderPart {
         }
         ep.cmAwaiting = null;
         if (trace.isEnabled()) {
-            trace.fire(TraceEvent.of(sim.now(), CM_TIMEOUT, host.name).ep(ep.name()).attr("message", m.type())
-                    .attr("resends", maxRetries).attr("to", to).attr("comm_id", m.commId()));
+            trace.fire(TraceEvent.of(sim.now(), CM_TIMEOUT, host.name).ep(ep.name()).attr(TraceKey.MESSAGE, m.type())
+                    .attr(TraceKey.RESENDS, maxRetries).attr(TraceKey.TO, to).attr(TraceKey.COMM_ID, m.commId()));
         }
         boolean current = !ep.freed && ep.commId == m.commId();
         switch (m.type()) {
@@ -467,9 +471,9 @@ final class ConnectionCalls extends ProviderPart {
     void onCm(DatHost host, CmMessage m) {
         boolean duplicate = duplicate(m);
         if (trace.isEnabled()) {
-            TraceEvent e = TraceEvent.of(sim.now(), "cm", host.name).ep(m.to() != null ? m.to().name() : null)
-                    .attr("message", m.type()).attr("from", core.hosts.get(m.srcHost()).name);
-            trace.fire(duplicate ? e.attr("duplicate", true) : e);
+            TraceEvent e = TraceEvent.of(sim.now(), TraceKind.CM, host.name).ep(m.to() != null ? m.to().name() : null)
+                    .attr(TraceKey.MESSAGE, m.type()).attr(TraceKey.FROM, core.hosts.get(m.srcHost()).name);
+            trace.fire(duplicate ? e.attr(TraceKey.DUPLICATE, true) : e);
         }
         switch (m.type()) {
             case "REQ": {
@@ -497,9 +501,9 @@ final class ConnectionCalls extends ProviderPart {
                 received.put(m.commId(), null);
                 psp.ia.children.add(cr);
                 if (trace.isEnabled()) {
-                    trace.fire(TraceEvent.of(sim.now(), "event", host.name)
-                            .attr("event", "DAT_CONNECTION_REQUEST_EVENT").attr("cr", cr.name())
-                            .attr("conn_qual", m.connQual()));
+                    trace.fire(TraceEvent.of(sim.now(), TraceKind.EVENT, host.name)
+                            .attr(TraceKey.EVENT, "DAT_CONNECTION_REQUEST_EVENT").attr(TraceKey.CR, cr.name())
+                            .attr(TraceKey.CONN_QUAL, m.connQual()));
                 }
                 core.post(psp.evd, new DatEvent(Dat.CONNECTION_REQUEST_EVENT, psp.evd, null, 0, -1, 0, -1, cr, -1,
                         sim.now(), false));

@@ -1,6 +1,7 @@
 package org.datsim.fabric.dat;
 
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
 import org.datsim.fabric.hca.QueuePair;
 import org.datsim.fabric.hca.WcStatus;
 import org.datsim.fabric.hca.WorkRequest;
@@ -310,15 +311,15 @@ final class DtoCalls extends ProviderPart {
     void traceOp(Ep ep, WorkRequest wr, String kind, boolean inline) {
         if (trace.isEnabled()) {
             TraceEvent e = TraceEvent.of(sim.now(), kind, ep.ia.host.name).ep(ep.name()).op(wr.opId)
-                    .cookie(wr.cookie).attr("opcode", wr.opName()).attr("bytes", wr.length);
+                    .cookie(wr.cookie).attr(TraceKey.OPCODE, wr.opName()).attr(TraceKey.BYTES, wr.length);
             if (wr.flags != 0) {
-                e.attr("flags", Dat.COMPLETION_FLAGS.flagNames(wr.flags));
+                e.attr(TraceKey.FLAGS, Dat.COMPLETION_FLAGS.flagNames(wr.flags));
             }
             if (inline) {
-                e.attr("inline", Boolean.TRUE);
+                e.attr(TraceKey.INLINE, Boolean.TRUE);
             }
             if (wr.withImmediate) {
-                e.attr("immediate", (long) wr.immediate & 0xffffffffL);
+                e.attr(TraceKey.IMMEDIATE, (long) wr.immediate & 0xffffffffL);
             }
             trace.fire(e);
         }
@@ -374,18 +375,18 @@ final class DtoCalls extends ProviderPart {
             if (trace.isEnabled()) {
                 TraceEvent e = TraceEvent.of(sim.now(), TraceEvent.COMPLETE, ep.ia.host.name).ep(ep.name())
                         .op(wr.opId).cookie(wr.cookie).status(Dat.DTO_STATUS.name(status))
-                        .attr("opcode", wr.opName()).attr("bytes", wr.transferred());
+                        .attr(TraceKey.OPCODE, wr.opName()).attr(TraceKey.BYTES, wr.transferred());
                 if (suppressed) {
-                    e.attr("suppressed", Boolean.TRUE);
+                    e.attr(TraceKey.SUPPRESSED, Boolean.TRUE);
                 }
                 if (wr.withImmediate) {
-                    e.attr("immediate", (long) wr.immediate & 0xffffffffL);
+                    e.attr(TraceKey.IMMEDIATE, (long) wr.immediate & 0xffffffffL);
                 }
                 if (wr.heldBehind() >= 0) {
-                    e.attr("held_behind", wr.heldBehind()).attr("finished_ps", wr.finishedPs());
+                    e.attr(TraceKey.HELD_BEHIND, wr.heldBehind()).attr(TraceKey.FINISHED_PS, wr.finishedPs());
                 }
                 if (wr.overtookRead() >= 0) {
-                    e.attr("overtook_read", wr.overtookRead());
+                    e.attr(TraceKey.OVERTOOK_READ, wr.overtookRead());
                 }
                 trace.fire(e);
             }
@@ -437,7 +438,7 @@ final class DtoCalls extends ProviderPart {
             ep.state = Dat.EP_STATE_DISCONNECTED;
             if (trace.isEnabled()) {
                 trace.fire(TraceEvent.of(sim.now(), TraceEvent.ERROR, ep.ia.host.name).ep(ep.name())
-                        .status(Dat.DTO_STATUS.name(status)).attr("error", "connection broken"));
+                        .status(Dat.DTO_STATUS.name(status)).attr(TraceKey.ERROR, "connection broken"));
             }
             core.postConnectionEvent(ep, Dat.CONNECTION_EVENT_BROKEN);
         }

@@ -1,6 +1,8 @@
 package org.datsim.fabric.dat;
 
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.fabric.hca.WcStatus;
 
 /**
@@ -193,9 +195,10 @@ final class EpExtraCalls extends ProviderPart {
             ep.softArmed = false;
             Evd async = ep.ia.asyncEvd;
             if (trace.isEnabled()) {
-                trace.fire(TraceEvent.of(sim.now(), "event", ep.ia.host.name).ep(ep.name())
-                        .attr("event", Dat.EVENTS.name(SrqCalls.LOW_WATERMARK_EVENT_NUMBER))
-                        .attr("reason", "DAT_EP_SRQ_SOFT_HIGH_WATERMARK_EVENT").attr("buffers", (long) n));
+                trace.fire(TraceEvent.of(sim.now(), TraceKind.EVENT, ep.ia.host.name).ep(ep.name())
+                        .attr(TraceKey.EVENT, Dat.EVENTS.name(SrqCalls.LOW_WATERMARK_EVENT_NUMBER))
+                        .attr(TraceKey.REASON, "DAT_EP_SRQ_SOFT_HIGH_WATERMARK_EVENT")
+                        .attr(TraceKey.BUFFERS, (long) n));
             }
             core.post(async, new DatEvent(SrqCalls.LOW_WATERMARK_EVENT_NUMBER, async, ep, 0, -1, 0, -1, null, -1,
                     sim.now(), false));

@@ -4,6 +4,8 @@ import java.util.List;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
 import org.datsim.fabric.hca.WcStatus;
@@ -102,8 +104,9 @@ final class ProviderCore {
             evd.overflows++;
             released(e);
             if (trace.isEnabled()) {
-                trace.fire(TraceEvent.of(sim.now(), TraceEvent.ERROR, evd.ia.host.name).attr("evd", evd.name())
-                        .attr("error", "DAT_ASYNC_ERROR_EVD_OVERFLOW").attr("lost_event", e.numberName()));
+                trace.fire(TraceEvent.of(sim.now(), TraceEvent.ERROR, evd.ia.host.name).attr(TraceKey.EVD, evd.name())
+                        .attr(TraceKey.ERROR, "DAT_ASYNC_ERROR_EVD_OVERFLOW")
+                        .attr(TraceKey.LOST_EVENT, e.numberName()));
             }
             Evd async = evd.ia.asyncEvd;
             if (async != evd && async.queue.size() < async.qlen) {
@@ -156,8 +159,8 @@ final class ProviderCore {
 
     void postConnectionEvent(Ep ep, int number) {
         if (trace.isEnabled()) {
-            trace.fire(TraceEvent.of(sim.now(), "event", ep.ia.host.name).ep(ep.name())
-                    .attr("event", Dat.EVENTS.name(number)).attr("state", ep.stateName()));
+            trace.fire(TraceEvent.of(sim.now(), TraceKind.EVENT, ep.ia.host.name).ep(ep.name())
+                    .attr(TraceKey.EVENT, Dat.EVENTS.name(number)).attr(TraceKey.STATE, ep.stateName()));
         }
         post(ep.connectEvd, new DatEvent(number, ep.connectEvd, ep, 0, -1, 0, -1, null, -1, sim.now(), false));
         if (ep.srq != null && (number == Dat.CONNECTION_EVENT_DISCONNECTED || number == Dat.CONNECTION_EVENT_BROKEN)) {
@@ -166,9 +169,9 @@ final class ProviderCore {
             // IA's async EVD with dat_handle the endpoint (dtestsrq waits for it after each disconnect).
             Evd async = ep.ia.asyncEvd;
             if (trace.isEnabled()) {
-                trace.fire(TraceEvent.of(sim.now(), "event", ep.ia.host.name).ep(ep.name())
-                        .attr("event", Dat.EVENTS.name(Dat.ASYNC_ERROR_EP_BROKEN))
-                        .attr("reason", "last WQE reached: the endpoint takes no more receives from its SRQ"));
+                trace.fire(TraceEvent.of(sim.now(), TraceKind.EVENT, ep.ia.host.name).ep(ep.name())
+                        .attr(TraceKey.EVENT, Dat.EVENTS.name(Dat.ASYNC_ERROR_EP_BROKEN))
+                        .attr(TraceKey.REASON, "last WQE reached: the endpoint takes no more receives from its SRQ"));
             }
             post(async, new DatEvent(Dat.ASYNC_ERROR_EP_BROKEN, async, ep, 0, -1, 0, -1, null, -1, sim.now(), false));
         }

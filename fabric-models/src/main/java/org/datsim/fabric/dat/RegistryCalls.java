@@ -3,6 +3,8 @@ package org.datsim.fabric.dat;
 import java.util.ArrayList;
 import java.util.List;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 
 /**
  * The simulator's DAT registry, one per host. The static registry lists the IA names of the host's HCA ports
@@ -140,7 +142,8 @@ final class RegistryCalls extends ProviderPart {
 
     private void traceRegistry(DatHost host, String what, String iaName) {
         if (trace.isEnabled()) {
-            trace.fire(TraceEvent.of(sim.now(), "registry", host.name).attr("action", what).attr("ia_name", iaName));
+            trace.fire(TraceEvent.of(sim.now(), TraceKind.REGISTRY, host.name).attr(TraceKey.ACTION, what)
+                    .attr(TraceKey.IA_NAME, iaName));
         }
     }
 }

@@ -1,6 +1,8 @@
 package org.datsim.fabric.dat;
 
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 
 /**
  * The reserved service point calls: dat_rsp_create and dat_rsp_free, and the arrival of the one connection request
@@ -91,9 +93,9 @@ final class RspCalls extends ProviderPart {
         cr.commId = m.commId();
         rsp.ia.children.add(cr);
         if (trace.isEnabled()) {
-            trace.fire(TraceEvent.of(sim.now(), "event", host.name).ep(rsp.ep.name())
-                    .attr("event", "DAT_CONNECTION_REQUEST_EVENT").attr("cr", cr.name())
-                    .attr("conn_qual", rsp.connQual).attr("rsp", rsp.name()));
+            trace.fire(TraceEvent.of(sim.now(), TraceKind.EVENT, host.name).ep(rsp.ep.name())
+                    .attr(TraceKey.EVENT, "DAT_CONNECTION_REQUEST_EVENT").attr(TraceKey.CR, cr.name())
+                    .attr(TraceKey.CONN_QUAL, rsp.connQual).attr(TraceKey.RSP, rsp.name()));
         }
         core.post(rsp.evd, new DatEvent(Dat.CONNECTION_REQUEST_EVENT, rsp.evd, rsp.ep, 0, -1, 0, -1, cr, -1,
                 sim.now(), false));

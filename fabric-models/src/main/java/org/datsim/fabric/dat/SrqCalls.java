@@ -1,6 +1,8 @@
 package org.datsim.fabric.dat;
 
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.fabric.hca.WorkRequest;
 
 /**
@@ -106,8 +108,8 @@ final class SrqCalls extends ProviderPart {
         srq.queue.addLast(wr);
         srq.outstanding++;
         if (trace.isEnabled()) {
-            trace.fire(TraceEvent.of(sim.now(), TraceEvent.POST, srq.ia.host.name).attr("srq", srq.name())
-                    .op(wr.opId).cookie(wr.cookie).attr("opcode", wr.opName()).attr("bytes", wr.length));
+            trace.fire(TraceEvent.of(sim.now(), TraceEvent.POST, srq.ia.host.name).attr(TraceKey.SRQ, srq.name())
+                    .op(wr.opId).cookie(wr.cookie).attr(TraceKey.OPCODE, wr.opName()).attr(TraceKey.BYTES, wr.length));
         }
         opId.value = wr.opId;
         return DatReturn.SUCCESS;
@@ -174,8 +176,9 @@ final class SrqCalls extends ProviderPart {
         }
         WorkRequest wr = sim.exploring() ? DatChoices.srqTake(sim.choices(), srq, ep) : srq.queue.pollFirst();
         if (wr != null && trace.isEnabled()) {
-            trace.fire(TraceEvent.of(sim.now(), "srq_take", srq.ia.host.name).ep(ep.name()).attr("srq", srq.name())
-                    .op(wr.opId).attr("available", (long) srq.queue.size()));
+            trace.fire(TraceEvent.of(sim.now(), TraceKind.SRQ_TAKE, srq.ia.host.name).ep(ep.name())
+                    .attr(TraceKey.SRQ, srq.name())
+                    .op(wr.opId).attr(TraceKey.AVAILABLE, (long) srq.queue.size()));
         }
         if (wr != null) {
             checkLowWatermark(srq);
@@ -198,9 +201,10 @@ final class SrqCalls extends ProviderPart {
         srq.lwArmed = false;
         Evd async = srq.ia.asyncEvd;
         if (trace.isEnabled()) {
-            trace.fire(TraceEvent.of(sim.now(), "event", srq.ia.host.name).attr("event",
-                    Dat.EVENTS.name(LOW_WATERMARK_EVENT_NUMBER)).attr("srq", srq.name())
-                    .attr("reason", "DAT_SRQ_LOW_WATERMARK_EVENT").attr("available", (long) srq.queue.size()));
+            trace.fire(TraceEvent.of(sim.now(), TraceKind.EVENT, srq.ia.host.name).attr(TraceKey.EVENT,
+                    Dat.EVENTS.name(LOW_WATERMARK_EVENT_NUMBER)).attr(TraceKey.SRQ, srq.name())
+                    .attr(TraceKey.REASON, "DAT_SRQ_LOW_WATERMARK_EVENT")
+                    .attr(TraceKey.AVAILABLE, (long) srq.queue.size()));
         }
         DatEvent e = new DatEvent(LOW_WATERMARK_EVENT_NUMBER, async, null, 0, -1, 0, -1, null, -1, sim.now(),
                 false);

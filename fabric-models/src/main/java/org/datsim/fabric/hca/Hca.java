@@ -7,6 +7,8 @@ import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
 import org.datsim.fabric.link.NetworkNode;
@@ -89,9 +91,9 @@ import org.datsim.fabric.sw.Switch;
 public final class Hca implements NetworkNode {
 
     /** The trace kind of an on-chip cache miss (fields {@code cache}, {@code key}, {@code penalty_ps}). */
-    public static final String CACHE_MISS = "cache_miss";
+    public static final String CACHE_MISS = TraceKind.CACHE_MISS;
     /** The trace kind of a retransmission (fields {@code opcode}, {@code reason}, {@code attempt}). */
-    public static final String RETRANSMIT = "retransmit";
+    public static final String RETRANSMIT = TraceKind.RETRANSMIT;
 
     private final HcaContext c;
     private final String hostName;
@@ -445,14 +447,14 @@ public final class Hca implements NetworkNode {
             String kind = Packet.kindName(p.kind);
             if (first) {
                 trace.fire(TraceEvent.of(sim.now(), TraceEvent.TX_START, hostName).ep(ep).op(wr.opId)
-                        .attr("packet", kind).attr("packets", p.count));
+                        .attr(TraceKey.PACKET, kind).attr(TraceKey.PACKETS, p.count));
             }
             if (p.isLast()) {
                 // Its end is known now; an event of the trace's own fires it then and changes nothing else (the
                 // packet may have been delivered and reused by then, so the record is made now).
                 long end = port.sendingEndPs();
                 TraceEvent ev = TraceEvent.of(end, TraceEvent.TX_END, hostName).ep(ep).op(wr.opId)
-                        .attr("packet", kind).attr("packets", p.count);
+                        .attr(TraceKey.PACKET, kind).attr(TraceKey.PACKETS, p.count);
                 sim.scheduleAt(end, unused -> trace.fire(ev), 0);
             }
         }

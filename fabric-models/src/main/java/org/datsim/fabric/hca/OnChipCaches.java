@@ -3,6 +3,7 @@ package org.datsim.fabric.hca;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
 
@@ -94,7 +95,8 @@ final class OnChipCaches {
         }
         if (trace.isEnabled()) {
             trace.fire(TraceEvent.of(sim.now(), Hca.CACHE_MISS, hostName).ep(qp.name).op(wr.opId)
-                    .attr("cache", "qpc").attr("key", (long) qp.cacheKey).attr("penalty_ps", qpcPenalty));
+                    .attr(TraceKey.CACHE, "qpc").attr(TraceKey.KEY, (long) qp.cacheKey)
+                    .attr(TraceKey.PENALTY_PS, qpcPenalty));
         }
         return qpcPenalty;
     }
@@ -129,8 +131,9 @@ final class OnChipCaches {
                 cost += mttPenalty;
                 if (trace.isEnabled()) {
                     trace.fire(TraceEvent.of(sim.now(), Hca.CACHE_MISS, hostName).ep(ep).op(wr.opId)
-                            .attr("cache", "mtt").attr("key", page << pageShift).attr("penalty_ps", mttPenalty)
-                            .attr("fetched", fetched));
+                            .attr(TraceKey.CACHE, "mtt").attr(TraceKey.KEY, page << pageShift)
+                            .attr(TraceKey.PENALTY_PS, mttPenalty)
+                            .attr(TraceKey.FETCHED, fetched));
                 }
                 continue;
             }
@@ -138,8 +141,9 @@ final class OnChipCaches {
                 cost += wait;
                 if (trace.isEnabled()) {
                     trace.fire(TraceEvent.of(sim.now(), Hca.CACHE_MISS, hostName).ep(ep).op(wr.opId)
-                            .attr("cache", "mtt").attr("key", page << pageShift).attr("penalty_ps", wait)
-                            .attr("in_flight", true));
+                            .attr(TraceKey.CACHE, "mtt").attr(TraceKey.KEY, page << pageShift)
+                            .attr(TraceKey.PENALTY_PS, wait)
+                            .attr(TraceKey.IN_FLIGHT, true));
                 }
             }
             if (page % fetchEntries == 0) {

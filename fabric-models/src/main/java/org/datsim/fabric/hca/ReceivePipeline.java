@@ -5,6 +5,7 @@ import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
 import org.datsim.fabric.cc.CongestionControl;
@@ -219,7 +220,7 @@ final class ReceivePipeline {
         if (++wr.placed == count) {
             if (trace.isEnabled()) {
                 trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(wr.qp.name).op(wr.opId)
-                        .attr("bytes", wr.length));
+                        .attr(TraceKey.BYTES, wr.length));
             }
             wr.transferred = wr.length;
             completions.transportDone(wr, WcStatus.SUCCESS);

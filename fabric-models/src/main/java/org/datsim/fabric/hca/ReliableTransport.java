@@ -4,6 +4,7 @@ import org.apache.commons.math3.random.RandomGenerator;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
 import org.datsim.fabric.link.Packet;
@@ -299,8 +300,8 @@ final class ReliableTransport implements AckTimer {
         first.retransmits++;
         if (trace.isEnabled()) {
             trace.fire(TraceEvent.of(sim.now(), Hca.RETRANSMIT, hostName).ep(qp.name).op(first.opId)
-                    .cookie(first.cookie).attr("opcode", first.opName()).attr("reason", reason)
-                    .attr("attempt", (long) first.retransmits));
+                    .cookie(first.cookie).attr(TraceKey.OPCODE, first.opName()).attr(TraceKey.REASON, reason)
+                    .attr(TraceKey.ATTEMPT, (long) first.retransmits));
         }
         requeueFrom(qp, first);
     }

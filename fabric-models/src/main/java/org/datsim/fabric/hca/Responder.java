@@ -3,6 +3,8 @@ package org.datsim.fabric.hca;
 import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.link.Packet;
 import org.datsim.fabric.memory.HostMemory;
@@ -213,8 +215,8 @@ final class Responder {
             qp.rnrBlocked = wr;
             wr.qp.slotsUnsafe = true; // the responder keeps naming the request
             if (trace.isEnabled()) {
-                trace.fire(TraceEvent.of(sim.now(), "rnr_nak", hostName).ep(qp.name).op(wr.opId)
-                        .attr("reason", "no receive posted"));
+                trace.fire(TraceEvent.of(sim.now(), TraceKind.RNR_NAK, hostName).ep(qp.name).op(wr.opId)
+                        .attr(TraceKey.REASON, "no receive posted"));
             }
             reply(qp, wr, Packet.NAK, ReliableTransport.NAK_RNR);
             return false;
@@ -272,9 +274,9 @@ final class Responder {
         }
         if (p.isLast() && trace.isEnabled()) {
             TraceEvent e = TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
-                    .attr("address", address + length - wr.length).attr("bytes", wr.length);
+                    .attr(TraceKey.ADDRESS, address + length - wr.length).attr(TraceKey.BYTES, wr.length);
             if (recv != null) {
-                e.attr("recv_op", recv.opId).attr("immediate", (long) wr.immediate & 0xffffffffL);
+                e.attr(TraceKey.RECV_OP, recv.opId).attr(TraceKey.IMMEDIATE, (long) wr.immediate & 0xffffffffL);
             }
             trace.fire(e);
         }
@@ -305,8 +307,8 @@ final class Responder {
                 qp.rnrBlocked = wr;
                 wr.qp.slotsUnsafe = true; // the responder keeps naming the request
                 if (trace.isEnabled()) {
-                    trace.fire(TraceEvent.of(sim.now(), "rnr_nak", hostName).ep(qp.name).op(wr.opId)
-                            .attr("reason", "no receive posted"));
+                    trace.fire(TraceEvent.of(sim.now(), TraceKind.RNR_NAK, hostName).ep(qp.name).op(wr.opId)
+                            .attr(TraceKey.REASON, "no receive posted"));
                 }
                 reply(qp, wr, Packet.NAK, ReliableTransport.NAK_RNR);
             } else {
@@ -363,7 +365,7 @@ final class Responder {
         if (p.isLast()) {
             if (trace.isEnabled()) {
                 trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
-                        .attr("recv_op", recv.opId).attr("bytes", wr.length));
+                        .attr(TraceKey.RECV_OP, recv.opId).attr(TraceKey.BYTES, wr.length));
             }
             recv.solicited = (wr.sendFlags & WorkRequest.SEND_SOLICITED) != 0;
             recv.transferred = wr.length;

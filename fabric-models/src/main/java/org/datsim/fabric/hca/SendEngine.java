@@ -6,6 +6,8 @@ import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
 import org.datsim.core.time.DataRate;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.FabricParams;
 import org.datsim.fabric.cc.CongestionControl;
@@ -328,9 +330,10 @@ final class SendEngine implements SendScheduler {
                 waiting[i++] = o.opId;
             }
         }
-        trace.fire(TraceEvent.of(sim.now(), "credit_wait", hostName).ep(wr.qp.name).op(wr.opId).cookie(wr.cookie)
-                .attr("opcode", wr.opName()).attr("waiting_for", java.util.Arrays.copyOf(waiting, i))
-                .attr("reason", "max_rdma_read_out reads outstanding"));
+        trace.fire(TraceEvent.of(sim.now(), TraceKind.CREDIT_WAIT, hostName).ep(wr.qp.name).op(wr.opId)
+                .cookie(wr.cookie)
+                .attr(TraceKey.OPCODE, wr.opName()).attr(TraceKey.WAITING_FOR, java.util.Arrays.copyOf(waiting, i))
+                .attr(TraceKey.REASON, "max_rdma_read_out reads outstanding"));
     }
 
     /**
@@ -380,8 +383,9 @@ final class SendEngine implements SendScheduler {
         if (waiting != null) {
             wr.fenceTraced = true;
             trace.fire(TraceEvent.of(sim.now(), TraceEvent.FENCE_WAIT, hostName).ep(wr.qp.name).op(wr.opId)
-                    .cookie(wr.cookie).attr("opcode", wr.opName()).attr("waiting_for", java.util.Arrays.copyOf(waiting, n))
-                    .attr("reason", byBind ? "rmr_bind implicit fence"
+                    .cookie(wr.cookie).attr(TraceKey.OPCODE, wr.opName())
+                    .attr(TraceKey.WAITING_FOR, java.util.Arrays.copyOf(waiting, n))
+                    .attr(TraceKey.REASON, byBind ? "rmr_bind implicit fence"
                             : (wr.sendFlags & WorkRequest.SEND_FENCE) != 0 ? "barrier fence"
                                     : explored ? "transport.payload_fetch choice" : "strict read ordering"));
         }
@@ -393,7 +397,7 @@ final class SendEngine implements SendScheduler {
         long now = sim.now();
         if (trace.isEnabled()) {
             trace.fire(TraceEvent.of(now, TraceEvent.START, hostName).ep(wr.qp.name).op(wr.opId)
-                    .cookie(wr.cookie).attr("opcode", wr.opName()).attr("bytes", wr.length));
+                    .cookie(wr.cookie).attr(TraceKey.OPCODE, wr.opName()).attr(TraceKey.BYTES, wr.length));
         }
         boolean inline = wr.inlineData != null;
         // The engine is busy for the QP-context lookup and hca.wqe_interval; the rest of the processing and the WQE

@@ -4,6 +4,8 @@ import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.time.DataRate;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.core.trace.TraceSource;
 
 /**
@@ -30,13 +32,13 @@ public final class Port implements EventHandler {
      * a host's as the event's host). Fields: {@code port} ({@code FROM->TO}), {@code paused} (1: paused, 0: resumed),
      * {@code queue_bytes} (bytes waiting behind the packet on the wire then).
      */
-    public static final String PFC = "pfc";
+    public static final String PFC = TraceKind.PFC;
     /**
      * The trace kind of a change of the bytes queued at a switch's output port, traced on the switch: {@code port}
      * ({@code FROM->TO}), {@code queue_bytes} (bytes waiting behind the packet on the wire, after the change). A
      * packet that starts on the wire at once, as it arrives, changes nothing and is not traced.
      */
-    public static final String PORT_QUEUE = "port_queue";
+    public static final String PORT_QUEUE = TraceKind.PORT_QUEUE;
 
     /** Observes transmissions; used by the HCA to trace an operation's first and last packet on the wire. */
     public interface TxListener {
@@ -197,8 +199,8 @@ public final class Port implements EventHandler {
     private void traceQueue() {
         if (traceQueue && queuedBytes != tracedQueue && trace.isEnabled()) {
             tracedQueue = queuedBytes;
-            trace.fire(TraceEvent.of(sim.now(), PORT_QUEUE, traceNode).attr("port", name)
-                    .attr("queue_bytes", queuedBytes));
+            trace.fire(TraceEvent.of(sim.now(), PORT_QUEUE, traceNode).attr(TraceKey.PORT, name)
+                    .attr(TraceKey.QUEUE_BYTES, queuedBytes));
         }
     }
 
@@ -784,8 +786,9 @@ public final class Port implements EventHandler {
         paused = PfcFrame.isPause(frame);
         long now = sim.now();
         if (paused != was && trace != null && trace.isEnabled()) {
-            trace.fire(TraceEvent.of(sim.now(), PFC, traceNode).attr("port", name).attr("paused", paused ? 1 : 0)
-                    .attr("queue_bytes", queuedBytes));
+            trace.fire(TraceEvent.of(sim.now(), PFC, traceNode).attr(TraceKey.PORT, name).attr(TraceKey.PAUSED, paused
+                    ? 1 : 0)
+                    .attr(TraceKey.QUEUE_BYTES, queuedBytes));
         }
         if (paused && !was) {
             pausedSince = now;

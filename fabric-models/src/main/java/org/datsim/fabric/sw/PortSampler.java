@@ -4,6 +4,8 @@ import java.util.List;
 import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.link.Port;
 
@@ -23,7 +25,7 @@ public final class PortSampler {
      * (the packets marked at this port so far), {@code utilisation} (bytes started on the wire during the interval
      * over what the link could carry, 0 to 1, four decimals).
      */
-    public static final String PORT_SAMPLE = "port_sample";
+    public static final String PORT_SAMPLE = TraceKind.PORT_SAMPLE;
 
     private final Simulator sim;
     private final List<Switch> switches;
@@ -73,11 +75,11 @@ public final class PortSampler {
                 if (on) {
                     double capacity = p.rate().bitsPerSecond() * (intervalPs / 1e12) / 8;
                     double u = Math.min(1.0, delta / capacity);
-                    trace.fire(TraceEvent.of(now, PORT_SAMPLE, sw.name()).attr("switch", sw.name())
-                            .attr("port", p.name()).attr("queue_bytes", p.queuedBytes())
-                            .attr("paused", p.isPaused() ? 1 : 0).attr("pausing", sw.pausing(i) ? 1 : 0)
-                            .attr("ecn_marks", p.counters().ecnMarks())
-                            .attr("utilisation", Math.round(u * 10_000) / 10_000.0));
+                    trace.fire(TraceEvent.of(now, PORT_SAMPLE, sw.name()).attr(TraceKey.SWITCH, sw.name())
+                            .attr(TraceKey.PORT, p.name()).attr(TraceKey.QUEUE_BYTES, p.queuedBytes())
+                            .attr(TraceKey.PAUSED, p.isPaused() ? 1 : 0).attr(TraceKey.PAUSING, sw.pausing(i) ? 1 : 0)
+                            .attr(TraceKey.ECN_MARKS, p.counters().ecnMarks())
+                            .attr(TraceKey.UTILISATION, Math.round(u * 10_000) / 10_000.0));
                 }
             }
         }

@@ -5,6 +5,7 @@ import java.util.List;
 import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.link.FlowControl;
 import org.datsim.fabric.link.Ingress;
@@ -42,7 +43,7 @@ public final class Switch implements NetworkNode, Ingress {
      * {@code message} (REQ, REP, RTU, REJ, DREQ or DREP) and {@code comm_id} (its connection's communication id, when
      * it has one), and {@code bytes} (on the wire, headers included).
      */
-    public static final String DROP = "drop";
+    public static final String DROP = TraceKind.DROP;
     /**
      * The trace kind of a data packet a switch marked Congestion Experienced (ECN) as it left an egress queue (traced
      * on the switch: its name is the event's host). Fields: {@code switch}, {@code port} (the egress, {@code
@@ -50,7 +51,7 @@ public final class Switch implements NetworkNode, Ingress {
      * kind), {@code from} and {@code to} (hosts), {@code bytes} (on the wire). The record is built only when the
      * trace is on.
      */
-    public static final String ECN_MARK = "ecn_mark";
+    public static final String ECN_MARK = TraceKind.ECN_MARK;
     /** A drop's reason: the input's share of the buffer could not hold the packet (PFC with too little headroom). */
     public static final String BUFFER_FULL = "buffer_full";
     /** A drop's reason: the drop filter took the packet (fault injection). */

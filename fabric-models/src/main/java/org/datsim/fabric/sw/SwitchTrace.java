@@ -2,6 +2,7 @@ package org.datsim.fabric.sw;
 
 import java.util.List;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.link.Packet;
 import org.datsim.fabric.link.PacketOperation;
@@ -70,17 +71,18 @@ public final class SwitchTrace {
         } else {
             e = TraceEvent.of(nowPs, Switch.DROP, from);
         }
-        e.attr("switch", switchName).attr("port", port).attr("reason", reason)
-                .attr("packet", Packet.kindName(packet.kind)).attr("from", from).attr("to", hostName(packet.dstHost));
+        e.attr(TraceKey.SWITCH, switchName).attr(TraceKey.PORT, port).attr(TraceKey.REASON, reason)
+                .attr(TraceKey.PACKET, Packet.kindName(packet.kind)).attr(TraceKey.FROM, from)
+                .attr(TraceKey.TO, hostName(packet.dstHost));
         if (wr != null) {
-            e.attr("seq", wr.sequence()).attr("index", packet.index).attr("packets", packet.count);
+            e.attr(TraceKey.SEQ, wr.sequence()).attr(TraceKey.INDEX, packet.index).attr(TraceKey.PACKETS, packet.count);
         } else if (cm != null) {
-            e.attr("message", cm.type());
+            e.attr(TraceKey.MESSAGE, cm.type());
             if (cm.commId() > 0) {
-                e.attr("comm_id", cm.commId());
+                e.attr(TraceKey.COMM_ID, cm.commId());
             }
         }
-        return e.attr("bytes", packet.wireBytes);
+        return e.attr(TraceKey.BYTES, packet.wireBytes);
     }
 
     /**
@@ -93,10 +95,10 @@ public final class SwitchTrace {
      */
     public void ecnMark(long timePs, Packet packet, String port, long queuedBytes) {
         if (enabled()) {
-            trace.fire(TraceEvent.of(timePs, Switch.ECN_MARK, switchName).attr("switch", switchName)
-                    .attr("port", port).attr("queue_bytes", queuedBytes)
-                    .attr("packet", Packet.kindName(packet.kind)).attr("from", hostName(packet.srcHost))
-                    .attr("to", hostName(packet.dstHost)).attr("bytes", packet.wireBytes));
+            trace.fire(TraceEvent.of(timePs, Switch.ECN_MARK, switchName).attr(TraceKey.SWITCH, switchName)
+                    .attr(TraceKey.PORT, port).attr(TraceKey.QUEUE_BYTES, queuedBytes)
+                    .attr(TraceKey.PACKET, Packet.kindName(packet.kind)).attr(TraceKey.FROM, hostName(packet.srcHost))
+                    .attr(TraceKey.TO, hostName(packet.dstHost)).attr(TraceKey.BYTES, packet.wireBytes));
         }
     }
 

@@ -12,6 +12,7 @@ import org.datsim.core.engine.SimProcess;
 import org.datsim.core.param.Params;
 import org.datsim.core.time.SimTime;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
 import org.datsim.fabric.FabricParams;
 import org.datsim.fabric.dat.Cno;
 import org.datsim.fabric.dat.Cr;
@@ -466,9 +467,9 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 .ret(ret == DatReturn.SUCCESS ? SUCCESS_NAME : DatReturn.typeName(ret));
         String sub = DatReturn.subtypeName(ret);
         if (sub != null) {
-            e.attr("subtype", sub);
+            e.attr(TraceKey.SUBTYPE, sub);
         }
-        e.attr("process", name());
+        e.attr(TraceKey.PROCESS, name());
         server.trace(e, ret);
         if (pendingDequeue != null) {
             server.trace(pendingDequeue, DatReturn.SUCCESS);
@@ -499,21 +500,23 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             room(8);
             out.putInt(ev.extensionType()).putInt(ev.immediateData());
         }
-        TraceEvent d = TraceEvent.of(sim().now(), TraceEvent.DEQUEUE, host.name()).attr("event", ev.numberName());
+        TraceEvent d = TraceEvent.of(sim().now(), TraceEvent.DEQUEUE, host.name())
+                .attr(TraceKey.EVENT, ev.numberName());
         if (ev.ep != null) {
             d.ep(ev.ep.name());
         }
         if (ev.number == Dat.DTO_COMPLETION_EVENT || ev.number == Dat.IB_DTO_EVENT) {
-            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr("opcode", Dat.DTO_OPS.name(ev.operation))
-                    .attr("transfered_length", ev.transferredLength);
+            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName())
+                    .attr(TraceKey.OPCODE, Dat.DTO_OPS.name(ev.operation))
+                    .attr(TraceKey.TRANSFERED_LENGTH, ev.transferredLength);
         }
         if (ev.cr != null) {
-            d.attr("cr", ev.cr.name());
+            d.attr(TraceKey.CR, ev.cr.name());
         }
         if (ev.rmr != null) {
-            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr("rmr", ev.rmr.name());
+            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr(TraceKey.RMR, ev.rmr.name());
         }
-        d.attr("queued_ps", ev.queuedPs).attr("process", name());
+        d.attr(TraceKey.QUEUED_PS, ev.queuedPs).attr(TraceKey.PROCESS, name());
         // As a scenario process: the dequeue line after the call's, and taking the event costs cpu.poll_overhead
         // before the program's next call.
         pendingDequeue = d;

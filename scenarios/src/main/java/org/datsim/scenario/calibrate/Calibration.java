@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.core.trace.TraceSink;
 import org.datsim.scenario.load.Scenario;
 import org.datsim.scenario.load.ScenarioException;
@@ -425,8 +427,8 @@ public final class Calibration {
         @Override
         public void accept(TraceEvent e) {
             switch (e.kind()) {
-                case "call":
-                    calls.computeIfAbsent(e.attrValue("process") + "/" + e.call(), k -> new ArrayList<>())
+                case TraceKind.CALL:
+                    calls.computeIfAbsent(e.attrValue(TraceKey.PROCESS) + "/" + e.call(), k -> new ArrayList<>())
                             .add(e.tPs());
                     break;
                 case TraceEvent.POST:

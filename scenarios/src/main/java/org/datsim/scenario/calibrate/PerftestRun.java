@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
 import org.datsim.core.trace.TraceSink;
 import org.datsim.fabric.FabricParams;
 import org.datsim.scenario.load.Scenario;
@@ -710,7 +711,7 @@ public final class PerftestRun {
 
         @Override
         public void accept(TraceEvent e) {
-            String opcode = e.attrValue("opcode") == null ? null : e.attrValue("opcode").toString();
+            String opcode = e.attrValue(TraceKey.OPCODE) == null ? null : e.attrValue(TraceKey.OPCODE).toString();
             switch (e.kind()) {
                 case TraceEvent.POST:
                     if (opcode != null && !opcode.equals("recv") && isClientOp(e.host(), opcode)) {
@@ -731,7 +732,7 @@ public final class PerftestRun {
                         int side = side(e.host());
                         int[] waiting = unreaped.get(side).computeIfAbsent(e.ep(), k -> new int[1]);
                         waiting[0]++;
-                        if (e.attrValue("suppressed") == null) {
+                        if (e.attrValue(TraceKey.SUPPRESSED) == null) {
                             // perftest's tcompleted: a reaped completion counts every message it stands for
                             for (int k = 0; k < waiting[0]; k++) {
                                 completed.get(side).add(e.tPs());

@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.scenario.load.Scenario;
 import org.datsim.scenario.load.ScenarioException;
 import org.datsim.scenario.load.ScenarioLoader;
@@ -285,22 +287,22 @@ public final class LessonRun {
             }
             case TraceEvent.COMPLETE:
                 return at + op + " completed with " + e.status()
-                        + (e.hasAttr("held_behind") ? ", held behind op "
+                        + (e.hasAttr(TraceKey.HELD_BEHIND) ? ", held behind op "
                                 + TraceSign.value(e, "held_behind") + " since its transport finished at "
                                 + Times.human(Long.parseLong(TraceSign.value(e, "finished_ps"))) : "")
                         + ("true".equals(TraceSign.value(e, "suppressed")) ? " (suppressed: no event)" : "");
             case TraceEvent.FENCE_WAIT:
-            case "credit_wait":
+            case TraceKind.CREDIT_WAIT:
                 return at + op + " was held (" + TraceSign.value(e, "reason") + "), waiting for op(s) "
                         + TraceSign.value(e, "waiting_for");
             case TraceEvent.CALL:
                 return at + "process " + TraceSign.value(e, "process") + " called " + e.call() + " on " + e.host()
-                        + ", which returned " + e.ret() + (e.hasAttr("subtype") ? " ("
+                        + ", which returned " + e.ret() + (e.hasAttr(TraceKey.SUBTYPE) ? " ("
                                 + TraceSign.value(e, "subtype") + ")" : "");
             case TraceEvent.ERROR:
                 return at + "on " + (e.ep() != null ? e.ep() : e.host()) + ": " + TraceSign.value(e, "error")
                         + (e.status() != null ? " (" + e.status() + ")" : "");
-            case "rnr_nak":
+            case TraceKind.RNR_NAK:
                 return at + e.ep() + " refused op " + e.op() + " with an RNR NAK (" + TraceSign.value(e, "reason")
                         + ")";
             default:

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Set;
 import org.datsim.core.time.ByteSize;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
 import org.datsim.fabric.dat.DatHost;
 import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.Lmr;
@@ -50,7 +51,7 @@ final class CpuCalls {
         long offset = a.number(s, "offset", 0);
         int fill = a.fillByte(data, s.path() + ".data");
         long length = a.dataLength(data, s.path() + ".data");
-        TraceEvent e = TraceEvent.of(p.sim().now(), TraceEvent.MEM_WRITE, host.name()).attr("process", p.name());
+        TraceEvent e = TraceEvent.of(p.sim().now(), TraceEvent.MEM_WRITE, host.name()).attr(TraceKey.PROCESS, p.name());
         if (lmr == null || lmr.isFreed() || offset < 0 || length < 0 || offset > lmr.length() - length) {
             p.fail(s, lmr == null || lmr.isFreed() ? "mem_write needs a live LMR"
                     : "mem_write of " + length + " bytes at offset " + offset + " is outside the LMR's "
@@ -63,7 +64,7 @@ final class CpuCalls {
         } else {
             host.memory().cpuWrite(address, Bytes.literal(data));
         }
-        p.runner().trace(e.attr("lmr", lmr.name()).attr("address", address).attr("bytes", length));
+        p.runner().trace(e.attr(TraceKey.LMR, lmr.name()).attr(TraceKey.ADDRESS, address).attr(TraceKey.BYTES, length));
         p.result().ret(DatReturn.SUCCESS);
         return p.memoryRate().transmitTimePs(length);
     }
@@ -91,12 +92,13 @@ final class CpuCalls {
         if (p.runner().observingSteps()) {
             p.runner().observeStep(p, s, "data", StepObservations.describe(got));
         }
-        TraceEvent e = TraceEvent.of(p.sim().now(), TraceEvent.MEM_READ, host.name()).attr("process", p.name())
-                .attr("lmr", lmr.name()).attr("address", address).attr("bytes", length).attr("stale", stale)
-                .attr("data_hex", Bytes.hex(got, 32));
+        TraceEvent e = TraceEvent.of(p.sim().now(), TraceEvent.MEM_READ, host.name()).attr(TraceKey.PROCESS, p.name())
+                .attr(TraceKey.LMR, lmr.name()).attr(TraceKey.ADDRESS, address).attr(TraceKey.BYTES, length)
+                .attr(TraceKey.STALE, stale)
+                .attr(TraceKey.DATA_HEX, Bytes.hex(got, 32));
         Boolean match = Expectations.dataMatches(p, s, got);
         if (match != null) {
-            e.attr("match", match.booleanValue());
+            e.attr(TraceKey.MATCH, match.booleanValue());
         }
         CallResult r = p.result();
         r.ret(DatReturn.SUCCESS);

@@ -2,6 +2,7 @@ package org.datsim.scenario.run;
 
 import java.util.Set;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
 import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.dat.DatProvider;
 import org.datsim.fabric.dat.Ep;
@@ -136,7 +137,7 @@ final class DtoCalls {
         TraceEvent e = Outcome.call(p, s, ret, ep).cookie(cookie);
         if (ctx.value != null) {
             long context = (long) ctx.value & 0xffffffffL;
-            e.op(op.value).attr("rmr_context", context);
+            e.op(op.value).attr(TraceKey.RMR_CONTEXT, context);
             a.bind(s, new BindResult(context, range.address(), length, op.value));
         }
         p.runner().trace(e);

@@ -3,6 +3,7 @@ package org.datsim.scenario.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Set;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
 import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.dat.DatEvent;
 import org.datsim.fabric.dat.DatHandle;
@@ -59,9 +60,9 @@ final class EventCalls {
     static void report(ConsumerProcess p, Step s, int ret, DatEvent ev, Evd evd) {
         TraceEvent c = Outcome.call(p, s, ret, null);
         if (evd != null) {
-            c.attr("evd", evd.name());
+            c.attr(TraceKey.EVD, evd.name());
             if (ev != null || DatReturn.type(ret) == DatReturn.TIMEOUT_EXPIRED) {
-                c.attr("nmore", (long) evd.size());
+                c.attr(TraceKey.NMORE, (long) evd.size());
             }
         }
         p.runner().trace(c);
@@ -75,24 +76,26 @@ final class EventCalls {
                     + Dat.DTO_OPS.name(ev.operation) + " cookie " + ev.cookie + " length " + ev.transferredLength
                     : "") + (ev.ep != null ? " ep " + ev.ep.name() : ""));
         }
-        TraceEvent d = TraceEvent.of(p.sim().now(), TraceEvent.DEQUEUE, p.hostName()).attr("event", ev.numberName());
+        TraceEvent d = TraceEvent.of(p.sim().now(), TraceEvent.DEQUEUE, p.hostName())
+                .attr(TraceKey.EVENT, ev.numberName());
         if (ev.ep != null) {
             d.ep(ev.ep.name());
         }
         if (ev.number == Dat.DTO_COMPLETION_EVENT || ev.number == Dat.IB_DTO_EVENT) {
-            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr("opcode", Dat.DTO_OPS.name(ev.operation))
-                    .attr("transfered_length", ev.transferredLength);
+            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName())
+                    .attr(TraceKey.OPCODE, Dat.DTO_OPS.name(ev.operation))
+                    .attr(TraceKey.TRANSFERED_LENGTH, ev.transferredLength);
             if (ev.extensionType() == Dat.IB_EXT_RDMA_WRITE_IMMED_DATA) {
-                d.attr("immediate_data", (long) ev.immediateData() & 0xffffffffL);
+                d.attr(TraceKey.IMMEDIATE_DATA, (long) ev.immediateData() & 0xffffffffL);
             }
         }
         if (ev.cr != null) {
-            d.attr("cr", ev.cr.name());
+            d.attr(TraceKey.CR, ev.cr.name());
         }
         if (ev.rmr != null) {
-            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr("rmr", ev.rmr.name());
+            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr(TraceKey.RMR, ev.rmr.name());
         }
-        d.attr("queued_ps", ev.queuedPs).attr("process", p.name());
+        d.attr(TraceKey.QUEUED_PS, ev.queuedPs).attr(TraceKey.PROCESS, p.name());
         p.runner().trace(d);
         p.result().event = ev;
     }
@@ -101,7 +104,7 @@ final class EventCalls {
     static void reportCno(ConsumerProcess p, Step s, int ret, Evd evd) {
         TraceEvent e = Outcome.call(p, s, ret, null);
         if (evd != null) {
-            e.attr("evd", evd.name());
+            e.attr(TraceKey.EVD, evd.name());
         }
         p.runner().trace(e);
         p.args().bind(s, evd);

@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import org.datsim.core.stats.Counter;
 import org.datsim.core.stats.LatencyRecorder;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
 import org.datsim.core.trace.TraceSink;
 import org.datsim.core.util.LongTable;
 
@@ -67,7 +68,7 @@ final class OperationStats implements TraceSink<TraceEvent> {
                 firstPost = e.tPs();
             }
         } else if (TraceEvent.MEM_READ.equals(kind)) {
-            if (Boolean.TRUE.equals(e.attrValue("stale"))) {
+            if (Boolean.TRUE.equals(e.attrValue(TraceKey.STALE))) {
                 staleReads++;
             }
         } else if (TraceEvent.COMPLETE.equals(kind)) {
@@ -79,8 +80,8 @@ final class OperationStats implements TraceSink<TraceEvent> {
         completions++;
         lastComplete = e.tPs();
         boolean ok = "DAT_DTO_SUCCESS".equals(e.status());
-        Object opcode = e.attrValue("opcode");
-        long b = e.attrLong("bytes", 0); // a missing or non-numeric "bytes" adds nothing
+        Object opcode = e.attrValue(TraceKey.OPCODE);
+        long b = e.attrLong(TraceKey.BYTES, 0); // a missing or non-numeric "bytes" adds nothing
         if (!ok) {
             errorCompletions++;
         } else if (!"recv".equals(opcode) && !"rmr_bind".equals(opcode)) {

@@ -2,6 +2,7 @@ package org.datsim.scenario.run;
 
 import java.util.Map;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
 import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.Ep;
 import org.datsim.scenario.load.Step;
@@ -24,11 +25,11 @@ final class Outcome {
         }
         String sub = DatReturn.subtypeName(ret);
         if (sub != null) {
-            e.attr("subtype", sub);
+            e.attr(TraceKey.SUBTYPE, sub);
         }
-        e.attr("process", p.name()).attr("step", s.path());
+        e.attr(TraceKey.PROCESS, p.name()).attr(TraceKey.STEP, s.path());
         if (p.iteration() != null) {
-            e.attr("iteration", p.iteration());
+            e.attr(TraceKey.ITERATION, p.iteration());
         }
         p.runner().countCall(ret);
         p.runner().observeStep(p, s, "ret", DatReturn.describe(ret));

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
 import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.dat.DatProvider;
 import org.datsim.fabric.dat.DatReturn;
@@ -92,9 +93,9 @@ final class QueryCalls {
                 ret = dat.registryListProviders(p.host(), Args.count(a.number(s, "max_to_return", 0)), n, names);
                 Map<String, Long> info = new LinkedHashMap<>();
                 info.put("number_entries", (long) n.value);
-                TraceEvent e = Outcome.call(p, s, ret, null).attr("number_entries", (long) n.value);
+                TraceEvent e = Outcome.call(p, s, ret, null).attr(TraceKey.NUMBER_ENTRIES, (long) n.value);
                 if (names.value != null) {
-                    e.attr("ia_names", String.join(",", names.value));
+                    e.attr(TraceKey.IA_NAMES, String.join(",", names.value));
                 }
                 a.bind(s, info);
                 p.runner().trace(e);
@@ -146,7 +147,7 @@ final class QueryCalls {
             }
         }
         String message = DatProvider.strerror(value);
-        TraceEvent e = Outcome.call(p, s, DatReturn.SUCCESS, null).attr("message", message);
+        TraceEvent e = Outcome.call(p, s, DatReturn.SUCCESS, null).attr(TraceKey.MESSAGE, message);
         p.runner().trace(e);
         p.result().ret(DatReturn.SUCCESS);
         p.result().message = message;

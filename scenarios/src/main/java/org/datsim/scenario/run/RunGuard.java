@@ -7,6 +7,7 @@ import java.util.List;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.time.SimTime;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.core.trace.TraceSink;
 
 /**
@@ -65,7 +66,7 @@ final class RunGuard implements TraceSink<TraceEvent> {
         }
         if (noProgressPs > 0) {
             switch (e.kind()) {
-                case "rnr_nak" -> {
+                case TraceKind.RNR_NAK -> {
                     retriesSinceProgress++;
                     if (retriesSinceProgress >= MIN_RETRIES && e.tPs() - lastProgressPs >= noProgressPs) {
                         trip("the no-progress guard: for " + SimTime.format(e.tPs() - lastProgressPs) + " of simulated"
@@ -74,7 +75,7 @@ final class RunGuard implements TraceSink<TraceEvent> {
                                 + " to turn it off");
                     }
                 }
-                case "start", "tx_start", "tx_end" -> {
+                case TraceKind.START, TraceKind.TX_START, TraceKind.TX_END -> {
                     // the retried operation starting and sending again: not progress
                 }
                 default -> {

@@ -20,6 +20,8 @@ import org.datsim.core.stats.LatencyRecorder;
 import org.datsim.core.time.SimTime;
 import org.datsim.core.trace.JsonLinesTraceWriter;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.Fabric;
 import org.datsim.fabric.dat.DatReturn;
@@ -174,9 +176,10 @@ public final class ScenarioRunner {
         fabric.setChoices(vector);
         vector.onChoice(t -> {
             if (trace.isEnabled()) {
-                trace.fire(TraceEvent.of(sim.now(), "choice", t.host()).attr("point", t.point().name())
-                        .attr("rule", t.point().rule()).attr("alternatives", (long) t.alternatives())
-                        .attr("value", (long) t.value()).attr("index", (long) (vector.taken().size() - 1)));
+                trace.fire(TraceEvent.of(sim.now(), TraceKind.CHOICE, t.host()).attr(TraceKey.POINT, t.point().name())
+                        .attr(TraceKey.RULE, t.point().rule()).attr(TraceKey.ALTERNATIVES, (long) t.alternatives())
+                        .attr(TraceKey.VALUE, (long) t.value())
+                        .attr(TraceKey.INDEX, (long) (vector.taken().size() - 1)));
             }
         });
         return this;
@@ -459,12 +462,12 @@ public final class ScenarioRunner {
         if (failures.size() < MAX_FAILURES_KEPT) {
             failures.add(text);
         }
-        TraceEvent e = TraceEvent.of(sim.now(), "expect_failed", p.hostName()).call(s.spec().name())
-                .attr("process", p.name()).attr("step", s.path());
+        TraceEvent e = TraceEvent.of(sim.now(), TraceKind.EXPECT_FAILED, p.hostName()).call(s.spec().name())
+                .attr(TraceKey.PROCESS, p.name()).attr(TraceKey.STEP, s.path());
         if (p.iteration() != null) {
-            e.attr("iteration", p.iteration());
+            e.attr(TraceKey.ITERATION, p.iteration());
         }
-        trace.fire(e.attr("message", message));
+        trace.fire(e.attr(TraceKey.MESSAGE, message));
     }
 
     /**

@@ -17,7 +17,7 @@ import java.util.Set;
  * and return this object:
  *
  * <pre>{@code
- * TraceEvent.of(sim.now(), TraceEvent.POST, "h1").ep("ep0").op(17).cookie(0xbeef).attr("bytes", 4096L)
+ * TraceEvent.of(sim.now(), TraceKind.POST, "h1").ep("ep0").op(17).cookie(0xbeef).attr(TraceKey.BYTES, 4096L)
  * }</pre>
  *
  * <p>The standard fields are written in the fixed order {@code t_ps, kind, host, ep, op, cookie,
@@ -32,37 +32,39 @@ import java.util.Set;
  */
 public final class TraceEvent {
 
+    // The kinds below predate TraceKind and stay as aliases of its constants (the same interned strings); new code
+    // uses TraceKind, where every kind is declared with its meaning, and TraceKey for the attributes.
+
     /** An API call made by an application (kind). */
-    public static final String CALL = "call";
+    public static final String CALL = TraceKind.CALL;
     /** A work request posted to an endpoint (kind). */
-    public static final String POST = "post";
+    public static final String POST = TraceKind.POST;
     /** Processing of a work request started (kind). */
-    public static final String START = "start";
+    public static final String START = TraceKind.START;
     /** A work request waits on a fence (kind). */
-    public static final String FENCE_WAIT = "fence_wait";
+    public static final String FENCE_WAIT = TraceKind.FENCE_WAIT;
     /** Transmission started on the wire (kind). */
-    public static final String TX_START = "tx_start";
+    public static final String TX_START = TraceKind.TX_START;
     /** Transmission ended on the wire (kind). */
-    public static final String TX_END = "tx_end";
+    public static final String TX_END = TraceKind.TX_END;
     /** Data was placed in memory at the target (kind). */
-    public static final String PLACE = "place";
+    public static final String PLACE = TraceKind.PLACE;
     /** A work request completed (kind). */
-    public static final String COMPLETE = "complete";
+    public static final String COMPLETE = TraceKind.COMPLETE;
     /** A completion was dequeued by the application (kind). */
-    public static final String DEQUEUE = "dequeue";
+    public static final String DEQUEUE = TraceKind.DEQUEUE;
     /** A memory read (kind). */
-    public static final String MEM_READ = "mem_read";
+    public static final String MEM_READ = TraceKind.MEM_READ;
     /** A memory write (kind). */
-    public static final String MEM_WRITE = "mem_write";
+    public static final String MEM_WRITE = TraceKind.MEM_WRITE;
     /** An error (kind). */
-    public static final String ERROR = "error";
+    public static final String ERROR = TraceKind.ERROR;
 
     /** The JSON keys of the standard fields, in output order; attributes may not use them. */
     public static final Set<String> STANDARD_KEYS =
             Collections.unmodifiableSet(
                     new java.util.LinkedHashSet<>(
-                            java.util.List.of(
-                                    "t_ps", "kind", "host", "ep", "op", "cookie", "call", "ret", "status")));
+                            TraceSchema.STANDARD_KEYS));
 
     /** The tag of an attribute held as a primitive {@code long}. */
     static final Object LONG = new Object();
@@ -313,13 +315,14 @@ public final class TraceEvent {
     static boolean isStandardKey(String key) {
         switch (key.length()) {
             case 2:
-                return key.equals("ep") || key.equals("op");
+                return key.equals(TraceKey.EP) || key.equals(TraceKey.OP);
             case 3:
-                return key.equals("ret");
+                return key.equals(TraceKey.RET);
             case 4:
-                return key.equals("t_ps") || key.equals("kind") || key.equals("host") || key.equals("call");
+                return key.equals(TraceKey.T_PS) || key.equals(TraceKey.KIND) || key.equals(TraceKey.HOST)
+                        || key.equals(TraceKey.CALL);
             case 6:
-                return key.equals("cookie") || key.equals("status");
+                return key.equals(TraceKey.COOKIE) || key.equals(TraceKey.STATUS);
             default:
                 return false;
         }

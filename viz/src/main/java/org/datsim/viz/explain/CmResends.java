@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 
 /**
  * Tells, among the other happenings, how the connection manager recovered lost connection-management messages: for
@@ -16,11 +18,6 @@ import org.datsim.core.trace.TraceEvent;
  * their drops.
  */
 final class CmResends {
-
-    /** The trace kind of a CM message sent again (docs/trace-format.md). */
-    static final String CM_RETRY = "cm_retry";
-    /** The trace kind of a CM message given up after its resends (docs/trace-format.md). */
-    static final String CM_TIMEOUT = "cm_timeout";
 
     /** One message of one endpoint and connection: its resends in trace order, and its giving up, if any. */
     private static final class Group {
@@ -51,17 +48,17 @@ final class CmResends {
     /** Takes a {@code cm_retry} or {@code cm_timeout} line. */
     void accept(TraceEvent e, long t) {
         String ep = e.ep() != null ? e.ep() : e.host();
-        String message = TraceIndex.text(e, "message");
-        String to = TraceIndex.text(e, "to");
-        long commId = TraceIndex.number(e, "comm_id", -1);
+        String message = TraceIndex.text(e, TraceKey.MESSAGE);
+        String to = TraceIndex.text(e, TraceKey.TO);
+        long commId = TraceIndex.number(e, TraceKey.COMM_ID, -1);
         Group g = groups.computeIfAbsent(ep + '\n' + commId + '\n' + message + '\n' + to,
                 k -> new Group(ep, message, to, commId));
-        if (CM_RETRY.equals(e.kind())) {
+        if (TraceKind.CM_RETRY.equals(e.kind())) {
             g.resends.add(t);
             return;
         }
         g.timeoutAt = t;
-        g.timeoutResends = TraceIndex.number(e, "resends", g.resends.size());
+        g.timeoutResends = TraceIndex.number(e, TraceKey.RESENDS, g.resends.size());
         if (givenUpAt != t) {
             givenUp.clear();
             givenUpAt = t;
@@ -76,7 +73,7 @@ final class CmResends {
         }
         Group g = givenUp.remove(e.ep());
         if (g != null) {
-            g.event = TraceIndex.text(e, "event");
+            g.event = TraceIndex.text(e, TraceKey.EVENT);
         }
     }
 

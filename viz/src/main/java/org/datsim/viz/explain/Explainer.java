@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import org.datsim.core.time.SimTime;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 import org.datsim.viz.TraceReader;
 
 /**
@@ -43,7 +45,10 @@ public final class Explainer {
             + " queueing and the receiver's DMA.";
 
     /** Kinds of the fabric's own lines seen, counted: port_queue, port_sample, pfc pauses, ecn_mark, flows. */
-    private long portLines;
+    private long portQueueLines;
+    private long portSamples;
+    /** Lines per kind, for the kinds explain only counts ({@link KindsTold#alsoInTheTrace}). */
+    private final Map<String, Long> kindCounts = new java.util.HashMap<>();
     private long pauses;
     private long ecnMarks;
     private final java.util.Set<String> flowEps = new java.util.HashSet<>();
@@ -171,23 +176,32 @@ public final class Explainer {
     public void accept(TraceEvent e) {
         index.accept(e);
         switch (e.kind()) {
-            case "port_queue":
-            case "port_sample":
-                portLines++;
-                if (e.attrLong("queue_bytes", 0) > 0 && e.attrValue("port") != null) {
-                    queuedPorts.add(String.valueOf(e.attrValue("port")));
+            case TraceKind.PORT_QUEUE:
+            case TraceKind.PORT_SAMPLE:
+                if (TraceKind.PORT_QUEUE.equals(e.kind())) {
+                    portQueueLines++;
+                } else {
+                    portSamples++;
+                }
+                if (e.attrLong(TraceKey.QUEUE_BYTES, 0) > 0 && e.attrValue(TraceKey.PORT) != null) {
+                    queuedPorts.add(String.valueOf(e.attrValue(TraceKey.PORT)));
                 }
                 break;
-            case "pfc":
-                pauses += e.attrLong("paused", 0) == 1 ? 1 : 0;
+            case TraceKind.PFC:
+                pauses += e.attrLong(TraceKey.PAUSED, 0) == 1 ? 1 : 0;
                 break;
-            case "ecn_mark":
+            case TraceKind.ECN_MARK:
                 ecnMarks++;
                 break;
             case TraceEvent.START:
                 if (e.ep() != null && e.ep().startsWith("flow") && e.ep().indexOf('/') < 0) {
                     flowEps.add(e.ep());
                 }
+                break;
+            case TraceKind.SRQ_TAKE:
+            case TraceKind.CNO_NOTIFY:
+            case TraceKind.CHOICE:
+                kindCounts.merge(e.kind(), 1L, Long::sum);
                 break;
             default:
                 break;
@@ -217,9 +231,12 @@ public final class Explainer {
             head.add("Workload: " + flowEps.size() + " flows, run on the HCAs without DAT calls (not told below):"
                     + " their FCTs and slowdowns are in fct.csv (datsim fct), their lanes in timeline.html.");
         }
-        if (portLines > 0) {
-            head.add("Switch and host port queues are traced (port_queue, port_sample): " + queuedPorts.size()
-                    + " ports queued bytes; the timeline's port lanes show them.");
+        if (portQueueLines + portSamples > 0) {
+            String kinds = portQueueLines == 0 ? "port_sample: " + portSamples + " samples"
+                    : portSamples == 0 ? "port_queue" : "port_queue; port_sample: " + portSamples + " samples";
+            head.add("Switch and host port queues are traced (" + kinds + "): " + queuedPorts.size()
+                    + (queuedPorts.size() == 1 ? " port" : " ports") + " queued bytes; the timeline's port lanes"
+                    + " show them.");
         } else {
             limits.add(UNTRACED_QUEUES_LIMIT);
         }
@@ -228,6 +245,10 @@ public final class Explainer {
         }
         if (ecnMarks > 0) {
             head.add("ECN: " + ecnMarks + " packets marked (ecn_mark lines).");
+        }
+        String also = KindsTold.alsoInTheTrace(kindCounts);
+        if (also != null) {
+            head.add(also);
         }
         if (!index.drops.isEmpty()) {
             head.add(Losses.summary(index.drops));

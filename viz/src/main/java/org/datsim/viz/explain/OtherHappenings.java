@@ -3,6 +3,7 @@ package org.datsim.viz.explain;
 import java.util.ArrayList;
 import java.util.List;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
 
 /**
  * Writes the happenings that belong to no operation: broken connections and other asynchronous errors, stale or
@@ -15,14 +16,14 @@ final class OtherHappenings {
 
     /** An {@code error} event: a broken connection, or another asynchronous error such as an EVD overflow. */
     void error(TraceEvent e, long t) {
-        if ("connection broken".equals(TraceIndex.text(e, "error")) && e.ep() != null) {
+        if ("connection broken".equals(TraceIndex.text(e, TraceKey.ERROR)) && e.ep() != null) {
             lines.add(new Explanation.Line(t, "the connection of " + e.ep() + " broke ("
                     + (e.status() == null ? "an error" : e.status()) + "): its outstanding operations are"
                     + " flushed and it is DISCONNECTED (rule 44)", true));
         } else {
             lines.add(new Explanation.Line(t, "asynchronous error on " + e.host() + ": "
-                    + TraceIndex.text(e, "error") + (e.hasAttr("lost_event") ? " (lost "
-                            + TraceIndex.text(e, "lost_event") + ")" : ""), true));
+                    + TraceIndex.text(e, TraceKey.ERROR) + (e.hasAttr(TraceKey.LOST_EVENT) ? " (lost "
+                            + TraceIndex.text(e, TraceKey.LOST_EVENT) + ")" : ""), true));
         }
     }
 
@@ -40,15 +41,18 @@ final class OtherHappenings {
 
     /** A {@code mem_read}: told only when it was stale or not what the scenario expected. */
     void memRead(TraceEvent e, long t) {
-        if (Boolean.TRUE.equals(e.attrValue("stale"))) {
-            lines.add(new Explanation.Line(t, "process " + TraceIndex.text(e, "process") + " on " + e.host()
-                    + " read " + TraceIndex.number(e, "bytes", 0) + " bytes of " + TraceIndex.text(e, "lmr")
+        if (Boolean.TRUE.equals(e.attrValue(TraceKey.STALE))) {
+            lines.add(new Explanation.Line(t, "process " + TraceIndex.text(e, TraceKey.PROCESS) + " on " + e.host()
+                    + " read " + TraceIndex.number(e, TraceKey.BYTES, 0) + " bytes of "
+                    + TraceIndex.text(e, TraceKey.LMR)
                     + " and got stale bytes: its CPU cache still held lines that DMA had since overwritten (without"
                     + " dat_lmr_sync_rdma_write after an incoming RDMA Write, rule 32)", true));
-        } else if (Boolean.FALSE.equals(e.attrValue("match"))) {
-            lines.add(new Explanation.Line(t, "process " + TraceIndex.text(e, "process") + " on " + e.host()
-                    + " read " + TraceIndex.number(e, "bytes", 0) + " bytes of " + TraceIndex.text(e, "lmr")
-                    + " that are not what it expected (" + shortHex(TraceIndex.text(e, "data_hex")) + ")", true));
+        } else if (Boolean.FALSE.equals(e.attrValue(TraceKey.MATCH))) {
+            lines.add(new Explanation.Line(t, "process " + TraceIndex.text(e, TraceKey.PROCESS) + " on " + e.host()
+                    + " read " + TraceIndex.number(e, TraceKey.BYTES, 0) + " bytes of "
+                    + TraceIndex.text(e, TraceKey.LMR)
+                    + " that are not what it expected (" + shortHex(TraceIndex.text(e, TraceKey.DATA_HEX)) + ")",
+                    true));
         }
     }
 
@@ -60,21 +64,21 @@ final class OtherHappenings {
         String c = e.call() == null ? "" : e.call();
         boolean ok = "DAT_SUCCESS".equals(e.ret());
         if (c.equals("dat_ep_disconnect") && ok && e.ep() != null) {
-            lines.add(new Explanation.Line(t, "process " + TraceIndex.text(e, "process")
+            lines.add(new Explanation.Line(t, "process " + TraceIndex.text(e, TraceKey.PROCESS)
                     + " called dat_ep_disconnect on " + e.ep(), false));
         } else if (!ok && (c.startsWith("dat_ep_post_") || c.equals("dat_rmr_bind"))) {
-            String sub = TraceIndex.text(e, "subtype");
+            String sub = TraceIndex.text(e, TraceKey.SUBTYPE);
             String hint = "DAT_INSUFFICIENT_RESOURCES".equals(e.ret()) ? ": max_request_dtos operations of the"
                     + " endpoint still hold their slots (a suppressed completion keeps its slot until a later"
                     + " signalled one is reaped, rule 11)" : "";
-            lines.add(new Explanation.Line(t, "process " + TraceIndex.text(e, "process") + "'s " + c + " on "
+            lines.add(new Explanation.Line(t, "process " + TraceIndex.text(e, TraceKey.PROCESS) + "'s " + c + " on "
                     + (e.ep() != null ? e.ep() : e.host()) + (e.hasCookie() ? " (cookie " + e.cookie() + ")" : "")
                     + " returned " + e.ret() + (sub.isEmpty() ? "" : " (" + sub + ")") + ", so nothing was posted"
                     + hint, true));
         } else if (c.equals("dat_evd_wait") && "DAT_INVALID_STATE".equals(e.ret())) {
-            String sub = TraceIndex.text(e, "subtype");
-            String evd = TraceIndex.text(e, "evd");
-            lines.add(new Explanation.Line(t, "process " + TraceIndex.text(e, "process") + "'s dat_evd_wait on "
+            String sub = TraceIndex.text(e, TraceKey.SUBTYPE);
+            String evd = TraceIndex.text(e, TraceKey.EVD);
+            lines.add(new Explanation.Line(t, "process " + TraceIndex.text(e, TraceKey.PROCESS) + "'s dat_evd_wait on "
                     + (evd.isEmpty() ? e.host() : evd) + " returned DAT_INVALID_STATE" + (sub.isEmpty() ? ""
                             : " (" + sub + ")") + ", so it took no event" + waitHint(sub), true));
         }
@@ -96,8 +100,8 @@ final class OtherHappenings {
 
     /** An {@code expect_failed}: an expectation of the scenario did not hold. */
     void expectFailed(TraceEvent e, long t) {
-        lines.add(new Explanation.Line(t, "an expectation of process " + TraceIndex.text(e, "process")
-                + " failed: " + TraceIndex.text(e, "message"), true));
+        lines.add(new Explanation.Line(t, "an expectation of process " + TraceIndex.text(e, TraceKey.PROCESS)
+                + " failed: " + TraceIndex.text(e, TraceKey.MESSAGE), true));
     }
 
     /** Returns the lines so far in time order (ties in the order they happened). */

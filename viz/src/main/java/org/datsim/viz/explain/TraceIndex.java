@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.datsim.core.trace.TraceEvent;
+import org.datsim.core.trace.TraceKey;
+import org.datsim.core.trace.TraceKind;
 
 /**
  * Reads a trace, event by event in file order, into what the writers of causes look up: each operation's
@@ -20,11 +22,6 @@ final class TraceIndex {
     static final int READS = 1;
     /** A bit of {@link #readLikeKinds}: IB atomics. */
     static final int ATOMICS = 2;
-    /** The trace kind of a go-back-N retransmission (docs/trace-format.md). */
-    static final String RETRANSMIT = "retransmit";
-    /** The trace kind of a packet a switch dropped (docs/trace-format.md). */
-    static final String DROP = "drop";
-
     final Map<Long, OpRecord> ops = new LinkedHashMap<>();
     /** Per host: start time to the operation its send engine started then (lookups only, never iterated). */
     final Map<String, TreeMap<Long, Long>> startsByHost = new HashMap<>();
@@ -104,12 +101,12 @@ final class TraceIndex {
                 o.post = t;
                 o.host = e.host();
                 o.ep = e.ep() == null ? "" : e.ep();
-                o.opcode = text(e, "opcode");
-                o.bytes = number(e, "bytes", -1);
+                o.opcode = text(e, TraceKey.OPCODE);
+                o.bytes = number(e, TraceKey.BYTES, -1);
                 o.hasCookie = e.hasCookie();
                 o.cookie = e.cookie();
-                o.flags = text(e, "flags");
-                o.inline = Boolean.TRUE.equals(e.attrValue("inline"));
+                o.flags = text(e, TraceKey.FLAGS);
+                o.inline = Boolean.TRUE.equals(e.attrValue(TraceKey.INLINE));
                 if (o.isReadLike()) {
                     readsByEp.computeIfAbsent(o.ep, k -> new ArrayList<>()).add(o);
                 }
@@ -123,16 +120,16 @@ final class TraceIndex {
                 OpRecord o = op(e);
                 if (o.fenceAt < 0) {
                     o.fenceAt = t;
-                    o.fenceFor = ids(e, "waiting_for");
-                    o.fenceReason = text(e, "reason");
+                    o.fenceFor = ids(e, TraceKey.WAITING_FOR);
+                    o.fenceReason = text(e, TraceKey.REASON);
                 }
                 break;
             }
-            case "credit_wait": {
+            case TraceKind.CREDIT_WAIT: {
                 OpRecord o = op(e);
                 if (o.creditAt < 0) {
                     o.creditAt = t;
-                    o.creditFor = ids(e, "waiting_for");
+                    o.creditFor = ids(e, TraceKey.WAITING_FOR);
                 }
                 break;
             }
@@ -140,17 +137,17 @@ final class TraceIndex {
             case TraceEvent.TX_END:
                 wire(e, t);
                 break;
-            case "cache_miss":
+            case TraceKind.CACHE_MISS:
                 if (e.op() >= 0) {
                     OpRecord o = op(e);
                     if (o.cacheMisses == null) {
                         o.cacheMisses = new ArrayList<>(2);
                     }
-                    o.cacheMisses.add(new OpRecord.CacheMiss(t, e.host(), "mtt".equals(text(e, "cache")),
-                            number(e, "penalty_ps", 0)));
+                    o.cacheMisses.add(new OpRecord.CacheMiss(t, e.host(), "mtt".equals(text(e, TraceKey.CACHE)),
+                            number(e, TraceKey.PENALTY_PS, 0)));
                 }
                 break;
-            case "rnr_nak": {
+            case TraceKind.RNR_NAK: {
                 OpRecord o = op(e);
                 o.rnr.add(t);
                 o.rnrHost = e.ep() != null ? e.ep() : e.host();
@@ -159,27 +156,28 @@ final class TraceIndex {
                 }
                 break;
             }
-            case RETRANSMIT:
+            case TraceKind.RETRANSMIT:
                 if (e.op() >= 0) {
                     OpRecord o = op(e);
                     if (o.retransmits == null) {
                         o.retransmits = new ArrayList<>(2);
                     }
-                    o.retransmits.add(new OpRecord.Retransmit(t, text(e, "reason"), number(e, "attempt", 0)));
+                    o.retransmits.add(new OpRecord.Retransmit(t, text(e, TraceKey.REASON),
+                            number(e, TraceKey.ATTEMPT, 0)));
                     if (e.ep() != null) {
                         retransmitsByEp.computeIfAbsent(e.ep(), k -> new TreeMap<>()).put(t, o.id);
                     }
                     anyRetransmit = true;
                 }
                 break;
-            case DROP:
+            case TraceKind.DROP:
                 drop(e, t);
                 break;
-            case CmResends.CM_RETRY:
-            case CmResends.CM_TIMEOUT:
+            case TraceKind.CM_RETRY:
+            case TraceKind.CM_TIMEOUT:
                 cm.accept(e, t);
                 break;
-            case "event":
+            case TraceKind.EVENT:
                 if (e.ep() != null) {
                     cm.event(e, t);
                 }
@@ -188,7 +186,7 @@ final class TraceIndex {
                 OpRecord o = op(e);
                 o.place = t;
                 o.placeHost = e.host();
-                long recv = number(e, "recv_op", -1);
+                long recv = number(e, TraceKey.RECV_OP, -1);
                 if (recv >= 0) {
                     o.recvOp = recv;
                     OpRecord r = ops.get(recv);
@@ -202,9 +200,9 @@ final class TraceIndex {
                 OpRecord o = op(e);
                 o.complete = t;
                 o.status = e.status() == null ? "" : e.status();
-                o.suppressed = Boolean.TRUE.equals(e.attrValue("suppressed"));
-                o.heldBehind = number(e, "held_behind", -1);
-                o.finishedPs = number(e, "finished_ps", -1);
+                o.suppressed = Boolean.TRUE.equals(e.attrValue(TraceKey.SUPPRESSED));
+                o.heldBehind = number(e, TraceKey.HELD_BEHIND, -1);
+                o.finishedPs = number(e, TraceKey.FINISHED_PS, -1);
                 if (!o.suppressed && !o.isUnsignalled()) {
                     notifiedByEp.computeIfAbsent(o.ep, k -> new TreeMap<>()).putIfAbsent(t, o.id);
                 }
@@ -214,13 +212,13 @@ final class TraceIndex {
                 if (e.op() >= 0) {
                     OpRecord o = op(e);
                     o.dequeue = t;
-                    o.dequeueProcess = text(e, "process");
+                    o.dequeueProcess = text(e, TraceKey.PROCESS);
                     o.dequeuedByWait = lastCall.equals("dat_evd_wait") && lastCallAt == t
                             && lastCallProcess.equals(o.dequeueProcess);
                 }
                 break;
             case TraceEvent.ERROR:
-                if ("connection broken".equals(text(e, "error")) && e.ep() != null) {
+                if ("connection broken".equals(text(e, TraceKey.ERROR)) && e.ep() != null) {
                     brokenAt.putIfAbsent(e.ep(), new long[] {t});
                     brokenStatus.putIfAbsent(e.ep(), e.status() == null ? "" : e.status());
                 }
@@ -232,17 +230,17 @@ final class TraceIndex {
             case TraceEvent.CALL:
                 String c = e.call() == null ? "" : e.call();
                 lastCall = c;
-                lastCallProcess = text(e, "process");
+                lastCallProcess = text(e, TraceKey.PROCESS);
                 lastCallAt = t;
                 if (c.equals("dat_evd_wait") && e.ret() != null && e.ret().startsWith("DAT_TIMEOUT_EXPIRED")) {
-                    waitTimeouts.computeIfAbsent(lastCallProcess, k -> new TreeMap<>()).put(t, text(e, "evd"));
+                    waitTimeouts.computeIfAbsent(lastCallProcess, k -> new TreeMap<>()).put(t, text(e, TraceKey.EVD));
                 }
                 if (c.equals("dat_ep_disconnect") && "DAT_SUCCESS".equals(e.ret()) && e.ep() != null) {
                     disconnectAt.putIfAbsent(e.ep(), t);
                 }
                 others.call(e, t);
                 break;
-            case "expect_failed":
+            case TraceKind.EXPECT_FAILED:
                 others.expectFailed(e, t);
                 break;
             default:
@@ -256,9 +254,10 @@ final class TraceIndex {
      */
     private void drop(TraceEvent e, long t) {
         OpRecord o = e.op() >= 0 ? op(e) : null;
-        OpRecord.Drop d = new OpRecord.Drop(t, e.op(), text(e, "switch"), text(e, "port"), text(e, "reason"),
-                text(e, "packet"), text(e, "from"), text(e, "to"), number(e, "seq", -1), number(e, "index", -1),
-                number(e, "packets", -1), text(e, "message"), number(e, "comm_id", -1));
+        OpRecord.Drop d = new OpRecord.Drop(t, e.op(), text(e, TraceKey.SWITCH), text(e, TraceKey.PORT),
+                text(e, TraceKey.REASON), text(e, TraceKey.PACKET), text(e, TraceKey.FROM), text(e, TraceKey.TO),
+                number(e, TraceKey.SEQ, -1), number(e, TraceKey.INDEX, -1),
+                number(e, TraceKey.PACKETS, -1), text(e, TraceKey.MESSAGE), number(e, TraceKey.COMM_ID, -1));
         drops.add(d);
         if (o == null) {
             others.drop(d);
@@ -279,7 +278,7 @@ final class TraceIndex {
             return;
         }
         OpRecord o = op(e);
-        String packet = text(e, "packet");
+        String packet = text(e, TraceKey.PACKET);
         boolean response = "read_response".equals(packet) || "atomic_ack".equals(packet);
         List<long[]> list = response ? o.responseTx : o.tx;
         if (e.kind().equals(TraceEvent.TX_START)) {
@@ -289,7 +288,7 @@ final class TraceIndex {
             } else {
                 o.txHost = e.host();
             }
-            o.packets = number(e, "packets", 1);
+            o.packets = number(e, TraceKey.PACKETS, 1);
         } else {
             if (!list.isEmpty()) {
                 list.get(list.size() - 1)[1] = t;
