@@ -130,11 +130,18 @@ public final class Fabric {
             ba.setTimeResolution(params.get(FabricParams.LINK_TIME_RESOLUTION));
             boolean everywhere = params.get(FabricParams.LINK_CONTROL_PRIORITY) != 0;
             boolean atHca = params.get(FabricParams.HCA_CONTROL_FIRST) != 0;
+            boolean heldByPause = params.get(FabricParams.HCA_CONTROL_PAUSED) != 0;
             if (everywhere || atHca && na instanceof Hca) {
                 ab.prioritiseControl();
+                if (heldByPause && na instanceof Hca) {
+                    ab.pauseControl();
+                }
             }
             if (everywhere || atHca && nb instanceof Hca) {
                 ba.prioritiseControl();
+                if (heldByPause && nb instanceof Hca) {
+                    ba.pauseControl();
+                }
             }
             ab.setName(portName(l.a(), l.b(), portNames));
             ba.setName(portName(l.b(), l.a(), portNames));
