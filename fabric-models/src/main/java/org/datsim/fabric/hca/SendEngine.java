@@ -185,7 +185,7 @@ final class SendEngine implements SendScheduler {
     }
 
     /** Whether a queue pair is in the packet arbiter's round-robin. */
-    private boolean hasSending() {
+    boolean hasSending() {
         return fixedOrder ? !fixed.isEmpty() : !sending.isEmpty();
     }
 
@@ -305,8 +305,15 @@ final class SendEngine implements SendScheduler {
      */
     private boolean arbiterFull() {
         if (atLinkFree) {
+            if (txWaiting > 0) {
+                return true; // it starts when the link is free; its end comes to linkFreed
+            }
             org.datsim.fabric.link.Port port = c.port;
-            return txWaiting > 0 || port != null && port.transmittingOrControlWaiting();
+            if (port != null && port.transmittingOrControlWaiting()) {
+                port.departureExact(); // the end of the packet on the wire, if not yet an event, becomes one
+                return true;
+            }
+            return false;
         }
         if (arbiterWindow < 0) {
             long rate = c.linkRate != null ? c.linkRate.bitsPerSecond() : lineRateBps;
