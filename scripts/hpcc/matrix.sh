@@ -8,7 +8,8 @@
 #
 # HPCC_CHECKOUT is a checkout of alibaba-edu/High-Precision-Congestion-Control whose simulation/ is built (see
 # scripts/hpcc/compare.sh for the build). Environment (defaults in brackets):
-#   ALGOS ["dcqcn hp dctcp timely"] (run.py's names)  TRACES ["WebSearch FbHdp"]  LOADS ["30 50 70"]
+#   ALGOS ["dcqcn hp dctcp timely"] (run.py's names)  TRACES ["WebSearch FbHdp"] (traffic_gen's TRACE_distribution.txt,
+#   or TRACE.txt: AliStorage2019, GoogleRPC2008)  LOADS ["30 50 70"]
 #   DURATION [0.005] (seconds of arrivals)  SEED [25] (traffic_gen.py's random.seed)  MODELS ["hpcc-ns3 datsim"]
 #   SEEDS ["1"]: datsim's --seed for each of its runs (ECN marking draws from it: several seeds show how far the tails
 #   move from the marks alone; runs other than seed 1 go in datsim/MODEL-RUN-sSEED, the tables use seed 1)
@@ -56,11 +57,13 @@ for trace in $TRACES; do
   for load in $LOADS; do
     name="${trace}${load}"
     flows="$out/flows/$name.txt"
+    cdf="${trace}_distribution.txt"
+    [ -f "$gen/$cdf" ] || cdf="$trace.txt" # traffic_gen's other CDFs: AliStorage2019, GoogleRPC2008
     if [ ! -s "$flows" ]; then
       (cd "$gen" && PYENV_VERSION=2.7.18 python2 -c "
 import random, sys
 random.seed($SEED)
-sys.argv = ['traffic_gen.py', '-c', '${trace}_distribution.txt', '-n', '320', '-l', '0.$load', '-b', '100G',
+sys.argv = ['traffic_gen.py', '-c', '$cdf', '-n', '320', '-l', '0.$load', '-b', '100G',
             '-t', '$DURATION', '-o', '$flows']
 execfile('traffic_gen.py')
 ")

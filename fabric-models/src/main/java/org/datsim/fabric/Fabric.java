@@ -22,6 +22,11 @@ import org.datsim.fabric.link.PacketPool;
 import org.datsim.fabric.link.Port;
 import org.datsim.fabric.memory.Coherence;
 import org.datsim.fabric.memory.HostMemory;
+import org.datsim.fabric.sw.EcnMarker;
+import org.datsim.fabric.sw.IntStamper;
+import org.datsim.fabric.sw.RouteTable;
+import org.datsim.fabric.sw.SharedBuffer;
+import org.datsim.fabric.sw.StaticBuffer;
 import org.datsim.fabric.sw.Switch;
 import org.datsim.fabric.topology.LinkSpec;
 import org.datsim.fabric.topology.Topology;
@@ -107,23 +112,23 @@ public final class Fabric {
                 : Switch.Mode.STORE_AND_FORWARD;
         FlowControl fc = FlowControl.of(params.choice(FabricParams.LINK_FLOW_CONTROL));
         long buffer = fc == FlowControl.NONE ? Long.MAX_VALUE : params.get(FabricParams.SWITCH_BUFFER);
+        Map<String, Switch.Builder> builders = new LinkedHashMap<>();
         for (String s : topology.switches()) {
-            Switch sw = new Switch(s, sim, params.get(FabricParams.SWITCH_LATENCY), mode, fc, buffer,
-                    params.get(FabricParams.PFC_XOFF), params.get(FabricParams.PFC_XON), switches.size());
-            sw.setTrace(trace, hostNames);
-            switches.put(s, sw);
-            nodes.put(s, sw);
+            builders.put(s, Switch.builder(s, sim).latency(params.get(FabricParams.SWITCH_LATENCY)).mode(mode)
+                    .trace(trace, hostNames));
         }
+        // Every link's two ports, then each switch built with its ports and policies, then the ports connected
         List<int[]> portIndex = new ArrayList<>();
         Set<String> portNames = new HashSet<>();
+        long hostBps = Long.MAX_VALUE;
         for (LinkSpec l : topology.links()) {
             DataRate rate = l.bandwidthBps() > 0 ? DataRate.ofBitsPerSecond(l.bandwidthBps())
                     : params.rate(FabricParams.LINK_BANDWIDTH);
-            NetworkNode na = nodes.get(l.a());
-            NetworkNode nb = nodes.get(l.b());
+            boolean aHost = hostIds.containsKey(l.a());
+            boolean bHost = hostIds.containsKey(l.b());
             // The cable's delay, plus the PHY of each HCA at an end (a switch's PHYs are in its switch.latency).
             long latency = (l.latencyPs() >= 0 ? l.latencyPs() : params.get(FabricParams.LINK_LATENCY))
-                    + phyLatency(na, l.a(), hostParams, params) + phyLatency(nb, l.b(), hostParams, params);
+                    + phyLatency(aHost, l.a(), hostParams, params) + phyLatency(bHost, l.b(), hostParams, params);
             Port ab = new Port(sim, rate, latency);
             Port ba = new Port(sim, rate, latency);
             ab.setTimeResolution(params.get(FabricParams.LINK_TIME_RESOLUTION));
@@ -131,41 +136,54 @@ public final class Fabric {
             boolean everywhere = params.get(FabricParams.LINK_CONTROL_PRIORITY) != 0;
             boolean atHca = params.get(FabricParams.HCA_CONTROL_FIRST) != 0;
             boolean heldByPause = params.get(FabricParams.HCA_CONTROL_PAUSED) != 0;
-            if (everywhere || atHca && na instanceof Hca) {
+            if (everywhere || atHca && aHost) {
                 ab.prioritiseControl();
-                if (heldByPause && na instanceof Hca) {
+                if (heldByPause && aHost) {
                     ab.pauseControl();
                 }
             }
-            if (everywhere || atHca && nb instanceof Hca) {
+            if (everywhere || atHca && bHost) {
                 ba.prioritiseControl();
-                if (heldByPause && nb instanceof Hca) {
+                if (heldByPause && bHost) {
                     ba.pauseControl();
                 }
             }
             ab.setName(portName(l.a(), l.b(), portNames));
             ba.setName(portName(l.b(), l.a(), portNames));
+            ab.pairWith(ba);
             ports.add(ab);
             ports.add(ba);
-            int ia = attach(na, ab);
-            int ib = attach(nb, ba);
-            ab.connect(nb, ib);
-            ba.connect(na, ia);
-            if (nb instanceof Switch) {
-                ((Switch) nb).setUpstream(ib, ab);
+            int ia = attach(nodes, builders, l.a(), ab, ba);
+            int ib = attach(nodes, builders, l.b(), ba, ab);
+            if (!bHost) {
                 ab.setFlowControl(fc, buffer);
             }
-            if (na instanceof Switch) {
-                ((Switch) na).setUpstream(ia, ba);
+            if (!aHost) {
                 ba.setFlowControl(fc, buffer);
+            }
+            if (aHost || bHost) {
+                hostBps = Math.min(hostBps, rate.bitsPerSecond());
             }
             portIndex.add(new int[] {ia, ib});
             if (trace != null && params.get(FabricParams.TRACE_PORT_EVENTS) != 0) {
-                ab.setTrace(trace, l.a(), na instanceof Switch);
-                ba.setTrace(trace, l.b(), nb instanceof Switch);
+                ab.setTrace(trace, l.a(), !aHost);
+                ba.setTrace(trace, l.b(), !bHost);
             }
         }
-        configureCongestion(params, random, hostIds.size());
+        for (Map.Entry<String, Switch.Builder> e : builders.entrySet()) {
+            Switch sw = buildSwitch(e.getValue(), switches.size(), fc, buffer, hostBps, random);
+            switches.put(e.getKey(), sw);
+            nodes.put(e.getKey(), sw);
+        }
+        for (int i = 0; i < portIndex.size(); i++) {
+            LinkSpec l = topology.links().get(i);
+            ports.get(2 * i).connect(nodes.get(l.b()), portIndex.get(i)[1]);
+            ports.get(2 * i + 1).connect(nodes.get(l.a()), portIndex.get(i)[0]);
+        }
+        long interval = params.get(FabricParams.TRACE_PORT_SAMPLE_INTERVAL);
+        if (interval > 0 && !switches.isEmpty()) {
+            new org.datsim.fabric.sw.PortSampler(sim, List.copyOf(switches.values()), interval, trace).start();
+        }
         org.datsim.fabric.cc.CongestionControl cc = org.datsim.fabric.cc.CongestionControl.fromParams(params);
         if (cc.algorithm() != org.datsim.fabric.cc.CongestionControl.Algorithm.NONE) {
             long[] rttBdp = maxRttAndBdp(topology, params);
@@ -188,7 +206,7 @@ public final class Fabric {
                     portSets[k][c] = topology.links().get(link).a().equals(e.getKey()) ? idx[0] : idx[1];
                 }
             }
-            e.getValue().setRoutes(routes.setOf()[si], portSets);
+            e.getValue().routes().setRoutes(routes.setOf()[si], portSets);
             si++;
         }
         if ("hpcc".equals(params.choice(FabricParams.SWITCH_ECMP)) && !switches.isEmpty()) {
@@ -198,54 +216,56 @@ public final class Fabric {
     }
 
     /**
-     * Sets up what the congestion parameters ask of the switches: the shared buffer with dynamic PFC thresholds
-     * ({@code switch.buffer_mode}), ECN marking ({@code ecn.*}), in-band telemetry ({@code cc.int}) and the port
-     * sampler ({@code trace.port_sample_interval}). With the defaults it does nothing.
+     * Chooses a switch's policies from the fabric parameters, its ports known: the buffer (a static share per input
+     * with PFC thresholds, or {@code switch.buffer_mode shared}: HPCC's shared buffer, each input's headroom and alpha
+     * shift from its link), the route table ({@code switch.ecmp}), ECN marking ({@code ecn.*}, thresholds scaled to
+     * each port's rate) and in-band telemetry ({@code cc.int}).
+     *
+     * @param b the switch's builder, with its ports
+     * @param index the switch's index (its ECMP salt)
+     * @param fc the flow control of the links into switches
+     * @param share each input's buffer share (static buffer)
+     * @param hostBps the slowest host link's rate (the shared buffer's alpha scaling)
+     * @param random the run's random streams
+     * @return the switch
      */
-    private void configureCongestion(Params params, RandomStreams random, int hostCount) {
-        boolean shared = "shared".equals(params.choice(FabricParams.SWITCH_BUFFER_MODE));
-        long hostRate = Long.MAX_VALUE;
-        for (Port p : ports) {
-            if (p.peer() instanceof Hca) {
-                hostRate = Math.min(hostRate, p.rate().bitsPerSecond());
-            }
+    private Switch buildSwitch(Switch.Builder b, int index, FlowControl fc, long share, long hostBps,
+            RandomStreams random) {
+        List<Port> swPorts = b.ports();
+        int n = swPorts.size();
+        long[] bps = new long[n];
+        for (int i = 0; i < n; i++) {
+            bps[i] = swPorts.get(i).rate().bitsPerSecond();
         }
-        for (Switch sw : switches.values()) {
-            List<Port> swPorts = sw.ports();
-            if (shared) {
-                long fixed = params.get(FabricParams.PFC_HEADROOM);
-                long minimum = 2 * FabricParams.largestPacket(params);
-                long[] headroom = new long[swPorts.size()];
-                int[] shift = new int[swPorts.size()];
-                for (int i = 0; i < headroom.length; i++) {
-                    Port p = swPorts.get(i);
-                    long bps = p.rate().bitsPerSecond();
-                    // HPCC's third.cc: 3 x rate x delay (in bytes), for the input of this port's link
-                    long derived = java.math.BigInteger.valueOf(bps).multiply(java.math.BigInteger.valueOf(
-                            p.propagationPs())).multiply(java.math.BigInteger.valueOf(3))
-                            .divide(java.math.BigInteger.valueOf(8_000_000_000_000L)).longValue();
-                    headroom[i] = fixed > 0 ? fixed : Math.max(derived, minimum);
-                    int a = (int) params.get(FabricParams.PFC_ALPHA_SHIFT);
-                    for (long r = bps; r > hostRate && a > 0; r /= 2) {
-                        a--; // HPCC's third.cc: alpha doubles with each doubling of the port's rate over the hosts'
-                    }
-                    shift[i] = a;
-                }
-                sw.useSharedBuffer(params.get(FabricParams.SWITCH_SHARED_BUFFER), params.get(FabricParams.PFC_RESERVE),
-                        params.get(FabricParams.PFC_RESUME_OFFSET), headroom, shift);
+        if ("shared".equals(params.choice(FabricParams.SWITCH_BUFFER_MODE))) {
+            if (fc != FlowControl.PFC) {
+                throw new IllegalStateException("a shared buffer needs PFC");
             }
-            if (params.get(FabricParams.ECN_ENABLED) != 0) {
-                sw.enableEcn(random.stream("switch/" + sw.name() + "/ecn"), params.get(FabricParams.ECN_KMIN),
-                        params.get(FabricParams.ECN_KMAX), params.get(FabricParams.ECN_PMAX_PERCENT) / 100.0);
+            long fixed = params.get(FabricParams.PFC_HEADROOM);
+            long minimum = 2 * FabricParams.largestPacket(params);
+            long[] headroom = new long[n];
+            int[] shift = new int[n];
+            for (int i = 0; i < n; i++) {
+                // HPCC's third.cc: 3 x rate x delay (in bytes), for the input of this port's link
+                headroom[i] = SharedBuffer.headroomOf(fixed, minimum, bps[i], swPorts.get(i).propagationPs());
+                shift[i] = SharedBuffer.alphaShiftOf((int) params.get(FabricParams.PFC_ALPHA_SHIFT), bps[i], hostBps);
             }
-            if (params.get(FabricParams.CC_INT) != 0) {
-                sw.enableInt();
-            }
+            b.buffer(new SharedBuffer(params.get(FabricParams.SWITCH_SHARED_BUFFER),
+                    params.get(FabricParams.PFC_RESERVE), params.get(FabricParams.PFC_RESUME_OFFSET), headroom, shift));
+        } else {
+            b.buffer(StaticBuffer.uniform(fc, n, share, params.get(FabricParams.PFC_XOFF),
+                    params.get(FabricParams.PFC_XON)));
         }
-        long interval = params.get(FabricParams.TRACE_PORT_SAMPLE_INTERVAL);
-        if (interval > 0 && !switches.isEmpty()) {
-            new org.datsim.fabric.sw.PortSampler(sim, List.copyOf(switches.values()), interval, trace).start();
+        b.routes("hpcc".equals(params.choice(FabricParams.SWITCH_ECMP)) ? RouteTable.hpcc(index)
+                : RouteTable.ecmp(index));
+        if (params.get(FabricParams.ECN_ENABLED) != 0) {
+            b.ecn(EcnMarker.scaled(random.stream("switch/" + b.name() + "/ecn"), params.get(FabricParams.ECN_KMIN),
+                    params.get(FabricParams.ECN_KMAX), params.get(FabricParams.ECN_PMAX_PERCENT) / 100.0, bps));
         }
+        if (params.get(FabricParams.CC_INT) != 0) {
+            b.intStamping(new IntStamper(bps));
+        }
+        return b.build();
     }
 
     /**
@@ -398,16 +418,26 @@ public final class Fabric {
     }
 
     /** The PHY latency of a link end: its host's hca.phy_latency, or 0 for a switch (not a host). */
-    private static long phyLatency(NetworkNode node, String name, Map<String, Params> hostParams, Params params) {
-        return node instanceof Hca ? hostParams.getOrDefault(name, params).get(FabricParams.HCA_PHY_LATENCY) : 0;
+    private static long phyLatency(boolean host, String name, Map<String, Params> hostParams, Params params) {
+        return host ? hostParams.getOrDefault(name, params).get(FabricParams.HCA_PHY_LATENCY) : 0;
     }
 
-    private static int attach(NetworkNode node, Port port) {
-        if (node instanceof Hca) {
-            ((Hca) node).attach(port);
+    /**
+     * Attaches a link's port to the node at its end: to a host's HCA, or as the next port of a switch being built
+     * (with the peer's port sending into it).
+     *
+     * @return the node's index of the port
+     */
+    private static int attach(Map<String, NetworkNode> nodes, Map<String, Switch.Builder> switches, String node,
+            Port sending, Port receiving) {
+        Switch.Builder b = switches.get(node);
+        if (b == null) {
+            ((Hca) nodes.get(node)).attach(sending);
             return 0;
         }
-        return ((Switch) node).addPort(port);
+        int index = b.portCount();
+        b.port(sending, receiving);
+        return index;
     }
 
     /** Returns the simulator. */

@@ -2,14 +2,13 @@ package org.datsim.fabric.link;
 
 /**
  * A FIFO of packets, one traffic class of a {@link Port}, whose first {@code ready} entries are known to be eligible
- * (their ready time has passed). The data class is the port itself (this is its superclass, so that the ring's fields
- * share the port's object and its first cache line: a port touched at an arrival or a decision is one object, not
- * two); the control class is a ring of its own ({@link Port#prioritiseControl}). Each entry's ready time and wire
+ * (their ready time has passed). A port holds its data class in one ring (a final field) and, if asked, its control
+ * class in another ({@link Port#prioritiseControl}). Each entry's ready time and wire
  * bytes are kept beside it, interleaved in one array ({@code m[2j]}, {@code m[2j + 1]}), so that looking at the
  * queue touches no packet and one line of that array per four entries; the mask is kept in the ring so that looking
  * at ready times does not touch the packet array either.
  */
-class PacketRing {
+final class PacketRing {
     private Packet[] a = new Packet[16];
     private long[] m = new long[32];
     private int mask = 15;

@@ -14,7 +14,8 @@ import org.datsim.core.trace.TraceSource;
  * <p>When the peer is a switch, link-level flow control ({@link FlowControl}) may hold the head packet back: with
  * InfiniBand credits the port starts a packet only while it holds credit for all its wire bytes (credit is the free
  * space of the switch's buffer share for this input, returned by {@link #returnCredit}); with PFC the port starts
- * no new packet while paused ({@link #pauseArrived}). The port's own queue is unbounded: it is the HCA's send queue
+ * no new packet while paused (a PAUSE {@linkplain PfcFrame frame} from the switch, {@link #receivePfc}). The port's
+ * own queue is unbounded: it is the HCA's send queue
  * or a switch output queue whose bytes are bounded by the flow control of the links into the switch.
  *
  * <p>Per-port counters ({@link PortCounters}): packets, bytes, deepest queue, flow-control stall time.
@@ -22,7 +23,7 @@ import org.datsim.core.trace.TraceSource;
  * <p>Traced as they happen ({@link #setTrace}): every PFC pause and resume of the port ({@link #PFC}) and, for a
  * switch's output port, every change of the bytes queued ({@link #PORT_QUEUE}).
  */
-public final class Port extends PacketRing implements EventHandler {
+public final class Port implements EventHandler {
 
     /**
      * The trace kind of a PFC pause or resume taking effect at a port, traced on the port's node (a switch's name or
@@ -68,16 +69,17 @@ public final class Port extends PacketRing implements EventHandler {
     private final Simulator sim;
     private final DataRate rate;
     private final long propagationPs;
-    /**
-     * The data class: packets in FIFO order, each eligible from its ready time. It is this port itself (its
-     * superclass's fields): a decision looks at the queue's head, size and arrays in the port's own first cache line
-     * instead of one more object's.
-     */
-    private final PacketRing queue = this;
+    /** The data class: packets in FIFO order, each eligible from its ready time. */
+    private final PacketRing queue = new PacketRing();
     /** The argument of the port's own events ({@link #handle}): its decision event. */
     private static final long SERVICE = 0;
     /** The argument of the port's own events ({@link #handle}): the arrival of the first packet in flight. */
     private static final long ARRIVE = 1;
+    /**
+     * The argument of the port's own events ({@link #handle}) from this value up: a PFC frame it sent arriving at
+     * the far end of its link (the argument less this value is the {@link PfcFrame}).
+     */
+    private static final long FRAME = 2;
     /** The port's one pending decision event: the end of the packet on the wire, or a queued packet's eligibility. */
     private long serviceEvent;
     private long serviceAtPs = Long.MAX_VALUE;
@@ -102,9 +104,9 @@ public final class Port extends PacketRing implements EventHandler {
     private int returnHead;
     private int returnCount;
     private boolean wakeScheduled;
-    /** Pauses (argument 1) or resumes (argument 0) this port. */
-    private final EventHandler pauseArrived = this::pauseArrived;
     private String name = "port";
+    /** The other direction of this port's link (its sending port at the peer), where PFC frames sent here arrive. */
+    private Port reverse;
     private NetworkNode peer;
     private int peerPort;
     private boolean headDelivery;
@@ -319,9 +321,39 @@ public final class Port extends PacketRing implements EventHandler {
         }
     }
 
-    /** Returns the handler that pauses (argument 1) or resumes (argument 0) this port. */
-    public EventHandler pauseHandler() {
-        return pauseArrived;
+    /**
+     * Pairs this port with the other direction of its link (the peer's port sending back to this port's node), both
+     * ways: the PFC frames either sends arrive at the other ({@link #sendPfc}). Call before the run.
+     *
+     * @param other the peer's port on the same link
+     * @throws IllegalStateException if either port is already paired with another port
+     */
+    public void pairWith(Port other) {
+        if (other == this || (reverse != null && reverse != other) || (other.reverse != null && other.reverse != this)) {
+            throw new IllegalStateException("port " + name + " is already paired with another port");
+        }
+        reverse = other;
+        other.reverse = this;
+    }
+
+    /** Returns the other direction of this port's link ({@link #pairWith}), or null if not paired. */
+    public Port reverse() {
+        return reverse;
+    }
+
+    /**
+     * Sends a PFC frame on this port's link to its other direction ({@link #pairWith}): it arrives one propagation
+     * delay from now, when that port acts on it ({@link #receivePfc}). The frame takes no wire time and does not
+     * wait for the packet on the wire (see {@link PfcFrame}).
+     *
+     * @param frame a {@link PfcFrame}
+     * @throws IllegalStateException if the port is not paired
+     */
+    public void sendPfc(long frame) {
+        if (reverse == null) {
+            throw new IllegalStateException("port " + name + " sends a PFC frame but has no other direction");
+        }
+        sim.schedule(propagationPs, this, FRAME + frame);
     }
 
     /**
@@ -735,8 +767,8 @@ public final class Port extends PacketRing implements EventHandler {
 
     /**
      * The port's own events, scheduled with itself as the handler (no handler object of their own, one cache line
-     * less per event): its decision ({@code arg} 0) and the arrival of the first packet in flight at the peer (1).
-     * Called by the simulator only.
+     * less per event): its decision ({@code arg} 0), the arrival of the first packet in flight at the peer (1) and
+     * the arrival of a PFC frame it sent (2 and up). Called by the simulator only.
      *
      * @param arg which of the two
      */
@@ -746,8 +778,10 @@ public final class Port extends PacketRing implements EventHandler {
             serviceEvent = 0;
             serviceAtPs = Long.MAX_VALUE;
             pump();
-        } else {
+        } else if (arg == ARRIVE) {
             arrive();
+        } else {
+            reverse.receivePfc(arg - FRAME);
         }
     }
 
@@ -768,9 +802,16 @@ public final class Port extends PacketRing implements EventHandler {
         pump();
     }
 
-    private void pauseArrived(long pause) {
+    /**
+     * A PFC frame arrives from the peer (sent on the other direction of the link, {@link #sendPfc}): a PAUSE stops
+     * the data class after the packet on the wire, a RESUME lets it go on. Every priority acts on the one paused
+     * class (per-priority classes are not modelled yet).
+     *
+     * @param frame a {@link PfcFrame}
+     */
+    public void receivePfc(long frame) {
         boolean was = paused;
-        paused = pause != 0;
+        paused = PfcFrame.isPause(frame);
         long now = sim.now();
         if (paused != was && trace != null && trace.isEnabled()) {
             trace.fire(TraceEvent.of(sim.now(), PFC, traceNode).attr("port", name).attr("paused", paused ? 1 : 0)

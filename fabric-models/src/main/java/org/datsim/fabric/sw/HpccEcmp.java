@@ -124,7 +124,7 @@ public final class HpccEcmp {
         }
         int s = 0;
         for (String name : topology.switches()) {
-            switches.get(name).setHpccEcmp(number[hostCount + s], ip, routes[s]);
+            switches.get(name).routes().setHpccRoutes(number[hostCount + s], ip, routes[s]);
             s++;
         }
     }

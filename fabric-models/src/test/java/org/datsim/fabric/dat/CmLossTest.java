@@ -56,7 +56,7 @@ class CmLossTest {
         /** Drops the first {@code n} CM messages of a type (every one for n &lt; 0). */
         void drop(String type, int n) {
             int[] left = {n};
-            sw.setDropFilter(q -> isCm(q, type) && (n < 0 || left[0]-- > 0));
+            sw.dropFilter().set(q -> isCm(q, type) && (n < 0 || left[0]-- > 0));
         }
 
         void connectAt(long t) {
@@ -481,7 +481,7 @@ class CmLossTest {
         int[] n = {0};
         // every other CM message, of any kind, for a while
         Predicate<Packet> filter = q -> q.kind == Packet.CM && n[0]++ % 2 == 0 && n[0] < 12;
-        l.sw.setDropFilter(filter);
+        l.sw.dropFilter().set(filter);
         l.connectAt(T0);
         l.acceptAt(T0 + RT + 50 * US);
         l.tf.at(T0 + 10 * RT, () -> ok(l.tf.dat.epDisconnect(l.epB, Dat.CLOSE_GRACEFUL_FLAG)));

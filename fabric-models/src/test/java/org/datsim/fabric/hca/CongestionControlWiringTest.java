@@ -258,14 +258,14 @@ class CongestionControlWiringTest {
             if (priority) {
                 port.prioritiseControl();
             }
-            port.pauseHandler().handle(1);
+            port.receivePfc(org.datsim.fabric.link.PfcFrame.pause(0));
             port.send(pool.acquire().set(org.datsim.fabric.link.Packet.RDMA_WRITE, 0, 1, 1082, null, 0, 1, 0, 0, 0));
             port.send(pool.acquire().set(org.datsim.fabric.link.Packet.ACK, 0, 1, 86, null, 0, 1, 0, 0, 0));
             port.send(pool.acquire().set(org.datsim.fabric.link.Packet.CNP, 0, 1, 98, null, 0, 1, 0, 0, 0));
             sim.runUntil(sim.now() + 10 * US);
             assertEquals(priority ? List.of(org.datsim.fabric.link.Packet.ACK, org.datsim.fabric.link.Packet.CNP)
                     : List.of(), arrived, "paused: only the control class leaves, and only with the priority");
-            port.pauseHandler().handle(0);
+            port.receivePfc(org.datsim.fabric.link.PfcFrame.resume(0));
             sim.runUntil(sim.now() + 10 * US);
             assertEquals(3, arrived.size());
         }

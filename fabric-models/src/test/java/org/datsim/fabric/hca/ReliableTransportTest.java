@@ -49,7 +49,7 @@ class ReliableTransportTest {
     private static TestFabric.Pair star(Predicate<Packet> drop, String... overrides) {
         TestFabric tf = TestFabric.star(overrides);
         TestFabric.Pair p = tf.connectedPair("A", "B", null, null);
-        tf.fabric.switches().get(0).setDropFilter(drop);
+        tf.fabric.switches().get(0).dropFilter().set(drop);
         return p;
     }
 
@@ -172,7 +172,7 @@ class ReliableTransportTest {
         TestFabric.Pair p = star(null); // hca.ack_timeout at its default, 268 ms
         TestFabric tf = p.tf;
         int a = id(tf, "A");
-        tf.fabric.switches().get(0).setDropFilter(
+        tf.fabric.switches().get(0).dropFilter().set(
                 first(1, q -> q.kind == Packet.RDMA_WRITE && q.srcHost == a && q.index == 1));
         Lmr src = tf.lmr(p.a, 4 * 4096, Dat.MEM_PRIV_ALL);
         Lmr dst = tf.lmr(p.b, 4 * 4096, Dat.MEM_PRIV_ALL);
@@ -204,7 +204,7 @@ class ReliableTransportTest {
         TestFabric tf = p.tf;
         int a = id(tf, "A");
         long[] at = {-1, -1}; // when the filter took the packet, and its bytes on the wire
-        tf.fabric.switches().get(0).setDropFilter(q -> {
+        tf.fabric.switches().get(0).dropFilter().set(q -> {
             // the middle packet of the second Write (3 packets), once
             if (q.kind == Packet.RDMA_WRITE && q.srcHost == a && q.count == 3 && q.index == 1 && at[0] < 0) {
                 at[0] = tf.sim.now();
@@ -258,7 +258,7 @@ class ReliableTransportTest {
         TestFabric.Pair p = star(null, "hca.ack_timeout", "1ms");
         TestFabric tf = p.tf;
         int b = id(tf, "B");
-        tf.fabric.switches().get(0).setDropFilter(first(1, q -> q.kind == Packet.ACK && q.srcHost == b));
+        tf.fabric.switches().get(0).dropFilter().set(first(1, q -> q.kind == Packet.ACK && q.srcHost == b));
         Lmr src = tf.lmr(p.a, 8192, Dat.MEM_PRIV_ALL);
         Lmr dst = tf.lmr(p.b, 8192, Dat.MEM_PRIV_ALL);
         long[] op = new long[1];
@@ -306,7 +306,7 @@ class ReliableTransportTest {
         TestFabric.Pair p = star(null, "switch.mode", "cut_through");
         TestFabric tf = p.tf;
         int a = id(tf, "A");
-        tf.fabric.switches().get(0).setDropFilter(
+        tf.fabric.switches().get(0).dropFilter().set(
                 first(1, q -> q.kind == Packet.RDMA_WRITE && q.srcHost == a && q.index == 2));
         Lmr src = tf.lmr(p.a, 3 * 4096, Dat.MEM_PRIV_ALL);
         Lmr dst = tf.lmr(p.b, 3 * 4096, Dat.MEM_PRIV_ALL);
@@ -325,7 +325,7 @@ class ReliableTransportTest {
         TestFabric.Pair p = star(null, "hca.ack_timeout", "1ms");
         TestFabric tf = p.tf;
         int b = id(tf, "B");
-        tf.fabric.switches().get(0).setDropFilter(first(1, q -> q.kind == Packet.ACK && q.srcHost == b));
+        tf.fabric.switches().get(0).dropFilter().set(first(1, q -> q.kind == Packet.ACK && q.srcHost == b));
         Lmr src = tf.lmr(p.a, 8192, Dat.MEM_PRIV_ALL);
         Lmr dst = tf.lmr(p.b, 8192, Dat.MEM_PRIV_ALL);
         tf.at(T0, () -> {
@@ -347,7 +347,7 @@ class ReliableTransportTest {
         TestFabric.Pair p = star(null, "hca.ack_timeout", "20us");
         TestFabric tf = p.tf;
         int b = id(tf, "B");
-        tf.fabric.switches().get(0).setDropFilter(first(1, q -> q.kind == Packet.ACK && q.srcHost == b));
+        tf.fabric.switches().get(0).dropFilter().set(first(1, q -> q.kind == Packet.ACK && q.srcHost == b));
         Lmr src = tf.lmr(p.a, 4096, Dat.MEM_PRIV_ALL);
         Lmr dst = tf.lmr(p.b, 4096, Dat.MEM_PRIV_ALL);
         cpuWrite(p.a, src, 0, TestFabric.randomBytes(4096, 1));
@@ -385,7 +385,7 @@ class ReliableTransportTest {
         TestFabric.Pair p = star(null, "hca.ack_timeout", "20us");
         TestFabric tf = p.tf;
         int b = id(tf, "B");
-        tf.fabric.switches().get(0).setDropFilter(first(1, q -> q.kind == Packet.ACK && q.srcHost == b));
+        tf.fabric.switches().get(0).dropFilter().set(first(1, q -> q.kind == Packet.ACK && q.srcHost == b));
         Lmr src = tf.lmr(p.a, 128, Dat.MEM_PRIV_ALL);
         Lmr dst = tf.lmr(p.b, 128, Dat.MEM_PRIV_ALL);
         byte[] one = TestFabric.randomBytes(64, 1);
@@ -424,7 +424,7 @@ class ReliableTransportTest {
         TestFabric.Pair p = star(null, "hca.ack_timeout", "20us");
         TestFabric tf = p.tf;
         int b = id(tf, "B");
-        tf.fabric.switches().get(0).setDropFilter(
+        tf.fabric.switches().get(0).dropFilter().set(
                 first(1, q -> q.kind == Packet.READ_RESPONSE && q.srcHost == b && q.index == lost));
         Lmr local = tf.lmr(p.a, 3 * 4096, Dat.MEM_PRIV_ALL);
         Lmr source = tf.lmr(p.b, 3 * 4096, Dat.MEM_PRIV_ALL);
@@ -452,7 +452,7 @@ class ReliableTransportTest {
         TestFabric.Pair p = star(null, "hca.ack_timeout", "20us");
         TestFabric tf = p.tf;
         int b = id(tf, "B");
-        tf.fabric.switches().get(0).setDropFilter(first(1, q -> q.kind == Packet.ATOMIC_ACK && q.srcHost == b));
+        tf.fabric.switches().get(0).dropFilter().set(first(1, q -> q.kind == Packet.ATOMIC_ACK && q.srcHost == b));
         Lmr local = tf.lmr(p.a, 8, Dat.MEM_PRIV_ALL);
         Lmr target = tf.lmr(p.b, 8, ATOMIC_PRIV);
         cpuWrite(p.b, target, 0, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(41).array());
@@ -478,7 +478,7 @@ class ReliableTransportTest {
         TestFabric.Pair p = star(null, "hca.ack_timeout", "20us", "hca.retry_count", "0");
         TestFabric tf = p.tf;
         int a = id(tf, "A");
-        tf.fabric.switches().get(0).setDropFilter(q -> q.srcHost == a && q.kind != Packet.CM); // a broken path
+        tf.fabric.switches().get(0).dropFilter().set(q -> q.srcHost == a && q.kind != Packet.CM); // a broken path
         Lmr src = tf.lmr(p.a, 3 * 4096, Dat.MEM_PRIV_ALL);
         Lmr dst = tf.lmr(p.b, 3 * 4096, Dat.MEM_PRIV_ALL);
         tf.at(T0, () -> {
@@ -509,7 +509,7 @@ class ReliableTransportTest {
                 "cpu.post_overhead", "0ns");
         TestFabric tf = p.tf;
         int a = id(tf, "A");
-        tf.fabric.switches().get(0).setDropFilter(q -> q.srcHost == a && q.kind != Packet.CM);
+        tf.fabric.switches().get(0).dropFilter().set(q -> q.srcHost == a && q.kind != Packet.CM);
         Lmr src = tf.lmr(p.a, 8192, Dat.MEM_PRIV_ALL);
         Lmr dst = tf.lmr(p.b, 8192, Dat.MEM_PRIV_ALL);
         long[] op = new long[2];
@@ -531,7 +531,7 @@ class ReliableTransportTest {
         TestFabric.Pair p = star(null, "hca.ack_timeout", "20us", "hca.retry_count", "3");
         TestFabric tf = p.tf;
         int a = id(tf, "A");
-        tf.fabric.switches().get(0).setDropFilter(q -> q.srcHost == a && q.kind != Packet.CM);
+        tf.fabric.switches().get(0).dropFilter().set(q -> q.srcHost == a && q.kind != Packet.CM);
         Lmr src = tf.lmr(p.a, 4096, Dat.MEM_PRIV_ALL);
         Lmr dst = tf.lmr(p.b, 4096, Dat.MEM_PRIV_ALL);
         long[] op = new long[2];
@@ -564,7 +564,7 @@ class ReliableTransportTest {
         TestFabric.Pair p = star(null, "hca.ack_timeout", "20us", "hca.retry_count", "1");
         TestFabric tf = p.tf;
         int b = id(tf, "B");
-        tf.fabric.switches().get(0).setDropFilter(q -> q.kind == Packet.ACK && q.srcHost == b
+        tf.fabric.switches().get(0).dropFilter().set(q -> q.kind == Packet.ACK && q.srcHost == b
                 && (tf.sim.now() < T0 + 10 * US || (tf.sim.now() > T0 + 100 * US && tf.sim.now() < T0 + 110 * US)));
         Lmr src = tf.lmr(p.a, 8192, Dat.MEM_PRIV_ALL);
         Lmr dst = tf.lmr(p.b, 8192, Dat.MEM_PRIV_ALL);

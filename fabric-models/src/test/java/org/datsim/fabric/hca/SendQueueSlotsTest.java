@@ -56,7 +56,7 @@ class SendQueueSlotsTest {
                     : TopologyBuilder.backToBack("h");
             fabric = new Fabric(sim, shape.build(new ArrayList<>()), p, Map.of(), new RandomStreams(1), trace);
             if (drop != null) {
-                fabric.switches().get(0).setDropFilter(drop);
+                fabric.switches().get(0).dropFilter().set(drop);
             }
             Hca a = fabric.hosts().get(0).hca();
             Hca b = fabric.hosts().get(1).hca();

@@ -52,12 +52,12 @@ class ControlPauseTest {
         }
         Sink sink = new Sink(sim);
         port.connect(sink, 0);
-        sim.scheduleAt(0, port.pauseHandler(), 1);
+        sim.scheduleAt(0, x -> port.receivePfc(PfcFrame.pause(3)), 0);
         sim.scheduleAt(10_000, x -> {
             port.send(pool.acquire().set(Packet.SEND, 0, 1, 1000, null, 0, 1, 0, 0, 7));
             port.send(pool.acquire().set(Packet.ACK, 0, 1, 60, null, 0, 1, 0, 0, 7));
         }, 0);
-        sim.scheduleAt(500_000, port.pauseHandler(), 0);
+        sim.scheduleAt(500_000, x -> port.receivePfc(PfcFrame.resume(3)), 0);
         sim.run();
         return sink;
     }

@@ -33,7 +33,7 @@ class CmDropLineTest {
     /** Drops every CM packet of the given types that S receives (no filter: none). */
     private void dropEvery(String... types) {
         List<String> t = List.of(types);
-        sw.setDropFilter(p -> p.kind == Packet.CM && t.contains(((CmPacketContext) p.context).type()));
+        sw.dropFilter().set(p -> p.kind == Packet.CM && t.contains(((CmPacketContext) p.context).type()));
     }
 
     private Ep connect(long at) {

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.commons.math3.random.RandomGenerator;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
 import org.datsim.core.random.RandomStreams;
@@ -85,17 +86,25 @@ class CongestionTest {
     }
 
     /** A bare switch with {@code n} 100 Gb/s ports, each with an upstream port, for driving its buffer directly. */
-    private static Switch bareSwitch(Simulator sim, int n) {
-        Switch sw = new Switch("S", sim, 0, Switch.Mode.STORE_AND_FORWARD, FlowControl.PFC, 1 << 20, 1 << 19,
-                1 << 18, 0);
+    private static Switch bareSwitch(Simulator sim, int n, SwitchBuffer buffer, EcnMarker ecn) {
+        Switch.Builder b = Switch.builder("S", sim);
         for (int i = 0; i < n; i++) {
-            sw.addPort(new Port(sim, DataRate.ofBitsPerSecond(100_000_000_000L), 1_000_000));
-            sw.setUpstream(i, new Port(sim, DataRate.ofBitsPerSecond(100_000_000_000L), 1_000_000));
+            b.port(new Port(sim, DataRate.ofBitsPerSecond(100_000_000_000L), 1_000_000),
+                    new Port(sim, DataRate.ofBitsPerSecond(100_000_000_000L), 1_000_000));
         }
+        Switch sw = b.buffer(buffer != null ? buffer : StaticBuffer.uniform(FlowControl.PFC, n, 1 << 20, 1 << 19,
+                1 << 18)).ecn(ecn).build();
         // hosts 0 and 1 through the last port (a switch routes a packet as it receives it; these tests do not run
         // the simulator, so it stays there)
-        sw.setRoutes(new int[] {0, 0}, new int[][] {{n - 1}});
+        sw.routes().setRoutes(new int[] {0, 0}, new int[][] {{n - 1}});
         return sw;
+    }
+
+    /** A bare switch with {@code n} 100 Gb/s ports whose ECN thresholds at 100 Gb/s are given. */
+    private static Switch ecnSwitch(Simulator sim, int n, RandomGenerator random, long kmin, long kmax, double pmax) {
+        long[] bps = new long[n];
+        java.util.Arrays.fill(bps, 100_000_000_000L);
+        return bareSwitch(sim, n, null, EcnMarker.scaled(random, kmin, kmax, pmax, bps));
     }
 
     private static double markedFraction(Switch sw, PacketPool pool, int port, long queued, int kind, int n) {
@@ -114,9 +123,8 @@ class CongestionTest {
     @Test
     void redMarksNothingUpToKminLinearlyUpToPmaxAtKmaxAndEverythingAbove() {
         Simulator sim = new Simulator();
-        Switch sw = bareSwitch(sim, 2);
         // HPCC's run.py at 100 Gb/s: kmin 400 KB, kmax 1600 KB, pmax 0.2
-        sw.enableEcn(new RandomStreams(42).stream("switch/S/ecn"), 400_000, 1_600_000, 0.2);
+        Switch sw = ecnSwitch(sim, 2, new RandomStreams(42).stream("switch/S/ecn"), 400_000, 1_600_000, 0.2);
         PacketPool pool = new PacketPool();
         int n = 200_000;
         assertEquals(0.0, markedFraction(sw, pool, 0, 0, Packet.RDMA_WRITE, n));
@@ -134,9 +142,8 @@ class CongestionTest {
     @Test
     void kminEqualToKmaxIsDctcpsStepMarkingAtK() {
         Simulator sim = new Simulator();
-        Switch sw = bareSwitch(sim, 2);
         // HPCC's run.py for dctcp at 100 Gb/s: kmin = kmax = 300 KB, pmax 1
-        sw.enableEcn(new RandomStreams(7).stream("switch/S/ecn"), 300_000, 300_000, 1.0);
+        Switch sw = ecnSwitch(sim, 2, new RandomStreams(7).stream("switch/S/ecn"), 300_000, 300_000, 1.0);
         PacketPool pool = new PacketPool();
         assertEquals(0.0, markedFraction(sw, pool, 0, 300_000, Packet.RDMA_WRITE, 1000), "at K: never");
         assertEquals(1.0, markedFraction(sw, pool, 0, 300_001, Packet.RDMA_WRITE, 1000), "above K: always");
@@ -145,10 +152,11 @@ class CongestionTest {
     @Test
     void redThresholdsScaleWithThePortRate() {
         Simulator sim = new Simulator();
-        Switch sw = new Switch("S", sim, 0, Switch.Mode.STORE_AND_FORWARD, FlowControl.PFC, 1 << 20, 1 << 19,
-                1 << 18, 0);
-        sw.addPort(new Port(sim, DataRate.ofBitsPerSecond(400_000_000_000L), 0));
-        sw.enableEcn(new RandomStreams(1).stream("e"), 400_000, 1_600_000, 0.2);
+        Switch sw = Switch.builder("S", sim).port(new Port(sim, DataRate.ofBitsPerSecond(400_000_000_000L), 0),
+                new Port(sim, DataRate.ofBitsPerSecond(400_000_000_000L), 0))
+                .buffer(StaticBuffer.uniform(FlowControl.PFC, 1, 1 << 20, 1 << 19, 1 << 18))
+                .ecn(EcnMarker.scaled(new RandomStreams(1).stream("e"), 400_000, 1_600_000, 0.2,
+                        new long[] {400_000_000_000L})).build();
         PacketPool pool = new PacketPool();
         // 400 Gb/s: kmin 1600 KB, kmax 6400 KB (HPCC's KMIN_MAP / KMAX_MAP for 400 Gb/s)
         assertEquals(0.0, markedFraction(sw, pool, 0, 1_600_000, Packet.SEND, 10_000));
@@ -160,8 +168,8 @@ class CongestionTest {
     void sameSeedSameMarks() {
         long[] counts = new long[2];
         for (int r = 0; r < 2; r++) {
-            Switch sw = bareSwitch(new Simulator(), 1);
-            sw.enableEcn(new RandomStreams(9).stream("switch/S/ecn"), 400_000, 1_600_000, 0.2);
+            Switch sw = ecnSwitch(new Simulator(), 1, new RandomStreams(9).stream("switch/S/ecn"), 400_000, 1_600_000,
+                    0.2);
             markedFraction(sw, new PacketPool(), 0, 900_000, Packet.RDMA_WRITE, 10_000);
             counts[r] = sw.ecnMarks();
         }
@@ -172,9 +180,9 @@ class CongestionTest {
     @Test
     void dynamicThresholdPausesAtAlphaTimesFreeBufferAndResumesWithHysteresis() {
         Simulator sim = new Simulator();
-        Switch sw = bareSwitch(sim, 2);
         // 100000 B buffer, 2 inputs of 20000 B headroom and 4096 B reserve: a pool of 51808 B; alpha 1/8
-        sw.useSharedBuffer(100_000, 4096, 3072, new long[] {20_000, 20_000}, new int[] {3, 3});
+        Switch sw = bareSwitch(sim, 2, new SharedBuffer(100_000, 4096, 3072, new long[] {20_000, 20_000},
+                new int[] {3, 3}), null);
         assertEquals(51_808 >> 3, sw.dynamicThreshold(0));
         PacketPool pool = new PacketPool();
         // 1000-byte packets into input 0: the first 4 fit the reserve; packet k then holds 1000 k - 4096 shared
@@ -209,9 +217,9 @@ class CongestionTest {
     @Test
     void aPacketFittingNeitherHeadroomNorThresholdIsDropped() {
         Simulator sim = new Simulator();
-        Switch sw = bareSwitch(sim, 2);
         // the same pool of 51808 B as above, with 1500 B of headroom per input
-        sw.useSharedBuffer(63_000, 4096, 3072, new long[] {1500, 1500}, new int[] {3, 3});
+        Switch sw = bareSwitch(sim, 2, new SharedBuffer(63_000, 4096, 3072, new long[] {1500, 1500}, new int[] {3, 3}),
+                null);
         assertEquals(51_808 >> 3, sw.dynamicThreshold(0));
         PacketPool pool = new PacketPool();
         for (int k = 1; k <= 10; k++) {

@@ -46,7 +46,7 @@ class ParallelLinksTest {
         // each flow as it arrives from S1
         int a = tf.host("A").hca().hostId();
         Set<Integer> flowsHit = new HashSet<>();
-        tf.fabric.switches().get(1).setDropFilter(q -> q.kind == Packet.RDMA_WRITE && q.srcHost == a
+        tf.fabric.switches().get(1).dropFilter().set(q -> q.kind == Packet.RDMA_WRITE && q.srcHost == a
                 && flowsHit.add(q.flow));
         TestFabric.Node na = tf.open("A");
         TestFabric.Node nb = tf.open("B");
