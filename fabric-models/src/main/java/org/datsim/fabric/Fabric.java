@@ -135,11 +135,18 @@ public final class Fabric {
             ba.setTimeResolution(params.get(FabricParams.LINK_TIME_RESOLUTION));
             boolean everywhere = params.get(FabricParams.LINK_CONTROL_PRIORITY) != 0;
             boolean atHca = params.get(FabricParams.HCA_CONTROL_FIRST) != 0;
+            boolean heldByPause = params.get(FabricParams.HCA_CONTROL_PAUSED) != 0;
             if (everywhere || atHca && aHost) {
                 ab.prioritiseControl();
+                if (heldByPause && aHost) {
+                    ab.pauseControl();
+                }
             }
             if (everywhere || atHca && bHost) {
                 ba.prioritiseControl();
+                if (heldByPause && bHost) {
+                    ba.pauseControl();
+                }
             }
             ab.setName(portName(l.a(), l.b(), portNames));
             ba.setName(portName(l.b(), l.a(), portNames));

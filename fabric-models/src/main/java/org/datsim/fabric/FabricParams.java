@@ -232,6 +232,27 @@ public final class FabricParams {
                     + " packet: round-robin per packet among the queue pairs allowed to send (rate limiter and"
                     + " window), each packet's payload read when it is chosen, as a ConnectX NIC and HPCC's simulator"
                     + " do; any cc.algorithm other than none implies packet", "request", "packet");
+    /** When the packet arbiter chooses. */
+    public static final ParamSpec HCA_ARBITER_AT = ParamSpec.choice("hca.arbiter_at", "read",
+            "When the packet arbiter (hca.arbitration packet) chooses the next packet: read: as soon as fewer bytes"
+                    + " wait for the link than the port sends during one payload read (see hca.tx_buffer), so the"
+                    + " payload is read before the link frees, as a NIC that prefetches does; link_free: when the"
+                    + " link has finished the packet before it and no ACK, NAK or CNP of the HCA waits (HPCC's"
+                    + " simulator, whose NIC dequeues at each transmit-complete): the rate limiter, the window and the"
+                    + " round-robin then decide at the instant the packet starts, and its timestamp is that instant",
+            "read", "link_free");
+    /** The packet arbiter's round-robin order. */
+    public static final ParamSpec HCA_ARBITER_ORDER = ParamSpec.choice("hca.arbiter_order", "rotate",
+            "The packet arbiter's round-robin (hca.arbitration packet): rotate: the queue pair served goes to the"
+                    + " back, and one that gets work joins behind it; fixed: the queue pairs in the order they got"
+                    + " work, each scan starting after the one served last, so one that gets work joins at the end of"
+                    + " that order (HPCC's RdmaEgressQueue::GetNextQindex, m_rrlast)", "rotate", "fixed");
+    /** Whether PFC holds an HCA's control class. */
+    public static final ParamSpec HCA_CONTROL_PAUSED = ParamSpec.bool("hca.control_paused", false,
+            "With hca.control_first: a PFC pause of the HCA's link holds its ACKs, NAKs and CNPs too (they are"
+                    + " still sent before its data): HPCC's NIC under ACK_HIGH_PRIO 0 (run.py's hp and dctcp), whose"
+                    + " ACK queue has the data's priority (RdmaEgressQueue::ack_q_idx 3). Off: a pause holds the data"
+                    + " only (ACK_HIGH_PRIO 1)");
     /** Inline threshold. */
     public static final ParamSpec HCA_MAX_INLINE = ParamSpec.bytes("hca.max_inline", "0B", 0, 1024,
             "Largest Send or RDMA Write the provider posts inline: the CPU copies the payload into the WQE and"
@@ -445,7 +466,7 @@ public final class FabricParams {
             PFC_RESUME_OFFSET, PFC_HEADROOM, LINK_CONTROL_PRIORITY, HCA_CONTROL_FIRST, ECN_ENABLED, ECN_KMIN, ECN_KMAX, ECN_PMAX_PERCENT, CC_INT,
             TRACE_PORT_SAMPLE_INTERVAL, TRACE_PORT_EVENTS, TRACE_CACHE_MISSES, PCIE_LATENCY, PCIE_DMA_READ_DELAY, PCIE_BANDWIDTH,
             PCIE_MAX_READ_REQUEST, PCIE_MAX_PAYLOAD, HCA_MTU, HCA_WQE_PROCESS,
-            HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_TX_BUFFER, HCA_ARBITRATION,
+            HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_TX_BUFFER, HCA_ARBITRATION, HCA_ARBITER_AT, HCA_ARBITER_ORDER, HCA_CONTROL_PAUSED,
             HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,
             HCA_QPC_MISS_PENALTY, HCA_MTT_ENTRIES, HCA_MTT_POLICY, HCA_MTT_MISS_PENALTY, HCA_MTT_FETCH_ENTRIES,
             HCA_MTT_PREFETCH_BLOCKS, HCA_MTT_PAGE, HCA_BIND_TIME,

@@ -275,6 +275,10 @@ public final class FabricPresets {
         ns3.put("switch.shared_buffer", "32MiB", "HPCC's run.py BUFFER_SIZE 32");
         ns3.put("hca.mtu", "1000B", "HPCC's PACKET_PAYLOAD_SIZE 1000 (not an InfiniBand MTU: this preset only)");
         ns3.put("hca.arbitration", "packet", "HPCC's NIC: per-packet round-robin among the queue pairs that may send");
+        ns3.put("hca.arbiter_at", "link_free", "HPCC's NIC chooses the next packet at the end of the one before"
+                + " (QbbNetDevice::TransmitComplete calls DequeueAndTransmit)");
+        ns3.put("hca.arbiter_order", "fixed", "HPCC's NIC scans its queue pairs in the order they were added, from"
+                + " the one after the last served (RdmaEgressQueue::GetNextQindex)");
         ns3.put("transport.ack_interval", "1", "HPCC's L2_ACK_INTERVAL 1: an ACK per packet");
         ns3.put("cc.dcqcn.cnp_on_ack", "true", "HPCC's receiver flags the ACK of each ECN-marked packet (no CNP packet)");
         ns3.put("hca.tx_buffer", "1B", "HPCC's NIC takes a packet off a queue pair when its link is free: at most one"

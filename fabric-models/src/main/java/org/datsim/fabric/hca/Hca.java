@@ -255,21 +255,34 @@ public final class Hca implements NetworkNode {
     public void attach(Port port) {
         this.port = port;
         c.linkRate = port.rate();
+        c.port = port;
+        boolean linkFree = sendEngine.choosesAtLinkFree();
         port.setListener(new Port.TxListener() {
             @Override
             public void onTransmit(Packet packet, boolean start) {
                 if (start) {
                     Hca.this.onTransmit(packet);
+                } else if (linkFree) {
+                    sendEngine.linkFreed();
+                }
+            }
+
+            @Override
+            public void resumed() {
+                if (linkFree) {
+                    sendEngine.linkFreed();
                 }
             }
 
             @Override
             public boolean observesEnd() {
-                // Never, traced or not: the end of an operation's last packet is traced by an event of the trace's
-                // own (see onTransmit). Were the port to decide at each packet's end only while traced, it would
-                // start packets in another order among simultaneous events, and a traced run would not be the run
-                // it traces (TracedRunTest).
-                return false;
+                // Only when the packet arbiter chooses at the link's freeing (hca.arbiter_at link_free) and has
+                // queue pairs with packets to send (one that gets work while this packet is on the wire makes its
+                // end an event then: SendEngine.arbiterFull), traced or not: the end of an operation's last packet is
+                // traced by an event of the trace's own (see onTransmit). Were the port to decide at each packet's
+                // end only while traced, it would start packets in another order among simultaneous events, and a
+                // traced run would not be the run it traces (TracedRunTest).
+                return linkFree && sendEngine.hasSending();
             }
         });
     }

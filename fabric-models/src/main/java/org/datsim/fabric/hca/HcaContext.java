@@ -45,6 +45,8 @@ final class HcaContext {
     PacketPool pool = new PacketPool();
     /** The rate of the HCA's link, at which arriving payload streams in; set by {@link Hca#attach}, null before. */
     DataRate linkRate;
+    /** The HCA's port, once attached (null until then, and for an HCA without one). */
+    org.datsim.fabric.link.Port port;
     /** The placements of RDMA Writes still in flight, kept only in explored runs ({@link HcaChoices}). */
     HcaChoices.Placements placements;
 

@@ -1,6 +1,7 @@
 package org.datsim.fabric.hca;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import org.datsim.core.engine.EventHandler;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
@@ -82,6 +83,8 @@ final class SendEngine implements SendScheduler {
     /** cc.dcqcn.cnp_on_ack: an ACK echoing a mark notifies the controller as a CNP would. */
     private boolean cnpOnAck;
 
+    /** hca.arbiter_at link_free: the arbiter chooses only when the link is free and nothing waits for it. */
+    private final boolean atLinkFree;
     /** hca.arbitration packet (or any congestion control): the packet arbiter sends, not {@link #process}. */
     final boolean perPacket;
     /** The fabric's congestion control, or null for none ({@link #setCongestionControl}). */
@@ -91,6 +94,11 @@ final class SendEngine implements SendScheduler {
     private long maxBdpBytes;
     /** The queue pairs with packets to send, in the packet arbiter's round-robin order. */
     private final ArrayDeque<QueuePair> sending = new ArrayDeque<>();
+    /** hca.arbiter_order fixed: the queue pairs with packets to send in the order they got work, and the index of the
+     *  one served last. */
+    private final ArrayList<QueuePair> fixed = new ArrayList<>();
+    private int rrLast = -1;
+    private final boolean fixedOrder;
     /** When the payload DMA channel finishes the read it is doing (packet arbitration). */
     private long dmaFree;
     /** The time of the packet arbiter's pending wake-up event, or Long.MAX_VALUE; and that event's id. */
@@ -159,6 +167,28 @@ final class SendEngine implements SendScheduler {
         this.txBuffer = params.get(FabricParams.HCA_TX_BUFFER);
         this.perPacket = "packet".equals(params.choice(FabricParams.HCA_ARBITRATION))
                 || !"none".equals(params.choice(FabricParams.CC_ALGORITHM));
+        this.atLinkFree = perPacket && "link_free".equals(params.choice(FabricParams.HCA_ARBITER_AT));
+        this.fixedOrder = perPacket && "fixed".equals(params.choice(FabricParams.HCA_ARBITER_ORDER));
+    }
+
+    /** Whether the packet arbiter chooses when the link frees (hca.arbiter_at link_free). */
+    boolean choosesAtLinkFree() {
+        return atLinkFree;
+    }
+
+    /**
+     * The port has finished a packet (told only under hca.arbiter_at link_free): the arbiter chooses the next one
+     * now, unless a control packet of the HCA goes first (the arbiter then chooses at that one's end).
+     */
+    void linkFreed() {
+        if (hasSending() && !arbiterFull()) {
+            arbitrate();
+        }
+    }
+
+    /** Whether a queue pair is in the packet arbiter's round-robin. */
+    boolean hasSending() {
+        return fixedOrder ? !fixed.isEmpty() : !sending.isEmpty();
     }
 
     /**
@@ -276,6 +306,17 @@ final class SendEngine implements SendScheduler {
      * 100 Gb/s). Never more than {@code hca.tx_buffer}.
      */
     private boolean arbiterFull() {
+        if (atLinkFree) {
+            if (txWaiting > 0) {
+                return true; // it starts when the link is free; its end comes to linkFreed
+            }
+            org.datsim.fabric.link.Port port = c.port;
+            if (port != null && port.transmittingOrControlWaiting()) {
+                port.departureExact(); // the end of the packet on the wire, if not yet an event, becomes one
+                return true;
+            }
+            return false;
+        }
         if (arbiterWindow < 0) {
             long rate = c.linkRate != null ? c.linkRate.bitsPerSecond() : lineRateBps;
             long read = 2 * pcieLatency + c.readDelay + pcieRate.transmitTimePs(readRequest);
@@ -519,7 +560,11 @@ final class SendEngine implements SendScheduler {
         qp.txQueue.addLast(wr);
         if (!qp.txActive) {
             qp.txActive = true;
-            sending.addLast(qp);
+            if (fixedOrder) {
+                fixed.add(qp);
+            } else {
+                sending.addLast(qp);
+            }
         }
         wakeAt(readyPs);
     }
@@ -546,6 +591,10 @@ final class SendEngine implements SendScheduler {
      * The rate limiter hears of the packet at the moment it is chosen (its departure less the constant read time).
      */
     private void arbitrate() {
+        if (fixedOrder) {
+            arbitrateFixed();
+            return;
+        }
         long now = sim.now();
         while (!sending.isEmpty()) {
             if (arbiterFull()) {
@@ -555,33 +604,14 @@ final class SendEngine implements SendScheduler {
             long next = Long.MAX_VALUE;
             for (int k = sending.size(); k > 0; k--) {
                 QueuePair qp = sending.pollFirst();
-                WorkRequest wr = qp.txQueue.peekFirst();
-                while (wr != null && wr.done) {
-                    qp.txQueue.pollFirst();
-                    wr = qp.txQueue.peekFirst();
+                long at = readiness(qp, now);
+                if (at < 0) {
+                    continue; // no work: out of the round-robin
                 }
-                if (wr == null || qp.paused || !qp.active) {
-                    qp.txQueue.clear();
-                    qp.txActive = false;
-                    continue;
-                }
-                if (wr.txReadyPs > now) {
-                    next = Math.min(next, wr.txReadyPs);
+                if (at > 0) {
+                    next = Math.min(next, at);
                     sending.addLast(qp);
                     continue;
-                }
-                RateController rc = qp.rc;
-                if (rc != null) {
-                    long at = rc.nextSendTimePs();
-                    if (at > now) {
-                        next = Math.min(next, at);
-                        sending.addLast(qp);
-                        continue;
-                    }
-                    if (qp.ccSndNxt - qp.ccSndUna >= rc.windowBytes()) {
-                        sending.addLast(qp); // an ACK makes room
-                        continue;
-                    }
                 }
                 chosen = qp;
                 break;
@@ -599,6 +629,93 @@ final class SendEngine implements SendScheduler {
                 sending.addLast(chosen);
             }
         }
+    }
+
+    /**
+     * {@link #arbitrate} under hca.arbiter_order fixed: the queue pairs in the order they got work, the scan starting
+     * after the one served last (HPCC's RdmaEgressQueue::GetNextQindex), so a queue pair that gets work joins at the
+     * end of that order, not behind the one just served.
+     */
+    private void arbitrateFixed() {
+        long now = sim.now();
+        ArrayList<QueuePair> order = fixed;
+        while (!order.isEmpty()) {
+            if (arbiterFull()) {
+                return;
+            }
+            int chosen = -1;
+            long next = Long.MAX_VALUE;
+            int idx = rrLast;
+            for (int seen = order.size(); seen > 0; seen--) {
+                idx = idx + 1 >= order.size() ? 0 : idx + 1;
+                QueuePair qp = order.get(idx);
+                long at = readiness(qp, now);
+                if (at < 0) {
+                    order.remove(idx); // the order of the others stays
+                    if (idx <= rrLast) {
+                        rrLast--;
+                    }
+                    idx--;
+                    if (order.isEmpty()) {
+                        break;
+                    }
+                    continue;
+                }
+                if (at > 0) {
+                    next = Math.min(next, at);
+                    continue;
+                }
+                chosen = idx;
+                break;
+            }
+            if (chosen < 0) {
+                if (next != Long.MAX_VALUE) {
+                    wakeAt(next);
+                }
+                return;
+            }
+            QueuePair qp = order.get(chosen);
+            sendPacket(qp, now);
+            if (qp.txQueue.isEmpty()) {
+                qp.txActive = false;
+                order.remove(chosen);
+                rrLast = chosen - 1; // the scan goes on with the one after it, now at its index
+            } else {
+                rrLast = chosen;
+            }
+        }
+    }
+
+    /**
+     * Whether a queue pair in the round-robin may send a packet now: 0 if it may; the time it may (its first packet's
+     * WQE fetched, its rate limiter's next departure), or Long.MAX_VALUE while its window is full (an ACK makes
+     * room); -1 if it has no work left (it leaves the round-robin).
+     */
+    private long readiness(QueuePair qp, long now) {
+        WorkRequest wr = qp.txQueue.peekFirst();
+        while (wr != null && wr.done) {
+            qp.txQueue.pollFirst();
+            wr = qp.txQueue.peekFirst();
+        }
+        if (wr == null || qp.paused || !qp.active) {
+            qp.txQueue.clear();
+            qp.txActive = false;
+            return -1;
+        }
+        if (wr.txReadyPs > now) {
+            return wr.txReadyPs;
+        }
+        RateController rc = qp.rc;
+        if (rc != null) {
+            long at = rc.nextSendTimePs();
+            if (at > now) {
+                return at;
+            }
+            if (qp.ccSndNxt - qp.ccSndUna >= rc.windowBytes()) {
+                return Long.MAX_VALUE; // an ACK makes room
+            }
+        }
+        return 0;
     }
 
     /** Sends the next packet of a queue pair's first work request (packet arbitration). */
@@ -655,7 +772,7 @@ final class SendEngine implements SendScheduler {
 
     /** A controller's rate or window may have changed: the arbiter looks again now. */
     void ccChanged() {
-        if (!sending.isEmpty()) {
+        if (hasSending()) {
             arbitrate();
         }
     }
@@ -892,7 +1009,7 @@ final class SendEngine implements SendScheduler {
         if (!engineBusy && !ready.isEmpty() && !txFull()) {
             kick();
         }
-        if (perPacket && !sending.isEmpty() && !arbiterFull()) {
+        if (perPacket && hasSending() && !arbiterFull()) {
             arbitrate();
         }
     }

@@ -50,10 +50,16 @@ public final class Port implements EventHandler {
          */
         void onTransmit(Packet packet, boolean start);
 
+        /** PFC resumed the port's data class (a listener that chooses at the link's freeing chooses again). */
+        default void resumed() {
+        }
+
         /**
          * Whether the listener needs to be called at the very instant a packet's last bit leaves (asked when it
          * starts). When false, the port may make that call later (or not at all before the run ends), and saves the
          * event at the end of a packet that nothing waits for. True by default.
+         *
+         * @return true to observe every end
          */
         default boolean observesEnd() {
             return true;
@@ -144,6 +150,8 @@ public final class Port implements EventHandler {
      * every packet, the default).
      */
     private PacketRing control;
+    /** A PFC pause holds the control class too ({@link #pauseControl}). */
+    private boolean controlPaused;
     /** Where pause, resume and queue changes are traced (null: nowhere), and the node named as the events' host. */
     private TraceSource<TraceEvent> trace;
     private String traceNode;
@@ -358,6 +366,27 @@ public final class Port implements EventHandler {
         control = new PacketRing();
     }
 
+    /**
+     * Returns whether a packet is on the wire (its last bit has not left), a packet of the control class waits, or
+     * PFC holds the data class:
+     * what an HCA whose arbiter chooses at the link's freeing asks (hca.arbiter_at link_free). Exact only for a
+     * port whose listener observes every packet's end.
+     *
+     * @return true if the link is not free for a data packet now
+     */
+    public boolean transmittingOrControlWaiting() {
+        return sending != null && sendingEndPs > sim.now() || control != null && control.size > 0
+                || paused && flowControl == FlowControl.PFC;
+    }
+
+    /**
+     * Makes a PFC pause of this port hold its control class too (it is still served before the data): HPCC's NIC
+     * under ACK_HIGH_PRIO 0 (hca.control_paused). Call after {@link #prioritiseControl}, before the run.
+     */
+    public void pauseControl() {
+        controlPaused = true;
+    }
+
     /** Returns whether control packets have a class of their own at this port ({@link #prioritiseControl}). */
     public boolean controlPrioritised() {
         return control != null;
@@ -476,7 +505,7 @@ public final class Port implements EventHandler {
             return;
         }
         PacketRing c = control;
-        if (c != null && c.ready > 0 && flowControl != FlowControl.IB_CREDITS) {
+        if (c != null && c.ready > 0 && flowControl != FlowControl.IB_CREDITS && !(controlPaused && paused)) {
             Packet p = c.pollReady();
             queuedBytes -= p.wireBytes;
             start(p, now);
@@ -559,7 +588,7 @@ public final class Port implements EventHandler {
         long at = first.pendingAt();
         if (queue.ready == 0 && (control == null || control.ready == 0) && queue.size + (control != null
                 ? control.size : 0) == 1 && listener == null && flowControl != FlowControl.IB_CREDITS
-                && (flowControl == FlowControl.NONE || !paused || first == control)) {
+                && (flowControl == FlowControl.NONE || !paused || first == control && !controlPaused)) {
             // alone and the port free: commit its start now (see sendAt)
             Packet p = first.pollPending();
             sendingAhead = true;
@@ -683,9 +712,10 @@ public final class Port implements EventHandler {
         sending = null;
         sendingLazy = false;
         sendingAhead = false;
-        queue.addFirst(p, sendingReadyPs);
+        PacketRing back = ring(p);
+        back.addFirst(p, sendingReadyPs);
         if (sendingReadyPs <= now) {
-            queue.ready++; // nothing behind it is eligible before it
+            back.ready++; // nothing behind it is eligible before it
             queuedBytes += p.wireBytes;
         }
     }
@@ -797,12 +827,15 @@ public final class Port implements EventHandler {
             pausedSince = -1;
         }
         if (paused) {
-            if (sending != null && sendingAhead && !isControl(sending) && (sendingStartPs > now
+            if (sending != null && sendingAhead && (!isControl(sending) || controlPaused) && (sendingStartPs > now
                     || (sendingStartPs == now && now - propagationPs <= sendingCommittedPs))) {
                 takeBack(now);
                 pump();
             }
         } else {
+            if (!paused && was && listener != null) {
+                listener.resumed();
+            }
             pump();
         }
     }

@@ -143,10 +143,15 @@ final class HpccBenchCommand implements Callable<Integer> {
         // HPCC's NIC always sends its ACKs first; its ACK_HIGH_PRIO (run.py's ack_prio: 1 for dcqcn and timely, 0 for
         // hp and dctcp) only decides whether a pause of the data priority holds them there (third.cc sets
         // RdmaEgressQueue::ack_q_idx and nothing else: its switches' AckHighPrio attribute stays 0, so every switch
-        // queues ACKs with the data). datsim's control class is never paused: under ack_prio 0 HPCC's NIC would hold
-        // its ACKs during a PFC pause of its own link, datsim's does not.
+        // queues ACKs with the data). Under ack_prio 0 a pause of the NIC's own link holds its ACKs too: the
+        // hpcc-ns3 model does that (hca.control_paused); datsim's own model keeps its control class unpaused.
         map.put(FabricParams.LINK_CONTROL_PRIORITY.name(), "false");
         map.put(FabricParams.HCA_CONTROL_FIRST.name(), "true");
+        if ("hpcc-ns3".equals(model) && ("hpcc".equals(cc) || "dctcp".equals(cc))) {
+            // run.py's ack_prio 0 for hp and dctcp: HPCC's NIC queues its ACKs at the data's priority, so a pause of
+            // its link holds them (they still go before its data)
+            map.put(FabricParams.HCA_CONTROL_PAUSED.name(), "true");
+        }
         map.put(FabricParams.CC_ALGORITHM.name(), cc);
         map.put(FabricParams.HCA_MTT_ENTRIES.name(), "0"); // HPCC's NIC has no translation cache
         map.put(FabricParams.HCA_QPC_ENTRIES.name(), "0"); // nor a QP-context cache (3,143 QPs against 256)
