@@ -12,4 +12,13 @@ interface AckTimer {
 
     /** Cancels a queue pair's pending ACK-timer event, if any. */
     void stop(QueuePair qp);
+
+    /**
+     * A request's doorbell rang: it gets its place in the doorbell order and, unless it is an RMR bind, its sequence
+     * number, and is in flight (rung) until it finishes.
+     */
+    void rung(WorkRequest wr);
+
+    /** The queue pair is reset ({@link Hca#reset}): the timer stopped, nothing rung, not paused. */
+    void reset(QueuePair qp);
 }

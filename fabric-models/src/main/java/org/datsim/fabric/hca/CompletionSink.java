@@ -7,6 +7,9 @@ package org.datsim.fabric.hca;
  */
 interface CompletionSink {
 
+    /** A request operation is posted (its doorbell is being written): it is outstanding until reported. */
+    void posted(WorkRequest wr);
+
     /** A request operation has finished on the transport with a status. */
     void transportDone(WorkRequest wr, int status);
 

@@ -356,7 +356,7 @@ public final class Hca implements NetworkNode {
             completions.receiveDone(qp, wr, WcStatus.WR_FLUSH_ERR);
             return;
         }
-        qp.receives.addLast(wr);
+        Responder.postReceive(qp, wr);
     }
 
     /**

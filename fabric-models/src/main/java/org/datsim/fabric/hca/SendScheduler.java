@@ -11,4 +11,19 @@ interface SendScheduler {
 
     /** Nothing of a queue pair is in flight any more (its congestion controller, if any, stops). */
     void idle(QueuePair qp);
+
+    /**
+     * A request operation has finished: its read credit, if it held one, comes back, and a request waiting for that
+     * credit or behind a fence the finished one held is looked at again.
+     */
+    void finished(WorkRequest wr);
+
+    /**
+     * The queue pair failed and its outstanding requests are flushed: nothing waits to be taken up, and the read
+     * credits of the finished requests come back.
+     */
+    void flushed(QueuePair qp);
+
+    /** The queue pair is reset ({@link Hca#reset}): its send state back to the initial one, the controller stopped. */
+    void reset(QueuePair qp);
 }

@@ -260,7 +260,7 @@ public final class WorkRequest implements PacketOperation {
      * state, duplicates and late answers may still name it: its slots are then never reused).
      */
     boolean reusable() {
-        return reported && references == 0 && !inRung && !qp.slotsUnsafe;
+        return reported && references == 0 && !inRung && !qp.slotsUnsafe();
     }
 
     @Override

@@ -73,7 +73,7 @@ class SendQueueSlotsTest {
                 WorkRequest wr = qa.requestSlot(i, WorkRequest.RDMA_WRITE, 1000 + i, 0,
                         new long[] {src + (long) i * BYTES}, new long[] {BYTES}, dst + (long) i * BYTES, 1);
                 boolean isNew = objects.add(wr);
-                if (qa.slotsUnsafe) {
+                if (qa.slotsUnsafe()) {
                     postsWhenUnsafe++;
                     reusedWhenUnsafe += isNew ? 0 : 1;
                 }
@@ -131,7 +131,7 @@ class SendQueueSlotsTest {
         Predicate<Packet> dropThird = q -> q.kind == Packet.RDMA_WRITE && ++seen[0] == 3;
         Stream lossy = new Stream(p, true, dropThird, 4, 4, 32);
         assertEquals(1, lossy.fabric.switches().get(0).drops());
-        assertTrue(lossy.qa.slotsUnsafe, "the retransmission marked the queue pair's slots unsafe");
+        assertTrue(lossy.qa.slotsUnsafe(), "the retransmission marked the queue pair's slots unsafe");
         assertEquals(expectedCookies(32), lossy.cookies, "every write completed once, in posting order");
         assertEquals(0, lossy.failed);
         assertTrue(lossy.intact, "every write's bytes landed where it was aimed");
@@ -154,7 +154,7 @@ class SendQueueSlotsTest {
         wr.inRung = true;
         assertFalse(wr.reusable(), "still in the rung queue");
         wr.inRung = false;
-        s.qa.slotsUnsafe = true;
+        s.qa.markSlotsUnsafe();
         assertFalse(wr.reusable(), "its queue pair retransmitted or failed");
     }
 
