@@ -280,8 +280,8 @@ final class Responder {
         }
         p.release();
         if (recv != null && !recv.done) { // (a receive flushed meanwhile has completed already)
-            recv.withImmediate = true;
-            recv.immediate = wr.immediate;
+            recv.receivedImmediate = true;
+            recv.receivedImmediateData = wr.immediate;
             recv.transferred = wr.length;
             recv.status = WcStatus.SUCCESS;
             recv.done = true;
@@ -365,7 +365,7 @@ final class Responder {
                 trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
                         .attr("recv_op", recv.opId).attr("bytes", wr.length));
             }
-            recv.solicited = (wr.sendFlags & WorkRequest.SEND_SOLICITED) != 0;
+            recv.receivedSolicited = (wr.sendFlags & WorkRequest.SEND_SOLICITED) != 0;
             recv.transferred = wr.length;
             recv.status = WcStatus.SUCCESS;
             recv.done = true;
