@@ -16,6 +16,12 @@ interface CompletionSink {
     /** Puts a queue pair into the error state (see {@link Hca#fail}). */
     void fail(QueuePair qp, WorkRequest failing, int status);
 
+    /**
+     * A receive has been filled (its message's last byte placed): it completes successfully and its owner hears it
+     * now.
+     */
+    void receivePlaced(QueuePair qp, WorkRequest recv);
+
     /** A receive fails and its queue pair with it. */
     void failReceive(QueuePair qp, WorkRequest recv, int status);
 }

@@ -143,6 +143,13 @@ final class Completions implements CompletionSink {
         sim.schedule(dma.dmaWriteDelay(0, 0), () -> qp.listener.receiveCompleted(recv));
     }
 
+    @Override
+    public void receivePlaced(QueuePair qp, WorkRequest recv) {
+        recv.status = WcStatus.SUCCESS;
+        recv.done = true;
+        qp.listener.receiveCompleted(recv);
+    }
+
     /** See {@link Hca#fail}. */
     @Override
     public void fail(QueuePair qp, WorkRequest failing, int status) {

@@ -300,7 +300,7 @@ public final class Hca implements NetworkNode {
      */
     public QueuePair createQueuePair(String name) {
         QueuePair qp = new QueuePair(this, name, qpCount++);
-        qp.flow = flowHash(hostId, qpCount); // numbered from 1, as before the caches
+        qp.setFlowLabel(flowHash(hostId, qpCount)); // numbered from 1, as before the caches
         transport.initTimer(qp);
         caches.preloadContext(qp); // the create-QP command writes the context through the cache
         return qp;

@@ -283,9 +283,7 @@ final class Responder {
             recv.receivedImmediate = true;
             recv.receivedImmediateData = wr.immediate;
             recv.transferred = wr.length;
-            recv.status = WcStatus.SUCCESS;
-            recv.done = true;
-            qp.listener.receiveCompleted(recv);
+            completions.receivePlaced(qp, recv);
         }
     }
 
@@ -367,10 +365,8 @@ final class Responder {
             }
             recv.receivedSolicited = (wr.sendFlags & WorkRequest.SEND_SOLICITED) != 0;
             recv.transferred = wr.length;
-            recv.status = WcStatus.SUCCESS;
-            recv.done = true;
             p.release();
-            qp.listener.receiveCompleted(recv);
+            completions.receivePlaced(qp, recv);
             return;
         }
         p.release();

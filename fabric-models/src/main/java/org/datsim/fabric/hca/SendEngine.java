@@ -467,7 +467,7 @@ final class SendEngine implements SendScheduler {
             txWaiting += wireBytes(wr, kind, i, count, len); // counted from now, as emitAt counts
         }
         read.wr = wr;
-        wr.references++; // the read holds it until its last packet is emitted
+        wr.packetTaken(); // the read holds it until its last packet is emitted
         read.responder = wr.qp.peer;
         read.dstHost = read.responder != null ? read.responder.hca.hostId : -1;
         read.flow = wr.qp.flow;
@@ -920,7 +920,7 @@ final class SendEngine implements SendScheduler {
         if (read.next < read.count) {
             sim.scheduleAgainAt(plan[3 * read.next], read, 0);
         } else {
-            wr.references--;
+            wr.packetReleased();
             read.wr = null;
             read.responder = null;
             if (freeReadCount == freeReads.length) {
