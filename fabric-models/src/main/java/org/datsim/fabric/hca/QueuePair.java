@@ -3,8 +3,11 @@ package org.datsim.fabric.hca;
 import java.util.ArrayDeque;
 
 /**
- * The transport state of one reliable-connected endpoint on an HCA: its send queue (posted, not yet started), its
- * outstanding request operations in posting order, its posted receives, and its connection to the peer queue pair.
+ * One reliable-connected endpoint on an HCA: its identity (HCA, name, QP-context key, flow label, send-queue slots)
+ * and its connection (listener, peer, active or in error, shared receive queue). What each part of the HCA keeps about
+ * it is in a state object of that part, written only by it ({@code HcaStateOwnershipTest}): {@link SendState},
+ * {@link TransportState}, {@link ResponderState}, {@link ReadResponderState}, {@link CompletionState} and
+ * {@link PipelineState}.
  */
 public final class QueuePair {
 
