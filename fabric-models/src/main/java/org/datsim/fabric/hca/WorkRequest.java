@@ -83,7 +83,6 @@ public final class WorkRequest extends RequestProgress implements PacketOperatio
      */
     public boolean payloadFree;
 
-
     /**
      * Creates a work request.
      *
@@ -99,17 +98,25 @@ public final class WorkRequest extends RequestProgress implements PacketOperatio
      */
     public WorkRequest(long opId, int opcode, QueuePair qp, long cookie, int flags, long[] segAddress,
             long[] segLength, long remoteAddress, int rkey) {
+        super(); // the progress of an operation not yet posted
         this.qp = qp;
-        init(opId, opcode, cookie, flags, segAddress, segLength, remoteAddress, rkey);
+        setPosted(opId, opcode, cookie, flags, segAddress, segLength, remoteAddress, rkey);
     }
 
     /**
      * Sets every field as a new request's: what the poster gives, and the progress of an operation not yet posted.
-     * The constructor and {@link QueuePair#requestSlot} (a send-queue slot reused) call it, so a reused slot cannot
-     * keep anything of the request it held before.
+     * {@link QueuePair#requestSlot} calls it when a send-queue slot is reused, so a reused slot cannot keep anything
+     * of the request it held before.
      */
     void init(long opId, int opcode, long cookie, int flags, long[] segAddress, long[] segLength, long remoteAddress,
             int rkey) {
+        setPosted(opId, opcode, cookie, flags, segAddress, segLength, remoteAddress, rkey);
+        resetProgress();
+    }
+
+    /** Sets the request as posted: what the poster gives, and the before-the-post fields at their defaults. */
+    private void setPosted(long opId, int opcode, long cookie, int flags, long[] segAddress, long[] segLength,
+            long remoteAddress, int rkey) {
         this.opId = opId;
         this.opcode = opcode;
         this.cookie = cookie;
@@ -130,7 +137,6 @@ public final class WorkRequest extends RequestProgress implements PacketOperatio
         immediate = 0;
         bindTarget = null;
         payloadFree = false;
-        resetProgress();
     }
 
     /**
