@@ -2,7 +2,8 @@ package org.datsim.fabric.hca;
 
 /**
  * How the completions tell the send engine that a queue pair's waiting work may go on (a read credit came back, or
- * the request a fence waited for finished). Implemented by {@link SendEngine}.
+ * the request a fence waited for finished), that it failed or was reset. Implemented by {@link SendEngine}, which owns
+ * the queue pair's {@link SendState}: the completions change it only through these calls.
  */
 interface SendScheduler {
 
