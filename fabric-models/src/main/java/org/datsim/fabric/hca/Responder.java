@@ -123,8 +123,8 @@ final class Responder {
      * Congestion-control feedback on an ACK: the cumulative payload bytes received, the ECN mark, the INT records,
      * the send time.
      */
-    private static void echo(Packet ack, QueuePair responder, Packet data) {
-        ack.offset = responder.responder.ccRxBytes;
+    private static void echo(Packet ack, QueuePair qp, Packet data) {
+        ack.offset = qp.responder.ccRxBytes;
         ack.ecn = data.ecn;
         ack.timestampPs = data.timestampPs;
         if (data.intHops > 0) {
