@@ -2,6 +2,8 @@ package org.datsim.fabric.hca;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -266,5 +268,35 @@ class HcaStateOwnershipTest {
         QUEUE_READERS.values().forEach(named::addAll);
         named.removeAll(names);
         assertEquals(Set.of(), named);
+    }
+
+    /** A class that is no HCA part and reaches into state it does not own: each rule must flag it. */
+    static final class Trespasser {
+        void trespass(QueuePair qp, WorkRequest wr) {
+            qp.send.queued = true;
+            wr.seq = 3;
+            wr.opId = 4;
+            qp.transport.reset();
+            qp.completion.outstanding.clear();
+        }
+    }
+
+    /** The rules fail on a class that writes, resets or touches state it does not own (they are not vacuous). */
+    @Test
+    void theRulesFlagAClassThatWritesStateItDoesNotOwn() {
+        JavaClasses withTrespasser = new ClassFileImporter().importClasses(Trespasser.class, QueuePair.class,
+                WorkRequest.class, RequestProgress.class, SendState.class, TransportState.class,
+                CompletionState.class);
+        AssertionError writes = assertThrows(AssertionError.class,
+                () -> classes().should(WRITE_ONLY_STATE_THEY_OWN).check(withTrespasser));
+        assertTrue(writes.getMessage().contains("SendState.queued is written only by"), writes.getMessage());
+        assertTrue(writes.getMessage().contains("RequestProgress.seq is written only by"), writes.getMessage());
+        assertTrue(writes.getMessage().contains("WorkRequest.opId is written only by"), writes.getMessage());
+        AssertionError calls = assertThrows(AssertionError.class,
+                () -> classes().should(CALL_STATE_METHODS_ONLY_AS_ALLOWED).check(withTrespasser));
+        assertTrue(calls.getMessage().contains("TransportState.reset"), calls.getMessage());
+        AssertionError queues = assertThrows(AssertionError.class,
+                () -> classes().should(TOUCH_STATE_QUEUES_ONLY_AS_ALLOWED).check(withTrespasser));
+        assertTrue(queues.getMessage().contains("CompletionState.outstanding"), queues.getMessage());
     }
 }
