@@ -65,8 +65,7 @@ final class DtoCalls extends ProviderPart {
     public int postRdmaWriteImmed(Ep ep, LmrTriplet[] iov, long cookie, RmrTriplet remote, int immediate, int flags,
             Out<Long> opId) {
         return postRequest(ep, WorkRequest.RDMA_WRITE, iov, cookie, remote, flags, opId, wr -> {
-            wr.withImmediate = true;
-            wr.immediate = immediate;
+            wr.setImmediate(immediate);
         });
     }
 
@@ -118,8 +117,7 @@ final class DtoCalls extends ProviderPart {
         // its address and rmr_context to the verbs; dtestx gives the whole 256-byte region it advertised).
         RmrTriplet target = new RmrTriplet(remote.rmrContext(), remote.address(), WorkRequest.ATOMIC_BYTES);
         return postRequest(ep, opcode, iov, cookie, target, flags, opId, wr -> {
-            wr.compareAdd = compareAdd;
-            wr.swap = swap;
+            wr.setAtomicOperands(compareAdd, swap);
         });
     }
 
@@ -296,7 +294,7 @@ final class DtoCalls extends ProviderPart {
         }
         WorkRequest wr = new WorkRequest(core.nextOpId++, opcode, qp, cookie, flags, addr, len,
                 remote != null ? remote.address() : 0, remote != null ? remote.rmrContext() : 0);
-        wr.sendFlags = DtoStatusTable.sendFlags(flags);
+        wr.setSendFlags(DtoStatusTable.sendFlags(flags));
         return wr;
     }
 
@@ -379,8 +377,8 @@ final class DtoCalls extends ProviderPart {
                 if (suppressed) {
                     e.attr(TraceKey.SUPPRESSED, Boolean.TRUE);
                 }
-                if (wr.withImmediate) {
-                    e.attr(TraceKey.IMMEDIATE, (long) wr.immediate & 0xffffffffL);
+                if (wr.hasImmediate()) {
+                    e.attr(TraceKey.IMMEDIATE, (long) wr.immediateData() & 0xffffffffL);
                 }
                 if (wr.heldBehind() >= 0) {
                     e.attr(TraceKey.HELD_BEHIND, wr.heldBehind()).attr(TraceKey.FINISHED_PS, wr.finishedPs());
@@ -399,14 +397,14 @@ final class DtoCalls extends ProviderPart {
                 core.post(evd, e);
             } else if (!suppressed) {
                 // Rule 14: on a SOLICITED_WAIT receive stream only a solicited Send (or a failure) notifies.
-                boolean silent = wr.opcode == WorkRequest.RECV && status == Dat.DTO_SUCCESS && !wr.solicited
+                boolean silent = wr.opcode == WorkRequest.RECV && status == Dat.DTO_SUCCESS && !wr.isSolicited()
                         && (ep.attr.recvCompletionFlags() & Dat.COMPLETION_SOLICITED_WAIT_FLAG) != 0;
                 // The IB atomics complete as dapl's extended DTO event: DAT_IB_DTO_EVENT with a DAT_IB_DTOS
                 // operation and, on success, the DAT_IB_EXT_TYPE in the extension data (dapl_ib_extensions.c).
                 // So do RDMA Writes with immediate data: DAT_IB_DTO_RDMA_WRITE_IMMED at the requester, and at the
                 // responder the receive they consumed, DAT_IB_DTO_RECV_IMMED with the immediate data.
-                boolean extended = wr.isAtomic() || wr.withImmediate;
-                int operation = !wr.withImmediate ? DtoStatusTable.datOperation(wr.opcode)
+                boolean extended = wr.isAtomic() || wr.hasImmediate();
+                int operation = !wr.hasImmediate() ? DtoStatusTable.datOperation(wr.opcode)
                         : wr.opcode == WorkRequest.RECV ? Dat.IB_DTO_RECV_IMMED : Dat.IB_DTO_RDMA_WRITE_IMMED;
                 DatEvent e = new DatEvent(extended ? Dat.IB_DTO_EVENT : Dat.DTO_COMPLETION_EVENT, evd, ep,
                         wr.cookie, status, status == Dat.DTO_SUCCESS ? wr.transferred() : 0, operation,
@@ -416,7 +414,7 @@ final class DtoCalls extends ProviderPart {
                             : wr.opcode == WorkRequest.CMP_SWAP ? Dat.IB_EXT_CMP_AND_SWAP
                             : wr.opcode == WorkRequest.RECV ? Dat.IB_EXT_RDMA_WRITE_IMMED_DATA
                             : Dat.IB_EXT_RDMA_WRITE_IMMED;
-                    e.immediate = wr.opcode == WorkRequest.RECV ? wr.immediate : 0;
+                    e.immediate = wr.opcode == WorkRequest.RECV ? wr.immediateData() : 0;
                 }
                 if (wr.opcode == WorkRequest.RECV) {
                     e.srq = ep.srq; // the SRQ's receive stays outstanding until this completion is reaped

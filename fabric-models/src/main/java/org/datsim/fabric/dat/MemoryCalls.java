@@ -248,9 +248,9 @@ final class MemoryCalls extends ProviderPart {
         int newContext = unbind ? 0 : ep.ia.host.nextContext();
         WorkRequest wr = new WorkRequest(core.nextOpId++, WorkRequest.BIND, ep.qp, cookie, flags, new long[0],
                 new long[0], unbind ? 0 : range.address(), newContext);
-        wr.sendFlags = DtoStatusTable.sendFlags(flags);
-        wr.bindTarget = new Rmr.Binding(rmr, unbind ? null : lmr, range.address(), range.length(), privileges,
-                newContext);
+        wr.setSendFlags(DtoStatusTable.sendFlags(flags));
+        wr.setBindTarget(new Rmr.Binding(rmr, unbind ? null : lmr, range.address(), range.length(), privileges,
+                newContext));
         if (!unbind) {
             lmr.bindRefs++; // held by the bind in flight; given back if it fails or is flushed
         }

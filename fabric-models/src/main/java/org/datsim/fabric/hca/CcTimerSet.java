@@ -48,8 +48,8 @@ final class CcTimerSet implements CcTimers {
 
     private void fire(int id) {
         events[id] = 0;
-        RateController rc = qp.rc;
-        if (rc != null && qp.ccTimers == this) {
+        RateController rc = qp.send.rc;
+        if (rc != null && qp.send.ccTimers == this) {
             rc.onTimer(sim.now(), id);
             engine.ccChanged();
         }

@@ -71,21 +71,20 @@ final class Completions implements CompletionSink {
         }
         drain(wr.qp);
         QueuePair qp = wr.qp;
-        if ((qp.ackTimerEvent != 0 || qp.rc != null) && ReliableTransport.firstUnfinished(qp) == null) {
+        if ((qp.transport.ackTimerEvent != 0 || qp.send.rc != null) && qp.transport.firstUnfinished() == null) {
             ackTimer.stop(qp); // nothing in flight: the next request to start sets it again
             sendScheduler.idle(qp);
         }
-        if (wr.readCounted) {
-            wr.readCounted = false;
-            qp.readsOut--;
-            if (qp.creditBlocked) {
-                qp.creditBlocked = false;
-                qp.fenced = true; // looked at again below
-            }
-        }
-        if ((wr.isReadLike() || wr.opcode == WorkRequest.BIND) && qp.fenced) {
-            qp.fenced = false; // the fenced request is looked at again
-            sendScheduler.wake(qp);
+        sendScheduler.finished(wr);
+    }
+
+    /** A request is posted: it is outstanding, in posting order, until its completion is written. */
+    @Override
+    public void posted(WorkRequest wr) {
+        CompletionState s = wr.qp.completion;
+        s.outstanding.addLast(wr);
+        if (wr.fenceSource()) {
+            s.fenceSources++;
         }
     }
 
@@ -95,7 +94,7 @@ final class Completions implements CompletionSink {
      * ({@link WorkRequest#overtookRead()}). Nothing to do unless such bytes were kept (only while tracing).
      */
     private void overtaken(WorkRequest read) {
-        for (WorkRequest w : read.qp.outstanding) {
+        for (WorkRequest w : read.qp.completion.outstanding) {
             if (w.capturedBeforeRead != read) {
                 continue;
             }
@@ -119,10 +118,10 @@ final class Completions implements CompletionSink {
      */
     private void drain(QueuePair qp) {
         WorkRequest first = null;
-        while (!qp.outstanding.isEmpty() && qp.outstanding.peekFirst().done) {
-            WorkRequest head = qp.outstanding.pollFirst();
+        while (!qp.completion.outstanding.isEmpty() && qp.completion.outstanding.peekFirst().done) {
+            WorkRequest head = qp.completion.outstanding.pollFirst();
             if (head.fenceSource()) {
-                qp.fenceSources--;
+                qp.completion.fenceSources--;
             }
             if (first == null) {
                 first = head;
@@ -144,10 +143,17 @@ final class Completions implements CompletionSink {
         sim.schedule(dma.dmaWriteDelay(0, 0), () -> qp.listener.receiveCompleted(recv));
     }
 
+    @Override
+    public void receivePlaced(QueuePair qp, WorkRequest recv) {
+        recv.status = WcStatus.SUCCESS;
+        recv.done = true;
+        qp.listener.receiveCompleted(recv);
+    }
+
     /** See {@link Hca#fail}. */
     @Override
     public void fail(QueuePair qp, WorkRequest failing, int status) {
-        qp.slotsUnsafe = true;
+        qp.markSlotsUnsafe();
         if (qp.errored) {
             return;
         }
@@ -174,56 +180,34 @@ final class Completions implements CompletionSink {
      * after it is behind it on the wire and would never finish.
      */
     void flush(QueuePair qp, WorkRequest failing) {
-        qp.slotsUnsafe = true; // flushed requests' doorbells, reads and packets may still be under way
-        qp.active = false;
-        qp.errored = true;
-        qp.notStarted.clear();
+        qp.markSlotsUnsafe(); // flushed requests' doorbells, reads and packets may still be under way
+        qp.broken();
         ackTimer.stop(qp);
         sendScheduler.idle(qp);
         boolean postedLater = failing == null;
-        for (WorkRequest wr : qp.outstanding) {
+        for (WorkRequest wr : qp.completion.outstanding) {
             if (wr == failing) {
                 postedLater = true;
             } else if (!wr.done && (postedLater || wr.ringOrder > failing.ringOrder)) {
                 wr.status = WcStatus.WR_FLUSH_ERR;
                 wr.done = true;
             }
-            if (wr.done && wr.readCounted) {
-                wr.readCounted = false;
-                qp.readsOut--;
-            }
         }
-        qp.readsIn = 0;
-        qp.creditBlocked = false;
+        sendScheduler.flushed(qp);
+        qp.reads.flush();
         drain(qp);
-        if (qp.inbound != null) {
-            qp.receives.addFirst(qp.inbound);
-            qp.inbound = null;
-        }
-        while (!qp.receives.isEmpty()) {
-            receiveDone(qp, qp.receives.pollFirst(), WcStatus.WR_FLUSH_ERR);
+        for (WorkRequest recv : qp.responder.flushReceives()) {
+            receiveDone(qp, recv, WcStatus.WR_FLUSH_ERR);
         }
     }
 
     /** See {@link Hca#reset}. */
     void resetQueuePair(QueuePair qp) {
-        qp.peer = null;
-        qp.active = false;
-        qp.errored = false;
-        qp.paused = false;
-        qp.fenced = false;
-        qp.creditBlocked = false;
-        qp.notStarted.clear();
-        qp.outstanding.clear();
-        qp.fenceSources = 0;
-        qp.inbound = null;
-        qp.dropping = null;
-        qp.rnrBlocked = null;
-        qp.readsIn = 0;
-        qp.readsOut = 0;
-        qp.responsesUntil = 0;
-        qp.rung.clear();
-        ackTimer.stop(qp);
-        sendScheduler.idle(qp);
+        qp.disconnected();
+        qp.completion.reset();
+        qp.responder.reset();
+        qp.reads.reset();
+        ackTimer.reset(qp);
+        sendScheduler.reset(qp);
     }
 }

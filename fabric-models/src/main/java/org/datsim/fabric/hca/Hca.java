@@ -315,7 +315,7 @@ public final class Hca implements NetworkNode {
      */
     public QueuePair createQueuePair(String name) {
         QueuePair qp = new QueuePair(this, name, qpCount++);
-        qp.flow = flowHash(hostId, qpCount); // numbered from 1, as before the caches
+        qp.setFlowLabel(flowHash(hostId, qpCount)); // numbered from 1, as before the caches
         transport.initTimer(qp);
         caches.preloadContext(qp); // the create-QP command writes the context through the cache
         return qp;
@@ -371,7 +371,7 @@ public final class Hca implements NetworkNode {
             completions.receiveDone(qp, wr, WcStatus.WR_FLUSH_ERR);
             return;
         }
-        qp.receives.addLast(wr);
+        Responder.postReceive(qp, wr);
     }
 
     /**

@@ -63,7 +63,7 @@ public final class HcaChoices {
         }
         ArrayList<WorkRequest> later = new ArrayList<>();
         boolean after = false;
-        for (WorkRequest o : requester.outstanding) {
+        for (WorkRequest o : requester.completion.outstanding) {
             if (o == wr) {
                 after = true;
                 continue;
@@ -95,7 +95,7 @@ public final class HcaChoices {
         // later than it.
         int floor = 0;
         WorkRequest previous = null;
-        for (WorkRequest o : requester.outstanding) {
+        for (WorkRequest o : requester.completion.outstanding) {
             if (o == wr) {
                 break;
             }
@@ -132,7 +132,7 @@ public final class HcaChoices {
         c.memory.dmaRead(wr.remoteAddress, snapshot, 0, snapshot.length);
         // The Writes of its endpoint posted before it executed before it (in order at the responder): those bytes
         // of theirs that their DMA has not placed yet belong in what it fetches.
-        for (WorkRequest o : requester.outstanding) {
+        for (WorkRequest o : requester.completion.outstanding) {
             if (o == wr) {
                 break;
             }
@@ -227,7 +227,7 @@ public final class HcaChoices {
             return false;
         }
         boolean overlaps = false;
-        for (WorkRequest o : wr.qp.outstanding) {
+        for (WorkRequest o : wr.qp.completion.outstanding) {
             if (o == wr) {
                 break;
             }

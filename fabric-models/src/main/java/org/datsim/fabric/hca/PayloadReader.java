@@ -94,7 +94,7 @@ final class PayloadReader implements PayloadSource {
             System.arraycopy(wr.inlineData, (int) p.offset, data, 0, p.length);
         } else {
             wr.copySegments(memory, p.offset, data, p.length, false);
-            if (wr.qp.fenceSources > 0 && c.trace.isEnabled() && !p.refOnWire) { // (noted at the wire if at all)
+            if (wr.qp.completion.fenceSources > 0 && c.trace.isEnabled() && !p.refOnWire) { // (noted at the wire if at all)
                 noteReadsNotLanded(wr, p.offset, data, p.length);
             }
         }
@@ -108,7 +108,7 @@ final class PayloadReader implements PayloadSource {
      * about to replace ({@link Completions}). Only while the trace is on, for the trace's {@code overtook_read}.
      */
     private static void noteReadsNotLanded(WorkRequest wr, long off, byte[] data, int len) {
-        for (WorkRequest r : wr.qp.outstanding) {
+        for (WorkRequest r : wr.qp.completion.outstanding) {
             if (r == wr) {
                 return;
             }
@@ -167,7 +167,7 @@ final class PayloadReader implements PayloadSource {
      */
     void payloadOnWire(Packet p) {
         if (p.kind == Packet.RDMA_WRITE && !c.sim.exploring()
-                && !(((WorkRequest) p.context).qp.fenceSources > 0 && c.trace.isEnabled())) {
+                && !(((WorkRequest) p.context).qp.completion.fenceSources > 0 && c.trace.isEnabled())) {
             p.refOnWire = true;
             return;
         }

@@ -3,8 +3,11 @@ package org.datsim.fabric.hca;
 import java.util.ArrayDeque;
 
 /**
- * The transport state of one reliable-connected endpoint on an HCA: its send queue (posted, not yet started), its
- * outstanding request operations in posting order, its posted receives, and its connection to the peer queue pair.
+ * One reliable-connected endpoint on an HCA: its identity (HCA, name, QP-context key, flow label, send-queue slots)
+ * and its connection (listener, peer, active or in error, shared receive queue). What each part of the HCA keeps about
+ * it is in a state object of that part, written only by it ({@code HcaStateOwnershipTest}): {@link SendState},
+ * {@link TransportState}, {@link ResponderState}, {@link ReadResponderState}, {@link CompletionState} and
+ * {@link PipelineState}.
  */
 public final class QueuePair {
 
@@ -97,32 +100,18 @@ public final class QueuePair {
     QueuePair peer;
     boolean active;
     boolean errored;
-    final ArrayDeque<WorkRequest> notStarted = new ArrayDeque<>();
-    final ArrayDeque<WorkRequest> outstanding = new ArrayDeque<>();
-    /**
-     * How many of {@link #outstanding} a fence can wait for (RDMA Reads, IB atomics and RMR binds, finished or not):
-     * while it is zero no fence can hold anything, and the send engine skips the scan of the outstanding queue.
-     */
-    int fenceSources;
-    final ArrayDeque<WorkRequest> receives = new ArrayDeque<>();
-    boolean queued;
-    /** Requester: set from an RNR NAK until the retransmission restarts; the send engine skips this QP. */
-    boolean paused;
-    /** RDMA Read credits (rule 49): limits and the reads outstanding in each direction. */
-    int maxReadsOut = Integer.MAX_VALUE;
-    int maxReadsIn = Integer.MAX_VALUE;
-    int readsOut;
-    int readsIn;
-    /** Requester: the head of the send queue is an RDMA Read waiting for a read credit. */
-    boolean creditBlocked;
-    /** Requester: the head of the send queue waits behind a barrier fence for earlier RDMA Reads. */
-    boolean fenced;
-    WorkRequest inbound;
-    WorkRequest dropping;
-    /** Responder: when the RDMA Read responses scheduled so far have all been handed to the port. */
-    long responsesUntil;
-    /** Responder: the message refused with an RNR NAK; later packets are dropped until it is sent again. */
-    WorkRequest rnrBlocked;
+    /** The send engine's state of this queue pair (send queue, fences, read credits out, arbiter, CC). */
+    final SendState send = new SendState();
+    /** The reliable transport's state (PSNs, the requests rung, the ACK timer, the RNR pause). */
+    final TransportState transport = new TransportState();
+    /** The responder's state for Writes and Sends (posted receives, the message being received). */
+    final ResponderState responder = new ResponderState();
+    /** The response engine's state (read credits in, the responses' schedule). */
+    final ReadResponderState reads = new ReadResponderState();
+    /** The completions' state (the outstanding requests in posting order). */
+    final CompletionState completion = new CompletionState();
+    /** The receive pipeline's state (DCQCN's notification point). */
+    final PipelineState pipeline = new PipelineState();
     /** The flow hash of this queue pair's packets (and of the responses to them), for ECMP. */
     int flow;
 
@@ -147,56 +136,20 @@ public final class QueuePair {
      * A request of this queue pair was retransmitted, refused, answered out of sequence or failed: responder state,
      * duplicates and late answers may still name a finished request, so its slots are never reused again.
      */
-    boolean slotsUnsafe;
+    private boolean slotsUnsafe;
 
-    // Reliable delivery (the PSNs of the RC transport, counted per message), requester side.
-    /** The sequence number the next request message whose doorbell rings gets (RMR binds get none). */
-    int nextSeq;
-    /** Doorbells rung so far, for {@link WorkRequest#ringOrder} (never reset: it only orders). */
-    long rings;
     /**
-     * Every request whose doorbell has rung and that had not finished when last looked at, in doorbell order (the
-     * order the send engine takes them up, so sequence order): finished ones are dropped from the head lazily.
+     * Marks this queue pair's slots as never to be reused again (a request was retransmitted, refused, answered out
+     * of sequence or failed); any part may call it, and nothing clears it.
      */
-    final ArrayDeque<WorkRequest> rung = new ArrayDeque<>();
-    /** When the requester last heard from the responder (an ACK, NAK or response), or last retransmitted. */
-    long progressPs;
-    /** The current local ACK timeout: hca.ack_timeout plus a draw below it, drawn when the timer is set afresh. */
-    long ackWaitPs;
-    /** Local ACK timeouts in a row without progress (at most hca.retry_count are retried). */
-    int retries;
-    /** The pending ACK-timer event, or 0 when none is pending (the queue pair had nothing in flight). */
-    long ackTimerEvent;
-    /** Runs this queue pair's ACK timer (set by the HCA at creation). */
-    org.datsim.core.engine.EventHandler ackTimer;
+    void markSlotsUnsafe() {
+        slotsUnsafe = true;
+    }
 
-    // Packet arbitration and congestion control (hca.arbitration packet, cc.*), requester side.
-    /** The work requests whose packets the packet arbiter sends, in sequence order (packet arbitration only). */
-    final ArrayDeque<WorkRequest> txQueue = new ArrayDeque<>();
-    /** In the packet arbiter's round-robin. */
-    boolean txActive;
-    /** The congestion-control state while the queue pair has work in flight, or null. */
-    org.datsim.fabric.cc.RateController rc;
-    /** Its timers (one simulator event per timer id at most), made with the controller. */
-    CcTimerSet ccTimers;
-    /** The payload bytes of every request message taken up so far: the stream position of the next new one. */
-    long ccStreamEnd;
-    /** The payload bytes sent so far, as a stream position (HPCC's snd_nxt; goes back on a go-back-N). */
-    long ccSndNxt;
-    /** The payload bytes acknowledged (HPCC's snd_una): the largest cumulative count an ACK carried. */
-    long ccSndUna;
-
-    // Responder side.
-    /** The payload bytes of Sends and Writes accepted in sequence: what an ACK carries (its cumulative count). */
-    long ccRxBytes;
-    /** DCQCN's notification point for this receiving queue pair, made at its first ECN-marked packet, or null. */
-    org.datsim.fabric.cc.DcqcnNotificationPoint np;
-    /** The sequence number of the next request message this responder accepts. */
-    int rxSeq;
-    /** The index of the packet of message {@link #rxSeq} it accepts next. */
-    int rxIndex;
-    /** A sequence-error NAK was sent for the expected packet: later packets ahead of it are dropped silently. */
-    boolean nakSent;
+    /** Returns whether this queue pair's slots may no longer be reused ({@link #markSlotsUnsafe}). */
+    boolean slotsUnsafe() {
+        return slotsUnsafe;
+    }
 
     QueuePair(Hca hca, String name, int cacheKey) {
         this.hca = hca;
@@ -211,8 +164,8 @@ public final class QueuePair {
      * @param out reads outstanding at once as their originator; more wait in the send queue
      */
     public void setReadCredits(int in, int out) {
-        this.maxReadsIn = in;
-        this.maxReadsOut = out;
+        reads.setMaxReadsIn(in);
+        send.setMaxReadsOut(out);
     }
 
     /**
@@ -257,7 +210,7 @@ public final class QueuePair {
         slotNext = k + 1 == slots.length ? 0 : k + 1;
         WorkRequest wr = slots[k];
         if (wr != null && wr.inRung && wr.reported) {
-            ReliableTransport.firstUnfinished(this); // drops the finished requests at the head of the rung queue
+            transport.firstUnfinished(); // drops the finished requests at the head of the rung queue
         }
         if (wr != null && wr.reusable() && !hca.exploring()) {
             wr.init(opId, opcode, cookie, flags, segAddress, segLength, remoteAddress, rkey);
@@ -287,10 +240,6 @@ public final class QueuePair {
         this.srq = srq;
     }
 
-    /** Takes the receive for the next incoming message: from the shared receive queue if any, else its own. */
-    WorkRequest takeReceive() {
-        return srq != null ? srq.take(this) : receives.pollFirst();
-    }
 
     /** Sets the owner that hears completions and errors. */
     public void setListener(Listener listener) {
@@ -307,16 +256,22 @@ public final class QueuePair {
         this.active = true;
         this.errored = false;
         // A new connection numbers its messages from 0 in both directions.
-        this.nextSeq = 0;
-        this.rung.clear();
-        this.retries = 0;
-        this.rxSeq = 0;
-        this.rxIndex = 0;
-        this.nakSent = false;
-        this.ccStreamEnd = 0;
-        this.ccSndNxt = 0;
-        this.ccSndUna = 0;
-        this.ccRxBytes = 0;
+        transport.connected();
+        send.connected();
+        responder.connected();
+    }
+
+    /** The queue pair failed ({@link Completions#flush}): it moves no data until it is reset. */
+    void broken() {
+        active = false;
+        errored = true;
+    }
+
+    /** The queue pair is reset ({@link Hca#reset}): not connected, not in error. */
+    void disconnected() {
+        peer = null;
+        active = false;
+        errored = false;
     }
 
     /** Returns true while the queue pair may move data. */
@@ -332,7 +287,7 @@ public final class QueuePair {
      * @param into receives them
      */
     public void unreportedRequests(boolean messagesOnly, java.util.List<WorkRequest> into) {
-        for (WorkRequest w : outstanding) {
+        for (WorkRequest w : completion.outstanding) {
             if (!w.reported && (!messagesOnly || w.opcode == WorkRequest.SEND || w.withImmediate)) {
                 into.add(w);
             }
@@ -347,11 +302,11 @@ public final class QueuePair {
 
     /** Returns the number of request operations posted and not yet reported. */
     public int outstandingRequests() {
-        return outstanding.size();
+        return completion.outstanding.size();
     }
 
     /** Returns the number of receives posted and not yet completed. */
     public int postedReceives() {
-        return receives.size() + (inbound != null ? 1 : 0);
+        return responder.receives.size() + (responder.inbound != null ? 1 : 0);
     }
 }

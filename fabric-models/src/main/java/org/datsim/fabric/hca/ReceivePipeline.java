@@ -98,10 +98,10 @@ final class ReceivePipeline {
      * sends a CNP back to the sender when its notification point says so.
      */
     private void notified(QueuePair qp, WorkRequest wr, long now) {
-        if (qp.np == null) {
-            qp.np = cnpSource.newNotificationPoint();
+        if (qp.pipeline.np == null) {
+            qp.pipeline.np = cnpSource.newNotificationPoint();
         }
-        if (qp.np.onMarkedPacket(now)) {
+        if (qp.pipeline.np.onMarkedPacket(now)) {
             responder.sendCnp(qp, wr);
         }
     }
@@ -113,7 +113,7 @@ final class ReceivePipeline {
      */
     private boolean admitted(Packet p) {
         QueuePair qp = (QueuePair) p.endpoint;
-        if (ReliableTransport.blockedByRnr(qp, p) || (qp.active && !transport.inSequence(qp, p))) {
+        if (Responder.blockedByRnr(qp, p) || (qp.active && !transport.inSequence(qp, p))) {
             p.release();
             return false;
         }

@@ -23,11 +23,11 @@ import org.datsim.fabric.link.Packet;
  * ACK timer ({@link AckTimer}). It calls the {@link Responder} (a duplicate's ACK, a sequence-error NAK), the
  * {@link ResponseEngine} (a duplicate Read or atomic answered again), the {@link SendEngine} (go-back-N puts
  * requests back in its round-robin), the {@link DmaWriter} and the {@link CompletionSink}. Its static methods
- * ({@link #accepted}, {@link #blockedByRnr}, {@link #firstUnfinished}) work on a queue pair's sequencing state only.
+ * ({@link #accepted}, {@link #firstUnfinished}) work on a queue pair's sequencing state only.
  *
  * <p>Congestion control hears ACKs (partial ones too, with {@code transport.ack_interval}) and CNPs in the
  * {@link ReceivePipeline}'s dispatch, which hands them to the {@link SendEngine}; a go-back-N here drops the queue
- * pair's packets not yet sent from the send engine's packet arbiter ({@link SendEngine#dropQueued}).
+ * pair's packets not yet sent from the send engine's packet arbiter ({@link SendEngine#dropNotStarted}).
  */
 final class ReliableTransport implements AckTimer {
 
@@ -71,27 +71,10 @@ final class ReliableTransport implements AckTimer {
 
     /** Gives a new queue pair its ACK-timer handler (allocated once per queue pair). */
     void initTimer(QueuePair qp) {
-        qp.ackTimer = a -> ackTimeout(qp);
+        qp.transport.ackTimer = a -> ackTimeout(qp);
     }
 
     // ---------------------------------------------------------------- responder
-
-    /**
-     * Go-back-N after an RNR NAK: a responder that refused a message drops every later packet of the connection
-     * until the refused message arrives again, as an InfiniBand responder does with packets after a NAK'd PSN.
-     *
-     * @return true if the packet must be dropped
-     */
-    static boolean blockedByRnr(QueuePair qp, Packet p) {
-        if (qp.rnrBlocked == null) {
-            return false;
-        }
-        if (p.context == qp.rnrBlocked && p.index == 0) {
-            qp.rnrBlocked = null;
-            return false;
-        }
-        return true;
-    }
 
     /**
      * Responder: whether a request packet is the next one expected on its connection (message {@code rxSeq}, packet
@@ -102,7 +85,7 @@ final class ReliableTransport implements AckTimer {
      */
     boolean inSequence(QueuePair qp, Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
-        if (wr.seq == qp.rxSeq && p.index == qp.rxIndex) {
+        if (wr.seq == qp.transport.rxSeq && p.index == qp.transport.rxIndex) {
             return true;
         }
         outOfSequence(qp, p, wr);
@@ -111,9 +94,9 @@ final class ReliableTransport implements AckTimer {
 
     /** A packet that is not the next expected: a duplicate (answered again if complete) or ahead of it (NAK). */
     private void outOfSequence(QueuePair qp, Packet p, WorkRequest wr) {
-        wr.qp.slotsUnsafe = true; // duplicates and NAKs name requests the requester may have finished
+        wr.qp.markSlotsUnsafe(); // duplicates and NAKs name requests the requester may have finished
         int seq = wr.seq;
-        if (seq < qp.rxSeq) {
+        if (seq < qp.transport.rxSeq) {
             switch (p.kind) {
                 case Packet.SEND:
                 case Packet.RDMA_WRITE:
@@ -128,9 +111,9 @@ final class ReliableTransport implements AckTimer {
                     responseEngine.replayAtomicLater(qp, wr);
                     break;
             }
-        } else if (seq > qp.rxSeq || p.index > qp.rxIndex) {
-            if (!qp.nakSent) {
-                qp.nakSent = true;
+        } else if (seq > qp.transport.rxSeq || p.index > qp.transport.rxIndex) {
+            if (!qp.transport.nakSent) {
+                qp.transport.nakSent = true;
                 responder.reply(qp, wr, Packet.NAK, NAK_SEQUENCE_ERROR);
             }
         }
@@ -138,12 +121,12 @@ final class ReliableTransport implements AckTimer {
 
     /** Responder: a request packet was accepted; the next one of its message, or the next message, is expected. */
     static void accepted(QueuePair qp, Packet p) {
-        qp.nakSent = false;
+        qp.transport.nakSent = false;
         if (p.isLast()) {
-            qp.rxSeq++;
-            qp.rxIndex = 0;
+            qp.transport.rxSeq++;
+            qp.transport.rxIndex = 0;
         } else {
-            qp.rxIndex++;
+            qp.transport.rxIndex++;
         }
     }
 
@@ -156,7 +139,7 @@ final class ReliableTransport implements AckTimer {
         if (wr.done) {
             return;
         }
-        if (qp.rung.peekFirst() != wr) { // usually the head: earlier ones finished and were dropped from it
+        if (qp.transport.rung.peekFirst() != wr) { // usually the head: earlier ones finished and were dropped from it
             acknowledgeEarlier(qp, wr);
         }
         wr.transferred = wr.length;
@@ -172,15 +155,15 @@ final class ReliableTransport implements AckTimer {
         if (wr.seq < 0) {
             return;
         }
-        for (WorkRequest o = firstUnfinished(qp); o != null && o != wr && o.started && o.seq >= 0 && o.seq < wr.seq;
-                o = firstUnfinished(qp)) {
+        for (WorkRequest o = qp.transport.firstUnfinished(); o != null && o != wr && o.started && o.seq >= 0 && o.seq < wr.seq;
+                o = qp.transport.firstUnfinished()) {
             if (o.isReadLike()) {
                 if (o.responses < responseCount(o)) {
                     responseMissing(o);
                 }
                 return;
             }
-            qp.slotsUnsafe = true; // an ACK was lost: it may still be somewhere
+            qp.markSlotsUnsafe(); // an ACK was lost: it may still be somewhere
             o.transferred = o.length;
             completions.transportDone(o, WcStatus.SUCCESS);
         }
@@ -197,29 +180,18 @@ final class ReliableTransport implements AckTimer {
      */
     void responseMissing(WorkRequest wr) {
         QueuePair qp = wr.qp;
-        if (wr.gapAt == wr.responses || !qp.active || qp.paused) {
+        if (wr.gapAt == wr.responses || !qp.active || qp.transport.paused) {
             return;
         }
         wr.gapAt = wr.responses;
         progress(qp);
-        retransmit(qp, firstUnfinished(qp), "response_missing");
+        retransmit(qp, qp.transport.firstUnfinished(), "response_missing");
     }
 
     /** The requester heard from the responder: the ACK timer counts from now and the retry count starts again. */
     void progress(QueuePair qp) {
-        qp.progressPs = sim.now();
-        qp.retries = 0;
-    }
-
-    /** The first request of a queue pair, in doorbell order, that has not finished, or null. */
-    static WorkRequest firstUnfinished(QueuePair qp) {
-        WorkRequest w = qp.rung.peekFirst();
-        while (w != null && w.done) {
-            qp.rung.pollFirst();
-            w.inRung = false;
-            w = qp.rung.peekFirst();
-        }
-        return w;
+        qp.transport.progressPs = sim.now();
+        qp.transport.retries = 0;
     }
 
     /**
@@ -230,46 +202,63 @@ final class ReliableTransport implements AckTimer {
      * progress moved it) or stays off until a request starts (nothing is in flight).
      */
     private void ackTimeout(QueuePair qp) {
-        qp.ackTimerEvent = 0;
+        qp.transport.ackTimerEvent = 0;
         if (!qp.active) {
             return;
         }
-        WorkRequest first = firstUnfinished(qp);
+        WorkRequest first = qp.transport.firstUnfinished();
         if (first == null || !first.started) {
             return;
         }
         long now = sim.now();
-        long deadline = plus(qp.progressPs, qp.ackWaitPs);
-        if (deadline > now || qp.paused) {
+        long deadline = plus(qp.transport.progressPs, qp.transport.ackWaitPs);
+        if (deadline > now || qp.transport.paused) {
             // Progress since it was set, or an RNR NAK's wait (progress too): wait for the new deadline.
-            qp.ackTimerEvent = sim.scheduleAt(deadline > now ? deadline : plus(now, qp.ackWaitPs), qp.ackTimer, 0);
+            qp.transport.ackTimerEvent = sim.scheduleAt(deadline > now ? deadline : plus(now, qp.transport.ackWaitPs), qp.transport.ackTimer, 0);
             return;
         }
-        if (qp.retries >= retryCount) {
+        if (qp.transport.retries >= retryCount) {
             completions.fail(qp, first, WcStatus.RETRY_EXC_ERR); // transport retry counter exceeded
             return;
         }
-        qp.retries++;
-        qp.progressPs = now;
-        qp.ackWaitPs = drawAckWait();
-        qp.ackTimerEvent = sim.scheduleAt(plus(now, qp.ackWaitPs), qp.ackTimer, 0);
+        qp.transport.retries++;
+        qp.transport.progressPs = now;
+        qp.transport.ackWaitPs = drawAckWait();
+        qp.transport.ackTimerEvent = sim.scheduleAt(plus(now, qp.transport.ackWaitPs), qp.transport.ackTimer, 0);
         retransmit(qp, first, "ack_timeout");
     }
 
     /** Nothing was in flight on a queue pair and a request starts: its ACK timer starts (one pending event per QP). */
     @Override
     public void start(QueuePair qp, long now) {
-        qp.progressPs = now;
-        qp.ackWaitPs = drawAckWait();
-        qp.ackTimerEvent = sim.scheduleAt(plus(now, qp.ackWaitPs), qp.ackTimer, 0);
+        qp.transport.progressPs = now;
+        qp.transport.ackWaitPs = drawAckWait();
+        qp.transport.ackTimerEvent = sim.scheduleAt(plus(now, qp.transport.ackWaitPs), qp.transport.ackTimer, 0);
+    }
+
+    @Override
+    public void rung(WorkRequest wr) {
+        TransportState t = wr.qp.transport;
+        wr.ringOrder = t.rings++;
+        if (wr.opcode != WorkRequest.BIND) {
+            wr.seq = t.nextSeq++; // the send engine takes requests up in doorbell order: so they go on the wire
+        }
+        t.rung.addLast(wr);
+        wr.inRung = true;
+    }
+
+    @Override
+    public void reset(QueuePair qp) {
+        stop(qp);
+        qp.transport.reset();
     }
 
     /** Cancels a queue pair's pending ACK-timer event, if any. */
     @Override
     public void stop(QueuePair qp) {
-        if (qp.ackTimerEvent != 0) {
-            sim.cancel(qp.ackTimerEvent);
-            qp.ackTimerEvent = 0;
+        if (qp.transport.ackTimerEvent != 0) {
+            sim.cancel(qp.transport.ackTimerEvent);
+            qp.transport.ackTimerEvent = 0;
         }
     }
 
@@ -308,30 +297,20 @@ final class ReliableTransport implements AckTimer {
 
     /** Puts {@code first} and every later unfinished request of the queue pair back into its send queue. */
     private void requeueFrom(QueuePair qp, WorkRequest first) {
-        qp.slotsUnsafe = true; // copies of finished requests' packets may still be on their way
-        qp.notStarted.clear();
-        sendEngine.dropQueued(qp, first);
-        boolean from = false;
-        for (WorkRequest o : qp.rung) {
-            from |= o == first;
-            if (from && !o.done) {
-                qp.notStarted.addLast(o);
-            }
-        }
-        sendEngine.enqueue(qp);
-        sendEngine.kick();
+        qp.markSlotsUnsafe(); // copies of finished requests' packets may still be on their way
+        sendEngine.requeueFrom(qp, first);
     }
 
     /** A NAK arrived: a sequence error (go back N), an RNR NAK (wait, then go back), or a fatal error. */
     void onNak(WorkRequest wr, int status) {
         QueuePair nakked = wr.qp;
-        nakked.slotsUnsafe = true;
+        nakked.markSlotsUnsafe();
         progress(nakked);
         if (status == NAK_SEQUENCE_ERROR) {
             // Something before the packet the responder refused was lost: go back to the first unfinished request.
             // While an RNR NAK's wait runs, the retransmission after it goes back anyway.
-            WorkRequest first = firstUnfinished(nakked);
-            if (nakked.active && !nakked.paused && first != null && first.started) {
+            WorkRequest first = nakked.transport.firstUnfinished();
+            if (nakked.active && !nakked.transport.paused && first != null && first.started) {
                 retransmit(nakked, first, "nak_sequence_error");
             }
             return;
@@ -342,9 +321,8 @@ final class ReliableTransport implements AckTimer {
         if (status == NAK_RNR && (rnrRetry == 7 || wr.rnrRetries < rnrRetry)) {
             wr.rnrRetries++;
             QueuePair qp = wr.qp;
-            qp.paused = true;
-            qp.notStarted.clear();
-            sendEngine.dropQueued(qp, wr);
+            qp.transport.paused = true;
+            sendEngine.dropNotStarted(qp, wr);
             sim.schedule(rnrTimer, () -> retransmitFrom(wr));
             return;
         }
@@ -358,7 +336,7 @@ final class ReliableTransport implements AckTimer {
      */
     private void retransmitFrom(WorkRequest wr) {
         QueuePair qp = wr.qp;
-        qp.paused = false;
+        qp.transport.paused = false;
         if (wr.done || !qp.active) {
             return;
         }

@@ -88,8 +88,8 @@ final class Responder {
     /** Sends an ACK or NAK built by {@link #replyPacket}, behind the responses scheduled before it. */
     private void sendReply(Packet p) {
         QueuePair responder = (QueuePair) p.endpoint;
-        if (responder.responsesUntil > sim.now()) {
-            sim.scheduleAt(responder.responsesUntil, transmitHandler, p.id);
+        if (responder.reads.responsesUntil > sim.now()) {
+            sim.scheduleAt(responder.reads.responsesUntil, transmitHandler, p.id);
         } else {
             transmitter.transmit(p);
         }
@@ -125,8 +125,8 @@ final class Responder {
      * Congestion-control feedback on an ACK: the cumulative payload bytes received, the ECN mark, the INT records,
      * the send time.
      */
-    private static void echo(Packet ack, QueuePair responder, Packet data) {
-        ack.offset = responder.ccRxBytes;
+    private static void echo(Packet ack, QueuePair qp, Packet data) {
+        ack.offset = qp.responder.ccRxBytes;
         ack.ecn = data.ecn;
         ack.timestampPs = data.timestampPs;
         if (data.intHops > 0) {
@@ -139,7 +139,7 @@ final class Responder {
      * before the last is acknowledged at once when transport.ack_interval asks for it.
      */
     private void acceptedData(QueuePair qp, WorkRequest wr, Packet p) {
-        qp.ccRxBytes += p.length;
+        qp.responder.ccRxBytes += p.length;
         if (ackInterval > 0 && !p.isLast() && (p.index + 1) % ackInterval == 0) {
             Packet ack = replyPacket(qp, wr, Packet.ACK, ACK_PARTIAL);
             echo(ack, qp, p);
@@ -173,9 +173,9 @@ final class Responder {
         acceptedData(qp, wr, p);
         boolean last = p.isLast();
         p.aux = qp;
-        if (last && wr.withImmediate && qp.inbound != null) {
-            p.aux = qp.inbound; // the receive the immediate data completes; its queue pair is its takenBy
-            qp.inbound = null;
+        if (last && wr.withImmediate && qp.responder.inbound != null) {
+            p.aux = qp.responder.inbound; // the receive the immediate data completes; its queue pair is its takenBy
+            qp.responder.inbound = null;
         }
         long stall = caches.mttCost(wr.remoteAddress + p.offset, p.length, qp.name, wr, sim.now(),
                 wr.remoteAddress + wr.length);
@@ -207,13 +207,13 @@ final class Responder {
      * @return false if no receive was posted: the message was refused with an RNR NAK
      */
     private boolean takeReceiveForImmediate(QueuePair qp, WorkRequest wr) {
-        WorkRequest recv = qp.takeReceive(); // own queue or the shared receive queue
+        WorkRequest recv = takeReceive(qp); // own queue or the shared receive queue
         if (recv != null) {
             wr.delivered = true;
         }
         if (recv == null) {
-            qp.rnrBlocked = wr;
-            wr.qp.slotsUnsafe = true; // the responder keeps naming the request
+            qp.responder.rnrBlocked = wr;
+            wr.qp.markSlotsUnsafe(); // the responder keeps naming the request
             if (trace.isEnabled()) {
                 trace.fire(TraceEvent.of(sim.now(), TraceKind.RNR_NAK, hostName).ep(qp.name).op(wr.opId)
                         .attr(TraceKey.REASON, "no receive posted"));
@@ -222,7 +222,7 @@ final class Responder {
             return false;
         }
         recv.takenBy = qp;
-        qp.inbound = recv;
+        qp.responder.inbound = recv;
         return true;
     }
 
@@ -282,12 +282,10 @@ final class Responder {
         }
         p.release();
         if (recv != null && !recv.done) { // (a receive flushed meanwhile has completed already)
-            recv.withImmediate = true;
-            recv.immediate = wr.immediate;
+            recv.receivedImmediate = true;
+            recv.receivedImmediateData = wr.immediate;
             recv.transferred = wr.length;
-            recv.status = WcStatus.SUCCESS;
-            recv.done = true;
-            qp.listener.receiveCompleted(recv);
+            completions.receivePlaced(qp, recv);
         }
     }
 
@@ -296,16 +294,16 @@ final class Responder {
         WorkRequest wr = (WorkRequest) p.context;
         QueuePair qp = (QueuePair) p.endpoint;
         if (p.index == 0) {
-            qp.dropping = null;
-            WorkRequest taken = qp.active ? qp.takeReceive() : null; // own queue or the shared receive queue
+            qp.responder.dropping = null;
+            WorkRequest taken = qp.active ? takeReceive(qp) : null; // own queue or the shared receive queue
             if (!qp.active) {
-                qp.dropping = wr;
-                wr.qp.slotsUnsafe = true; // the responder keeps naming the request
+                qp.responder.dropping = wr;
+                wr.qp.markSlotsUnsafe(); // the responder keeps naming the request
                 reply(qp, wr, Packet.NAK, WcStatus.REM_OP_ERR);
             } else if (taken == null) {
-                qp.dropping = wr;
-                qp.rnrBlocked = wr;
-                wr.qp.slotsUnsafe = true; // the responder keeps naming the request
+                qp.responder.dropping = wr;
+                qp.responder.rnrBlocked = wr;
+                wr.qp.markSlotsUnsafe(); // the responder keeps naming the request
                 if (trace.isEnabled()) {
                     trace.fire(TraceEvent.of(sim.now(), TraceKind.RNR_NAK, hostName).ep(qp.name).op(wr.opId)
                             .attr(TraceKey.REASON, "no receive posted"));
@@ -318,8 +316,8 @@ final class Responder {
                 if (wr.length > recv.length) {
                     // A length error is an invalid request: NAK-Invalid Request, IBV_WC_REM_INV_REQ_ERR at the
                     // requester (DAT_DTO_ERR_REMOTE_RESPONDER), IBV_WC_LOC_LEN_ERR on the receive.
-                    qp.dropping = wr;
-                    wr.qp.slotsUnsafe = true; // the responder keeps naming the request
+                    qp.responder.dropping = wr;
+                    wr.qp.markSlotsUnsafe(); // the responder keeps naming the request
                     recv.transferred = 0;
                     reply(qp, wr, Packet.NAK, WcStatus.REM_INV_REQ_ERR);
                     completions.failReceive(qp, recv, WcStatus.LOC_LEN_ERR);
@@ -327,11 +325,11 @@ final class Responder {
                     return;
                 }
                 recv.takenBy = qp;
-                qp.inbound = recv;
+                qp.responder.inbound = recv;
             }
         }
-        WorkRequest recv = qp.inbound;
-        if (qp.dropping == wr || recv == null || !qp.active) {
+        WorkRequest recv = qp.responder.inbound;
+        if (qp.responder.dropping == wr || recv == null || !qp.active) {
             p.release();
             return; // refused, or the queue pair was flushed while the message was arriving: drop, no ACK
         }
@@ -339,7 +337,7 @@ final class Responder {
         acceptedData(qp, wr, p);
         boolean last = p.isLast();
         if (last) {
-            qp.inbound = null;
+            qp.responder.inbound = null;
         }
         p.aux = recv;
         long stall = caches.mttCostLocal(recv, p.offset, p.length, qp.name, sim.now());
@@ -367,12 +365,10 @@ final class Responder {
                 trace.fire(TraceEvent.of(sim.now(), TraceEvent.PLACE, hostName).ep(qp.name).op(wr.opId)
                         .attr(TraceKey.RECV_OP, recv.opId).attr(TraceKey.BYTES, wr.length));
             }
-            recv.solicited = (wr.sendFlags & WorkRequest.SEND_SOLICITED) != 0;
+            recv.receivedSolicited = (wr.sendFlags & WorkRequest.SEND_SOLICITED) != 0;
             recv.transferred = wr.length;
-            recv.status = WcStatus.SUCCESS;
-            recv.done = true;
             p.release();
-            qp.listener.receiveCompleted(recv);
+            completions.receivePlaced(qp, recv);
             return;
         }
         p.release();
@@ -385,5 +381,32 @@ final class Responder {
     /** The pooled packet an event about a packet names by its pool id. */
     private Packet packet(long id) {
         return c.pool.get(id);
+    }
+
+    /**
+     * Go-back-N after an RNR NAK: a responder that refused a message drops every later packet of the connection
+     * until the refused message arrives again, as an InfiniBand responder does with packets after a NAK'd PSN.
+     *
+     * @return true if the packet must be dropped
+     */
+    static boolean blockedByRnr(QueuePair qp, Packet p) {
+        if (qp.responder.rnrBlocked == null) {
+            return false;
+        }
+        if (p.context == qp.responder.rnrBlocked && p.index == 0) {
+            qp.responder.rnrBlocked = null;
+            return false;
+        }
+        return true;
+    }
+
+    /** Takes the receive for the next incoming message: from the shared receive queue if any, else its own. */
+    private static WorkRequest takeReceive(QueuePair qp) {
+        return qp.srq != null ? qp.srq.take(qp) : qp.responder.receives.pollFirst();
+    }
+
+    /** A receive is posted ({@link Hca#postReceive}) on a queue pair not in error: it waits for a message. */
+    static void postReceive(QueuePair qp, WorkRequest wr) {
+        qp.responder.receives.addLast(wr);
     }
 }

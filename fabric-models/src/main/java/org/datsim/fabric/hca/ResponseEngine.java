@@ -95,7 +95,7 @@ final class ResponseEngine {
             t = sendEngine.readPacket(t, i == 0, wr, qp, Packet.READ_RESPONSE, i, count, off, len, duplicate);
         }
         responderFree = t;
-        qp.responsesUntil = t;
+        qp.reads.responsesUntil = t;
     }
 
     /**
@@ -124,7 +124,7 @@ final class ResponseEngine {
         } else {
             status = qp.listener.checkRemoteAccess(wr.rkey, wr.remoteAddress, wr.length, false);
         }
-        if (status == WcStatus.SUCCESS && qp.readsIn >= qp.maxReadsIn) {
+        if (status == WcStatus.SUCCESS && qp.reads.readsIn >= qp.reads.maxReadsIn) {
             status = WcStatus.REM_INV_REQ_ERR; // the peer sent more than this endpoint's max_rdma_read_in
         }
         if (status != WcStatus.SUCCESS) {
@@ -132,7 +132,7 @@ final class ResponseEngine {
             completions.fail(qp, null, status);
             return null;
         }
-        qp.readsIn++;
+        qp.reads.readsIn++;
         ReliableTransport.accepted(qp, p);
         return qp;
     }
@@ -168,7 +168,7 @@ final class ResponseEngine {
         Packet ack = atomicAck(qp, wr);
         sim.scheduleAt(t, executeAtomicHandler, ack.id);
         responderFree = t;
-        qp.responsesUntil = t;
+        qp.reads.responsesUntil = t;
     }
 
     /** Takes an atomic acknowledgement for a request from the pool; its payload is attached when it is sent. */
@@ -205,8 +205,8 @@ final class ResponseEngine {
             }
             memory.dmaWrite(wr.remoteAddress, atomicScratch, 0, WorkRequest.ATOMIC_BYTES);
         }
-        if (qp.readsIn > 0) {
-            qp.readsIn--;
+        if (qp.reads.readsIn > 0) {
+            qp.reads.readsIn--;
         }
         transmitter.transmit(ack);
     }
@@ -228,7 +228,7 @@ final class ResponseEngine {
         Packet ack = atomicAck(qp, wr);
         sim.scheduleAt(t, replayAtomicHandler, ack.id);
         responderFree = t;
-        qp.responsesUntil = t;
+        qp.reads.responsesUntil = t;
     }
 
     private void replayAtomic(Packet ack) {

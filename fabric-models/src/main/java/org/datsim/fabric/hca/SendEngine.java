@@ -215,7 +215,7 @@ final class SendEngine implements SendScheduler {
 
     @Override
     public void wake(QueuePair qp) {
-        if (!qp.notStarted.isEmpty()) {
+        if (!qp.send.notStarted.isEmpty()) {
             enqueue(qp);
         }
         kick();
@@ -224,10 +224,7 @@ final class SendEngine implements SendScheduler {
     /** Posts a request operation whose doorbell is written now; it reaches the HCA after the PCIe latency. */
     void post(WorkRequest wr) {
         QueuePair qp = wr.qp;
-        qp.outstanding.addLast(wr);
-        if (wr.fenceSource()) {
-            qp.fenceSources++;
-        }
+        completions.posted(wr);
         if (!qp.active) {
             completions.transportDone(wr, WcStatus.WR_FLUSH_ERR);
             return;
@@ -269,24 +266,19 @@ final class SendEngine implements SendScheduler {
             return;
         }
         QueuePair qp = wr.qp;
-        wr.ringOrder = qp.rings++;
-        if (wr.opcode != WorkRequest.BIND) {
-            wr.seq = qp.nextSeq++; // the send engine takes requests up in doorbell order: so they go on the wire
-        }
-        qp.rung.addLast(wr);
-        wr.inRung = true;
-        if (qp.paused) {
+        ackTimer.rung(wr);
+        if (qp.transport.paused) {
             return; // the retransmission after the RNR timer picks it up in doorbell order
         }
-        qp.notStarted.addLast(wr);
+        qp.send.notStarted.addLast(wr);
         enqueue(qp);
         kick();
     }
 
     /** Puts a queue pair in the round-robin of those with work to take up, unless it is there already. */
     void enqueue(QueuePair qp) {
-        if (!qp.queued) {
-            qp.queued = true;
+        if (!qp.send.queued) {
+            qp.send.queued = true;
             ready.addLast(qp);
         }
     }
@@ -330,25 +322,25 @@ final class SendEngine implements SendScheduler {
     void kick() {
         while (!engineBusy && !ready.isEmpty() && (perPacket || !txFull())) {
             QueuePair qp = ready.pollFirst();
-            if (qp.paused) {
-                qp.queued = false;
+            if (qp.transport.paused) {
+                qp.send.queued = false;
                 continue;
             }
-            WorkRequest head = qp.notStarted.peekFirst();
+            WorkRequest head = qp.send.notStarted.peekFirst();
             if (head != null && fenced(head)) {
-                qp.queued = false;
-                qp.fenced = true;
+                qp.send.queued = false;
+                qp.send.fenced = true;
                 continue;
             }
-            if (head != null && head.isReadLike() && !head.readCounted && qp.readsOut >= qp.maxReadsOut) {
+            if (head != null && head.isReadLike() && !head.readCounted && qp.send.readsOut >= qp.send.maxReadsOut) {
                 creditWait(head);
-                qp.queued = false;
-                qp.creditBlocked = true;
+                qp.send.queued = false;
+                qp.send.creditBlocked = true;
                 continue;
             }
-            WorkRequest wr = qp.notStarted.pollFirst();
-            if (qp.notStarted.isEmpty()) {
-                qp.queued = false;
+            WorkRequest wr = qp.send.notStarted.pollFirst();
+            if (qp.send.notStarted.isEmpty()) {
+                qp.send.queued = false;
             } else {
                 ready.addLast(qp);
             }
@@ -364,10 +356,10 @@ final class SendEngine implements SendScheduler {
             return;
         }
         wr.creditTraced = true;
-        long[] waiting = new long[wr.qp.readsOut];
+        long[] waiting = new long[wr.qp.send.readsOut];
         int i = 0;
-        for (WorkRequest o : wr.qp.outstanding) {
-            if (o.isReadLike() && !o.done && !wr.qp.notStarted.contains(o) && i < waiting.length) {
+        for (WorkRequest o : wr.qp.completion.outstanding) {
+            if (o.isReadLike() && !o.done && !wr.qp.send.notStarted.contains(o) && i < waiting.length) {
                 waiting[i++] = o.opId;
             }
         }
@@ -391,7 +383,7 @@ final class SendEngine implements SendScheduler {
     }
 
     private boolean fenced(WorkRequest wr) {
-        if (wr.qp.fenceSources == 0) {
+        if (wr.qp.completion.fenceSources == 0) {
             return false; // no Read or bind outstanding: nothing to wait for, no scan
         }
         boolean explored = false;
@@ -404,7 +396,7 @@ final class SendEngine implements SendScheduler {
         long[] waiting = null;
         int n = 0;
         boolean byBind = false;
-        for (WorkRequest o : wr.qp.outstanding) {
+        for (WorkRequest o : wr.qp.completion.outstanding) {
             if (o == wr) {
                 break;
             }
@@ -454,7 +446,7 @@ final class SendEngine implements SendScheduler {
         t = Math.max(t, sendFree);
         if (wr.opcode != WorkRequest.BIND) {
             wr.started = true;
-            if (wr.qp.ackTimerEvent == 0) {
+            if (wr.qp.transport.ackTimerEvent == 0) {
                 ackTimer.start(wr.qp, now);
             }
         }
@@ -476,7 +468,7 @@ final class SendEngine implements SendScheduler {
         }
         if (perPacket) {
             if (wr.isReadLike() && !wr.readCounted) {
-                wr.qp.readsOut++;
+                wr.qp.send.readsOut++;
                 wr.readCounted = true;
             }
             // The packet arbiter reads the payload packet by packet, after the first read's round trip.
@@ -486,7 +478,7 @@ final class SendEngine implements SendScheduler {
         }
         if (wr.isReadLike()) {
             if (!wr.readCounted) { // a retransmitted Read keeps the credit it holds
-                wr.qp.readsOut++;
+                wr.qp.send.readsOut++;
                 wr.readCounted = true;
             }
             emitAt(t, wr, wr.qp.peer, wr.isAtomic() ? Packet.ATOMIC : Packet.READ_REQUEST, 0, 1, 0, 0);
@@ -520,7 +512,7 @@ final class SendEngine implements SendScheduler {
             txWaiting += wireBytes(wr, kind, i, count, len); // counted from now, as emitAt counts
         }
         read.wr = wr;
-        wr.references++; // the read holds it until its last packet is emitted
+        wr.packetTaken(); // the read holds it until its last packet is emitted
         read.responder = wr.qp.peer;
         read.dstHost = read.responder != null ? read.responder.hca.hostId : -1;
         read.flow = wr.qp.flow;
@@ -546,20 +538,20 @@ final class SendEngine implements SendScheduler {
         wr.txNext = 0;
         wr.txReadyPs = readyPs;
         if (wr.ccBase < 0) {
-            wr.ccBase = qp.ccStreamEnd;
+            wr.ccBase = qp.send.ccStreamEnd;
             if (!wr.isReadLike()) {
-                qp.ccStreamEnd += wr.length;
+                qp.send.ccStreamEnd += wr.length;
             }
         }
-        if (cc != null && qp.rc == null) {
+        if (cc != null && qp.send.rc == null) {
             CcTimerSet timers = new CcTimerSet(sim, this, qp, 3);
-            qp.ccTimers = timers;
-            qp.rc = cc.newController(lineRateBps, maxRttPs, maxBdpBytes, timers);
-            qp.rc.start(now);
+            qp.send.ccTimers = timers;
+            qp.send.rc = cc.newController(lineRateBps, maxRttPs, maxBdpBytes, timers);
+            qp.send.rc.start(now);
         }
-        qp.txQueue.addLast(wr);
-        if (!qp.txActive) {
-            qp.txActive = true;
+        qp.send.txQueue.addLast(wr);
+        if (!qp.send.txActive) {
+            qp.send.txActive = true;
             if (fixedOrder) {
                 fixed.add(qp);
             } else {
@@ -623,8 +615,8 @@ final class SendEngine implements SendScheduler {
                 return;
             }
             sendPacket(chosen, now);
-            if (chosen.txQueue.isEmpty()) {
-                chosen.txActive = false;
+            if (chosen.send.txQueue.isEmpty()) {
+                chosen.send.txActive = false;
             } else {
                 sending.addLast(chosen);
             }
@@ -676,8 +668,8 @@ final class SendEngine implements SendScheduler {
             }
             QueuePair qp = order.get(chosen);
             sendPacket(qp, now);
-            if (qp.txQueue.isEmpty()) {
-                qp.txActive = false;
+            if (qp.send.txQueue.isEmpty()) {
+                qp.send.txActive = false;
                 order.remove(chosen);
                 rrLast = chosen - 1; // the scan goes on with the one after it, now at its index
             } else {
@@ -692,26 +684,26 @@ final class SendEngine implements SendScheduler {
      * room); -1 if it has no work left (it leaves the round-robin).
      */
     private long readiness(QueuePair qp, long now) {
-        WorkRequest wr = qp.txQueue.peekFirst();
+        WorkRequest wr = qp.send.txQueue.peekFirst();
         while (wr != null && wr.done) {
-            qp.txQueue.pollFirst();
-            wr = qp.txQueue.peekFirst();
+            qp.send.txQueue.pollFirst();
+            wr = qp.send.txQueue.peekFirst();
         }
-        if (wr == null || qp.paused || !qp.active) {
-            qp.txQueue.clear();
-            qp.txActive = false;
+        if (wr == null || qp.transport.paused || !qp.active) {
+            qp.send.txQueue.clear();
+            qp.send.txActive = false;
             return -1;
         }
         if (wr.txReadyPs > now) {
             return wr.txReadyPs;
         }
-        RateController rc = qp.rc;
+        RateController rc = qp.send.rc;
         if (rc != null) {
             long at = rc.nextSendTimePs();
             if (at > now) {
                 return at;
             }
-            if (qp.ccSndNxt - qp.ccSndUna >= rc.windowBytes()) {
+            if (qp.send.ccSndNxt - qp.send.ccSndUna >= rc.windowBytes()) {
                 return Long.MAX_VALUE; // an ACK makes room
             }
         }
@@ -720,7 +712,7 @@ final class SendEngine implements SendScheduler {
 
     /** Sends the next packet of a queue pair's first work request (packet arbitration). */
     private void sendPacket(QueuePair qp, long now) {
-        WorkRequest wr = qp.txQueue.peekFirst();
+        WorkRequest wr = qp.send.txQueue.peekFirst();
         int i = wr.txNext++;
         Packet p;
         int count;
@@ -751,22 +743,48 @@ final class SendEngine implements SendScheduler {
             } else {
                 p = emitAt(now, wr, qp.peer, kind, i, count, off, len);
             }
-            qp.ccSndNxt = wr.ccBase + off + len;
+            qp.send.ccSndNxt = wr.ccBase + off + len;
         }
-        if (qp.rc != null) {
+        if (qp.send.rc != null) {
             p.timestampPs = now; // HPCC's SeqTsHeader ts: the time its NIC makes the packet; the ACK echoes it
-            qp.rc.onPacketSent(now, p.wireBytes);
+            qp.send.rc.onPacketSent(now, p.wireBytes);
         }
         if (wr.txNext >= count) {
-            qp.txQueue.pollFirst();
+            qp.send.txQueue.pollFirst();
         }
     }
 
+    /**
+     * Go-back-N (for the reliable transport): {@code first} and every later unfinished request of the queue pair whose
+     * doorbell has rung go back into its send queue, in doorbell order, and the engine runs.
+     */
+    void requeueFrom(QueuePair qp, WorkRequest first) {
+        dropNotStarted(qp, first);
+        boolean from = false;
+        for (WorkRequest o : qp.transport.rung) {
+            from |= o == first;
+            if (from && !o.done) {
+                qp.send.notStarted.addLast(o);
+            }
+        }
+        enqueue(qp);
+        kick();
+    }
+
+    /**
+     * An RNR NAK or a go-back-N: nothing of the queue pair waits to be taken up any more, and its packets not yet
+     * chosen by the arbiter are dropped ({@link #dropQueued}).
+     */
+    void dropNotStarted(QueuePair qp, WorkRequest first) {
+        qp.send.notStarted.clear();
+        dropQueued(qp, first);
+    }
+
     /** A go-back-N or an RNR NAK: the packets of a queue pair not sent yet are dropped (its requests come again). */
-    void dropQueued(QueuePair qp, WorkRequest first) {
-        qp.txQueue.clear();
+    private void dropQueued(QueuePair qp, WorkRequest first) {
+        qp.send.txQueue.clear();
         if (first != null && first.ccBase >= 0) {
-            qp.ccSndNxt = first.ccBase;
+            qp.send.ccSndNxt = first.ccBase;
         }
     }
 
@@ -782,9 +800,9 @@ final class SendEngine implements SendScheduler {
      * the ECN echo, the echoed INT records and the echoed send time.
      */
     void onAckFeedback(QueuePair qp, Packet ack) {
-        RateController rc = qp.rc;
-        if (ack.offset > qp.ccSndUna) {
-            qp.ccSndUna = ack.offset;
+        RateController rc = qp.send.rc;
+        if (ack.offset > qp.send.ccSndUna) {
+            qp.send.ccSndUna = ack.offset;
         }
         if (rc == null) {
             return;
@@ -798,7 +816,7 @@ final class SendEngine implements SendScheduler {
             }
             h = hops;
         }
-        rc.onAck(sim.now(), qp.ccSndUna, Math.max(qp.ccSndNxt, qp.ccSndUna), ack.ecn, h, ack.timestampPs);
+        rc.onAck(sim.now(), qp.send.ccSndUna, Math.max(qp.send.ccSndNxt, qp.send.ccSndUna), ack.ecn, h, ack.timestampPs);
         if (ack.ecn && cnpOnAck) {
             rc.onCnp(sim.now()); // cc.dcqcn.cnp_on_ack: the notification rides on the ACK, as in HPCC's simulator
         }
@@ -807,19 +825,56 @@ final class SendEngine implements SendScheduler {
 
     /** A CNP arrived for a queue pair (DCQCN): its controller cuts its rate at its next decrease check. */
     void onCnp(QueuePair qp) {
-        if (qp.rc != null) {
-            qp.rc.onCnp(sim.now());
+        if (qp.send.rc != null) {
+            qp.send.rc.onCnp(sim.now());
             ccChanged();
         }
     }
 
     /** Nothing of a queue pair is in flight any more: its controller stops (its timers are cancelled). */
     @Override
+    public void finished(WorkRequest wr) {
+        QueuePair qp = wr.qp;
+        SendState s = qp.send;
+        if (wr.readCounted) {
+            wr.readCounted = false;
+            s.readsOut--;
+            if (s.creditBlocked) {
+                s.creditBlocked = false;
+                s.fenced = true; // looked at again below
+            }
+        }
+        if ((wr.isReadLike() || wr.opcode == WorkRequest.BIND) && s.fenced) {
+            s.fenced = false; // the fenced request is looked at again
+            wake(qp);
+        }
+    }
+
+    @Override
+    public void flushed(QueuePair qp) {
+        SendState s = qp.send;
+        s.notStarted.clear();
+        for (WorkRequest wr : qp.completion.outstanding) {
+            if (wr.done && wr.readCounted) {
+                wr.readCounted = false;
+                s.readsOut--;
+            }
+        }
+        s.creditBlocked = false;
+    }
+
+    @Override
+    public void reset(QueuePair qp) {
+        qp.send.reset();
+        idle(qp);
+    }
+
+    @Override
     public void idle(QueuePair qp) {
-        if (qp.rc != null) {
-            qp.rc.stop();
-            qp.rc = null;
-            qp.ccTimers = null;
+        if (qp.send.rc != null) {
+            qp.send.rc.stop();
+            qp.send.rc = null;
+            qp.send.ccTimers = null;
         }
     }
 
@@ -986,7 +1041,7 @@ final class SendEngine implements SendScheduler {
         if (read.next < read.count) {
             sim.scheduleAgainAt(plan[3 * read.next], read, 0);
         } else {
-            wr.references--;
+            wr.packetReleased();
             read.wr = null;
             read.responder = null;
             if (freeReadCount == freeReads.length) {
@@ -1032,8 +1087,8 @@ final class SendEngine implements SendScheduler {
         } else if (kind == Packet.READ_RESPONSE) {
             payload.readPayload(p);
             QueuePair responder = (QueuePair) p.endpoint;
-            if (p.isLast() && p.aux != ResponseEngine.DUPLICATE && responder.readsIn > 0) {
-                responder.readsIn--; // the responder has sent this Read's last response
+            if (p.isLast() && p.aux != ResponseEngine.DUPLICATE) {
+                responder.reads.lastResponseSent(); // the responder has sent this Read's last response
             }
         }
         transmitter.transmit(p);

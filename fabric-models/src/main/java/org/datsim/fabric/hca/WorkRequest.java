@@ -8,7 +8,7 @@ import org.datsim.fabric.link.PacketOperation;
  * codes are the HCA's own, numbered as ibverbs numbers them ({@code enum ibv_wr_opcode}; a receive, which has no
  * work-request opcode there, as {@code IBV_WC_RECV}); the DAT provider translates DAT operations into them and back.
  */
-public final class WorkRequest implements PacketOperation {
+public final class WorkRequest extends RequestProgress implements PacketOperation {
 
     /** IBV_WR_RDMA_WRITE: an RDMA Write. */
     public static final int RDMA_WRITE = 0;
@@ -31,16 +31,15 @@ public final class WorkRequest implements PacketOperation {
     /** The bytes an atomic reads and writes at the responder and returns to the requester. */
     public static final int ATOMIC_BYTES = 8;
 
-    // What the poster wrote into the WQE: set when the request is created or its send-queue slot is reused
-    // (QueuePair#requestSlot), read-only otherwise.
+    // The request as posted: what the poster wrote into the WQE. Written only by this class (an ArchUnit rule
+    // checks): by the constructor, or by init when a send-queue slot is reused (QueuePair#requestSlot), and by the
+    // set* methods below before the post; read-only otherwise. Its progress is in RequestProgress.
     /** The run-unique operation id. */
     public long opId;
     /** The operation code (the constants of this class). */
     public int opcode;
     /** The queue pair it was posted on. */
     public final QueuePair qp;
-    /** A receive: the Send that filled it asked for a solicited event ({@link #SEND_SOLICITED}). */
-    public boolean solicited;
     /** The consumer's cookie, returned in the completion. */
     public long cookie;
     /** The consumer's completion flags of the post: the HCA does not read them (the provider does). */
@@ -66,10 +65,11 @@ public final class WorkRequest implements PacketOperation {
     /**
      * An RDMA Write with immediate data (IBV_WR_RDMA_WRITE_WITH_IMM; dat_ib_post_rdma_write_immed): its last packet
      * carries the 4 bytes of {@link #immediate} (the ImmDt header) and consumes a receive at the responder, which
-     * completes with them. On a receive: it was consumed by such a Write (set when it completes). Set before the post.
+     * completes with them ({@link #setImmediate}, before the post). A receive that such a Write consumed tells
+     * so by {@link #hasImmediate()}.
      */
     public boolean withImmediate;
-    /** The 32-bit immediate data of an RDMA Write with immediate, or the immediate data a receive got. */
+    /** The 32-bit immediate data of an RDMA Write with immediate ({@link #immediateData()} also for a receive). */
     public int immediate;
 
     /** What an RMR bind binds (the DAT layer's object); null for data transfers. */
@@ -79,91 +79,9 @@ public final class WorkRequest implements PacketOperation {
      * DMA write, MTT stall and packet length is still modelled), but the sender reads nothing from host memory, its
      * packets get no data buffer, and the receiver writes nothing into host memory: its target buffer keeps the bytes
      * it had. For generated workload flows, whose buffers nothing else reads; a consumer's operations never set it.
-     * Set before the post.
+     * Set before the post ({@link #setPayloadFree}).
      */
     public boolean payloadFree;
-
-    int status = -1;
-    boolean done;
-    /** Its completion has been handed to the queue pair's listener (set just before the call). */
-    boolean reported;
-    /** It is in its queue pair's {@link QueuePair#rung} queue. */
-    boolean inRung;
-    /** The packets (and the payload DMA read) that hold it as their context now. */
-    int references;
-    /**
-     * The order of this request's doorbell among its queue pair's (the engine's processing order); Long.MAX_VALUE
-     * until it rings, which orders it after every request already rung.
-     */
-    long ringOrder = Long.MAX_VALUE;
-    boolean fenceTraced;
-    boolean creditTraced;
-    boolean readCounted;
-    long transferred;
-    int rnrRetries;
-    int placed;
-    boolean remoteFailed;
-    /** When it was posted, in explored runs only ({@link HcaChoices#WRITE_ORDER}); -1 otherwise. */
-    long postedPs = -1;
-    /** When the transport finished it (ACK, last read response placed, bind executed), or -1. */
-    long finishedPs = -1;
-    /** The earlier operation whose completion held this one's back (rule 2), or -1. */
-    long heldBehind = -1;
-    /**
-     * A Send or RDMA Write whose payload the HCA read from memory that an earlier RDMA Read of its queue pair had not
-     * yet filled (traced only): the Read, and per piece read the address and the bytes carried; null if none.
-     */
-    WorkRequest capturedBeforeRead;
-    java.util.ArrayList<long[]> capturedAt;
-    java.util.ArrayList<byte[]> capturedBytes;
-    /** The RDMA Read whose data this operation's payload missed (bytes carried differ from memory then), or -1. */
-    long overtookRead = -1;
-    /** A receive: the queue pair whose incoming Send took it (its own, or one of its shared receive queue's). */
-    QueuePair takenBy;
-    /** The payload of an inline Send or RDMA Write, copied by the CPU at post time; null if not inline. */
-    byte[] inlineData;
-    /**
-     * The message's sequence number on its queue pair (the RC transport's PSN, per message), given when its doorbell
-     * rings and kept on retransmission; -1 for an RMR bind or before the doorbell.
-     */
-    int seq = -1;
-    /** The send engine has taken it up at least once (its packets may be on their way). */
-    boolean started;
-    /** Requester: the response packets of an RDMA Read or atomic accepted so far (in order, each once). */
-    int responses;
-    /** Requester: the value of {@link #responses} at which a missing response last caused a retransmission. */
-    int gapAt = -1;
-    /** How many times the transport has retransmitted from this operation (ACK timeout or sequence error). */
-    int retransmits;
-    /** Packet arbitration: the index of the next packet to send, and when the first may be read (WQE fetched). */
-    int txNext;
-    long txReadyPs;
-    /** Packet arbitration: how far the payload's read requests have read (the send engine's read position). */
-    long txReadPos;
-    /** Packet arbitration: when the last payload read request issued for this request is in. */
-    long txReadIn;
-    /** Congestion control: the stream position of this message's first payload byte, or -1 before it is taken up. */
-    long ccBase = -1;
-    /**
-     * An RDMA Read whose data a choice point fetched at once ({@link HcaChoices#READ_FETCH}): its responses carry
-     * these bytes; null in runs that do not explore, and for the timing model's fetch.
-     */
-    byte[] readSnapshot;
-    /**
-     * Explored runs: an RDMA Read's choice at {@link HcaChoices#READ_FETCH}: -1 not offered, 0 the timing model's
-     * fetch, j >= 1 fetched after the first j - 1 of {@link #fetchLater}.
-     */
-    int fetchChoice = -1;
-    /** Explored runs: a Send's (or a Write with immediate's) message has taken its receive at the responder. */
-    boolean delivered;
-    /** Explored runs: {@link HcaChoices#PAYLOAD_FETCH}'s choice for a Send or Write, -1 before it is made. */
-    int payloadChoice = -1;
-    /** Explored runs: the later unfenced Writes of its endpoint over its range when the Read was admitted. */
-    java.util.ArrayList<WorkRequest> fetchLater;
-    /** Responder: an atomic has been executed and {@link #atomicOriginal} holds the value it returned. */
-    boolean atomicExecuted;
-    /** Responder: the original value an executed atomic returned, answered again to a duplicate request. */
-    long atomicOriginal;
 
     /**
      * Creates a work request.
@@ -180,17 +98,25 @@ public final class WorkRequest implements PacketOperation {
      */
     public WorkRequest(long opId, int opcode, QueuePair qp, long cookie, int flags, long[] segAddress,
             long[] segLength, long remoteAddress, int rkey) {
+        super(); // the progress of an operation not yet posted
         this.qp = qp;
-        init(opId, opcode, cookie, flags, segAddress, segLength, remoteAddress, rkey);
+        setPosted(opId, opcode, cookie, flags, segAddress, segLength, remoteAddress, rkey);
     }
 
     /**
      * Sets every field as a new request's: what the poster gives, and the progress of an operation not yet posted.
-     * The constructor and {@link QueuePair#requestSlot} (a send-queue slot reused) call it, so a reused slot cannot
-     * keep anything of the request it held before.
+     * {@link QueuePair#requestSlot} calls it when a send-queue slot is reused, so a reused slot cannot keep anything
+     * of the request it held before.
      */
     void init(long opId, int opcode, long cookie, int flags, long[] segAddress, long[] segLength, long remoteAddress,
             int rkey) {
+        setPosted(opId, opcode, cookie, flags, segAddress, segLength, remoteAddress, rkey);
+        resetProgress();
+    }
+
+    /** Sets the request as posted: what the poster gives, and the before-the-post fields at their defaults. */
+    private void setPosted(long opId, int opcode, long cookie, int flags, long[] segAddress, long[] segLength,
+            long remoteAddress, int rkey) {
         this.opId = opId;
         this.opcode = opcode;
         this.cookie = cookie;
@@ -204,7 +130,6 @@ public final class WorkRequest implements PacketOperation {
         this.length = sum;
         this.remoteAddress = remoteAddress;
         this.rkey = rkey;
-        solicited = false;
         sendFlags = 0;
         compareAdd = 0;
         swap = 0;
@@ -212,45 +137,6 @@ public final class WorkRequest implements PacketOperation {
         immediate = 0;
         bindTarget = null;
         payloadFree = false;
-        status = -1;
-        done = false;
-        reported = false;
-        inRung = false;
-        references = 0;
-        ringOrder = Long.MAX_VALUE;
-        fenceTraced = false;
-        creditTraced = false;
-        readCounted = false;
-        transferred = 0;
-        rnrRetries = 0;
-        placed = 0;
-        remoteFailed = false;
-        postedPs = -1;
-        finishedPs = -1;
-        heldBehind = -1;
-        capturedBeforeRead = null;
-        capturedAt = null;
-        capturedBytes = null;
-        overtookRead = -1;
-        takenBy = null;
-        inlineData = null;
-        seq = -1;
-        started = false;
-        responses = 0;
-        gapAt = -1;
-        retransmits = 0;
-        txNext = 0;
-        txReadyPs = 0;
-        txReadPos = 0;
-        txReadIn = 0;
-        ccBase = -1;
-        readSnapshot = null;
-        fetchChoice = -1;
-        fetchLater = null;
-        payloadChoice = -1;
-        delivered = false;
-        atomicExecuted = false;
-        atomicOriginal = 0;
     }
 
     /**
@@ -260,7 +146,73 @@ public final class WorkRequest implements PacketOperation {
      * state, duplicates and late answers may still name it: its slots are then never reused).
      */
     boolean reusable() {
-        return reported && references == 0 && !inRung && !qp.slotsUnsafe;
+        return reported && references == 0 && !inRung && !qp.slotsUnsafe();
+    }
+
+    /**
+     * Sets what the HCA reads of the post's flags ({@link #SEND_FENCE}, {@link #SEND_SOLICITED}); before the post.
+     *
+     * @param sendFlags the flags
+     */
+    public void setSendFlags(int sendFlags) {
+        this.sendFlags = sendFlags;
+    }
+
+    /**
+     * Makes an RDMA Write one with immediate data; before the post.
+     *
+     * @param immediate the 32-bit immediate data its last packet carries
+     */
+    public void setImmediate(int immediate) {
+        this.withImmediate = true;
+        this.immediate = immediate;
+    }
+
+    /**
+     * Sets an atomic's operands; before the post.
+     *
+     * @param compareAdd the value added (Fetch and Add) or compared (Compare and Swap)
+     * @param swap a Compare and Swap's value stored when the remote value equals {@code compareAdd}
+     */
+    public void setAtomicOperands(long compareAdd, long swap) {
+        this.compareAdd = compareAdd;
+        this.swap = swap;
+    }
+
+    /**
+     * Sets what an RMR bind binds (the DAT layer's object); before the post.
+     *
+     * @param bindTarget the binding
+     */
+    public void setBindTarget(Object bindTarget) {
+        this.bindTarget = bindTarget;
+    }
+
+    /**
+     * Makes the operation payload-free ({@link #payloadFree}); before the post.
+     *
+     * @param payloadFree true for payload-free
+     */
+    public void setPayloadFree(boolean payloadFree) {
+        this.payloadFree = payloadFree;
+    }
+
+    /**
+     * Returns whether immediate data goes with this operation: an RDMA Write with immediate, or a receive such a
+     * Write consumed.
+     */
+    public boolean hasImmediate() {
+        return withImmediate || receivedImmediate;
+    }
+
+    /** Returns the immediate data: the Write's, or for a receive the data it got (0 if none). */
+    public int immediateData() {
+        return opcode == RECV ? receivedImmediateData : immediate;
+    }
+
+    /** A receive: returns whether the Send that filled it asked for a solicited event. */
+    public boolean isSolicited() {
+        return receivedSolicited;
     }
 
     @Override

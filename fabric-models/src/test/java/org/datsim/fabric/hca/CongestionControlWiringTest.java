@@ -291,11 +291,11 @@ class CongestionControlWiringTest {
         EventHandler[] tick = new EventHandler[1];
         tick[0] = x -> {
             if (w[0] >= 0) {
-                a[w[0]] = (ra.ccRxBytes - last[0]) * 8e12 / window;
-                b[w[0]] = (rb.ccRxBytes - last[1]) * 8e12 / window;
+                a[w[0]] = (ra.responder.ccRxBytes - last[0]) * 8e12 / window;
+                b[w[0]] = (rb.responder.ccRxBytes - last[1]) * 8e12 / window;
             }
-            last[0] = ra.ccRxBytes;
-            last[1] = rb.ccRxBytes;
+            last[0] = ra.responder.ccRxBytes;
+            last[1] = rb.responder.ccRxBytes;
             if (++w[0] < windows) {
                 net.sim.schedule(window, tick[0], 0);
             }
@@ -307,9 +307,9 @@ class CongestionControlWiringTest {
         Incast alone = new Incast(1, "cc.algorithm", "none", "hca.arbitration", "packet");
         QueuePair only = alone.write(1, 400_000_000, 0);
         alone.sim.runUntil(1_000 * US);
-        long from = alone.receivers.get(0).ccRxBytes;
+        long from = alone.receivers.get(0).responder.ccRxBytes;
         alone.sim.runUntil(6_000 * US);
-        double capacity = (alone.receivers.get(0).ccRxBytes - from) * 8e12 / (5_000 * US);
+        double capacity = (alone.receivers.get(0).responder.ccRxBytes - from) * 8e12 / (5_000 * US);
         assertNotNull(only);
         int converged = -1;
         for (int i = 0; i < windows; i++) {
@@ -363,7 +363,7 @@ class CongestionControlWiringTest {
         });
         // the controller's RTT samples come from the echo: between the unloaded RTT and a few microseconds more
         long[] rtt = {0};
-        net.sim.scheduleAt(10 * US, () -> rtt[0] = ((org.datsim.fabric.cc.Timely) qa.rc).lastRttPs());
+        net.sim.scheduleAt(10 * US, () -> rtt[0] = ((org.datsim.fabric.cc.Timely) qa.send.rc).lastRttPs());
         net.run();
         assertEquals(200, acks[0], "an ACK per packet (timely implies transport.ack_interval 1)");
         assertTrue(rtt[0] > 4 * US && rtt[0] < 10 * US, "RTT from the echoed send time: " + rtt[0]);
@@ -385,9 +385,9 @@ class CongestionControlWiringTest {
     /** Payload bytes a receiver took in over [from, to), as bits per second. */
     private static double goodput(Incast net, QueuePair receiver, long from, long to) {
         net.sim.runUntil(from);
-        long b = receiver.ccRxBytes;
+        long b = receiver.responder.ccRxBytes;
         net.sim.runUntil(to);
-        return (receiver.ccRxBytes - b) * 8e12 / (to - from);
+        return (receiver.responder.ccRxBytes - b) * 8e12 / (to - from);
     }
 
     @Test
@@ -434,7 +434,7 @@ class CongestionControlWiringTest {
         tick[0] = x -> {
             QueuePair[] qps = {a, b};
             for (int i = 0; i < 2; i++) {
-                org.datsim.fabric.cc.Timely t = (org.datsim.fabric.cc.Timely) qps[i].rc;
+                org.datsim.fabric.cc.Timely t = (org.datsim.fabric.cc.Timely) qps[i].send.rc;
                 long rtt = t.lastRttPs();
                 long rate = t.rateBps();
                 if (lastRate[i] != 0 && (rtt != lastRtt[i] || rate != lastRate[i])) {
@@ -479,14 +479,14 @@ class CongestionControlWiringTest {
         double[] gb = new double[5];
         for (int w = 0; w < 5; w++) {
             long from = join + (5_000 + 1_000L * w) * US;
-            long ra = net.receivers.get(0).ccRxBytes;
-            long rb = net.receivers.get(1).ccRxBytes;
+            long ra = net.receivers.get(0).responder.ccRxBytes;
+            long rb = net.receivers.get(1).responder.ccRxBytes;
             for (long t = from + 10 * US; t <= from + 1_000 * US; t += 10 * US) {
                 net.sim.runUntil(t);
                 maxQueue = Math.max(maxQueue, net.bottleneck.queuedBytes());
             }
-            ga[w] = (net.receivers.get(0).ccRxBytes - ra) * 8e12 / (1_000 * US);
-            gb[w] = (net.receivers.get(1).ccRxBytes - rb) * 8e12 / (1_000 * US);
+            ga[w] = (net.receivers.get(0).responder.ccRxBytes - ra) * 8e12 / (1_000 * US);
+            gb[w] = (net.receivers.get(1).responder.ccRxBytes - rb) * 8e12 / (1_000 * US);
             // measured: 22.1 and 19.5 Gb/s in every window (1.13x); TIMELY's gradient rule has no single fair point
             // (Zhu et al., CoNEXT 2016), so the bound is 2x, not equality
             double ratio = Math.max(ga[w], gb[w]) / Math.min(ga[w], gb[w]);

@@ -73,7 +73,7 @@ class SendQueueSlotsTest {
                 WorkRequest wr = qa.requestSlot(i, WorkRequest.RDMA_WRITE, 1000 + i, 0,
                         new long[] {src + (long) i * BYTES}, new long[] {BYTES}, dst + (long) i * BYTES, 1);
                 boolean isNew = objects.add(wr);
-                if (qa.slotsUnsafe) {
+                if (qa.slotsUnsafe()) {
                     postsWhenUnsafe++;
                     reusedWhenUnsafe += isNew ? 0 : 1;
                 }
@@ -131,7 +131,7 @@ class SendQueueSlotsTest {
         Predicate<Packet> dropThird = q -> q.kind == Packet.RDMA_WRITE && ++seen[0] == 3;
         Stream lossy = new Stream(p, true, dropThird, 4, 4, 32);
         assertEquals(1, lossy.fabric.switches().get(0).drops());
-        assertTrue(lossy.qa.slotsUnsafe, "the retransmission marked the queue pair's slots unsafe");
+        assertTrue(lossy.qa.slotsUnsafe(), "the retransmission marked the queue pair's slots unsafe");
         assertEquals(expectedCookies(32), lossy.cookies, "every write completed once, in posting order");
         assertEquals(0, lossy.failed);
         assertTrue(lossy.intact, "every write's bytes landed where it was aimed");
@@ -154,7 +154,7 @@ class SendQueueSlotsTest {
         wr.inRung = true;
         assertFalse(wr.reusable(), "still in the rung queue");
         wr.inRung = false;
-        s.qa.slotsUnsafe = true;
+        s.qa.markSlotsUnsafe();
         assertFalse(wr.reusable(), "its queue pair retransmitted or failed");
     }
 
@@ -171,20 +171,61 @@ class SendQueueSlotsTest {
         assertEquals(5, third.opId);
     }
 
-    /** Every field, final or not, of a reused request equals a new request's: nothing of the earlier one is left. */
+    /**
+     * Every field, final or not, of a reused request (the request as posted and its progress) equals a new request's:
+     * nothing of the earlier one is left.
+     */
     @Test
     void aReusedRequestEqualsANewOneFieldByField() throws Exception {
         Stream s = new Stream(TestFabric.params(), false, null, 0, 0, 1);
         WorkRequest used = new WorkRequest(9, WorkRequest.RDMA_READ, s.qa, 9, 3, new long[] {64}, new long[] {128},
                 4096, 5);
+        List<Field> fields = mutableFields(WorkRequest.class, RequestProgress.class);
+        scramble(used, fields, s.qa);
+        long[] seg = {256};
+        long[] len = {512};
+        used.init(10, WorkRequest.RDMA_WRITE, 11, 2, seg, len, 8192, 3);
+        WorkRequest fresh = new WorkRequest(10, WorkRequest.RDMA_WRITE, s.qa, 11, 2, seg, len, 8192, 3);
+        assertFieldsEqual(fields, fresh, used);
+        assertSame(fresh.qp, used.qp);
+    }
+
+    /**
+     * The progress's one reset leaves nothing of the operation before: every progress field, each set away from its
+     * initial value, equals a fresh request's after {@link RequestProgress#resetProgress}, and the request as posted
+     * is untouched by it.
+     */
+    @Test
+    void theProgressResetEqualsAFreshProgress() throws Exception {
+        Stream s = new Stream(TestFabric.params(), false, null, 0, 0, 1);
+        long[] seg = {256};
+        long[] len = {512};
+        WorkRequest used = new WorkRequest(10, WorkRequest.RDMA_WRITE, s.qa, 11, 2, seg, len, 8192, 3);
+        List<Field> progress = mutableFields(RequestProgress.class);
+        assertTrue(progress.size() > 30, "the progress fields: " + progress.size());
+        scramble(used, progress, s.qa);
+        used.resetProgress();
+        WorkRequest fresh = new WorkRequest(10, WorkRequest.RDMA_WRITE, s.qa, 11, 2, seg, len, 8192, 3);
+        assertFieldsEqual(progress, fresh, used);
+        assertFieldsEqual(mutableFields(WorkRequest.class), fresh, used);
+    }
+
+    private static List<Field> mutableFields(Class<?>... classes) {
         List<Field> fields = new ArrayList<>();
-        for (Field f : WorkRequest.class.getDeclaredFields()) {
-            if (!Modifier.isStatic(f.getModifiers()) && !Modifier.isFinal(f.getModifiers())) {
-                f.setAccessible(true);
-                fields.add(f);
+        for (Class<?> c : classes) {
+            for (Field f : c.getDeclaredFields()) {
+                if (!Modifier.isStatic(f.getModifiers()) && !Modifier.isFinal(f.getModifiers())) {
+                    f.setAccessible(true);
+                    fields.add(f);
+                }
             }
         }
-        for (Field f : fields) { // every field away from its initial value, as a finished request's may be
+        return fields;
+    }
+
+    /** Sets every field away from its initial value, as a finished request's may be. */
+    private static void scramble(WorkRequest used, List<Field> fields, QueuePair qp) throws Exception {
+        for (Field f : fields) {
             Class<?> t = f.getType();
             if (t == long.class) {
                 f.setLong(used, f.getLong(used) + 77);
@@ -195,7 +236,7 @@ class SendQueueSlotsTest {
             } else if (t == byte[].class) {
                 f.set(used, new byte[] {1});
             } else if (t == QueuePair.class) {
-                f.set(used, s.qa);
+                f.set(used, qp);
             } else if (t == WorkRequest.class) {
                 f.set(used, used);
             } else if (t == java.util.ArrayList.class) {
@@ -208,19 +249,18 @@ class SendQueueSlotsTest {
                 throw new AssertionError("a field of a type this test does not know: " + f);
             }
         }
-        long[] seg = {256};
-        long[] len = {512};
-        used.init(10, WorkRequest.RDMA_WRITE, 11, 2, seg, len, 8192, 3);
-        WorkRequest fresh = new WorkRequest(10, WorkRequest.RDMA_WRITE, s.qa, 11, 2, seg, len, 8192, 3);
+    }
+
+    private static void assertFieldsEqual(List<Field> fields, WorkRequest expected, WorkRequest actual)
+            throws Exception {
         for (Field f : fields) {
-            Object a = f.get(used);
-            Object b = f.get(fresh);
+            Object a = f.get(actual);
+            Object b = f.get(expected);
             if (a instanceof long[] la && b instanceof long[] lb) {
                 assertArrayEquals(lb, la, f.getName());
             } else {
                 assertEquals(b, a, f.getName());
             }
         }
-        assertSame(fresh.qp, used.qp);
     }
 }

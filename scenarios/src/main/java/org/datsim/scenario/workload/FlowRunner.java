@@ -408,7 +408,7 @@ public final class FlowRunner {
                 } else {
                     requests[i] = new WorkRequest(i, WorkRequest.RDMA_WRITE, qa, i, 0, addr, len, dst[f.dst()], 1);
                 }
-                requests[i].payloadFree = payloadFree;
+                requests[i].setPayloadFree(payloadFree);
             }
             poster = this::post;
         }
