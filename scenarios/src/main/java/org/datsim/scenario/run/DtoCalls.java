@@ -103,9 +103,9 @@ final class DtoCalls {
                 break;
         }
         posted(p, s, ret, ep, cookie, op);
-        // A request the provider accepted rang the HCA's doorbell: the CPU stays busy while the MMIO write drains.
-        // A receive only updates the doorbell record in host memory.
-        return op.value != null && !"dat_ep_post_recv".equals(call) ? p.doorbellOccupancy() : 0;
+        // A request the provider accepted rang the HCA's doorbell (CallCost): the CPU stays busy while the MMIO
+        // write drains. A receive only updates the doorbell record in host memory.
+        return p.costs().after(s.spec().cost(), op.value != null);
     }
 
     /** Traces a post call with its cookie and, if it was accepted, its operation id, which its {@code out} binds. */
@@ -141,6 +141,6 @@ final class DtoCalls {
         }
         p.runner().trace(e);
         p.result().ret(ret);
-        return ctx.value != null ? p.doorbellOccupancy() : 0; // a bind is a WQE on the send queue: a doorbell
+        return p.costs().after(s.spec().cost(), ctx.value != null); // a bind is a WQE on the send queue
     }
 }

@@ -9,6 +9,7 @@ import org.datsim.fabric.dat.DatHandle;
 import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.Evd;
 import org.datsim.fabric.dat.Out;
+import org.datsim.scenario.consumer.DequeueLine;
 import org.datsim.scenario.load.Step;
 
 /**
@@ -75,25 +76,7 @@ final class EventCalls {
                     + Dat.DTO_OPS.name(ev.operation) + " cookie " + ev.cookie + " length " + ev.transferredLength
                     : "") + (ev.ep != null ? " ep " + ev.ep.name() : ""));
         }
-        TraceEvent d = TraceEvent.of(p.sim().now(), TraceEvent.DEQUEUE, p.hostName()).attr("event", ev.numberName());
-        if (ev.ep != null) {
-            d.ep(ev.ep.name());
-        }
-        if (ev.number == Dat.DTO_COMPLETION_EVENT || ev.number == Dat.IB_DTO_EVENT) {
-            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr("opcode", Dat.DTO_OPS.name(ev.operation))
-                    .attr("transfered_length", ev.transferredLength);
-            if (ev.extensionType() == Dat.IB_EXT_RDMA_WRITE_IMMED_DATA) {
-                d.attr("immediate_data", (long) ev.immediateData() & 0xffffffffL);
-            }
-        }
-        if (ev.cr != null) {
-            d.attr("cr", ev.cr.name());
-        }
-        if (ev.rmr != null) {
-            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr("rmr", ev.rmr.name());
-        }
-        d.attr("queued_ps", ev.queuedPs).attr("process", p.name());
-        p.runner().trace(d);
+        p.runner().trace(DequeueLine.of(p.sim().now(), p.hostName(), p.name(), ev));
         p.result().event = ev;
     }
 
