@@ -13,8 +13,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param kind {@link #CALL}, {@link #REPEAT_BEGIN} or {@link #REPEAT_END}
  * @param loopVar the repeat block's variable, or null
  * @param partner the index of the block's other end, or -1 for a call
+ * @param post the typed call of an endpoint post ({@link PostCall}), or null for any other step
  */
-public record Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner) {
+public record Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner,
+        PostCall post) {
 
     /** A call. */
     public static final int CALL = 0;
@@ -32,6 +34,21 @@ public record Step(int index, String path, CallSpec spec, ObjectNode node, int k
      * @param node the call's JSON object
      */
     public Step(int index, String path, CallSpec spec, ObjectNode node) {
-        this(index, path, spec, node, CALL, null, -1);
+        this(index, path, spec, node, CALL, null, -1, PostCall.of(spec, node, path));
+    }
+
+    /**
+     * The beginning or end of a repeat block.
+     *
+     * @param index the step's index in its process's flat list
+     * @param path the JSON path
+     * @param spec {@link CallCatalog#REPEAT}
+     * @param node the block's JSON object
+     * @param kind {@link #REPEAT_BEGIN} or {@link #REPEAT_END}
+     * @param loopVar the block's variable, or null
+     * @param partner the index of the block's other end
+     */
+    public Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner) {
+        this(index, path, spec, node, kind, loopVar, partner, null);
     }
 }

@@ -11,6 +11,7 @@ import org.datsim.fabric.dat.LmrTriplet;
 import org.datsim.fabric.dat.Out;
 import org.datsim.fabric.dat.Rmr;
 import org.datsim.fabric.dat.Srq;
+import org.datsim.scenario.load.PostCall;
 import org.datsim.scenario.load.Step;
 
 /**
@@ -38,17 +39,12 @@ final class DtoCalls {
      * @return the CPU time the process spends after the call
      */
     static long execute(ConsumerProcess p, Step s) {
+        if (s.post() != null) {
+            return post(p, s, s.post()); // the endpoint posts are typed by the loader
+        }
         String call = s.spec().name();
         Args a = p.args();
         switch (call) {
-            case "dat_ep_post_send":
-            case "dat_ep_post_recv":
-            case "dat_ep_post_rdma_write":
-            case "dat_ep_post_rdma_read":
-            case "dat_ib_post_rdma_write_immed":
-            case "dat_ib_post_fetch_and_add":
-            case "dat_ib_post_cmp_and_swap":
-                return post(p, s, call);
             case "dat_srq_post_recv": {
                 Out<Long> op = new Out<>();
                 long cookie = a.number(s, "user_cookie", 0);
@@ -68,40 +64,27 @@ final class DtoCalls {
         }
     }
 
-    private static long post(ConsumerProcess p, Step s, String call) {
+    /** Executes an endpoint post from its typed call: every kind of post is a case (no default). */
+    private static long post(ConsumerProcess p, Step s, PostCall c) {
         Args a = p.args();
         DatProvider dat = p.dat();
-        Ep ep = a.handle(s, "ep", Ep.class);
-        LmrTriplet[] iov = a.iov(s, "local_iov");
-        long cookie = a.number(s, "user_cookie", 0);
-        int flags = a.flags(s, "completion_flags", Dat.COMPLETION_FLAGS);
+        Ep ep = a.handle(c.ep(), Ep.class);
+        LmrTriplet[] iov = a.iov(c.localIov());
+        long cookie = a.number(c.userCookie(), 0);
+        int flags = a.flags(c.completionFlags(), Dat.COMPLETION_FLAGS);
         Out<Long> op = new Out<>();
-        int ret;
-        switch (call) {
-            case "dat_ep_post_send":
-                ret = dat.postSend(ep, iov, cookie, flags, op);
-                break;
-            case "dat_ep_post_recv":
-                ret = dat.postRecv(ep, iov, cookie, flags, op);
-                break;
-            case "dat_ep_post_rdma_write":
-                ret = dat.postRdmaWrite(ep, iov, cookie, a.rmr(s), flags, op);
-                break;
-            case "dat_ib_post_rdma_write_immed":
-                ret = dat.postRdmaWriteImmed(ep, iov, cookie, a.rmr(s), (int) a.number(s, "immediate_data", 0), flags,
-                        op);
-                break;
-            case "dat_ib_post_fetch_and_add":
-                ret = dat.postFetchAndAdd(ep, a.number(s, "add_value", 0), iov, cookie, a.rmr(s), flags, op);
-                break;
-            case "dat_ib_post_cmp_and_swap":
-                ret = dat.postCmpAndSwap(ep, a.number(s, "cmp_value", 0), a.number(s, "swap_value", 0), iov, cookie,
-                        a.rmr(s), flags, op);
-                break;
-            default:
-                ret = dat.postRdmaRead(ep, iov, cookie, a.rmr(s), flags, op);
-                break;
-        }
+        int ret = switch (c.kind()) {
+            case SEND -> dat.postSend(ep, iov, cookie, flags, op);
+            case RECV -> dat.postRecv(ep, iov, cookie, flags, op);
+            case RDMA_WRITE -> dat.postRdmaWrite(ep, iov, cookie, a.rmr(c.remoteIov()), flags, op);
+            case RDMA_READ -> dat.postRdmaRead(ep, iov, cookie, a.rmr(c.remoteIov()), flags, op);
+            case RDMA_WRITE_IMMED -> dat.postRdmaWriteImmed(ep, iov, cookie, a.rmr(c.remoteIov()),
+                    (int) a.number(c.immediateData(), 0), flags, op);
+            case FETCH_AND_ADD -> dat.postFetchAndAdd(ep, a.number(c.addValue(), 0), iov, cookie,
+                    a.rmr(c.remoteIov()), flags, op);
+            case CMP_AND_SWAP -> dat.postCmpAndSwap(ep, a.number(c.cmpValue(), 0), a.number(c.swapValue(), 0), iov,
+                    cookie, a.rmr(c.remoteIov()), flags, op);
+        };
         posted(p, s, ret, ep, cookie, op);
         // A request the provider accepted rang the HCA's doorbell (CallCost): the CPU stays busy while the MMIO
         // write drains. A receive only updates the doorbell record in host memory.
