@@ -83,6 +83,12 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     private Request request;
     /** What the call in hand costs after its reply, before the program's next call (a poll, a doorbell). */
     private long owedAfter;
+    /**
+     * The DAT call a request that carries two made (dat_ib_post_fetch_and_add or _cmp_and_swap, dat_lmr_sync_rdma_read
+     * or _write, dat_evd_set_ or clear_unwaitable, dat_evd_enable or _disable), traced under that name as a
+     * scenario's is; null for the others (traced under {@link Request#call()}).
+     */
+    private String madeCall;
     /** The program's thread CPU time between its last reply and this request (ns; 0 unless --cpu-scale). */
     private long cpuNs;
     /** For serve --record: when the request came, how many handles there were, and the event it returned. */
@@ -350,6 +356,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         code = wire.code();
         request = Request.of(code);
         owedAfter = 0;
+        madeCall = null;
         owner.cacheLength = 0; // the program ran: its memory may have changed
         ByteBuffer f = wire.frame();
         cpuNs = f.getLong();
@@ -459,7 +466,8 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     /** Traces the call in hand (and records it for serve --record): at its reply, or an empty dequeue when it ran. */
     private void traceCall(int ret) {
         traced = true;
-        TraceEvent e = TraceEvent.of(sim().now(), TraceEvent.CALL, host.name()).call(Protocol.name(code))
+        TraceEvent e = TraceEvent.of(sim().now(), TraceEvent.CALL, host.name())
+                .call(madeCall != null ? madeCall : Protocol.name(code))
                 .ret(ret == DatReturn.SUCCESS ? SUCCESS_NAME : DatReturn.typeName(ret));
         String sub = DatReturn.subtypeName(ret);
         if (sub != null) {
@@ -650,11 +658,15 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             }
             case EVD_UNWAITABLE -> {
                 Evd evd = h(Evd.class);
-                reply(req.getLong() != 0 ? dat.evdSetUnwaitable(evd) : dat.evdClearUnwaitable(evd));
+                boolean set = req.getLong() != 0;
+                madeCall = set ? "dat_evd_set_unwaitable" : "dat_evd_clear_unwaitable";
+                reply(set ? dat.evdSetUnwaitable(evd) : dat.evdClearUnwaitable(evd));
             }
             case EVD_ENABLE -> {
                 Evd evd = h(Evd.class);
-                reply(dat.evdSetEnabled(evd, req.getLong() != 0));
+                boolean enable = req.getLong() != 0;
+                madeCall = enable ? "dat_evd_enable" : "dat_evd_disable";
+                reply(dat.evdSetEnabled(evd, enable));
             }
             case EVD_RESIZE -> {
                 Evd evd = h(Evd.class);
@@ -711,6 +723,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             case LMR_SYNC -> {
                 Ia ia = h(Ia.class);
                 boolean write = req.getInt() != 0;
+                madeCall = write ? "dat_lmr_sync_rdma_write" : "dat_lmr_sync_rdma_read";
                 LmrTriplet[] t = iov();
                 reply(write ? dat.lmrSyncRdmaWrite(ia, t) : dat.lmrSyncRdmaRead(ia, t));
             }
@@ -838,6 +851,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             case POST_ATOMIC -> {
                 Ep ep = h(Ep.class);
                 boolean cmpSwap = req.getInt() != 0;
+                madeCall = cmpSwap ? "dat_ib_post_cmp_and_swap" : "dat_ib_post_fetch_and_add";
                 long a = req.getLong();
                 long b = req.getLong();
                 LmrTriplet[] t = iov();

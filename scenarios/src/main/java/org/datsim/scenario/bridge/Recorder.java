@@ -234,9 +234,38 @@ final class Recorder {
                 c.put("user_cookie", req.getLong());
                 c.put("completion_flags", req.getInt());
                 if (r == Request.POST_READ || r == Request.POST_WRITE) {
-                    c.putObject("remote_iov").put("rmr_context", req.getInt() & 0xffffffffL)
-                            .put("address", req.getLong()).put("length", req.getLong());
+                    remoteIov(c, req);
                 }
+            }
+            case POST_WRITE_IMMED -> {
+                ref(g, c, "ep", req.getInt());
+                if (!iov(p, c, req)) {
+                    unrecorded.add(name + " of memory outside the program's LMRs");
+                    return;
+                }
+                c.put("user_cookie", req.getLong());
+                c.put("completion_flags", req.getInt());
+                remoteIov(c, req);
+                c.put("immediate_data", req.getInt() & 0xffffffffL);
+            }
+            case POST_ATOMIC -> {
+                ref(g, c, "ep", req.getInt());
+                boolean cmpSwap = req.getInt() != 0;
+                c.put("call", cmpSwap ? "dat_ib_post_cmp_and_swap" : "dat_ib_post_fetch_and_add");
+                if (cmpSwap) {
+                    c.put("cmp_value", req.getLong());
+                    c.put("swap_value", req.getLong());
+                } else {
+                    c.put("add_value", req.getLong());
+                    req.getLong();
+                }
+                if (!iov(p, c, req)) {
+                    unrecorded.add(name + " of memory outside the program's LMRs");
+                    return;
+                }
+                c.put("user_cookie", req.getLong());
+                c.put("completion_flags", req.getInt());
+                remoteIov(c, req);
             }
             case PSP_CREATE -> {
                 ref(g, c, "ia", req.getInt());
@@ -260,8 +289,7 @@ final class Recorder {
             // no scenario form for these (docs/bridge.md, Recording)
             case HELLO, EVD_UNWAITABLE, EVD_ENABLE, EVD_RESIZE, EVD_POST_SE, EVD_MODIFY_CNO, CNO_MODIFY_AGENT,
                 LMR_SYNC, RMR_BIND, EP_DUP_CONNECT, PSP_CREATE_ANY, RSP_CREATE, CR_HANDOFF, SRQ_CREATE, SRQ_FREE,
-                SRQ_POST_RECV, SRQ_RESIZE, SRQ_SET_LW, EP_RECV_QUERY, EP_SET_WATERMARK, UNSUPPORTED, SIDE,
-                POST_WRITE_IMMED, POST_ATOMIC -> {
+                SRQ_POST_RECV, SRQ_RESIZE, SRQ_SET_LW, EP_RECV_QUERY, EP_SET_WATERMARK, UNSUPPORTED, SIDE -> {
                 unrecorded.add(name);
                 return;
             }
@@ -327,6 +355,12 @@ final class Recorder {
     }
 
     /** Writes the local IOV as segments of the program's LMRs; false when a segment is in none. */
+    /** A post's remote buffer: u32 RMR context, u64 address, u64 length. */
+    private static void remoteIov(ObjectNode c, ByteBuffer req) {
+        c.putObject("remote_iov").put("rmr_context", req.getInt() & 0xffffffffL).put("address", req.getLong())
+                .put("length", req.getLong());
+    }
+
     private static boolean iov(BridgeProcess p, ObjectNode c, ByteBuffer req) {
         int n = req.getInt();
         ArrayNode a = c.putArray("local_iov");

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The same consumer, two ways in: two Java programs attached through the bridge ({@link ProgramClient}: connect,
- * Sends into posted receives, an RDMA Write and Read, waits, a disconnect) are recorded with {@code serve --record},
+ * Sends into posted receives, an RDMA Write and Read, a Write with immediate data, both IB atomics, waits, a
+ * disconnect) are recorded with {@code serve --record},
  * and {@code datsim run} of the recording, a scenario, gives the live trace line by line, timings included, on
  * every preset. Needs no gcc or dapl (DaplRecordIntegrationTest does the same with dtest, opt-in). The posts' CPU
  * costs are checked too: a bridged post pays {@code cpu.post_overhead} before it and, on the send queue,
@@ -35,6 +36,7 @@ class BridgeScenarioEquivalenceTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long INFINITE = Dat.TIMEOUT_INFINITE;
     private static final int SENDS = 4;
+    private static final int IMMEDIATE = 0xCAFE;
 
     @TempDir
     Path dir;
@@ -65,6 +67,9 @@ class BridgeScenarioEquivalenceTest {
             List<String> replayed = DaplRecordIntegrationTest.comparable(replay.resolve("events.jsonl"));
             assertTrue(liveLines.stream().filter(l -> l.contains("\"kind\":\"dequeue\"")).count() >= 2 * SENDS,
                     preset + ": the receives and sends complete");
+            assertTrue(liveLines.stream().anyMatch(l -> l.contains("\"kind\":\"dequeue\"")
+                    && l.contains("\"immediate_data\":" + IMMEDIATE)), preset + ": the bridge's dequeue line has the"
+                    + " immediate data, as a scenario's");
             sameLines(preset, liveLines, replayed);
             postsPayTheirCost(preset, scenario.params(), live.resolve("events.jsonl"));
         }
@@ -154,14 +159,15 @@ class BridgeScenarioEquivalenceTest {
             int crEvd = evd(c, ia, Dat.EVD_CR_FLAG);
             int connEvd = evd(c, ia, Dat.EVD_CONNECTION_FLAG);
             int dtoEvd = evd(c, ia, Dat.EVD_DTO_FLAG);
-            ok(c, c.call(Request.LMR_CREATE, ia, 0x100000L, 65536L, pz, Dat.MEM_PRIV_ALL));
+            ok(c, c.call(Request.LMR_CREATE, ia, 0x100000L, 65536L, pz,
+                    Dat.MEM_PRIV_ALL | Dat.IB_MEM_PRIV_REMOTE_ATOMIC));
             int lmr = c.in.getInt();
             int lmrContext = c.in.getInt();
             rmrContextA = c.in.getInt();
             addressA = 0x100000L;
             ok(c, c.call(Request.EP_CREATE, ia, pz, dtoEvd, dtoEvd, connEvd, 0, 0));
             int ep = c.in.getInt();
-            for (int i = 0; i < SENDS; i++) {
+            for (int i = 0; i <= SENDS; i++) { // one more for the write with immediate data
                 ok(c, c.call(Request.POST_RECV, ep, 1, new ProgramClient.Triplet(lmrContext, 0x100000L + 4096L * i,
                         4096L), (long) i, 0));
             }
@@ -172,9 +178,9 @@ class BridgeScenarioEquivalenceTest {
             ok(c, c.call(Request.CR_ACCEPT, request.cr(), ep, new byte[0]));
             ok(c, c.call(Request.EVD_WAIT, connEvd, INFINITE, 1));
             assertEquals(Dat.CONNECTION_EVENT_ESTABLISHED, c.waitEvent().number());
-            for (int i = 0; i < SENDS; i++) {
+            for (int i = 0; i <= SENDS; i++) {
                 ok(c, c.call(Request.EVD_WAIT, dtoEvd, INFINITE, 1));
-                assertEquals(Dat.DTO_COMPLETION_EVENT, c.waitEvent().number());
+                assertEquals(i < SENDS ? Dat.DTO_COMPLETION_EVENT : Dat.IB_DTO_EVENT, c.waitEvent().number());
             }
             ok(c, c.call(Request.EVD_WAIT, connEvd, INFINITE, 1));
             ok(c, c.call(Request.LMR_FREE, lmr));
@@ -209,9 +215,15 @@ class BridgeScenarioEquivalenceTest {
             ProgramClient.Triplet local2 = new ProgramClient.Triplet(lmrContext, 0x200000L, 8192L);
             ok(c, c.call(Request.POST_WRITE, ep, 1, local2, 200L, 0, remote));
             ok(c, c.call(Request.POST_READ, ep, 1, local2, 201L, 0, remote));
-            for (int i = 0; i < SENDS + 2; i++) {
+            ok(c, c.call(Request.POST_WRITE_IMMED, ep, 1, local2, 202L, 0, remote, IMMEDIATE));
+            ProgramClient.Triplet word = new ProgramClient.Triplet(lmrContext, 0x208000L, 8L);
+            ProgramClient.Triplet remoteWord = new ProgramClient.Triplet(rmrContextA, addressA + 0x8000L, 8L);
+            ok(c, c.call(Request.POST_ATOMIC, ep, 0, 5L, 0L, 1, word, 203L, 0, remoteWord));
+            ok(c, c.call(Request.POST_ATOMIC, ep, 1, 5L, 9L, 1, word, 204L, 0, remoteWord));
+            for (int i = 0; i < SENDS + 5; i++) {
                 ok(c, c.call(Request.EVD_WAIT, dtoEvd, INFINITE, 1));
-                assertEquals(Dat.DTO_COMPLETION_EVENT, c.waitEvent().number());
+                int number = c.waitEvent().number(); // the IB extensions' posts complete as DAT_IB_DTO_EVENT
+                assertTrue(number == Dat.DTO_COMPLETION_EVENT || number == Dat.IB_DTO_EVENT, "event " + number);
             }
             ok(c, c.call(Request.EP_DISCONNECT, ep, (long) Dat.CLOSE_GRACEFUL_FLAG));
             ok(c, c.call(Request.EVD_WAIT, connEvd, INFINITE, 1));
