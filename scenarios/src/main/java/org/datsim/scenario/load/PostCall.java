@@ -19,7 +19,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param swapValue the value stored (compare and swap)
  */
 public record PostCall(Kind kind, Arg ep, Arg localIov, Arg userCookie, Arg completionFlags, Arg remoteIov,
-        Arg immediateData, Arg addValue, Arg cmpValue, Arg swapValue) {
+        Arg immediateData, Arg addValue, Arg cmpValue, Arg swapValue) implements DtoCall {
+
+    @Override
+    public Form form() {
+        return Form.POST;
+    }
 
     /** The endpoint posts, each with the call it is. */
     public enum Kind {

@@ -13,10 +13,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param kind {@link #CALL}, {@link #REPEAT_BEGIN} or {@link #REPEAT_END}
  * @param loopVar the repeat block's variable, or null
  * @param partner the index of the block's other end, or -1 for a call
- * @param post the typed call of an endpoint post ({@link PostCall}), or null for any other step
+ * @param dto the typed call of a data transfer call ({@link DtoCall}), or null for any other step
  */
 public record Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner,
-        PostCall post) {
+        DtoCall dto) {
 
     /** A call. */
     public static final int CALL = 0;
@@ -34,7 +34,7 @@ public record Step(int index, String path, CallSpec spec, ObjectNode node, int k
      * @param node the call's JSON object
      */
     public Step(int index, String path, CallSpec spec, ObjectNode node) {
-        this(index, path, spec, node, CALL, null, -1, PostCall.of(spec, node, path));
+        this(index, path, spec, node, CALL, null, -1, DtoCall.of(spec, node, path));
     }
 
     /**

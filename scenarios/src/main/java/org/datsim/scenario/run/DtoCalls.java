@@ -11,13 +11,18 @@ import org.datsim.fabric.dat.LmrTriplet;
 import org.datsim.fabric.dat.Out;
 import org.datsim.fabric.dat.Rmr;
 import org.datsim.fabric.dat.Srq;
+import org.datsim.scenario.load.DtoCall;
+import org.datsim.scenario.load.LmrSyncCall;
 import org.datsim.scenario.load.PostCall;
+import org.datsim.scenario.load.RmrBindCall;
+import org.datsim.scenario.load.SrqPostRecvCall;
 import org.datsim.scenario.load.Step;
 
 /**
  * The data transfer calls: the endpoint posts (Send, receive, RDMA Write and Read, the IB atomics), receives posted
  * to an SRQ, dat_rmr_bind (which rides an endpoint's request queue), and the LMR syncs that make transferred data
- * visible on non-coherent memory. A post binds its operation id.
+ * visible on non-coherent memory. A post binds its operation id. Every call here is typed by the loader
+ * ({@link DtoCall}): the family switches over its form, every form a case, and reads no argument by name.
  */
 final class DtoCalls {
 
@@ -39,29 +44,29 @@ final class DtoCalls {
      * @return the CPU time the process spends after the call
      */
     static long execute(ConsumerProcess p, Step s) {
-        if (s.post() != null) {
-            return post(p, s, s.post()); // the endpoint posts are typed by the loader
+        DtoCall c = s.dto();
+        if (c == null) {
+            throw new IllegalStateException("call " + s.spec().name() + " is in the catalogue but not executed");
         }
-        String call = s.spec().name();
         Args a = p.args();
-        switch (call) {
-            case "dat_srq_post_recv": {
+        return switch (c.form()) {
+            case POST -> post(p, s, (PostCall) c);
+            case SRQ_POST_RECV -> {
+                SrqPostRecvCall r = (SrqPostRecvCall) c;
                 Out<Long> op = new Out<>();
-                long cookie = a.number(s, "user_cookie", 0);
-                int ret = p.dat().srqPostRecv(a.handle(s, "srq", Srq.class), a.iov(s, "local_iov"), cookie, op);
-                return posted(p, s, ret, null, cookie, op);
+                long cookie = a.number(r.userCookie(), 0);
+                int ret = p.dat().srqPostRecv(a.handle(r.srq(), Srq.class), a.iov(r.localIov()), cookie, op);
+                yield posted(p, s, ret, null, cookie, op);
             }
-            case "dat_rmr_bind":
-                return rmrBind(p, s);
-            case "dat_lmr_sync_rdma_read":
-                return Outcome.finish(p, s, p.dat().lmrSyncRdmaRead(a.handle(s, "ia", Ia.class),
-                        a.iov(s, "local_segments")), null);
-            case "dat_lmr_sync_rdma_write":
-                return Outcome.finish(p, s, p.dat().lmrSyncRdmaWrite(a.handle(s, "ia", Ia.class),
-                        a.iov(s, "local_segments")), null);
-            default:
-                throw new IllegalStateException("call " + call + " is in the catalogue but not executed");
-        }
+            case RMR_BIND -> rmrBind(p, s, (RmrBindCall) c);
+            case LMR_SYNC -> {
+                LmrSyncCall l = (LmrSyncCall) c;
+                Ia ia = a.handle(l.ia(), Ia.class);
+                LmrTriplet[] segments = a.iov(l.localSegments());
+                yield Outcome.finish(p, s, l.write() ? p.dat().lmrSyncRdmaWrite(ia, segments)
+                        : p.dat().lmrSyncRdmaRead(ia, segments), null);
+            }
+        };
     }
 
     /** Executes an endpoint post from its typed call: every kind of post is a case (no default). */
@@ -103,19 +108,19 @@ final class DtoCalls {
         return 0;
     }
 
-    private static long rmrBind(ConsumerProcess p, Step s) {
+    private static long rmrBind(ConsumerProcess p, Step s, RmrBindCall b) {
         Args a = p.args();
-        Ep ep = a.handle(s, "ep", Ep.class);
-        Lmr lmr = a.handle(s, "lmr", Lmr.class);
-        long offset = a.number(s, "offset", 0);
-        long length = a.number(s, "length", 0);
+        Ep ep = a.handle(b.ep(), Ep.class);
+        Lmr lmr = a.handle(b.lmr(), Lmr.class);
+        long offset = a.number(b.offset(), 0);
+        long length = a.number(b.length(), 0);
         LmrTriplet range = lmr != null ? new LmrTriplet(lmr.lmrContext(), lmr.address() + offset, length)
                 : new LmrTriplet(0, offset, length);
-        long cookie = a.number(s, "user_cookie", 0);
+        long cookie = a.number(b.userCookie(), 0);
         Out<Integer> ctx = new Out<>();
         Out<Long> op = new Out<>();
-        int ret = p.dat().rmrBind(a.handle(s, "rmr", Rmr.class), lmr, range, a.flags(s, "mem_priv", Dat.MEM_PRIV), ep,
-                cookie, a.flags(s, "completion_flags", Dat.COMPLETION_FLAGS), ctx, op);
+        int ret = p.dat().rmrBind(a.handle(b.rmr(), Rmr.class), lmr, range, a.flags(b.memPriv(), Dat.MEM_PRIV), ep,
+                cookie, a.flags(b.completionFlags(), Dat.COMPLETION_FLAGS), ctx, op);
         TraceEvent e = Outcome.call(p, s, ret, ep).cookie(cookie);
         if (ctx.value != null) {
             long context = (long) ctx.value & 0xffffffffL;

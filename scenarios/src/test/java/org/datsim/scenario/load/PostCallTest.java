@@ -39,7 +39,7 @@ class PostCallTest {
                 + " \"cmp_value\": 1, \"swap_value\": \"$i\", \"local_iov\": [{\"lmr\": \"$l\", \"length\": 8}],"
                 + " \"remote_iov\": {\"rmr_context\": 1, \"address\": 0, \"length\": 8}}");
         Step s = new Step(0, "$.processes[0].calls[3]", CallCatalog.get("dat_ib_post_cmp_and_swap"), n);
-        PostCall c = s.post();
+        PostCall c = (PostCall) s.dto();
         assertEquals(PostCall.Kind.CMP_AND_SWAP, c.kind());
         assertEquals("$.processes[0].calls[3].swap_value", c.swapValue().path());
         assertEquals("$i", c.swapValue().node().asText());
@@ -47,7 +47,28 @@ class PostCallTest {
         assertFalse(c.immediateData().present(), "not an argument of this post");
         assertTrue(c.remoteIov().present());
         ObjectNode other = (ObjectNode) JSON.readTree("{\"call\": \"dat_pz_create\", \"ia\": \"$ia\"}");
-        assertNull(new Step(1, "$", CallCatalog.get("dat_pz_create"), other).post(), "only posts are typed");
+        assertNull(new Step(1, "$", CallCatalog.get("dat_pz_create"), other).dto(), "only data transfer calls are typed");
+    }
+
+    @Test
+    void everyDataTransferCallIsTypedAndNoOtherCall() throws Exception {
+        for (String call : CallCatalog.all().keySet()) {
+            ObjectNode n = JSON.createObjectNode().put("call", call);
+            DtoCall c = new Step(0, "$.c", CallCatalog.get(call), n).dto();
+            boolean dto = call.startsWith("dat_ep_post_") || call.startsWith("dat_ib_post_")
+                    || call.equals("dat_srq_post_recv") || call.equals("dat_rmr_bind")
+                    || call.startsWith("dat_lmr_sync_rdma_");
+            assertEquals(dto, c != null, call);
+        }
+        ObjectNode bind = (ObjectNode) JSON.readTree("{\"call\": \"dat_rmr_bind\", \"rmr\": \"$r\", \"lmr\": \"$l\","
+                + " \"length\": 64, \"mem_priv\": \"DAT_MEM_PRIV_REMOTE_WRITE_FLAG\", \"ep\": \"$ep\"}");
+        RmrBindCall b = (RmrBindCall) new Step(0, "$.b", CallCatalog.get("dat_rmr_bind"), bind).dto();
+        assertEquals(DtoCall.Form.RMR_BIND, b.form());
+        assertEquals("$.b.mem_priv", b.memPriv().path());
+        assertFalse(b.offset().present());
+        ObjectNode sync = (ObjectNode) JSON.readTree("{\"call\": \"dat_lmr_sync_rdma_write\", \"ia\": \"$ia\","
+                + " \"local_segments\": []}");
+        assertTrue(((LmrSyncCall) new Step(0, "$", CallCatalog.get("dat_lmr_sync_rdma_write"), sync).dto()).write());
     }
 
     @Test
