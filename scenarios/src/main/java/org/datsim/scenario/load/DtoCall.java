@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@link #form()} with every form a case and no default (Java 17 has no pattern switch over a sealed type) and reads
  * the record's fields, never an argument by name.
  */
-public sealed interface DtoCall permits PostCall, SrqPostRecvCall, RmrBindCall, LmrSyncCall {
+public sealed interface DtoCall extends TypedCall permits PostCall, SrqPostRecvCall, RmrBindCall, LmrSyncCall {
 
     /** Which record a call is. */
     enum Form {

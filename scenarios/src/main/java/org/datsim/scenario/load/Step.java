@@ -13,10 +13,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param kind {@link #CALL}, {@link #REPEAT_BEGIN} or {@link #REPEAT_END}
  * @param loopVar the repeat block's variable, or null
  * @param partner the index of the block's other end, or -1 for a call
- * @param dto the typed call of a data transfer call ({@link DtoCall}), or null for any other step
+ * @param typed the call typed by the loader ({@link TypedCall}), or null for a repeat step or a call whose family
+ *     is not typed yet
  */
 public record Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner,
-        DtoCall dto) {
+        TypedCall typed) {
 
     /** A call. */
     public static final int CALL = 0;
@@ -34,7 +35,7 @@ public record Step(int index, String path, CallSpec spec, ObjectNode node, int k
      * @param node the call's JSON object
      */
     public Step(int index, String path, CallSpec spec, ObjectNode node) {
-        this(index, path, spec, node, CALL, null, -1, DtoCall.of(spec, node, path));
+        this(index, path, spec, node, CALL, null, -1, TypedCall.of(spec, node, path));
     }
 
     /**
@@ -50,5 +51,15 @@ public record Step(int index, String path, CallSpec spec, ObjectNode node, int k
      */
     public Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner) {
         this(index, path, spec, node, kind, loopVar, partner, null);
+    }
+
+    /** Returns the typed data transfer call, or null if the step is not one. */
+    public DtoCall dto() {
+        return typed instanceof DtoCall ? (DtoCall) typed : null;
+    }
+
+    /** Returns the typed call that takes events, or null if the step is not one. */
+    public EventCall event() {
+        return typed instanceof EventCall ? (EventCall) typed : null;
     }
 }

@@ -286,6 +286,18 @@ final class Args {
         return number(n, s.path() + ".timeout");
     }
 
+    /** A DAT_TIMEOUT argument of a typed call, in microseconds (see {@link #timeoutUs(Step)}). */
+    long timeoutUs(Arg a) {
+        JsonNode n = a.node();
+        if (n == null || n.isTextual() && "DAT_TIMEOUT_INFINITE".equals(n.asText())) {
+            return Dat.TIMEOUT_INFINITE;
+        }
+        if (n.isTextual() && !n.asText().startsWith("$") && !Expr.isExpr(n.asText())) {
+            return operands.duration(n.asText()) / org.datsim.core.time.SimTime.US;
+        }
+        return number(n, a.path());
+    }
+
     LmrTriplet[] iov(Step s, String arg) {
         return iov(s.node().get(arg), s.path() + "." + arg);
     }

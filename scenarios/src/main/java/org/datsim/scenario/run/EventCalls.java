@@ -10,12 +10,16 @@ import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.Evd;
 import org.datsim.fabric.dat.Out;
 import org.datsim.scenario.consumer.DequeueLine;
+import org.datsim.scenario.load.CnoWaitCall;
+import org.datsim.scenario.load.DequeueCall;
+import org.datsim.scenario.load.EvdWaitCall;
+import org.datsim.scenario.load.EventCall;
 import org.datsim.scenario.load.Step;
 
 /**
  * The calls that take events: dat_evd_dequeue, and dat_evd_wait and dat_cno_wait (which block in {@link Wait}).
  * Here too is how each reports: the call, the {@code dequeue} trace event of the event taken, and the checks of the
- * event against the step's expectations.
+ * event against the step's expectations. Every call here is typed by the loader ({@link EventCall}).
  */
 final class EventCalls {
 
@@ -31,22 +35,21 @@ final class EventCalls {
      * @return the CPU time the process spends after the call, or -1 if it blocked
      */
     static long execute(ConsumerProcess p, Step s) {
-        String call = s.spec().name();
-        switch (call) {
-            case "dat_evd_wait":
-                return p.waits().evdWait(s);
-            case "dat_cno_wait":
-                return p.waits().cnoWait(s);
-            case "dat_evd_dequeue": {
-                Evd evd = p.args().handle(s, "evd", Evd.class);
+        EventCall c = s.event();
+        if (c == null) {
+            throw new IllegalStateException("call " + s.spec().name() + " is in the catalogue but not executed");
+        }
+        return switch (c.form()) {
+            case EVD_WAIT -> p.waits().evdWait(s, (EvdWaitCall) c);
+            case CNO_WAIT -> p.waits().cnoWait(s, (CnoWaitCall) c);
+            case DEQUEUE -> {
+                Evd evd = p.args().handle(((DequeueCall) c).evd(), Evd.class);
                 Out<DatEvent> ev = new Out<>();
                 int ret = p.dat().evdDequeue(evd, ev);
                 report(p, s, ret, ev.value, evd);
-                return DatReturn.isSuccess(ret) ? p.pollOverhead() : 0;
+                yield DatReturn.isSuccess(ret) ? p.pollOverhead() : 0;
             }
-            default:
-                throw new IllegalStateException("call " + call + " is in the catalogue but not executed");
-        }
+        };
     }
 
     /** Dequeues the event that ends a dat_evd_wait, and reports it. */

@@ -13,9 +13,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The loader types every endpoint post once ({@link PostCall}): each kind is a catalogue call, its arguments are
- * read by field with their JSON paths, and a typed call that names an argument the catalogue does not declare fails
- * at load instead of reading a silent default.
+ * The loader types the data transfer calls ({@link DtoCall}, the posts as {@link PostCall}) and the calls that take
+ * events ({@link EventCall}) once: each kind is a catalogue call, its arguments are read by field with their JSON
+ * paths, and a typed call that names an argument the catalogue does not declare fails at load instead of reading a
+ * silent default.
  */
 class PostCallTest {
 
@@ -69,6 +70,23 @@ class PostCallTest {
         ObjectNode sync = (ObjectNode) JSON.readTree("{\"call\": \"dat_lmr_sync_rdma_write\", \"ia\": \"$ia\","
                 + " \"local_segments\": []}");
         assertTrue(((LmrSyncCall) new Step(0, "$", CallCatalog.get("dat_lmr_sync_rdma_write"), sync).dto()).write());
+    }
+
+    @Test
+    void theCallsThatTakeEventsAreTyped() throws Exception {
+        ObjectNode wait = (ObjectNode) JSON.readTree("{\"call\": \"dat_evd_wait\", \"evd\": \"$evd\","
+                + " \"timeout\": \"10us\"}");
+        Step s = new Step(0, "$.w", CallCatalog.get("dat_evd_wait"), wait);
+        EvdWaitCall w = (EvdWaitCall) s.event();
+        assertEquals(EventCall.Form.EVD_WAIT, w.form());
+        assertEquals("$.w.timeout", w.timeout().path());
+        assertFalse(w.threshold().present(), "the default threshold, 1, applies");
+        assertNull(s.dto());
+        assertEquals(EventCall.Form.CNO_WAIT, new Step(0, "$", CallCatalog.get("dat_cno_wait"),
+                JSON.createObjectNode()).event().form());
+        assertEquals(EventCall.Form.DEQUEUE, new Step(0, "$", CallCatalog.get("dat_evd_dequeue"),
+                JSON.createObjectNode()).event().form());
+        assertNull(new Step(0, "$", CallCatalog.get("dat_ep_post_send"), JSON.createObjectNode()).event());
     }
 
     @Test
