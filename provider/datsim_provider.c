@@ -25,19 +25,9 @@
 #include <sys/un.h>
 #include <time.h>
 #include "datsim_clock.h"
+#include "datsim_protocol.h" /* the request codes, generated from org.datsim.scenario.bridge.Request */
 #include <unistd.h>
 
-/* Request codes: the same numbers as org.datsim.scenario.bridge.Protocol. */
-enum {
-    C_HELLO = 1, C_IA_OPEN, C_IA_CLOSE, C_IA_QUERY, C_QUERY, C_SET_CTX, C_GET_CTX, C_HANDLE_TYPE,
-    C_PZ_CREATE, C_PZ_FREE, C_EVD_CREATE, C_EVD_FREE, C_EVD_WAIT, C_EVD_DEQUEUE, C_EVD_UNWAITABLE,
-    C_EVD_ENABLE, C_EVD_RESIZE, C_EVD_POST_SE, C_EVD_MODIFY_CNO, C_CNO_CREATE, C_CNO_FREE, C_CNO_WAIT,
-    C_CNO_MODIFY_AGENT, C_LMR_CREATE, C_LMR_FREE, C_LMR_SYNC, C_RMR_CREATE, C_RMR_FREE, C_RMR_BIND,
-    C_EP_CREATE, C_EP_FREE, C_EP_CONNECT, C_EP_DUP_CONNECT, C_EP_DISCONNECT, C_EP_RESET, C_EP_GET_STATUS,
-    C_POST_SEND, C_POST_RECV, C_POST_READ, C_POST_WRITE, C_PSP_CREATE, C_PSP_CREATE_ANY, C_PSP_FREE,
-    C_RSP_CREATE, C_RSP_FREE, C_CR_ACCEPT, C_CR_REJECT, C_CR_HANDOFF, C_SRQ_CREATE, C_SRQ_FREE,
-    C_SRQ_POST_RECV, C_SRQ_RESIZE, C_SRQ_SET_LW, C_EP_RECV_QUERY, C_EP_SET_WATERMARK, C_UNSUPPORTED, C_SIDE, C_POST_WRITE_IMMED, C_POST_ATOMIC
-};
 enum { S_REPLY = 0, S_MEMREAD = 1, S_MEMWRITE = 2, S_SYNC = 3, P_MEMDATA = 0x8001 };
 /* Connections that are not a call: datsim exec asking (C_INFO), a further thread of an attached program. */
 enum { C_INFO = 0x4001, C_THREAD = 0x4002 };

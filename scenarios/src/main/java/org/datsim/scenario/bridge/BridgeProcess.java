@@ -36,12 +36,15 @@ import org.datsim.fabric.dat.RmrTriplet;
 import org.datsim.fabric.dat.Rsp;
 import org.datsim.fabric.dat.Srq;
 import org.datsim.fabric.memory.HostMemory;
+import org.datsim.scenario.consumer.CpuCosts;
+import org.datsim.scenario.consumer.DequeueLine;
 
 /**
  * A real program attached to a host of the simulated fabric through {@code provider/libdatsim.so}: a consumer
  * process whose calls come over a socket instead of from a scenario's steps. Each call is made on the fabric's
- * {@link DatProvider}, as a scenario process makes it, after the same CPU overhead ({@code cpu.call_overhead},
- * {@code cpu.post_overhead}); dat_evd_wait and dat_cno_wait block in simulated time as a scenario's do.
+ * {@link DatProvider}, as a scenario process makes it, at the same CPU cost ({@link CpuCosts}: the cost each
+ * {@link Request} shares with its scenario call) and traced the same way ({@link DequeueLine}); dat_evd_wait and
+ * dat_cno_wait block in simulated time as a scenario's do.
  *
  * <p>Virtual time (docs/bridge.md): while the program is between two calls, this process reads its next request
  * inside {@link #resume}, so the simulator cannot run past the program's clock; if no request comes within the
@@ -59,9 +62,10 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     private final DatHost host;
     private final DatProvider dat;
     private final int pid;
-    private final long callOverhead;
-    private final long postOverhead;
-    private final long pollOverhead;
+    /** What calls cost the program's CPU: the same rule as a scenario process's. */
+    private final CpuCosts costs;
+    /** The simulated time an empty dat_evd_dequeue takes before its reply ({@code cpu.poll_overhead}, at least 1 ns). */
+    private final long emptyPollPs;
     private final long mtu;
     /**
      * The connection of the program's first thread, which attached it: it owns the handles, the side channel and
@@ -75,8 +79,17 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     private final List<Lmr> lmrs;
     /** The IA address each endpoint connects to or accepted from (dat_ep_query's remote_ia_address_ptr). */
     private final Map<Ep, Integer> remoteIp;
-    /** The request being executed: its code and a copy of its payload. */
+    /** The request being executed: its code, what it is (null for an unknown code) and a copy of its payload. */
     private int code;
+    private Request request;
+    /** What the call in hand costs after its reply, before the program's next call (a poll, a doorbell). */
+    private long owedAfter;
+    /**
+     * The DAT call a request that carries two made (dat_ib_post_fetch_and_add or _cmp_and_swap, dat_lmr_sync_rdma_read
+     * or _write, dat_evd_set_ or clear_unwaitable, dat_evd_enable or _disable), traced under that name as a
+     * scenario's is; null for the others (traced under {@link Request#call()}).
+     */
+    private String madeCall;
     /** The program's thread CPU time between its last reply and this request (ns; 0 unless --cpu-scale). */
     private long cpuNs;
     /** For serve --record: when the request came, how many handles there were, and the event it returned. */
@@ -123,10 +136,9 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         this.host = host;
         this.dat = server.dat();
         this.pid = pid;
-        this.callOverhead = params.get(FabricParams.CPU_CALL_OVERHEAD);
-        this.postOverhead = params.get(FabricParams.CPU_POST_OVERHEAD);
+        this.costs = new CpuCosts(params);
         this.mtu = params.get(FabricParams.HCA_MTU);
-        this.pollOverhead = Math.max(params.get(FabricParams.CPU_POLL_OVERHEAD), SimTime.NS);
+        this.emptyPollPs = Math.max(costs.poll(), SimTime.NS);
         this.owner = this;
         this.threads = new ArrayList<>();
         threads.add(this);
@@ -149,10 +161,9 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         this.host = program.host;
         this.dat = program.dat;
         this.pid = program.pid;
-        this.callOverhead = program.callOverhead;
-        this.postOverhead = program.postOverhead;
+        this.costs = program.costs;
         this.mtu = program.mtu;
-        this.pollOverhead = program.pollOverhead;
+        this.emptyPollPs = program.emptyPollPs;
         this.owner = program;
         this.threads = List.of();
         this.byId = program.byId;
@@ -299,7 +310,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                     return;
                 }
                 phase = 0;
-                pendingPs = pollOverhead; // a blocked wait that ended costs cpu.poll_overhead, as a scenario's
+                pendingPs = costs.poll(); // a blocked wait that ended costs cpu.poll_overhead, as a scenario's
             } else if (phase == 1) {
                 phase = 0;
                 long after = execute();
@@ -328,7 +339,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 return;
             }
             chargedPs = server.cpuPs(cpuNs) + pendingPs;
-            long before = overheadOf(code) + chargedPs;
+            long before = (request != null ? costs.before(request.cost()) : 0) + chargedPs;
             pendingPs = 0;
             phase = 1;
             if (before > 0) {
@@ -344,6 +355,9 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             throw new IOException("memory bytes came when no memory was asked for");
         }
         code = wire.code();
+        request = Request.of(code);
+        owedAfter = 0;
+        madeCall = null;
         owner.cacheLength = 0; // the program ran: its memory may have changed
         ByteBuffer f = wire.frame();
         cpuNs = f.getLong();
@@ -356,18 +370,6 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         }
         req.clear();
         req.put(f).flip();
-    }
-
-    private long overheadOf(int c) {
-        if (c >= Protocol.C_POST_SEND && c <= Protocol.C_POST_WRITE || c == Protocol.C_SRQ_POST_RECV
-                || c == Protocol.C_RMR_BIND || c == Protocol.C_POST_WRITE_IMMED || c == Protocol.C_POST_ATOMIC) {
-            return postOverhead;
-        }
-        if (c == Protocol.C_EVD_WAIT || c == Protocol.C_CNO_WAIT || c == Protocol.C_EVD_DEQUEUE
-                || c == Protocol.C_HELLO || c == Protocol.C_UNSUPPORTED) {
-            return 0;
-        }
-        return callOverhead;
     }
 
     // ------------------------------------------------------------------ handles and wire values
@@ -456,6 +458,8 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         }
         traced = false;
         code = 0;
+        request = null;
+        pendingPs = owedAfter;
         calls++;
         wire.send();
     }
@@ -463,7 +467,8 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     /** Traces the call in hand (and records it for serve --record): at its reply, or an empty dequeue when it ran. */
     private void traceCall(int ret) {
         traced = true;
-        TraceEvent e = TraceEvent.of(sim().now(), TraceEvent.CALL, host.name()).call(Protocol.name(code))
+        TraceEvent e = TraceEvent.of(sim().now(), TraceEvent.CALL, host.name())
+                .call(madeCall != null ? madeCall : Protocol.name(code))
                 .ret(ret == DatReturn.SUCCESS ? SUCCESS_NAME : DatReturn.typeName(ret));
         String sub = DatReturn.subtypeName(ret);
         if (sub != null) {
@@ -479,7 +484,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
         if (recorder != null) {
             recorder.record(this, code, req.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN).position(0), ret,
                     startedAt + chargedPs, handlesBefore, lastEvent, sim().now(),
-                    lastEvent != null || waitEnding ? pollOverhead : 0);
+                    waitEnding ? costs.poll() : owedAfter);
         }
     }
 
@@ -500,27 +505,10 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             room(8);
             out.putInt(ev.extensionType()).putInt(ev.immediateData());
         }
-        TraceEvent d = TraceEvent.of(sim().now(), TraceEvent.DEQUEUE, host.name())
-                .attr(TraceKey.EVENT, ev.numberName());
-        if (ev.ep != null) {
-            d.ep(ev.ep.name());
-        }
-        if (ev.number == Dat.DTO_COMPLETION_EVENT || ev.number == Dat.IB_DTO_EVENT) {
-            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName())
-                    .attr(TraceKey.OPCODE, Dat.DTO_OPS.name(ev.operation))
-                    .attr(TraceKey.TRANSFERED_LENGTH, ev.transferredLength);
-        }
-        if (ev.cr != null) {
-            d.attr(TraceKey.CR, ev.cr.name());
-        }
-        if (ev.rmr != null) {
-            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr(TraceKey.RMR, ev.rmr.name());
-        }
-        d.attr(TraceKey.QUEUED_PS, ev.queuedPs).attr(TraceKey.PROCESS, name());
         // As a scenario process: the dequeue line after the call's, and taking the event costs cpu.poll_overhead
         // before the program's next call.
-        pendingDequeue = d;
-        pendingPs = pollOverhead;
+        pendingDequeue = DequeueLine.of(sim().now(), host.name(), name(), ev);
+        owedAfter = costs.poll();
     }
 
     private void putMap(Map<String, Long> m) {
@@ -554,10 +542,16 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
      * @return 0 when it replied, -1 when it blocked in a wait, or a delay after which an empty dequeue replies
      */
     private long execute() throws IOException {
-        int c = code;
-        switch (c) {
-            case Protocol.C_HELLO -> reply(DatReturn.SUCCESS);
-            case Protocol.C_IA_OPEN -> {
+        Request r = request;
+        if (r == null) {
+            server.message("process on host " + host.name() + " sent request " + code
+                    + ", which this datsim does not know (a provider library of another version?)");
+            reply(DatReturn.NOT_IMPLEMENTED);
+            return 0;
+        }
+        switch (r) {
+            case HELLO -> reply(DatReturn.SUCCESS);
+            case IA_OPEN -> {
                 String name = str();
                 int qlen = req.getInt();
                 Out<Ia> ia = new Out<>();
@@ -569,11 +563,11 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 }
                 finishReply(ret);
             }
-            case Protocol.C_IA_CLOSE -> {
+            case IA_CLOSE -> {
                 Ia ia = h(Ia.class);
                 reply(dat.iaClose(ia, (int) req.getLong()));
             }
-            case Protocol.C_IA_QUERY -> {
+            case IA_QUERY -> {
                 Ia ia = h(Ia.class);
                 Out<Map<String, Long>> a = new Out<>();
                 int ret = dat.iaQuery(ia, a);
@@ -587,7 +581,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 }
                 finishReply(ret);
             }
-            case Protocol.C_QUERY -> {
+            case QUERY -> {
                 DatHandle hd = anyHandle();
                 int type = req.getInt();
                 Out<Map<String, Long>> a = new Out<>();
@@ -607,11 +601,11 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 }
                 finishReply(ret);
             }
-            case Protocol.C_SET_CTX -> {
+            case SET_CTX -> {
                 DatHandle hd = anyHandle();
                 reply(dat.setConsumerContext(hd, req.getLong()));
             }
-            case Protocol.C_GET_CTX -> {
+            case GET_CTX -> {
                 Out<Long> v = new Out<>();
                 int ret = dat.getConsumerContext(anyHandle(), v);
                 start(ret);
@@ -621,7 +615,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 }
                 finishReply(ret);
             }
-            case Protocol.C_HANDLE_TYPE -> {
+            case HANDLE_TYPE -> {
                 Out<Integer> v = new Out<>();
                 int ret = dat.getHandleType(anyHandle(), v);
                 start(ret);
@@ -631,12 +625,12 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 }
                 finishReply(ret);
             }
-            case Protocol.C_PZ_CREATE -> {
+            case PZ_CREATE -> {
                 Out<Pz> pz = new Out<>();
                 created(dat.pzCreate(h(Ia.class), pz), pz.value);
             }
-            case Protocol.C_PZ_FREE -> reply(dat.pzFree(h(Pz.class)));
-            case Protocol.C_EVD_CREATE -> {
+            case PZ_FREE -> reply(dat.pzFree(h(Pz.class)));
+            case EVD_CREATE -> {
                 Ia ia = h(Ia.class);
                 int qlen = req.getInt();
                 Cno cno = h(Cno.class);
@@ -645,17 +639,17 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 created(cno == null ? dat.evdCreate(ia, qlen, flags, evd) : dat.evdCreate(ia, qlen, cno, flags, evd),
                         evd.value);
             }
-            case Protocol.C_EVD_FREE -> reply(dat.evdFree(h(Evd.class)));
-            case Protocol.C_EVD_WAIT -> {
+            case EVD_FREE -> reply(dat.evdFree(h(Evd.class)));
+            case EVD_WAIT -> {
                 return evdWait();
             }
-            case Protocol.C_EVD_DEQUEUE -> {
+            case EVD_DEQUEUE -> {
                 Evd evd = h(Evd.class);
                 Out<DatEvent> ev = new Out<>();
                 int ret = dat.evdDequeue(evd, ev);
                 if (DatReturn.type(ret) == DatReturn.QUEUE_EMPTY) {
                     traceCall(ret); // traced when it ran, as a scenario's; the reply after the poll time
-                    return pollOverhead;
+                    return emptyPollPs;
                 }
                 start(ret);
                 if (DatReturn.isSuccess(ret)) {
@@ -663,41 +657,45 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 }
                 finishReply(ret);
             }
-            case Protocol.C_EVD_UNWAITABLE -> {
+            case EVD_UNWAITABLE -> {
                 Evd evd = h(Evd.class);
-                reply(req.getLong() != 0 ? dat.evdSetUnwaitable(evd) : dat.evdClearUnwaitable(evd));
+                boolean set = req.getLong() != 0;
+                madeCall = set ? "dat_evd_set_unwaitable" : "dat_evd_clear_unwaitable";
+                reply(set ? dat.evdSetUnwaitable(evd) : dat.evdClearUnwaitable(evd));
             }
-            case Protocol.C_EVD_ENABLE -> {
+            case EVD_ENABLE -> {
                 Evd evd = h(Evd.class);
-                reply(dat.evdSetEnabled(evd, req.getLong() != 0));
+                boolean enable = req.getLong() != 0;
+                madeCall = enable ? "dat_evd_enable" : "dat_evd_disable";
+                reply(dat.evdSetEnabled(evd, enable));
             }
-            case Protocol.C_EVD_RESIZE -> {
+            case EVD_RESIZE -> {
                 Evd evd = h(Evd.class);
                 reply(dat.evdResize(evd, (int) req.getLong()));
             }
-            case Protocol.C_EVD_POST_SE -> {
+            case EVD_POST_SE -> {
                 Evd evd = h(Evd.class);
                 reply(dat.evdPostSe(evd, req.getLong()));
             }
-            case Protocol.C_EVD_MODIFY_CNO -> {
+            case EVD_MODIFY_CNO -> {
                 Evd evd = h(Evd.class);
                 reply(dat.evdModifyCno(evd, h(Cno.class)));
             }
-            case Protocol.C_CNO_CREATE -> {
+            case CNO_CREATE -> {
                 Ia ia = h(Ia.class);
                 boolean agent = req.getInt() != 0;
                 Out<Cno> cno = new Out<>();
                 created(dat.cnoCreate(ia, agent ? "agent" : null, cno), cno.value);
             }
-            case Protocol.C_CNO_FREE -> reply(dat.cnoFree(h(Cno.class)));
-            case Protocol.C_CNO_WAIT -> {
+            case CNO_FREE -> reply(dat.cnoFree(h(Cno.class)));
+            case CNO_WAIT -> {
                 return cnoWait();
             }
-            case Protocol.C_CNO_MODIFY_AGENT -> {
+            case CNO_MODIFY_AGENT -> {
                 Cno cno = h(Cno.class);
                 reply(dat.cnoModifyAgent(cno, req.getLong() != 0 ? "agent" : null));
             }
-            case Protocol.C_LMR_CREATE -> {
+            case LMR_CREATE -> {
                 Ia ia = h(Ia.class);
                 long address = req.getLong();
                 long length = req.getLong();
@@ -715,7 +713,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 }
                 finishReply(ret);
             }
-            case Protocol.C_LMR_FREE -> {
+            case LMR_FREE -> {
                 Lmr l = h(Lmr.class);
                 int ret = dat.lmrFree(l);
                 if (DatReturn.isSuccess(ret)) {
@@ -723,19 +721,20 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 }
                 reply(ret);
             }
-            case Protocol.C_LMR_SYNC -> {
+            case LMR_SYNC -> {
                 Ia ia = h(Ia.class);
                 boolean write = req.getInt() != 0;
+                madeCall = write ? "dat_lmr_sync_rdma_write" : "dat_lmr_sync_rdma_read";
                 LmrTriplet[] t = iov();
                 reply(write ? dat.lmrSyncRdmaWrite(ia, t) : dat.lmrSyncRdmaRead(ia, t));
             }
-            case Protocol.C_RMR_CREATE -> {
-                Out<Rmr> r = new Out<>();
-                created(dat.rmrCreate(h(Pz.class), r), r.value);
+            case RMR_CREATE -> {
+                Out<Rmr> rm = new Out<>();
+                created(dat.rmrCreate(h(Pz.class), rm), rm.value);
             }
-            case Protocol.C_RMR_FREE -> reply(dat.rmrFree(h(Rmr.class)));
-            case Protocol.C_RMR_BIND -> {
-                Rmr r = h(Rmr.class);
+            case RMR_FREE -> reply(dat.rmrFree(h(Rmr.class)));
+            case RMR_BIND -> {
+                Rmr rm = h(Rmr.class);
                 Lmr l = h(Lmr.class);
                 LmrTriplet[] t = iov();
                 int priv = req.getInt();
@@ -744,7 +743,8 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 int flags = req.getInt();
                 Out<Integer> ctx = new Out<>();
                 Out<Long> op = new Out<>();
-                int ret = dat.rmrBind(r, l, t.length > 0 ? t[0] : null, priv, ep, cookie, flags, ctx, op);
+                int ret = dat.rmrBind(rm, l, t.length > 0 ? t[0] : null, priv, ep, cookie, flags, ctx, op);
+                owedAfter = costs.after(r.cost(), ctx.value != null);
                 start(ret);
                 if (DatReturn.isSuccess(ret)) {
                     room(4);
@@ -752,7 +752,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 }
                 finishReply(ret);
             }
-            case Protocol.C_EP_CREATE -> {
+            case EP_CREATE -> {
                 Ia ia = h(Ia.class);
                 Pz pz = h(Pz.class);
                 Evd rv = h(Evd.class);
@@ -775,8 +775,8 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 created(srq == null ? dat.epCreate(ia, pz, rv, rq, cn, attr, ep)
                         : dat.epCreateWithSrq(ia, pz, rv, rq, cn, srq, attr, ep), ep.value);
             }
-            case Protocol.C_EP_FREE -> reply(dat.epFree(h(Ep.class)));
-            case Protocol.C_EP_CONNECT -> {
+            case EP_FREE -> reply(dat.epFree(h(Ep.class)));
+            case EP_CONNECT -> {
                 Ep ep = h(Ep.class);
                 int ip = req.getInt();
                 long qual = req.getLong();
@@ -795,18 +795,18 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 }
                 reply(ret);
             }
-            case Protocol.C_EP_DUP_CONNECT -> {
+            case EP_DUP_CONNECT -> {
                 Ep ep = h(Ep.class);
                 Ep dup = h(Ep.class);
                 long timeout = req.getLong();
                 reply(dat.epDupConnect(ep, dup, timeout, bytes()));
             }
-            case Protocol.C_EP_DISCONNECT -> {
+            case EP_DISCONNECT -> {
                 Ep ep = h(Ep.class);
                 reply(dat.epDisconnect(ep, (int) req.getLong()));
             }
-            case Protocol.C_EP_RESET -> reply(dat.epReset(h(Ep.class)));
-            case Protocol.C_EP_GET_STATUS -> {
+            case EP_RESET -> reply(dat.epReset(h(Ep.class)));
+            case EP_GET_STATUS -> {
                 Out<Integer> st = new Out<>();
                 Out<Boolean> ri = new Out<>();
                 Out<Boolean> qi = new Out<>();
@@ -819,45 +819,53 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 }
                 finishReply(ret);
             }
-            case Protocol.C_POST_SEND, Protocol.C_POST_RECV, Protocol.C_POST_READ, Protocol.C_POST_WRITE -> {
+            case POST_SEND, POST_RECV, POST_READ, POST_WRITE -> {
                 Ep ep = h(Ep.class);
                 LmrTriplet[] t = iov();
                 long cookie = req.getLong();
                 int flags = req.getInt();
                 Out<Long> op = new Out<>();
                 int ret;
-                if (c == Protocol.C_POST_SEND) {
+                if (r == Request.POST_SEND) {
                     ret = dat.postSend(ep, t, cookie, flags, op);
-                } else if (c == Protocol.C_POST_RECV) {
+                } else if (r == Request.POST_RECV) {
                     ret = dat.postRecv(ep, t, cookie, flags, op);
-                } else if (c == Protocol.C_POST_READ) {
+                } else if (r == Request.POST_READ) {
                     ret = dat.postRdmaRead(ep, t, cookie, rmr(), flags, op);
                 } else {
                     ret = dat.postRdmaWrite(ep, t, cookie, rmr(), flags, op);
                 }
+                owedAfter = costs.after(r.cost(), op.value != null);
                 reply(ret);
             }
-            case Protocol.C_POST_WRITE_IMMED -> {
+            case POST_WRITE_IMMED -> {
                 Ep ep = h(Ep.class);
                 LmrTriplet[] t = iov();
                 long cookie = req.getLong();
                 int flags = req.getInt();
-                RmrTriplet r = rmr();
-                reply(dat.postRdmaWriteImmed(ep, t, cookie, r, req.getInt(), flags, new Out<>()));
+                RmrTriplet rt = rmr();
+                Out<Long> op = new Out<>();
+                int ret = dat.postRdmaWriteImmed(ep, t, cookie, rt, req.getInt(), flags, op);
+                owedAfter = costs.after(r.cost(), op.value != null);
+                reply(ret);
             }
-            case Protocol.C_POST_ATOMIC -> {
+            case POST_ATOMIC -> {
                 Ep ep = h(Ep.class);
                 boolean cmpSwap = req.getInt() != 0;
+                madeCall = cmpSwap ? "dat_ib_post_cmp_and_swap" : "dat_ib_post_fetch_and_add";
                 long a = req.getLong();
                 long b = req.getLong();
                 LmrTriplet[] t = iov();
                 long cookie = req.getLong();
                 int flags = req.getInt();
-                RmrTriplet r = rmr();
-                reply(cmpSwap ? dat.postCmpAndSwap(ep, a, b, t, cookie, r, flags, new Out<>())
-                        : dat.postFetchAndAdd(ep, a, t, cookie, r, flags, new Out<>()));
+                RmrTriplet rt = rmr();
+                Out<Long> op = new Out<>();
+                int ret = cmpSwap ? dat.postCmpAndSwap(ep, a, b, t, cookie, rt, flags, op)
+                        : dat.postFetchAndAdd(ep, a, t, cookie, rt, flags, op);
+                owedAfter = costs.after(r.cost(), op.value != null);
+                reply(ret);
             }
-            case Protocol.C_PSP_CREATE -> {
+            case PSP_CREATE -> {
                 Ia ia = h(Ia.class);
                 long qual = req.getLong();
                 Evd evd = h(Evd.class);
@@ -865,7 +873,7 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 Out<Psp> psp = new Out<>();
                 created(dat.pspCreate(ia, qual, evd, flags, psp), psp.value);
             }
-            case Protocol.C_PSP_CREATE_ANY -> {
+            case PSP_CREATE_ANY -> {
                 Ia ia = h(Ia.class);
                 Evd evd = h(Evd.class);
                 int flags = req.getInt();
@@ -880,8 +888,8 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 }
                 finishReply(ret);
             }
-            case Protocol.C_PSP_FREE -> reply(dat.pspFree(h(Psp.class)));
-            case Protocol.C_RSP_CREATE -> {
+            case PSP_FREE -> reply(dat.pspFree(h(Psp.class)));
+            case RSP_CREATE -> {
                 Ia ia = h(Ia.class);
                 long qual = req.getLong();
                 Ep ep = h(Ep.class);
@@ -889,8 +897,8 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 Out<Rsp> rsp = new Out<>();
                 created(dat.rspCreate(ia, qual, ep, evd, rsp), rsp.value);
             }
-            case Protocol.C_RSP_FREE -> reply(dat.rspFree(h(Rsp.class)));
-            case Protocol.C_CR_ACCEPT -> {
+            case RSP_FREE -> reply(dat.rspFree(h(Rsp.class)));
+            case CR_ACCEPT -> {
                 Cr cr = h(Cr.class);
                 Ep ep = h(Ep.class);
                 int ret = dat.crAccept(cr, ep, bytes());
@@ -899,32 +907,35 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 }
                 reply(ret);
             }
-            case Protocol.C_CR_REJECT -> reply(dat.crReject(h(Cr.class)));
-            case Protocol.C_CR_HANDOFF -> {
+            case CR_REJECT -> reply(dat.crReject(h(Cr.class)));
+            case CR_HANDOFF -> {
                 Cr cr = h(Cr.class);
                 reply(dat.crHandoff(cr, req.getLong()));
             }
-            case Protocol.C_SRQ_CREATE -> {
+            case SRQ_CREATE -> {
                 Ia ia = h(Ia.class);
                 Pz pz = h(Pz.class);
                 Out<Srq> srq = new Out<>();
                 created(dat.srqCreate(ia, pz, req.getInt(), req.getInt(), req.getInt(), srq), srq.value);
             }
-            case Protocol.C_SRQ_FREE -> reply(dat.srqFree(h(Srq.class)));
-            case Protocol.C_SRQ_POST_RECV -> {
+            case SRQ_FREE -> reply(dat.srqFree(h(Srq.class)));
+            case SRQ_POST_RECV -> {
                 Srq srq = h(Srq.class);
                 LmrTriplet[] t = iov();
-                reply(dat.srqPostRecv(srq, t, req.getLong(), new Out<>()));
+                Out<Long> op = new Out<>();
+                int ret = dat.srqPostRecv(srq, t, req.getLong(), op);
+                owedAfter = costs.after(r.cost(), op.value != null);
+                reply(ret);
             }
-            case Protocol.C_SRQ_RESIZE -> {
+            case SRQ_RESIZE -> {
                 Srq srq = h(Srq.class);
                 reply(dat.srqResize(srq, (int) req.getLong()));
             }
-            case Protocol.C_SRQ_SET_LW -> {
+            case SRQ_SET_LW -> {
                 Srq srq = h(Srq.class);
                 reply(dat.srqSetLw(srq, (int) req.getLong()));
             }
-            case Protocol.C_EP_RECV_QUERY -> {
+            case EP_RECV_QUERY -> {
                 Out<Integer> a = new Out<>();
                 Out<Integer> b = new Out<>();
                 int ret = dat.epRecvQuery(h(Ep.class), a, b);
@@ -935,11 +946,11 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 }
                 finishReply(ret);
             }
-            case Protocol.C_EP_SET_WATERMARK -> {
+            case EP_SET_WATERMARK -> {
                 Ep ep = h(Ep.class);
                 reply(dat.epSetWatermark(ep, req.getInt(), req.getInt()));
             }
-            case Protocol.C_UNSUPPORTED -> {
+            case UNSUPPORTED -> {
                 String what = str();
                 if (unsupportedSeen.add(what)) {
                     server.message("process on host " + host.name() + " (pid " + pid + ") called " + what
@@ -947,9 +958,9 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
                 }
                 reply(DatReturn.NOT_IMPLEMENTED);
             }
-            default -> {
-                server.message("process on host " + host.name() + " sent request " + c
-                        + ", which this datsim does not know (a provider library of another version?)");
+            case SIDE -> {
+                server.message("process on host " + host.name() + " sent request " + code
+                        + " (a side channel's first frame) on its call connection");
                 reply(DatReturn.NOT_IMPLEMENTED);
             }
         }
@@ -986,10 +997,12 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             return 0;
         }
         if (c.pending() != null) {
+            owedAfter = costs.poll(); // returning at once costs a poll, as a scenario's dat_cno_wait
             cnoReply(ret, dat.cnoTake(c));
             return 0;
         }
         if (c.evdCount() == 0 && timeout == Dat.TIMEOUT_INFINITE) {
+            owedAfter = costs.poll();
             cnoReply(DatReturn.error(DatReturn.QUEUE_EMPTY, 0), null); // nothing could ever notify it
             return 0;
         }

@@ -100,7 +100,7 @@ final class Recorder {
         // Where the replay's clock is after the call: what it owes after its reply it owes there as here; an empty
         // dequeue, which costs the bridge cpu.poll_overhead (so that a polling program lets time run), costs a
         // scenario nothing, so that time becomes part of the next sleep.
-        boolean emptyDequeue = code == Protocol.C_EVD_DEQUEUE && DatReturn.type(ret) == DatReturn.QUEUE_EMPTY;
+        boolean emptyDequeue = code == Request.EVD_DEQUEUE.code() && DatReturn.type(ret) == DatReturn.QUEUE_EMPTY;
         g.clock = emptyDequeue ? startedAt : now + owedPs;
         if (gap > 0) {
             g.calls.addObject().put("call", "sleep").put("time", gap + "ps");
@@ -109,18 +109,23 @@ final class Recorder {
         String name = Protocol.name(code);
         c.put("call", name);
         String out = null;
-        switch (code) {
-            case Protocol.C_IA_OPEN -> {
+        Request r = Request.of(code);
+        if (r == null) {
+            unrecorded.add(name);
+            return;
+        }
+        switch (r) {
+            case IA_OPEN -> {
                 int n = req.getInt();
                 req.position(req.position() + n);
                 c.put("async_evd_qlen", req.getInt());
             }
-            case Protocol.C_IA_CLOSE -> {
+            case IA_CLOSE -> {
                 ref(g, c, "ia", req.getInt());
                 c.put("flags", req.getLong());
             }
-            case Protocol.C_IA_QUERY -> ref(g, c, "ia", req.getInt());
-            case Protocol.C_QUERY -> {
+            case IA_QUERY -> ref(g, c, "ia", req.getInt());
+            case QUERY -> {
                 int h = req.getInt();
                 int type = req.getInt();
                 String kind = switch (type) {
@@ -143,14 +148,14 @@ final class Recorder {
                 c.put("call", "dat_" + kind + "_query");
                 ref(g, c, kind, h);
             }
-            case Protocol.C_SET_CTX -> {
+            case SET_CTX -> {
                 ref(g, c, "handle", req.getInt());
                 c.put("context", req.getLong());
             }
-            case Protocol.C_GET_CTX, Protocol.C_HANDLE_TYPE -> ref(g, c, "handle", req.getInt());
-            case Protocol.C_PZ_CREATE -> ref(g, c, "ia", req.getInt());
-            case Protocol.C_PZ_FREE -> ref(g, c, "pz", req.getInt());
-            case Protocol.C_EVD_CREATE -> {
+            case GET_CTX, HANDLE_TYPE -> ref(g, c, "handle", req.getInt());
+            case PZ_CREATE -> ref(g, c, "ia", req.getInt());
+            case PZ_FREE -> ref(g, c, "pz", req.getInt());
+            case EVD_CREATE -> {
                 ref(g, c, "ia", req.getInt());
                 c.put("evd_min_qlen", req.getInt());
                 int cno = req.getInt();
@@ -159,30 +164,30 @@ final class Recorder {
                 }
                 c.put("evd_flags", req.getInt());
             }
-            case Protocol.C_EVD_FREE -> ref(g, c, "evd", req.getInt());
-            case Protocol.C_EVD_WAIT -> {
+            case EVD_FREE -> ref(g, c, "evd", req.getInt());
+            case EVD_WAIT -> {
                 ref(g, c, "evd", req.getInt());
                 timeout(c, req.getLong());
                 c.put("threshold", req.getInt());
             }
-            case Protocol.C_EVD_DEQUEUE -> ref(g, c, "evd", req.getInt());
-            case Protocol.C_CNO_CREATE -> ref(g, c, "ia", req.getInt());
-            case Protocol.C_CNO_FREE -> ref(g, c, "cno", req.getInt());
-            case Protocol.C_CNO_WAIT -> {
+            case EVD_DEQUEUE -> ref(g, c, "evd", req.getInt());
+            case CNO_CREATE -> ref(g, c, "ia", req.getInt());
+            case CNO_FREE -> ref(g, c, "cno", req.getInt());
+            case CNO_WAIT -> {
                 ref(g, c, "cno", req.getInt());
                 timeout(c, req.getLong());
             }
-            case Protocol.C_LMR_CREATE -> {
+            case LMR_CREATE -> {
                 ref(g, c, "ia", req.getInt());
                 c.put("address", req.getLong());
                 c.put("length", req.getLong());
                 ref(g, c, "pz", req.getInt());
                 c.put("privileges", req.getInt());
             }
-            case Protocol.C_LMR_FREE -> ref(g, c, "lmr", req.getInt());
-            case Protocol.C_RMR_CREATE -> ref(g, c, "pz", req.getInt());
-            case Protocol.C_RMR_FREE -> ref(g, c, "rmr", req.getInt());
-            case Protocol.C_EP_CREATE -> {
+            case LMR_FREE -> ref(g, c, "lmr", req.getInt());
+            case RMR_CREATE -> ref(g, c, "pz", req.getInt());
+            case RMR_FREE -> ref(g, c, "rmr", req.getInt());
+            case EP_CREATE -> {
                 ref(g, c, "ia", req.getInt());
                 ref(g, c, "pz", req.getInt());
                 ref(g, c, "recv_evd", req.getInt());
@@ -206,8 +211,8 @@ final class Recorder {
                             .put("max_rdma_read_out", req.getInt());
                 }
             }
-            case Protocol.C_EP_FREE -> ref(g, c, "ep", req.getInt());
-            case Protocol.C_EP_CONNECT -> {
+            case EP_FREE -> ref(g, c, "ep", req.getInt());
+            case EP_CONNECT -> {
                 ref(g, c, "ep", req.getInt());
                 int host = Protocol.hostOf(req.getInt());
                 c.putObject("remote_ia_address").put("host_index", host);
@@ -215,12 +220,12 @@ final class Recorder {
                 timeout(c, req.getLong());
                 privateData(c, req);
             }
-            case Protocol.C_EP_DISCONNECT -> {
+            case EP_DISCONNECT -> {
                 ref(g, c, "ep", req.getInt());
                 c.put("flags", req.getLong());
             }
-            case Protocol.C_EP_RESET, Protocol.C_EP_GET_STATUS -> ref(g, c, "ep", req.getInt());
-            case Protocol.C_POST_SEND, Protocol.C_POST_RECV, Protocol.C_POST_READ, Protocol.C_POST_WRITE -> {
+            case EP_RESET, EP_GET_STATUS -> ref(g, c, "ep", req.getInt());
+            case POST_SEND, POST_RECV, POST_READ, POST_WRITE -> {
                 ref(g, c, "ep", req.getInt());
                 if (!iov(p, c, req)) {
                     unrecorded.add(name + " of memory outside the program's LMRs");
@@ -228,20 +233,49 @@ final class Recorder {
                 }
                 c.put("user_cookie", req.getLong());
                 c.put("completion_flags", req.getInt());
-                if (code == Protocol.C_POST_READ || code == Protocol.C_POST_WRITE) {
-                    c.putObject("remote_iov").put("rmr_context", req.getInt() & 0xffffffffL)
-                            .put("address", req.getLong()).put("length", req.getLong());
+                if (r == Request.POST_READ || r == Request.POST_WRITE) {
+                    remoteIov(c, req);
                 }
             }
-            case Protocol.C_PSP_CREATE -> {
+            case POST_WRITE_IMMED -> {
+                ref(g, c, "ep", req.getInt());
+                if (!iov(p, c, req)) {
+                    unrecorded.add(name + " of memory outside the program's LMRs");
+                    return;
+                }
+                c.put("user_cookie", req.getLong());
+                c.put("completion_flags", req.getInt());
+                remoteIov(c, req);
+                c.put("immediate_data", req.getInt() & 0xffffffffL);
+            }
+            case POST_ATOMIC -> {
+                ref(g, c, "ep", req.getInt());
+                boolean cmpSwap = req.getInt() != 0;
+                c.put("call", cmpSwap ? "dat_ib_post_cmp_and_swap" : "dat_ib_post_fetch_and_add");
+                if (cmpSwap) {
+                    c.put("cmp_value", req.getLong());
+                    c.put("swap_value", req.getLong());
+                } else {
+                    c.put("add_value", req.getLong());
+                    req.getLong();
+                }
+                if (!iov(p, c, req)) {
+                    unrecorded.add(name + " of memory outside the program's LMRs");
+                    return;
+                }
+                c.put("user_cookie", req.getLong());
+                c.put("completion_flags", req.getInt());
+                remoteIov(c, req);
+            }
+            case PSP_CREATE -> {
                 ref(g, c, "ia", req.getInt());
                 c.put("conn_qual", req.getLong());
                 ref(g, c, "evd", req.getInt());
                 c.put("psp_flags", req.getInt());
             }
-            case Protocol.C_PSP_FREE -> ref(g, c, "psp", req.getInt());
-            case Protocol.C_RSP_FREE -> ref(g, c, "rsp", req.getInt());
-            case Protocol.C_CR_ACCEPT -> {
+            case PSP_FREE -> ref(g, c, "psp", req.getInt());
+            case RSP_FREE -> ref(g, c, "rsp", req.getInt());
+            case CR_ACCEPT -> {
                 ref(g, c, "cr", req.getInt());
                 int ep = req.getInt();
                 if (ep == 0) {
@@ -251,8 +285,11 @@ final class Recorder {
                 }
                 privateData(c, req);
             }
-            case Protocol.C_CR_REJECT -> ref(g, c, "cr", req.getInt());
-            default -> {
+            case CR_REJECT -> ref(g, c, "cr", req.getInt());
+            // no scenario form for these (docs/bridge.md, Recording)
+            case HELLO, EVD_UNWAITABLE, EVD_ENABLE, EVD_RESIZE, EVD_POST_SE, EVD_MODIFY_CNO, CNO_MODIFY_AGENT,
+                LMR_SYNC, RMR_BIND, EP_DUP_CONNECT, PSP_CREATE_ANY, RSP_CREATE, CR_HANDOFF, SRQ_CREATE, SRQ_FREE,
+                SRQ_POST_RECV, SRQ_RESIZE, SRQ_SET_LW, EP_RECV_QUERY, EP_SET_WATERMARK, UNSUPPORTED, SIDE -> {
                 unrecorded.add(name);
                 return;
             }
@@ -263,7 +300,7 @@ final class Recorder {
             DatHandle made = handles.get(before);
             out = objectName(made, g.host);
             g.refs.put(before, "$" + out);
-            if (code == Protocol.C_IA_OPEN && handles.size() > before + 1) {
+            if (r == Request.IA_OPEN && handles.size() > before + 1) {
                 g.refs.put(before + 1, "$" + out + ".async_evd");
             }
         }
@@ -318,6 +355,12 @@ final class Recorder {
     }
 
     /** Writes the local IOV as segments of the program's LMRs; false when a segment is in none. */
+    /** A post's remote buffer: u32 RMR context, u64 address, u64 length. */
+    private static void remoteIov(ObjectNode c, ByteBuffer req) {
+        c.putObject("remote_iov").put("rmr_context", req.getInt() & 0xffffffffL).put("address", req.getLong())
+                .put("length", req.getLong());
+    }
+
     private static boolean iov(BridgeProcess p, ObjectNode c, ByteBuffer req) {
         int n = req.getInt();
         ArrayNode a = c.putArray("local_iov");

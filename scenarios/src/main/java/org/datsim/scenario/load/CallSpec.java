@@ -4,10 +4,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.datsim.fabric.dat.NamedValues;
+import org.datsim.scenario.consumer.CallCost;
 
 /**
  * The declaration of one call a scenario can make: its arguments (name, type, whether required, the flag group for
- * flags), the kind of value its "out" names, and the keys its "expect" accepts.
+ * flags), what it costs the consumer's CPU, the kind of value its "out" names, and the keys its "expect" accepts.
  */
 public final class CallSpec {
 
@@ -16,13 +17,15 @@ public final class CallSpec {
     }
 
     private final String name;
+    private final CallCost cost;
     private final Map<String, Arg> args = new LinkedHashMap<>();
     private final String outKind;
     private final List<String> expectKeys;
     private final String summary;
 
-    CallSpec(String name, String outKind, List<String> expectKeys, String summary, Arg... args) {
+    CallSpec(String name, CallCost cost, String outKind, List<String> expectKeys, String summary, Arg... args) {
         this.name = name;
+        this.cost = cost;
         this.outKind = outKind;
         this.expectKeys = expectKeys;
         this.summary = summary;
@@ -34,6 +37,11 @@ public final class CallSpec {
     /** Returns the call's name, for example "dat_ep_post_send". */
     public String name() {
         return name;
+    }
+
+    /** Returns what the call costs the consumer's CPU. */
+    public CallCost cost() {
+        return cost;
     }
 
     /** Returns the arguments by name, in declaration order. */

@@ -13,8 +13,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param kind {@link #CALL}, {@link #REPEAT_BEGIN} or {@link #REPEAT_END}
  * @param loopVar the repeat block's variable, or null
  * @param partner the index of the block's other end, or -1 for a call
+ * @param typed the call typed by the loader ({@link TypedCall}), or null for a repeat step or a call whose family
+ *     is not typed yet
  */
-public record Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner) {
+public record Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner,
+        TypedCall typed) {
 
     /** A call. */
     public static final int CALL = 0;
@@ -32,6 +35,31 @@ public record Step(int index, String path, CallSpec spec, ObjectNode node, int k
      * @param node the call's JSON object
      */
     public Step(int index, String path, CallSpec spec, ObjectNode node) {
-        this(index, path, spec, node, CALL, null, -1);
+        this(index, path, spec, node, CALL, null, -1, TypedCall.of(spec, node, path));
+    }
+
+    /**
+     * The beginning or end of a repeat block.
+     *
+     * @param index the step's index in its process's flat list
+     * @param path the JSON path
+     * @param spec {@link CallCatalog#REPEAT}
+     * @param node the block's JSON object
+     * @param kind {@link #REPEAT_BEGIN} or {@link #REPEAT_END}
+     * @param loopVar the block's variable, or null
+     * @param partner the index of the block's other end
+     */
+    public Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner) {
+        this(index, path, spec, node, kind, loopVar, partner, null);
+    }
+
+    /** Returns the typed data transfer call, or null if the step is not one. */
+    public DtoCall dto() {
+        return typed instanceof DtoCall ? (DtoCall) typed : null;
+    }
+
+    /** Returns the typed call that takes events, or null if the step is not one. */
+    public EventCall event() {
+        return typed instanceof EventCall ? (EventCall) typed : null;
     }
 }

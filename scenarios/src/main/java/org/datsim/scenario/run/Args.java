@@ -15,6 +15,7 @@ import org.datsim.scenario.load.Expr;
 import org.datsim.scenario.load.Operands;
 import org.datsim.scenario.load.ProcessDef;
 import org.datsim.scenario.load.Refs;
+import org.datsim.scenario.load.Arg;
 import org.datsim.scenario.load.Step;
 
 /**
@@ -135,6 +136,40 @@ final class Args {
         return type.isInstance(h) ? type.cast(h) : null;
     }
 
+    /** A handle argument of a typed call: the object it names if it is a {@code type}, else null. */
+    <T> T handle(Arg a, Class<T> type) {
+        JsonNode n = a.node();
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        Object v = resolve(n.asText(), a.path());
+        return type.isInstance(v) ? type.cast(v) : null;
+    }
+
+    /** A number argument of a typed call, or {@code dflt} when the step leaves it out. */
+    long number(Arg a, long dflt) {
+        return a.node() == null ? dflt : number(a.node(), a.path());
+    }
+
+    /** A flags argument of a typed call (see {@link #flags(Step, String, NamedValues)}). */
+    int flags(Arg a, NamedValues group) {
+        JsonNode n = a.node();
+        if (n != null && n.isTextual() && n.asText().startsWith("$")) {
+            return count(number(n, a.path()));
+        }
+        return flags(n, group);
+    }
+
+    /** The local segments argument of a typed call. */
+    LmrTriplet[] iov(Arg a) {
+        return iov(a.node(), a.path());
+    }
+
+    /** The remote buffer argument of a typed call. */
+    RmrTriplet rmr(Arg a) {
+        return rmr(a.node(), a.path());
+    }
+
     long number(JsonNode n, String path) {
         if (n.isTextual() && Expr.isExpr(n.asText())) {
             Expr e = operands.expr(n.asText());
@@ -251,12 +286,27 @@ final class Args {
         return number(n, s.path() + ".timeout");
     }
 
+    /** A DAT_TIMEOUT argument of a typed call, in microseconds (see {@link #timeoutUs(Step)}). */
+    long timeoutUs(Arg a) {
+        JsonNode n = a.node();
+        if (n == null || n.isTextual() && "DAT_TIMEOUT_INFINITE".equals(n.asText())) {
+            return Dat.TIMEOUT_INFINITE;
+        }
+        if (n.isTextual() && !n.asText().startsWith("$") && !Expr.isExpr(n.asText())) {
+            return operands.duration(n.asText()) / org.datsim.core.time.SimTime.US;
+        }
+        return number(n, a.path());
+    }
+
     LmrTriplet[] iov(Step s, String arg) {
-        JsonNode arr = s.node().get(arg);
+        return iov(s.node().get(arg), s.path() + "." + arg);
+    }
+
+    private LmrTriplet[] iov(JsonNode arr, String path) {
         LmrTriplet[] out = new LmrTriplet[arr.size()];
         for (int i = 0; i < arr.size(); i++) {
             JsonNode seg = arr.get(i);
-            String p = s.path() + "." + arg + "[" + i + "]";
+            String p = path + "[" + i + "]";
             Object l = resolve(seg.get("lmr").asText(), p + ".lmr");
             long offset = seg.has("offset") ? number(seg.get("offset"), p + ".offset") : 0;
             long length = number(seg.get("length"), p + ".length");
@@ -271,8 +321,10 @@ final class Args {
     }
 
     RmrTriplet rmr(Step s) {
-        JsonNode r = s.node().get("remote_iov");
-        String p = s.path() + ".remote_iov";
+        return rmr(s.node().get("remote_iov"), s.path() + ".remote_iov");
+    }
+
+    private RmrTriplet rmr(JsonNode r, String p) {
         long ctx = number(r.get("rmr_context"), p + ".rmr_context");
         long address = number(r.get("address"), p + ".address");
         long offset = r.has("offset") ? number(r.get("offset"), p + ".offset") : 0;

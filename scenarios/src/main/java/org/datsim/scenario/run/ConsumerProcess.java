@@ -5,9 +5,9 @@ import java.util.List;
 import org.datsim.core.engine.SimProcess;
 import org.datsim.core.param.Params;
 import org.datsim.core.time.DataRate;
-import org.datsim.fabric.FabricParams;
 import org.datsim.fabric.dat.DatHost;
 import org.datsim.fabric.dat.DatProvider;
+import org.datsim.scenario.consumer.CpuCosts;
 import org.datsim.scenario.load.ProcessDef;
 import org.datsim.scenario.load.Step;
 
@@ -38,11 +38,8 @@ final class ConsumerProcess extends SimProcess {
     private boolean callHoldDecided;
     /** The last result of each named step ({@code "name"}), for an {@code "if": {"step": NAME}} of a later call. */
     private final java.util.Map<String, CallResult> namedResults = new java.util.HashMap<>();
-    /** The CPU time charged before a call, by its {@link Program#overhead} class. */
-    private final long[] overheadPs = new long[3];
-    private final long pollOverhead;
-    private final long doorbellOccupancy;
-    private final DataRate memoryRate;
+    /** What calls cost the CPU: the same rule as a bridged program's. */
+    private final CpuCosts costs;
     /** Open repeat blocks, innermost first: {index of the block's begin step, iteration, count, iteration start}. */
     private final ArrayDeque<long[]> loops = new ArrayDeque<>();
     private int pc;
@@ -68,11 +65,7 @@ final class ConsumerProcess extends SimProcess {
         this.dat = runner.fabric().provider();
         this.args = new Args(runner, def);
         this.waits = new Wait(this);
-        overheadPs[Program.CALL_OVERHEAD] = params.get(FabricParams.CPU_CALL_OVERHEAD);
-        overheadPs[Program.POST_OVERHEAD] = params.get(FabricParams.CPU_POST_OVERHEAD);
-        this.pollOverhead = params.get(FabricParams.CPU_POLL_OVERHEAD);
-        this.doorbellOccupancy = params.get(FabricParams.CPU_DOORBELL_OCCUPANCY);
-        this.memoryRate = params.rate(FabricParams.CPU_MEMORY_BANDWIDTH);
+        this.costs = new CpuCosts(params);
     }
 
     /** Returns the current call's description if the process is blocked, else null. */
@@ -162,17 +155,17 @@ final class ConsumerProcess extends SimProcess {
 
     /** Returns the CPU time of a poll, the cost of returning from a satisfied wait. */
     long pollOverhead() {
-        return pollOverhead;
+        return costs.poll();
     }
 
-    /** Returns the CPU time after a request post's doorbell write ({@code cpu.doorbell_occupancy}). */
-    long doorbellOccupancy() {
-        return doorbellOccupancy;
+    /** Returns what calls cost the process's CPU. */
+    CpuCosts costs() {
+        return costs;
     }
 
     /** Returns the rate at which the CPU reads and writes memory. */
     DataRate memoryRate() {
-        return memoryRate;
+        return costs.memoryRate();
     }
 
     /** Returns the runner the process belongs to. */
@@ -258,7 +251,7 @@ final class ConsumerProcess extends SimProcess {
                 }
                 ended(s);
                 pc++;
-                wakeAfter(pollOverhead);
+                wakeAfter(costs.poll());
                 return;
             }
             if (!charged && waitingFor == null && s.node().has("after") && !afterReached(s)) {
@@ -269,7 +262,7 @@ final class ConsumerProcess extends SimProcess {
             }
             if (!charged) {
                 charged = true;
-                long before = overheadPs[program.overhead(pc)];
+                long before = costs.before(program.cost(pc));
                 if (before > 0) {
                     wakeAfter(before);
                     return;

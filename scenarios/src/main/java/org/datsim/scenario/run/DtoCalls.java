@@ -12,12 +12,18 @@ import org.datsim.fabric.dat.LmrTriplet;
 import org.datsim.fabric.dat.Out;
 import org.datsim.fabric.dat.Rmr;
 import org.datsim.fabric.dat.Srq;
+import org.datsim.scenario.load.DtoCall;
+import org.datsim.scenario.load.LmrSyncCall;
+import org.datsim.scenario.load.PostCall;
+import org.datsim.scenario.load.RmrBindCall;
+import org.datsim.scenario.load.SrqPostRecvCall;
 import org.datsim.scenario.load.Step;
 
 /**
  * The data transfer calls: the endpoint posts (Send, receive, RDMA Write and Read, the IB atomics), receives posted
  * to an SRQ, dat_rmr_bind (which rides an endpoint's request queue), and the LMR syncs that make transferred data
- * visible on non-coherent memory. A post binds its operation id.
+ * visible on non-coherent memory. A post binds its operation id. Every call here is typed by the loader
+ * ({@link DtoCall}): the family switches over its form, every form a case, and reads no argument by name.
  */
 final class DtoCalls {
 
@@ -39,74 +45,56 @@ final class DtoCalls {
      * @return the CPU time the process spends after the call
      */
     static long execute(ConsumerProcess p, Step s) {
-        String call = s.spec().name();
-        Args a = p.args();
-        switch (call) {
-            case "dat_ep_post_send":
-            case "dat_ep_post_recv":
-            case "dat_ep_post_rdma_write":
-            case "dat_ep_post_rdma_read":
-            case "dat_ib_post_rdma_write_immed":
-            case "dat_ib_post_fetch_and_add":
-            case "dat_ib_post_cmp_and_swap":
-                return post(p, s, call);
-            case "dat_srq_post_recv": {
-                Out<Long> op = new Out<>();
-                long cookie = a.number(s, "user_cookie", 0);
-                int ret = p.dat().srqPostRecv(a.handle(s, "srq", Srq.class), a.iov(s, "local_iov"), cookie, op);
-                return posted(p, s, ret, null, cookie, op);
-            }
-            case "dat_rmr_bind":
-                return rmrBind(p, s);
-            case "dat_lmr_sync_rdma_read":
-                return Outcome.finish(p, s, p.dat().lmrSyncRdmaRead(a.handle(s, "ia", Ia.class),
-                        a.iov(s, "local_segments")), null);
-            case "dat_lmr_sync_rdma_write":
-                return Outcome.finish(p, s, p.dat().lmrSyncRdmaWrite(a.handle(s, "ia", Ia.class),
-                        a.iov(s, "local_segments")), null);
-            default:
-                throw new IllegalStateException("call " + call + " is in the catalogue but not executed");
+        DtoCall c = s.dto();
+        if (c == null) {
+            throw new IllegalStateException("call " + s.spec().name() + " is in the catalogue but not executed");
         }
+        Args a = p.args();
+        return switch (c.form()) {
+            case POST -> post(p, s, (PostCall) c);
+            case SRQ_POST_RECV -> {
+                SrqPostRecvCall r = (SrqPostRecvCall) c;
+                Out<Long> op = new Out<>();
+                long cookie = a.number(r.userCookie(), 0);
+                int ret = p.dat().srqPostRecv(a.handle(r.srq(), Srq.class), a.iov(r.localIov()), cookie, op);
+                yield posted(p, s, ret, null, cookie, op);
+            }
+            case RMR_BIND -> rmrBind(p, s, (RmrBindCall) c);
+            case LMR_SYNC -> {
+                LmrSyncCall l = (LmrSyncCall) c;
+                Ia ia = a.handle(l.ia(), Ia.class);
+                LmrTriplet[] segments = a.iov(l.localSegments());
+                yield Outcome.finish(p, s, l.write() ? p.dat().lmrSyncRdmaWrite(ia, segments)
+                        : p.dat().lmrSyncRdmaRead(ia, segments), null);
+            }
+        };
     }
 
-    private static long post(ConsumerProcess p, Step s, String call) {
+    /** Executes an endpoint post from its typed call: every kind of post is a case (no default). */
+    private static long post(ConsumerProcess p, Step s, PostCall c) {
         Args a = p.args();
         DatProvider dat = p.dat();
-        Ep ep = a.handle(s, "ep", Ep.class);
-        LmrTriplet[] iov = a.iov(s, "local_iov");
-        long cookie = a.number(s, "user_cookie", 0);
-        int flags = a.flags(s, "completion_flags", Dat.COMPLETION_FLAGS);
+        Ep ep = a.handle(c.ep(), Ep.class);
+        LmrTriplet[] iov = a.iov(c.localIov());
+        long cookie = a.number(c.userCookie(), 0);
+        int flags = a.flags(c.completionFlags(), Dat.COMPLETION_FLAGS);
         Out<Long> op = new Out<>();
-        int ret;
-        switch (call) {
-            case "dat_ep_post_send":
-                ret = dat.postSend(ep, iov, cookie, flags, op);
-                break;
-            case "dat_ep_post_recv":
-                ret = dat.postRecv(ep, iov, cookie, flags, op);
-                break;
-            case "dat_ep_post_rdma_write":
-                ret = dat.postRdmaWrite(ep, iov, cookie, a.rmr(s), flags, op);
-                break;
-            case "dat_ib_post_rdma_write_immed":
-                ret = dat.postRdmaWriteImmed(ep, iov, cookie, a.rmr(s), (int) a.number(s, "immediate_data", 0), flags,
-                        op);
-                break;
-            case "dat_ib_post_fetch_and_add":
-                ret = dat.postFetchAndAdd(ep, a.number(s, "add_value", 0), iov, cookie, a.rmr(s), flags, op);
-                break;
-            case "dat_ib_post_cmp_and_swap":
-                ret = dat.postCmpAndSwap(ep, a.number(s, "cmp_value", 0), a.number(s, "swap_value", 0), iov, cookie,
-                        a.rmr(s), flags, op);
-                break;
-            default:
-                ret = dat.postRdmaRead(ep, iov, cookie, a.rmr(s), flags, op);
-                break;
-        }
+        int ret = switch (c.kind()) {
+            case SEND -> dat.postSend(ep, iov, cookie, flags, op);
+            case RECV -> dat.postRecv(ep, iov, cookie, flags, op);
+            case RDMA_WRITE -> dat.postRdmaWrite(ep, iov, cookie, a.rmr(c.remoteIov()), flags, op);
+            case RDMA_READ -> dat.postRdmaRead(ep, iov, cookie, a.rmr(c.remoteIov()), flags, op);
+            case RDMA_WRITE_IMMED -> dat.postRdmaWriteImmed(ep, iov, cookie, a.rmr(c.remoteIov()),
+                    (int) a.number(c.immediateData(), 0), flags, op);
+            case FETCH_AND_ADD -> dat.postFetchAndAdd(ep, a.number(c.addValue(), 0), iov, cookie,
+                    a.rmr(c.remoteIov()), flags, op);
+            case CMP_AND_SWAP -> dat.postCmpAndSwap(ep, a.number(c.cmpValue(), 0), a.number(c.swapValue(), 0), iov,
+                    cookie, a.rmr(c.remoteIov()), flags, op);
+        };
         posted(p, s, ret, ep, cookie, op);
-        // A request the provider accepted rang the HCA's doorbell: the CPU stays busy while the MMIO write drains.
-        // A receive only updates the doorbell record in host memory.
-        return op.value != null && !"dat_ep_post_recv".equals(call) ? p.doorbellOccupancy() : 0;
+        // A request the provider accepted rang the HCA's doorbell (CallCost): the CPU stays busy while the MMIO
+        // write drains. A receive only updates the doorbell record in host memory.
+        return p.costs().after(s.spec().cost(), op.value != null);
     }
 
     /** Traces a post call with its cookie and, if it was accepted, its operation id, which its {@code out} binds. */
@@ -121,19 +109,19 @@ final class DtoCalls {
         return 0;
     }
 
-    private static long rmrBind(ConsumerProcess p, Step s) {
+    private static long rmrBind(ConsumerProcess p, Step s, RmrBindCall b) {
         Args a = p.args();
-        Ep ep = a.handle(s, "ep", Ep.class);
-        Lmr lmr = a.handle(s, "lmr", Lmr.class);
-        long offset = a.number(s, "offset", 0);
-        long length = a.number(s, "length", 0);
+        Ep ep = a.handle(b.ep(), Ep.class);
+        Lmr lmr = a.handle(b.lmr(), Lmr.class);
+        long offset = a.number(b.offset(), 0);
+        long length = a.number(b.length(), 0);
         LmrTriplet range = lmr != null ? new LmrTriplet(lmr.lmrContext(), lmr.address() + offset, length)
                 : new LmrTriplet(0, offset, length);
-        long cookie = a.number(s, "user_cookie", 0);
+        long cookie = a.number(b.userCookie(), 0);
         Out<Integer> ctx = new Out<>();
         Out<Long> op = new Out<>();
-        int ret = p.dat().rmrBind(a.handle(s, "rmr", Rmr.class), lmr, range, a.flags(s, "mem_priv", Dat.MEM_PRIV), ep,
-                cookie, a.flags(s, "completion_flags", Dat.COMPLETION_FLAGS), ctx, op);
+        int ret = p.dat().rmrBind(a.handle(b.rmr(), Rmr.class), lmr, range, a.flags(b.memPriv(), Dat.MEM_PRIV), ep,
+                cookie, a.flags(b.completionFlags(), Dat.COMPLETION_FLAGS), ctx, op);
         TraceEvent e = Outcome.call(p, s, ret, ep).cookie(cookie);
         if (ctx.value != null) {
             long context = (long) ctx.value & 0xffffffffL;
@@ -142,6 +130,6 @@ final class DtoCalls {
         }
         p.runner().trace(e);
         p.result().ret(ret);
-        return ctx.value != null ? p.doorbellOccupancy() : 0; // a bind is a WQE on the send queue: a doorbell
+        return p.costs().after(s.spec().cost(), ctx.value != null); // a bind is a WQE on the send queue
     }
 }

@@ -10,12 +10,17 @@ import org.datsim.fabric.dat.DatHandle;
 import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.Evd;
 import org.datsim.fabric.dat.Out;
+import org.datsim.scenario.consumer.DequeueLine;
+import org.datsim.scenario.load.CnoWaitCall;
+import org.datsim.scenario.load.DequeueCall;
+import org.datsim.scenario.load.EvdWaitCall;
+import org.datsim.scenario.load.EventCall;
 import org.datsim.scenario.load.Step;
 
 /**
  * The calls that take events: dat_evd_dequeue, and dat_evd_wait and dat_cno_wait (which block in {@link Wait}).
  * Here too is how each reports: the call, the {@code dequeue} trace event of the event taken, and the checks of the
- * event against the step's expectations.
+ * event against the step's expectations. Every call here is typed by the loader ({@link EventCall}).
  */
 final class EventCalls {
 
@@ -31,22 +36,21 @@ final class EventCalls {
      * @return the CPU time the process spends after the call, or -1 if it blocked
      */
     static long execute(ConsumerProcess p, Step s) {
-        String call = s.spec().name();
-        switch (call) {
-            case "dat_evd_wait":
-                return p.waits().evdWait(s);
-            case "dat_cno_wait":
-                return p.waits().cnoWait(s);
-            case "dat_evd_dequeue": {
-                Evd evd = p.args().handle(s, "evd", Evd.class);
+        EventCall c = s.event();
+        if (c == null) {
+            throw new IllegalStateException("call " + s.spec().name() + " is in the catalogue but not executed");
+        }
+        return switch (c.form()) {
+            case EVD_WAIT -> p.waits().evdWait(s, (EvdWaitCall) c);
+            case CNO_WAIT -> p.waits().cnoWait(s, (CnoWaitCall) c);
+            case DEQUEUE -> {
+                Evd evd = p.args().handle(((DequeueCall) c).evd(), Evd.class);
                 Out<DatEvent> ev = new Out<>();
                 int ret = p.dat().evdDequeue(evd, ev);
                 report(p, s, ret, ev.value, evd);
-                return DatReturn.isSuccess(ret) ? p.pollOverhead() : 0;
+                yield DatReturn.isSuccess(ret) ? p.pollOverhead() : 0;
             }
-            default:
-                throw new IllegalStateException("call " + call + " is in the catalogue but not executed");
-        }
+        };
     }
 
     /** Dequeues the event that ends a dat_evd_wait, and reports it. */
@@ -76,27 +80,7 @@ final class EventCalls {
                     + Dat.DTO_OPS.name(ev.operation) + " cookie " + ev.cookie + " length " + ev.transferredLength
                     : "") + (ev.ep != null ? " ep " + ev.ep.name() : ""));
         }
-        TraceEvent d = TraceEvent.of(p.sim().now(), TraceEvent.DEQUEUE, p.hostName())
-                .attr(TraceKey.EVENT, ev.numberName());
-        if (ev.ep != null) {
-            d.ep(ev.ep.name());
-        }
-        if (ev.number == Dat.DTO_COMPLETION_EVENT || ev.number == Dat.IB_DTO_EVENT) {
-            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName())
-                    .attr(TraceKey.OPCODE, Dat.DTO_OPS.name(ev.operation))
-                    .attr(TraceKey.TRANSFERED_LENGTH, ev.transferredLength);
-            if (ev.extensionType() == Dat.IB_EXT_RDMA_WRITE_IMMED_DATA) {
-                d.attr(TraceKey.IMMEDIATE_DATA, (long) ev.immediateData() & 0xffffffffL);
-            }
-        }
-        if (ev.cr != null) {
-            d.attr(TraceKey.CR, ev.cr.name());
-        }
-        if (ev.rmr != null) {
-            d.op(ev.opId).cookie(ev.cookie).status(ev.statusName()).attr(TraceKey.RMR, ev.rmr.name());
-        }
-        d.attr(TraceKey.QUEUED_PS, ev.queuedPs).attr(TraceKey.PROCESS, p.name());
-        p.runner().trace(d);
+        p.runner().trace(DequeueLine.of(p.sim().now(), p.hostName(), p.name(), ev));
         p.result().event = ev;
     }
 

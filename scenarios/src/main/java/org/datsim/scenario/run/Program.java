@@ -1,12 +1,13 @@
 package org.datsim.scenario.run;
 
 import java.util.List;
+import org.datsim.scenario.consumer.CallCost;
 import org.datsim.scenario.load.Step;
 
 /**
  * A process's steps prepared for the interpreter, once per list of steps (the processes of a template share
- * theirs): which family of calls executes each call, and which CPU overhead the process is charged before it. The
- * interpreter reads both by step index instead of testing the call's name on every step.
+ * theirs): which family of calls executes each call, and what the call costs the CPU (declared with the call in
+ * {@code CallCatalog}). The interpreter reads both by step index instead of testing the call's name on every step.
  */
 final class Program {
 
@@ -26,23 +27,16 @@ final class Program {
         CPU
     }
 
-    /** No CPU time before the call: waits, dequeues, the CPU's own work, sleeps. */
-    static final int NO_OVERHEAD = 0;
-    /** {@code cpu.call_overhead} before the call. */
-    static final int CALL_OVERHEAD = 1;
-    /** {@code cpu.post_overhead} before the call: the endpoint posts and dat_rmr_bind. */
-    static final int POST_OVERHEAD = 2;
-
     private final Family[] families;
-    private final byte[] overheads;
+    private final CallCost[] costs;
 
     Program(List<Step> steps) {
         families = new Family[steps.size()];
-        overheads = new byte[steps.size()];
+        costs = new CallCost[steps.size()];
         for (Step s : steps) {
             if (s.kind() == Step.CALL) {
                 families[s.index()] = familyOf(s.spec().name());
-                overheads[s.index()] = (byte) overheadOf(s.spec().name());
+                costs[s.index()] = s.spec().cost();
             }
         }
     }
@@ -52,9 +46,9 @@ final class Program {
         return families[step];
     }
 
-    /** Returns the overhead class of a call step: {@link #NO_OVERHEAD}, {@link #CALL_OVERHEAD} or {@link #POST_OVERHEAD}. */
-    int overhead(int step) {
-        return overheads[step];
+    /** Returns what a call step costs the consumer's CPU, as its call declares ({@code CallCatalog}). */
+    CallCost cost(int step) {
+        return costs[step];
     }
 
     /** Returns the family that executes a call, or null if none does. */
@@ -75,16 +69,5 @@ final class Program {
             return Family.EVENTS;
         }
         return CpuCalls.CALLS.contains(call) ? Family.CPU : null;
-    }
-
-    private static int overheadOf(String c) {
-        if (c.startsWith("dat_ep_post_") || c.equals("dat_rmr_bind")) {
-            return POST_OVERHEAD;
-        }
-        if (c.equals("dat_evd_wait") || c.equals("dat_cno_wait") || c.equals("dat_evd_dequeue") || c.startsWith("mem_")
-                || c.equals("sleep")) {
-            return NO_OVERHEAD;
-        }
-        return CALL_OVERHEAD;
     }
 }

@@ -8,6 +8,8 @@ import org.datsim.fabric.dat.DatProvider;
 import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.Evd;
 import org.datsim.fabric.dat.ReapHold;
+import org.datsim.scenario.load.CnoWaitCall;
+import org.datsim.scenario.load.EvdWaitCall;
 import org.datsim.scenario.load.Step;
 
 /**
@@ -51,11 +53,11 @@ final class Wait {
      *
      * @return the CPU time after the call, or -1 if the process blocked
      */
-    long evdWait(Step s) {
+    long evdWait(Step s, EvdWaitCall c) {
         Args a = p.args();
-        Evd e = a.handle(s, "evd", Evd.class);
-        long timeout = a.timeoutUs(s);
-        int n = Args.count(a.number(s, "threshold", 1));
+        Evd e = a.handle(c.evd(), Evd.class);
+        long timeout = a.timeoutUs(c.timeout());
+        int n = Args.count(a.number(c.threshold(), 1));
         int ret = dat.evdWaitCheck(e, timeout, n);
         if (!DatReturn.isSuccess(ret)) {
             EventCalls.report(p, s, ret, null, e);
@@ -83,10 +85,10 @@ final class Wait {
      *
      * @return the CPU time after the call, or -1 if the process blocked
      */
-    long cnoWait(Step s) {
+    long cnoWait(Step s, CnoWaitCall call) {
         Args a = p.args();
-        Cno c = a.handle(s, "cno", Cno.class);
-        long timeout = a.timeoutUs(s);
+        Cno c = a.handle(call.cno(), Cno.class);
+        long timeout = a.timeoutUs(call.timeout());
         int ret = dat.cnoWaitCheck(c, timeout);
         if (!DatReturn.isSuccess(ret)) {
             EventCalls.reportCno(p, s, ret, null);

@@ -122,35 +122,35 @@ class BridgeServerTest {
             Thread.sleep(10);
         }
         try (Client bad = new Client(sock)) {
-            assertEquals(DatReturn.PROVIDER_NOT_FOUND, bad.call(Protocol.C_HELLO, "Z", 7), "an unknown host");
+            assertEquals(DatReturn.PROVIDER_NOT_FOUND, bad.call(Request.HELLO.code(), "Z", 7), "an unknown host");
         }
         try (Client c = new Client(sock)) {
-            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HELLO, "B", 42));
+            assertEquals(DatReturn.SUCCESS, c.call(Request.HELLO.code(), "B", 42));
             assertEquals(Protocol.ipOf(1), c.in.getInt(), "host B is 127.0.1.2");
             assertEquals(1, c.in.getInt(), "the side channel token");
             try (Client second = new Client(sock)) {
-                assertEquals(DatReturn.PROVIDER_NOT_FOUND, second.call(Protocol.C_HELLO, "B", 43), "one per host");
+                assertEquals(DatReturn.PROVIDER_NOT_FOUND, second.call(Request.HELLO.code(), "B", 43), "one per host");
             }
-            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_IA_OPEN, "datsim-B", 8, 0));
+            assertEquals(DatReturn.SUCCESS, c.call(Request.IA_OPEN.code(), "datsim-B", 8, 0));
             int ia = c.in.getInt();
             assertEquals(1, ia, "the IA is the first handle");
-            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_PZ_CREATE, ia));
+            assertEquals(DatReturn.SUCCESS, c.call(Request.PZ_CREATE.code(), ia));
             int pz = c.in.getInt();
-            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HANDLE_TYPE, pz));
+            assertEquals(DatReturn.SUCCESS, c.call(Request.HANDLE_TYPE.code(), pz));
             assertEquals(DatHandle.TYPE_PZ, c.in.getInt());
             // DAT semantics come from datsim's provider: a PZ in use by an LMR cannot be freed.
-            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_LMR_CREATE, ia, 0x10000L, 4096L, pz, 0x33));
+            assertEquals(DatReturn.SUCCESS, c.call(Request.LMR_CREATE.code(), ia, 0x10000L, 4096L, pz, 0x33));
             int lmr = c.in.getInt();
-            assertEquals(DatReturn.INVALID_STATE, DatReturn.type(c.call(Protocol.C_PZ_FREE, pz)));
-            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_LMR_FREE, lmr));
-            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_PZ_FREE, pz));
-            assertEquals(DatReturn.NOT_IMPLEMENTED, c.call(Protocol.C_UNSUPPORTED, "dat_csp_create"));
+            assertEquals(DatReturn.INVALID_STATE, DatReturn.type(c.call(Request.PZ_FREE.code(), pz)));
+            assertEquals(DatReturn.SUCCESS, c.call(Request.LMR_FREE.code(), lmr));
+            assertEquals(DatReturn.SUCCESS, c.call(Request.PZ_FREE.code(), pz));
+            assertEquals(DatReturn.NOT_IMPLEMENTED, c.call(Request.UNSUPPORTED.code(), "dat_csp_create"));
             // An empty dequeue takes cpu.poll_overhead of simulated time, so a polling loop lets time run.
-            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_EVD_CREATE, ia, 8, 0, 0x1));
+            assertEquals(DatReturn.SUCCESS, c.call(Request.EVD_CREATE.code(), ia, 8, 0, 0x1));
             int evd = c.in.getInt();
-            assertEquals(DatReturn.QUEUE_EMPTY, DatReturn.type(c.call(Protocol.C_EVD_DEQUEUE, evd)));
+            assertEquals(DatReturn.QUEUE_EMPTY, DatReturn.type(c.call(Request.EVD_DEQUEUE.code(), evd)));
             // A wait with a timeout ends in simulated time, not wall time.
-            assertEquals(DatReturn.TIMEOUT_EXPIRED, DatReturn.type(c.call(Protocol.C_EVD_WAIT, evd, 1000L, 1)));
+            assertEquals(DatReturn.TIMEOUT_EXPIRED, DatReturn.type(c.call(Request.EVD_WAIT.code(), evd, 1000L, 1)));
         } // the program dies: the server ends, as --processes 1 says
         t.join(20_000);
         assertEquals(0, rc[0], log.toString());
@@ -192,19 +192,19 @@ class BridgeServerTest {
                 Thread.sleep(10);
             }
             try (Client c = new Client(sock)) {
-                assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HELLO, "A", 1));
+                assertEquals(DatReturn.SUCCESS, c.call(Request.HELLO.code(), "A", 1));
                 c.in.getInt();
                 c.in.getInt();
                 assertEquals(Math.round(scale * 1_000_000), c.in.getLong(), "the hello reply gives the scale");
-                assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_IA_OPEN, "datsim-A", 8, 0));
+                assertEquals(DatReturn.SUCCESS, c.call(Request.IA_OPEN.code(), "datsim-A", 8, 0));
                 int ia = c.in.getInt();
-                assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HANDLE_TYPE, ia));
+                assertEquals(DatReturn.SUCCESS, c.call(Request.HANDLE_TYPE.code(), ia));
                 long t0 = c.now;
-                assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HANDLE_TYPE, ia));
+                assertEquals(DatReturn.SUCCESS, c.call(Request.HANDLE_TYPE.code(), ia));
                 assertEquals(100_000, c.now - t0, "a call costs cpu.call_overhead (100 ns) of simulated time");
                 long t1 = c.now;
                 c.cpuNs = 5_000; // the program computed for 5 us of thread CPU time since the last reply
-                assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HANDLE_TYPE, ia));
+                assertEquals(DatReturn.SUCCESS, c.call(Request.HANDLE_TYPE.code(), ia));
                 assertEquals(100_000 + Math.round(scale * 5_000_000), c.now - t1,
                         "the CPU time between calls counts times --cpu-scale (not at all by default)");
             }
@@ -227,21 +227,21 @@ class BridgeServerTest {
             Thread.sleep(10);
         }
         try (Client c = new Client(sock)) {
-            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HELLO, "A", 1));
-            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_IA_OPEN, "datsim-A", 8, 0));
+            assertEquals(DatReturn.SUCCESS, c.call(Request.HELLO.code(), "A", 1));
+            assertEquals(DatReturn.SUCCESS, c.call(Request.IA_OPEN.code(), "datsim-A", 8, 0));
             int ia = c.in.getInt();
-            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_PZ_CREATE, ia));
+            assertEquals(DatReturn.SUCCESS, c.call(Request.PZ_CREATE.code(), ia));
             int pz = c.in.getInt();
-            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_LMR_CREATE, ia, 0x10000L, 4096L, pz, 0x33));
+            assertEquals(DatReturn.SUCCESS, c.call(Request.LMR_CREATE.code(), ia, 0x10000L, 4096L, pz, 0x33));
             int lmr = c.in.getInt();
-            assertEquals(DatReturn.INVALID_STATE, DatReturn.type(c.call(Protocol.C_PZ_FREE, pz)));
-            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_EVD_CREATE, ia, 8, 0, 0x1));
+            assertEquals(DatReturn.INVALID_STATE, DatReturn.type(c.call(Request.PZ_FREE.code(), pz)));
+            assertEquals(DatReturn.SUCCESS, c.call(Request.EVD_CREATE.code(), ia, 8, 0, 0x1));
             int evd = c.in.getInt();
-            assertEquals(DatReturn.QUEUE_EMPTY, DatReturn.type(c.call(Protocol.C_EVD_DEQUEUE, evd)));
-            assertEquals(DatReturn.TIMEOUT_EXPIRED, DatReturn.type(c.call(Protocol.C_EVD_WAIT, evd, 1000L, 1)));
-            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HANDLE_TYPE, lmr));
-            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_LMR_FREE, lmr));
-            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_PZ_FREE, pz));
+            assertEquals(DatReturn.QUEUE_EMPTY, DatReturn.type(c.call(Request.EVD_DEQUEUE.code(), evd)));
+            assertEquals(DatReturn.TIMEOUT_EXPIRED, DatReturn.type(c.call(Request.EVD_WAIT.code(), evd, 1000L, 1)));
+            assertEquals(DatReturn.SUCCESS, c.call(Request.HANDLE_TYPE.code(), lmr));
+            assertEquals(DatReturn.SUCCESS, c.call(Request.LMR_FREE.code(), lmr));
+            assertEquals(DatReturn.SUCCESS, c.call(Request.PZ_FREE.code(), pz));
         }
         t.join(20_000);
         assertEquals(0, rc[0]);

@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code datsim serve --record} on a dtest run (opt-in like {@link DaplIntegrationTest}): {@code datsim run} of the
- * recorded scenario gives the live run's trace. Compared: every line of events.jsonl, in order; call lines on their
+ * {@code datsim serve --record} on a dtest run (opt-in like {@link DaplIntegrationTest}), on provider/examples'
+ * two-hosts fabric and on it with every preset: {@code datsim run} of the recorded scenario gives the live run's
+ * trace, timings included. Compared: every line of events.jsonl, in order; call lines on their
  * time, host, call, return and process (a scenario's call line also names the step and the objects it used, and
  * the bridge traces dat_ep_query and the other queries as one request, {@code dat_*_query}).
  */
@@ -75,12 +76,23 @@ class DaplRecordIntegrationTest {
     }
 
     @Test
-    void aRecordedDtestRunReplaysToTheSameTrace() throws Exception {
-        Path out = dir.resolve("live");
+    void aRecordedDtestRunReplaysToTheSameTraceOnEveryPreset() throws Exception {
+        recordAndReplay("two-hosts", PROVIDER.resolve("examples/two-hosts.json"));
+        for (String preset : org.datsim.fabric.FabricPresets.names()) {
+            ObjectNode f = (ObjectNode) JSON.readTree(PROVIDER.resolve("examples/two-hosts.json").toFile());
+            ((ObjectNode) f.get("fabric")).put("preset", preset);
+            Path fabric = dir.resolve(preset + ".json");
+            JSON.writeValue(fabric.toFile(), f);
+            recordAndReplay(preset, fabric);
+        }
+    }
+
+    /** Serves dtest's server and client on the fabric with --record, replays the recording, compares the traces. */
+    private void recordAndReplay(String name, Path fabric) throws Exception {
+        Path out = dir.resolve(name + "-live");
         Files.createDirectories(out);
         Path sock = out.resolve("s.sock");
-        Path recording = dir.resolve("dtest-recorded.json");
-        Path fabric = PROVIDER.resolve("examples/two-hosts.json");
+        Path recording = dir.resolve(name + "-dtest-recorded.json");
         StringWriter log = new StringWriter();
         BridgeServer server = new BridgeServer(ScenarioLoader.load(fabric), sock, 2000, 2, new PrintWriter(log, true));
         server.record(JSON.readTree(fabric.toFile()), recording);
@@ -99,14 +111,14 @@ class DaplRecordIntegrationTest {
         assertTrue(log.toString().contains("recorded the programs' calls in " + recording), log.toString());
         assertTrue(!log.toString().contains("not recorded"), log.toString());
 
-        Path replay = dir.resolve("replay");
+        Path replay = dir.resolve(name + "-replay");
         StringWriter runOut = new StringWriter();
         int run = DatsimCli.execute(new String[] {"run", recording.toString(), "--out", replay.toString()},
                 new PrintWriter(runOut, true), new PrintWriter(runOut, true));
-        assertEquals(0, run, runOut.toString());
+        assertEquals(0, run, name + ": " + runOut);
         List<String> live = comparable(out.resolve("events.jsonl"));
         List<String> replayed = comparable(replay.resolve("events.jsonl"));
-        assertTrue(live.size() > 200, "a dtest run is hundreds of trace lines");
-        assertEquals(live, replayed, "the replay's trace is the live run's");
+        assertTrue(live.size() > 200, name + ": a dtest run is hundreds of trace lines");
+        BridgeScenarioEquivalenceTest.sameLines(name, live, replayed);
     }
 }

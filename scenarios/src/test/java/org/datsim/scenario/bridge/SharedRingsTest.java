@@ -305,7 +305,7 @@ class SharedRingsTest {
 
     /** Sends a hello for a host with a rings path, as the library does, and reads the reply (after its time). */
     private static void hello(Wire w, String host, String rings) throws IOException {
-        ByteBuffer b = w.begin(Protocol.C_HELLO);
+        ByteBuffer b = w.begin(Request.HELLO.code());
         byte[] h = host.getBytes(StandardCharsets.UTF_8);
         byte[] r = rings.getBytes(StandardCharsets.UTF_8);
         w.room(24 + h.length + r.length).putLong(0).putInt(h.length).put(h).putInt(host.equals("A") ? 1 : 2)
@@ -318,9 +318,9 @@ class SharedRingsTest {
 
     /** dat_ia_open, dat_pz_create and dat_get_handle_type through the wire. */
     private static void callsWork(Wire w, String iaName) throws IOException {
-        int ia = call(w, Protocol.C_IA_OPEN, iaName).getInt();
-        int pz = call(w, Protocol.C_PZ_CREATE, null, ia).getInt();
-        assertEquals(DatHandle.TYPE_PZ, call(w, Protocol.C_HANDLE_TYPE, null, pz).getInt());
+        int ia = call(w, Request.IA_OPEN.code(), iaName).getInt();
+        int pz = call(w, Request.PZ_CREATE.code(), null, ia).getInt();
+        assertEquals(DatHandle.TYPE_PZ, call(w, Request.HANDLE_TYPE.code(), null, pz).getInt());
     }
 
     private static ByteBuffer call(Wire w, int code, String name, int... ints) throws IOException {

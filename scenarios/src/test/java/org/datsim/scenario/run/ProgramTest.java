@@ -11,15 +11,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.datsim.scenario.consumer.CallCost;
 import org.datsim.scenario.load.CallCatalog;
 import org.datsim.scenario.load.Step;
 import org.junit.jupiter.api.Test;
 
 /**
  * The interpreter's table of each step: every call of the catalogue is executed by exactly one family of calls, and
- * each call is charged the CPU overhead it always was (post overhead for the endpoint posts and dat_rmr_bind, none
- * for waits, dequeues, memory access and sleeps, call overhead for the rest, the IB atomics and
- * dat_srq_post_recv included).
+ * each call is charged the CPU cost its declaration gives (CallCost): post overhead and a doorbell for every request
+ * on the send queue (the endpoint posts, the IB extensions' posts, dat_rmr_bind), post overhead and no doorbell for
+ * the receives (dat_ep_post_recv, dat_srq_post_recv), none for waits, dequeues, memory access and sleeps, call
+ * overhead for the rest.
  */
 class ProgramTest {
 
@@ -42,7 +44,7 @@ class ProgramTest {
     }
 
     @Test
-    void overheadClassesAreThoseOfTheCallNames() {
+    void costClassesAreThoseTheCallsDeclare() {
         List<Step> steps = new ArrayList<>();
         for (String call : CallCatalog.all().keySet()) {
             steps.add(new Step(steps.size(), "$", CallCatalog.get(call), JsonNodeFactory.instance.objectNode()));
@@ -50,15 +52,17 @@ class ProgramTest {
         steps.add(new Step(steps.size(), "$", CallCatalog.REPEAT, JsonNodeFactory.instance.objectNode(),
                 Step.REPEAT_BEGIN, null, steps.size() + 1));
         Program program = new Program(steps);
-        Set<String> post = Set.of("dat_ep_post_send", "dat_ep_post_recv", "dat_ep_post_rdma_write",
-                "dat_ep_post_rdma_read", "dat_rmr_bind");
+        Set<String> request = Set.of("dat_ep_post_send", "dat_ep_post_rdma_write", "dat_ep_post_rdma_read",
+                "dat_ib_post_rdma_write_immed", "dat_ib_post_fetch_and_add", "dat_ib_post_cmp_and_swap",
+                "dat_rmr_bind");
+        Set<String> receive = Set.of("dat_ep_post_recv", "dat_srq_post_recv");
         Set<String> none = Set.of("dat_evd_wait", "dat_cno_wait", "dat_evd_dequeue", "mem_write", "mem_read",
                 "sleep");
         for (Step s : steps.subList(0, steps.size() - 1)) {
             String call = s.spec().name();
-            int want = post.contains(call) ? Program.POST_OVERHEAD
-                    : none.contains(call) ? Program.NO_OVERHEAD : Program.CALL_OVERHEAD;
-            assertEquals(want, program.overhead(s.index()), call);
+            CallCost want = request.contains(call) ? CallCost.POST_REQUEST
+                    : receive.contains(call) ? CallCost.POST_RECEIVE : none.contains(call) ? CallCost.NONE : CallCost.CALL;
+            assertEquals(want, program.cost(s.index()), call);
             assertNotNull(program.family(s.index()), call);
         }
         assertNull(program.family(steps.size() - 1), "a repeat step has no family");

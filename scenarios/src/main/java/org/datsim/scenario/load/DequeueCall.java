@@ -1,0 +1,14 @@
+package org.datsim.scenario.load;
+
+/**
+ * A typed dat_evd_dequeue.
+ *
+ * @param evd the event dispatcher
+ */
+public record DequeueCall(Arg evd) implements EventCall {
+
+    @Override
+    public Form form() {
+        return Form.DEQUEUE;
+    }
+}

@@ -1,0 +1,61 @@
+package org.datsim.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The one consumer core (issue 26): {@code scenario.consumer} is below both ways a consumer comes in, scenario
+ * processes ({@code scenario.run}) and bridged programs ({@code scenario.bridge}), and those two do not reach into
+ * each other, so that what a call costs and how it is traced can only be decided in the core.
+ */
+class ConsumerCoreTest {
+
+    static final ArchRule CORE_BELOW_BOTH_WAYS_IN =
+            noClasses()
+                    .that().resideInAPackage("org.datsim.scenario.consumer..")
+                    .should().dependOnClassesThat().resideInAnyPackage("org.datsim.scenario.run..",
+                            "org.datsim.scenario.bridge..", "org.datsim.scenario.load..")
+                    .because("the consumer core serves scenario processes and bridged programs alike");
+
+    static final ArchRule BRIDGE_DOES_NOT_USE_THE_SCENARIO_INTERPRETER =
+            noClasses()
+                    .that().resideInAPackage("org.datsim.scenario.bridge..")
+                    .should().dependOnClassesThat().resideInAPackage("org.datsim.scenario.run..")
+                    .because("what bridged programs and scenario processes share lives in scenario.consumer");
+
+    static final ArchRule INTERPRETER_DOES_NOT_USE_THE_BRIDGE =
+            noClasses()
+                    .that().resideInAPackage("org.datsim.scenario.run..")
+                    .should().dependOnClassesThat().resideInAPackage("org.datsim.scenario.bridge..")
+                    .because("what bridged programs and scenario processes share lives in scenario.consumer");
+
+    static JavaClasses classes;
+
+    @BeforeAll
+    static void importMainClasses() {
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("org.datsim.scenario");
+    }
+
+    @Test
+    void theCoreIsBelowBothWaysIn() {
+        CORE_BELOW_BOTH_WAYS_IN.check(classes);
+    }
+
+    @Test
+    void theBridgeDoesNotUseTheScenarioInterpreter() {
+        BRIDGE_DOES_NOT_USE_THE_SCENARIO_INTERPRETER.check(classes);
+    }
+
+    @Test
+    void theInterpreterDoesNotUseTheBridge() {
+        INTERPRETER_DOES_NOT_USE_THE_BRIDGE.check(classes);
+    }
+}
