@@ -2,13 +2,8 @@ package org.datsim.scenario.bridge;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,8 +24,10 @@ import org.datsim.scenario.load.Scenario;
 
 /**
  * {@code datsim serve}: the simulated fabric of a scenario file, with real programs attached to its hosts through
- * the provider library (docs/bridge.md). One thread runs the simulator and every socket: it accepts programs, runs
- * events while no attached program holds simulated time, and otherwise serves the program that holds it.
+ * the provider library (docs/bridge.md). One thread runs the simulator and every attached program's connection: it
+ * runs events while no attached program holds simulated time, and otherwise serves the program that holds it. Another
+ * thread, the {@link Acceptor}, accepts connections and reads and checks their handshakes, so that a connection that
+ * is silent or malformed ends alone and holds nobody up; the simulator's thread answers the checked handshakes.
  */
 public final class BridgeServer {
 
@@ -54,6 +51,15 @@ public final class BridgeServer {
     private int attached;
     private int finished;
     private volatile boolean stop;
+    /** The programs attached (their first connections) and their tokens, index for index. */
+    private final List<BridgeProcess> programs = new ArrayList<>();
+    private final List<byte[]> tokens = new ArrayList<>();
+    /** The server's own directory of shared-memory rings, or null (every connection on its socket). */
+    private RingsDir rings;
+    /** The most wall time a connection has for its handshake. */
+    private long handshakeNs = Acceptor.HANDSHAKE_NS;
+    /** The most wall time a write waits for its program to read (0: {@link #memoryTimeoutNs}). */
+    private long writeTimeoutNs;
     /** The dat.conf and provider library {@link #writeDatConf} wrote and named (for datsim exec). */
     private Path datConf;
     private Path library;
@@ -183,9 +189,12 @@ public final class BridgeServer {
         trace.fire(e);
     }
 
+    /** Says one line (from the simulator's thread or the acceptor's). */
     void message(String text) {
-        log.println("datsim serve: " + text);
-        log.flush();
+        synchronized (log) {
+            log.println("datsim serve: " + text);
+            log.flush();
+        }
     }
 
     void detachedNow(BridgeProcess p) {
@@ -246,19 +255,22 @@ public final class BridgeServer {
      */
     public int serve(Path outDir) throws IOException {
         Files.createDirectories(outDir);
-        Files.deleteIfExists(socket);
         int problems = 0;
-        try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-                Selector accept = Selector.open();
+        rings = RingsDir.open(this::message);
+        Thread acceptorThread = null;
+        Acceptor acceptor = null;
+        try (SocketFile server = SocketFile.bind(socket);
+                Selector sleep = Selector.open();
                 JsonLinesTraceWriter writer = new JsonLinesTraceWriter(outDir.resolve("events.jsonl"))) {
             trace.subscribe(writer);
-            server.bind(UnixDomainSocketAddress.of(socket), 64);
-            server.configureBlocking(false);
-            server.register(accept, SelectionKey.OP_ACCEPT);
+            acceptor = new Acceptor(server, this::message, sleep, handshakeNs);
+            acceptorThread = new Thread(acceptor, "datsim serve: handshakes");
+            acceptorThread.setDaemon(true);
+            acceptorThread.start();
             long[] tick = {0};
             long idleSince = -1;
             while (!stop && !(expected > 0 && finished >= expected && attached >= expected)) {
-                acceptAll(server);
+                takeHandshakes(acceptor);
                 for (int i = detachedList.size() - 1; i >= 0; i--) {
                     BridgeProcess p = detachedList.get(i);
                     p.poll();
@@ -293,11 +305,21 @@ public final class BridgeServer {
                         continue;
                     }
                 }
-                accept.select(detachedList.isEmpty() ? 50 : 1);
-                accept.selectedKeys().clear();
+                sleep.select(detachedList.isEmpty() ? 50 : 1);
+                sleep.selectedKeys().clear();
             }
         } finally {
-            Files.deleteIfExists(socket);
+            if (acceptor != null) {
+                acceptor.stop();
+                try {
+                    acceptorThread.join(5_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            if (rings != null) {
+                rings.close();
+            }
         }
         if (recorder != null) {
             recorder.write(recordFile);
@@ -336,36 +358,177 @@ public final class BridgeServer {
         return any;
     }
 
+    /** Serves the handshakes the acceptor read and checked, in the order they came. */
+    private void takeHandshakes(Acceptor acceptor) {
+        Acceptor.Accepted a;
+        while ((a = acceptor.poll()) != null) {
+            Wire w;
+            try {
+                w = new Wire(a.channel(), a.after());
+            } catch (IOException e) {
+                message("connection " + a.number() + " failed (" + e.getMessage() + "); closed");
+                closeQuietly(a.channel());
+                continue;
+            }
+            w.writeTimeoutNs(writeTimeoutNs());
+            Handshake h = a.handshake();
+            try {
+                switch (h.code()) {
+                    case Protocol.C_SIDE -> side(w, a.number(), h);
+                    case Protocol.C_THREAD -> thread(w, a.number(), h);
+                    case Protocol.C_INFO -> {
+                        info(w);
+                        w.close();
+                    }
+                    default -> hello(w, a.number(), h);
+                }
+            } catch (IOException e) {
+                message("connection " + a.number() + " failed in its handshake (" + e.getMessage() + "); closed");
+                w.close();
+            }
+        }
+    }
+
+    /** The most wall time a write to a program waits for it to read (the same bound as a wait for its answer). */
+    long writeTimeoutNs() {
+        return writeTimeoutNs > 0 ? writeTimeoutNs : memoryTimeoutNs();
+    }
+
+    /**
+     * Sets the most wall time a connection has for its handshake and a write for its program to read (tests; the
+     * defaults: {@link Acceptor#HANDSHAKE_NS}, and the longer of the grace period and 10 s).
+     */
+    void timeouts(long handshakeMs, long writeMs) {
+        handshakeNs = handshakeMs * 1_000_000L;
+        writeTimeoutNs = writeMs * 1_000_000L;
+    }
+
+    /** The attached program whose token this is (compared in constant time), or null. */
+    private BridgeProcess program(byte[] token) {
+        BridgeProcess found = null;
+        for (int i = 0; i < programs.size(); i++) {
+            if (Handshake.sameToken(tokens.get(i), token)) {
+                found = programs.get(i);
+            }
+        }
+        return found == null || found.closed() ? null : found;
+    }
+
+    /** Attaches a program's side channel (Protocol.C_SIDE: the program's token). */
+    private void side(Wire w, int number, Handshake h) {
+        BridgeProcess program = program(h.token());
+        if (program == null) {
+            message("connection " + number + " named no attached program's token for a side channel; closed");
+            w.close();
+            return;
+        }
+        program.side(w);
+    }
+
     /** Attaches a further thread of an attached program (Protocol.C_THREAD: the program's token). */
-    private void thread(Wire w) throws IOException {
-        ByteBuffer f = w.frame();
-        f.getLong();
-        int token = f.remaining() >= 4 ? f.getInt() : 0;
-        String shmPath = string(f);
-        BridgeProcess program = token >= 1 && token <= processes.size() ? processes.get(token - 1) : null;
-        if (program == null || !program.isProgram() || program.closed()) {
+    private void thread(Wire w, int number, Handshake h) throws IOException {
+        BridgeProcess program = program(h.token());
+        if (program == null) {
             ByteBuffer r = w.begin(Protocol.S_REPLY);
             r.putLong(sim.now());
-            message("refused a thread connection for program " + token + ": no such program attached");
+            message("refused a thread connection (connection " + number + "): its token is no attached program's");
             r.putInt(DatReturn.PROVIDER_NOT_FOUND);
             w.send();
             w.close();
-            deleteQuietly(shmPath);
             return;
         }
-        SharedRings rings = mapRings(w, shmPath, "a thread of pid " + program.pid());
+        SharedRings offer = h.wantsRings() ? newRings(w, "a thread of pid " + program.pid()) : null;
         ByteBuffer r = w.begin(Protocol.S_REPLY);
         r.putLong(sim.now());
-        r.putInt(DatReturn.SUCCESS).putInt(rings != null ? 1 : 0).putInt(spinUs);
-        w.send();
-        if (rings != null) {
-            w.useShared(rings, spinUs);
-        }
+        r.putInt(DatReturn.SUCCESS).putInt(spinUs);
+        putRings(w, offer);
+        sendOrRelease(w, offer);
         BridgeProcess p = new BridgeProcess(program, w);
         processes.add(p);
         message("pid " + p.pid() + ": another thread attached (" + p.name() + ") at " + SimTime.format(sim.now())
-                + transport(w));
+                + transport(offer));
         p.start(sim.now());
+    }
+
+    /** Attaches a program to the host its hello names (Protocol.C_HELLO), or refuses it with one message. */
+    private void hello(Wire w, int number, Handshake h) throws IOException {
+        String hostName = h.host();
+        int pid = h.pid();
+        DatHost host = fabric.provider().host(hostName);
+        String refusal = null;
+        if (host == null) {
+            refusal = "host \"" + org.datsim.core.util.Text.clean(hostName) + "\" is not in the fabric (hosts: "
+                    + String.join(", ", scenario.topology().hosts()) + ")";
+        } else if (host.memory().coherence() != Coherence.COHERENT) {
+            refusal = "host " + hostName + " is not CPU/IO coherent; real programs attach to coherent hosts only";
+        } else {
+            for (BridgeProcess p : processes) {
+                if (!p.closed() && p.host() == host) {
+                    refusal = "host " + hostName + " already has a program attached (pid " + p.pid()
+                            + "); one per host";
+                }
+            }
+        }
+        if (refusal != null) {
+            ByteBuffer r = w.begin(Protocol.S_REPLY);
+            r.putLong(sim.now());
+            message("refused pid " + pid + " (connection " + number + "): " + refusal);
+            r.putInt(DatReturn.PROVIDER_NOT_FOUND);
+            w.send();
+            w.close();
+            return;
+        }
+        SharedRings offer = h.wantsRings() ? newRings(w, "pid " + pid) : null;
+        byte[] token = Handshake.newToken();
+        ByteBuffer r = w.begin(Protocol.S_REPLY);
+        r.putLong(sim.now());
+        r.putInt(DatReturn.SUCCESS).putInt(Protocol.ipOf(host.id()));
+        w.room(Handshake.TOKEN_BYTES + 12).put(token).putLong(cpuScalePpm).putInt(spinUs);
+        putRings(w, offer);
+        sendOrRelease(w, offer);
+        BridgeProcess p = new BridgeProcess(this, w, host,  pid,
+                scenario.hostParams().getOrDefault(hostName, scenario.params()));
+        processes.add(p);
+        programs.add(p);
+        tokens.add(token);
+        attached++;
+        message("pid " + pid + " attached to host " + hostName + " (" + Protocol.dotted(host.id()) + ") at "
+                + SimTime.format(sim.now()) + transport(offer));
+        p.start(sim.now());
+    }
+
+    /** Creates the rings offered to a connection, or says in one message why it stays on the socket (null). */
+    private SharedRings newRings(Wire w, String who) {
+        if (rings == null) {
+            return null;
+        }
+        try {
+            return rings.create(w.waker());
+        } catch (IOException | RuntimeException e) {
+            message("cannot make shared memory for " + who + " (" + e.getMessage() + "): it uses the socket");
+            return null;
+        }
+    }
+
+    /** Ends a handshake's reply with the rings' path (u32 length, UTF-8; 0: none, the socket). */
+    private static void putRings(Wire w, SharedRings offer) {
+        byte[] b = offer == null ? new byte[0] : offer.path().toString().getBytes(StandardCharsets.UTF_8);
+        w.room(4 + b.length).putInt(b.length).put(b);
+    }
+
+    /** Sends a handshake's reply and offers its rings; deletes their file if the reply cannot be sent. */
+    private void sendOrRelease(Wire w, SharedRings offer) throws IOException {
+        try {
+            w.send();
+        } catch (IOException e) {
+            if (offer != null) {
+                rings.release(offer.path());
+            }
+            throw e;
+        }
+        if (offer != null) {
+            w.offerShared(offer, spinUs, taken -> rings.release(taken.path()));
+        }
     }
 
     /** Answers datsim exec: the dat.conf, the provider library and the hosts (Protocol.C_INFO). */
@@ -388,136 +551,15 @@ public final class BridgeServer {
         w.send();
     }
 
-    private static String transport(Wire w) {
-        return w.shared() ? ", through shared memory" : ", through the socket";
+    private static String transport(SharedRings offer) {
+        return offer != null ? ", through shared memory" : ", through the socket";
     }
 
-    /** Reads the optional string (u32 length, UTF-8) that ends a handshake: "" when there is none. */
-    private static String string(ByteBuffer f) {
-        if (f.remaining() < 4) {
-            return "";
-        }
-        int n = f.getInt();
-        if (n <= 0 || n > 4096 || n > f.remaining()) {
-            return "";
-        }
-        byte[] b = new byte[n];
-        f.get(b);
-        return new String(b, StandardCharsets.UTF_8);
-    }
-
-    /**
-     * Maps the shared-memory rings a handshake named, or says in one message why this connection stays on the
-     * socket (null).
-     */
-    private SharedRings mapRings(Wire w, String path, String who) {
-        if (path.isEmpty()) {
-            return null;
-        }
+    private static void closeQuietly(java.nio.channels.SocketChannel ch) {
         try {
-            return SharedRings.map(Path.of(path), w.waker());
-        } catch (IOException | RuntimeException e) {
-            message("cannot map the shared memory of " + who + " (" + e.getMessage() + "): it uses the socket");
-            deleteQuietly(path);
-            return null;
-        }
-    }
-
-    private static void deleteQuietly(String path) {
-        if (path.isEmpty()) {
-            return;
-        }
-        try {
-            Path p = Path.of(path);
-            if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                    && p.getFileName().toString().startsWith("datsim-")) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException | RuntimeException e) {
-            // the library deletes its file too
-        }
-    }
-
-    private void acceptAll(ServerSocketChannel server) throws IOException {
-        SocketChannel ch;
-        while ((ch = server.accept()) != null) {
-            Wire w = new Wire(ch);
-            try {
-                if (w.next(5_000_000_000L) && w.code() == Protocol.C_SIDE) {
-                    int token = w.frame().getInt();
-                    if (token >= 1 && token <= processes.size()) {
-                        processes.get(token - 1).side(w);
-                    } else {
-                        w.close();
-                    }
-                    continue;
-                }
-                if (w.code() == Protocol.C_THREAD) {
-                    thread(w);
-                    continue;
-                }
-                if (w.code() == Protocol.C_INFO) {
-                    info(w);
-                    w.close();
-                    continue;
-                }
-                if (w.code() != Protocol.C_HELLO) {
-                    message("a connection that did not say hello was closed");
-                    w.close();
-                    continue;
-                }
-            } catch (IOException e) {
-                w.close();
-                continue;
-            }
-            ByteBuffer f = w.frame();
-            f.getLong(); // the CPU time field of every request: none before the first reply
-            byte[] name = new byte[Math.min(f.getInt(), 4096)];
-            f.get(name);
-            int pid = f.getInt();
-            String shmPath = string(f);
-            String hostName = new String(name, StandardCharsets.UTF_8);
-            DatHost host = fabric.provider().host(hostName);
-            String refusal = null;
-            if (host == null) {
-                refusal = "host \"" + hostName + "\" is not in the fabric (hosts: "
-                        + String.join(", ", scenario.topology().hosts()) + ")";
-            } else if (host.memory().coherence() != Coherence.COHERENT) {
-                refusal = "host " + hostName + " is not CPU/IO coherent; real programs attach to coherent hosts only";
-            } else {
-                for (BridgeProcess p : processes) {
-                    if (!p.closed() && p.host() == host) {
-                        refusal = "host " + hostName + " already has a program attached (pid " + p.pid()
-                                + "); one per host";
-                    }
-                }
-            }
-            if (refusal != null) {
-                ByteBuffer r = w.begin(Protocol.S_REPLY);
-                r.putLong(sim.now());
-                message("refused pid " + pid + ": " + refusal);
-                r.putInt(DatReturn.PROVIDER_NOT_FOUND);
-                w.send();
-                w.close();
-                deleteQuietly(shmPath);
-                continue;
-            }
-            SharedRings rings = mapRings(w, shmPath, "pid " + pid);
-            ByteBuffer r = w.begin(Protocol.S_REPLY);
-            r.putLong(sim.now());
-            r.putInt(DatReturn.SUCCESS).putInt(Protocol.ipOf(host.id())).putInt(processes.size() + 1)
-                    .putLong(cpuScalePpm).putInt(rings != null ? 1 : 0).putInt(spinUs);
-            w.send();
-            if (rings != null) {
-                w.useShared(rings, spinUs);
-            }
-            BridgeProcess p = new BridgeProcess(this, w, host,  pid,
-                    scenario.hostParams().getOrDefault(hostName, scenario.params()));
-            processes.add(p);
-            attached++;
-            message("pid " + pid + " attached to host " + hostName + " (" + Protocol.dotted(host.id()) + ") at "
-                    + SimTime.format(sim.now()) + transport(w));
-            p.start(sim.now());
+            ch.close();
+        } catch (IOException e) {
+            // nothing to do
         }
     }
 }
