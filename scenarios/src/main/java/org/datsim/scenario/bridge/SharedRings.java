@@ -123,8 +123,14 @@ final class SharedRings implements AutoCloseable {
      * exactly the size its header states, with the magic number.
      */
     static SharedRings map(Path path, boolean server, Waker waker) throws IOException {
-        try (FileChannel fc = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                LinkOption.NOFOLLOW_LINKS)) {
+        FileChannel opened;
+        try {
+            opened = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            throw new IOException(path + " cannot be opened as a rings file (" + e.getMessage() + ")");
+        }
+        try (FileChannel fc = opened) {
             long len = fc.size();
             ByteBuffer head = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
             while (head.hasRemaining() && fc.read(head, head.position()) > 0) {
@@ -141,8 +147,6 @@ final class SharedRings implements AutoCloseable {
             MappedByteBuffer m = fc.map(FileChannel.MapMode.READ_WRITE, 0, len);
             m.order(ByteOrder.LITTLE_ENDIAN);
             return new SharedRings(m, size, server, waker, path);
-        } catch (java.nio.file.FileSystemException e) {
-            throw new IOException(path + " cannot be opened as a rings file (" + e.getReason() + ")");
         }
     }
 

@@ -122,14 +122,16 @@ class BridgeServerTest {
             Thread.sleep(10);
         }
         try (Client bad = new Client(sock)) {
-            assertEquals(DatReturn.PROVIDER_NOT_FOUND, bad.call(Protocol.C_HELLO, "Z", 7), "an unknown host");
+            assertEquals(DatReturn.PROVIDER_NOT_FOUND, bad.call(Protocol.C_HELLO, "Z", 7, 0), "an unknown host");
         }
         try (Client c = new Client(sock)) {
-            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HELLO, "B", 42));
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HELLO, "B", 42, 0));
             assertEquals(Protocol.ipOf(1), c.in.getInt(), "host B is 127.0.1.2");
-            assertEquals(1, c.in.getInt(), "the side channel token");
+            byte[] token = new byte[Handshake.TOKEN_BYTES];
+            c.in.get(token);
+            assertTrue(token.length == 16 && !java.util.Arrays.equals(token, new byte[16]), "a 128-bit token");
             try (Client second = new Client(sock)) {
-                assertEquals(DatReturn.PROVIDER_NOT_FOUND, second.call(Protocol.C_HELLO, "B", 43), "one per host");
+                assertEquals(DatReturn.PROVIDER_NOT_FOUND, second.call(Protocol.C_HELLO, "B", 43, 0), "one per host");
             }
             assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_IA_OPEN, "datsim-B", 8, 0));
             int ia = c.in.getInt();
@@ -192,9 +194,9 @@ class BridgeServerTest {
                 Thread.sleep(10);
             }
             try (Client c = new Client(sock)) {
-                assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HELLO, "A", 1));
+                assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HELLO, "A", 1, 0));
                 c.in.getInt();
-                c.in.getInt();
+                c.in.get(new byte[Handshake.TOKEN_BYTES]);
                 assertEquals(Math.round(scale * 1_000_000), c.in.getLong(), "the hello reply gives the scale");
                 assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_IA_OPEN, "datsim-A", 8, 0));
                 int ia = c.in.getInt();
@@ -227,7 +229,7 @@ class BridgeServerTest {
             Thread.sleep(10);
         }
         try (Client c = new Client(sock)) {
-            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HELLO, "A", 1));
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HELLO, "A", 1, 0));
             assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_IA_OPEN, "datsim-A", 8, 0));
             int ia = c.in.getInt();
             assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_PZ_CREATE, ia));
