@@ -56,6 +56,8 @@ public final class BridgeServer {
     private final List<byte[]> tokens = new ArrayList<>();
     /** The server's own directory of shared-memory rings, or null (every connection on its socket). */
     private RingsDir rings;
+    /** The listening socket, once bound. */
+    private SocketFile bound;
     /** The most wall time a connection has for its handshake. */
     private long handshakeNs = Acceptor.HANDSHAKE_NS;
     /** The most wall time a write waits for its program to read (0: {@link #memoryTimeoutNs}). */
@@ -212,6 +214,32 @@ public final class BridgeServer {
                 + SimTime.format(sim.now()) + " after " + p.calls() + " calls");
     }
 
+    /** Thrown when the socket cannot be made where it was asked for (something else is there, or it is live). */
+    public static final class SocketRefused extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        SocketRefused(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Binds the socket now (else {@link #serve} does): its name is linked only if nothing but a stale socket of this
+     * user is there (docs/bridge.md, Security).
+     *
+     * @throws SocketRefused when it cannot be
+     */
+    public void listen() throws SocketRefused {
+        if (bound != null) {
+            return;
+        }
+        try {
+            bound = SocketFile.bind(socket);
+        } catch (IOException e) {
+            throw new SocketRefused(e.getMessage());
+        }
+    }
+
     /** Stops the server at its next look at the sockets (from another thread, e.g. a shutdown hook). */
     public void stop() {
         stop = true;
@@ -259,7 +287,8 @@ public final class BridgeServer {
         rings = RingsDir.open(this::message);
         Thread acceptorThread = null;
         Acceptor acceptor = null;
-        try (SocketFile server = SocketFile.bind(socket);
+        listen();
+        try (SocketFile server = bound;
                 Selector sleep = Selector.open();
                 JsonLinesTraceWriter writer = new JsonLinesTraceWriter(outDir.resolve("events.jsonl"))) {
             trace.subscribe(writer);
