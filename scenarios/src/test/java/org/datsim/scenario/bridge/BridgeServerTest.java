@@ -81,11 +81,23 @@ class BridgeServerTest {
             return in.getInt();
         }
 
+        /** The most wall time a reply may take (ms; 0: no bound). */
+        long timeoutMs;
+
         ByteBuffer read(int n) throws Exception {
             ByteBuffer b = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+            long end = System.nanoTime() + timeoutMs * 1_000_000L;
+            ch.configureBlocking(timeoutMs == 0);
             while (b.hasRemaining()) {
-                if (ch.read(b) < 0) {
+                int got = ch.read(b);
+                if (got < 0) {
                     throw new java.io.EOFException();
+                }
+                if (got == 0 && timeoutMs > 0) {
+                    if (System.nanoTime() - end > 0) {
+                        throw new java.io.InterruptedIOException("no reply within " + timeoutMs + " ms");
+                    }
+                    Thread.sleep(1);
                 }
             }
             return b.flip();
