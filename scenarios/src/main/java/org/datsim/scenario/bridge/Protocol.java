@@ -25,8 +25,8 @@ final class Protocol {
      */
     static final int C_INFO = 0x4001;
     /**
-     * A further thread of an attached program, on a connection of its own (u64 CPU time, u32 the token the hello
-     * reply gave): a consumer process of the same program and host (docs/bridge.md, Threads).
+     * A further thread of an attached program, on a connection of its own (u64 CPU time, the 16-byte token the hello
+     * reply gave, u32 rings: {@link Handshake}): a consumer process of the same program and host (docs/bridge.md).
      */
     static final int C_THREAD = 0x4002;
     /** Library to server: the bytes a {@link #S_MEMREAD} asked for. */
@@ -105,7 +105,7 @@ final class Protocol {
     static final int C_EP_RECV_QUERY = 54;
     static final int C_EP_SET_WATERMARK = 55;
     static final int C_UNSUPPORTED = 56;
-    /** The first frame of a program's second socket, the side channel (u32 token from the hello reply). */
+    /** The first frame of a program's second socket, the side channel (the 16-byte token: {@link Handshake}). */
     static final int C_SIDE = 57;
     /** dat_ib_post_rdma_write_immed (dat_extension_op DAT_IB_RDMA_WRITE_IMMED_OP). */
     static final int C_POST_WRITE_IMMED = 58;
