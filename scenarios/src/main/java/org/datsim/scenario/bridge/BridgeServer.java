@@ -284,10 +284,10 @@ public final class BridgeServer {
     public int serve(Path outDir) throws IOException {
         Files.createDirectories(outDir);
         int problems = 0;
-        rings = RingsDir.open(this::message);
         Thread acceptorThread = null;
         Acceptor acceptor = null;
         listen();
+        rings = RingsDir.open(this::message);
         try (SocketFile server = bound;
                 Selector sleep = Selector.open();
                 JsonLinesTraceWriter writer = new JsonLinesTraceWriter(outDir.resolve("events.jsonl"))) {
