@@ -153,15 +153,17 @@ class BridgeSecurityTest {
         assertFalse(out.contains("attached to host"), out);
     }
 
-    /** Connects as nobody and sends a hello for host B: EACCES, EOF (closed unanswered) or REPLY. */
+    /**
+     * Connects as nobody and sends a hello for host B: EACCES, EOF (closed unanswered, possibly before the hello
+     * could be sent) or REPLY.
+     */
     private static String asNobody(Path sock) throws Exception {
         String py = "import socket,struct,sys\n"
                 + "s=socket.socket(socket.AF_UNIX)\n"
                 + "try:\n s.connect(sys.argv[1])\nexcept PermissionError:\n print('EACCES'); sys.exit(0)\n"
                 + "p=struct.pack('<qi',0,1)+b'B'+struct.pack('<ii',5,0)\n"
-                + "s.sendall(struct.pack('<ii',len(p)+4,1)+p)\n"
                 + "s.settimeout(10)\n"
-                + "try:\n d=s.recv(64)\nexcept OSError:\n d=b''\n"
+                + "try:\n s.sendall(struct.pack('<ii',len(p)+4,1)+p); d=s.recv(64)\nexcept OSError:\n d=b''\n"
                 + "print('REPLY' if d else 'EOF')\n";
         return run(List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
                 "/usr/bin/python3", "-c", py, sock.toString()));
