@@ -2,9 +2,7 @@ package org.datsim.scenario.bridge;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.ByteBuffer;
 import java.nio.channels.Selector;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,10 +14,8 @@ import org.datsim.core.trace.JsonLinesTraceWriter;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.Fabric;
-import org.datsim.fabric.dat.DatHost;
 import org.datsim.fabric.dat.DatProvider;
 import org.datsim.fabric.dat.DatReturn;
-import org.datsim.fabric.memory.Coherence;
 import org.datsim.scenario.load.Scenario;
 
 /**
@@ -51,11 +47,8 @@ public final class BridgeServer {
     private int attached;
     private int finished;
     private volatile boolean stop;
-    /** The programs attached (their first connections) and their tokens, index for index. */
-    private final List<BridgeProcess> programs = new ArrayList<>();
-    private final List<byte[]> tokens = new ArrayList<>();
-    /** The server's own directory of shared-memory rings, or null (every connection on its socket). */
-    private RingsDir rings;
+    /** Answers the checked handshakes; made when serving starts. */
+    private Attacher attacher;
     /** The listening socket, once bound. */
     private SocketFile bound;
     /** The most wall time a connection has for its handshake. */
@@ -287,7 +280,8 @@ public final class BridgeServer {
         Thread acceptorThread = null;
         Acceptor acceptor = null;
         listen();
-        rings = RingsDir.open(this::message);
+        RingsDir rings = RingsDir.open(this::message);
+        attacher = new Attacher(this, rings);
         try (SocketFile server = bound;
                 Selector sleep = Selector.open();
                 JsonLinesTraceWriter writer = new JsonLinesTraceWriter(outDir.resolve("events.jsonl"))) {
@@ -299,7 +293,7 @@ public final class BridgeServer {
             long[] tick = {0};
             long idleSince = -1;
             while (!stop && !(expected > 0 && finished >= expected && attached >= expected)) {
-                takeHandshakes(acceptor);
+                attacher.take(acceptor);
                 for (int i = detachedList.size() - 1; i >= 0; i--) {
                     BridgeProcess p = detachedList.get(i);
                     p.poll();
@@ -346,9 +340,7 @@ public final class BridgeServer {
                     Thread.currentThread().interrupt();
                 }
             }
-            if (rings != null) {
-                rings.close();
-            }
+            attacher.close();
         }
         if (recorder != null) {
             recorder.write(recordFile);
@@ -387,37 +379,6 @@ public final class BridgeServer {
         return any;
     }
 
-    /** Serves the handshakes the acceptor read and checked, in the order they came. */
-    private void takeHandshakes(Acceptor acceptor) {
-        Acceptor.Accepted a;
-        while ((a = acceptor.poll()) != null) {
-            Wire w;
-            try {
-                w = new Wire(a.channel(), a.after());
-            } catch (IOException e) {
-                message("connection " + a.number() + " failed (" + e.getMessage() + "); closed");
-                closeQuietly(a.channel());
-                continue;
-            }
-            w.writeTimeoutNs(writeTimeoutNs());
-            Handshake h = a.handshake();
-            try {
-                switch (h.code()) {
-                    case Protocol.C_SIDE -> side(w, a.number(), h);
-                    case Protocol.C_THREAD -> thread(w, a.number(), h);
-                    case Protocol.C_INFO -> {
-                        info(w);
-                        w.close();
-                    }
-                    default -> hello(w, a.number(), h);
-                }
-            } catch (IOException e) {
-                message("connection " + a.number() + " failed in its handshake (" + e.getMessage() + "); closed");
-                w.close();
-            }
-        }
-    }
-
     /** The most wall time a write to a program waits for it to read (the same bound as a wait for its answer). */
     long writeTimeoutNs() {
         return writeTimeoutNs > 0 ? writeTimeoutNs : memoryTimeoutNs();
@@ -432,163 +393,38 @@ public final class BridgeServer {
         writeTimeoutNs = writeMs * 1_000_000L;
     }
 
-    /** The attached program whose token this is (compared in constant time), or null. */
-    private BridgeProcess program(byte[] token) {
-        BridgeProcess found = null;
-        for (int i = 0; i < programs.size(); i++) {
-            if (Handshake.sameToken(tokens.get(i), token)) {
-                found = programs.get(i);
-            }
-        }
-        return found == null || found.closed() ? null : found;
+    /** The scenario served. */
+    Scenario scenario() {
+        return scenario;
     }
 
-    /** Attaches a program's side channel (Protocol.C_SIDE: the program's token). */
-    private void side(Wire w, int number, Handshake h) {
-        BridgeProcess program = program(h.token());
-        if (program == null) {
-            message("connection " + number + " named no attached program's token for a side channel; closed");
-            w.close();
-            return;
-        }
-        program.side(w);
+    /** The connections served, programs and their threads. */
+    List<BridgeProcess> processes() {
+        return processes;
     }
 
-    /** Attaches a further thread of an attached program (Protocol.C_THREAD: the program's token). */
-    private void thread(Wire w, int number, Handshake h) throws IOException {
-        BridgeProcess program = program(h.token());
-        if (program == null) {
-            ByteBuffer r = w.begin(Protocol.S_REPLY);
-            r.putLong(sim.now());
-            message("refused a thread connection (connection " + number + "): its token is no attached program's");
-            r.putInt(DatReturn.PROVIDER_NOT_FOUND);
-            w.send();
-            w.close();
-            return;
-        }
-        SharedRings offer = h.wantsRings() ? newRings(w, "a thread of pid " + program.pid()) : null;
-        ByteBuffer r = w.begin(Protocol.S_REPLY);
-        r.putLong(sim.now());
-        r.putInt(DatReturn.SUCCESS).putInt(spinUs);
-        putRings(w, offer);
-        sendOrRelease(w, offer);
-        BridgeProcess p = new BridgeProcess(program, w);
+    /** Adds a program's connection (its first, when {@code program}; else a further thread's). */
+    void attachedNow(BridgeProcess p, boolean program) {
         processes.add(p);
-        message("pid " + p.pid() + ": another thread attached (" + p.name() + ") at " + SimTime.format(sim.now())
-                + transport(offer));
-        p.start(sim.now());
-    }
-
-    /** Attaches a program to the host its hello names (Protocol.C_HELLO), or refuses it with one message. */
-    private void hello(Wire w, int number, Handshake h) throws IOException {
-        String hostName = h.host();
-        int pid = h.pid();
-        DatHost host = fabric.provider().host(hostName);
-        String refusal = null;
-        if (host == null) {
-            refusal = "host \"" + org.datsim.core.util.Text.clean(hostName) + "\" is not in the fabric (hosts: "
-                    + String.join(", ", scenario.topology().hosts()) + ")";
-        } else if (host.memory().coherence() != Coherence.COHERENT) {
-            refusal = "host " + hostName + " is not CPU/IO coherent; real programs attach to coherent hosts only";
-        } else {
-            for (BridgeProcess p : processes) {
-                if (!p.closed() && p.host() == host) {
-                    refusal = "host " + hostName + " already has a program attached (pid " + p.pid()
-                            + "); one per host";
-                }
-            }
-        }
-        if (refusal != null) {
-            ByteBuffer r = w.begin(Protocol.S_REPLY);
-            r.putLong(sim.now());
-            message("refused pid " + pid + " (connection " + number + "): " + refusal);
-            r.putInt(DatReturn.PROVIDER_NOT_FOUND);
-            w.send();
-            w.close();
-            return;
-        }
-        SharedRings offer = h.wantsRings() ? newRings(w, "pid " + pid) : null;
-        byte[] token = Handshake.newToken();
-        ByteBuffer r = w.begin(Protocol.S_REPLY);
-        r.putLong(sim.now());
-        r.putInt(DatReturn.SUCCESS).putInt(Protocol.ipOf(host.id()));
-        w.room(Handshake.TOKEN_BYTES + 12).put(token).putLong(cpuScalePpm).putInt(spinUs);
-        putRings(w, offer);
-        sendOrRelease(w, offer);
-        BridgeProcess p = new BridgeProcess(this, w, host,  pid,
-                scenario.hostParams().getOrDefault(hostName, scenario.params()));
-        processes.add(p);
-        programs.add(p);
-        tokens.add(token);
-        attached++;
-        message("pid " + pid + " attached to host " + hostName + " (" + Protocol.dotted(host.id()) + ") at "
-                + SimTime.format(sim.now()) + transport(offer));
-        p.start(sim.now());
-    }
-
-    /** Creates the rings offered to a connection, or says in one message why it stays on the socket (null). */
-    private SharedRings newRings(Wire w, String who) {
-        if (rings == null) {
-            return null;
-        }
-        try {
-            return rings.create(w.waker());
-        } catch (IOException | RuntimeException e) {
-            message("cannot make shared memory for " + who + " (" + e.getMessage() + "): it uses the socket");
-            return null;
+        if (program) {
+            attached++;
         }
     }
 
-    /** Ends a handshake's reply with the rings' path (u32 length, UTF-8; 0: none, the socket). */
-    private static void putRings(Wire w, SharedRings offer) {
-        byte[] b = offer == null ? new byte[0] : offer.path().toString().getBytes(StandardCharsets.UTF_8);
-        w.room(4 + b.length).putInt(b.length).put(b);
+    int spinUs() {
+        return spinUs;
     }
 
-    /** Sends a handshake's reply and offers its rings; deletes their file if the reply cannot be sent. */
-    private void sendOrRelease(Wire w, SharedRings offer) throws IOException {
-        try {
-            w.send();
-        } catch (IOException e) {
-            if (offer != null) {
-                rings.release(offer.path());
-            }
-            throw e;
-        }
-        if (offer != null) {
-            w.offerShared(offer, spinUs, taken -> rings.release(taken.path()));
-        }
+    long cpuScalePpm() {
+        return cpuScalePpm;
     }
 
-    /** Answers datsim exec: the dat.conf, the provider library and the hosts (Protocol.C_INFO). */
-    private void info(Wire w) throws IOException {
-        ByteBuffer r = w.begin(Protocol.S_REPLY);
-        r.putLong(sim.now()).putInt(DatReturn.SUCCESS);
-        List<String> names = new ArrayList<>();
-        names.add(datConf == null ? "" : datConf.toString());
-        names.add(library == null ? "" : library.toString());
-        for (String s : names) {
-            byte[] b = s.getBytes(StandardCharsets.UTF_8);
-            w.room(4 + b.length).putInt(b.length).put(b);
-        }
-        List<String> hosts = scenario.topology().hosts();
-        w.room(4).putInt(hosts.size());
-        for (String h : hosts) {
-            byte[] b = h.getBytes(StandardCharsets.UTF_8);
-            w.room(4 + b.length).putInt(b.length).put(b);
-        }
-        w.send();
+    /** The dat.conf and provider library {@link #writeDatConf} named, or null. */
+    Path datConf() {
+        return datConf;
     }
 
-    private static String transport(SharedRings offer) {
-        return offer != null ? ", through shared memory" : ", through the socket";
-    }
-
-    private static void closeQuietly(java.nio.channels.SocketChannel ch) {
-        try {
-            ch.close();
-        } catch (IOException e) {
-            // nothing to do
-        }
+    Path library() {
+        return library;
     }
 }
