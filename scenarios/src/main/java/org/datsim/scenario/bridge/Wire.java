@@ -10,9 +10,12 @@ import java.nio.channels.SocketChannel;
 
 /**
  * One attached process's connection: frames in ({@link #next}) and out ({@link #begin} ... {@link #send}), with a
- * bounded wait for the next frame. The bytes go over the socket, or, once {@link #useShared} is called, through
- * the shared-memory rings of {@link SharedRings} (the same bytes; the socket then carries wake tokens only).
- * Single-threaded: only the simulator's thread uses it.
+ * bounded wait for the next frame and a deadline on every write (a program that stops reading is cut off, never
+ * waited for without end). A frame's length is checked against {@link Protocol#MAX_FRAME} before it is read, and
+ * the receive buffer grows only as bytes arrive. The bytes go over the socket, or, once {@link #useShared} is
+ * called (or the library's first frame takes the rings {@link #offerShared} offered), through the shared-memory
+ * rings of {@link SharedRings} (the same bytes; the socket then carries wake tokens only). Single-threaded: only
+ * the simulator's thread uses it.
  */
 final class Wire implements AutoCloseable {
 
