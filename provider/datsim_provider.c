@@ -116,9 +116,9 @@ static int full_io(int write_it, void *p, size_t n) {
 /*
  * The shared-memory transport (docs/bridge.md, Protocol; org.datsim.scenario.bridge.SharedRings has the same
  * layout): per connection, a file that datsim serve creates in its own 0700 directory in /dev/shm and names in its
- * handshake's reply; this library maps it (shm_map) and the server deletes it. DATSIM_SHM=0: the socket only. Two single-producer single-consumer byte
- * rings, up (library to server) and down (server to library), carry exactly the bytes the socket would; the socket
- * then carries only one-byte wake tokens, and its end of file. A side that finds nothing to read (or no room)
+ * handshake's reply; this library maps it (shm_map) and the server deletes it (DATSIM_SHM=0: the socket only). Two
+ * single-producer single-consumer byte rings, up (library to server) and down (server to library), carry exactly
+ * the bytes the socket would; the socket then carries only one-byte wake tokens, and its end of file. A side that finds nothing to read (or no room)
  * spins for at most spin_us (halved after a spin that failed, down to an eighth; doubled back after one that
  * succeeded), then sets its sleeping flag, makes a full fence, looks again and only then blocks in recv for a
  * token. The other side publishes (a release store), makes a full fence, reads the flag and, if set, clears it
@@ -428,7 +428,8 @@ static void open_side(const unsigned char *token) {
     uint32_t f0[2] = {4 + TOKEN_BYTES, C_SIDE};
     memcpy(f, f0, 8);
     memcpy(f + 8, token, TOKEN_BYTES);
-    if (send(s, f, sizeof f, MSG_NOSIGNAL) != (ssize_t) sizeof f || pthread_create(&side_tid, NULL, side_thread, (void *) (intptr_t) s)) {
+    if (send(s, f, sizeof f, MSG_NOSIGNAL) != (ssize_t) sizeof f
+            || pthread_create(&side_tid, NULL, side_thread, (void *) (intptr_t) s)) {
         close(s);
         return;
     }

@@ -63,7 +63,8 @@ final class Attacher {
                     default -> hello(w, a.number(), h);
                 }
             } catch (IOException e) {
-                server.message("connection " + a.number() + " failed in its handshake (" + e.getMessage() + "); closed");
+                server.message("connection " + a.number() + " failed in its handshake (" + e.getMessage()
+                        + "); closed");
                 w.close();
             }
         }
@@ -97,7 +98,8 @@ final class Attacher {
         if (program == null) {
             ByteBuffer r = w.begin(Protocol.S_REPLY);
             r.putLong(server.sim().now());
-            server.message("refused a thread connection (connection " + number + "): its token is no attached program's");
+            server.message("refused a thread connection (connection " + number
+                    + "): its token is no attached program's");
             r.putInt(DatReturn.PROVIDER_NOT_FOUND);
             w.send();
             w.close();
@@ -111,8 +113,8 @@ final class Attacher {
         sendOrRelease(w, offer);
         BridgeProcess p = new BridgeProcess(program, w);
         server.attachedNow(p, false);
-        server.message("pid " + p.pid() + ": another thread attached (" + p.name() + ") at " + SimTime.format(server.sim().now())
-                + transport(offer));
+        server.message("pid " + p.pid() + ": another thread attached (" + p.name() + ") at "
+                + SimTime.format(server.sim().now()) + transport(offer));
         p.start(server.sim().now());
     }
 
