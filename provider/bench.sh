@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The bridge's speed: starts `datsim serve` on provider/examples/two-hosts.json, runs provider/bench (N forwarded
 # DAT calls, default 300000) on host A, and prints calls_per_second= and the load average (docs/bridge.md, Speed).
-# Usage: provider/bench.sh [N [SERVE_OPTIONS...]]   (e.g. --spin-us 0; DATSIM_SHM_DIR=/nonexistent forces the socket)
+# Usage: provider/bench.sh [N [SERVE_OPTIONS...]]   (e.g. --spin-us 0; DATSIM_SHM=0 forces the socket)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

@@ -21,6 +21,7 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <time.h>
@@ -52,7 +53,9 @@ static char sock_path[108];
  * C_THREAD with the program's token. A thread's connection closes when the thread ends.
  */
 static __thread int fd = -1;
-static uint32_t program_token;
+static uint32_t program_token; /* nonzero once the program is attached (its secret: program_secret) */
+enum { TOKEN_BYTES = 16 };
+static unsigned char program_secret[TOKEN_BYTES]; /* from the hello reply: 128 random bits naming the program */
 static pthread_key_t thread_key;
 static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -102,10 +105,10 @@ static int full_io(int write_it, void *p, size_t n) {
 
 /*
  * The shared-memory transport (docs/bridge.md, Protocol; org.datsim.scenario.bridge.SharedRings has the same
- * layout): per connection, a file in /dev/shm (DATSIM_SHM_DIR overrides the directory) that this library creates
- * and maps, and names in its handshake; the server maps it and deletes it. Two single-producer single-consumer byte
- * rings, up (library to server) and down (server to library), carry exactly the bytes the socket would; the socket
- * then carries only one-byte wake tokens, and its end of file. A side that finds nothing to read (or no room)
+ * layout): per connection, a file that datsim serve creates in its own 0700 directory in /dev/shm and names in its
+ * handshake's reply; this library maps it (shm_map) and the server deletes it (DATSIM_SHM=0: the socket only). Two
+ * single-producer single-consumer byte rings, up (library to server) and down (server to library), carry exactly
+ * the bytes the socket would; the socket then carries only one-byte wake tokens, and its end of file. A side that finds nothing to read (or no room)
  * spins for at most spin_us (halved after a spin that failed, down to an eighth; doubled back after one that
  * succeeded), then sets its sleeping flag, makes a full fence, looks again and only then blocks in recv for a
  * token. The other side publishes (a release store), makes a full fence, reads the flag and, if set, clears it
@@ -230,47 +233,58 @@ static ssize_t shm_recv(void *p, size_t cap) {
 }
 
 /*
- * Creates and maps a connection's rings file; returns its mapping (path filled in) or NULL after one message (the
- * first time) saying the connection uses the socket (path then "").
+ * Maps the rings file the server created for this connection and named in its reply (in its own 0700 directory):
+ * opened without following a link and without blocking, checked on the open descriptor (a regular file of this
+ * user, of the size of the rings), and its header checked. Returns 0, or -1 after one message (the first time).
  */
-static unsigned char *shm_create(char *path, size_t cap) {
+static int shm_map(const char *path) {
     static int said;
-    static unsigned counter;
-    const char *dir = getenv("DATSIM_SHM_DIR");
-    if (!dir || !*dir) dir = "/dev/shm";
-    snprintf(path, cap, "%s/datsim-%d-%ld-%u", dir, (int) getpid(), (long) syscall(SYS_gettid),
-             __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
     size_t len = SHM_HEADER + 2 * (size_t) SHM_RING;
+    const char *why = NULL;
     unsigned char *m = MAP_FAILED;
-    int f = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (f >= 0 && ftruncate(f, (off_t) len) == 0) m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
-    int err = errno;
+    struct stat st;
+    int f = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (f < 0) why = strerror(errno);
+    else if (fstat(f, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (size_t) st.st_size != len)
+        why = "not a regular file of this user of the rings' size";
+    else if ((m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0)) == MAP_FAILED) why = strerror(errno);
     if (f >= 0) close(f);
-    if (m == MAP_FAILED) {
-        if (f >= 0) unlink(path);
-        if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-            fprintf(stderr, "libdatsim: no shared memory (%s: %s): the bridge uses the socket (slower)\n", path,
-                    strerror(err));
-        path[0] = 0;
-        return NULL;
+    if (!why) {
+        uint32_t h[3];
+        memcpy(h, m, sizeof h);
+        if (h[0] != SHM_MAGIC || h[1] != SHM_VERSION || h[2] != SHM_RING) {
+            why = "not datsim's rings";
+            munmap(m, len);
+        }
     }
-    uint32_t h[3] = {SHM_MAGIC, SHM_VERSION, SHM_RING};
-    memcpy(m, h, sizeof h);
-    return m;
-}
-
-/* After the handshake's reply: uses the rings if the server mapped them, else unmaps them; deletes the file. */
-static void shm_start(unsigned char *m, const char *path, int accepted) {
-    if (!m) return;
-    unlink(path); /* the server deleted it already when it mapped it */
-    if (!accepted) {
-        munmap(m, SHM_HEADER + 2 * (size_t) SHM_RING);
-        return;
+    if (why) {
+        if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+            fprintf(stderr, "libdatsim: cannot map the shared memory datsim serve offered (%s: %s): the bridge uses"
+                    " the socket (slower)\n", path, why);
+        return -1;
     }
     sh.base = m;
     sh.size = SHM_RING;
     sh.up_head = sh.down_tail = 0;
     sh.budget_ns = spin_ns;
+    return 0;
+}
+
+/* Whether to ask for shared-memory rings: yes unless DATSIM_SHM=0. */
+static uint32_t want_rings(void) {
+    const char *e = getenv("DATSIM_SHM");
+    return !(e && strcmp(e, "0") == 0);
+}
+
+/* After a handshake's reply: maps the rings it names (u32 length and path at in_pos), if any. */
+static void shm_start(void) {
+    uint32_t n = g32();
+    char path[256];
+    if (n == 0 || n >= sizeof path || in_pos + n > in.n) return;
+    memcpy(path, in.b + in_pos, n);
+    path[n] = 0;
+    in_pos += n;
+    shm_map(path); /* the server deletes the file once this side's first frame comes, through the rings or not */
 }
 
 static void shm_end(void) {
@@ -392,7 +406,7 @@ static void *side_thread(void *arg) {
     return NULL;
 }
 
-static void open_side(uint32_t token) {
+static void open_side(const unsigned char *token) {
     struct sockaddr_un a = {.sun_family = AF_UNIX};
     snprintf(a.sun_path, sizeof a.sun_path, "%s", sock_path);
     int s = high_fd(socket(AF_UNIX, SOCK_STREAM, 0));
@@ -400,8 +414,12 @@ static void open_side(uint32_t token) {
         if (s >= 0) close(s);
         return;
     }
-    uint32_t f[3] = {8, C_SIDE, token};
-    if (send(s, f, 12, MSG_NOSIGNAL) != 12 || pthread_create(&side_tid, NULL, side_thread, (void *) (intptr_t) s)) {
+    unsigned char f[8 + TOKEN_BYTES];
+    uint32_t f0[2] = {4 + TOKEN_BYTES, C_SIDE};
+    memcpy(f, f0, 8);
+    memcpy(f + 8, token, TOKEN_BYTES);
+    if (send(s, f, sizeof f, MSG_NOSIGNAL) != (ssize_t) sizeof f
+            || pthread_create(&side_tid, NULL, side_thread, (void *) (intptr_t) s)) {
         close(s);
         return;
     }
@@ -539,23 +557,24 @@ static int connect_thread(void) {
         fprintf(stderr, "libdatsim: a thread cannot reach datsim serve at %s: %s\n", sock_path, strerror(errno));
         return -1;
     }
-    char path[256];
-    unsigned char *m = shm_create(path, sizeof path);
-    uint32_t plen = (uint32_t) strlen(path);
-    unsigned char f[24 + sizeof path];
-    uint32_t f0[5] = {20 + plen, C_THREAD, 0, 0, program_token};
-    memcpy(f, f0, 20);
-    memcpy(f + 20, &plen, 4);
-    memcpy(f + 24, path, plen);
+    unsigned char f[8 + 8 + TOKEN_BYTES + 4];
+    uint32_t f0[2] = {4 + 8 + TOKEN_BYTES + 4, C_THREAD};
+    uint64_t cpu = 0;
+    uint32_t rings = want_rings();
+    memcpy(f, f0, 8);
+    memcpy(f + 8, &cpu, 8);
+    memcpy(f + 16, program_secret, TOKEN_BYTES);
+    memcpy(f + 16 + TOKEN_BYTES, &rings, 4);
     fd = s;
     uint32_t hdr[2];
     DAT_RETURN r = DAT_INTERNAL_ERROR;
-    uint32_t accepted = 0;
-    if (full_io(1, f, 24 + plen) == 0 && fill(8) == 0) {
+    if (full_io(1, f, sizeof f) == 0 && fill(8) == 0) {
         memcpy(hdr, rx.b + rx_start, 8);
         if (hdr[1] == S_REPLY && hdr[0] >= 16 && hdr[0] < 4096 && fill(4 + hdr[0]) == 0) {
-            memcpy(&r, rx.b + rx_start + 16, 4);
-            if (hdr[0] >= 20) memcpy(&accepted, rx.b + rx_start + 20, 4);
+            in.b = rx.b + rx_start + 8;
+            in.n = hdr[0] - 4;
+            in_pos = 8;
+            r = (DAT_RETURN) g32();
             rx_start += 4 + hdr[0];
         }
     }
@@ -563,10 +582,10 @@ static int connect_thread(void) {
         fprintf(stderr, "libdatsim: datsim serve refused a thread of this program (0x%x)\n", r);
         close(s);
         fd = -1;
-        shm_start(m, path, 0);
         return -1;
     }
-    shm_start(m, path, accepted == 1);
+    g32(); /* the spin, as the hello's */
+    shm_start();
     pthread_once(&thread_key_once, make_thread_key);
     pthread_setspecific(thread_key, (void *) (intptr_t) (s + 1));
     return 0;
@@ -592,31 +611,28 @@ static int connect_server(void) {
         fd = -1;
         return -1;
     }
-    char path[256];
-    unsigned char *m = shm_create(path, sizeof path);
     begin(C_HELLO);
     pstr(host_name);
     p32((uint32_t) getpid());
-    pstr(path);
+    p32(want_rings());
     DAT_RETURN r = call();
     if (r != DAT_SUCCESS) {
         fprintf(stderr, "libdatsim: datsim serve refused host %s (0x%x); see its output\n", host_name, r);
         close(fd);
         fd = -1;
-        shm_start(m, path, 0);
         return -1;
     }
     my_ip = g32();
-    uint32_t token = g32();
+    if (in_pos + TOKEN_BYTES <= in.n) memcpy(program_secret, in.b + in_pos, TOKEN_BYTES);
+    in_pos += TOKEN_BYTES;
     cpu_scale_ppm = g64();
-    uint32_t accepted = g32();
     spin_ns = (uint64_t) g32() * 1000;
-    shm_start(m, path, accepted == 1);
-    program_token = token;
+    shm_start();
+    program_token = 1;
     shared_clock = (struct datsim_clock *) dlsym(RTLD_DEFAULT, "datsim_clock");
     if (shared_clock) shared_clock->scale_ppm = cpu_scale_ppm;
     if (cpu_scale_ppm) cpu_at_reply = thread_cpu_ns();
-    open_side(token);
+    open_side(program_secret);
     return 0;
 }
 

@@ -297,6 +297,9 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
             step();
         } catch (IOException e) {
             lost(e);
+        } catch (java.nio.BufferUnderflowException e) {
+            // A request shorter than its arguments ends this program's connection, never the server.
+            lost(new IOException("sent a " + Protocol.name(code) + " request shorter than its arguments"));
         }
     }
 
@@ -402,22 +405,31 @@ final class BridgeProcess extends SimProcess implements HostMemory.External {
     }
 
     private String str() {
-        int n = req.getInt();
-        byte[] b = new byte[n];
+        byte[] b = new byte[count(1)];
         req.get(b);
         return new String(b, StandardCharsets.UTF_8);
     }
 
     private byte[] bytes() {
-        int n = req.getInt();
-        byte[] b = new byte[Math.max(0, n)];
+        byte[] b = new byte[count(1)];
         req.get(b);
         return b;
     }
 
-    private LmrTriplet[] iov() {
+    /**
+     * Reads a count of items of {@code each} bytes that follow in the request: one that the request cannot hold is
+     * a request shorter than its arguments (never an allocation of what it declares).
+     */
+    private int count(int each) {
         int n = req.getInt();
-        LmrTriplet[] t = new LmrTriplet[Math.max(0, n)];
+        if (n < 0 || n > req.remaining() / each) {
+            throw new java.nio.BufferUnderflowException();
+        }
+        return n;
+    }
+
+    private LmrTriplet[] iov() {
+        LmrTriplet[] t = new LmrTriplet[count(20)];
         for (int i = 0; i < t.length; i++) {
             int ctx = req.getInt();
             long a = req.getLong();

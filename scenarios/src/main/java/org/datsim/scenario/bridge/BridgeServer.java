@@ -2,14 +2,7 @@ package org.datsim.scenario.bridge;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,16 +14,16 @@ import org.datsim.core.trace.JsonLinesTraceWriter;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.Fabric;
-import org.datsim.fabric.dat.DatHost;
 import org.datsim.fabric.dat.DatProvider;
 import org.datsim.fabric.dat.DatReturn;
-import org.datsim.fabric.memory.Coherence;
 import org.datsim.scenario.load.Scenario;
 
 /**
  * {@code datsim serve}: the simulated fabric of a scenario file, with real programs attached to its hosts through
- * the provider library (docs/bridge.md). One thread runs the simulator and every socket: it accepts programs, runs
- * events while no attached program holds simulated time, and otherwise serves the program that holds it.
+ * the provider library (docs/bridge.md). One thread runs the simulator and every attached program's connection: it
+ * runs events while no attached program holds simulated time, and otherwise serves the program that holds it. Another
+ * thread, the {@link Acceptor}, accepts connections and reads and checks their handshakes, so that a connection that
+ * is silent or malformed ends alone and holds nobody up; the simulator's thread answers the checked handshakes.
  */
 public final class BridgeServer {
 
@@ -54,6 +47,14 @@ public final class BridgeServer {
     private int attached;
     private int finished;
     private volatile boolean stop;
+    /** Answers the checked handshakes; made when serving starts. */
+    private Attacher attacher;
+    /** The listening socket, once bound. */
+    private SocketFile bound;
+    /** The most wall time a connection has for its handshake. */
+    private long handshakeNs = Acceptor.HANDSHAKE_NS;
+    /** The most wall time a write waits for its program to read (0: {@link #memoryTimeoutNs}). */
+    private long writeTimeoutNs;
     /** The dat.conf and provider library {@link #writeDatConf} wrote and named (for datsim exec). */
     private Path datConf;
     private Path library;
@@ -183,9 +184,12 @@ public final class BridgeServer {
         trace.fire(e);
     }
 
+    /** Says one line (from the simulator's thread or the acceptor's). */
     void message(String text) {
-        log.println("datsim serve: " + text);
-        log.flush();
+        synchronized (log) {
+            log.println("datsim serve: " + text);
+            log.flush();
+        }
     }
 
     void detachedNow(BridgeProcess p) {
@@ -201,6 +205,32 @@ public final class BridgeServer {
         finished++;
         message("process on host " + p.host().name() + " (pid " + p.pid() + ") left " + where + " at "
                 + SimTime.format(sim.now()) + " after " + p.calls() + " calls");
+    }
+
+    /** Thrown when the socket cannot be made where it was asked for (something else is there, or it is live). */
+    public static final class SocketRefused extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        SocketRefused(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Binds the socket now (else {@link #serve} does): its name is linked only if nothing but a stale socket of this
+     * user is there (docs/bridge.md, Security).
+     *
+     * @throws SocketRefused when it cannot be
+     */
+    public void listen() throws SocketRefused {
+        if (bound != null) {
+            return;
+        }
+        try {
+            bound = SocketFile.bind(socket);
+        } catch (IOException e) {
+            throw new SocketRefused(e.getMessage());
+        }
     }
 
     /** Stops the server at its next look at the sockets (from another thread, e.g. a shutdown hook). */
@@ -246,19 +276,24 @@ public final class BridgeServer {
      */
     public int serve(Path outDir) throws IOException {
         Files.createDirectories(outDir);
-        Files.deleteIfExists(socket);
         int problems = 0;
-        try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-                Selector accept = Selector.open();
+        Thread acceptorThread = null;
+        Acceptor acceptor = null;
+        listen();
+        RingsDir rings = RingsDir.open(this::message);
+        attacher = new Attacher(this, rings);
+        try (SocketFile server = bound;
+                Selector sleep = Selector.open();
                 JsonLinesTraceWriter writer = new JsonLinesTraceWriter(outDir.resolve("events.jsonl"))) {
             trace.subscribe(writer);
-            server.bind(UnixDomainSocketAddress.of(socket), 64);
-            server.configureBlocking(false);
-            server.register(accept, SelectionKey.OP_ACCEPT);
+            acceptor = new Acceptor(server, this::message, sleep, handshakeNs);
+            acceptorThread = new Thread(acceptor, "datsim serve: handshakes");
+            acceptorThread.setDaemon(true);
+            acceptorThread.start();
             long[] tick = {0};
             long idleSince = -1;
             while (!stop && !(expected > 0 && finished >= expected && attached >= expected)) {
-                acceptAll(server);
+                attacher.take(acceptor);
                 for (int i = detachedList.size() - 1; i >= 0; i--) {
                     BridgeProcess p = detachedList.get(i);
                     p.poll();
@@ -293,11 +328,19 @@ public final class BridgeServer {
                         continue;
                     }
                 }
-                accept.select(detachedList.isEmpty() ? 50 : 1);
-                accept.selectedKeys().clear();
+                sleep.select(detachedList.isEmpty() ? 50 : 1);
+                sleep.selectedKeys().clear();
             }
         } finally {
-            Files.deleteIfExists(socket);
+            if (acceptor != null) {
+                acceptor.stop();
+                try {
+                    acceptorThread.join(5_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            attacher.close();
         }
         if (recorder != null) {
             recorder.write(recordFile);
@@ -336,188 +379,52 @@ public final class BridgeServer {
         return any;
     }
 
-    /** Attaches a further thread of an attached program (Protocol.C_THREAD: the program's token). */
-    private void thread(Wire w) throws IOException {
-        ByteBuffer f = w.frame();
-        f.getLong();
-        int token = f.remaining() >= 4 ? f.getInt() : 0;
-        String shmPath = string(f);
-        BridgeProcess program = token >= 1 && token <= processes.size() ? processes.get(token - 1) : null;
-        if (program == null || !program.isProgram() || program.closed()) {
-            ByteBuffer r = w.begin(Protocol.S_REPLY);
-            r.putLong(sim.now());
-            message("refused a thread connection for program " + token + ": no such program attached");
-            r.putInt(DatReturn.PROVIDER_NOT_FOUND);
-            w.send();
-            w.close();
-            deleteQuietly(shmPath);
-            return;
-        }
-        SharedRings rings = mapRings(w, shmPath, "a thread of pid " + program.pid());
-        ByteBuffer r = w.begin(Protocol.S_REPLY);
-        r.putLong(sim.now());
-        r.putInt(DatReturn.SUCCESS).putInt(rings != null ? 1 : 0).putInt(spinUs);
-        w.send();
-        if (rings != null) {
-            w.useShared(rings, spinUs);
-        }
-        BridgeProcess p = new BridgeProcess(program, w);
-        processes.add(p);
-        message("pid " + p.pid() + ": another thread attached (" + p.name() + ") at " + SimTime.format(sim.now())
-                + transport(w));
-        p.start(sim.now());
-    }
-
-    /** Answers datsim exec: the dat.conf, the provider library and the hosts (Protocol.C_INFO). */
-    private void info(Wire w) throws IOException {
-        ByteBuffer r = w.begin(Protocol.S_REPLY);
-        r.putLong(sim.now()).putInt(DatReturn.SUCCESS);
-        List<String> names = new ArrayList<>();
-        names.add(datConf == null ? "" : datConf.toString());
-        names.add(library == null ? "" : library.toString());
-        for (String s : names) {
-            byte[] b = s.getBytes(StandardCharsets.UTF_8);
-            w.room(4 + b.length).putInt(b.length).put(b);
-        }
-        List<String> hosts = scenario.topology().hosts();
-        w.room(4).putInt(hosts.size());
-        for (String h : hosts) {
-            byte[] b = h.getBytes(StandardCharsets.UTF_8);
-            w.room(4 + b.length).putInt(b.length).put(b);
-        }
-        w.send();
-    }
-
-    private static String transport(Wire w) {
-        return w.shared() ? ", through shared memory" : ", through the socket";
-    }
-
-    /** Reads the optional string (u32 length, UTF-8) that ends a handshake: "" when there is none. */
-    private static String string(ByteBuffer f) {
-        if (f.remaining() < 4) {
-            return "";
-        }
-        int n = f.getInt();
-        if (n <= 0 || n > 4096 || n > f.remaining()) {
-            return "";
-        }
-        byte[] b = new byte[n];
-        f.get(b);
-        return new String(b, StandardCharsets.UTF_8);
+    /** The most wall time a write to a program waits for it to read (the same bound as a wait for its answer). */
+    long writeTimeoutNs() {
+        return writeTimeoutNs > 0 ? writeTimeoutNs : memoryTimeoutNs();
     }
 
     /**
-     * Maps the shared-memory rings a handshake named, or says in one message why this connection stays on the
-     * socket (null).
+     * Sets the most wall time a connection has for its handshake and a write for its program to read (tests; the
+     * defaults: {@link Acceptor#HANDSHAKE_NS}, and the longer of the grace period and 10 s).
      */
-    private SharedRings mapRings(Wire w, String path, String who) {
-        if (path.isEmpty()) {
-            return null;
-        }
-        try {
-            return SharedRings.map(Path.of(path), w.waker());
-        } catch (IOException | RuntimeException e) {
-            message("cannot map the shared memory of " + who + " (" + e.getMessage() + "): it uses the socket");
-            deleteQuietly(path);
-            return null;
-        }
+    void timeouts(long handshakeMs, long writeMs) {
+        handshakeNs = handshakeMs * 1_000_000L;
+        writeTimeoutNs = writeMs * 1_000_000L;
     }
 
-    private static void deleteQuietly(String path) {
-        if (path.isEmpty()) {
-            return;
-        }
-        try {
-            Path p = Path.of(path);
-            if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                    && p.getFileName().toString().startsWith("datsim-")) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException | RuntimeException e) {
-            // the library deletes its file too
-        }
+    /** The scenario served. */
+    Scenario scenario() {
+        return scenario;
     }
 
-    private void acceptAll(ServerSocketChannel server) throws IOException {
-        SocketChannel ch;
-        while ((ch = server.accept()) != null) {
-            Wire w = new Wire(ch);
-            try {
-                if (w.next(5_000_000_000L) && w.code() == Protocol.C_SIDE) {
-                    int token = w.frame().getInt();
-                    if (token >= 1 && token <= processes.size()) {
-                        processes.get(token - 1).side(w);
-                    } else {
-                        w.close();
-                    }
-                    continue;
-                }
-                if (w.code() == Protocol.C_THREAD) {
-                    thread(w);
-                    continue;
-                }
-                if (w.code() == Protocol.C_INFO) {
-                    info(w);
-                    w.close();
-                    continue;
-                }
-                if (w.code() != Protocol.C_HELLO) {
-                    message("a connection that did not say hello was closed");
-                    w.close();
-                    continue;
-                }
-            } catch (IOException e) {
-                w.close();
-                continue;
-            }
-            ByteBuffer f = w.frame();
-            f.getLong(); // the CPU time field of every request: none before the first reply
-            byte[] name = new byte[Math.min(f.getInt(), 4096)];
-            f.get(name);
-            int pid = f.getInt();
-            String shmPath = string(f);
-            String hostName = new String(name, StandardCharsets.UTF_8);
-            DatHost host = fabric.provider().host(hostName);
-            String refusal = null;
-            if (host == null) {
-                refusal = "host \"" + hostName + "\" is not in the fabric (hosts: "
-                        + String.join(", ", scenario.topology().hosts()) + ")";
-            } else if (host.memory().coherence() != Coherence.COHERENT) {
-                refusal = "host " + hostName + " is not CPU/IO coherent; real programs attach to coherent hosts only";
-            } else {
-                for (BridgeProcess p : processes) {
-                    if (!p.closed() && p.host() == host) {
-                        refusal = "host " + hostName + " already has a program attached (pid " + p.pid()
-                                + "); one per host";
-                    }
-                }
-            }
-            if (refusal != null) {
-                ByteBuffer r = w.begin(Protocol.S_REPLY);
-                r.putLong(sim.now());
-                message("refused pid " + pid + ": " + refusal);
-                r.putInt(DatReturn.PROVIDER_NOT_FOUND);
-                w.send();
-                w.close();
-                deleteQuietly(shmPath);
-                continue;
-            }
-            SharedRings rings = mapRings(w, shmPath, "pid " + pid);
-            ByteBuffer r = w.begin(Protocol.S_REPLY);
-            r.putLong(sim.now());
-            r.putInt(DatReturn.SUCCESS).putInt(Protocol.ipOf(host.id())).putInt(processes.size() + 1)
-                    .putLong(cpuScalePpm).putInt(rings != null ? 1 : 0).putInt(spinUs);
-            w.send();
-            if (rings != null) {
-                w.useShared(rings, spinUs);
-            }
-            BridgeProcess p = new BridgeProcess(this, w, host,  pid,
-                    scenario.hostParams().getOrDefault(hostName, scenario.params()));
-            processes.add(p);
+    /** The connections served, programs and their threads. */
+    List<BridgeProcess> processes() {
+        return processes;
+    }
+
+    /** Adds a program's connection (its first, when {@code program}; else a further thread's). */
+    void attachedNow(BridgeProcess p, boolean program) {
+        processes.add(p);
+        if (program) {
             attached++;
-            message("pid " + pid + " attached to host " + hostName + " (" + Protocol.dotted(host.id()) + ") at "
-                    + SimTime.format(sim.now()) + transport(w));
-            p.start(sim.now());
         }
+    }
+
+    int spinUs() {
+        return spinUs;
+    }
+
+    long cpuScalePpm() {
+        return cpuScalePpm;
+    }
+
+    /** The dat.conf and provider library {@link #writeDatConf} named, or null. */
+    Path datConf() {
+        return datConf;
+    }
+
+    Path library() {
+        return library;
     }
 }

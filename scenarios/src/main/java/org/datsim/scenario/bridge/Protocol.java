@@ -26,8 +26,8 @@ final class Protocol {
      */
     static final int C_INFO = 0x4001;
     /**
-     * A further thread of an attached program, on a connection of its own (u64 CPU time, u32 the token the hello
-     * reply gave): a consumer process of the same program and host (docs/bridge.md, Threads).
+     * A further thread of an attached program, on a connection of its own (u64 CPU time, the 16-byte token the hello
+     * reply gave, u32 rings: {@link Handshake}): a consumer process of the same program and host (docs/bridge.md).
      */
     static final int C_THREAD = 0x4002;
     /** Library to server: the bytes a {@link #S_MEMREAD} asked for. */
@@ -37,9 +37,9 @@ final class Protocol {
     static final int MAX_FRAME = 64 << 20;
 
     /** The hello request's code ({@link Request#HELLO}), for the handshake. */
-    static final int C_HELLO = Request.HELLO.code();
-    /** The side channel's first frame's code ({@link Request#SIDE}), for the handshake. */
-    static final int C_SIDE = Request.SIDE.code();
+    static final int C_HELLO = 1; // a constant for the handshake's switches; ProtocolHeaderTest: = Request.HELLO
+    /** The side channel's first frame's code ({@link Request#SIDE}), for the handshake (the 16-byte token: {@link Handshake}). */
+    static final int C_SIDE = 57; // ProtocolHeaderTest: = Request.SIDE
 
     /** Returns a request code's call name. */
     static String name(int code) {

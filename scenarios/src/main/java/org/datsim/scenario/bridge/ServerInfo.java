@@ -94,11 +94,28 @@ public record ServerInfo(Path datConf, Path library, List<String> hosts) {
         return new String(b, StandardCharsets.UTF_8);
     }
 
+    /** The most wall time the server has to answer. */
+    private static final long ANSWER_MS = 10_000;
+
     private static ByteBuffer read(SocketChannel ch, int n) throws IOException {
         ByteBuffer b = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
-        while (b.hasRemaining()) {
-            if (ch.read(b) < 0) {
-                throw new IOException("the server closed the connection");
+        long end = System.nanoTime() + ANSWER_MS * 1_000_000L;
+        ch.configureBlocking(false);
+        try (java.nio.channels.Selector s = java.nio.channels.Selector.open()) {
+            ch.register(s, java.nio.channels.SelectionKey.OP_READ);
+            while (b.hasRemaining()) {
+                int got = ch.read(b);
+                if (got < 0) {
+                    throw new IOException("the server closed the connection");
+                }
+                long left = (end - System.nanoTime()) / 1_000_000;
+                if (got == 0 && left <= 0) {
+                    throw new IOException("no answer from the server within " + ANSWER_MS / 1000 + " s");
+                }
+                if (got == 0) {
+                    s.select(left);
+                    s.selectedKeys().clear();
+                }
             }
         }
         return b.flip();

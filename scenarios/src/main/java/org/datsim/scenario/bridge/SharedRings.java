@@ -53,6 +53,8 @@ final class SharedRings implements AutoCloseable {
             ByteOrder.LITTLE_ENDIAN);
 
     private final MappedByteBuffer map;
+    /** The rings' file (deleted by its creator once both sides mapped it). */
+    private final Path path;
     private final int size;
     private final int mask;
     /** The control block and data offset of the ring this side reads, and of the one it writes. */
@@ -71,8 +73,9 @@ final class SharedRings implements AutoCloseable {
         void wake() throws IOException;
     }
 
-    private SharedRings(MappedByteBuffer map, int size, boolean server, Waker waker) {
+    private SharedRings(MappedByteBuffer map, int size, boolean server, Waker waker, Path path) {
         this.map = map;
+        this.path = path;
         this.size = size;
         this.mask = size - 1;
         this.in = server ? UP : DOWN;
@@ -85,29 +88,49 @@ final class SharedRings implements AutoCloseable {
     }
 
     /**
-     * Maps a library's rings file. The file must be a regular file of exactly the size its header states, with the
-     * magic number: a program cannot make the server write into any other file. The file is deleted once mapped
-     * (the library has mapped it before naming it).
+     * Creates and maps a rings file as the server ({@link RingsDir}): a new file (never one that exists, never
+     * through a link), 0600, of the size of two rings of {@code size} bytes, its header written.
      *
-     * @param path the file the library named in its handshake
+     * @param path the new file, in the server's own directory
+     * @param size the bytes of each ring (a power of two from 4096 to {@link #MAX_RING})
      * @param waker sends a wake token to the library
      * @return the mapped rings
-     * @throws IOException with a message naming what is wrong
+     * @throws IOException when the file cannot be made
      */
-    static SharedRings map(Path path, Waker waker) throws IOException {
-        return map(path, true, waker);
+    static SharedRings create(Path path, int size, Waker waker) throws IOException {
+        if (size < 4096 || size > MAX_RING || Integer.bitCount(size) != 1) {
+            throw new IllegalArgumentException("ring size " + size);
+        }
+        long len = bytes(size);
+        try (FileChannel fc = FileChannel.open(path, java.util.Set.of(StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")))) {
+            fc.write(ByteBuffer.allocate(1), len - 1);
+            MappedByteBuffer m = fc.map(FileChannel.MapMode.READ_WRITE, 0, len);
+            m.order(ByteOrder.LITTLE_ENDIAN);
+            m.putInt(0, MAGIC).putInt(4, VERSION).putInt(8, size);
+            return new SharedRings(m, size, true, waker, path);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(path);
+            throw e;
+        }
     }
 
     /**
-     * Maps a rings file as the server ({@code server} true: reads the up ring, writes the down ring) or as the
-     * library (tests play the library's side with it).
+     * Maps a rings file as the library does (tests play the library's side with it, or the server's with
+     * {@code server} true): opened without following a link, then checked on the open file: a regular file of
+     * exactly the size its header states, with the magic number.
      */
     static SharedRings map(Path path, boolean server, Waker waker) throws IOException {
-        if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IOException(path + " is not a regular file");
+        FileChannel opened;
+        try {
+            opened = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            throw new IOException(path + " cannot be opened as a rings file (" + e.getMessage() + ")");
         }
-        try (FileChannel fc = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                LinkOption.NOFOLLOW_LINKS)) {
+        try (FileChannel fc = opened) {
             long len = fc.size();
             ByteBuffer head = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
             while (head.hasRemaining() && fc.read(head, head.position()) > 0) {
@@ -123,11 +146,13 @@ final class SharedRings implements AutoCloseable {
             }
             MappedByteBuffer m = fc.map(FileChannel.MapMode.READ_WRITE, 0, len);
             m.order(ByteOrder.LITTLE_ENDIAN);
-            if (server) {
-                Files.deleteIfExists(path);
-            }
-            return new SharedRings(m, size, server, waker);
+            return new SharedRings(m, size, server, waker, path);
         }
+    }
+
+    /** The rings' file. */
+    Path path() {
+        return path;
     }
 
     /** The file size of rings of {@code size} bytes each. */

@@ -10,9 +10,12 @@ import java.nio.channels.SocketChannel;
 
 /**
  * One attached process's connection: frames in ({@link #next}) and out ({@link #begin} ... {@link #send}), with a
- * bounded wait for the next frame. The bytes go over the socket, or, once {@link #useShared} is called, through
- * the shared-memory rings of {@link SharedRings} (the same bytes; the socket then carries wake tokens only).
- * Single-threaded: only the simulator's thread uses it.
+ * bounded wait for the next frame and a deadline on every write (a program that stops reading is cut off, never
+ * waited for without end). A frame's length is checked against {@link Protocol#MAX_FRAME} before it is read, and
+ * the receive buffer grows only as bytes arrive. The bytes go over the socket, or, once {@link #useShared} is
+ * called (or the library's first frame takes the rings {@link #offerShared} offered), through the shared-memory
+ * rings of {@link SharedRings} (the same bytes; the socket then carries wake tokens only). Single-threaded: only
+ * the simulator's thread uses it.
  */
 final class Wire implements AutoCloseable {
 
@@ -48,11 +51,70 @@ final class Wire implements AutoCloseable {
     private final ByteBuffer token = ByteBuffer.allocateDirect(1);
     private final ByteBuffer tokens = ByteBuffer.allocateDirect(256);
 
+    /** The rings offered in the handshake's reply, not yet taken or refused by the library's first frame. */
+    private SharedRings offered;
+    /** Told when the offered rings are decided on (their file can go). */
+    private java.util.function.Consumer<SharedRings> decided;
+    /** The most wall time a write waits for the program to make room (ns). */
+    private long writeTimeoutNs = 10_000_000_000L;
+    /** Waits between two looks at a full socket before giving up (ns). */
+    private static final long WRITE_PAUSE_NS = 100_000L;
+
     Wire(SocketChannel ch) throws IOException {
+        this(ch, null);
+    }
+
+    /**
+     * A connection whose first bytes were read already (those after its handshake frame, if any).
+     *
+     * @param ch the connection
+     * @param already bytes read from it, or null
+     */
+    Wire(SocketChannel ch, ByteBuffer already) throws IOException {
         this.ch = ch;
         ch.configureBlocking(false);
         this.readable = Selector.open();
         ch.register(readable, SelectionKey.OP_READ);
+        if (already != null && already.hasRemaining()) {
+            if (rx.remaining() < already.remaining()) {
+                rx = ByteBuffer.allocate(already.remaining()).order(ByteOrder.LITTLE_ENDIAN);
+            }
+            rx.put(already);
+        }
+    }
+
+    /**
+     * Sets the most wall time a write waits for the program to read (past it, the write fails and the connection
+     * ends: a program that stops reading its replies holds nobody else up for longer).
+     */
+    void writeTimeoutNs(long ns) {
+        writeTimeoutNs = ns;
+    }
+
+    /**
+     * Offers the library shared-memory rings (named in the handshake's reply): the library's first frame after it
+     * decides, coming through the rings (taken) or the socket (refused, or the library could not map them).
+     * Nothing is sent to the library before that frame.
+     *
+     * @param rings the rings, created with {@link #waker} as their waker
+     * @param spinUs as {@link #useShared}
+     * @param whenDecided told once, either way, or when the connection closes first
+     */
+    void offerShared(SharedRings rings, long spinUs, java.util.function.Consumer<SharedRings> whenDecided) {
+        offered = rings;
+        decided = whenDecided;
+        spinNs = spinUs * 1000;
+        budgetNs = spinNs;
+    }
+
+    /** Ends an offer: the library's first frame came through {@code taken} true the rings, else the socket. */
+    private void decide(boolean taken) {
+        SharedRings r = offered;
+        offered = null;
+        if (taken) {
+            shm = r;
+        }
+        decided.accept(r);
     }
 
     /**
@@ -103,10 +165,12 @@ final class Wire implements AutoCloseable {
         int spins = 0;
         while (true) {
             int have = rx.position() - rxStart;
+            int need = 4;
             if (have >= 4) {
                 int len = rx.getInt(rxStart);
                 if (len < 4 || len > Protocol.MAX_FRAME) {
-                    throw new IOException("a frame of " + len + " bytes: not the datsim bridge protocol");
+                    throw new IOException("a frame of " + Integer.toUnsignedString(len)
+                            + " bytes: not the datsim bridge protocol");
                 }
                 if (have >= 4 + len) {
                     code = rx.getInt(rxStart + 4);
@@ -119,17 +183,42 @@ final class Wire implements AutoCloseable {
                     rxStart += 4 + len;
                     return true;
                 }
-                if (rx.capacity() < 4 + len) {
-                    ByteBuffer bigger = ByteBuffer.allocate(4 + len).order(ByteOrder.LITTLE_ENDIAN);
-                    bigger.put(rx.array(), rxStart, have);
-                    rx = bigger;
-                    rxStart = 0;
-                }
+                need = 4 + len;
             }
             if (rxStart > 0 && (rx.remaining() < 4096 || rxStart == rx.position())) {
                 rx.limit(rx.position()).position(rxStart);
                 rx.compact();
                 rxStart = 0;
+            }
+            if (!rx.hasRemaining()) {
+                // Grown as the bytes come, never to what a length field declares before they are there.
+                ByteBuffer bigger = ByteBuffer.allocate((int) Math.min(need, 2L * rx.capacity()))
+                        .order(ByteOrder.LITTLE_ENDIAN);
+                rx.flip();
+                bigger.put(rx);
+                rx = bigger;
+            }
+            if (offered != null) {
+                int n = ch.read(rx);
+                if (n < 0) {
+                    decide(false);
+                    throw new EOFException("closed");
+                }
+                if (n > 0) {
+                    decide(false); // the library's first frame came on the socket: it did not take the rings
+                    continue;
+                }
+                if (offered.readable()) {
+                    decide(true);
+                    continue;
+                }
+                long left = deadline - System.nanoTime();
+                if (timeoutNs == 0 || left <= 0) {
+                    return false;
+                }
+                readable.selectedKeys().clear();
+                readable.select(1); // the rings wake nobody before they are taken: look again each millisecond
+                continue;
             }
             int n = shm != null ? shm.read(rx) : ch.read(rx);
             if (n < 0) {
@@ -198,16 +287,40 @@ final class Wire implements AutoCloseable {
             return;
         }
         tx.flip();
+        long deadline = 0;
+        int idle = 0;
         while (tx.hasRemaining()) {
             if (shm != null) {
                 if (shm.write(tx) == 0) {
-                    awaitShared(true, false, Long.MAX_VALUE); // a frame larger than the room: in pieces
+                    if (deadline == 0) {
+                        deadline = System.nanoTime() + writeTimeoutNs;
+                    }
+                    if (!awaitShared(true, false, deadline) && System.nanoTime() - deadline >= 0) {
+                        throw stalled();
+                    }
                 }
             } else if (ch.write(tx) == 0) {
-                Thread.onSpinWait();
+                if (deadline == 0) {
+                    deadline = System.nanoTime() + writeTimeoutNs;
+                } else if (System.nanoTime() - deadline >= 0) {
+                    throw stalled();
+                }
+                if (++idle < 64) {
+                    Thread.onSpinWait();
+                } else {
+                    java.util.concurrent.locks.LockSupport.parkNanos(WRITE_PAUSE_NS);
+                }
+            } else {
+                idle = 0;
             }
         }
         tx.clear();
+    }
+
+    private IOException stalled() {
+        tx.clear();
+        return new IOException("it did not read what datsim sent it for " + writeTimeoutNs / 1_000_000
+                + " ms; its connection is closed");
     }
 
     /**
@@ -282,6 +395,9 @@ final class Wire implements AutoCloseable {
 
     @Override
     public void close() {
+        if (offered != null) {
+            decide(false);
+        }
         try {
             readable.close();
             ch.close();

@@ -22,8 +22,15 @@ final class ServeCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FABRIC", description = "A scenario JSON file: its fabric (its processes are not run).")
     Path file;
 
-    @Option(names = "--socket", paramLabel = "PATH", description = "The Unix domain socket (default: OUT/datsim.sock).")
+    @Option(names = "--socket", paramLabel = "PATH",
+            description = "The Unix domain socket (default: OUT/datsim.sock); made 0600 and never replacing anything"
+                    + " there but a stale socket of yours.")
     Path socket;
+
+    @Option(names = "--force",
+            description = "Write into DIR even if it is not empty and datsim did not create it (datsim deletes"
+                    + " nothing there that it did not write).")
+    boolean force;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: runs/serve-<scenario>).")
     Path out;
@@ -87,13 +94,39 @@ final class ServeCommand implements Callable<Integer> {
             return DatsimCli.EXIT_INVALID;
         }
         Path dir = out != null ? out : Paths.get("runs", "serve-" + org.datsim.scenario.run.OutputDir.safeName(s.name()));
-        Files.createDirectories(dir);
         Path sock = socket != null ? socket : dir.resolve("datsim.sock");
+        try {
+            // serve --out follows run's rules: a new, empty or datsim-marked directory, or --force; only datsim's
+            // own files in it are ever replaced.
+            org.datsim.scenario.run.OutputDir.claim(dir, force);
+            java.util.List<String> ours = new java.util.ArrayList<>(java.util.List.of("dat.conf", "events.jsonl"));
+            if (socket == null) {
+                ours.add("datsim.sock");
+            }
+            for (String n : ours) {
+                Path f = dir.resolve(n);
+                if (!n.equals("datsim.sock") && Files.exists(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                        && !Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    err.println("datsim serve: " + f + " exists and is not a regular file; not replaced");
+                    return DatsimCli.EXIT_INVALID;
+                }
+            }
+            org.datsim.scenario.run.OutputDir.record(dir, ours);
+        } catch (java.io.IOException e) {
+            err.println("datsim serve: " + e.getMessage());
+            return DatsimCli.EXIT_INVALID;
+        }
         BridgeServer server = new BridgeServer(s, sock, graceMs, processes, err);
         server.cpuScale(cpuScale);
         server.spinUs(spinUs);
         if (record != null) {
             server.record(new com.fasterxml.jackson.databind.ObjectMapper().readTree(file.toFile()), record);
+        }
+        try {
+            server.listen();
+        } catch (BridgeServer.SocketRefused e) {
+            err.println("datsim serve: " + e.getMessage());
+            return DatsimCli.EXIT_INVALID;
         }
         Path conf = dir.resolve("dat.conf");
         server.writeDatConf(conf, provider);

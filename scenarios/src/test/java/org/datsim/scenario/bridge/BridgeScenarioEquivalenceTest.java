@@ -174,7 +174,7 @@ class BridgeScenarioEquivalenceTest {
     /** Host A: listens, accepts, takes SENDS Sends into its posted receives, waits for the disconnect. */
     private void passive(Path sock) throws Exception {
         try (ProgramClient c = new ProgramClient(sock)) {
-            ok(c, c.call(Request.HELLO, "A", 1));
+            ok(c, c.call(Request.HELLO, "A", 1, 0));
             ok(c, c.call(Request.IA_OPEN, "datsim-A", 8));
             int ia = c.in.getInt();
             ok(c, c.call(Request.PZ_CREATE, ia));
@@ -213,7 +213,7 @@ class BridgeScenarioEquivalenceTest {
     /** Host B: connects after 50 us, Sends SENDS times, writes and reads A's LMR, reaps, disconnects. */
     private void active(Path sock) throws Exception {
         try (ProgramClient c = new ProgramClient(sock)) {
-            ok(c, c.call(Request.HELLO, "B", 2));
+            ok(c, c.call(Request.HELLO, "B", 2, 0));
             ok(c, c.call(Request.IA_OPEN, "datsim-B", 8));
             int ia = c.in.getInt();
             ok(c, c.call(Request.PZ_CREATE, ia));

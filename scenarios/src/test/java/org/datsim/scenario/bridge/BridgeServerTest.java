@@ -81,11 +81,23 @@ class BridgeServerTest {
             return in.getInt();
         }
 
+        /** The most wall time a reply may take (ms; 0: no bound). */
+        long timeoutMs;
+
         ByteBuffer read(int n) throws Exception {
             ByteBuffer b = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+            long end = System.nanoTime() + timeoutMs * 1_000_000L;
+            ch.configureBlocking(timeoutMs == 0);
             while (b.hasRemaining()) {
-                if (ch.read(b) < 0) {
+                int got = ch.read(b);
+                if (got < 0) {
                     throw new java.io.EOFException();
+                }
+                if (got == 0 && timeoutMs > 0) {
+                    if (System.nanoTime() - end > 0) {
+                        throw new java.io.InterruptedIOException("no reply within " + timeoutMs + " ms");
+                    }
+                    Thread.sleep(1);
                 }
             }
             return b.flip();
@@ -122,14 +134,16 @@ class BridgeServerTest {
             Thread.sleep(10);
         }
         try (Client bad = new Client(sock)) {
-            assertEquals(DatReturn.PROVIDER_NOT_FOUND, bad.call(Request.HELLO.code(), "Z", 7), "an unknown host");
+            assertEquals(DatReturn.PROVIDER_NOT_FOUND, bad.call(Protocol.C_HELLO, "Z", 7, 0), "an unknown host");
         }
         try (Client c = new Client(sock)) {
-            assertEquals(DatReturn.SUCCESS, c.call(Request.HELLO.code(), "B", 42));
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HELLO, "B", 42, 0));
             assertEquals(Protocol.ipOf(1), c.in.getInt(), "host B is 127.0.1.2");
-            assertEquals(1, c.in.getInt(), "the side channel token");
+            byte[] token = new byte[Handshake.TOKEN_BYTES];
+            c.in.get(token);
+            assertTrue(token.length == 16 && !java.util.Arrays.equals(token, new byte[16]), "a 128-bit token");
             try (Client second = new Client(sock)) {
-                assertEquals(DatReturn.PROVIDER_NOT_FOUND, second.call(Request.HELLO.code(), "B", 43), "one per host");
+                assertEquals(DatReturn.PROVIDER_NOT_FOUND, second.call(Protocol.C_HELLO, "B", 43, 0), "one per host");
             }
             assertEquals(DatReturn.SUCCESS, c.call(Request.IA_OPEN.code(), "datsim-B", 8, 0));
             int ia = c.in.getInt();
@@ -192,9 +206,9 @@ class BridgeServerTest {
                 Thread.sleep(10);
             }
             try (Client c = new Client(sock)) {
-                assertEquals(DatReturn.SUCCESS, c.call(Request.HELLO.code(), "A", 1));
+                assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HELLO, "A", 1, 0));
                 c.in.getInt();
-                c.in.getInt();
+                c.in.get(new byte[Handshake.TOKEN_BYTES]);
                 assertEquals(Math.round(scale * 1_000_000), c.in.getLong(), "the hello reply gives the scale");
                 assertEquals(DatReturn.SUCCESS, c.call(Request.IA_OPEN.code(), "datsim-A", 8, 0));
                 int ia = c.in.getInt();
@@ -227,7 +241,7 @@ class BridgeServerTest {
             Thread.sleep(10);
         }
         try (Client c = new Client(sock)) {
-            assertEquals(DatReturn.SUCCESS, c.call(Request.HELLO.code(), "A", 1));
+            assertEquals(DatReturn.SUCCESS, c.call(Protocol.C_HELLO, "A", 1, 0));
             assertEquals(DatReturn.SUCCESS, c.call(Request.IA_OPEN.code(), "datsim-A", 8, 0));
             int ia = c.in.getInt();
             assertEquals(DatReturn.SUCCESS, c.call(Request.PZ_CREATE.code(), ia));

@@ -186,12 +186,12 @@ class DaplIntegrationTest {
         assertTrue(shm.serve().contains("attached to host A (127.0.1.1) at 0ps, through shared memory"), shm.all());
         assertTrue(shm.serve().contains("another thread attached (A/2) at ") && shm.serve().matches(
                 "(?s).*another thread attached \\(A/2\\) at [^\n]*, through shared memory\n.*"), shm.all());
-        env.put("DATSIM_SHM_DIR", dir.resolve("no-such-dir").toString());
+        env.put("DATSIM_SHM", "0");
         Run sock = dapltest(args);
+        env.remove("DATSIM_SHM");
         assertEquals(0, sock.clientRc(), sock.all());
         assertTrue(sock.serve().contains("attached to host A (127.0.1.1) at 0ps, through the socket"), sock.all());
-        assertTrue(sock.client().contains("libdatsim: no shared memory (" + dir.resolve("no-such-dir")), sock.all());
-        assertTrue(sock.client().contains("the bridge uses the socket (slower)"), sock.all());
+        assertTrue(!sock.client().contains("libdatsim:"), "the socket by choice: nothing to say; " + sock.all());
         String pointers = "\"(address|cookie)\":\\d+";
         String a = Files.readString(shm.out().resolve("events.jsonl")).replaceAll(pointers, "");
         String b = Files.readString(sock.out().resolve("events.jsonl")).replaceAll(pointers, "");
@@ -226,8 +226,10 @@ class DaplIntegrationTest {
 
     @Test
     void dtestsrqFourConnectionsShareOneReceiveQueueAndGetTheLastWqeReachedEventOfEachEndpoint() throws Exception {
+        // a grace of 500 ms (as dapltest's): dtestsrq's threads compute between their calls, and on a loaded machine
+        // 20 ms let simulated time run past its waits' timeouts (DAT_TIMEOUT_EXPIRED, seen under a load of 9)
         Run r = pair("dtestsrq", List.of("-s", "-c", "4", "-B", "4", "-t", "3"), List.of("-c", "4", "-B", "4", "-t", "3"),
-                "server ready", 20);
+                "server ready", 500);
         assertEquals(0, r.serverRc(), r.all());
         assertEquals(0, r.clientRc(), r.all());
         assertTrue(r.server().contains("DAPL RC SRQ Test Complete.")

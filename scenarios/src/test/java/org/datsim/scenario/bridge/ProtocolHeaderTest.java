@@ -75,6 +75,13 @@ class ProtocolHeaderTest {
     }
 
     @Test
+    void theHandshakesConstantCodesAreTheRequests() {
+        // Protocol spells these two as constants for the handshake's switch statements
+        assertEquals(Request.HELLO.code(), Protocol.C_HELLO);
+        assertEquals(Request.SIDE.code(), Protocol.C_SIDE);
+    }
+
+    @Test
     void everyRequestHasADistinctCodeAndTheCostOfItsScenarioCall() {
         Set<Integer> codes = new HashSet<>();
         for (Request r : Request.values()) {

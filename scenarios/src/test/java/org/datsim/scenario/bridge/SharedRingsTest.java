@@ -67,12 +67,14 @@ class SharedRingsTest {
             ss.bind(UnixDomainSocketAddress.of(sock));
             SocketChannel c = SocketChannel.open(UnixDomainSocketAddress.of(sock));
             SocketChannel a = ss.accept();
-            Path f = ringsFile(dir, "datsim-" + System.nanoTime(), ringSize);
+            Path f = dir.resolve("rings-" + System.nanoTime());
+            Wire srv = new Wire(a);
+            srv.useShared(SharedRings.create(f, ringSize, srv.waker()), spinUs);
+            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(f)), "the server's rings file is its user's only");
             Wire lib = new Wire(c);
             lib.useShared(SharedRings.map(f, false, lib.waker()), spinUs);
-            Wire srv = new Wire(a);
-            srv.useShared(SharedRings.map(f, true, srv.waker()), spinUs);
-            assertFalse(Files.exists(f), "the server deletes the file once it mapped it");
+            Files.delete(f);
             return new Pair(lib, srv);
         }
     }
@@ -221,67 +223,91 @@ class SharedRingsTest {
     void aFileThatIsNotARingsFileIsRefused() throws Exception {
         Path f = dir.resolve("datsim-bad");
         Files.writeString(f, "not rings");
-        IOException e = assertThrows(IOException.class, () -> SharedRings.map(f, () -> { }));
+        IOException e = assertThrows(IOException.class, () -> SharedRings.map(f, false, () -> { }));
         assertTrue(e.getMessage().contains("not a datsim rings file"), e.getMessage());
         Path wrongSize = ringsFile(dir, "datsim-short", 8192);
         try (FileChannel fc = FileChannel.open(wrongSize, StandardOpenOption.WRITE)) {
             fc.truncate(9000);
         }
-        e = assertThrows(IOException.class, () -> SharedRings.map(wrongSize, () -> { }));
+        e = assertThrows(IOException.class, () -> SharedRings.map(wrongSize, false, () -> { }));
         assertTrue(e.getMessage().contains("do not agree"), e.getMessage());
+        Path good = ringsFile(dir, "datsim-good", 8192);
+        Path link = Files.createSymbolicLink(dir.resolve("datsim-link"), good);
+        e = assertThrows(IOException.class, () -> SharedRings.map(link, false, () -> { }));
+        assertTrue(e.getMessage().contains("cannot be opened as a rings file"), e.getMessage());
+        Path exists = ringsFile(dir, "datsim-exists", 8192);
+        assertThrows(java.nio.file.FileAlreadyExistsException.class,
+                () -> SharedRings.create(exists, 8192, () -> { }), "the server never takes a file that exists");
+        assertThrows(IOException.class, () -> SharedRings.create(dir.resolve("datsim-link"), 8192, () -> { }),
+                "nor one through a link");
+        assertEquals(8192 + 4096 + 8192, Files.size(good), "the link's target is untouched");
     }
 
     /**
-     * datsim serve maps the rings a hello names and answers the calls through them; a hello naming a file that is
-     * not a rings file gets one message and the socket.
+     * datsim serve offers rings it created in its own 0700 directory; a library that maps them and sends its first
+     * frame through them is answered through them, and the file is gone; a hello that asks for none gets the
+     * socket.
      */
     @Test
     @Timeout(60)
-    void theServerTakesTheRingsAHelloNamesOrSaysWhyItKeepsToTheSocket() throws Exception {
+    void theServerOffersRingsOfItsOwnAndTheLibrarysFirstFrameDecides() throws Exception {
         Path fabric = dir.resolve("fabric.json");
         Files.writeString(fabric, "{\"scenario\": \"t\", \"seed\": 1, \"fabric\": {\"hosts\": [\"A\", \"B\"],"
                 + " \"links\": [{\"a\": \"A\", \"b\": \"B\"}]}, \"processes\": []}");
         Path sock = dir.resolve("s.sock");
+        Path shm = Files.createDirectory(dir.resolve("shm"));
         StringWriter log = new StringWriter();
-        BridgeServer server = new BridgeServer(ScenarioLoader.load(fabric), sock, 2000, 2, new PrintWriter(log));
-        server.spinUs(10);
+        String before = System.setProperty("datsim.bridge.shm", shm.toString());
         int[] rc = {-1};
-        Thread t = new Thread(() -> {
-            try {
-                rc[0] = server.serve(dir.resolve("out"));
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
+        Thread t;
+        try {
+            BridgeServer server = new BridgeServer(ScenarioLoader.load(fabric), sock, 2000, 2, new PrintWriter(log));
+            server.spinUs(10);
+            t = new Thread(() -> {
+                try {
+                    rc[0] = server.serve(dir.resolve("out"));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            t.start();
+            while (!Files.exists(sock)) {
+                Thread.sleep(10);
             }
-        });
-        t.start();
-        while (!Files.exists(sock)) {
-            Thread.sleep(10);
+        } finally {
+            if (before == null) {
+                System.clearProperty("datsim.bridge.shm");
+            } else {
+                System.setProperty("datsim.bridge.shm", before);
+            }
         }
-        Path rings = ringsFile(dir, "datsim-A", 1 << 16);
         try (SocketChannel ch = connect(sock)) {
             Wire w = new Wire(ch);
-            SharedRings mine = SharedRings.map(rings, false, w.waker());
-            hello(w, "A", rings.toString());
+            hello(w, "A", true);
             assertEquals(DatReturn.SUCCESS, w.frame().getInt());
             w.frame().getInt();
-            w.frame().getInt();
+            w.frame().get(new byte[Handshake.TOKEN_BYTES]);
             w.frame().getLong();
-            assertEquals(1, w.frame().getInt(), "the server took the rings");
-            assertEquals(10, w.frame().getInt(), "and says how long to spin");
-            assertFalse(Files.exists(rings), "and deleted their file");
+            assertEquals(10, w.frame().getInt(), "the server says how long to spin");
+            byte[] p = new byte[w.frame().getInt()];
+            w.frame().get(p);
+            Path rings = Path.of(new String(p, StandardCharsets.UTF_8));
+            assertEquals(shm, rings.getParent().getParent(), "the rings are in the server's own directory");
+            assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(rings.getParent())));
+            SharedRings mine = SharedRings.map(rings, false, w.waker());
             w.useShared(mine, 10);
             callsWork(w, "datsim-A");
-            Path bad = dir.resolve("not-rings");
-            Files.writeString(bad, "x");
+            assertFalse(Files.exists(rings), "the server deleted the file once the library's first frame came");
             try (SocketChannel ch2 = connect(sock)) {
                 Wire w2 = new Wire(ch2);
-                hello(w2, "B", bad.toString());
+                hello(w2, "B", false);
                 assertEquals(DatReturn.SUCCESS, w2.frame().getInt());
                 w2.frame().getInt();
-                w2.frame().getInt();
+                w2.frame().get(new byte[Handshake.TOKEN_BYTES]);
                 w2.frame().getLong();
-                assertEquals(0, w2.frame().getInt(), "the server kept to the socket");
-                assertTrue(Files.exists(bad), "a file not named as the library names its rings is left alone");
+                w2.frame().getInt();
+                assertEquals(0, w2.frame().getInt(), "no rings asked for, none offered");
                 callsWork(w2, "datsim-B");
             }
             w.close();
@@ -290,26 +316,22 @@ class SharedRingsTest {
         assertEquals(0, rc[0], log.toString());
         String out = log.toString();
         assertTrue(out.matches("(?s).*pid 1 attached to host A [^\n]*, through shared memory\n.*"), out);
-        assertTrue(out.contains("cannot map the shared memory of pid 2 (" + bad(dir)
-                + " is not a datsim rings file (version 1)): it uses the socket"), out);
         assertTrue(out.matches("(?s).*pid 2 attached to host B [^\n]*, through the socket\n.*"), out);
-    }
-
-    private static String bad(Path dir) {
-        return dir.resolve("not-rings").toString();
+        try (var left = Files.list(shm)) {
+            assertEquals(0, left.count(), "the server's directory is gone at the end");
+        }
     }
 
     private static SocketChannel connect(Path sock) throws IOException {
         return SocketChannel.open(UnixDomainSocketAddress.of(sock));
     }
 
-    /** Sends a hello for a host with a rings path, as the library does, and reads the reply (after its time). */
-    private static void hello(Wire w, String host, String rings) throws IOException {
-        ByteBuffer b = w.begin(Request.HELLO.code());
+    /** Sends a hello for a host, asking for rings or not, as the library does, and reads the reply (after its time). */
+    private static void hello(Wire w, String host, boolean rings) throws IOException {
+        w.begin(Protocol.C_HELLO);
         byte[] h = host.getBytes(StandardCharsets.UTF_8);
-        byte[] r = rings.getBytes(StandardCharsets.UTF_8);
-        w.room(24 + h.length + r.length).putLong(0).putInt(h.length).put(h).putInt(host.equals("A") ? 1 : 2)
-                .putInt(r.length).put(r);
+        w.room(20 + h.length).putLong(0).putInt(h.length).put(h).putInt(host.equals("A") ? 1 : 2)
+                .putInt(rings ? 1 : 0);
         w.send();
         assertTrue(w.next(10_000_000_000L));
         assertEquals(Protocol.S_REPLY, w.code());
