@@ -23,6 +23,11 @@ public sealed interface CpuCall extends TypedCall {
             this.call = call;
         }
 
+        /** Returns the call's name. */
+        public String call() {
+            return call;
+        }
+
         /** Returns the kind of a call, or null if it is no CPU call. */
         public static Kind of(String call) {
             for (Kind k : values()) {
