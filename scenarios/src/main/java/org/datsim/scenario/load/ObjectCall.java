@@ -228,7 +228,8 @@ public sealed interface ObjectCall extends TypedCall {
             return null;
         }
         return switch (k) {
-            case IA_OPEN -> new IaOpen(Arg.of(spec, step, path, "ia_name"), Arg.of(spec, step, path, "async_evd_qlen"));
+            case IA_OPEN -> new IaOpen(Arg.of(spec, step, path, "ia_name"),
+                    Arg.of(spec, step, path, "async_evd_qlen"));
             case IA_CLOSE -> new IaClose(Arg.of(spec, step, path, "ia"), Arg.of(spec, step, path, "flags"));
             case PZ_CREATE -> new OneHandle(k, Arg.of(spec, step, path, "ia"));
             case PZ_FREE, RMR_CREATE -> new OneHandle(k, Arg.of(spec, step, path, "pz"));
@@ -238,7 +239,8 @@ public sealed interface ObjectCall extends TypedCall {
                     new OneHandle(k, Arg.of(spec, step, path, "evd"));
             case EVD_RESIZE -> new HandleNumber(k, Arg.of(spec, step, path, "evd"),
                     Arg.of(spec, step, path, "evd_min_qlen"));
-            case EVD_POST_SE -> new HandleNumber(k, Arg.of(spec, step, path, "evd"), Arg.of(spec, step, path, "pointer"));
+            case EVD_POST_SE -> new HandleNumber(k, Arg.of(spec, step, path, "evd"),
+                    Arg.of(spec, step, path, "pointer"));
             case EVD_MODIFY_CNO -> new EvdModifyCno(Arg.of(spec, step, path, "evd"), Arg.of(spec, step, path, "cno"));
             case LMR_CREATE -> new LmrCreate(Arg.of(spec, step, path, "ia"), Arg.of(spec, step, path, "address"),
                     Arg.of(spec, step, path, "length"), Arg.of(spec, step, path, "pz"),
@@ -247,7 +249,8 @@ public sealed interface ObjectCall extends TypedCall {
             case RMR_FREE -> new OneHandle(k, Arg.of(spec, step, path, "rmr"));
             case CNO_CREATE -> new CnoAgent(k, Arg.of(spec, step, path, "ia"), Arg.of(spec, step, path, "agent"));
             case CNO_FREE -> new OneHandle(k, Arg.of(spec, step, path, "cno"));
-            case CNO_MODIFY_AGENT -> new CnoAgent(k, Arg.of(spec, step, path, "cno"), Arg.of(spec, step, path, "agent"));
+            case CNO_MODIFY_AGENT -> new CnoAgent(k, Arg.of(spec, step, path, "cno"),
+                    Arg.of(spec, step, path, "agent"));
             case SRQ_CREATE -> new SrqCreate(Arg.of(spec, step, path, "ia"), Arg.of(spec, step, path, "pz"),
                     Arg.of(spec, step, path, "srq_attr"));
             case SRQ_FREE -> new OneHandle(k, Arg.of(spec, step, path, "srq"));

@@ -320,7 +320,9 @@ final class Args {
         return Bytes.literal(d);
     }
 
-    /** An attributes argument of a typed call: its fields over {@code base} (the defaults when null); base when absent. */
+    /**
+     * An attributes argument of a typed call: its fields over {@code base} (the defaults when null); base if absent.
+     */
     EpAttributes epAttr(Arg arg, EpAttributes base) {
         JsonNode a = arg.node();
         if (a == null) {

@@ -1,6 +1,5 @@
 package org.datsim.scenario.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -107,7 +106,8 @@ final class ConnectionCalls {
             }
             case EP_SET_WATERMARK -> {
                 ConnectionCall.EpSetWatermark o = (ConnectionCall.EpSetWatermark) c;
-                int ret = dat.epSetWatermark(a.handle(o.ep(), Ep.class), Args.count(a.number(o.softHighWatermark(), -1)),
+                int ret = dat.epSetWatermark(a.handle(o.ep(), Ep.class),
+                        Args.count(a.number(o.softHighWatermark(), -1)),
                         Args.count(a.number(o.hardHighWatermark(), -1)));
                 yield Outcome.finish(p, s, ret, null);
             }

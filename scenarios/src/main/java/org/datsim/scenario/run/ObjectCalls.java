@@ -54,7 +54,8 @@ final class ObjectCalls {
             case IA_OPEN -> {
                 ObjectCall.IaOpen o = (ObjectCall.IaOpen) c;
                 Out<Ia> ia = new Out<>();
-                int r = dat.iaOpen(p.host(), o.iaName().present() ? o.iaName().node().asText() : DatHost.DEFAULT_IA_NAME,
+                String name = o.iaName().present() ? o.iaName().node().asText() : DatHost.DEFAULT_IA_NAME;
+                int r = dat.iaOpen(p.host(), name,
                         Args.count(a.number(o.asyncEvdQlen(), 8)), ia);
                 a.bind(s, ia.value);
                 yield r;

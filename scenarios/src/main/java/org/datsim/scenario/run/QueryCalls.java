@@ -1,6 +1,5 @@
 package org.datsim.scenario.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -31,7 +31,8 @@ class TypedFamiliesTest {
 
     private static int families(TypedCall c) {
         return (c instanceof DtoCall ? 1 : 0) + (c instanceof EventCall ? 1 : 0) + (c instanceof ObjectCall ? 1 : 0)
-                + (c instanceof QueryCall ? 1 : 0) + (c instanceof ConnectionCall ? 1 : 0) + (c instanceof CpuCall ? 1 : 0);
+                + (c instanceof QueryCall ? 1 : 0) + (c instanceof ConnectionCall ? 1 : 0)
+                + (c instanceof CpuCall ? 1 : 0);
     }
 
     @Test
@@ -104,7 +105,8 @@ class TypedFamiliesTest {
                 + " \"value\": \"DAT_INSUFFICIENT_RESOURCES\"}").typed()).value().node().asText());
 
         ConnectionCall.EpConnect c = (ConnectionCall.EpConnect) step("{\"call\": \"dat_ep_connect\", \"ep\": \"$ep\","
-                + " \"remote_ia_address\": {\"host_index\": 1}, \"remote_conn_qual\": 7, \"timeout\": \"10us\"}").typed();
+                + " \"remote_ia_address\": {\"host_index\": 1}, \"remote_conn_qual\": 7, \"timeout\": \"10us\"}")
+                .typed();
         assertEquals(1, c.remoteIaAddress().node().get("host_index").asInt());
         assertEquals("$.processes[1].calls[4].timeout", c.timeout().path());
         assertFalse(c.privateData().present());
