@@ -20,9 +20,10 @@ import java.util.List;
  * @param name the step's {@code "name"}, which other processes' {@code "after"} waits for, or null
  * @param after the steps its {@code "after"} waits for, each {@code "PROCESS/STEP"} (empty when it has none)
  * @param out the name its {@code "out"} binds the call's result to ({@code NAME} or {@code NAME[expr]}), or null
+ * @param repeat a repeat block's count ({@code "repeat"}, evaluated when the block begins), or {@link Arg#NONE}
  */
 public record Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner,
-        TypedCall typed, String name, List<String> after, String out) {
+        TypedCall typed, String name, List<String> after, String out, Arg repeat) {
 
     /** A call. */
     public static final int CALL = 0;
@@ -41,7 +42,7 @@ public record Step(int index, String path, CallSpec spec, ObjectNode node, int k
      */
     public Step(int index, String path, CallSpec spec, ObjectNode node) {
         this(index, path, spec, node, CALL, null, -1, TypedCall.of(spec, node, path), text(node.get("name")),
-                after(node.get("after")), text(node.get("out")));
+                after(node.get("after")), text(node.get("out")), Arg.NONE);
     }
 
     /**
@@ -56,7 +57,8 @@ public record Step(int index, String path, CallSpec spec, ObjectNode node, int k
      * @param partner the index of the block's other end
      */
     public Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner) {
-        this(index, path, spec, node, kind, loopVar, partner, null, null, List.of(), null);
+        this(index, path, spec, node, kind, loopVar, partner, null, null, List.of(), null,
+                new Arg(node.get("repeat"), path + ".repeat"));
     }
 
     private static String text(JsonNode n) {

@@ -367,7 +367,7 @@ final class ConsumerProcess extends SimProcess {
         if (s.kind() == Step.REPEAT_BEGIN) {
             long n;
             try {
-                n = args.number(s.node().get("repeat"), s.path() + ".repeat");
+                n = args.number(s.repeat().node(), s.repeat().path());
             } catch (Unbound | ArithmeticException e) {
                 fail(s, e.getMessage());
                 n = 0;

@@ -142,6 +142,11 @@ class TypedFamiliesTest {
         assertNull(bare.out());
         assertEquals(List.of("a/x"), bare.after());
         assertTrue(step("{\"call\": \"sleep\", \"time\": \"1us\"}").after().isEmpty());
+        assertSame(Arg.NONE, s.repeat(), "a call has no repeat count");
+        ObjectNode block = (ObjectNode) JSON.readTree("{\"repeat\": \"$n * 2\", \"as\": \"i\", \"calls\": []}");
+        Step begin = new Step(3, "$.processes[0].calls[1]", CallCatalog.REPEAT, block, Step.REPEAT_BEGIN, "i", 4);
+        assertEquals("$n * 2", begin.repeat().node().asText());
+        assertEquals("$.processes[0].calls[1].repeat", begin.repeat().path());
     }
 
     @Test
