@@ -188,7 +188,12 @@ final class CallReader {
         observe(c.get("observe"), path + ".observe", spec, process, loopVars);
         stepName(c.get("name"), path, spec);
         after(c.get("after"), path + ".after");
-        return new Step(index, path, spec, (ObjectNode) c);
+        try {
+            return new Step(index, path, spec, (ObjectNode) c);
+        } catch (Arg.Undeclared e) {
+            problems.add(e.path, e.detail); // a typed call out of step with the catalogue: located, never a default
+            return null;
+        }
     }
 
     /** A step's {@code "name"}, which other processes' {@code "after"} may name: unique in its process. */

@@ -1,6 +1,9 @@
 package org.datsim.scenario.load;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * One validated step of a process: a call, or the beginning or end of a {@code repeat} block. A process's steps are
@@ -13,11 +16,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param kind {@link #CALL}, {@link #REPEAT_BEGIN} or {@link #REPEAT_END}
  * @param loopVar the repeat block's variable, or null
  * @param partner the index of the block's other end, or -1 for a call
- * @param typed the call typed by the loader ({@link TypedCall}), or null for a repeat step or a call whose family
- *     is not typed yet
+ * @param typed the call typed by the loader ({@link TypedCall}), or null for a repeat step
+ * @param name the step's {@code "name"}, which other processes' {@code "after"} waits for, or null
+ * @param after the steps its {@code "after"} waits for, each {@code "PROCESS/STEP"} (empty when it has none)
+ * @param out the name its {@code "out"} binds the call's result to ({@code NAME} or {@code NAME[expr]}), or null
+ * @param repeat a repeat block's count ({@code "repeat"}, evaluated when the block begins), or {@link Arg#NONE}
  */
 public record Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner,
-        TypedCall typed) {
+        TypedCall typed, String name, List<String> after, String out, Arg repeat) {
 
     /** A call. */
     public static final int CALL = 0;
@@ -35,7 +41,8 @@ public record Step(int index, String path, CallSpec spec, ObjectNode node, int k
      * @param node the call's JSON object
      */
     public Step(int index, String path, CallSpec spec, ObjectNode node) {
-        this(index, path, spec, node, CALL, null, -1, TypedCall.of(spec, node, path));
+        this(index, path, spec, node, CALL, null, -1, TypedCall.of(spec, node, path), text(node.get("name")),
+                after(node.get("after")), text(node.get("out")), Arg.NONE);
     }
 
     /**
@@ -50,7 +57,27 @@ public record Step(int index, String path, CallSpec spec, ObjectNode node, int k
      * @param partner the index of the block's other end
      */
     public Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner) {
-        this(index, path, spec, node, kind, loopVar, partner, null);
+        this(index, path, spec, node, kind, loopVar, partner, null, null, List.of(), null,
+                new Arg(node.get("repeat"), path + ".repeat"));
+    }
+
+    private static String text(JsonNode n) {
+        return n == null ? null : n.asText();
+    }
+
+    /** A validated {@code "after"}: one step or an array of them. */
+    private static List<String> after(JsonNode a) {
+        if (a == null) {
+            return List.of();
+        }
+        if (!a.isArray()) {
+            return List.of(a.asText());
+        }
+        List<String> out = new ArrayList<>(a.size());
+        for (JsonNode one : a) {
+            out.add(one.asText());
+        }
+        return List.copyOf(out);
     }
 
     /** Returns the typed data transfer call, or null if the step is not one. */

@@ -45,8 +45,7 @@ final class Args {
 
     /** Binds a step's result to the name its "out" gives (nothing when it has none or the result is null). */
     void bind(Step s, Object value) {
-        JsonNode out = s.node().get("out");
-        if (out != null && value != null) {
+        if (s.out() != null && value != null) {
             values.put(outName(s), value);
         }
     }
@@ -56,7 +55,7 @@ final class Args {
      * indexed one the name with its index evaluated ({@code ep[2]}); null if the step has no such field.
      */
     String outName(Step s) {
-        return indexedName(s, "out");
+        return s.out() == null ? null : indexedName(s.out(), s.path() + ".out");
     }
 
     /** Returns a name-with-index field of a step with its index evaluated ({@code r[2]}), or null if absent. */
@@ -122,20 +121,6 @@ final class Args {
         return f;
     }
 
-    DatHandle handle(Step s, String arg) {
-        JsonNode n = s.node().get(arg);
-        if (n == null || n.isNull()) {
-            return null;
-        }
-        Object v = resolve(n.asText(), s.path() + "." + arg);
-        return v instanceof DatHandle ? (DatHandle) v : null;
-    }
-
-    <T> T handle(Step s, String arg, Class<T> type) {
-        DatHandle h = handle(s, arg);
-        return type.isInstance(h) ? type.cast(h) : null;
-    }
-
     /** A handle argument of a typed call: the object it names if it is a {@code type}, else null. */
     <T> T handle(Arg a, Class<T> type) {
         JsonNode n = a.node();
@@ -146,12 +131,31 @@ final class Args {
         return type.isInstance(v) ? type.cast(v) : null;
     }
 
+    /** A handle argument of a typed call: the handle it names, or null (absent, null, or not a handle). */
+    DatHandle handle(Arg a) {
+        return handle(a, DatHandle.class);
+    }
+
+    /** A text argument of a typed call (a name), or null when absent or null. */
+    static String text(Arg a) {
+        JsonNode n = a.node();
+        return n == null || n.isNull() ? null : n.asText();
+    }
+
+    /** A duration argument of a typed call, in picoseconds. */
+    long duration(Arg a) {
+        return operands.duration(a.node().asText());
+    }
+
     /** A number argument of a typed call, or {@code dflt} when the step leaves it out. */
     long number(Arg a, long dflt) {
         return a.node() == null ? dflt : number(a.node(), a.path());
     }
 
-    /** A flags argument of a typed call (see {@link #flags(Step, String, NamedValues)}). */
+    /**
+     * A flags argument of a typed call: a number, names joined by {@code |} or listed, or a reference to a number (a
+     * loop variable or a scenario var, which the loader accepts for every scalar argument).
+     */
     int flags(Arg a, NamedValues group) {
         JsonNode n = a.node();
         if (n != null && n.isTextual() && n.asText().startsWith("$")) {
@@ -221,16 +225,6 @@ final class Args {
         return data.has("fill") ? number(data.get("length"), path + ".length") : Bytes.literal(data).length;
     }
 
-    /** A duration argument, in picoseconds. */
-    long duration(Step s, String arg) {
-        return operands.duration(s.node().get(arg).asText());
-    }
-
-    long number(Step s, String arg, long dflt) {
-        JsonNode n = s.node().get(arg);
-        return n == null ? dflt : number(n, s.path() + "." + arg);
-    }
-
     /**
      * Converts a scenario number to a C int argument (DAT_COUNT). Values outside the int range saturate, so a
      * too-large count stays too large and the provider's range check rejects it, instead of wrapping around.
@@ -259,34 +253,9 @@ final class Args {
         return bits;
     }
 
-    /**
-     * A flags argument: a number, names joined by {@code |} or listed, or a reference to a number (a loop variable
-     * or a scenario var), which the loader accepts for every scalar argument.
-     */
-    int flags(Step s, String arg, NamedValues group) {
-        JsonNode n = s.node().get(arg);
-        if (n != null && n.isTextual() && n.asText().startsWith("$")) {
-            return count(number(n, s.path() + "." + arg));
-        }
-        return flags(n, group);
-    }
-
-    /**
-     * A DAT_TIMEOUT argument in microseconds: absent or "DAT_TIMEOUT_INFINITE" is infinite; a time such as "10us" is
-     * converted (the loader checks it is whole microseconds); a number, reference or expression counts microseconds.
-     */
-    long timeoutUs(Step s) {
-        JsonNode n = s.node().get("timeout");
-        if (n == null || n.isTextual() && "DAT_TIMEOUT_INFINITE".equals(n.asText())) {
-            return Dat.TIMEOUT_INFINITE;
-        }
-        if (n.isTextual() && !n.asText().startsWith("$") && !Expr.isExpr(n.asText())) {
-            return operands.duration(n.asText()) / org.datsim.core.time.SimTime.US;
-        }
-        return number(n, s.path() + ".timeout");
-    }
-
-    /** A DAT_TIMEOUT argument of a typed call, in microseconds (see {@link #timeoutUs(Step)}). */
+    /** A DAT_TIMEOUT argument of a typed call, in microseconds (absent or "DAT_TIMEOUT_INFINITE" is infinite;
+     * a time such as "10us" is converted, the loader checking it is whole microseconds; a number, reference or
+     * expression counts microseconds). */
     long timeoutUs(Arg a) {
         JsonNode n = a.node();
         if (n == null || n.isTextual() && "DAT_TIMEOUT_INFINITE".equals(n.asText())) {
@@ -296,10 +265,6 @@ final class Args {
             return operands.duration(n.asText()) / org.datsim.core.time.SimTime.US;
         }
         return number(n, a.path());
-    }
-
-    LmrTriplet[] iov(Step s, String arg) {
-        return iov(s.node().get(arg), s.path() + "." + arg);
     }
 
     private LmrTriplet[] iov(JsonNode arr, String path) {
@@ -320,10 +285,6 @@ final class Args {
         return out;
     }
 
-    RmrTriplet rmr(Step s) {
-        return rmr(s.node().get("remote_iov"), s.path() + ".remote_iov");
-    }
-
     private RmrTriplet rmr(JsonNode r, String p) {
         long ctx = number(r.get("rmr_context"), p + ".rmr_context");
         long address = number(r.get("address"), p + ".address");
@@ -333,22 +294,23 @@ final class Args {
     }
 
     /** A host argument: a name, or {"host_index": n} for the fabric's n-th host ("" when out of range). */
-    String hostArg(Step s, String arg) {
-        JsonNode n = s.node().get(arg);
+    String hostArg(Arg a) {
+        JsonNode n = a.node();
         if (n.isTextual()) {
             return n.asText();
         }
-        long i = number(n.get("host_index"), s.path() + "." + arg + ".host_index");
+        long i = number(n.get("host_index"), a.path() + ".host_index");
         List<String> hosts = runner.fabric().topology().hosts();
         return i >= 0 && i < hosts.size() ? hosts.get((int) i) : "";
     }
 
-    byte[] privateData(Step s) {
-        JsonNode d = s.node().get("private_data");
+    /** A private data argument of a typed call (a data object); no bytes when absent. */
+    byte[] privateData(Arg a) {
+        JsonNode d = a.node();
         if (d == null) {
             return new byte[0];
         }
-        String path = s.path() + ".private_data";
+        String path = a.path();
         int fill = fillByte(d, path);
         if (fill >= 0) {
             byte[] b = new byte[(int) Math.max(0, Math.min(dataLength(d, path), 4096))];
@@ -358,18 +320,16 @@ final class Args {
         return Bytes.literal(d);
     }
 
-    EpAttributes epAttr(Step s) {
-        return epAttr(s, "ep_attr", null);
-    }
-
-    /** An attributes argument: its fields over {@code base} (the defaults when null); null when absent. */
-    EpAttributes epAttr(Step s, String arg, EpAttributes base) {
-        JsonNode a = s.node().get(arg);
+    /**
+     * An attributes argument of a typed call: its fields over {@code base} (the defaults when null); base if absent.
+     */
+    EpAttributes epAttr(Arg arg, EpAttributes base) {
+        JsonNode a = arg.node();
         if (a == null) {
             return base;
         }
         EpAttributes d = base != null ? base : EpAttributes.defaults();
-        String p = s.path() + "." + arg;
+        String p = arg.path();
         return new EpAttributes(a.has("max_message_size") ? number(a.get("max_message_size"), p) : d.maxMessageSize(),
                 a.has("max_rdma_size") ? number(a.get("max_rdma_size"), p) : d.maxRdmaSize(),
                 count(a.has("max_recv_dtos") ? number(a.get("max_recv_dtos"), p) : d.maxRecvDtos()),

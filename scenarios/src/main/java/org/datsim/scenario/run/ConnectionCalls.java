@@ -1,6 +1,5 @@
 package org.datsim.scenario.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -17,12 +16,15 @@ import org.datsim.fabric.dat.Psp;
 import org.datsim.fabric.dat.Pz;
 import org.datsim.fabric.dat.Rsp;
 import org.datsim.fabric.dat.Srq;
+import org.datsim.scenario.load.Arg;
+import org.datsim.scenario.load.ConnectionCall;
 import org.datsim.scenario.load.Step;
 
 /**
  * The calls of endpoints and the connections they make: creating, changing, resetting and freeing endpoints, the
  * service points that listen (PSP, RSP), the connection requests that arrive (accept, reject, hand off), connect
- * and disconnect, and the endpoint's status.
+ * and disconnect, and the endpoint's status. Every call here is typed by the loader ({@link ConnectionCall}): the
+ * family switches over its kind, every kind a case, and reads no argument by name.
  */
 final class ConnectionCalls {
 
@@ -41,125 +43,125 @@ final class ConnectionCalls {
      * @return the CPU time the process spends after the call
      */
     static long execute(ConsumerProcess p, Step s) {
-        String call = s.spec().name();
+        if (!(s.typed() instanceof ConnectionCall)) {
+            throw new IllegalStateException("call " + s.spec().name() + " is in the catalogue but not executed");
+        }
+        ConnectionCall c = (ConnectionCall) s.typed();
         Args a = p.args();
         DatProvider dat = p.dat();
-        int ret;
-        String epName = null;
-        switch (call) {
-            case "dat_ep_create": {
+        return switch (c.kind()) {
+            case EP_CREATE, EP_CREATE_WITH_SRQ -> {
+                ConnectionCall.EpCreate o = (ConnectionCall.EpCreate) c;
                 Out<Ep> ep = new Out<>();
-                ret = dat.epCreate(a.handle(s, "ia", Ia.class), a.handle(s, "pz", Pz.class),
-                        a.handle(s, "recv_evd", Evd.class), a.handle(s, "request_evd", Evd.class),
-                        a.handle(s, "connect_evd", Evd.class), a.epAttr(s), ep);
+                Ia ia = a.handle(o.ia(), Ia.class);
+                Pz pz = a.handle(o.pz(), Pz.class);
+                Evd recv = a.handle(o.recvEvd(), Evd.class);
+                Evd request = a.handle(o.requestEvd(), Evd.class);
+                Evd connect = a.handle(o.connectEvd(), Evd.class);
+                int ret = c.kind() == ConnectionCall.Kind.EP_CREATE
+                        ? dat.epCreate(ia, pz, recv, request, connect, a.epAttr(o.epAttr(), null), ep)
+                        : dat.epCreateWithSrq(ia, pz, recv, request, connect, a.handle(o.srq(), Srq.class),
+                                a.epAttr(o.epAttr(), null), ep);
                 a.bind(s, ep.value);
-                epName = ep.value != null ? ep.value.name() : null;
-                break;
+                String epName = ep.value != null ? ep.value.name() : null;
+                yield Outcome.finish(p, s, ret, epName);
             }
-            case "dat_ep_create_with_srq": {
-                Out<Ep> ep = new Out<>();
-                ret = dat.epCreateWithSrq(a.handle(s, "ia", Ia.class), a.handle(s, "pz", Pz.class),
-                        a.handle(s, "recv_evd", Evd.class), a.handle(s, "request_evd", Evd.class),
-                        a.handle(s, "connect_evd", Evd.class), a.handle(s, "srq", Srq.class), a.epAttr(s), ep);
-                a.bind(s, ep.value);
-                epName = ep.value != null ? ep.value.name() : null;
-                break;
+            case EP_FREE -> Outcome.finish(p, s, dat.epFree(a.handle(handle(c), Ep.class)), null);
+            case EP_CONNECT -> {
+                ConnectionCall.EpConnect o = (ConnectionCall.EpConnect) c;
+                Ep ep = a.handle(o.ep(), Ep.class);
+                String epName = ep != null ? ep.name() : null;
+                int ret = dat.epConnect(ep, a.hostArg(o.remoteIaAddress()), a.number(o.remoteConnQual(), 0),
+                        a.timeoutUs(o.timeout()), a.privateData(o.privateData()));
+                yield Outcome.finish(p, s, ret, epName);
             }
-            case "dat_ep_free":
-                ret = dat.epFree(a.handle(s, "ep", Ep.class));
-                break;
-            case "dat_ep_connect": {
-                Ep ep = a.handle(s, "ep", Ep.class);
-                epName = ep != null ? ep.name() : null;
-                ret = dat.epConnect(ep, a.hostArg(s, "remote_ia_address"), a.number(s, "remote_conn_qual", 0),
-                        a.timeoutUs(s), a.privateData(s));
-                break;
+            case EP_DUP_CONNECT -> {
+                ConnectionCall.EpDupConnect o = (ConnectionCall.EpDupConnect) c;
+                Ep ep = a.handle(o.ep(), Ep.class);
+                String epName = ep != null ? ep.name() : null;
+                int ret = dat.epDupConnect(ep, a.handle(o.dupEp(), Ep.class), a.timeoutUs(o.timeout()),
+                        a.privateData(o.privateData()));
+                yield Outcome.finish(p, s, ret, epName);
             }
-            case "dat_ep_dup_connect": {
-                Ep ep = a.handle(s, "ep", Ep.class);
-                epName = ep != null ? ep.name() : null;
-                ret = dat.epDupConnect(ep, a.handle(s, "dup_ep", Ep.class), a.timeoutUs(s), a.privateData(s));
-                break;
+            case EP_DISCONNECT -> {
+                ConnectionCall.HandleFlags o = (ConnectionCall.HandleFlags) c;
+                Ep ep = a.handle(o.handle(), Ep.class);
+                String epName = ep != null ? ep.name() : null;
+                int ret = dat.epDisconnect(ep, a.flags(o.flags(), Dat.CLOSE_FLAGS));
+                yield Outcome.finish(p, s, ret, epName);
             }
-            case "dat_ep_disconnect": {
-                Ep ep = a.handle(s, "ep", Ep.class);
-                epName = ep != null ? ep.name() : null;
-                ret = dat.epDisconnect(ep, a.flags(s, "flags", Dat.CLOSE_FLAGS));
-                break;
+            case EP_GET_STATUS -> status(p, s, handle(c));
+            case EP_RESET -> {
+                Ep ep = a.handle(handle(c), Ep.class);
+                String epName = ep != null ? ep.name() : null;
+                int ret = dat.epReset(ep);
+                yield Outcome.finish(p, s, ret, epName);
             }
-            case "dat_ep_get_status":
-                return status(p, s);
-            case "dat_ep_reset": {
-                Ep ep = a.handle(s, "ep", Ep.class);
-                epName = ep != null ? ep.name() : null;
-                ret = dat.epReset(ep);
-                break;
+            case EP_MODIFY -> {
+                ConnectionCall.EpModify o = (ConnectionCall.EpModify) c;
+                Ep ep = a.handle(o.ep(), Ep.class);
+                String epName = ep != null ? ep.name() : null;
+                int ret = dat.epModify(ep, ep == null ? null : a.epAttr(o.epParam(), ep.attributes()));
+                yield Outcome.finish(p, s, ret, epName);
             }
-            case "dat_ep_modify": {
-                Ep ep = a.handle(s, "ep", Ep.class);
-                epName = ep != null ? ep.name() : null;
-                ret = dat.epModify(ep, ep == null ? null : a.epAttr(s, "ep_param", ep.attributes()));
-                break;
+            case EP_SET_WATERMARK -> {
+                ConnectionCall.EpSetWatermark o = (ConnectionCall.EpSetWatermark) c;
+                int ret = dat.epSetWatermark(a.handle(o.ep(), Ep.class),
+                        Args.count(a.number(o.softHighWatermark(), -1)),
+                        Args.count(a.number(o.hardHighWatermark(), -1)));
+                yield Outcome.finish(p, s, ret, null);
             }
-            case "dat_ep_set_watermark":
-                ret = dat.epSetWatermark(a.handle(s, "ep", Ep.class),
-                        Args.count(a.number(s, "soft_high_watermark", -1)),
-                        Args.count(a.number(s, "hard_high_watermark", -1)));
-                break;
-            case "dat_psp_create": {
+            case PSP_CREATE, PSP_CREATE_ANY -> {
+                ConnectionCall.PspCreate o = (ConnectionCall.PspCreate) c;
                 Out<Psp> psp = new Out<>();
-                ret = dat.pspCreate(a.handle(s, "ia", Ia.class), a.number(s, "conn_qual", 0),
-                        a.handle(s, "evd", Evd.class), a.flags(s, "psp_flags", Dat.PSP_FLAGS), psp);
+                int ret = c.kind() == ConnectionCall.Kind.PSP_CREATE
+                        ? dat.pspCreate(a.handle(o.ia(), Ia.class), a.number(o.connQual(), 0),
+                                a.handle(o.evd(), Evd.class), a.flags(o.pspFlags(), Dat.PSP_FLAGS), psp)
+                        : dat.pspCreateAny(a.handle(o.ia(), Ia.class), a.handle(o.evd(), Evd.class),
+                                a.flags(o.pspFlags(), Dat.PSP_FLAGS), psp);
                 a.bind(s, psp.value);
-                break;
+                yield Outcome.finish(p, s, ret, null);
             }
-            case "dat_psp_create_any": {
-                Out<Psp> psp = new Out<>();
-                ret = dat.pspCreateAny(a.handle(s, "ia", Ia.class), a.handle(s, "evd", Evd.class),
-                        a.flags(s, "psp_flags", Dat.PSP_FLAGS), psp);
-                a.bind(s, psp.value);
-                break;
-            }
-            case "dat_psp_free":
-                ret = dat.pspFree(a.handle(s, "psp", Psp.class));
-                break;
-            case "dat_rsp_create": {
+            case PSP_FREE -> Outcome.finish(p, s, dat.pspFree(a.handle(handle(c), Psp.class)), null);
+            case RSP_CREATE -> {
+                ConnectionCall.RspCreate o = (ConnectionCall.RspCreate) c;
                 Out<Rsp> rsp = new Out<>();
-                DatHandle ep = a.handle(s, "ep");
-                ret = ep != null && !(ep instanceof Ep)
+                DatHandle ep = a.handle(o.ep());
+                int ret = ep != null && !(ep instanceof Ep)
                         ? DatReturn.error(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_EP)
-                        : dat.rspCreate(a.handle(s, "ia", Ia.class), a.number(s, "conn_qual", 0), (Ep) ep,
-                                a.handle(s, "evd", Evd.class), rsp);
+                        : dat.rspCreate(a.handle(o.ia(), Ia.class), a.number(o.connQual(), 0), (Ep) ep,
+                                a.handle(o.evd(), Evd.class), rsp);
                 a.bind(s, rsp.value);
-                break;
+                yield Outcome.finish(p, s, ret, null);
             }
-            case "dat_rsp_free":
-                ret = dat.rspFree(a.handle(s, "rsp", Rsp.class));
-                break;
-            case "dat_cr_accept": {
-                Ep ep = a.handle(s, "ep", Ep.class);
-                epName = ep != null ? ep.name() : null;
-                ret = dat.crAccept(a.handle(s, "cr", Cr.class), ep, a.privateData(s));
-                break;
+            case RSP_FREE -> Outcome.finish(p, s, dat.rspFree(a.handle(handle(c), Rsp.class)), null);
+            case CR_ACCEPT -> {
+                ConnectionCall.CrAccept o = (ConnectionCall.CrAccept) c;
+                Ep ep = a.handle(o.ep(), Ep.class);
+                String epName = ep != null ? ep.name() : null;
+                int ret = dat.crAccept(a.handle(o.cr(), Cr.class), ep, a.privateData(o.privateData()));
+                yield Outcome.finish(p, s, ret, epName);
             }
-            case "dat_cr_handoff":
-                ret = dat.crHandoff(a.handle(s, "cr", Cr.class), a.number(s, "handoff", 0));
-                break;
-            case "dat_cr_reject":
-                ret = dat.crReject(a.handle(s, "cr", Cr.class));
-                break;
-            default:
-                throw new IllegalStateException("call " + call + " is in the catalogue but not executed");
-        }
-        return Outcome.finish(p, s, ret, epName);
+            case CR_HANDOFF -> {
+                ConnectionCall.CrHandoff o = (ConnectionCall.CrHandoff) c;
+                int ret = dat.crHandoff(a.handle(o.cr(), Cr.class), a.number(o.handoff(), 0));
+                yield Outcome.finish(p, s, ret, null);
+            }
+            case CR_REJECT -> Outcome.finish(p, s, dat.crReject(a.handle(handle(c), Cr.class)), null);
+        };
+    }
+
+    /** The handle of a call of one handle. */
+    private static Arg handle(ConnectionCall c) {
+        return ((ConnectionCall.OneHandle) c).handle();
     }
 
     /** dat_ep_get_status: binds {state, recv_idle, request_idle} and checks each against the step's expectations. */
-    private static long status(ConsumerProcess p, Step s) {
+    private static long status(ConsumerProcess p, Step s, Arg ep) {
         Out<Integer> state = new Out<>();
         Out<Boolean> recvIdle = new Out<>();
         Out<Boolean> requestIdle = new Out<>();
-        int ret = p.dat().epGetStatus(p.args().handle(s, "ep", Ep.class), state, recvIdle, requestIdle);
+        int ret = p.dat().epGetStatus(p.args().handle(ep, Ep.class), state, recvIdle, requestIdle);
         p.runner().trace(Outcome.call(p, s, ret, null));
         CallResult r = p.result();
         r.ret(ret);

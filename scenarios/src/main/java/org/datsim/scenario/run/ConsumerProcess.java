@@ -9,6 +9,7 @@ import org.datsim.fabric.dat.DatHost;
 import org.datsim.fabric.dat.DatProvider;
 import org.datsim.scenario.consumer.CpuCosts;
 import org.datsim.scenario.load.ProcessDef;
+import org.datsim.scenario.load.ConnectionCall;
 import org.datsim.scenario.load.Step;
 
 /**
@@ -127,9 +128,9 @@ final class ConsumerProcess extends SimProcess {
      * beyond the wait).
      */
     private boolean afterReached(Step s) {
-        com.fasterxml.jackson.databind.JsonNode a = s.node().get("after");
-        for (com.fasterxml.jackson.databind.JsonNode one : a.isArray() ? a : List.of(a)) {
-            String text = one.asText();
+        List<String> after = s.after();
+        for (int i = 0; i < after.size(); i++) {
+            String text = after.get(i);
             int slash = text.indexOf('/');
             ConsumerProcess target = runner.process(text.substring(0, slash));
             String step = text.substring(slash + 1);
@@ -254,7 +255,7 @@ final class ConsumerProcess extends SimProcess {
                 wakeAfter(costs.poll());
                 return;
             }
-            if (!charged && waitingFor == null && s.node().has("after") && !afterReached(s)) {
+            if (!charged && waitingFor == null && !s.after().isEmpty() && !afterReached(s)) {
                 return; // blocked until the other process reaches the step
             }
             if (waitingFor != null && !afterReached(s)) {
@@ -309,15 +310,16 @@ final class ConsumerProcess extends SimProcess {
             callHold = null;
             return false;
         }
-        if (callHoldDecided || !s.spec().name().equals("dat_ep_disconnect")) {
+        if (callHoldDecided || !(s.typed() instanceof ConnectionCall.HandleFlags d)
+                || d.kind() != ConnectionCall.Kind.EP_DISCONNECT) {
             return false;
         }
         callHoldDecided = true;
         Object ep;
         int flags;
         try {
-            ep = args().handle(s, "ep", Object.class);
-            flags = args().flags(s, "flags", org.datsim.fabric.dat.Dat.CLOSE_FLAGS);
+            ep = args().handle(d.handle());
+            flags = args().flags(d.flags(), org.datsim.fabric.dat.Dat.CLOSE_FLAGS);
         } catch (Unbound e) {
             return false;
         }
@@ -351,9 +353,9 @@ final class ConsumerProcess extends SimProcess {
         } catch (Unbound e) {
             fail(s, e.getMessage());
         }
-        com.fasterxml.jackson.databind.JsonNode name = s.node().get("name");
-        if (name != null && reached.add(name.asText())) {
-            List<ConsumerProcess> w = waiters.remove(name.asText());
+        String name = s.name();
+        if (name != null && reached.add(name)) {
+            List<ConsumerProcess> w = waiters.remove(name);
             if (w != null) {
                 w.forEach(ConsumerProcess::wake);
             }
@@ -365,7 +367,7 @@ final class ConsumerProcess extends SimProcess {
         if (s.kind() == Step.REPEAT_BEGIN) {
             long n;
             try {
-                n = args.number(s.node().get("repeat"), s.path() + ".repeat");
+                n = args.number(s.repeat().node(), s.repeat().path());
             } catch (Unbound | ArithmeticException e) {
                 fail(s, e.getMessage());
                 n = 0;
@@ -413,7 +415,7 @@ final class ConsumerProcess extends SimProcess {
             throw new IllegalStateException("call " + s.spec().name() + " is in the catalogue but not executed");
         }
         String kind = s.spec().outKind();
-        if (kind != null && OBJECT_KINDS.contains(kind) && s.node().has("out")) {
+        if (kind != null && OBJECT_KINDS.contains(kind) && s.out() != null) {
             host.nameNextObject(args.outName(s)); // the object created is named as the scenario binds it
             try {
                 return executeFamily(family, s);

@@ -8,12 +8,13 @@ import org.datsim.core.trace.TraceKey;
 import org.datsim.fabric.dat.DatHost;
 import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.Lmr;
+import org.datsim.scenario.load.CpuCall;
 import org.datsim.scenario.load.Step;
 
 /**
  * What the consumer's CPU does between DAT calls: writes and reads of registered memory ({@code mem_write},
  * {@code mem_read}, at {@code cpu.memory_bandwidth}, the read checked against the data the step expects) and
- * computing for a while ({@code sleep}).
+ * computing for a while ({@code sleep}). Every call here is typed by the loader ({@link CpuCall}).
  */
 final class CpuCalls {
 
@@ -29,28 +30,28 @@ final class CpuCalls {
      * @return the CPU time the process spends after the call
      */
     static long execute(ConsumerProcess p, Step s) {
-        String call = s.spec().name();
-        switch (call) {
-            case "mem_write":
-                return memWrite(p, s);
-            case "mem_read":
-                return memRead(p, s);
-            case "sleep":
-                p.result().ret(DatReturn.SUCCESS); // not a DAT call: it always "returns" DAT_SUCCESS
-                return p.args().duration(s, "time");
-            default:
-                throw new IllegalStateException("call " + call + " is in the catalogue but not executed");
+        if (!(s.typed() instanceof CpuCall)) {
+            throw new IllegalStateException("call " + s.spec().name() + " is in the catalogue but not executed");
         }
+        CpuCall c = (CpuCall) s.typed();
+        return switch (c.kind()) {
+            case MEM_WRITE -> memWrite(p, s, (CpuCall.MemWrite) c);
+            case MEM_READ -> memRead(p, s, (CpuCall.MemRead) c);
+            case SLEEP -> {
+                p.result().ret(DatReturn.SUCCESS); // not a DAT call: it always "returns" DAT_SUCCESS
+                yield p.args().duration(((CpuCall.Sleep) c).time());
+            }
+        };
     }
 
-    private static long memWrite(ConsumerProcess p, Step s) {
+    private static long memWrite(ConsumerProcess p, Step s, CpuCall.MemWrite c) {
         Args a = p.args();
         DatHost host = p.host();
-        Lmr lmr = a.handle(s, "lmr", Lmr.class);
-        JsonNode data = s.node().get("data");
-        long offset = a.number(s, "offset", 0);
-        int fill = a.fillByte(data, s.path() + ".data");
-        long length = a.dataLength(data, s.path() + ".data");
+        Lmr lmr = a.handle(c.lmr(), Lmr.class);
+        JsonNode data = c.data().node();
+        long offset = a.number(c.offset(), 0);
+        int fill = a.fillByte(data, c.data().path());
+        long length = a.dataLength(data, c.data().path());
         TraceEvent e = TraceEvent.of(p.sim().now(), TraceEvent.MEM_WRITE, host.name()).attr(TraceKey.PROCESS, p.name());
         if (lmr == null || lmr.isFreed() || offset < 0 || length < 0 || offset > lmr.length() - length) {
             p.fail(s, lmr == null || lmr.isFreed() ? "mem_write needs a live LMR"
@@ -69,12 +70,12 @@ final class CpuCalls {
         return p.memoryRate().transmitTimePs(length);
     }
 
-    private static long memRead(ConsumerProcess p, Step s) {
+    private static long memRead(ConsumerProcess p, Step s, CpuCall.MemRead c) {
         Args a = p.args();
         DatHost host = p.host();
-        Lmr lmr = a.handle(s, "lmr", Lmr.class);
-        long offset = a.number(s, "offset", 0);
-        long length = a.number(s, "length", 0);
+        Lmr lmr = a.handle(c.lmr(), Lmr.class);
+        long offset = a.number(c.offset(), 0);
+        long length = a.number(c.length(), 0);
         if (lmr == null || lmr.isFreed() || offset < 0 || length < 0 || offset > lmr.length() - length) {
             p.fail(s, lmr == null || lmr.isFreed() ? "mem_read needs a live LMR"
                     : "mem_read of " + length + " bytes at offset " + offset + " is outside the LMR's "

@@ -46,9 +46,8 @@ final class Expectations {
         if (s.node().has("observe")) {
             p.runner().observe(p, s, r);
         }
-        JsonNode name = s.node().get("name");
-        if (name != null) {
-            p.namedResults().put(name.asText(), r.copy());
+        if (s.name() != null) {
+            p.namedResults().put(s.name(), r.copy());
         }
     }
 

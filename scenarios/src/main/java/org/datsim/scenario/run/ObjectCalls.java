@@ -15,12 +15,15 @@ import org.datsim.fabric.dat.Out;
 import org.datsim.fabric.dat.Pz;
 import org.datsim.fabric.dat.Rmr;
 import org.datsim.fabric.dat.Srq;
+import org.datsim.scenario.load.Arg;
+import org.datsim.scenario.load.ObjectCall;
 import org.datsim.scenario.load.Step;
 
 /**
  * The calls that create, change and free DAT objects other than endpoints and service points: IAs, PZs, EVDs,
  * LMRs, RMRs, CNOs and SRQs, and the registry's and provider's calls. Each returns only its DAT_RETURN and binds the
- * object it creates.
+ * object it creates. Every call here is typed by the loader ({@link ObjectCall}): the family switches over its kind,
+ * every kind a case, and reads no argument by name.
  */
 final class ObjectCalls {
 
@@ -41,144 +44,134 @@ final class ObjectCalls {
      * @return the CPU time the process spends after the call
      */
     static long execute(ConsumerProcess p, Step s) {
-        String call = s.spec().name();
+        if (!(s.typed() instanceof ObjectCall)) {
+            throw new IllegalStateException("call " + s.spec().name() + " is in the catalogue but not executed");
+        }
+        ObjectCall c = (ObjectCall) s.typed();
         Args a = p.args();
         DatProvider dat = p.dat();
-        int ret;
-        switch (call) {
-            case "dat_ia_open": {
+        int ret = switch (c.kind()) {
+            case IA_OPEN -> {
+                ObjectCall.IaOpen o = (ObjectCall.IaOpen) c;
                 Out<Ia> ia = new Out<>();
-                JsonNode name = s.node().get("ia_name");
-                ret = dat.iaOpen(p.host(), name != null ? name.asText() : DatHost.DEFAULT_IA_NAME,
-                        Args.count(a.number(s, "async_evd_qlen", 8)), ia);
+                String name = o.iaName().present() ? o.iaName().node().asText() : DatHost.DEFAULT_IA_NAME;
+                int r = dat.iaOpen(p.host(), name,
+                        Args.count(a.number(o.asyncEvdQlen(), 8)), ia);
                 a.bind(s, ia.value);
-                break;
+                yield r;
             }
-            case "dat_ia_close":
-                ret = dat.iaClose(a.handle(s, "ia", Ia.class), a.flags(s, "flags", Dat.CLOSE_FLAGS));
-                break;
-            case "dat_pz_create": {
+            case IA_CLOSE -> {
+                ObjectCall.IaClose o = (ObjectCall.IaClose) c;
+                yield dat.iaClose(a.handle(o.ia(), Ia.class), a.flags(o.flags(), Dat.CLOSE_FLAGS));
+            }
+            case PZ_CREATE -> {
                 Out<Pz> pz = new Out<>();
-                ret = dat.pzCreate(a.handle(s, "ia", Ia.class), pz);
+                int r = dat.pzCreate(a.handle(handle(c), Ia.class), pz);
                 a.bind(s, pz.value);
-                break;
+                yield r;
             }
-            case "dat_pz_free":
-                ret = dat.pzFree(a.handle(s, "pz", Pz.class));
-                break;
-            case "dat_evd_create": {
+            case PZ_FREE -> dat.pzFree(a.handle(handle(c), Pz.class));
+            case EVD_CREATE -> {
+                ObjectCall.EvdCreate o = (ObjectCall.EvdCreate) c;
                 Out<Evd> evd = new Out<>();
-                DatHandle cno = a.handle(s, "cno");
-                ret = cno != null && !(cno instanceof Cno)
+                DatHandle cno = a.handle(o.cno());
+                int r = cno != null && !(cno instanceof Cno)
                         ? DatReturn.error(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_CNO)
-                        : dat.evdCreate(a.handle(s, "ia", Ia.class), Args.count(a.number(s, "evd_min_qlen", 0)),
-                                (Cno) cno, a.flags(s, "evd_flags", Dat.EVD_FLAGS), evd);
+                        : dat.evdCreate(a.handle(o.ia(), Ia.class), Args.count(a.number(o.evdMinQlen(), 0)),
+                                (Cno) cno, a.flags(o.evdFlags(), Dat.EVD_FLAGS), evd);
                 a.bind(s, evd.value);
-                break;
+                yield r;
             }
-            case "dat_evd_free":
-                ret = dat.evdFree(a.handle(s, "evd", Evd.class));
-                break;
-            case "dat_evd_set_unwaitable":
-                ret = dat.evdSetUnwaitable(a.handle(s, "evd", Evd.class));
-                break;
-            case "dat_evd_clear_unwaitable":
-                ret = dat.evdClearUnwaitable(a.handle(s, "evd", Evd.class));
-                break;
-            case "dat_evd_enable":
-            case "dat_evd_disable":
-                ret = dat.evdSetEnabled(a.handle(s, "evd", Evd.class), call.equals("dat_evd_enable"));
-                break;
-            case "dat_evd_resize":
-                ret = dat.evdResize(a.handle(s, "evd", Evd.class), Args.count(a.number(s, "evd_min_qlen", 0)));
-                break;
-            case "dat_evd_post_se":
-                ret = dat.evdPostSe(a.handle(s, "evd", Evd.class), a.number(s, "pointer", 0));
-                break;
-            case "dat_evd_modify_cno": {
-                DatHandle cno = a.handle(s, "cno");
-                ret = cno != null && !(cno instanceof Cno)
+            case EVD_FREE -> dat.evdFree(a.handle(handle(c), Evd.class));
+            case EVD_SET_UNWAITABLE -> dat.evdSetUnwaitable(a.handle(handle(c), Evd.class));
+            case EVD_CLEAR_UNWAITABLE -> dat.evdClearUnwaitable(a.handle(handle(c), Evd.class));
+            case EVD_ENABLE -> dat.evdSetEnabled(a.handle(handle(c), Evd.class), true);
+            case EVD_DISABLE -> dat.evdSetEnabled(a.handle(handle(c), Evd.class), false);
+            case EVD_RESIZE -> {
+                ObjectCall.HandleNumber o = (ObjectCall.HandleNumber) c;
+                yield dat.evdResize(a.handle(o.handle(), Evd.class), Args.count(a.number(o.number(), 0)));
+            }
+            case EVD_POST_SE -> {
+                ObjectCall.HandleNumber o = (ObjectCall.HandleNumber) c;
+                yield dat.evdPostSe(a.handle(o.handle(), Evd.class), a.number(o.number(), 0));
+            }
+            case EVD_MODIFY_CNO -> {
+                ObjectCall.EvdModifyCno o = (ObjectCall.EvdModifyCno) c;
+                DatHandle cno = a.handle(o.cno());
+                yield cno != null && !(cno instanceof Cno)
                         ? DatReturn.error(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_CNO)
-                        : dat.evdModifyCno(a.handle(s, "evd", Evd.class), (Cno) cno);
-                break;
+                        : dat.evdModifyCno(a.handle(o.evd(), Evd.class), (Cno) cno);
             }
-            case "dat_lmr_create": {
+            case LMR_CREATE -> {
+                ObjectCall.LmrCreate o = (ObjectCall.LmrCreate) c;
                 Out<Lmr> lmr = new Out<>();
-                ret = dat.lmrCreate(a.handle(s, "ia", Ia.class), a.number(s, "address", -1),
-                        a.number(s, "length", 0), a.handle(s, "pz", Pz.class), s.node().has("privileges")
-                                ? a.flags(s, "privileges", Dat.MEM_PRIV) : Dat.MEM_PRIV_ALL, lmr);
+                int r = dat.lmrCreate(a.handle(o.ia(), Ia.class), a.number(o.address(), -1),
+                        a.number(o.length(), 0), a.handle(o.pz(), Pz.class), o.privileges().present()
+                                ? a.flags(o.privileges(), Dat.MEM_PRIV) : Dat.MEM_PRIV_ALL, lmr);
                 a.bind(s, lmr.value);
-                break;
+                yield r;
             }
-            case "dat_lmr_free":
-                ret = dat.lmrFree(a.handle(s, "lmr", Lmr.class));
-                break;
-            case "dat_rmr_create": {
+            case LMR_FREE -> dat.lmrFree(a.handle(handle(c), Lmr.class));
+            case RMR_CREATE -> {
                 Out<Rmr> rmr = new Out<>();
-                ret = dat.rmrCreate(a.handle(s, "pz", Pz.class), rmr);
+                int r = dat.rmrCreate(a.handle(handle(c), Pz.class), rmr);
                 a.bind(s, rmr.value);
-                break;
+                yield r;
             }
-            case "dat_rmr_free":
-                ret = dat.rmrFree(a.handle(s, "rmr", Rmr.class));
-                break;
-            case "dat_cno_create": {
+            case RMR_FREE -> dat.rmrFree(a.handle(handle(c), Rmr.class));
+            case CNO_CREATE -> {
+                ObjectCall.CnoAgent o = (ObjectCall.CnoAgent) c;
                 Out<Cno> cno = new Out<>();
-                ret = dat.cnoCreate(a.handle(s, "ia", Ia.class), agent(s), cno);
+                int r = dat.cnoCreate(a.handle(o.handle(), Ia.class), agent(o.agent()), cno);
                 a.bind(s, cno.value);
-                break;
+                yield r;
             }
-            case "dat_cno_free":
-                ret = dat.cnoFree(a.handle(s, "cno", Cno.class));
-                break;
-            case "dat_cno_modify_agent":
-                ret = dat.cnoModifyAgent(a.handle(s, "cno", Cno.class), agent(s));
-                break;
-            case "dat_srq_create": {
+            case CNO_FREE -> dat.cnoFree(a.handle(handle(c), Cno.class));
+            case CNO_MODIFY_AGENT -> {
+                ObjectCall.CnoAgent o = (ObjectCall.CnoAgent) c;
+                yield dat.cnoModifyAgent(a.handle(o.handle(), Cno.class), agent(o.agent()));
+            }
+            case SRQ_CREATE -> {
+                ObjectCall.SrqCreate o = (ObjectCall.SrqCreate) c;
                 Out<Srq> srq = new Out<>();
-                JsonNode attr = s.node().get("srq_attr");
-                String path = s.path() + ".srq_attr";
-                ret = dat.srqCreate(a.handle(s, "ia", Ia.class), a.handle(s, "pz", Pz.class),
+                JsonNode attr = o.srqAttr().node();
+                String path = o.srqAttr().path();
+                int r = dat.srqCreate(a.handle(o.ia(), Ia.class), a.handle(o.pz(), Pz.class),
                         srqAttr(a, attr, "max_recv_dtos", path), srqAttr(a, attr, "max_recv_iov", path),
                         srqAttr(a, attr, "low_watermark", path), srq);
                 a.bind(s, srq.value);
-                break;
+                yield r;
             }
-            case "dat_srq_free":
-                ret = dat.srqFree(a.handle(s, "srq", Srq.class));
-                break;
-            case "dat_srq_resize":
-                ret = dat.srqResize(a.handle(s, "srq", Srq.class), Args.count(a.number(s, "srq_max_recv_dto", 0)));
-                break;
-            case "dat_srq_set_lw":
-                ret = dat.srqSetLw(a.handle(s, "srq", Srq.class), Args.count(a.number(s, "low_watermark", 0)));
-                break;
-            case "dat_registry_add_provider":
-                ret = dat.registryAddProvider(p.host(), text(s, "ia_name"));
-                break;
-            case "dat_registry_remove_provider":
-                ret = dat.registryRemoveProvider(p.host(), text(s, "ia_name"));
-                break;
-            case "dat_provider_init":
-                ret = dat.providerInit(p.host(), text(s, "ia_name"));
-                break;
-            case "dat_provider_fini":
-                ret = dat.providerFini(p.host(), text(s, "ia_name"));
-                break;
-            default:
-                throw new IllegalStateException("call " + call + " is in the catalogue but not executed");
-        }
+            case SRQ_FREE -> dat.srqFree(a.handle(handle(c), Srq.class));
+            case SRQ_RESIZE -> {
+                ObjectCall.HandleNumber o = (ObjectCall.HandleNumber) c;
+                yield dat.srqResize(a.handle(o.handle(), Srq.class), Args.count(a.number(o.number(), 0)));
+            }
+            case SRQ_SET_LW -> {
+                ObjectCall.HandleNumber o = (ObjectCall.HandleNumber) c;
+                yield dat.srqSetLw(a.handle(o.handle(), Srq.class), Args.count(a.number(o.number(), 0)));
+            }
+            case REGISTRY_ADD_PROVIDER -> dat.registryAddProvider(p.host(), iaName(c));
+            case REGISTRY_REMOVE_PROVIDER -> dat.registryRemoveProvider(p.host(), iaName(c));
+            case PROVIDER_INIT -> dat.providerInit(p.host(), iaName(c));
+            case PROVIDER_FINI -> dat.providerFini(p.host(), iaName(c));
+        };
         return Outcome.finish(p, s, ret, null);
     }
 
-    private static String text(Step s, String arg) {
-        JsonNode n = s.node().get(arg);
-        return n == null || n.isNull() ? null : n.asText();
+    /** The handle of a call of one handle. */
+    private static Arg handle(ObjectCall c) {
+        return ((ObjectCall.OneHandle) c).handle();
+    }
+
+    /** The IA name of a registry or provider call. */
+    private static String iaName(ObjectCall c) {
+        return Args.text(((ObjectCall.Provider) c).iaName());
     }
 
     /** The agent argument: a proxy agent's name, or null for DAT_OS_WAIT_PROXY_AGENT_NULL (or absent). */
-    private static String agent(Step s) {
-        JsonNode a = s.node().get("agent");
+    private static String agent(Arg agent) {
+        JsonNode a = agent.node();
         return a == null || a.isNull() || "DAT_OS_WAIT_PROXY_AGENT_NULL".equals(a.asText()) ? null : a.asText();
     }
 

@@ -1,7 +1,5 @@
 package org.datsim.scenario.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,22 +14,20 @@ import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.Ep;
 import org.datsim.fabric.dat.Ia;
 import org.datsim.fabric.dat.Out;
+import org.datsim.scenario.load.Arg;
+import org.datsim.scenario.load.QueryCall;
 import org.datsim.scenario.load.Step;
 
 /**
  * The calls that read rather than change: the {@code dat_*_query} calls, dat_ep_recv_query,
  * dat_registry_list_providers, the consumer context and handle type of any handle, and dat_strerror. Each binds what
- * it read and checks it against the step's expectations.
+ * it read and checks it against the step's expectations. Every call here is typed by the loader ({@link QueryCall}):
+ * the family switches over its kind, every kind a case, and reads no argument by name.
  */
 final class QueryCalls {
 
-    /** A {@code dat_<kind>_query} call of a handle: the argument that names the handle and its DAT_HANDLE_TYPE. */
-    private record HandleQuery(String arg, int type) {
-    }
-
-    /** The {@code dat_<kind>_query} calls of handles, by call name; made once. */
-    private static final Map<String, HandleQuery> HANDLE_QUERIES = handleQueries("ep", "evd", "lmr", "rmr", "pz",
-            "psp", "cr", "srq", "cno", "rsp");
+    /** The DAT_HANDLE_TYPE each kind of query asks about, by the kind's ordinal (-1: none); made once. */
+    private static final int[] HANDLE_TYPES = handleTypes();
 
     /** The calls executed here. */
     static final Set<String> CALLS = calls();
@@ -39,19 +35,22 @@ final class QueryCalls {
     private QueryCalls() {
     }
 
-    private static Map<String, HandleQuery> handleQueries(String... kinds) {
-        Map<String, HandleQuery> out = new HashMap<>();
-        for (String kind : kinds) {
-            out.put("dat_" + kind + "_query", new HandleQuery(kind,
-                    Dat.HANDLE_TYPES.value("DAT_HANDLE_TYPE_" + kind.toUpperCase(Locale.ROOT))));
+    private static int[] handleTypes() {
+        int[] out = new int[QueryCall.Kind.values().length];
+        for (QueryCall.Kind k : QueryCall.Kind.values()) {
+            out[k.ordinal()] = -1;
+            if (k.call().equals("dat_" + k.handleArg() + "_query")) {
+                out[k.ordinal()] = Dat.HANDLE_TYPES.value("DAT_HANDLE_TYPE_" + k.handleArg().toUpperCase(Locale.ROOT));
+            }
         }
-        return Map.copyOf(out);
+        return out;
     }
 
     private static Set<String> calls() {
-        Set<String> out = new HashSet<>(HANDLE_QUERIES.keySet());
-        out.addAll(List.of("dat_ia_query", "dat_ep_recv_query", "dat_registry_list_providers",
-                "dat_set_consumer_context", "dat_get_consumer_context", "dat_get_handle_type", "dat_strerror"));
+        Set<String> out = new HashSet<>();
+        for (QueryCall.Kind k : QueryCall.Kind.values()) {
+            out.add(k.call());
+        }
         return Set.copyOf(out);
     }
 
@@ -61,36 +60,40 @@ final class QueryCalls {
      * @return the CPU time the process spends after the call
      */
     static long execute(ConsumerProcess p, Step s) {
-        String call = s.spec().name();
+        if (!(s.typed() instanceof QueryCall)) {
+            throw new IllegalStateException("call " + s.spec().name() + " is in the catalogue but not executed");
+        }
+        QueryCall c = (QueryCall) s.typed();
         Args a = p.args();
         DatProvider dat = p.dat();
-        HandleQuery q = HANDLE_QUERIES.get(call);
-        if (q != null) {
-            Out<Map<String, Long>> attrs = new Out<>();
-            return Outcome.finishQuery(p, s, dat.query(a.handle(s, q.arg()), q.type(), attrs), attrs.value);
-        }
-        int ret;
-        switch (call) {
-            case "dat_ia_query": {
+        return switch (c.kind()) {
+            case EP_QUERY, EVD_QUERY, LMR_QUERY, RMR_QUERY, PZ_QUERY, PSP_QUERY, CR_QUERY, SRQ_QUERY, CNO_QUERY,
+                    RSP_QUERY -> {
                 Out<Map<String, Long>> attrs = new Out<>();
-                return Outcome.finishQuery(p, s, dat.iaQuery(a.handle(s, "ia", Ia.class), attrs), attrs.value);
+                yield Outcome.finishQuery(p, s, dat.query(a.handle(handle(c)), HANDLE_TYPES[c.kind().ordinal()],
+                        attrs), attrs.value);
             }
-            case "dat_ep_recv_query": {
+            case IA_QUERY -> {
+                Out<Map<String, Long>> attrs = new Out<>();
+                yield Outcome.finishQuery(p, s, dat.iaQuery(a.handle(handle(c), Ia.class), attrs), attrs.value);
+            }
+            case EP_RECV_QUERY -> {
                 Out<Integer> n = new Out<>();
                 Out<Integer> span = new Out<>();
-                ret = dat.epRecvQuery(a.handle(s, "ep", Ep.class), n, span);
+                int ret = dat.epRecvQuery(a.handle(handle(c), Ep.class), n, span);
                 Map<String, Long> info = null;
                 if (n.value != null) {
                     info = new LinkedHashMap<>();
                     info.put("nbufs_allocated", (long) n.value);
                     info.put("bufs_alloc_span", (long) span.value);
                 }
-                return Outcome.finishQuery(p, s, ret, info);
+                yield Outcome.finishQuery(p, s, ret, info);
             }
-            case "dat_registry_list_providers": {
+            case REGISTRY_LIST_PROVIDERS -> {
                 Out<Integer> n = new Out<>();
                 Out<List<String>> names = new Out<>();
-                ret = dat.registryListProviders(p.host(), Args.count(a.number(s, "max_to_return", 0)), n, names);
+                int ret = dat.registryListProviders(p.host(),
+                        Args.count(a.number(((QueryCall.ListProviders) c).maxToReturn(), 0)), n, names);
                 Map<String, Long> info = new LinkedHashMap<>();
                 info.put("number_entries", (long) n.value);
                 TraceEvent e = Outcome.call(p, s, ret, null).attr(TraceKey.NUMBER_ENTRIES, (long) n.value);
@@ -101,38 +104,42 @@ final class QueryCalls {
                 p.runner().trace(e);
                 p.result().ret(ret);
                 p.result().attrs = info;
-                return 0;
+                yield 0;
             }
-            case "dat_set_consumer_context":
-                ret = dat.setConsumerContext(a.handle(s, "handle"), a.number(s, "context", 0));
-                return Outcome.finish(p, s, ret, null);
-            case "dat_get_consumer_context": {
+            case SET_CONSUMER_CONTEXT -> {
+                QueryCall.SetConsumerContext o = (QueryCall.SetConsumerContext) c;
+                yield Outcome.finish(p, s, dat.setConsumerContext(a.handle(o.handle()), a.number(o.context(), 0)),
+                        null);
+            }
+            case GET_CONSUMER_CONTEXT -> {
                 Out<Long> ctx = new Out<>();
-                ret = dat.getConsumerContext(a.handle(s, "handle"), ctx);
+                int ret = dat.getConsumerContext(a.handle(handle(c)), ctx);
                 a.bind(s, ctx.value);
                 p.runner().trace(Outcome.call(p, s, ret, null));
                 p.result().ret(ret);
                 p.result().context = ctx.value;
-                return 0;
+                yield 0;
             }
-            case "dat_get_handle_type": {
+            case GET_HANDLE_TYPE -> {
                 Out<Integer> type = new Out<>();
-                ret = dat.getHandleType(a.handle(s, "handle"), type);
+                int ret = dat.getHandleType(a.handle(handle(c)), type);
                 a.bind(s, type.value == null ? null : (long) type.value);
                 p.runner().trace(Outcome.call(p, s, ret, null));
                 p.result().ret(ret);
                 p.result().handleType = type.value;
-                return 0;
+                yield 0;
             }
-            case "dat_strerror":
-                return strerror(p, s);
-            default:
-                throw new IllegalStateException("call " + call + " is in the catalogue but not executed");
-        }
+            case STRERROR -> strerror(p, s, ((QueryCall.Strerror) c).value());
+        };
     }
 
-    private static long strerror(ConsumerProcess p, Step s) {
-        String v = s.node().get("value").asText();
+    /** The handle of a query of one handle. */
+    private static Arg handle(QueryCall c) {
+        return ((QueryCall.OneHandle) c).handle();
+    }
+
+    private static long strerror(ConsumerProcess p, Step s, Arg arg) {
+        String v = arg.node().asText();
         String[] parts = v.split("/", 2);
         Integer type = DatReturn.typeByName(parts[0]);
         Integer sub = parts.length > 1 ? DatReturn.subtypeByName(parts[1]) : Integer.valueOf(0);

@@ -48,7 +48,8 @@ class PostCallTest {
         assertFalse(c.immediateData().present(), "not an argument of this post");
         assertTrue(c.remoteIov().present());
         ObjectNode other = (ObjectNode) JSON.readTree("{\"call\": \"dat_pz_create\", \"ia\": \"$ia\"}");
-        assertNull(new Step(1, "$", CallCatalog.get("dat_pz_create"), other).dto(), "only data transfer calls are typed");
+        assertNull(new Step(1, "$", CallCatalog.get("dat_pz_create"), other).dto(),
+                "a pz_create is typed, but not as a data transfer call");
     }
 
     @Test
