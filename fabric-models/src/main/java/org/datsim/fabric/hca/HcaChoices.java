@@ -179,8 +179,12 @@ public final class HcaChoices {
             for (int i = race.forced(); i < race.after().size(); i++) {
                 overlay(race.after().get(i), wr, snapshot);
             }
+            List<Follows> follows = c.placements.follows;
             for (WorkRequest w : race.racing()) {
-                c.placements.follows.add(new Follows(w, wr));
+                if (follows.size() >= MAX_PLACED) {
+                    follows.remove(0); // the oldest, long landed
+                }
+                follows.add(new Follows(w, wr));
             }
         }
         for (int i = 0; i < k - 1; i++) {

@@ -16,7 +16,7 @@ import org.datsim.core.choice.ChoiceSource;
  * endpoint land in order). The Read then fetches its whole range at once: before the last 1..b landed ones, or now,
  * after the first 0..f unlanded ones. Narrower than the rules: the Read is one fetch (no mix of before and after within
  * it, which a multi-packet Read under the timing model can still show), and unlanded Writes of several endpoints
- * are taken in posting order only.
+ * are taken in posting order only. A Write counts as landed from its first packet's placement.
  */
 final class ReadRaces {
 
@@ -86,7 +86,7 @@ final class ReadRaces {
         int p;
         int floor = 0;
         if (earlier == TIMING) {
-            c.placements.seen.add(new Seen(wr, TIMING));
+            remember(c.placements, new Seen(wr, TIMING));
             return null;
         } else if (earlier != null) {
             for (int i = 0; i < size; i++) {
@@ -103,12 +103,12 @@ final class ReadRaces {
             }
             int a = ch.choose(HcaChoices.READ_WRITE_RACE, alternatives, c.hostName);
             if (a == 0) {
-                c.placements.seen.add(new Seen(wr, TIMING));
+                remember(c.placements, new Seen(wr, TIMING));
                 return null;
             }
             p = a <= b ? b - a : a - 1;
         }
-        c.placements.seen.add(new Seen(wr, p == 0 ? NONE : writeAt(landed, unlanded, p - 1)));
+        remember(c.placements, new Seen(wr, p == 0 ? NONE : writeAt(landed, unlanded, p - 1)));
         long split = before == null ? Long.MAX_VALUE : before.read().opId;
         if (p < b) {
             return new ReadRace(landed.subList(0, b - p), List.of(), 0, split, racing);
@@ -121,6 +121,14 @@ final class ReadRaces {
             own.remove(writeAt(landed, unlanded, i));
         }
         return new ReadRace(List.of(), unlanded.subList(0, p - b), forced, split, own);
+    }
+
+    /** Remembers what a Read saw (at most {@link HcaChoices#MAX_PLACED}, the oldest forgotten first). */
+    private static void remember(HcaChoices.Placements pl, Seen seen) {
+        if (pl.seen.size() >= HcaChoices.MAX_PLACED) {
+            pl.seen.remove(0);
+        }
+        pl.seen.add(seen);
     }
 
     /** The Write at position i of the Writes a Read races, oldest landed first, then the unlanded ones. */
