@@ -279,6 +279,46 @@ scenario("wait-timeout-late-arrival",
                   {"call": "sleep", "time": "20us"}])],
          outcomes={"allowed": [{"in_time": {"one_of": ["DAT_DTO_SUCCESS", "DAT_TIMEOUT_EXPIRED"]}}]})
 
+# 5b. An RDMA Read of one endpoint against another endpoint's RDMA Write to the same location.
+scenario("read-vs-write-two-endpoints",
+         "Litmus: A RDMA-Reads 64 bytes of X (0x22) at B into L while C RDMA-Writes 0xc1 over X, each on its own"
+         " endpoint, at the same time (after B's go); A then reads L. Verdict: both L=0x22 (the Read fetched before"
+         " the Write landed) and L=0xc1 (after) are allowed: nothing orders operations of different endpoints (rule"
+         " 2; explore opens it at transport.read_vs_write). The rules give the Read no atomicity against the Write"
+         " either, so a mix of the two is allowed in principle; explore fetches a raced Read whole, before or after"
+         " each Write, and this one-packet Read shows none.",
+         ["A", "B", "C"], [("A", "B"), ("C", "B")],
+         [server("b", "B", 2, [("X", 64, 0x22)], {"go": True}),
+          client("a", "A", "B", 1000, [("L", 64, 0x11)],
+                 [read("L", "b", "X", 64, 1), wait_dto("DAT_DTO_RDMA_READ", 1),
+                  {"call": "mem_read", "lmr": "$L", "length": 64, "observe": "L",
+                   "comment": "what the Read returned"}], go=True),
+          client("c", "C", "B", 1001, [("S", 64, 0xc1)],
+                 [write("S", "b", "X", 64, 1), wait_dto("DAT_DTO_RDMA_WRITE", 1)], go=True)],
+         outcomes={"allowed": [{"L": {"one_of": [fill(0x22), fill(0xc1)]}}]})
+
+# 5c. A CPU write-back racing a remote RDMA Read on a CPU non-coherent host, without and with the sync (lesson 6).
+for sync in (False, True):
+    scenario("cpu-writeback-remote-read" + ("-sync" if sync else ""),
+             "Litmus: B (memory.coherence cpu_noncoherent) writes X (0x22) with its CPU"
+             + (" and calls dat_lmr_sync_rdma_read on it" if sync else ", without dat_lmr_sync_rdma_read")
+             + "; A then RDMA-Reads X into L and reads L. Verdict: "
+             + ("only L=0x22: the sync wrote the CPU's bytes back before the Read (rule 31)" if sync else
+                "both L=0x00 (memory's stale bytes: the CPU's are still in its cache) and L=0x22 (the cache happened"
+                " to write the line back before the fetch) are allowed (rule 31; explore opens it at"
+                " memory.cpu_writeback)") + ".",
+             ["A", "B"], [("A", "B")],
+             [server("b", "B", 1, [("X", 64, 0x22)],
+                     {"before_accept": [{"call": "dat_lmr_sync_rdma_read", "ia": "$ia",
+                                         "local_segments": [{"lmr": "$X", "length": 64}]}] if sync else []}),
+              client("a", "A", "B", 1000, [("L", 64, 0x11)],
+                     [read("L", "b", "X", 64, 1), wait_dto("DAT_DTO_RDMA_READ", 1),
+                      {"call": "mem_read", "lmr": "$L", "length": 64, "observe": "L",
+                       "comment": "what the Read returned"}])],
+             host_params={"B": {"memory.coherence": "cpu_noncoherent"}},
+             outcomes={"allowed": [{"L": fill(0x22)}], "forbidden": [{"L": fill(0)}]} if sync else
+             {"allowed": [{"L": {"one_of": [fill(0), fill(0x22)]}}]})
+
 # The size figure: 3 endpoints that post, 6 operations.
 scenario("three-endpoints-six-ops",
          "Not a litmus test: the explorer's size figure. Three hosts, four endpoints, six operations on one 64-byte"

@@ -16,7 +16,9 @@ public final class ChoicePoints {
 
     /** Returns every choice point, in a fixed order. */
     public static List<ChoicePoint> all() {
-        return List.of(HcaChoices.READ_FETCH, HcaChoices.PAYLOAD_FETCH, HcaChoices.WRITE_ORDER, HostMemory.CPU_LINE, HostMemory.IO_LINE,
+        return List.of(HcaChoices.READ_FETCH, HcaChoices.PAYLOAD_FETCH, HcaChoices.WRITE_ORDER,
+                HcaChoices.READ_WRITE_RACE, HostMemory.CPU_LINE, HostMemory.IO_LINE,
+                HostMemory.CPU_WRITEBACK,
                 org.datsim.fabric.dat.DatChoices.EVD_ORDER, org.datsim.fabric.dat.DatChoices.REAP_ORDER,
                 org.datsim.fabric.dat.DatChoices.SRQ_ORDER, org.datsim.fabric.dat.DatChoices.LATE_ARRIVAL,
                 org.datsim.fabric.dat.DatChoices.DISCONNECT_ORDER,

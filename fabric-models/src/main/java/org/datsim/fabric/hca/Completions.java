@@ -101,7 +101,7 @@ final class Completions implements CompletionSink {
             for (int i = 0; i < w.capturedAt.size() && w.overtookRead < 0; i++) {
                 byte[] then = w.capturedBytes.get(i);
                 byte[] now = new byte[then.length];
-                memory.dmaRead(w.capturedAt.get(i)[0], now, 0, now.length);
+                memory.dmaPeek(w.capturedAt.get(i)[0], now, 0, now.length);
                 if (!java.util.Arrays.equals(then, now)) {
                     w.overtookRead = read.opId;
                 }

@@ -336,6 +336,11 @@ public final class Hca implements NetworkNode {
         return packetsReceived;
     }
 
+    /** The HCA's shared context (for {@link HcaChoices}, which looks at a peer responder's placements). */
+    HcaContext context() {
+        return c;
+    }
+
     /**
      * Posts a request operation whose doorbell is written now; it reaches the HCA after the PCIe latency.
      *
@@ -344,6 +349,7 @@ public final class Hca implements NetworkNode {
     public void postRequest(WorkRequest wr) {
         if (sim.exploring()) {
             wr.postedPs = sim.now();
+            HcaChoices.writePosted(wr);
         }
         sendEngine.post(wr);
     }

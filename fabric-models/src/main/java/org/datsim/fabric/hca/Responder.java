@@ -263,13 +263,14 @@ final class Responder {
         long address = wr.remoteAddress + p.offset;
         int length = p.length;
         if (!wr.payloadFree) {
+            byte[] before = sim.exploring() ? HcaChoices.bytesBefore(c, address, length) : null;
             if (p.payloadPending) { // straight from the initiator's memory (see PayloadReader)
                 ((PayloadReader) p.payloadSource).placeReferenced(p, memory, address);
             } else {
                 memory.dmaWrite(address, p.data, 0, length);
             }
             if (sim.exploring()) {
-                HcaChoices.writePlaced(c, qp, wr, address, p.data, length);
+                HcaChoices.writePlaced(c, qp, wr, address, p.data, length, before);
             }
         }
         if (p.isLast() && trace.isEnabled()) {

@@ -34,6 +34,18 @@ public final class HostMemory {
             "a CPU read of memory whose line the HCA wrote into its I/O cache and did not flush: 0 memory without"
                     + " the HCA's bytes, 1 the line written back before the read");
 
+    /**
+     * Rule 31 (lesson 6): on a CPU non-coherent host, bytes the CPU wrote sit in its cache until
+     * dat_lmr_sync_rdma_read writes them back, or until the cache evicts the line, which it may do at any moment. A
+     * DMA read (a remote RDMA Read's fetch, a Send's or Write's payload) of a line holding such bytes sees memory's
+     * stale bytes (0, the timing model's choice: the cache never evicts on its own) or the written-back fresh ones
+     * (1: the line was evicted, its written bytes written back, before the DMA read).
+     */
+    public static final ChoicePoint CPU_WRITEBACK = new ChoicePoint("memory.cpu_writeback", "rule 31",
+            "a DMA read, on a CPU non-coherent host, of a line whose bytes the CPU wrote and did not write back"
+                    + " (no dat_lmr_sync_rdma_read since): 0 memory's stale bytes, 1 the line written back before"
+                    + " the DMA read (the CPU's fresh bytes)");
+
     /** The first address handed out by {@link #allocate(long)}. */
     public static final long BASE_ADDRESS = 0x10000000L;
     /** The cache line size in bytes. */
@@ -297,7 +309,57 @@ public final class HostMemory {
         } else if (coherence == Coherence.IO_NONCOHERENT) {
             throughCache(address, dst, off, length, false);
         } else {
+            if (coherence == Coherence.CPU_NONCOHERENT && choices.exploring()) {
+                chooseWriteBack(address, length);
+            }
             bytes.read(address, dst, off, length);
+        }
+    }
+
+    /**
+     * A DMA read that looks without being a fetch the rules race (for the trace's own comparisons): no choice point,
+     * memory's bytes as they are (through the I/O cache on an I/O non-coherent host).
+     *
+     * @param address the first address
+     * @param dst the destination
+     * @param off the first index written in {@code dst}
+     * @param length the number of bytes
+     */
+    public void dmaPeek(long address, byte[] dst, int off, int length) {
+        if (external != null && external.claims(address, length)) {
+            external.read(address, dst, off, length);
+        } else if (coherence == Coherence.IO_NONCOHERENT) {
+            throughCache(address, dst, off, length, false);
+        } else {
+            bytes.read(address, dst, off, length);
+        }
+    }
+
+    /**
+     * The choice points of a DMA read on a CPU non-coherent host ({@link #CPU_WRITEBACK}): one per cached line of the
+     * range holding bytes the CPU wrote that differ from memory (with the reduction off, one per line holding bytes
+     * the CPU wrote), in address order. On alternative 1 the line is written back (it stays cached, clean).
+     */
+    private void chooseWriteBack(long address, long length) {
+        if (length <= 0) {
+            return;
+        }
+        byte[] mem = new byte[LINE];
+        for (long n = address / LINE; n <= (address + length - 1) / LINE; n++) {
+            Line line = cache.get(n);
+            if (line == null || line.dirty == 0) {
+                continue;
+            }
+            boolean differs = false;
+            if (choices.reduce()) {
+                bytes.read(n * LINE, mem, 0, LINE);
+                for (int i = 0; i < LINE && !differs; i++) {
+                    differs = (line.dirty & (1L << i)) != 0 && line.data[i] != mem[i];
+                }
+            }
+            if ((differs || !choices.reduce()) && choices.choose(CPU_WRITEBACK, 2, host) == 1) {
+                writeBack(n, line);
+            }
         }
     }
 
@@ -305,10 +367,12 @@ public final class HostMemory {
      * Whether a DMA read has no side effect and reads the memory's bytes directly (not through an I/O cache), so
      * that it may be deferred until the bytes are about to change ({@link #armWriteHook}).
      *
-     * @return true unless the host is I/O non-coherent
+     * @return true unless the host is I/O non-coherent (or CPU non-coherent in an explored run)
      */
     public boolean dmaReadIsPlain() {
-        return coherence != Coherence.IO_NONCOHERENT && external == null;
+        // An explored CPU non-coherent host reads at once: its DMA reads are choice points (CPU_WRITEBACK).
+        return coherence != Coherence.IO_NONCOHERENT && external == null
+                && !(coherence == Coherence.CPU_NONCOHERENT && choices.exploring());
     }
 
     /**

@@ -24,11 +24,14 @@ import org.junit.jupiter.api.Test;
  * <p>The family: host B holds X (64 bytes of 0x22) and Z (64 bytes of 0x00); client A (and, on 3 hosts, client C)
  * connects to B, waits for B's "go" Send, then posts 2 to 6 operations in all back to back on its one endpoint: A
  * RDMA-Reads X (each Read into its own buffer), RDMA-Writes X or Z (a value of its own per Write), a Write after a
- * Read sometimes with DAT_COMPLETION_BARRIER_FENCE_FLAG; C RDMA-Writes Z. Each client then takes its completions,
+ * Read sometimes with DAT_COMPLETION_BARRIER_FENCE_FLAG; C RDMA-Writes Z, or in half of the scenarios only RDMA-Reads
+ * it (its Reads race A's Writes of Z: rule 2; an endpoint that both Reads and Writes the location another endpoint
+ * Writes is left out, see docs/lab.md). Each client then takes its completions,
  * reads what its Reads returned, and disconnects; B, both connections closed, reads X and Z. Observed: each Read's
  * bytes, X and Z at the end, and (3 hosts) which go Send completed first at B. In a third of the scenarios B's CPU
- * cache is not snooped by DMA (memory.coherence cpu_noncoherent): B syncs X after writing it (rule 31), reads X and Z
- * early, and in half of those calls dat_lmr_sync_rdma_write before its final reads.
+ * cache is not snooped by DMA (memory.coherence cpu_noncoherent): B syncs X after writing it (rule 31) in half of
+ * those (in the other half its 0x22 stays in its cache, and A only Reads X: a CPU write-back racing remote Reads),
+ * reads X and Z early, and in half of them calls dat_lmr_sync_rdma_write before its final reads.
  *
  * <p>The reference: every operation is one event at B's memory (64 bytes, one packet: placed or fetched at once);
  * the outcomes are those of every total order of the events that keeps the rules: on one endpoint, a Read after any
@@ -36,9 +39,11 @@ import org.junit.jupiter.api.Test;
  * land in order), a Write after an earlier Read only if fenced (rule 17) or it may land before the Read fetched
  * (rule 19); nothing orders the two clients (rule 2: no order between endpoints, and neither waits for the other).
  * B's two go completions come out in either order (rule 2). On the non-coherent B without the final sync, each
- * final read may return the line B read early or what memory holds (rule 32). The generator keeps Reads off the
- * location the other client writes: explore does not open an RDMA Read against another endpoint's Write
- * (docs/lab.md).
+ * final read may return the line B read early or what memory holds (rule 32). Without B's dat_lmr_sync_rdma_read,
+ * X's memory holds 0x00 until B's cache writes the line back, an event anywhere in the order (or never): A's Reads
+ * of X see 0x00 before it and 0x22 after (rule 31); B's own reads of X see its 0x22. The generator leaves out A's
+ * Writes of X in that shape: explore opens the write-back at DMA reads only, not against a Write it would
+ * overwrite.
  */
 class CompletenessTest {
 
@@ -55,22 +60,38 @@ class CompletenessTest {
      * cpu_noncoherent), B having read X and Z early so that their lines sit in it; and B calling
      * dat_lmr_sync_rdma_write before its final reads.
      */
-    record Shape(boolean threeHosts, boolean noncoherent, boolean sync) {
+    record Shape(boolean threeHosts, boolean noncoherent, boolean sync, boolean syncRead) {
+
+        Shape(boolean threeHosts, boolean noncoherent, boolean sync) {
+            this(threeHosts, noncoherent, sync, true);
+        }
+
+        /** Whether B's CPU write of X may still sit in its cache when A's Reads fetch X (no sync_rdma_read). */
+        boolean writeBackRaces() {
+            return noncoherent && !syncRead;
+        }
     }
 
     // ------------------------------------------------------------------ the generator
 
     static List<Op> generate(Random r, boolean threeHosts) {
+        return generate(r, threeHosts, false);
+    }
+
+    /** Generates the operations; with {@code readsOfX} A's operations on X are Reads only. */
+    static List<Op> generate(Random r, boolean threeHosts, boolean readsOfX) {
         int n = 2 + r.nextInt(5);
         List<Op> ops = new ArrayList<>();
         int aValue = 0x31;
         int zValue = 0xa1;
         int cValue = 0xc1;
         boolean aReadBefore = false;
+        boolean cReads = threeHosts && r.nextBoolean(); // C only Reads Z, or only Writes it
         for (int i = 0; i < n; i++) {
             boolean onC = threeHosts && r.nextInt(3) == 0;
             if (onC) {
-                ops.add(new Op('C', false, 'Z', cValue++, false));
+                boolean read = cReads;
+                ops.add(new Op('C', read, 'Z', read ? 0 : cValue++, false));
                 continue;
             }
             int kind = r.nextInt(3);
@@ -78,7 +99,7 @@ class CompletenessTest {
                 ops.add(new Op('A', true, 'X', 0, false));
                 aReadBefore = true;
             } else {
-                char target = kind == 1 ? 'X' : 'Z';
+                char target = kind == 1 && !readsOfX ? 'X' : 'Z';
                 boolean fenced = aReadBefore && r.nextInt(3) == 0;
                 ops.add(new Op('A', false, target, target == 'X' ? aValue++ : zValue++, fenced));
             }
@@ -112,22 +133,38 @@ class CompletenessTest {
             if (!allowed(ops, perm)) {
                 continue;
             }
-            TreeMap<String, String> obs = new TreeMap<>();
-            int x = 0x22;
-            int z = 0x00;
-            int[] at = new int[n]; // position of each op in the order
-            for (int p = 0; p < n; p++) {
-                at[perm[p]] = p;
+            // Without B's sync_rdma_read, the write-back of B's 0x22 is one more event, at any position q (n: never).
+            boolean wb = shape.writeBackRaces();
+            for (int q = wb ? 0 : n; q <= n; q++) {
+                add(out, ops, perm, shape, wb ? q : -1);
             }
+        } while (next(perm));
+        return out;
+    }
+
+    /** Adds the outcomes of one order (and write-back position, or -1) to {@code out}. */
+    private static void add(Set<String> out, List<Op> ops, int[] perm, Shape shape, int writeBackAt) {
+        boolean threeHosts = shape.threeHosts();
+        int n = ops.size();
+        {
+            TreeMap<String, String> obs = new TreeMap<>();
+            int x = writeBackAt >= 0 ? 0x00 : 0x22;
+            int z = 0x00;
             for (int p = 0; p < n; p++) {
+                if (p == writeBackAt) {
+                    x = 0x22;
+                }
                 Op o = ops.get(perm[p]);
                 if (o.read()) {
-                    obs.put("r" + perm[p], hex(x));
+                    obs.put("r" + perm[p], hex(o.target() == 'X' ? x : z));
                 } else if (o.target() == 'X') {
                     x = o.value();
                 } else {
                     z = o.value();
                 }
+            }
+            if (writeBackAt >= 0) {
+                x = 0x22; // B reads its own bytes (its written line), synced or not
             }
             boolean stale = shape.noncoherent() && !shape.sync();
             for (int xs : stale ? new int[] {0x22, x} : new int[] {x}) {
@@ -145,8 +182,7 @@ class CompletenessTest {
                     }
                 }
             }
-        } while (next(perm));
-        return out;
+        }
     }
 
     /** Whether a total order of the operations keeps the rules (see the class comment). */
@@ -266,7 +302,9 @@ class CompletenessTest {
         call(c, "dat_lmr_create").put("ia", "$ia").put("pz", "$pz").put("length", 64).put("out", "Z");
         if (shape.noncoherent()) {
             // Rule 31: the CPU's write of X reaches memory, where RDMA Reads fetch it, only after this sync.
-            call(c, "dat_lmr_sync_rdma_read").put("ia", "$ia").putArray("local_segments").add(segment("X"));
+            if (shape.syncRead()) {
+                call(c, "dat_lmr_sync_rdma_read").put("ia", "$ia").putArray("local_segments").add(segment("X"));
+            }
             call(c, "mem_read").put("lmr", "$X").put("length", 64); // X's and Z's lines now sit in B's cache
             call(c, "mem_read").put("lmr", "$Z").put("length", 64);
         }
@@ -393,11 +431,14 @@ class CompletenessTest {
         Random r = new Random(27);
         int checked = 0;
         int reachedSeveral = 0;
+        int readVsWrite = 0;
+        int writeBack = 0;
         for (int k = 0; k < SCENARIOS; k++) {
             boolean three = r.nextBoolean();
             boolean noncoherent = r.nextInt(3) == 0;
-            Shape shape = new Shape(three, noncoherent, noncoherent && r.nextBoolean());
-            List<Op> ops = generate(r, three);
+            Shape shape = new Shape(three, noncoherent, noncoherent && r.nextBoolean(),
+                    !noncoherent || r.nextBoolean());
+            List<Op> ops = generate(r, three, shape.writeBackRaces());
             String json = scenario(ops, shape);
             Scenario s = ScenarioLoader.parse("generated-" + k + ".json", json);
             Explorer.Report rep = new Explorer(s, new Explorer.Settings(5_000, 0, 1, true)).explore();
@@ -411,12 +452,21 @@ class CompletenessTest {
             int index = k;
             assertEquals(want, found, () -> "scenario " + index + " " + shape + " " + ops + "\n" + json);
             checked++;
+            if (ops.stream().anyMatch(o -> o.client() == 'C' && o.read())
+                    && ops.stream().anyMatch(o -> o.client() == 'A' && !o.read() && o.target() == 'Z')) {
+                readVsWrite++; // a Read of C against Writes of A to Z (rule 2)
+            }
+            if (shape.writeBackRaces() && ops.stream().anyMatch(o -> o.read() && o.target() == 'X')) {
+                writeBack++; // B's unsynced CPU write of X against A's Reads of X (rule 31)
+            }
             if (want.size() > 1) {
                 reachedSeveral++;
             }
         }
         assertEquals(SCENARIOS, checked);
         assertTrue(reachedSeveral > SCENARIOS / 2, reachedSeveral + " scenarios with several outcomes");
+        assertTrue(readVsWrite >= 20, readVsWrite + " scenarios with a Read against another endpoint's Write");
+        assertTrue(writeBack >= 10, writeBack + " scenarios with a CPU write-back against a remote Read");
     }
 
     @Test
