@@ -87,6 +87,14 @@ public final class PerftestCommand implements Callable<Integer> {
             + " which size is running).")
     boolean quiet;
 
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "perftest's timed run: not simulated"
+            + " (refused with a message): give the iterations with -n.")
+    Integer duration;
+
+    @Option(names = "--run_infinitely", description = "perftest's endless run: not simulated (refused with a"
+            + " message).")
+    boolean runInfinitely;
+
     @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "The device (mlx5_0, ...): picks hardware;"
             + " accepted, ignored, and said so on standard error.")
     String ibDev;
@@ -183,6 +191,12 @@ public final class PerftestCommand implements Callable<Integer> {
         if (t == null) {
             return "unknown test \"" + org.datsim.core.util.Text.clean(test, 80) + "\"; the tests are ib_write_lat,"
                     + " ib_write_bw, ib_read_lat, ib_read_bw, ib_send_lat, ib_send_bw, ib_atomic_lat, ib_atomic_bw";
+        }
+        if (duration != null || runInfinitely) {
+            return (duration != null ? "-D " + duration : "--run_infinitely") + ": a timed run is not simulated (a"
+                    + " simulated run is a count of iterations, so a duration mode would only repeat the steady state"
+                    + " for as long as asked); give the iterations with -n (perftest's default for " + test + ": "
+                    + t.defaultIters() + ")";
         }
         if (t.isAtomic() && (all || size != null && size != PerftestRun.Test.ATOMIC_SIZE)) {
             return (all ? "-a" : "-s " + size) + ": " + test + " has one size, 8 bytes (a 64-bit atomic), as perftest's";

@@ -146,6 +146,21 @@ class PerftestRunTest {
         assertTrue(!out.toString().contains("ignored"), "the table stays perftest's");
     }
 
+    @Test
+    void aTimedRunIsRefusedWithAMessageNamingTheIterationsInstead() {
+        for (String[] args : new String[][] {{"perftest", "ib_write_bw", "-D", "5"},
+            {"perftest", "ib_write_bw", "--duration", "5"}, {"perftest", "ib_send_lat", "--run_infinitely"}}) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int rc = DatsimCli.execute(args, new PrintWriter(out), new PrintWriter(err));
+            assertEquals(DatsimCli.EXIT_INVALID, rc, String.join(" ", args));
+            assertEquals("", out.toString());
+            assertTrue(err.toString().contains("a timed run is not simulated") && err.toString().contains("-n"),
+                    err.toString());
+            assertEquals(1, err.toString().lines().count(), "one line: " + err);
+        }
+    }
+
     /** ib_atomic_lat and ib_atomic_bw: Fetch and Add of 8 bytes, a full round trip each, like an 8-byte Read. */
     @Test
     void atomicTestsRunFetchAndAddOfEightBytes() {
