@@ -356,12 +356,20 @@ public final class FlowRunner {
         final EventHandler poster;
         /** Flows completed so far (read by {@link Progress} on another thread). */
         int completed;
+        /** Where each flow's completion is traced (a {@code flow} line), and the hosts' names. */
+        private final org.datsim.core.trace.TraceSource<org.datsim.core.trace.TraceEvent> trace;
+        private final String[] hostNames;
 
         Attached(Fabric fabric, List<Flow> flows, boolean send, boolean payloadFree) {
             this.sim = fabric.sim();
             this.flows = flows;
+            this.trace = fabric.trace();
             List<DatHost> hosts = fabric.hosts();
             int n = hosts.size();
+            hostNames = new String[n];
+            for (int h = 0; h < n; h++) {
+                hostNames[h] = hosts.get(h).name();
+            }
             long[] maxOut = new long[n];
             long[] maxIn = new long[n];
             for (Flow f : flows) {
@@ -437,6 +445,15 @@ public final class FlowRunner {
             completed++;
             if (wr.status() != Dat.DTO_SUCCESS) {
                 bad[i] = true;
+            }
+            if (trace != null && trace.isEnabled()) {
+                Flow f = flows.get(i);
+                trace.fire(org.datsim.core.trace.TraceEvent.of(done[i], org.datsim.core.trace.TraceKind.FLOW,
+                        hostNames[f.src()]).op(i).status(Dat.DTO_STATUS.name(wr.status()))
+                        .attr(org.datsim.core.trace.TraceKey.TO, hostNames[f.dst()])
+                        .attr(org.datsim.core.trace.TraceKey.BYTES, f.sizeBytes())
+                        .attr(org.datsim.core.trace.TraceKey.START_PS, f.startPs())
+                        .attr(org.datsim.core.trace.TraceKey.FCT_PS, done[i] - f.startPs()));
             }
         }
 

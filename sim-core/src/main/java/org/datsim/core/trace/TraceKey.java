@@ -164,6 +164,10 @@ public final class TraceKey {
     public static final String PAUSING = "pausing";
     /** ECN marks a port has made so far (integer). */
     public static final String ECN_MARKS = "ecn_marks";
+    /** When a flow started, its arrival in the flow list (integer, in ps). */
+    public static final String START_PS = "start_ps";
+    /** A flow's completion time, from its start to its completion at the source (integer, in ps). */
+    public static final String FCT_PS = "fct_ps";
     /** A port's share of its line rate used over the last sample interval, 0 to 1 (number, in fraction). */
     public static final String UTILISATION = "utilisation";
     /** A CNO's name (string). */

@@ -57,6 +57,11 @@ public final class TraceKind {
     public static final String PFC = "pfc";
     /** The bytes queued at a switch's (or host's) output port changed ({@code trace.port_events}). */
     public static final String PORT_QUEUE = "port_queue";
+    /**
+     * A workload's flow finished (t is its completion at its source HCA; op is its index in the flow list, host its
+     * source).
+     */
+    public static final String FLOW = "flow";
     /** A switch port sampled every {@code trace.port_sample_interval}. */
     public static final String PORT_SAMPLE = "port_sample";
     /** A switch marked a packet with ECN congestion experienced ({@code trace.port_events}). */

@@ -143,6 +143,8 @@ public final class TraceSchema {
         key(TraceKey.PAUSING, ValueType.INTEGER, "");
         key(TraceKey.ECN_MARKS, ValueType.INTEGER, "");
         key(TraceKey.UTILISATION, ValueType.NUMBER, "fraction");
+        key(TraceKey.START_PS, ValueType.INTEGER, "ps");
+        key(TraceKey.FCT_PS, ValueType.INTEGER, "ps");
         key(TraceKey.CNO, ValueType.STRING, "");
         key(TraceKey.WAITERS, ValueType.INTEGER, "");
         key(TraceKey.PROXY_AGENT, ValueType.STRING, "");
@@ -190,6 +192,7 @@ public final class TraceSchema {
                 TraceKey.PAUSING, TraceKey.ECN_MARKS, TraceKey.UTILISATION);
         kind(TraceKind.ECN_MARK, TraceKey.SWITCH, TraceKey.PORT, TraceKey.QUEUE_BYTES, TraceKey.PACKET, TraceKey.FROM,
                 TraceKey.TO, TraceKey.BYTES);
+        kind(TraceKind.FLOW, TraceKey.TO, TraceKey.BYTES, TraceKey.START_PS, TraceKey.FCT_PS);
         kind(TraceKind.EXPECT_FAILED, TraceKey.PROCESS, TraceKey.STEP, TraceKey.ITERATION, TraceKey.MESSAGE);
         kind(TraceKind.SRQ_TAKE, TraceKey.SRQ, TraceKey.AVAILABLE);
         kind(TraceKind.CNO_NOTIFY, TraceKey.CNO, TraceKey.EVD, TraceKey.WAITERS, TraceKey.PROXY_AGENT);

@@ -201,6 +201,7 @@ public final class Explainer {
             case TraceKind.SRQ_TAKE:
             case TraceKind.CNO_NOTIFY:
             case TraceKind.CHOICE:
+            case TraceKind.FLOW:
                 kindCounts.merge(e.kind(), 1L, Long::sum);
                 break;
             default:

@@ -50,6 +50,7 @@ public final class KindsTold {
         HOW.put(TraceKind.SRQ_TAKE, COUNTED);
         HOW.put(TraceKind.CNO_NOTIFY, COUNTED);
         HOW.put(TraceKind.CHOICE, COUNTED);
+        HOW.put(TraceKind.FLOW, COUNTED);
     }
 
     private KindsTold() {}
