@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 public sealed interface ConnectionCall extends TypedCall {
 
     /** The connection calls, each with its name. */
-    enum Kind {
+    enum Kind implements CallKind {
         /** dat_ep_create: {@link EpCreate} without an SRQ. */
         EP_CREATE("dat_ep_create"),
         /** dat_ep_create_with_srq: {@link EpCreate}. */
@@ -55,19 +55,14 @@ public sealed interface ConnectionCall extends TypedCall {
             this.call = call;
         }
 
-        /** Returns the call's name. */
+        @Override
         public String call() {
             return call;
         }
 
         /** Returns the kind of a call, or null if it is no connection call. */
         public static Kind of(String call) {
-            for (Kind k : values()) {
-                if (k.call.equals(call)) {
-                    return k;
-                }
-            }
-            return null;
+            return CallKind.of(values(), call);
         }
     }
 

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 public sealed interface CpuCall extends TypedCall {
 
     /** The CPU calls, each with its name. */
-    enum Kind {
+    enum Kind implements CallKind {
         /** mem_write: {@link MemWrite}. */
         MEM_WRITE("mem_write"),
         /** mem_read: {@link MemRead}. */
@@ -23,19 +23,14 @@ public sealed interface CpuCall extends TypedCall {
             this.call = call;
         }
 
-        /** Returns the call's name. */
+        @Override
         public String call() {
             return call;
         }
 
         /** Returns the kind of a call, or null if it is no CPU call. */
         public static Kind of(String call) {
-            for (Kind k : values()) {
-                if (k.call.equals(call)) {
-                    return k;
-                }
-            }
-            return null;
+            return CallKind.of(values(), call);
         }
     }
 

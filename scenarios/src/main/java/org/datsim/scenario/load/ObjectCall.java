@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 public sealed interface ObjectCall extends TypedCall {
 
     /** The object calls, each with its name. */
-    enum Kind {
+    enum Kind implements CallKind {
         /** dat_ia_open: {@link IaOpen}. */
         IA_OPEN("dat_ia_open"),
         /** dat_ia_close: {@link IaClose}. */
@@ -75,19 +75,14 @@ public sealed interface ObjectCall extends TypedCall {
             this.call = call;
         }
 
-        /** Returns the call's name. */
+        @Override
         public String call() {
             return call;
         }
 
         /** Returns the kind of a call, or null if it is no object call. */
         public static Kind of(String call) {
-            for (Kind k : values()) {
-                if (k.call.equals(call)) {
-                    return k;
-                }
-            }
-            return null;
+            return CallKind.of(values(), call);
         }
     }
 

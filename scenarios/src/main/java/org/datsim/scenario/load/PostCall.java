@@ -27,7 +27,7 @@ public record PostCall(Kind kind, Arg ep, Arg localIov, Arg userCookie, Arg comp
     }
 
     /** The endpoint posts, each with the call it is. */
-    public enum Kind {
+    public enum Kind implements CallKind {
         /** dat_ep_post_send. */
         SEND("dat_ep_post_send"),
         /** dat_ep_post_recv. */
@@ -49,19 +49,14 @@ public record PostCall(Kind kind, Arg ep, Arg localIov, Arg userCookie, Arg comp
             this.call = call;
         }
 
-        /** Returns the call's name. */
+        @Override
         public String call() {
             return call;
         }
 
         /** Returns the kind of a call, or null if the call is no endpoint post. */
         public static Kind of(String call) {
-            for (Kind k : values()) {
-                if (k.call.equals(call)) {
-                    return k;
-                }
-            }
-            return null;
+            return CallKind.of(values(), call);
         }
     }
 

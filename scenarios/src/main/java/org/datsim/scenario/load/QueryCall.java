@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 public sealed interface QueryCall extends TypedCall {
 
     /** The query calls, each with its name and, for the calls of one handle, the argument that names it. */
-    enum Kind {
+    enum Kind implements CallKind {
         /** dat_ia_query. */
         IA_QUERY("dat_ia_query", "ia"),
         /** dat_ep_query. */
@@ -54,7 +54,7 @@ public sealed interface QueryCall extends TypedCall {
             this.handleArg = handleArg;
         }
 
-        /** Returns the call's name. */
+        @Override
         public String call() {
             return call;
         }
@@ -66,12 +66,7 @@ public sealed interface QueryCall extends TypedCall {
 
         /** Returns the kind of a call, or null if it is no query. */
         public static Kind of(String call) {
-            for (Kind k : values()) {
-                if (k.call.equals(call)) {
-                    return k;
-                }
-            }
-            return null;
+            return CallKind.of(values(), call);
         }
     }
 
