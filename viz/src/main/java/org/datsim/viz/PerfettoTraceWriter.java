@@ -257,6 +257,8 @@ public final class PerfettoTraceWriter implements TraceSink<TraceEvent>, Closeab
                 return;
             case TraceKind.CM:
                 return;
+            case TraceKind.FLOW:
+                return; // a workload's flow is drawn whole, as a slice from fct.csv (flows)
             case TraceKind.PORT_SAMPLE:
                 portSample(e, pid, t);
                 return;

@@ -249,6 +249,8 @@ public final class TimelineData implements TraceSink<TraceEvent> {
             case TraceKind.PFC:
                 port(e);
                 return;
+            case TraceKind.FLOW:
+                return; // a workload's flow gets its lane from fct.csv (flows), not from its completion line
             default:
                 break;
         }
