@@ -50,6 +50,14 @@ final class SocketFile implements AutoCloseable {
      *     it cannot be created
      */
     static SocketFile bind(Path path) throws IOException {
+        try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            if (!probe.supportedOptions().contains(ExtendedSocketOptions.SO_PEERCRED)) {
+                // without it no connection could be checked, so every one would be refused: say so once, up front
+                throw new IOException("datsim serve checks the user of every program that connects with SO_PEERCRED,"
+                        + " which this platform (" + System.getProperty("os.name") + ") does not offer; it serves on"
+                        + " Linux only");
+            }
+        }
         Path abs = path.toAbsolutePath().normalize();
         Path parent = Objects.requireNonNull(abs.getParent(), "a socket path has a directory");
         Files.createDirectories(parent);
@@ -127,7 +135,7 @@ final class SocketFile implements AutoCloseable {
         try {
             UnixDomainPrincipal p = ch.getOption(ExtendedSocketOptions.SO_PEERCRED);
             peer = p.user();
-        } catch (IOException | UnsupportedOperationException e) {
+        } catch (IOException e) { // the peer is gone already (bind checked that SO_PEERCRED exists here)
             return "its peer's user cannot be read (" + e.getMessage() + ")";
         }
         return refusal(peer, owner);
