@@ -4,7 +4,7 @@ package org.datsim.scenario.load;
  * A typed call family's kind: the DAT call (or scenario pseudo-call) it stands for. Each family's {@code Kind} enum
  * implements it, and {@link #of} finds a kind by its call's name for all of them.
  */
-interface CallKind {
+public interface CallKind {
 
     /**
      * Returns the call's name.
@@ -28,5 +28,19 @@ interface CallKind {
             }
         }
         return null;
+    }
+
+    /**
+     * Returns the names of the calls of {@code kinds}: the calls a family's interpreter executes.
+     *
+     * @param kinds a family's kinds
+     * @return their call names
+     */
+    static java.util.Set<String> names(CallKind[] kinds) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (CallKind k : kinds) {
+            out.add(k.call());
+        }
+        return java.util.Set.copyOf(out);
     }
 }

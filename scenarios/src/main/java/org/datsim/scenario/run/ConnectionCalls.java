@@ -29,10 +29,7 @@ import org.datsim.scenario.load.Step;
 final class ConnectionCalls {
 
     /** The calls executed here. */
-    static final Set<String> CALLS = Set.of("dat_ep_create", "dat_ep_create_with_srq", "dat_ep_free",
-            "dat_ep_connect", "dat_ep_dup_connect", "dat_ep_disconnect", "dat_ep_get_status", "dat_ep_reset",
-            "dat_ep_modify", "dat_ep_set_watermark", "dat_psp_create", "dat_psp_create_any", "dat_psp_free",
-            "dat_rsp_create", "dat_rsp_free", "dat_cr_accept", "dat_cr_handoff", "dat_cr_reject");
+    static final Set<String> CALLS = org.datsim.scenario.load.CallKind.names(ConnectionCall.Kind.values());
 
     private ConnectionCalls() {
     }

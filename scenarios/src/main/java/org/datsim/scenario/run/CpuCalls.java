@@ -19,7 +19,7 @@ import org.datsim.scenario.load.Step;
 final class CpuCalls {
 
     /** The calls executed here. */
-    static final Set<String> CALLS = Set.of("mem_write", "mem_read", "sleep");
+    static final Set<String> CALLS = org.datsim.scenario.load.CallKind.names(CpuCall.Kind.values());
 
     private CpuCalls() {
     }

@@ -28,12 +28,7 @@ import org.datsim.scenario.load.Step;
 final class ObjectCalls {
 
     /** The calls executed here. */
-    static final Set<String> CALLS = Set.of("dat_ia_open", "dat_ia_close", "dat_pz_create", "dat_pz_free",
-            "dat_evd_create", "dat_evd_free", "dat_evd_set_unwaitable", "dat_evd_clear_unwaitable", "dat_evd_enable",
-            "dat_evd_disable", "dat_evd_resize", "dat_evd_post_se", "dat_evd_modify_cno", "dat_lmr_create",
-            "dat_lmr_free", "dat_rmr_create", "dat_rmr_free", "dat_cno_create", "dat_cno_free",
-            "dat_cno_modify_agent", "dat_srq_create", "dat_srq_free", "dat_srq_resize", "dat_srq_set_lw",
-            "dat_registry_add_provider", "dat_registry_remove_provider", "dat_provider_init", "dat_provider_fini");
+    static final Set<String> CALLS = org.datsim.scenario.load.CallKind.names(ObjectCall.Kind.values());
 
     private ObjectCalls() {
     }

@@ -1,6 +1,5 @@
 package org.datsim.scenario.run;
 
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -30,7 +29,7 @@ final class QueryCalls {
     private static final int[] HANDLE_TYPES = handleTypes();
 
     /** The calls executed here. */
-    static final Set<String> CALLS = calls();
+    static final Set<String> CALLS = org.datsim.scenario.load.CallKind.names(QueryCall.Kind.values());
 
     private QueryCalls() {
     }
@@ -46,13 +45,6 @@ final class QueryCalls {
         return out;
     }
 
-    private static Set<String> calls() {
-        Set<String> out = new HashSet<>();
-        for (QueryCall.Kind k : QueryCall.Kind.values()) {
-            out.add(k.call());
-        }
-        return Set.copyOf(out);
-    }
 
     /**
      * Executes one call.

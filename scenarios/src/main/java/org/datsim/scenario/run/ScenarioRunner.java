@@ -499,10 +499,7 @@ public final class ScenarioRunner {
         if (attachedFlows == null) {
             return "";
         }
-        long done = 0;
-        for (long f : attachedFlows.fct()) {
-            done += f >= 0 ? 1 : 0;
-        }
+        long done = flowsDone();
         String phase = progressPhase;
         return done + " of " + flows.size() + " flows done" + (phase.isEmpty() ? "" : ", " + phase);
     }
@@ -517,11 +514,16 @@ public final class ScenarioRunner {
         if (attachedFlows == null || flows.isEmpty()) {
             return Double.NaN;
         }
+        return progressPhase.isEmpty() ? flowsDone() / (double) flows.size() : Double.NaN;
+    }
+
+    /** The workload's flows completed so far (for the progress display). */
+    private long flowsDone() {
         long done = 0;
         for (long f : attachedFlows.fct()) {
             done += f >= 0 ? 1 : 0;
         }
-        return progressPhase.isEmpty() ? done / (double) flows.size() : Double.NaN;
+        return done;
     }
 
     /** What the run does after its simulation, for the progress display ("" while it simulates). */
