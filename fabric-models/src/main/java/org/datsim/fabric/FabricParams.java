@@ -247,6 +247,17 @@ public final class FabricParams {
                     + " back, and one that gets work joins behind it; fixed: the queue pairs in the order they got"
                     + " work, each scan starting after the one served last, so one that gets work joins at the end of"
                     + " that order (HPCC's RdmaEgressQueue::GetNextQindex, m_rrlast)", "rotate", "fixed");
+    /** When the packet arbiter looks again at queue pairs that may not send yet. */
+    public static final ParamSpec HCA_ARBITER_WAKE = ParamSpec.choice("hca.arbiter_wake", "earliest",
+            "When the packet arbiter (hca.arbitration packet) looks again after finding no queue pair that may send:"
+                    + " earliest: at the earliest time one may (its WQE fetched, its rate limiter's next departure),"
+                    + " and again at every ACK, CNP or controller timer; one_pending: as HPCC's NIC"
+                    + " (QbbNetDevice::DequeueAndTransmit, m_nextSend): one look pending at most, scheduled only when"
+                    + " none is, at the earliest next departure of the queue pairs with bytes left (those held by"
+                    + " their window included) and only if that is later than now; a rate change moves a pending look"
+                    + " earlier (HPCC's ChangeRate, UpdateNextAvail: the HPCC algorithm only) and starts none; an ACK"
+                    + " and new work make the arbiter look now; a controller's timer alone does not",
+            "earliest", "one_pending");
     /** Whether PFC holds an HCA's control class. */
     public static final ParamSpec HCA_CONTROL_PAUSED = ParamSpec.bool("hca.control_paused", false,
             "With hca.control_first: a PFC pause of the HCA's link holds its ACKs, NAKs and CNPs too (they are"
@@ -466,7 +477,7 @@ public final class FabricParams {
             PFC_RESUME_OFFSET, PFC_HEADROOM, LINK_CONTROL_PRIORITY, HCA_CONTROL_FIRST, ECN_ENABLED, ECN_KMIN, ECN_KMAX, ECN_PMAX_PERCENT, CC_INT,
             TRACE_PORT_SAMPLE_INTERVAL, TRACE_PORT_EVENTS, TRACE_CACHE_MISSES, PCIE_LATENCY, PCIE_DMA_READ_DELAY, PCIE_BANDWIDTH,
             PCIE_MAX_READ_REQUEST, PCIE_MAX_PAYLOAD, HCA_MTU, HCA_WQE_PROCESS,
-            HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_TX_BUFFER, HCA_ARBITRATION, HCA_ARBITER_AT, HCA_ARBITER_ORDER, HCA_CONTROL_PAUSED,
+            HCA_WQE_INTERVAL, HCA_WQE_BYTES, HCA_RX_PROCESS, HCA_TX_BUFFER, HCA_ARBITRATION, HCA_ARBITER_AT, HCA_ARBITER_ORDER, HCA_ARBITER_WAKE, HCA_CONTROL_PAUSED,
             HCA_MAX_INLINE, HCA_QPC_ENTRIES, HCA_QPC_POLICY,
             HCA_QPC_MISS_PENALTY, HCA_MTT_ENTRIES, HCA_MTT_POLICY, HCA_MTT_MISS_PENALTY, HCA_MTT_FETCH_ENTRIES,
             HCA_MTT_PREFETCH_BLOCKS, HCA_MTT_PAGE, HCA_BIND_TIME,

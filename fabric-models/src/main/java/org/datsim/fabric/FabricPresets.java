@@ -279,6 +279,8 @@ public final class FabricPresets {
                 + " (QbbNetDevice::TransmitComplete calls DequeueAndTransmit)");
         ns3.put("hca.arbiter_order", "fixed", "HPCC's NIC scans its queue pairs in the order they were added, from"
                 + " the one after the last served (RdmaEgressQueue::GetNextQindex)");
+        ns3.put("hca.arbiter_wake", "one_pending", "HPCC's NIC keeps one pending look (m_nextSend), moved only by"
+                + " HPCC's ChangeRate (QbbNetDevice::UpdateNextAvail)");
         ns3.put("transport.ack_interval", "1", "HPCC's L2_ACK_INTERVAL 1: an ACK per packet");
         ns3.put("cc.dcqcn.cnp_on_ack", "true", "HPCC's receiver flags the ACK of each ECN-marked packet (no CNP packet)");
         ns3.put("hca.tx_buffer", "1B", "HPCC's NIC takes a packet off a queue pair when its link is free: at most one"

@@ -27,6 +27,8 @@ public abstract class RateController {
     /** The current sending rate. */
     protected long rateBps;
     private long nextSendPs;
+    /** Whether {@link #changeRateShiftingNextSend} ran since {@link #takeNextSendShift} was last asked. */
+    private boolean nextSendShifted;
     private int lastPacketBytes;
     private long resolutionPs;
 
@@ -144,6 +146,20 @@ public abstract class RateController {
             nextSendPs += interval(lastPacketBytes, newRateBps) - interval(lastPacketBytes, rateBps);
         }
         rateBps = newRateBps;
+        nextSendShifted = true;
+    }
+
+    /**
+     * Returns whether the rate changed through {@link #changeRateShiftingNextSend} (HPCC's {@code ChangeRate}, which
+     * tells the NIC the queue pair's new next-available time) since the last call, and forgets it. An NIC that keeps
+     * one pending look ({@code hca.arbiter_wake one_pending}) moves that look only then.
+     *
+     * @return whether the next send time was shifted by a rate change
+     */
+    public final boolean takeNextSendShift() {
+        boolean s = nextSendShifted;
+        nextSendShifted = false;
+        return s;
     }
 
     /**

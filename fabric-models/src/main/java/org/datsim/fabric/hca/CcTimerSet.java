@@ -51,7 +51,7 @@ final class CcTimerSet implements CcTimers {
         RateController rc = qp.send.rc;
         if (rc != null && qp.send.ccTimers == this) {
             rc.onTimer(sim.now(), id);
-            engine.ccChanged();
+            engine.ccTimerFired(qp);
         }
     }
 }

@@ -109,6 +109,14 @@ final class SendEngine implements SendScheduler {
         wakeEvent = 0;
         arbitrate();
     };
+    /** hca.arbiter_wake one_pending: HPCC's one pending look ({@link #nothingEligible}, {@link #moveLook}). */
+    private final boolean onePending;
+    /** hca.arbiter_wake one_pending: new work makes the arbiter look when it is ready, apart from the pending look. */
+    private final EventHandler newWorkHandler = a -> {
+        if (hasSending()) {
+            arbitrate();
+        }
+    };
     /** The packet {@link #emitAt} made last (the one {@link #readPacket} made, for the packet arbiter). */
     private Packet lastEmitted;
     /** The INT records of the ACK being handled, handed to the controller (reused). */
@@ -169,6 +177,7 @@ final class SendEngine implements SendScheduler {
                 || !"none".equals(params.choice(FabricParams.CC_ALGORITHM));
         this.atLinkFree = perPacket && "link_free".equals(params.choice(FabricParams.HCA_ARBITER_AT));
         this.fixedOrder = perPacket && "fixed".equals(params.choice(FabricParams.HCA_ARBITER_ORDER));
+        this.onePending = perPacket && "one_pending".equals(params.choice(FabricParams.HCA_ARBITER_WAKE));
     }
 
     /** Whether the packet arbiter chooses when the link frees (hca.arbiter_at link_free). */
@@ -558,7 +567,68 @@ final class SendEngine implements SendScheduler {
                 sending.addLast(qp);
             }
         }
-        wakeAt(readyPs);
+        if (onePending) {
+            sim.scheduleAt(Math.max(readyPs, now), newWorkHandler, 0); // HPCC's NewQp: DequeueAndTransmit
+        } else {
+            wakeAt(readyPs);
+        }
+    }
+
+    /**
+     * hca.arbiter_wake one_pending: no queue pair may send now. HPCC's NIC schedules its next look at the earliest
+     * next-available time of the queue pairs with bytes left (those its window holds included, whose time may be
+     * past), only if no look is pending and that time is later than now; otherwise an ACK, a link freeing, new work
+     * or a rate change brings the next look.
+     */
+    private void nothingEligible(long now) {
+        long t = Long.MAX_VALUE;
+        if (fixedOrder) {
+            for (int k = 0; k < fixed.size(); k++) {
+                t = Math.min(t, nextAvailable(fixed.get(k)));
+            }
+        } else {
+            for (QueuePair qp : sending) {
+                t = Math.min(t, nextAvailable(qp));
+            }
+        }
+        if (wakeEvent == 0 && t > now && t != Long.MAX_VALUE) {
+            wakeAt = t;
+            wakeEvent = sim.scheduleAt(t, wakeHandler, 0);
+        }
+    }
+
+    /** A queue pair's next-available time: its rate limiter's next departure, not before its WQE is fetched. */
+    private static long nextAvailable(QueuePair qp) {
+        WorkRequest wr = qp.send.txQueue.peekFirst();
+        long t = wr != null ? wr.txReadyPs : Long.MIN_VALUE;
+        RateController rc = qp.send.rc;
+        return rc != null ? Math.max(t, rc.nextSendTimePs()) : t;
+    }
+
+    /**
+     * hca.arbiter_wake one_pending: a queue pair's controller changed its rate and shifted its next departure
+     * (HPCC's ChangeRate): a pending look moves earlier to it (QbbNetDevice::UpdateNextAvail); none starts.
+     */
+    private void moveLook(QueuePair qp) {
+        RateController rc = qp.send.rc;
+        if (rc == null || !rc.takeNextSendShift() || wakeEvent == 0) {
+            return;
+        }
+        long t = rc.nextSendTimePs();
+        if (t < wakeAt) {
+            sim.cancel(wakeEvent);
+            wakeAt = Math.max(t, sim.now());
+            wakeEvent = sim.scheduleAt(wakeAt, wakeHandler, 0);
+        }
+    }
+
+    /** A controller's timer fired (its rate may have changed): the arbiter looks again, or (one_pending) moves a look. */
+    void ccTimerFired(QueuePair qp) {
+        if (onePending) {
+            moveLook(qp);
+        } else {
+            ccChanged();
+        }
     }
 
     /** Makes the packet arbiter look at its queue pairs at {@code time}, unless it will look earlier anyway. */
@@ -609,7 +679,9 @@ final class SendEngine implements SendScheduler {
                 break;
             }
             if (chosen == null) {
-                if (next != Long.MAX_VALUE) {
+                if (onePending) {
+                    nothingEligible(now);
+                } else if (next != Long.MAX_VALUE) {
                     wakeAt(next);
                 }
                 return;
@@ -661,7 +733,9 @@ final class SendEngine implements SendScheduler {
                 break;
             }
             if (chosen < 0) {
-                if (next != Long.MAX_VALUE) {
+                if (onePending) {
+                    nothingEligible(now);
+                } else if (next != Long.MAX_VALUE) {
                     wakeAt(next);
                 }
                 return;
@@ -820,14 +894,24 @@ final class SendEngine implements SendScheduler {
         if (ack.ecn && cnpOnAck) {
             rc.onCnp(sim.now()); // cc.dcqcn.cnp_on_ack: the notification rides on the ACK, as in HPCC's simulator
         }
-        ccChanged();
+        if (onePending) {
+            moveLook(qp);
+        }
+        ccChanged(); // HPCC's ReceiveAck ends with TriggerTransmit
     }
 
-    /** A CNP arrived for a queue pair (DCQCN): its controller cuts its rate at its next decrease check. */
+    /**
+     * A CNP arrived for a queue pair (DCQCN): its controller cuts its rate at its next decrease check. Under
+     * hca.arbiter_wake one_pending the arbiter does not look (HPCC's ReceiveCnp triggers no transmit).
+     */
     void onCnp(QueuePair qp) {
         if (qp.send.rc != null) {
             qp.send.rc.onCnp(sim.now());
-            ccChanged();
+            if (onePending) {
+                moveLook(qp);
+            } else {
+                ccChanged();
+            }
         }
     }
 
