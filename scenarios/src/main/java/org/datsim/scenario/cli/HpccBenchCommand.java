@@ -124,6 +124,20 @@ final class HpccBenchCommand implements Callable<Integer> {
      * @return the parameters, or null if there were problems
      */
     static Params params(String cc, String model, List<String> overrides, List<String> problems) {
+        return params(cc, model, 100, overrides, problems);
+    }
+
+    /**
+     * As {@link #params(String, String, List, List)}, with run.py's settings that depend on its {@code --bw} (the
+     * NIC's rate in Gb/s) computed as run.py computes them, in Python 2's integer division: DCQCN's RATE_AI 5 x bw / 25
+     * and RATE_HAI 50 x bw / 25 Mb/s; HPCC's RATE_AI 10 x bw / 25 Mb/s and INT_MULTI bw / 25 (under the hpcc-ns3
+     * model, the INT record's units: 128 and 80 bytes times INT_MULTI; datsim's own model reads INT exactly); TIMELY's
+     * RATE_AI 10 x bw / 10 and RATE_HAI 50 x bw / 10 Mb/s; DCTCP's marking threshold 30 x bw / 10 KB; BUFFER_SIZE
+     * 16 x bw / 50 MB. At 100 Gb/s these are datsim's defaults, but for INT_MULTI (4).
+     *
+     * @param bwGbps run.py's --bw: the NIC's rate, whole Gb/s, positive
+     */
+    static Params params(String cc, String model, long bwGbps, List<String> overrides, List<String> problems) {
         if (!ALGORITHMS.contains(cc)) {
             problems.add("--cc: expected one of " + ALGORITHMS + ", found \"" + cc + "\"");
             return null;
@@ -137,7 +151,7 @@ final class HpccBenchCommand implements Callable<Integer> {
         map.put(FabricParams.HCA_MTU.name(), "1000B");
         map.put(FabricParams.LINK_FLOW_CONTROL.name(), "pfc");
         map.put(FabricParams.SWITCH_BUFFER_MODE.name(), "shared");
-        map.put(FabricParams.SWITCH_SHARED_BUFFER.name(), "32MiB");
+        map.put(FabricParams.SWITCH_SHARED_BUFFER.name(), Math.max(1, 16 * bwGbps / 50) + "MiB"); // third.cc: x 2^20
         map.put(FabricParams.HCA_ARBITRATION.name(), "packet");
         map.put(FabricParams.ACK_INTERVAL.name(), "1");
         // HPCC's NIC always sends its ACKs first; its ACK_HIGH_PRIO (run.py's ack_prio: 1 for dcqcn and timely, 0 for
@@ -159,12 +173,29 @@ final class HpccBenchCommand implements Callable<Integer> {
             map.put(FabricParams.ECN_ENABLED.name(), "true"); // run.py's KMIN/KMAX/PMAX maps are ecn.*'s defaults
         }
         if ("dctcp".equals(cc)) { // run.py for dctcp: step marking at K = 30 x bw / 10 KB, pmax 1
-            map.put(FabricParams.ECN_KMIN.name(), "300KB");
-            map.put(FabricParams.ECN_KMAX.name(), "300KB");
+            // ecn.kmin and ecn.kmax are given at a 100 Gb/s port and scaled with the port's rate: K at bw Gb/s
+            // scaled to 100 Gb/s
+            String k = 30 * bwGbps / 10 * 1000 * 100 / bwGbps + "B";
+            map.put(FabricParams.ECN_KMIN.name(), k);
+            map.put(FabricParams.ECN_KMAX.name(), k);
             map.put(FabricParams.ECN_PMAX_PERCENT.name(), "100");
+        }
+        if ("dcqcn".equals(cc)) {
+            map.put("cc.dcqcn.rate_ai", 5 * bwGbps / 25 + "Mbps");
+            map.put("cc.dcqcn.rate_hai", 50 * bwGbps / 25 + "Mbps");
+        }
+        if ("timely".equals(cc)) {
+            map.put("cc.timely.rate_ai", 10 * bwGbps / 10 + "Mbps");
+            map.put("cc.timely.rate_hai", 50 * bwGbps / 10 + "Mbps");
         }
         if ("hpcc".equals(cc)) {
             map.put(FabricParams.CC_INT.name(), "true");
+            map.put("cc.hpcc.rate_ai", 10 * bwGbps / 25 + "Mbps");
+            if ("hpcc-ns3".equals(model)) { // run.py's INT_MULTI bw / 25 (IntHop::multi), at least 1
+                long multi = Math.max(1, bwGbps / 25);
+                map.put("cc.hpcc.int_byte_unit", 128 * multi + "B");
+                map.put("cc.hpcc.int_qlen_unit", 80 * multi + "B");
+            }
         }
         for (String s : overrides) {
             int eq = s.indexOf('=');
@@ -179,6 +210,24 @@ final class HpccBenchCommand implements Callable<Integer> {
             problems.addAll(FabricParams.crossCheck(p));
         }
         return problems.isEmpty() ? p : null;
+    }
+
+    /** run.py's --bw: the fastest host link of the topology, whole Gb/s (at least 1). */
+    private long bwGbps = 100;
+
+    /**
+     * Returns run.py's {@code --bw} for a topology: the rate of its fastest host link in whole Gb/s (run.py takes one
+     * NIC rate; HPCC's topologies give every host the same).
+     */
+    static long nicGbps(HpccFiles.Topology topo) {
+        java.util.Set<String> hosts = new java.util.HashSet<>(topo.lists().hosts());
+        long best = 0;
+        for (org.datsim.fabric.topology.LinkSpec l : topo.lists().links()) {
+            if (hosts.contains(l.a()) || hosts.contains(l.b())) {
+                best = Math.max(best, l.bandwidthBps());
+            }
+        }
+        return Math.max(1, best / 1_000_000_000L);
     }
 
     /** Reads a file given on the command line, or the bundled copy of HPCC's. */
@@ -205,7 +254,6 @@ final class HpccBenchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         long t0 = System.nanoTime();
         List<String> problems = new ArrayList<>();
-        Params p = params(cc, model, overrides, problems);
         HpccFiles.Topology topo = null;
         Topology topology = null;
         List<Flow> flows = null;
@@ -213,6 +261,8 @@ final class HpccBenchCommand implements Callable<Integer> {
         if (topoText != null) {
             topo = HpccFiles.topology(topologyName(), topoText, problems);
         }
+        bwGbps = topo != null ? nicGbps(topo) : 100;
+        Params p = params(cc, model, bwGbps, overrides, problems);
         if (topo != null) {
             List<String> shape = new ArrayList<>();
             topology = topo.lists().build(shape);
@@ -265,6 +315,7 @@ final class HpccBenchCommand implements Callable<Integer> {
         root.put("flows_file", flowsName());
         root.put("model", model);
         root.put("cc_algorithm", cc);
+        root.put("run_py_bw_gbps", bwGbps);
         root.put("seed", seed);
         root.put("hosts", topology.hosts().size());
         root.put("switches", topology.switches().size());

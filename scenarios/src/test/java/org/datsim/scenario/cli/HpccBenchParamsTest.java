@@ -68,4 +68,33 @@ class HpccBenchParamsTest {
         assertEquals(1000, n.get(FabricParams.HCA_MTU));
         assertEquals(82, params("hpcc").get(FabricParams.LINK_HEADER_BYTES), "datsim's own model: RoCE headers");
     }
+
+    private static Params at(String cc, String model, long bw) {
+        List<String> problems = new ArrayList<>();
+        Params p = HpccBenchCommand.params(cc, model, bw, List.of(), problems);
+        assertEquals(List.of(), problems);
+        return p;
+    }
+
+    @Test
+    void runPysSettingsFollowItsNicBandwidthAsRunPyComputesThem() {
+        // --bw 100, the matrix's: datsim's defaults, but for HPCC's INT_MULTI 100 / 25 = 4 under hpcc-ns3
+        assertEquals(512, at("hpcc", "hpcc-ns3", 100).get(org.datsim.fabric.cc.CcParams.HPCC_INT_BYTE_UNIT));
+        assertEquals(320, at("hpcc", "hpcc-ns3", 100).get(org.datsim.fabric.cc.CcParams.HPCC_INT_QLEN_UNIT));
+        assertEquals(1, at("hpcc", "datsim", 100).get(org.datsim.fabric.cc.CcParams.HPCC_INT_BYTE_UNIT),
+                "datsim's own model reads INT exactly");
+        assertEquals(40_000_000L, at("hpcc", "hpcc-ns3", 100).get(org.datsim.fabric.cc.CcParams.HPCC_RATE_AI));
+        assertEquals(20_000_000L, at("dcqcn", "hpcc-ns3", 100).get(org.datsim.fabric.cc.CcParams.DCQCN_RATE_AI));
+        assertEquals(32L << 20, at("dcqcn", "hpcc-ns3", 100).get(FabricParams.SWITCH_SHARED_BUFFER));
+        // --bw 25: Python 2's integer division
+        assertEquals(128, at("hpcc", "hpcc-ns3", 25).get(org.datsim.fabric.cc.CcParams.HPCC_INT_BYTE_UNIT));
+        assertEquals(10_000_000L, at("hpcc", "hpcc-ns3", 25).get(org.datsim.fabric.cc.CcParams.HPCC_RATE_AI));
+        assertEquals(5_000_000L, at("dcqcn", "datsim", 25).get(org.datsim.fabric.cc.CcParams.DCQCN_RATE_AI));
+        assertEquals(50_000_000L, at("dcqcn", "datsim", 25).get(org.datsim.fabric.cc.CcParams.DCQCN_RATE_HAI));
+        assertEquals(25_000_000L, at("timely", "datsim", 25).get(org.datsim.fabric.cc.CcParams.TIMELY_RATE_AI));
+        assertEquals(125_000_000L, at("timely", "datsim", 25).get(org.datsim.fabric.cc.CcParams.TIMELY_RATE_HAI));
+        assertEquals(8L << 20, at("timely", "datsim", 25).get(FabricParams.SWITCH_SHARED_BUFFER));
+        // DCTCP's K = 30 x 25 / 10 = 75 KB at a 25 Gb/s port: 300 KB at the 100 Gb/s reference ecn.kmin is given at
+        assertEquals(300_000, at("dctcp", "datsim", 25).get(FabricParams.ECN_KMIN));
+    }
 }
