@@ -63,4 +63,23 @@ final class Mailbox {
         count = 0;
         minTime = Long.MAX_VALUE;
     }
+
+    /**
+     * For the tests that show what the keys protect: drains as {@link #drainInto} but in reverse order ({@code fault}
+     * 1, which must change nothing), or with each event re-keyed in arrival order after the destination's own events
+     * of equal time ({@code fault} 2, the tie-break of an engine without source keys, which must be detected).
+     */
+    void drainForTest(Simulator dst, int fault, long arrivalBase) {
+        int n = count;
+        for (int j = 0; j < n; j++) {
+            int i = fault == 1 ? n - 1 - j : j;
+            long k = fault == 2 ? arrivalBase + arrivals++ : key[i];
+            dst.deliver(time[i], k, owner[i], handler[i], arg[i]);
+            handler[i] = null;
+        }
+        count = 0;
+        minTime = Long.MAX_VALUE;
+    }
+
+    private long arrivals;
 }

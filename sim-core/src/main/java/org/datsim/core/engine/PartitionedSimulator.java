@@ -66,6 +66,9 @@ public final class PartitionedSimulator {
     private final boolean[] threadStopped;
     private final long[] crossSent; // per partition, spaced 8 apart
 
+    /** A deliberately wrong delivery for tests (see {@link Mailbox#drainForTest}); 0 in every real run. */
+    int deliveryFaultForTest;
+
     // Totals, written by the barrier action.
     private long windows;
     private long events;
@@ -433,7 +436,11 @@ public final class PartitionedSimulator {
             for (int q : partitionsOfThread[w]) {
                 Simulator s = parts[q];
                 for (int p = 0; p < np; p++) {
-                    in[p * np + q].drainInto(s);
+                    if (deliveryFaultForTest == 0) {
+                        in[p * np + q].drainInto(s);
+                    } else {
+                        in[p * np + q].drainForTest(s, deliveryFaultForTest, (1L << 62) | ((long) p << 40));
+                    }
                 }
                 ran += s.runWindow(bound);
                 if (s.stoppedInWindow()) {
