@@ -120,21 +120,12 @@ public final class Simulator {
         this.outbox = outbox;
     }
 
-    /**
-     * Returns the owner of the executing event: the logical process the code now running acts as. 0 outside events,
-     * and always 0 in a simulator without owners.
-     *
-     * @return the owner
-     */
+    /** Returns the owner of the executing event (the logical process the running code acts as); 0 outside events. */
     public int owner() {
         return owner;
     }
 
-    /**
-     * Returns the number of owners: 0 for a simulator without owners ({@link #Simulator()}).
-     *
-     * @return the owners given at construction, or 0
-     */
+    /** Returns the number of owners given at construction; 0 for a simulator without owners. */
     public int owners() {
         return keyed ? keys.owners() : 0;
     }
@@ -155,8 +146,7 @@ public final class Simulator {
      */
     public long send(int dst, long delayPs, EventHandler h, long arg) {
         if (delayPs < 0) {
-            throw new IllegalArgumentException(
-                    "cannot schedule an event with a negative delay (" + delayPs + " ps)");
+            throw new IllegalArgumentException("cannot schedule an event with a negative delay (" + delayPs + " ps)");
         }
         return sendAt(dst, Math.addExact(now, delayPs), h, arg);
     }
@@ -422,11 +412,7 @@ public final class Simulator {
     public RunResult runUntil(long timePs) {
         if (timePs < now) {
             throw new IllegalArgumentException(
-                    "cannot run until "
-                            + SimTime.format(timePs)
-                            + ": it is before now ("
-                            + SimTime.format(now)
-                            + ")");
+                    "cannot run until " + SimTime.format(timePs) + ": it is before now (" + SimTime.format(now) + ")");
         }
         return loop(timePs, true, null);
     }
@@ -556,45 +542,23 @@ public final class Simulator {
                 long t = q.headTime();
                 if (t > until) {
                     now = until;
-                    return result(
-                            StopReason.UNTIL_TIME,
-                            startCount,
-                            "reached the time bound "
-                                    + SimTime.format(until)
-                                    + " with "
-                                    + pendingCount()
-                                    + " events pending (next at "
-                                    + SimTime.format(t)
-                                    + ")");
+                    return result(StopReason.UNTIL_TIME, startCount, "reached the time bound "
+                            + SimTime.format(until) + " with " + pendingCount() + " events pending (next at "
+                            + SimTime.format(t) + ")");
                 }
                 if (t > maxTimePs) {
-                    return result(
-                            StopReason.TIME_LIMIT,
-                            startCount,
-                            "stopped at simulated time "
-                                    + SimTime.format(now)
-                                    + " because the next event, at "
-                                    + SimTime.format(t)
-                                    + ", is beyond the time limit of "
-                                    + SimTime.format(maxTimePs)
-                                    + "; raise it with --max-time if the run is not runaway");
+                    return result(StopReason.TIME_LIMIT, startCount, "stopped at simulated time "
+                            + SimTime.format(now) + " because the next event, at " + SimTime.format(t)
+                            + ", is beyond the time limit of " + SimTime.format(maxTimePs)
+                            + "; raise it with --max-time if the run is not runaway");
                 }
                 if (executed >= maxEvents) {
-                    return result(
-                            StopReason.EVENT_LIMIT,
-                            startCount,
-                            "stopped after "
-                                    + executed
-                                    + " events (the event limit); raise it with --max-events if the run is not"
-                                    + " runaway");
+                    return result(StopReason.EVENT_LIMIT, startCount, "stopped after " + executed
+                            + " events (the event limit); raise it with --max-events if the run is not" + " runaway");
                 }
                 if (cond != null && !cond.getAsBoolean()) {
-                    return result(
-                            StopReason.STOPPED,
-                            startCount,
-                            "stopped at simulated time "
-                                    + SimTime.format(now)
-                                    + " because the runWhile condition became false");
+                    return result(StopReason.STOPPED, startCount, "stopped at simulated time "
+                            + SimTime.format(now) + " because the runWhile condition became false");
                 }
                 long arg = q.headArg();
                 now = t; // before pollMin(): a rebuild of an emptied calendar restarts it at the clock
@@ -605,9 +569,7 @@ public final class Simulator {
                 q.pollMin();
                 handler.handle(arg);
                 if (stopRequested) {
-                    return result(
-                            StopReason.STOPPED,
-                            startCount,
+                    return result(StopReason.STOPPED, startCount,
                             "stopped by Simulator.stop() at simulated time " + SimTime.format(now));
                 }
             }
