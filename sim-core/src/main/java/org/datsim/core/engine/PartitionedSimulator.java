@@ -1,5 +1,6 @@
 package org.datsim.core.engine;
 
+import java.util.Arrays;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import org.datsim.core.time.SimTime;
@@ -307,8 +308,8 @@ public final class PartitionedSimulator {
         long before = eventsExecuted();
         stopAt = until;
         done = false;
-        java.util.Arrays.fill(threadFailure, null);
-        java.util.Arrays.fill(threadStopped, false);
+        Arrays.fill(threadFailure, null);
+        Arrays.fill(threadStopped, false);
         long first = earliest();
         if (first != Long.MAX_VALUE && first <= until) {
             bound = windowEnd(first);
