@@ -6,7 +6,6 @@ import java.nio.file.Paths;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.datsim.core.bench.Phold;
 import org.datsim.core.param.ParamSpec;
 import org.datsim.fabric.FabricParams;
 import org.datsim.scenario.load.Scenario;
@@ -40,7 +39,7 @@ public final class DatsimCli implements Runnable {
 
     /** The subcommands of the commands that have some, registered the same way, in the order the usage lists them. */
     static final Map<Class<?>, List<Class<?>>> NESTED = Map.of(
-            Bench.class, List.of(Bench.PholdCommand.class, StreamBenchCommand.class, FatTreeBenchCommand.class,
+            Bench.class, List.of(PholdBenchCommand.class, StreamBenchCommand.class, FatTreeBenchCommand.class,
                     HpccBenchCommand.class),
             SweepCommand.class, List.of(SweepPlanCommand.class, SweepRunCommand.class, SweepMergeCommand.class,
                     SweepSlurmCommand.class));
@@ -526,83 +525,6 @@ public final class DatsimCli implements Runnable {
         @Override
         public void run() {
             spec.commandLine().usage(spec.commandLine().getOut());
-        }
-
-        /** {@code datsim bench phold}. */
-        @Command(name = "phold", mixinStandardHelpOptions = true,
-                description = "PHOLD: N logical processes, K initial events each; every event schedules one at"
-                        + " now + Exp(1 s) to a uniformly random process. Prints key=value lines, ending with"
-                        + " events_per_second.")
-        static final class PholdCommand implements Callable<Integer> {
-
-            @Option(names = "--lps", paramLabel = "N", description = "Logical processes (default: 1024, or 65536"
-                    + " with --large).")
-            Integer lps;
-
-            @Option(names = "--initial", paramLabel = "K", description = "Initial events per process (default: 4,"
-                    + " or 16 with --large).")
-            Integer initial;
-
-            @Option(names = "--events", paramLabel = "E", description = "Events to execute (default: 10000000, or"
-                    + " 5000000 with --large).")
-            Long events;
-
-            @Option(names = "--large", description = "The large variant: N=65536, K=16, 5 million events.")
-            boolean large;
-
-            @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Random seed.")
-            long seed;
-
-            @Option(names = "--warmup", paramLabel = "E", defaultValue = "2000000",
-                    description = "Events of an untimed warm-up run first (JIT), 0 for none.")
-            long warmup;
-
-            @Option(names = "--baseline", negatable = true, defaultValue = "true", fallbackValue = "true",
-                    description = "Also run the same workload on java.util.PriorityQueue (default: on).")
-            boolean baseline;
-
-            @Spec
-            CommandLine.Model.CommandSpec spec;
-
-            @Override
-            public Integer call() {
-                PrintWriter o = spec.commandLine().getOut();
-                int n = lps != null ? lps : large ? 65536 : 1024;
-                int k = initial != null ? initial : large ? 16 : 4;
-                long e = events != null ? events : large ? 5_000_000L : 10_000_000L;
-                if (n < 1 || k < 1 || e < 1) {
-                    spec.commandLine().getErr().println("datsim: --lps, --initial and --events must be positive");
-                    return EXIT_INVALID;
-                }
-                KeyValues kv = new KeyValues();
-                kv.put("lps", n).put("initial_per_lp", k).put("events", e).put("seed", seed).writeTo(o);
-                if (warmup > 0) {
-                    Phold.run(n, k, warmup, seed);
-                    if (baseline) {
-                        Phold.runPriorityQueueBaseline(n, k, warmup, seed);
-                    }
-                }
-                Phold.Result base = null;
-                if (baseline) {
-                    base = Phold.runPriorityQueueBaseline(n, k, e, seed);
-                    kv.put("baseline_engine", base.engine()).put("baseline_events_per_second", base.eventsPerSecond(), 0)
-                            .put("baseline_wall_ms", base.wallNanos() / 1_000_000).writeTo(o);
-                }
-                Phold.Result r = Phold.run(n, k, e, seed);
-                kv.put("engine", r.engine()).put("final_time_ps", r.finalTimePs()).put("checksum", r.checksum())
-                        .put("wall_ms", r.wallNanos() / 1_000_000);
-                if (base != null) {
-                    kv.put("speedup_vs_baseline", r.eventsPerSecond() / base.eventsPerSecond(), 2)
-                            .put("same_result_as_baseline", base.checksum() == r.checksum());
-                }
-                kv.put("events_per_second", r.eventsPerSecond(), 0).writeTo(o);
-                if (base != null && base.checksum() != r.checksum()) {
-                    spec.commandLine().getErr().println("datsim: the engine and the baseline executed different"
-                            + " events (checksums differ): the engine's ordering is broken");
-                    return 1;
-                }
-                return 0;
-            }
         }
     }
 }

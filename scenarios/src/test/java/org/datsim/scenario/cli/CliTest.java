@@ -250,6 +250,36 @@ class CliTest {
     }
 
     @Test
+    void benchPholdOnThePartitionedEnginePrintsItsWindowsAndAgreesWithTheSequentialOne() {
+        Result r = datsim("bench", "phold", "--lps", "64", "--initial", "2", "--events", "20000", "--warmup", "0",
+                "--threads", "2", "--partitions", "4");
+        assertEquals(0, r.code(), r.all());
+        List<String> lines = r.outLines();
+        assertTrue(lines.get(lines.size() - 1).matches("events_per_second=\\d+"), r.all());
+        for (String key : new String[] {"threads=2", "partitions=4", "engine=partitioned", "lookahead_ps=100000000000",
+                "same_result_as_sequential=true"}) {
+            assertTrue(lines.contains(key), key + "\n" + r.all());
+        }
+        for (String key : new String[] {"windows=", "events_per_window=", "max_window_events=", "barrier_wait_ms=",
+                "cross_partition_events="}) {
+            assertTrue(lines.stream().anyMatch(l -> l.startsWith(key)), key + "\n" + r.all());
+        }
+    }
+
+    @Test
+    void benchPholdRefusesNoThreadsWithOneMessage() {
+        for (String t : new String[] {"0", "-3"}) {
+            Result r = datsim("bench", "phold", "--threads", t, "--warmup", "0");
+            assertEquals(2, r.code(), r.all());
+            assertEquals("datsim: --threads must be at least 1, found " + t, r.err().strip(), r.all());
+            assertEquals("", r.out(), r.all());
+        }
+        Result r = datsim("bench", "phold", "--threads", "4", "--partitions", "2", "--warmup", "0");
+        assertEquals(2, r.code(), r.all());
+        assertTrue(r.err().contains("--partitions must be from --threads (4)"), r.all());
+    }
+
+    @Test
     void benchStreamPrintsAMatchingPrediction() {
         Result r = datsim("bench", "stream", "--writes", "300");
         assertEquals(0, r.code(), r.all());

@@ -15,6 +15,18 @@ import org.datsim.core.time.SimTime;
  * same sequence of calls, a simulator therefore executes exactly the same event sequence on every
  * run and every machine.
  *
+ * <h2>Owners</h2>
+ *
+ * A simulator created with owners ({@link #Simulator(int)}) gives every event an owner, the logical process it runs
+ * as ({@link #owner()}), and orders events of equal time by the key {@link EventKeys} describes: (the owner of the
+ * event that scheduled it, that owner's count of events scheduled), set-up code outside any event counting as owner
+ * 0. {@link #schedule(long, EventHandler, long)} gives the new event the owner of the event that executes; {@link
+ * #send(int, long, EventHandler, long)} names its owner. The order then does not depend on which event list queued
+ * an event, which is what lets {@link PartitionedSimulator} split the owners over partitions and threads and still
+ * run every owner's events in exactly this simulator's order. When every event is owner 0's, the order is the one
+ * above; otherwise an event scheduled for the current time runs before the pending events of that time whose
+ * scheduling owner has a larger id.
+ *
  * <h2>Event ids</h2>
  *
  * Every scheduling call returns an event id, a positive {@code long} that is never reused by the
@@ -50,13 +62,32 @@ public final class Simulator {
      * The pending events. A final field of the final class, called directly: the run loop's calls into it are
      * monomorphic and inlined (the EventList interface is for readers and tests, not for dispatch).
      */
-    private final CalendarQueue events = new CalendarQueue(this::now);
+    private final CalendarQueue events;
+
+    /** The key counters of a simulator with owners; null without (ties then go by scheduling order). */
+    private final EventKeys keys;
+
+    /** Whether the simulator has owners (keys != null): the one field the run loop checks per event. */
+    private final boolean keyed;
+
+    /** The owner of the executing event; 0 outside events (set-up code runs as owner 0). */
+    private int owner;
+
+    /*
+     * In a partition of a PartitionedSimulator: the partition of each owner, this partition's index, and where events
+     * owned by other partitions go. partitionOf is null otherwise.
+     */
+    private final int[] partitionOf;
+    private final int partition;
+    private final CrossPartition outbox;
 
     private long executed;
     private long maxEvents = Long.MAX_VALUE;
     private long maxTimePs = Long.MAX_VALUE;
     private boolean running;
     private boolean stopRequested;
+    private boolean windowStopped;
+    private long lastEventPs = -1;
 
     /** What models consult where the rules allow more than one order (the timing model's choice by default). */
     private org.datsim.core.choice.ChoiceSource choices = org.datsim.core.choice.ChoiceSource.TIMING;
@@ -64,7 +95,109 @@ public final class Simulator {
     private boolean exploring;
 
     /** Creates a simulator with the clock at 0 and no pending events. */
-    public Simulator() {}
+    public Simulator() {
+        this(null, null, 0, null);
+    }
+
+    /**
+     * Creates a simulator with owners 0 to {@code owners - 1} (see the class comment): events of equal time run in the
+     * order of their keys. With every event owner 0's, the order is the one of {@link #Simulator()}.
+     *
+     * @param owners the number of owners, 1 to {@link EventKeys#MAX_OWNERS}
+     * @throws IllegalArgumentException if {@code owners} is out of range
+     */
+    public Simulator(int owners) {
+        this(EventKeys.of(owners), null, 0, null);
+    }
+
+    /** A partition of a {@link PartitionedSimulator} (keys and partitionOf shared with its other partitions). */
+    Simulator(EventKeys keys, int[] partitionOf, int partition, CrossPartition outbox) {
+        this.keys = keys;
+        this.keyed = keys != null;
+        this.events = keys == null ? new CalendarQueue(this::now) : CalendarQueue.keyed(this::now);
+        this.partitionOf = partitionOf;
+        this.partition = partition;
+        this.outbox = outbox;
+    }
+
+    /** Returns the owner of the executing event (the logical process the running code acts as); 0 outside events. */
+    public int owner() {
+        return owner;
+    }
+
+    /** Returns the number of owners given at construction; 0 for a simulator without owners. */
+    public int owners() {
+        return keyed ? keys.owners() : 0;
+    }
+
+    /**
+     * Schedules {@code h.handle(arg)} to run {@code delayPs} after the current time as {@code dst}: the event is
+     * {@code dst}'s, keyed as scheduled by the executing event's owner. In a partition of a {@link
+     * PartitionedSimulator}, an event for an owner of another partition is held until the window boundary and
+     * delivered there; its delay must then be at least the lookahead. Allocation-free in steady state.
+     *
+     * @param dst the owner of the new event; 0 in a simulator without owners
+     * @param delayPs the delay in picoseconds, {@code >= 0}
+     * @param h the handler to call
+     * @param arg the argument passed to the handler
+     * @return the event id, {@code > 0}; 0 for an event sent to another partition (it cannot be cancelled)
+     * @throws IllegalArgumentException if {@code delayPs < 0}, if {@code dst} is not an owner, or if the event
+     *     crosses partitions with a delay below the lookahead
+     */
+    public long send(int dst, long delayPs, EventHandler h, long arg) {
+        if (delayPs < 0) {
+            throw new IllegalArgumentException("cannot schedule an event with a negative delay (" + delayPs + " ps)");
+        }
+        return sendAt(dst, Math.addExact(now, delayPs), h, arg);
+    }
+
+    /**
+     * Schedules {@code h.handle(arg)} to run at absolute time {@code timePs} as {@code dst}; see {@link
+     * #send(int, long, EventHandler, long)}.
+     *
+     * @param dst the owner of the new event; 0 in a simulator without owners
+     * @param timePs the time in picoseconds, {@code >= now()}
+     * @param h the handler to call
+     * @param arg the argument passed to the handler
+     * @return the event id, {@code > 0}; 0 for an event sent to another partition
+     * @throws IllegalArgumentException as {@link #send(int, long, EventHandler, long)}, or if {@code timePs < now()}
+     */
+    public long sendAt(int dst, long timePs, EventHandler h, long arg) {
+        if (!keyed) {
+            if (dst != 0) {
+                throw new IllegalArgumentException("owner " + dst + " does not exist: this simulator has no owners"
+                        + " (create it with new Simulator(owners))");
+            }
+            return scheduleAt(timePs, h, arg);
+        }
+        if (dst < 0 || dst >= keys.owners()) {
+            throw new IllegalArgumentException("owner " + dst + " does not exist: the owners are 0 to "
+                    + (keys.owners() - 1));
+        }
+        if (timePs < now) {
+            throw new IllegalArgumentException(pastMessage(timePs));
+        }
+        return insertOwned(dst, timePs, h, arg);
+    }
+
+    /** Queues an event of owner dst keyed by the executing owner, here or in dst's partition. */
+    private long insertOwned(int dst, long time, EventHandler h, long arg) {
+        if (h == null) {
+            throw new NullPointerException("the EventHandler to schedule is null");
+        }
+        long key = keys.next(owner);
+        int[] po = partitionOf;
+        if (po != null && po[dst] != partition) {
+            outbox.post(partition, owner, dst, time, time - now, key, h, arg);
+            return 0;
+        }
+        return events.insertKeyed(time, h, arg, key, dst);
+    }
+
+    /** Queues an event delivered from another partition, with the key and owner it was sent with. */
+    void deliver(long time, long key, int dst, EventHandler h, long arg) {
+        events.insertKeyed(time, h, arg, key, dst);
+    }
 
     /**
      * Sets what the models consult at their choice points; {@link org.datsim.core.choice.ChoiceSource#TIMING} (the
@@ -136,18 +269,14 @@ public final class Simulator {
      */
     public long scheduleAt(long timePs, EventHandler h, long arg) {
         if (timePs < now) {
-            throw new IllegalArgumentException(
-                    "cannot schedule an event in the past: time "
-                            + timePs
-                            + " ps ("
-                            + SimTime.format(timePs)
-                            + ") is before now "
-                            + now
-                            + " ps ("
-                            + SimTime.format(now)
-                            + ")");
+            throw new IllegalArgumentException(pastMessage(timePs));
         }
         return insert(timePs, h, arg);
+    }
+
+    private String pastMessage(long timePs) {
+        return "cannot schedule an event in the past: time " + timePs + " ps (" + SimTime.format(timePs)
+                + ") is before now " + now + " ps (" + SimTime.format(now) + ")";
     }
 
     /**
@@ -211,6 +340,9 @@ public final class Simulator {
         return arg -> r.run();
     }
     private long insert(long time, EventHandler h, long arg) {
+        if (keyed) {
+            return insertOwned(owner, time, h, arg);
+        }
         return events.insert(time, h, arg);
     }
 
@@ -280,11 +412,7 @@ public final class Simulator {
     public RunResult runUntil(long timePs) {
         if (timePs < now) {
             throw new IllegalArgumentException(
-                    "cannot run until "
-                            + SimTime.format(timePs)
-                            + ": it is before now ("
-                            + SimTime.format(now)
-                            + ")");
+                    "cannot run until " + SimTime.format(timePs) + ": it is before now (" + SimTime.format(now) + ")");
         }
         return loop(timePs, true, null);
     }
@@ -402,6 +530,7 @@ public final class Simulator {
         final long startCount = executed;
         try {
             final CalendarQueue q = events;
+            final boolean k = keyed;
             while (true) {
                 EventHandler handler = q.peek();
                 if (handler == null) {
@@ -413,62 +542,97 @@ public final class Simulator {
                 long t = q.headTime();
                 if (t > until) {
                     now = until;
-                    return result(
-                            StopReason.UNTIL_TIME,
-                            startCount,
-                            "reached the time bound "
-                                    + SimTime.format(until)
-                                    + " with "
-                                    + pendingCount()
-                                    + " events pending (next at "
-                                    + SimTime.format(t)
-                                    + ")");
+                    return result(StopReason.UNTIL_TIME, startCount, "reached the time bound "
+                            + SimTime.format(until) + " with " + pendingCount() + " events pending (next at "
+                            + SimTime.format(t) + ")");
                 }
                 if (t > maxTimePs) {
-                    return result(
-                            StopReason.TIME_LIMIT,
-                            startCount,
-                            "stopped at simulated time "
-                                    + SimTime.format(now)
-                                    + " because the next event, at "
-                                    + SimTime.format(t)
-                                    + ", is beyond the time limit of "
-                                    + SimTime.format(maxTimePs)
-                                    + "; raise it with --max-time if the run is not runaway");
+                    return result(StopReason.TIME_LIMIT, startCount, "stopped at simulated time "
+                            + SimTime.format(now) + " because the next event, at " + SimTime.format(t)
+                            + ", is beyond the time limit of " + SimTime.format(maxTimePs)
+                            + "; raise it with --max-time if the run is not runaway");
                 }
                 if (executed >= maxEvents) {
-                    return result(
-                            StopReason.EVENT_LIMIT,
-                            startCount,
-                            "stopped after "
-                                    + executed
-                                    + " events (the event limit); raise it with --max-events if the run is not"
-                                    + " runaway");
+                    return result(StopReason.EVENT_LIMIT, startCount, "stopped after " + executed
+                            + " events (the event limit); raise it with --max-events if the run is not" + " runaway");
                 }
                 if (cond != null && !cond.getAsBoolean()) {
-                    return result(
-                            StopReason.STOPPED,
-                            startCount,
-                            "stopped at simulated time "
-                                    + SimTime.format(now)
-                                    + " because the runWhile condition became false");
+                    return result(StopReason.STOPPED, startCount, "stopped at simulated time "
+                            + SimTime.format(now) + " because the runWhile condition became false");
                 }
                 long arg = q.headArg();
                 now = t; // before pollMin(): a rebuild of an emptied calendar restarts it at the clock
                 executed++;
+                if (k) {
+                    owner = q.headOwner();
+                }
                 q.pollMin();
                 handler.handle(arg);
                 if (stopRequested) {
-                    return result(
-                            StopReason.STOPPED,
-                            startCount,
+                    return result(StopReason.STOPPED, startCount,
                             "stopped by Simulator.stop() at simulated time " + SimTime.format(now));
                 }
             }
         } finally {
             running = false;
             stopRequested = false;
+            owner = 0;
         }
+    }
+
+    /**
+     * Runs one window of a {@link PartitionedSimulator}: every event whose time is {@code <= until}, then advances the
+     * clock to {@code until}. A handler's {@link #stop()} does not end the window (the run ends at its end, where
+     * every partition stands at the same bound, so the run can be resumed): {@link #stoppedInWindow()} tells. No
+     * limit applies and nothing is allocated.
+     *
+     * @return the number of events executed
+     */
+    long runWindow(long until) {
+        if (running) {
+            throw new IllegalStateException("the simulator is already running; run methods are not reentrant");
+        }
+        running = true;
+        stopRequested = false;
+        windowStopped = false;
+        final long start = executed;
+        try {
+            final CalendarQueue q = events;
+            while (true) {
+                EventHandler handler = q.peek();
+                if (handler == null) {
+                    break;
+                }
+                long t = q.headTime();
+                if (t > until) {
+                    break;
+                }
+                long arg = q.headArg();
+                now = t;
+                lastEventPs = t;
+                executed++;
+                owner = q.headOwner();
+                q.pollMin();
+                handler.handle(arg);
+            }
+            now = until;
+            windowStopped = stopRequested;
+            return executed - start;
+        } finally {
+            running = false;
+            stopRequested = false;
+            owner = 0;
+        }
+    }
+
+    /** Whether the last {@link #runWindow} ended because a handler called {@link #stop()}. */
+    boolean stoppedInWindow() {
+        return windowStopped;
+    }
+
+    /** The time of the last event {@link #runWindow} executed, -1 if none. */
+    long lastEventPs() {
+        return lastEventPs;
     }
 
     private String noEventsMessage(boolean bounded) {

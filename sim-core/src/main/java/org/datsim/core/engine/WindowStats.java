@@ -1,0 +1,41 @@
+package org.datsim.core.engine;
+
+/**
+ * What the windows of a {@link PartitionedSimulator} did, over all its runs so far. The barrier time is measured
+ * with {@link System#nanoTime()}: it is reported, never used to decide anything.
+ *
+ * @param partitions the number of partitions
+ * @param threads the number of worker threads
+ * @param windows the windows run
+ * @param events the events executed, over every partition
+ * @param maxWindowEvents the most events executed in one window, over every partition
+ * @param crossEvents the events sent from one partition to another during runs
+ * @param barrierWaitNanos the wall time the worker threads spent waiting at the window barrier, summed over them
+ */
+public record WindowStats(
+        int partitions,
+        int threads,
+        long windows,
+        long events,
+        long maxWindowEvents,
+        long crossEvents,
+        long barrierWaitNanos) {
+
+    /**
+     * Returns the mean number of events per window.
+     *
+     * @return events / windows, 0 with no window
+     */
+    public double eventsPerWindow() {
+        return windows == 0 ? 0 : (double) events / windows;
+    }
+
+    /**
+     * Returns the mean wait at the barrier per window and thread, in microseconds.
+     *
+     * @return barrierWaitNanos / (windows * threads) / 1000, 0 with no window
+     */
+    public double barrierWaitMicrosPerWindow() {
+        return windows == 0 ? 0 : barrierWaitNanos / 1e3 / windows / threads;
+    }
+}
