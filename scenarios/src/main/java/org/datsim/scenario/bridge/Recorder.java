@@ -14,6 +14,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.IntFunction;
 import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.dat.DatEvent;
 import org.datsim.fabric.dat.DatHandle;
@@ -111,7 +112,7 @@ final class Recorder {
             unrecorded.add(Protocol.name(code));
             return;
         }
-        ObjectNode c = step(g, p, call);
+        ObjectNode c = step(g, ctx -> lmrAt(p, ctx), call);
         if (c == null) {
             return;
         }
@@ -150,7 +151,7 @@ final class Recorder {
      * references the recording bound them to): one case per request, no default. Returns null, and notes the call
      * as unrecorded, when the scenario format has no form for it (docs/bridge.md, Recording).
      */
-    ObjectNode step(Program g, BridgeProcess p, BridgeCall call) {
+    ObjectNode step(Program g, IntFunction<LmrAt> lmrs, BridgeCall call) {
         Request r = call.request();
         String name = r.call();
         ObjectNode c = JSON.createObjectNode();
@@ -189,7 +190,14 @@ final class Recorder {
                 ref(g, c, "handle", v.handle());
                 c.put("context", v.value());
             }
-            case IA_QUERY, PZ_CREATE, CNO_CREATE -> ref(g, c, "ia", handle(call));
+            case IA_QUERY, PZ_CREATE -> ref(g, c, "ia", handle(call));
+            case CNO_CREATE -> {
+                BridgeCall.HandleValue v = (BridgeCall.HandleValue) call;
+                ref(g, c, "ia", v.handle());
+                if (v.value() != 0) {
+                    c.put("agent", "agent"); // the proxy agent the bridge names (BridgeCalls)
+                }
+            }
             case GET_CTX, HANDLE_TYPE -> ref(g, c, "handle", handle(call));
             case PZ_FREE, RMR_CREATE -> ref(g, c, "pz", handle(call));
             case EVD_FREE, EVD_DEQUEUE -> ref(g, c, "evd", handle(call));
@@ -271,7 +279,7 @@ final class Recorder {
                     case SEND, RECV, RDMA_READ, RDMA_WRITE, RDMA_WRITE_IMMED -> {
                     }
                 }
-                if (!iov(p, c, t.iov())) {
+                if (!iov(lmrs, c, t.iov())) {
                     unrecorded.add(name + " of memory outside the program's LMRs");
                     return null;
                 }
@@ -346,23 +354,37 @@ final class Recorder {
         }
     }
 
+    /**
+     * A live LMR of the program as a recording names it.
+     *
+     * @param ref the reference the recording bound it to ({@code "$lmr1"})
+     * @param address its address in the program
+     */
+    record LmrAt(String ref, long address) {
+    }
+
+    /** The program's live LMR of an LMR context (the last created), or null. */
+    private static LmrAt lmrAt(BridgeProcess p, int lmrContext) {
+        Lmr lmr = null;
+        for (Lmr l : p.memory().lmrs()) {
+            if (l.lmrContext() == lmrContext && !l.isFreed()) {
+                lmr = l;
+            }
+        }
+        return lmr == null ? null : new LmrAt("$" + objectName(lmr, p.host().name()), lmr.address());
+    }
+
     /** Writes the local IOV as segments of the program's LMRs; false when a segment is in none. */
-    private static boolean iov(BridgeProcess p, ObjectNode c, LmrTriplet[] iov) {
+    private static boolean iov(IntFunction<LmrAt> lmrs, ObjectNode c, LmrTriplet[] iov) {
         ArrayNode a = c.putArray("local_iov");
         boolean ok = true;
         for (LmrTriplet t : iov) {
-            Lmr lmr = null;
-            for (Lmr l : p.memory().lmrs()) {
-                if (l.lmrContext() == t.lmrContext() && !l.isFreed()) {
-                    lmr = l;
-                }
-            }
+            LmrAt lmr = lmrs.apply(t.lmrContext());
             if (lmr == null) {
                 ok = false;
                 continue;
             }
-            a.addObject().put("lmr", "$" + objectName(lmr, p.host().name()))
-                    .put("offset", t.address() - lmr.address()).put("length", t.length());
+            a.addObject().put("lmr", lmr.ref()).put("offset", t.address() - lmr.address()).put("length", t.length());
         }
         return ok;
     }
