@@ -24,7 +24,7 @@ import org.datsim.fabric.dat.DatProvider;
 import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.Ep;
 import org.datsim.fabric.dat.Ia;
-import org.datsim.fabric.dat.Lmr;
+import org.datsim.scenario.consumer.BlockedWait;
 import org.datsim.scenario.consumer.CpuCosts;
 import org.datsim.scenario.consumer.DequeueLine;
 import org.datsim.scenario.consumer.HandleTable;
@@ -46,7 +46,7 @@ import org.datsim.scenario.consumer.HandleTable;
  * <p>Real bytes: the host's memory is this program's for the ranges it registered ({@link ProgramMemory}), read and
  * written at the simulated times of the DMA, while the program is blocked in a call.
  */
-final class BridgeProcess extends SimProcess {
+final class BridgeProcess extends SimProcess implements BlockedWait.Timers {
 
     private final BridgeServer server;
     private final Wire wire;
@@ -287,13 +287,13 @@ final class BridgeProcess extends SimProcess {
         }
     }
 
-    /** Arms a timer that wakes this process after {@code delayPs}; returns its id (for the waits). */
-    long timer(long delayPs) {
+    @Override
+    public long timer(long delayPs) {
         return wakeAfter(delayPs);
     }
 
-    /** Cancels a timer of {@link #timer}. */
-    void cancelTimer(long id) {
+    @Override
+    public void cancelTimer(long id) {
         cancelWake(id);
     }
 

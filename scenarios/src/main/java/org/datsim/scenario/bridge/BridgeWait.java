@@ -1,14 +1,13 @@
 package org.datsim.scenario.bridge;
 
 import java.io.IOException;
-import org.datsim.core.time.SimTime;
 import org.datsim.fabric.dat.Cno;
-import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.dat.DatEvent;
 import org.datsim.fabric.dat.DatProvider;
 import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.Evd;
 import org.datsim.fabric.dat.Out;
+import org.datsim.scenario.consumer.BlockedWait;
 import org.datsim.scenario.consumer.CpuCosts;
 
 /**
@@ -22,20 +21,14 @@ final class BridgeWait {
     private final BridgeProcess p;
     private final DatProvider dat;
     private final CpuCosts costs;
-    private final Runnable wake;
-    private Evd evd;
-    private int threshold;
-    private Cno cno;
-    /** The CNO's {@link Cno#releases()} when the dat_cno_wait blocked. */
-    private long cnoReleases;
-    private long deadline;
-    private long timer;
+    /** The wait blocked in, with its rules: the consumer core's, as a scenario process's. */
+    private final BlockedWait blocked;
 
     BridgeWait(BridgeProcess p, DatProvider dat, CpuCosts costs) {
         this.p = p;
         this.dat = dat;
         this.costs = costs;
-        this.wake = p::wake;
+        this.blocked = new BlockedWait(dat, p.sim(), p::wake, p);
     }
 
     /**
@@ -53,9 +46,7 @@ final class BridgeWait {
             take(e);
             return 0;
         }
-        evd = e;
-        threshold = n;
-        block(timeoutUs);
+        blocked.blockEvd(e, n, timeoutUs);
         return -1;
     }
 
@@ -71,98 +62,66 @@ final class BridgeWait {
             cnoReply(ret, null);
             return 0;
         }
-        if (c.pending() != null) {
+        BlockedWait.End at = BlockedWait.cnoAtOnce(c, timeoutUs);
+        if (at != BlockedWait.End.NOT_YET) {
             p.owe(costs.poll()); // returning at once costs a poll, as a scenario's dat_cno_wait
-            cnoReply(ret, dat.cnoTake(c));
+            if (at == BlockedWait.End.NOTIFIED) {
+                cnoReply(ret, dat.cnoTake(c));
+            } else {
+                cnoReply(at.ret(), null);
+            }
             return 0;
         }
-        if (c.evdCount() == 0 && timeoutUs == Dat.TIMEOUT_INFINITE) {
-            p.owe(costs.poll());
-            cnoReply(DatReturn.error(DatReturn.QUEUE_EMPTY, 0), null); // nothing could ever notify it
-            return 0;
-        }
-        cno = c;
-        cnoReleases = c.releases();
-        block(timeoutUs);
+        blocked.blockCno(c, timeoutUs);
         return -1;
-    }
-
-    private void block(long timeoutUs) {
-        if (evd != null) {
-            dat.evdSetWaiter(evd, wake);
-        } else {
-            dat.cnoWaiter(cno, wake, true);
-        }
-        long now = p.sim().now();
-        deadline = timeoutUs != Dat.TIMEOUT_INFINITE ? now + timeoutUs * SimTime.US : Long.MAX_VALUE;
-        timer = deadline != Long.MAX_VALUE ? p.timer(deadline - now) : 0;
     }
 
     /** Ends a wait that nothing can end any more (the server found every process blocked and no event left). */
     void breakDeadlock() {
-        deadline = p.sim().now();
+        blocked.expireNow();
     }
 
     /**
-     * Looks again at the blocked wait, as a scenario process's wait does; replies when it is over.
+     * Looks again at the blocked wait with the consumer core's rules ({@link BlockedWait#check}); replies when it
+     * is over.
      *
      * @return true if the wait ended (and replied)
      */
     boolean over() throws IOException {
-        boolean timedOut = p.sim().now() >= deadline;
-        if (evd != null) {
-            Evd e = evd;
-            if (e.isFreed()) {
-                end();
-                reply(DatReturn.error(DatReturn.ABORT, 0), null, null);
-            } else if (!e.isWaitable()) {
-                end();
-                reply(DatReturn.error(DatReturn.INVALID_STATE, DatReturn.SUB_INVALID_STATE_EVD_UNWAITABLE), e, null);
-            } else if (timedOut) {
-                end();
-                reply(DatReturn.error(DatReturn.TIMEOUT_EXPIRED, 0), e, null);
-            } else if (e.size() >= threshold) {
-                end();
-                take(e);
-            } else {
+        Evd e = blocked.evd();
+        Cno c = blocked.cno();
+        BlockedWait.End end = blocked.check();
+        switch (end) {
+            case NOT_YET -> {
                 return false;
             }
-            return true;
-        }
-        Cno c = cno;
-        if (c.pending() != null) {
-            end();
-            cnoReply(DatReturn.SUCCESS, dat.cnoTake(c));
-        } else if (c.isFreed() || c.releases() != cnoReleases) {
-            end();
-            cnoReply(DatReturn.SUCCESS, null);
-        } else if (timedOut || (c.evdCount() == 0 && deadline == Long.MAX_VALUE)) {
-            end();
-            cnoReply(DatReturn.error(DatReturn.QUEUE_EMPTY, 0), null);
-        } else {
-            return false;
+            case ABORTED -> {
+                blocked.end();
+                reply(end.ret(), null, null);
+            }
+            case UNWAITABLE, TIMED_OUT -> {
+                blocked.end();
+                reply(end.ret(), e, null);
+            }
+            case EVENTS -> {
+                blocked.end();
+                take(e);
+            }
+            case NOTIFIED -> {
+                blocked.end();
+                cnoReply(end.ret(), dat.cnoTake(c));
+            }
+            case RELEASED, EMPTY -> {
+                blocked.end();
+                cnoReply(end.ret(), null);
+            }
         }
         return true;
     }
 
-    /** Ends the wait: cancels the timer and takes the wake-up back from the object (a freed EVD has none). */
+    /** Ends the wait (the program left): takes the wake-up back, cancels the timer. */
     void end() {
-        if (evd == null && cno == null) {
-            return; // ended already (its reply failed to go: the program left)
-        }
-        if (timer != 0) {
-            p.cancelTimer(timer);
-            timer = 0;
-        }
-        if (evd != null) {
-            if (!evd.isFreed()) {
-                dat.evdSetWaiter(evd, null);
-            }
-        } else {
-            dat.cnoWaiter(cno, wake, false);
-        }
-        evd = null;
-        cno = null;
+        blocked.end();
     }
 
     private void take(Evd e) throws IOException {
