@@ -105,6 +105,7 @@ final class BridgeProcess extends SimProcess implements BlockedWait.Timers {
     private boolean closed;
     /** DAT_SUCCESS's name, without a map look-up per call. */
     private static final String SUCCESS_NAME = DatReturn.typeName(DatReturn.SUCCESS);
+    /** The unsupported calls this connection was told about (once each). */
     private final java.util.Set<String> unsupportedSeen;
     /** The reply being written. */
     private ByteBuffer out;
@@ -148,7 +149,7 @@ final class BridgeProcess extends SimProcess implements BlockedWait.Timers {
         this.handles = program.handles;
         this.memory = program.memory;
         this.remoteIp = program.remoteIp;
-        this.unsupportedSeen = program.unsupportedSeen;
+        this.unsupportedSeen = new java.util.TreeSet<>();
         this.calls = new BridgeCalls(this, server, handles, costs);
         this.waits = new BridgeWait(this, server.dat(), costs);
         program.threads.add(this);

@@ -11,10 +11,10 @@ import org.datsim.scenario.consumer.BlockedWait;
 import org.datsim.scenario.consumer.CpuCosts;
 
 /**
- * The blocking calls of one connection of a bridged program, dat_evd_wait and dat_cno_wait, and the state of the
- * one it may be blocked in, decided as a scenario process's wait decides them ({@code scenario.run.Wait}, without
- * the explored runs' holds): a wait that can end at once replies at once; otherwise the process sleeps until the
- * object or the timeout's timer wakes it, and looks again ({@link #over}).
+ * The blocking calls of one connection of a bridged program, dat_evd_wait and dat_cno_wait: the wait it may be
+ * blocked in is the consumer core's {@link BlockedWait}, decided by the same rules as a scenario process's (without
+ * the explored runs' holds); this class replies. A wait that can end at once replies at once; otherwise the process
+ * sleeps until the object or the timeout's timer wakes it, and looks again ({@link #over}).
  */
 final class BridgeWait {
 
