@@ -1,6 +1,7 @@
 package org.datsim.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -8,8 +9,10 @@ import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.EvaluationResult;
 import java.nio.ByteBuffer;
 import org.datsim.fabric.dat.DatProvider;
+import org.datsim.scenario.run.archfixture.WaiterOutsideCore;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -60,9 +63,9 @@ class ConsumerCoreTest {
 
     static final ArchRule REQUESTS_ARE_DECODED_ONCE =
             noClasses()
-                    .that().haveFullyQualifiedName("org.datsim.scenario.bridge.BridgeCalls")
-                    .or().haveFullyQualifiedName("org.datsim.scenario.bridge.Recorder")
-                    .or().haveFullyQualifiedName("org.datsim.scenario.bridge.BridgeWait")
+                    .that().resideInAPackage("org.datsim.scenario.bridge..")
+                    .and().haveSimpleName("BridgeCalls").or().haveSimpleName("Recorder")
+                    .or().haveSimpleName("BridgeWait")
                     .should().callMethodWhere(calls(ByteBuffer.class, "get"))
                     .because("a request is decoded once, by RequestDecoder, into a BridgeCall");
 
@@ -98,5 +101,18 @@ class ConsumerCoreTest {
     @Test
     void requestsAreDecodedOnce() {
         REQUESTS_ARE_DECODED_ONCE.check(classes);
+    }
+
+    @Test
+    void theRulesFailOnFixturesThatBreakThem() {
+        JavaClasses waiter = new ClassFileImporter().importClasses(WaiterOutsideCore.class);
+        EvaluationResult w = WAITS_ARE_THE_CONSUMER_CORES.evaluate(waiter);
+        assertTrue(w.hasViolation() && w.getFailureReport().toString().contains("evdSetWaiter"),
+                w.getFailureReport().toString());
+        JavaClasses decoder = new ClassFileImporter()
+                .importClasses(org.datsim.scenario.bridge.archfixture.Recorder.class);
+        EvaluationResult d = REQUESTS_ARE_DECODED_ONCE.evaluate(decoder);
+        assertTrue(d.hasViolation() && d.getFailureReport().toString().contains("getInt"),
+                d.getFailureReport().toString());
     }
 }
