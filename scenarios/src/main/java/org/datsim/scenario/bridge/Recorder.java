@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,12 +14,16 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.IntFunction;
 import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.dat.DatEvent;
 import org.datsim.fabric.dat.DatHandle;
 import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.EpAttributes;
 import org.datsim.fabric.dat.Lmr;
+import org.datsim.fabric.dat.LmrTriplet;
+import org.datsim.scenario.consumer.HandleTable;
+import org.datsim.scenario.load.PostCall;
 
 /**
  * {@code datsim serve --record FILE}: the calls each attached program made, with their arguments, written as a
@@ -42,7 +45,7 @@ final class Recorder {
     private final TreeSet<String> unrecorded = new TreeSet<>();
 
     /** One recorded process: its calls and the references of the handles it has seen. */
-    private static final class Program {
+    static final class Program {
         final String name;
         final String host;
         final ArrayNode calls = JSON.createArrayNode();
@@ -84,7 +87,7 @@ final class Recorder {
      *
      * @param p the process (connection) that made it
      * @param code its request code
-     * @param req its arguments, from the start
+     * @param call the request decoded ({@link RequestDecoder}), or null for a code this datsim does not know
      * @param ret what it returned
      * @param startedAt the simulated time at which the program made the call
      * @param before the number of handle ids the process knew before the call (new ones are its outputs)
@@ -93,7 +96,7 @@ final class Recorder {
      * @param owedPs what the call costs after its reply, before the next call, in both runs (cpu.poll_overhead after
      *     an event taken or a blocked wait that ended)
      */
-    void record(BridgeProcess p, int code, ByteBuffer req, int ret, long startedAt, int before, DatEvent event,
+    void record(BridgeProcess p, int code, BridgeCall call, int ret, long startedAt, int before, DatEvent event,
             long now, long owedPs) {
         Program g = program(p);
         long gap = startedAt - g.clock;
@@ -105,202 +108,22 @@ final class Recorder {
         if (gap > 0) {
             g.calls.addObject().put("call", "sleep").put("time", gap + "ps");
         }
-        ObjectNode c = JSON.createObjectNode();
-        String name = Protocol.name(code);
-        c.put("call", name);
-        String out = null;
-        Request r = Request.of(code);
-        if (r == null) {
-            unrecorded.add(name);
+        if (call == null) {
+            unrecorded.add(Protocol.name(code));
             return;
         }
-        switch (r) {
-            case IA_OPEN -> {
-                int n = req.getInt();
-                req.position(req.position() + n);
-                c.put("async_evd_qlen", req.getInt());
-            }
-            case IA_CLOSE -> {
-                ref(g, c, "ia", req.getInt());
-                c.put("flags", req.getLong());
-            }
-            case IA_QUERY -> ref(g, c, "ia", req.getInt());
-            case QUERY -> {
-                int h = req.getInt();
-                int type = req.getInt();
-                String kind = switch (type) {
-                    case DatHandle.TYPE_CR -> "cr";
-                    case DatHandle.TYPE_EP -> "ep";
-                    case DatHandle.TYPE_EVD -> "evd";
-                    case DatHandle.TYPE_LMR -> "lmr";
-                    case DatHandle.TYPE_PSP -> "psp";
-                    case DatHandle.TYPE_PZ -> "pz";
-                    case DatHandle.TYPE_RMR -> "rmr";
-                    case DatHandle.TYPE_RSP -> "rsp";
-                    case DatHandle.TYPE_CNO -> "cno";
-                    case DatHandle.TYPE_SRQ -> "srq";
-                    default -> null;
-                };
-                if (kind == null) {
-                    unrecorded.add("dat_*_query of handle type " + type);
-                    return;
-                }
-                c.put("call", "dat_" + kind + "_query");
-                ref(g, c, kind, h);
-            }
-            case SET_CTX -> {
-                ref(g, c, "handle", req.getInt());
-                c.put("context", req.getLong());
-            }
-            case GET_CTX, HANDLE_TYPE -> ref(g, c, "handle", req.getInt());
-            case PZ_CREATE -> ref(g, c, "ia", req.getInt());
-            case PZ_FREE -> ref(g, c, "pz", req.getInt());
-            case EVD_CREATE -> {
-                ref(g, c, "ia", req.getInt());
-                c.put("evd_min_qlen", req.getInt());
-                int cno = req.getInt();
-                if (cno != 0) {
-                    ref(g, c, "cno", cno);
-                }
-                c.put("evd_flags", req.getInt());
-            }
-            case EVD_FREE -> ref(g, c, "evd", req.getInt());
-            case EVD_WAIT -> {
-                ref(g, c, "evd", req.getInt());
-                timeout(c, req.getLong());
-                c.put("threshold", req.getInt());
-            }
-            case EVD_DEQUEUE -> ref(g, c, "evd", req.getInt());
-            case CNO_CREATE -> ref(g, c, "ia", req.getInt());
-            case CNO_FREE -> ref(g, c, "cno", req.getInt());
-            case CNO_WAIT -> {
-                ref(g, c, "cno", req.getInt());
-                timeout(c, req.getLong());
-            }
-            case LMR_CREATE -> {
-                ref(g, c, "ia", req.getInt());
-                c.put("address", req.getLong());
-                c.put("length", req.getLong());
-                ref(g, c, "pz", req.getInt());
-                c.put("privileges", req.getInt());
-            }
-            case LMR_FREE -> ref(g, c, "lmr", req.getInt());
-            case RMR_CREATE -> ref(g, c, "pz", req.getInt());
-            case RMR_FREE -> ref(g, c, "rmr", req.getInt());
-            case EP_CREATE -> {
-                ref(g, c, "ia", req.getInt());
-                ref(g, c, "pz", req.getInt());
-                ref(g, c, "recv_evd", req.getInt());
-                ref(g, c, "request_evd", req.getInt());
-                ref(g, c, "connect_evd", req.getInt());
-                int srq = req.getInt();
-                if (srq != 0) {
-                    c.put("call", "dat_ep_create_with_srq");
-                    ref(g, c, "srq", srq);
-                }
-                if (req.getInt() != 0) {
-                    ObjectNode a = c.putObject("ep_attr");
-                    // As the bridge gives it (BridgeProcess): at least datsim's default sizes.
-                    EpAttributes d = EpAttributes.defaults();
-                    a.put("max_message_size", Math.max(req.getLong(), d.maxMessageSize()))
-                            .put("max_rdma_size", Math.max(req.getLong(), d.maxRdmaSize()))
-                            .put("max_recv_dtos", req.getInt()).put("max_request_dtos", req.getInt())
-                            .put("max_recv_iov", req.getInt()).put("max_request_iov", req.getInt())
-                            .put("request_completion_flags", req.getInt())
-                            .put("recv_completion_flags", req.getInt()).put("max_rdma_read_in", req.getInt())
-                            .put("max_rdma_read_out", req.getInt());
-                }
-            }
-            case EP_FREE -> ref(g, c, "ep", req.getInt());
-            case EP_CONNECT -> {
-                ref(g, c, "ep", req.getInt());
-                int host = Protocol.hostOf(req.getInt());
-                c.putObject("remote_ia_address").put("host_index", host);
-                c.put("remote_conn_qual", req.getLong());
-                timeout(c, req.getLong());
-                privateData(c, req);
-            }
-            case EP_DISCONNECT -> {
-                ref(g, c, "ep", req.getInt());
-                c.put("flags", req.getLong());
-            }
-            case EP_RESET, EP_GET_STATUS -> ref(g, c, "ep", req.getInt());
-            case POST_SEND, POST_RECV, POST_READ, POST_WRITE -> {
-                ref(g, c, "ep", req.getInt());
-                if (!iov(p, c, req)) {
-                    unrecorded.add(name + " of memory outside the program's LMRs");
-                    return;
-                }
-                c.put("user_cookie", req.getLong());
-                c.put("completion_flags", req.getInt());
-                if (r == Request.POST_READ || r == Request.POST_WRITE) {
-                    remoteIov(c, req);
-                }
-            }
-            case POST_WRITE_IMMED -> {
-                ref(g, c, "ep", req.getInt());
-                if (!iov(p, c, req)) {
-                    unrecorded.add(name + " of memory outside the program's LMRs");
-                    return;
-                }
-                c.put("user_cookie", req.getLong());
-                c.put("completion_flags", req.getInt());
-                remoteIov(c, req);
-                c.put("immediate_data", req.getInt() & 0xffffffffL);
-            }
-            case POST_ATOMIC -> {
-                ref(g, c, "ep", req.getInt());
-                boolean cmpSwap = req.getInt() != 0;
-                c.put("call", cmpSwap ? "dat_ib_post_cmp_and_swap" : "dat_ib_post_fetch_and_add");
-                if (cmpSwap) {
-                    c.put("cmp_value", req.getLong());
-                    c.put("swap_value", req.getLong());
-                } else {
-                    c.put("add_value", req.getLong());
-                    req.getLong();
-                }
-                if (!iov(p, c, req)) {
-                    unrecorded.add(name + " of memory outside the program's LMRs");
-                    return;
-                }
-                c.put("user_cookie", req.getLong());
-                c.put("completion_flags", req.getInt());
-                remoteIov(c, req);
-            }
-            case PSP_CREATE -> {
-                ref(g, c, "ia", req.getInt());
-                c.put("conn_qual", req.getLong());
-                ref(g, c, "evd", req.getInt());
-                c.put("psp_flags", req.getInt());
-            }
-            case PSP_FREE -> ref(g, c, "psp", req.getInt());
-            case RSP_FREE -> ref(g, c, "rsp", req.getInt());
-            case CR_ACCEPT -> {
-                ref(g, c, "cr", req.getInt());
-                int ep = req.getInt();
-                if (ep == 0) {
-                    c.putNull("ep");
-                } else {
-                    ref(g, c, "ep", ep);
-                }
-                privateData(c, req);
-            }
-            case CR_REJECT -> ref(g, c, "cr", req.getInt());
-            // no scenario form for these (docs/bridge.md, Recording)
-            case HELLO, EVD_UNWAITABLE, EVD_ENABLE, EVD_RESIZE, EVD_POST_SE, EVD_MODIFY_CNO, CNO_MODIFY_AGENT,
-                LMR_SYNC, RMR_BIND, EP_DUP_CONNECT, PSP_CREATE_ANY, RSP_CREATE, CR_HANDOFF, SRQ_CREATE, SRQ_FREE,
-                SRQ_POST_RECV, SRQ_RESIZE, SRQ_SET_LW, EP_RECV_QUERY, EP_SET_WATERMARK, UNSUPPORTED, SIDE -> {
-                unrecorded.add(name);
-                return;
-            }
+        ObjectNode c = step(g, ctx -> lmrAt(p, ctx), call);
+        if (c == null) {
+            return;
         }
         // Outputs: the object a call created is the first handle id it introduced (an IA's async EVD the second).
-        List<DatHandle> handles = p.handles();
+        HandleTable handles = p.handles();
+        String out = null;
         if (DatReturn.isSuccess(ret) && handles.size() > before && event == null) {
             DatHandle made = handles.get(before);
             out = objectName(made, g.host);
             g.refs.put(before, "$" + out);
-            if (r == Request.IA_OPEN && handles.size() > before + 1) {
+            if (call.request() == Request.IA_OPEN && handles.size() > before + 1) {
                 g.refs.put(before + 1, "$" + out + ".async_evd");
             }
         }
@@ -321,6 +144,186 @@ final class Recorder {
             c.putObject("expect").put("ret", DatReturn.typeName(ret));
         }
         g.calls.add(c);
+    }
+
+    /**
+     * Writes a decoded request as a scenario step, its arguments as the scenario's call takes them (handles as the
+     * references the recording bound them to): one case per request, no default. Returns null, and notes the call
+     * as unrecorded, when the scenario format has no form for it (docs/bridge.md, Recording).
+     */
+    ObjectNode step(Program g, IntFunction<LmrAt> lmrs, BridgeCall call) {
+        Request r = call.request();
+        String name = r.call();
+        ObjectNode c = JSON.createObjectNode();
+        c.put("call", name);
+        switch (r) {
+            case IA_OPEN -> c.put("async_evd_qlen", ((BridgeCall.IaOpen) call).asyncEvdQlen());
+            case IA_CLOSE, EP_DISCONNECT -> {
+                BridgeCall.HandleValue v = (BridgeCall.HandleValue) call;
+                ref(g, c, r == Request.IA_CLOSE ? "ia" : "ep", v.handle());
+                c.put("flags", v.value());
+            }
+            case QUERY -> {
+                BridgeCall.Query q = (BridgeCall.Query) call;
+                String kind = switch (q.type()) {
+                    case DatHandle.TYPE_CR -> "cr";
+                    case DatHandle.TYPE_EP -> "ep";
+                    case DatHandle.TYPE_EVD -> "evd";
+                    case DatHandle.TYPE_LMR -> "lmr";
+                    case DatHandle.TYPE_PSP -> "psp";
+                    case DatHandle.TYPE_PZ -> "pz";
+                    case DatHandle.TYPE_RMR -> "rmr";
+                    case DatHandle.TYPE_RSP -> "rsp";
+                    case DatHandle.TYPE_CNO -> "cno";
+                    case DatHandle.TYPE_SRQ -> "srq";
+                    default -> null;
+                };
+                if (kind == null) {
+                    unrecorded.add("dat_*_query of handle type " + q.type());
+                    return null;
+                }
+                c.put("call", "dat_" + kind + "_query");
+                ref(g, c, kind, q.handle());
+            }
+            case SET_CTX -> {
+                BridgeCall.HandleValue v = (BridgeCall.HandleValue) call;
+                ref(g, c, "handle", v.handle());
+                c.put("context", v.value());
+            }
+            case IA_QUERY, PZ_CREATE -> ref(g, c, "ia", handle(call));
+            case CNO_CREATE -> {
+                BridgeCall.HandleValue v = (BridgeCall.HandleValue) call;
+                ref(g, c, "ia", v.handle());
+                if (v.value() != 0) {
+                    c.put("agent", "agent"); // the proxy agent the bridge names (BridgeCalls)
+                }
+            }
+            case GET_CTX, HANDLE_TYPE -> ref(g, c, "handle", handle(call));
+            case PZ_FREE, RMR_CREATE -> ref(g, c, "pz", handle(call));
+            case EVD_FREE, EVD_DEQUEUE -> ref(g, c, "evd", handle(call));
+            case CNO_FREE -> ref(g, c, "cno", handle(call));
+            case LMR_FREE -> ref(g, c, "lmr", handle(call));
+            case RMR_FREE -> ref(g, c, "rmr", handle(call));
+            case EP_FREE, EP_RESET, EP_GET_STATUS -> ref(g, c, "ep", handle(call));
+            case PSP_FREE -> ref(g, c, "psp", handle(call));
+            case RSP_FREE -> ref(g, c, "rsp", handle(call));
+            case CR_REJECT -> ref(g, c, "cr", handle(call));
+            case EVD_CREATE -> {
+                BridgeCall.EvdCreate e = (BridgeCall.EvdCreate) call;
+                ref(g, c, "ia", e.ia());
+                c.put("evd_min_qlen", e.qlen());
+                if (e.cno() != 0) {
+                    ref(g, c, "cno", e.cno());
+                }
+                c.put("evd_flags", e.flags());
+            }
+            case EVD_WAIT -> {
+                BridgeCall.EvdWait w = (BridgeCall.EvdWait) call;
+                ref(g, c, "evd", w.evd());
+                timeout(c, w.timeoutUs());
+                c.put("threshold", w.threshold());
+            }
+            case CNO_WAIT -> {
+                BridgeCall.CnoWait w = (BridgeCall.CnoWait) call;
+                ref(g, c, "cno", w.cno());
+                timeout(c, w.timeoutUs());
+            }
+            case LMR_CREATE -> {
+                BridgeCall.LmrCreate l = (BridgeCall.LmrCreate) call;
+                ref(g, c, "ia", l.ia());
+                c.put("address", l.address());
+                c.put("length", l.length());
+                ref(g, c, "pz", l.pz());
+                c.put("privileges", l.privileges());
+            }
+            case EP_CREATE -> {
+                BridgeCall.EpCreate e = (BridgeCall.EpCreate) call;
+                ref(g, c, "ia", e.ia());
+                ref(g, c, "pz", e.pz());
+                ref(g, c, "recv_evd", e.recvEvd());
+                ref(g, c, "request_evd", e.requestEvd());
+                ref(g, c, "connect_evd", e.connectEvd());
+                if (e.srq() != 0) {
+                    c.put("call", "dat_ep_create_with_srq");
+                    ref(g, c, "srq", e.srq());
+                }
+                EpAttributes a = e.attr();
+                if (a != null) {
+                    c.putObject("ep_attr").put("max_message_size", a.maxMessageSize())
+                            .put("max_rdma_size", a.maxRdmaSize()).put("max_recv_dtos", a.maxRecvDtos())
+                            .put("max_request_dtos", a.maxRequestDtos()).put("max_recv_iov", a.maxRecvIov())
+                            .put("max_request_iov", a.maxRequestIov())
+                            .put("request_completion_flags", a.requestCompletionFlags())
+                            .put("recv_completion_flags", a.recvCompletionFlags())
+                            .put("max_rdma_read_in", a.maxRdmaReadIn()).put("max_rdma_read_out", a.maxRdmaReadOut());
+                }
+            }
+            case EP_CONNECT -> {
+                BridgeCall.EpConnect e = (BridgeCall.EpConnect) call;
+                ref(g, c, "ep", e.ep());
+                c.putObject("remote_ia_address").put("host_index", Protocol.hostOf(e.ip()));
+                c.put("remote_conn_qual", e.qual());
+                timeout(c, e.timeoutUs());
+                privateData(c, e.privateData());
+            }
+            case POST_SEND, POST_RECV, POST_READ, POST_WRITE, POST_WRITE_IMMED, POST_ATOMIC -> {
+                BridgeCall.Post t = (BridgeCall.Post) call;
+                ref(g, c, "ep", t.ep());
+                c.put("call", t.call());
+                switch (t.kind()) {
+                    case CMP_AND_SWAP -> {
+                        c.put("cmp_value", t.first());
+                        c.put("swap_value", t.second());
+                    }
+                    case FETCH_AND_ADD -> c.put("add_value", t.first());
+                    case SEND, RECV, RDMA_READ, RDMA_WRITE, RDMA_WRITE_IMMED -> {
+                    }
+                }
+                if (!iov(lmrs, c, t.iov())) {
+                    unrecorded.add(name + " of memory outside the program's LMRs");
+                    return null;
+                }
+                c.put("user_cookie", t.cookie());
+                c.put("completion_flags", t.flags());
+                if (t.remote() != null) {
+                    c.putObject("remote_iov").put("rmr_context", t.remote().rmrContext() & 0xffffffffL)
+                            .put("address", t.remote().address()).put("length", t.remote().length());
+                }
+                if (t.kind() == PostCall.Kind.RDMA_WRITE_IMMED) {
+                    c.put("immediate_data", t.immediate() & 0xffffffffL);
+                }
+            }
+            case PSP_CREATE -> {
+                BridgeCall.PspCreate s = (BridgeCall.PspCreate) call;
+                ref(g, c, "ia", s.ia());
+                c.put("conn_qual", s.qual());
+                ref(g, c, "evd", s.evd());
+                c.put("psp_flags", s.flags());
+            }
+            case CR_ACCEPT -> {
+                BridgeCall.CrAccept a = (BridgeCall.CrAccept) call;
+                ref(g, c, "cr", a.cr());
+                if (a.ep() == 0) {
+                    c.putNull("ep");
+                } else {
+                    ref(g, c, "ep", a.ep());
+                }
+                privateData(c, a.privateData());
+            }
+            // no scenario form for these (docs/bridge.md, Recording)
+            case HELLO, EVD_UNWAITABLE, EVD_ENABLE, EVD_RESIZE, EVD_POST_SE, EVD_MODIFY_CNO, CNO_MODIFY_AGENT,
+                LMR_SYNC, RMR_BIND, EP_DUP_CONNECT, PSP_CREATE_ANY, RSP_CREATE, CR_HANDOFF, SRQ_CREATE, SRQ_FREE,
+                SRQ_POST_RECV, SRQ_RESIZE, SRQ_SET_LW, EP_RECV_QUERY, EP_SET_WATERMARK, UNSUPPORTED, SIDE -> {
+                unrecorded.add(name);
+                return null;
+            }
+        }
+        return c;
+    }
+
+    /** The handle of a request on one handle. */
+    private static int handle(BridgeCall call) {
+        return call instanceof BridgeCall.OneHandle o ? o.handle() : ((BridgeCall.HandleValue) call).handle();
     }
 
     private static String objectName(DatHandle h, String host) {
@@ -345,42 +348,43 @@ final class Recorder {
         }
     }
 
-    private static void privateData(ObjectNode c, ByteBuffer req) {
-        int n = req.getInt();
-        byte[] b = new byte[Math.max(0, n)];
-        req.get(b);
+    private static void privateData(ObjectNode c, byte[] b) {
         if (b.length > 0) {
             c.putObject("private_data").put("hex", HexFormat.of().formatHex(b));
         }
     }
 
-    /** Writes the local IOV as segments of the program's LMRs; false when a segment is in none. */
-    /** A post's remote buffer: u32 RMR context, u64 address, u64 length. */
-    private static void remoteIov(ObjectNode c, ByteBuffer req) {
-        c.putObject("remote_iov").put("rmr_context", req.getInt() & 0xffffffffL).put("address", req.getLong())
-                .put("length", req.getLong());
+    /**
+     * A live LMR of the program as a recording names it.
+     *
+     * @param ref the reference the recording bound it to ({@code "$lmr1"})
+     * @param address its address in the program
+     */
+    record LmrAt(String ref, long address) {
     }
 
-    private static boolean iov(BridgeProcess p, ObjectNode c, ByteBuffer req) {
-        int n = req.getInt();
+    /** The program's live LMR of an LMR context (the last created), or null. */
+    private static LmrAt lmrAt(BridgeProcess p, int lmrContext) {
+        Lmr lmr = null;
+        for (Lmr l : p.memory().lmrs()) {
+            if (l.lmrContext() == lmrContext && !l.isFreed()) {
+                lmr = l;
+            }
+        }
+        return lmr == null ? null : new LmrAt("$" + objectName(lmr, p.host().name()), lmr.address());
+    }
+
+    /** Writes the local IOV as segments of the program's LMRs; false when a segment is in none. */
+    private static boolean iov(IntFunction<LmrAt> lmrs, ObjectNode c, LmrTriplet[] iov) {
         ArrayNode a = c.putArray("local_iov");
         boolean ok = true;
-        for (int i = 0; i < n; i++) {
-            int ctx = req.getInt();
-            long address = req.getLong();
-            long length = req.getLong();
-            Lmr lmr = null;
-            for (Lmr l : p.lmrList()) {
-                if (l.lmrContext() == ctx && !l.isFreed()) {
-                    lmr = l;
-                }
-            }
+        for (LmrTriplet t : iov) {
+            LmrAt lmr = lmrs.apply(t.lmrContext());
             if (lmr == null) {
                 ok = false;
                 continue;
             }
-            a.addObject().put("lmr", "$" + objectName(lmr, p.host().name()))
-                    .put("offset", address - lmr.address()).put("length", length);
+            a.addObject().put("lmr", lmr.ref()).put("offset", t.address() - lmr.address()).put("length", t.length());
         }
         return ok;
     }

@@ -90,6 +90,11 @@ final class ExpectationChecker {
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> f = it.next();
             String k = f.getKey();
+            if (k.equals("if") && f.getValue().isObject() && (f.getValue().has("if") || f.getValue().has("then")
+                    || f.getValue().has("else"))) {
+                problems.add(path + ".if", "an \"if\" tests values of a call; it cannot hold another \"if\","
+                        + " \"then\" or \"else\" (write the inner test as a \"then\" of the outer one)");
+            }
             if (k.equals("if") && f.getValue().isObject() && f.getValue().has(STEP)) {
                 JsonNode step = f.getValue().get(STEP);
                 CallSpec of = step.isTextual() ? earlier.apply(step.asText()) : null;

@@ -21,9 +21,10 @@ import java.util.List;
  * @param after the steps its {@code "after"} waits for, each {@code "PROCESS/STEP"} (empty when it has none)
  * @param out the name its {@code "out"} binds the call's result to ({@code NAME} or {@code NAME[expr]}), or null
  * @param repeat a repeat block's count ({@code "repeat"}, evaluated when the block begins), or {@link Arg#NONE}
+ * @param expect the step's {@code "expect"} typed ({@link Expect}), or null when it has none
  */
 public record Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner,
-        TypedCall typed, String name, List<String> after, String out, Arg repeat) {
+        TypedCall typed, String name, List<String> after, String out, Arg repeat, Expect expect) {
 
     /** A call. */
     public static final int CALL = 0;
@@ -42,7 +43,7 @@ public record Step(int index, String path, CallSpec spec, ObjectNode node, int k
      */
     public Step(int index, String path, CallSpec spec, ObjectNode node) {
         this(index, path, spec, node, CALL, null, -1, TypedCall.of(spec, node, path), text(node.get("name")),
-                after(node.get("after")), text(node.get("out")), Arg.NONE);
+                after(node.get("after")), text(node.get("out")), Arg.NONE, Expect.of(node.get("expect")));
     }
 
     /**
@@ -58,7 +59,7 @@ public record Step(int index, String path, CallSpec spec, ObjectNode node, int k
      */
     public Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner) {
         this(index, path, spec, node, kind, loopVar, partner, null, null, List.of(), null,
-                new Arg(node.get("repeat"), path + ".repeat"));
+                new Arg(node.get("repeat"), path + ".repeat"), null);
     }
 
     private static String text(JsonNode n) {

@@ -7,6 +7,7 @@ import org.datsim.core.param.Params;
 import org.datsim.core.time.DataRate;
 import org.datsim.fabric.dat.DatHost;
 import org.datsim.fabric.dat.DatProvider;
+import org.datsim.scenario.consumer.BlockedWait;
 import org.datsim.scenario.consumer.CpuCosts;
 import org.datsim.scenario.load.ProcessDef;
 import org.datsim.scenario.load.ConnectionCall;
@@ -19,7 +20,7 @@ import org.datsim.scenario.load.Step;
  * {@link ConnectionCalls}, {@link DtoCalls}, {@link EventCalls}, {@link CpuCalls}) against the process's named
  * values ({@link Args}). It is a state machine resumed by the engine; it owns no thread.
  */
-final class ConsumerProcess extends SimProcess {
+final class ConsumerProcess extends SimProcess implements BlockedWait.Timers {
 
     /** Steps one resume may take without simulated time passing before the process is declared runaway. */
     static final long MAX_STEPS_WITHOUT_TIME = 10_000_000L;
@@ -145,12 +146,14 @@ final class ConsumerProcess extends SimProcess {
     }
 
     /** Wakes the process after a delay; returns the wake's id for {@link #cancelTimer}. */
-    long timer(long delayPs) {
+    @Override
+    public long timer(long delayPs) {
         return wakeAfter(delayPs);
     }
 
     /** Cancels a wake set by {@link #timer}. */
-    void cancelTimer(long id) {
+    @Override
+    public void cancelTimer(long id) {
         cancelWake(id);
     }
 

@@ -9,6 +9,8 @@ import org.datsim.fabric.dat.Dat;
 import org.datsim.fabric.dat.DatHandle;
 import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.NamedValues;
+import org.datsim.scenario.load.Expect;
+import org.datsim.scenario.load.ExpectKey;
 import org.datsim.scenario.load.Step;
 
 /**
@@ -30,9 +32,10 @@ final class Expectations {
 
     /** Checks the step's expectations against what the call observed, and records its observation. */
     static void check(ConsumerProcess p, Step s, CallResult r) {
-        JsonNode e = s.node().get("expect");
+        Expect e = s.expect();
+        boolean mentionsRet = e != null && e.mentionsRet();
         boolean error = r.returned && !DatReturn.isSuccess(r.ret);
-        if (!mentionsRet(e) && error) {
+        if (!mentionsRet && error) {
             p.fail(s, "expected DAT_SUCCESS, the call returned " + DatReturn.describe(r.ret)
                     + " (calls are expected to succeed unless \"expect\" says otherwise)");
         }
@@ -40,7 +43,7 @@ final class Expectations {
         if (e != null) {
             block(p, s, r, e, "");
         }
-        if (error && mentionsRet(e) && p.runner().failuresSoFar() == before) {
+        if (error && mentionsRet && p.runner().failuresSoFar() == before) {
             p.runner().countExpectedError();
         }
         if (s.node().has("observe")) {
@@ -51,37 +54,17 @@ final class Expectations {
         }
     }
 
-    private static boolean mentionsRet(JsonNode e) {
-        if (e == null) {
-            return false;
-        }
-        if (e.has("ret")) {
-            return true;
-        }
-        JsonNode cond = e.get("if");
-        boolean other = cond != null && cond.has("step"); // an "if" on an earlier step tests that step's ret
-        return (!other && mentionsRet(cond)) || mentionsRet(e.get("then")) || mentionsRet(e.get("else"));
-    }
-
-    private static void block(ConsumerProcess p, Step s, CallResult r, JsonNode e, String prefix) {
+    private static void block(ConsumerProcess p, Step s, CallResult r, Expect e, String prefix) {
         List<String> misses = new ArrayList<>();
-        if (e.has("ret")) {
-            value(p, s, r, "ret", e.get("ret"), misses);
-        }
-        Iterator<Map.Entry<String, JsonNode>> it = e.fields();
-        while (it.hasNext()) {
-            Map.Entry<String, JsonNode> f = it.next();
-            String k = f.getKey();
-            if (!k.equals("ret") && !k.equals("if") && !k.equals("then") && !k.equals("else")) {
-                value(p, s, r, k, f.getValue(), misses);
-            }
+        for (Expect.Check c : e.checks()) {
+            value(p, s, r, c.key(), c.want(), misses);
         }
         for (String m : misses) {
             p.fail(s, prefix + m);
         }
-        if (e.has("if")) {
-            boolean holds = holds(p, s, r, e.get("if"));
-            JsonNode branch = e.get(holds ? "then" : "else");
+        if (e.condition() != null) {
+            boolean holds = holds(p, s, r, e.condition());
+            Expect branch = holds ? e.then() : e.otherwise();
             if (branch != null) {
                 block(p, s, r, branch, prefix + "(" + (holds ? "then" : "else") + ", as the \"if\" "
                         + (holds ? "holds" : "does not hold") + ") ");
@@ -90,30 +73,25 @@ final class Expectations {
     }
 
     /** Returns true if every value of an "if" matches what the call observed. */
-    private static boolean holds(ConsumerProcess p, Step s, CallResult r, JsonNode cond) {
-        if (cond.has("step")) {
+    private static boolean holds(ConsumerProcess p, Step s, CallResult r, Expect.Condition cond) {
+        if (cond.step() != null) {
             // "if": {"step": NAME, ...}: the values are those of the earlier step's result (false if it has not run).
-            r = p.namedResults().get(cond.get("step").asText());
+            r = p.namedResults().get(cond.step());
             if (r == null) {
                 return false;
             }
         }
-        Iterator<Map.Entry<String, JsonNode>> it = cond.fields();
-        while (it.hasNext()) {
-            Map.Entry<String, JsonNode> f = it.next();
-            if (f.getKey().equals("step")) {
-                continue;
-            }
-            if (f.getKey().equals("attrs")) {
+        for (Expect.Check c : cond.checks()) {
+            if (c.key() == ExpectKey.ATTRS) {
                 if (r.attrs == null) {
                     return false;
                 }
                 List<String> misses = new ArrayList<>();
-                attrs(p, s, r, f.getValue(), misses);
+                attrs(p, s, r, c.want(), misses);
                 if (!misses.isEmpty()) {
                     return false;
                 }
-            } else if (oneOf(p, s, r, f.getKey(), f.getValue()) != null) {
+            } else if (oneOf(p, s, r, c.key(), c.want()) != null) {
                 return false;
             }
         }
@@ -121,9 +99,9 @@ final class Expectations {
     }
 
     /** Compares one expected value (or one_of) and adds the miss, if any. */
-    private static void value(ConsumerProcess p, Step s, CallResult r, String key, JsonNode want,
+    private static void value(ConsumerProcess p, Step s, CallResult r, ExpectKey key, JsonNode want,
             List<String> misses) {
-        if (key.equals("attrs")) {
+        if (key == ExpectKey.ATTRS) {
             if (r.attrs != null) {
                 attrs(p, s, r, want, misses);
             }
@@ -136,7 +114,7 @@ final class Expectations {
     }
 
     /** null if the value (or one of the values) matches, {@link #ABSENT}, or the miss. */
-    private static String oneOf(ConsumerProcess p, Step s, CallResult r, String key, JsonNode want) {
+    private static String oneOf(ConsumerProcess p, Step s, CallResult r, ExpectKey key, JsonNode want) {
         if (!isOneOf(want)) {
             return single(p, s, r, key, want);
         }
@@ -152,11 +130,11 @@ final class Expectations {
             return ABSENT;
         }
         String wanted = want.get(ONE_OF).toString();
-        if (key.equals("ret")) {
+        if (key == ExpectKey.RET) {
             return "expected one of " + names(want.get(ONE_OF)) + ", the call returned " + DatReturn.describe(r.ret);
         }
-        return "expected " + key + " one of " + (key.equals("data") ? wanted : names(want.get(ONE_OF))) + ", got "
-                + actual(key, r);
+        return "expected " + key.key() + " one of " + (key == ExpectKey.DATA ? wanted : names(want.get(ONE_OF)))
+                + ", got " + actual(key, r);
     }
 
     private static boolean isOneOf(JsonNode v) {
@@ -171,84 +149,68 @@ final class Expectations {
     }
 
     /** What the call observed under a key, for a message. */
-    private static String actual(String key, CallResult r) {
-        switch (key) {
-            case "event":
-                return r.event.numberName();
-            case "status":
-                return r.event.status >= 0 ? r.event.statusName() : "none (" + r.event.numberName() + ")";
-            case "operation":
-                return r.event.status >= 0 ? Dat.DTO_OPS.name(r.event.operation) : "none";
-            case "cookie":
-                return Long.toString(r.event.cookie);
-            case "transfered_length":
-                return Long.toString(r.event.transferredLength);
-            case "immediate_data":
-                return Long.toString((long) r.event.immediateData() & 0xffffffffL);
-            case "ep":
-                return r.event.ep == null ? "an event of no endpoint" : r.event.ep.name();
-            case "state":
-                return Dat.EP_STATES.name(r.state);
-            case "handle_type":
-                return Dat.HANDLE_TYPES.name(r.handleType);
-            case "context":
-                return Long.toString(r.context);
-            case "message":
-                return "\"" + r.message + "\"";
-            case "recv_idle":
-                return r.recvIdle.toString();
-            case "request_idle":
-                return r.requestIdle.toString();
-            case "stale":
-                return Boolean.toString(r.stale);
-            case "data":
-                return Observations.dataNode(r.data).toString();
-            case "evd":
-                return r.cnoEvd == null ? "none" : r.cnoEvd.name();
-            default:
-                return "?";
-        }
+    private static String actual(ExpectKey key, CallResult r) {
+        return switch (key) {
+            case EVENT -> r.event.numberName();
+            case STATUS -> r.event.status >= 0 ? r.event.statusName() : "none (" + r.event.numberName() + ")";
+            case OPERATION -> r.event.status >= 0 ? Dat.DTO_OPS.name(r.event.operation) : "none";
+            case COOKIE -> Long.toString(r.event.cookie);
+            case TRANSFERED_LENGTH -> Long.toString(r.event.transferredLength);
+            case IMMEDIATE_DATA -> Long.toString((long) r.event.immediateData() & 0xffffffffL);
+            case EP -> r.event.ep == null ? "an event of no endpoint" : r.event.ep.name();
+            case STATE -> Dat.EP_STATES.name(r.state);
+            case HANDLE_TYPE -> Dat.HANDLE_TYPES.name(r.handleType);
+            case CONTEXT -> Long.toString(r.context);
+            case MESSAGE -> "\"" + r.message + "\"";
+            case RECV_IDLE -> r.recvIdle.toString();
+            case REQUEST_IDLE -> r.requestIdle.toString();
+            case STALE -> Boolean.toString(r.stale);
+            case DATA -> Observations.dataNode(r.data).toString();
+            case EVD -> r.cnoEvd == null ? "none" : r.cnoEvd.name();
+            case RET, ATTRS -> "?"; // a ret's miss says what the call returned; attrs are compared one by one
+        };
     }
 
     /** null if one expected value matches, {@link #ABSENT}, or the miss. */
-    private static String single(ConsumerProcess p, Step s, CallResult r, String key, JsonNode want) {
-        String path = s.path() + ".expect." + key;
+    private static String single(ConsumerProcess p, Step s, CallResult r, ExpectKey key, JsonNode want) {
+        String k = key.key();
+        String path = s.path() + ".expect." + k;
         switch (key) {
-            case "ret": {
+            case RET: {
                 if (!r.returned) {
                     return ABSENT;
                 }
                 return retMatches(want.asText(), r.ret) ? null
                         : "expected " + want.asText() + ", the call returned " + DatReturn.describe(r.ret);
             }
-            case "event":
-                return r.event == null ? ABSENT : name(key, want, Dat.EVENTS, r.event.number);
-            case "status":
-            case "operation":
+            case EVENT:
+                return r.event == null ? ABSENT : name(k, want, Dat.EVENTS, r.event.number);
+            case STATUS:
+            case OPERATION:
                 if (r.event == null) {
                     return ABSENT;
                 }
                 if (r.event.status < 0) {
-                    return "expected " + key + " " + want.asText() + ", but the event is " + r.event.numberName()
+                    return "expected " + k + " " + want.asText() + ", but the event is " + r.event.numberName()
                             + ", which has none";
                 }
-                if (key.equals("status") && want.asText().equals("any_error")) {
+                if (key == ExpectKey.STATUS && want.asText().equals("any_error")) {
                     return r.event.status != Dat.DTO_SUCCESS ? null : "expected status any_error, got "
                             + r.event.statusName();
                 }
-                return key.equals("status") ? name(key, want, Dat.DTO_STATUS, r.event.status)
-                        : name(key, want, Dat.DTO_OPS, r.event.operation);
-            case "cookie":
-            case "transfered_length":
-            case "immediate_data": {
+                return key == ExpectKey.STATUS ? name(k, want, Dat.DTO_STATUS, r.event.status)
+                        : name(k, want, Dat.DTO_OPS, r.event.operation);
+            case COOKIE:
+            case TRANSFERED_LENGTH:
+            case IMMEDIATE_DATA: {
                 if (r.event == null) {
                     return ABSENT;
                 }
-                long got = key.equals("cookie") ? r.event.cookie : key.equals("transfered_length")
+                long got = key == ExpectKey.COOKIE ? r.event.cookie : key == ExpectKey.TRANSFERED_LENGTH
                         ? r.event.transferredLength : (long) r.event.immediateData() & 0xffffffffL;
-                return compareNumber(p, key, want, path, got);
+                return compareNumber(p, k, want, path, got);
             }
-            case "ep": {
+            case EP: {
                 if (r.event == null) {
                     return ABSENT;
                 }
@@ -260,7 +222,7 @@ final class Expectations {
                 return "expected the event of endpoint " + want.asText() + " (" + wantName + "), got "
                         + actual(key, r);
             }
-            case "evd": {
+            case EVD: {
                 if (!r.cnoWait || !DatReturn.isSuccess(r.ret)) {
                     return ABSENT;
                 }
@@ -268,40 +230,41 @@ final class Expectations {
                 return w == r.cnoEvd ? null : "expected the EVD " + (want.isNull() ? "null" : want.asText())
                         + ", got " + actual(key, r);
             }
-            case "state":
-                return r.state == null ? ABSENT : name(key, want, Dat.EP_STATES, r.state);
-            case "handle_type":
-                return r.handleType == null ? ABSENT : name(key, want, Dat.HANDLE_TYPES, r.handleType);
-            case "context": {
+            case STATE:
+                return r.state == null ? ABSENT : name(k, want, Dat.EP_STATES, r.state);
+            case HANDLE_TYPE:
+                return r.handleType == null ? ABSENT : name(k, want, Dat.HANDLE_TYPES, r.handleType);
+            case CONTEXT: {
                 if (r.context == null) {
                     return ABSENT;
                 }
-                return compareNumber(p, key, want, path, r.context);
+                return compareNumber(p, k, want, path, r.context);
             }
-            case "message":
+            case MESSAGE:
                 if (r.message == null) {
                     return ABSENT;
                 }
                 return want.asText().equals(r.message) ? null
                         : "expected message \"" + want.asText() + "\", got \"" + r.message + "\"";
-            case "recv_idle":
-            case "request_idle": {
-                Boolean got = key.equals("recv_idle") ? r.recvIdle : r.requestIdle;
+            case RECV_IDLE:
+            case REQUEST_IDLE: {
+                Boolean got = key == ExpectKey.RECV_IDLE ? r.recvIdle : r.requestIdle;
                 if (got == null) {
                     return ABSENT;
                 }
-                return want.asBoolean() == got ? null : "expected " + key + " " + want.asBoolean() + ", got " + got;
+                return want.asBoolean() == got ? null : "expected " + k + " " + want.asBoolean() + ", got " + got;
             }
-            case "stale":
+            case STALE:
                 if (r.data == null) {
                     return ABSENT;
                 }
                 return want.asBoolean() == r.stale ? null : "expected stale " + want.asBoolean() + ", got " + r.stale;
-            case "data":
+            case DATA:
                 return r.data == null ? ABSENT : compareData(p, want, path, r.data);
-            default:
-                throw new IllegalStateException("expectation key " + key + " has no check");
+            case ATTRS:
+                throw new IllegalStateException("attrs are compared by attrs(), one attribute at a time");
         }
+        throw new IllegalStateException("expectation key " + key + " has no check");
     }
 
     /** Compares an observed number with an expected one or a comparison ({@code ">= 4"}); null if it holds. */
@@ -429,11 +392,11 @@ final class Expectations {
      * it has none: the {@code match} of the mem_read trace line.
      */
     static Boolean dataMatches(ConsumerProcess p, Step s, byte[] got) {
-        JsonNode e = s.node().get("expect");
-        JsonNode want = e == null ? null : e.get("data");
-        if (want == null) {
+        Expect.Check c = s.expect() == null ? null : s.expect().check(ExpectKey.DATA);
+        if (c == null) {
             return null;
         }
+        JsonNode want = c.want();
         String path = s.path() + ".expect.data";
         for (JsonNode alt : isOneOf(want) ? want.get(ONE_OF) : List.of(want)) {
             if (compareData(p, alt, path, got) == null) {

@@ -8,6 +8,7 @@ import org.datsim.fabric.dat.DatProvider;
 import org.datsim.fabric.dat.DatReturn;
 import org.datsim.fabric.dat.Evd;
 import org.datsim.fabric.dat.ReapHold;
+import org.datsim.scenario.consumer.BlockedWait;
 import org.datsim.scenario.load.CnoWaitCall;
 import org.datsim.scenario.load.EvdWaitCall;
 import org.datsim.scenario.load.Step;
@@ -23,15 +24,8 @@ final class Wait {
     private final ConsumerProcess p;
     private final DatProvider dat;
     private final Runnable wake;
-    /** The EVD of a blocked dat_evd_wait, or null. */
-    private Evd evd;
-    private int threshold;
-    /** The CNO of a blocked dat_cno_wait, or null. */
-    private Cno cno;
-    /** The CNO's {@link Cno#releases()} when the dat_cno_wait blocked. */
-    private long cnoReleases;
-    private long deadline;
-    private long timer;
+    /** The wait blocked in, with its plain rules: the consumer core's, as a bridged program's. */
+    private final BlockedWait blocked;
     /** Explored runs: the wait is held back at evd.reap_order until this is over, or null. */
     private ReapHold hold;
     /** Explored runs: the hold is evd.arrival_before_timeout's (the wait had timed out). */
@@ -41,11 +35,12 @@ final class Wait {
         this.p = p;
         this.dat = p.dat();
         this.wake = p::wake;
+        this.blocked = new BlockedWait(dat, p.sim(), wake, p);
     }
 
     /** Returns true while the process is blocked in a wait. */
     boolean active() {
-        return evd != null || cno != null;
+        return blocked.active();
     }
 
     /**
@@ -68,20 +63,18 @@ final class Wait {
                 EventCalls.take(p, s, e);
                 return p.pollOverhead();
             }
-            evd = e;
-            threshold = n;
-            return block(Dat.TIMEOUT_INFINITE);
+            blocked.blockEvd(e, n, Dat.TIMEOUT_INFINITE);
+            return -1;
         }
-        evd = e;
-        threshold = n;
-        return block(timeout);
+        blocked.blockEvd(e, n, timeout);
+        return -1;
     }
 
     /**
      * dat_cno_wait: returns the notifying EVD at once when one is pending, else blocks. A CNO with no EVD associated
      * can be notified only once one is associated: a wait with a timeout waits for that or the timeout
      * (DAT_QUEUE_EMPTY, "the operation timed out without a notification"); an infinite one, which would never end,
-     * returns DAT_QUEUE_EMPTY at once.
+     * returns DAT_QUEUE_EMPTY at once ({@link BlockedWait#cnoAtOnce}).
      *
      * @return the CPU time after the call, or -1 if the process blocked
      */
@@ -94,98 +87,125 @@ final class Wait {
             EventCalls.reportCno(p, s, ret, null);
             return 0;
         }
-        if (c.pending() != null) {
-            EventCalls.reportCno(p, s, ret, dat.cnoTake(c));
+        BlockedWait.End at = BlockedWait.cnoAtOnce(c, timeout);
+        if (at != BlockedWait.End.NOT_YET) {
+            if (at == BlockedWait.End.NOTIFIED) {
+                EventCalls.reportCno(p, s, ret, dat.cnoTake(c));
+            } else {
+                EventCalls.reportCno(p, s, at.ret(), null);
+            }
             return p.pollOverhead();
         }
-        if (c.evdCount() == 0 && timeout == Dat.TIMEOUT_INFINITE) {
-            EventCalls.reportCno(p, s, DatReturn.error(DatReturn.QUEUE_EMPTY, 0), null);
-            return p.pollOverhead();
-        }
-        cno = c;
-        cnoReleases = c.releases();
-        return block(timeout);
+        blocked.blockCno(c, timeout);
+        return -1;
     }
 
     /**
-     * Looks again at the blocked wait. A dat_evd_wait ends when the IA was closed under it (DAT_ABORT), the EVD was
-     * made unwaitable (DAT_INVALID_STATE), enough events are queued, or at the timeout (DAT_TIMEOUT_EXPIRED). A
-     * dat_cno_wait ends with the notifying EVD, with no EVD when the IA was closed or the CNO's last EVD freed, or
-     * with DAT_QUEUE_EMPTY at the timeout, or at once when an infinite wait's CNO lost its last EVD to
-     * dat_evd_modify_cno (taking an EVD away is not freeing it: no EVD, but no DAT_SUCCESS either). The wait is over before the call reports (which may throw
-     * {@link Unbound}).
+     * Looks again at the blocked wait: the consumer core's rules ({@link BlockedWait#check}), with the explored
+     * runs' holds on a dat_evd_wait. The wait is over before the call reports (which may throw {@link Unbound}).
      *
      * @return true if the wait ended
      */
     boolean resume(Step s) {
-        boolean timedOut = p.sim().now() >= deadline;
-        if (evd != null) {
-            Evd e = evd;
-            if (e.isFreed()) {
-                end();
-                EventCalls.report(p, s, DatReturn.error(DatReturn.ABORT, 0), null, null);
-            } else if (!e.isWaitable()) {
-                end();
-                EventCalls.report(p, s, DatReturn.error(DatReturn.INVALID_STATE,
-                        DatReturn.SUB_INVALID_STATE_EVD_UNWAITABLE), null, e);
-            } else if (hold != null) {
-                // Held at evd.reap_order: the events it would take were queued before the deadline, so the timer
-                // no longer matters; it takes them once the completion it waits for is queued or reported.
-                if (!hold.over()) {
+        Evd e = blocked.evd();
+        if (e == null) {
+            Cno c = blocked.cno();
+            BlockedWait.End end = blocked.check();
+            switch (end) {
+                case NOT_YET -> {
                     return false;
                 }
-                dat.watchReports(wake, false);
-                hold = null;
-                if (late && e.size() < threshold) {
-                    // evd.arrival_before_timeout: what came was not enough (suppressed, lost, elsewhere): it times
-                    // out after all.
-                    late = false;
+                case NOTIFIED -> {
                     end();
-                    EventCalls.report(p, s, DatReturn.error(DatReturn.TIMEOUT_EXPIRED, 0), null, e);
-                    return true;
+                    EventCalls.reportCno(p, s, end.ret(), dat.cnoTake(c));
                 }
-                late = false;
-                if (e.size() >= threshold && holdReap(e)) {
-                    return false;
+                case RELEASED, EMPTY -> {
+                    end();
+                    EventCalls.reportCno(p, s, end.ret(), null);
                 }
-                end();
-                EventCalls.take(p, s, e);
-            } else if (timedOut || (e.size() >= threshold && deadline != Long.MAX_VALUE
-                    && deadline - p.sim().now() < SimTime.US && p.sim().exploring()
-                    && p.sim().choices().choose(DatChoices.WAIT_TIMEOUT, 2, p.hostName()) == 1)) {
-                // Rules 5 and 13: no notification woke the waiter in time. Unsignalled completions may have queued
-                // threshold events meanwhile, but they wake no one: the wait still times out, dequeuing nothing.
-                if (timedOut && e.size() < threshold && p.sim().exploring() && holdLate(e)) {
-                    return false;
-                }
-                end();
-                EventCalls.report(p, s, DatReturn.error(DatReturn.TIMEOUT_EXPIRED, 0), null, e);
-            } else if (e.size() >= threshold) {
-                if (p.sim().exploring() && holdReap(e)) {
-                    if (timer != 0) {
-                        p.cancelTimer(timer);
-                        timer = 0;
-                    }
-                    deadline = Long.MAX_VALUE;
-                    return false;
-                }
-                end();
-                EventCalls.take(p, s, e);
-            } else {
-                return false;
+                case ABORTED, UNWAITABLE, TIMED_OUT, EVENTS -> throw new IllegalStateException(end + " of a CNO");
             }
             return true;
         }
-        Cno c = cno;
-        if (c.pending() != null) {
+        if (!p.sim().exploring() && hold == null) {
+            BlockedWait.End end = blocked.check();
+            switch (end) {
+                case NOT_YET -> {
+                    return false;
+                }
+                case ABORTED -> {
+                    end();
+                    EventCalls.report(p, s, end.ret(), null, null);
+                }
+                case UNWAITABLE, TIMED_OUT -> {
+                    end();
+                    EventCalls.report(p, s, end.ret(), null, e);
+                }
+                case EVENTS -> {
+                    end();
+                    EventCalls.take(p, s, e);
+                }
+                case NOTIFIED, RELEASED, EMPTY -> throw new IllegalStateException(end + " of an EVD");
+            }
+            return true;
+        }
+        return resumeExplored(s, e);
+    }
+
+    /**
+     * An explored run's dat_evd_wait: the plain rules of {@link BlockedWait}, where evd.reap_order and
+     * evd.arrival_before_timeout may hold the wait, and a wait about to time out may be told it did.
+     */
+    private boolean resumeExplored(Step s, Evd e) {
+        boolean timedOut = blocked.timedOut();
+        int threshold = blocked.threshold();
+        long deadline = blocked.deadline();
+        BlockedWait.End state = blocked.evdState();
+        if (state == BlockedWait.End.ABORTED) {
             end();
-            EventCalls.reportCno(p, s, DatReturn.SUCCESS, dat.cnoTake(c));
-        } else if (c.isFreed() || c.releases() != cnoReleases) {
+            EventCalls.report(p, s, state.ret(), null, null);
+        } else if (state == BlockedWait.End.UNWAITABLE) {
             end();
-            EventCalls.reportCno(p, s, DatReturn.SUCCESS, null);
-        } else if (timedOut || (c.evdCount() == 0 && deadline == Long.MAX_VALUE)) {
+            EventCalls.report(p, s, state.ret(), null, e);
+        } else if (hold != null) {
+            // Held at evd.reap_order: the events it would take were queued before the deadline, so the timer
+            // no longer matters; it takes them once the completion it waits for is queued or reported.
+            if (!hold.over()) {
+                return false;
+            }
+            dat.watchReports(wake, false);
+            hold = null;
+            if (late && e.size() < threshold) {
+                // evd.arrival_before_timeout: what came was not enough (suppressed, lost, elsewhere): it times
+                // out after all.
+                late = false;
+                end();
+                EventCalls.report(p, s, BlockedWait.End.TIMED_OUT.ret(), null, e);
+                return true;
+            }
+            late = false;
+            if (e.size() >= threshold && holdReap(e)) {
+                return false;
+            }
             end();
-            EventCalls.reportCno(p, s, DatReturn.error(DatReturn.QUEUE_EMPTY, 0), null);
+            EventCalls.take(p, s, e);
+        } else if (timedOut || (e.size() >= threshold && deadline != Long.MAX_VALUE
+                && deadline - p.sim().now() < SimTime.US && p.sim().exploring()
+                && p.sim().choices().choose(DatChoices.WAIT_TIMEOUT, 2, p.hostName()) == 1)) {
+            // Rules 5 and 13: no notification woke the waiter in time. Unsignalled completions may have queued
+            // threshold events meanwhile, but they wake no one: the wait still times out, dequeuing nothing.
+            if (timedOut && e.size() < threshold && p.sim().exploring() && holdLate(e)) {
+                return false;
+            }
+            end();
+            EventCalls.report(p, s, BlockedWait.End.TIMED_OUT.ret(), null, e);
+        } else if (e.size() >= threshold) {
+            if (p.sim().exploring() && holdReap(e)) {
+                blocked.disarm();
+                return false;
+            }
+            end();
+            EventCalls.take(p, s, e);
         } else {
             return false;
         }
@@ -221,52 +241,18 @@ final class Wait {
         }
         hold = h;
         late = true;
-        if (timer != 0) {
-            p.cancelTimer(timer); // it fired, or is due now: no stray wake later
-            timer = 0;
-        }
-        deadline = Long.MAX_VALUE;
+        blocked.disarm(); // the timer fired, or is due now: no stray wake later
         dat.watchReports(wake, true);
         return true;
     }
 
-    /** Blocks on the object set: registers the process's wake-up with it and arms the timeout. Returns -1. */
-    private long block(long timeoutUs) {
-        watch(true);
-        if (timeoutUs != Dat.TIMEOUT_INFINITE) {
-            long delay = timeoutUs * SimTime.US;
-            deadline = p.sim().now() + delay;
-            timer = p.timer(delay);
-        } else {
-            deadline = Long.MAX_VALUE;
-            timer = 0;
-        }
-        return -1;
-    }
-
-    /** Ends the wait: cancels the timer and takes the wake-up back from the object (a freed EVD has none). */
+    /** Ends the wait: lets go of an explored hold, then the consumer core's wait ends (timer, wake-up). */
     private void end() {
         if (hold != null) {
             dat.watchReports(wake, false);
             hold = null;
         }
         late = false;
-        if (timer != 0) {
-            p.cancelTimer(timer);
-            timer = 0;
-        }
-        watch(false);
-        evd = null;
-        cno = null;
-    }
-
-    private void watch(boolean on) {
-        if (evd != null) {
-            if (on || !evd.isFreed()) {
-                dat.evdSetWaiter(evd, on ? wake : null);
-            }
-        } else {
-            dat.cnoWaiter(cno, wake, on);
-        }
+        blocked.end();
     }
 }
