@@ -160,9 +160,24 @@ public final class PerftestRun {
      * @param gbits {@code --report_gbits}
      * @param preset the fabric preset
      * @param switches switches in a chain between the two hosts
+     * @param duration {@code -D}: seconds of simulated time of a timed run, or 0 for a count of iterations
+     * @param margin {@code -f}: seconds at each end of a timed run left out of the sample (see {@link PerftestTimed})
      */
     public record Options(Test test, List<Long> sizes, boolean all, int iters, int qps, int txDepth, int cqMod,
-            long mtu, long inline, boolean bidirectional, boolean gbits, String preset, int switches) {
+            long mtu, long inline, boolean bidirectional, boolean gbits, String preset, int switches, int duration,
+            int margin) {
+
+        /** The options of a run of a count of iterations (not timed). */
+        public Options(Test test, List<Long> sizes, boolean all, int iters, int qps, int txDepth, int cqMod,
+                long mtu, long inline, boolean bidirectional, boolean gbits, String preset, int switches) {
+            this(test, sizes, all, iters, qps, txDepth, cqMod, mtu, inline, bidirectional, gbits, preset, switches,
+                    0, 0);
+        }
+
+        /** True for perftest's duration mode ({@code -D}). */
+        public boolean timed() {
+            return duration > 0;
+        }
 
         /** perftest's force_dependecies for one size: tx depth at most iters, cq_mod at most tx depth, 1 if large. */
         int cqModAt(long size) {
@@ -196,16 +211,16 @@ public final class PerftestRun {
     }
 
     /**
-     * Returns the options with perftest's dependencies applied: tx depth at most the iterations; cq_mod at most the
-     * tx depth.
+     * Returns the options with perftest's dependencies applied: tx depth at most the iterations (not in a timed run,
+     * which has no count); cq_mod at most the tx depth.
      *
      * @param o the options as given
      * @return the options perftest would run
      */
     public static Options resolve(Options o) {
-        int tx = Math.min(o.txDepth(), o.iters());
+        int tx = o.timed() ? o.txDepth() : Math.min(o.txDepth(), o.iters());
         return new Options(o.test(), o.sizes(), o.all(), o.iters(), o.qps(), tx, Math.min(o.cqMod(), tx), o.mtu(),
-                o.inline(), o.bidirectional(), o.gbits(), o.preset(), o.switches());
+                o.inline(), o.bidirectional(), o.gbits(), o.preset(), o.switches(), o.duration(), o.margin());
     }
 
     // ------------------------------------------------------------------ statistics (perftest's formulas)
@@ -339,6 +354,11 @@ public final class PerftestRun {
      * @param sizeStarted told each size as it starts
      */
     public static void report(Options given, PrintWriter out, java.util.function.LongConsumer sizeStarted) {
+        if (given.timed()) {
+            sizeStarted.accept(given.sizes().get(0));
+            PerftestTimed.report(given, out, null);
+            return;
+        }
         Options o = resolve(given);
         boolean headerDone = false;
         for (long size : o.sizes()) {
@@ -357,7 +377,8 @@ public final class PerftestRun {
         out.flush();
     }
 
-    private static void header(Options o, Scenario s, PrintWriter out) {
+    /** perftest's header block, with what datsim knows. */
+    static void header(Options o, Scenario s, PrintWriter out) {
         Test t = o.test();
         long mtu = s.params().get(FabricParams.HCA_MTU);
         boolean eth = o.preset().startsWith("roce");
@@ -371,7 +392,7 @@ public final class PerftestRun {
         out.println(" ibv_wr* API     : (not modelled)");
         out.println(" TX depth        : " + o.txDepth());
         if (t == Test.SEND_BW) {
-            out.println(" RX depth        : " + Math.min(DEF_RX_SEND, o.iters()));
+            out.println(" RX depth        : " + (o.timed() ? DEF_RX_SEND : Math.min(DEF_RX_SEND, o.iters())));
         }
         if (t.bw) {
             out.println(" CQ Moderation   : " + o.cqModAt(o.sizes().get(0)));

@@ -28,6 +28,9 @@ final class PerftestScenario {
      * @return the scenario
      */
     static String json(Options o, long size) {
+        if (o.timed() && o.all()) {
+            throw new IllegalArgumentException("a timed run has one size");
+        }
         StringBuilder procs = new StringBuilder();
         procs.append(process("s", "B", null, server(o, size, "c", 4791)));
         procs.append(",\n").append(process("c", "A", "5us", client(o, size, "s", "B", 4791)));
@@ -35,8 +38,11 @@ final class PerftestScenario {
             procs.append(",\n").append(process("s2", "A", null, server(o, size, "c2", 4792)));
             procs.append(",\n").append(process("c2", "B", "5us", client(o, size, "s2", "A", 4792)));
         }
-        return "{\"scenario\": \"" + o.test().command + "\", \"fabric\": " + fabric(o) + ", \"processes\": ["
-                + procs + "]}";
+        // a timed run ends with its loops: no event limit, and a time limit far beyond the duration as the guard
+        String limits = o.timed() ? ", \"limits\": {\"max_events\": " + Long.MAX_VALUE + ", \"max_time\": \""
+                + (2L * o.duration() + 10) + "s\"}" : "";
+        return "{\"scenario\": \"" + o.test().command + "\"" + limits + ", \"fabric\": " + fabric(o)
+                + ", \"processes\": [" + procs + "]}";
     }
 
 
@@ -117,11 +123,27 @@ final class PerftestScenario {
      * Receives the Send bandwidth server keeps posted per QP: perftest's rx depth (512, at most the iterations) with
      * one QP. With several QPs every receive is posted up front: a static scenario cannot repost on the QP whose
      * receive completed only while that QP still expects messages, and a repost on the wrong one leaves the other
-     * short (RNR). With the receives all posted, no Send waits for one, as with perftest's server keeping up.
+     * short (RNR). With the receives all posted, no Send waits for one, as with perftest's server keeping up. A timed
+     * run has no count to exceed: 512 per QP, each completion reposted on its QP.
      */
     static int receivesPosted(Options o) {
+        if (o.timed()) {
+            return DEF_RX_SEND;
+        }
         return o.qps() == 1 ? Math.min(DEF_RX_SEND, o.iters()) : o.iters();
     }
+
+    /** A timed run's loop bound: perftest's duration, from the moment the loop begins. */
+    private static String bound(Options o) {
+        return "\"" + o.duration() + "s\"";
+    }
+
+    private static String timed(Options o, List<String> calls) {
+        return "{\"for\": " + bound(o) + ", \"calls\": [" + String.join(", ", calls) + "]}";
+    }
+
+    /** The client's step that ends just before its timed loop begins: the Send server's loop begins with it. */
+    static final String LOOP_STARTS = "loop_starts";
 
     /** The server: accepts the QPs; for Sends keeps receives posted (ib_send_lat: also sends back). */
     private static List<String> server(Options o, long size, String peer, int qual) {
@@ -141,7 +163,17 @@ final class PerftestScenario {
             c.add("{\"call\": \"dat_evd_wait\", \"evd\": \"$conn_evd\", \"expect\": {\"event\":"
                     + " \"DAT_CONNECTION_EVENT_ESTABLISHED\"}}");
         }
-        if (t == Test.SEND_LAT) {
+        if (o.timed() && t == Test.SEND_BW) {
+            // perftest's server runs its own alarm; here its loop begins with the client's and lasts as long, and the
+            // receives still posted take the client's last Sends
+            c.add("{\"call\": \"sleep\", \"time\": \"0ns\", \"after\": \"" + peer + "/" + LOOP_STARTS + "\"}");
+            c.add(timed(o, List.of("{\"call\": \"dat_evd_wait\", \"evd\": \"$recv_evd\", \"expect\": {\"status\":"
+                    + " \"DAT_DTO_SUCCESS\"}, \"out\": \"rev\"}", "{\"call\": \"dat_ep_post_recv\", \"ep\": \"$rev.ep\","
+                    + " \"local_iov\": " + iov(size) + "}")));
+        } else if (o.timed() && t == Test.SEND_LAT) {
+            throw new IllegalArgumentException("ib_send_lat has no timed run here (its server would have to stop"
+                    + " answering exactly when the client stops asking)");
+        } else if (t == Test.SEND_LAT) {
             c.add(repeat(o.iters(), List.of(waitOn("recv_evd"), recv(0, size), post(t, 0, size, peer, true),
                     waitOn("req_evd"))));
         } else if (t == Test.SEND_BW) {
@@ -175,11 +207,69 @@ final class PerftestScenario {
             c.add(repeat(o.iters(), List.of(post(t, 0, size, peer, true), waitOn("req_evd"), waitOn("recv_evd"),
                     recv(0, size))));
         } else if (!t.bw) {
-            c.add(repeat(o.iters(), List.of(post(t, 0, size, peer, true), waitOn("req_evd"))));
+            List<String> body = List.of(post(t, 0, size, peer, true), waitOn("req_evd"));
+            c.add(o.timed() ? timed(o, body) : repeat(o.iters(), body));
+        } else if (o.timed()) {
+            c.addAll(timedBwLoop(o, size, peer));
         } else {
             c.addAll(compress(bwLoop(o, size, peer)));
         }
         return c;
+    }
+
+    /**
+     * perftest's run_iter_bw in duration mode for one client: the post loop of {@link #bwLoop} without a count (no
+     * last post is signalled for being the last), as a prefix (filling the tx depth up to the steady state) and a
+     * body that repeats while the loop's time bound has not passed (the body begins with a post, so the loop stops
+     * at the first post at or after the bound), then the signalled completions still outstanding are reaped.
+     * The body is found by running the post loop until its state after a reap (per QP: posts modulo cq_mod,
+     * outstanding, unsignalled posts since the last signalled; the signalled completions awaited, in order) repeats.
+     */
+    static List<String> timedBwLoop(Options o, long size, String peer) {
+        int q = o.qps();
+        int tx = o.txDepth();
+        int cq = o.cqModAt(size);
+        long[] scnt = new long[q];
+        long[] ccnt = new long[q];
+        long[] pending = new long[q];
+        ArrayDeque<long[]> signalled = new ArrayDeque<>();
+        List<String> calls = new ArrayList<>();
+        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+        while (true) {
+            for (int k = 0; k < q; k++) {
+                while (scnt[k] - ccnt[k] < tx) {
+                    boolean sig = (scnt[k] + 1) % cq == 0;
+                    calls.add(post(o.test(), k, size, peer, sig));
+                    scnt[k]++;
+                    pending[k]++;
+                    if (sig) {
+                        signalled.add(new long[] {k, pending[k]});
+                        pending[k] = 0;
+                    }
+                }
+            }
+            long[] s = signalled.poll();
+            calls.add(waitOn("req_evd"));
+            ccnt[(int) s[0]] += s[1];
+            StringBuilder key = new StringBuilder();
+            for (int k = 0; k < q; k++) {
+                key.append(scnt[k] % cq).append(',').append(scnt[k] - ccnt[k]).append(',').append(pending[k])
+                        .append(';');
+            }
+            for (long[] w : signalled) {
+                key.append(w[0]).append(':').append(w[1]).append(' ');
+            }
+            Integer first = seen.putIfAbsent(key.toString(), calls.size());
+            if (first != null) {
+                List<String> out = new ArrayList<>(compress(calls.subList(0, first)));
+                if (o.test() == Test.SEND_BW) {
+                    out.add("{\"call\": \"sleep\", \"time\": \"0ns\", \"name\": \"" + LOOP_STARTS + "\"}");
+                }
+                out.add(timed(o, compress(calls.subList(first, calls.size()))));
+                out.add(repeat(signalled.size(), List.of(waitOn("req_evd"))));
+                return out;
+            }
+        }
     }
 
     /**
