@@ -32,6 +32,7 @@ import org.datsim.scenario.load.Scenario;
  *       the average are perftest's formulas over the same arrays. {@code -b} adds the same client in the other
  *       direction (its own connection) and sums the two reports, as perftest sums the local and remote ones.</li>
  * </ul>
+ * A timed run ({@code -D}) is {@link PerftestTimed}'s; the generated scenarios are {@link PerftestScenario}'s.
  */
 public final class PerftestRun {
 
@@ -160,12 +161,14 @@ public final class PerftestRun {
      * @param gbits {@code --report_gbits}
      * @param preset the fabric preset
      * @param switches switches in a chain between the two hosts
-     * @param duration {@code -D}: seconds of simulated time of a timed run, or 0 for a count of iterations
-     * @param margin {@code -f}: seconds at each end of a timed run left out of the sample (see {@link PerftestTimed})
+     * @param durationPs {@code -D}: the simulated time of a timed run in picoseconds (perftest's are whole seconds;
+     *     tests take less), or 0 for a count of iterations
+     * @param marginPs {@code -f}: the time at each end of a timed run left out of the sample, in picoseconds (see
+     *     {@link PerftestTimed})
      */
     public record Options(Test test, List<Long> sizes, boolean all, int iters, int qps, int txDepth, int cqMod,
-            long mtu, long inline, boolean bidirectional, boolean gbits, String preset, int switches, int duration,
-            int margin) {
+            long mtu, long inline, boolean bidirectional, boolean gbits, String preset, int switches, long durationPs,
+            long marginPs) {
 
         /** The options of a run of a count of iterations (not timed). */
         public Options(Test test, List<Long> sizes, boolean all, int iters, int qps, int txDepth, int cqMod,
@@ -176,7 +179,7 @@ public final class PerftestRun {
 
         /** True for perftest's duration mode ({@code -D}). */
         public boolean timed() {
-            return duration > 0;
+            return durationPs > 0;
         }
 
         /** perftest's force_dependecies for one size: tx depth at most iters, cq_mod at most tx depth, 1 if large. */
@@ -220,7 +223,7 @@ public final class PerftestRun {
     public static Options resolve(Options o) {
         int tx = o.timed() ? o.txDepth() : Math.min(o.txDepth(), o.iters());
         return new Options(o.test(), o.sizes(), o.all(), o.iters(), o.qps(), tx, Math.min(o.cqMod(), tx), o.mtu(),
-                o.inline(), o.bidirectional(), o.gbits(), o.preset(), o.switches(), o.duration(), o.margin());
+                o.inline(), o.bidirectional(), o.gbits(), o.preset(), o.switches(), o.durationPs(), o.marginPs());
     }
 
     // ------------------------------------------------------------------ statistics (perftest's formulas)

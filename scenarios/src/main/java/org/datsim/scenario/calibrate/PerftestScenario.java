@@ -40,7 +40,8 @@ final class PerftestScenario {
         }
         // a timed run ends with its loops: no event limit, and a time limit far beyond the duration as the guard
         String limits = o.timed() ? ", \"limits\": {\"max_events\": " + Long.MAX_VALUE + ", \"max_time\": \""
-                + (2L * o.duration() + 10) + "s\"}" : "";
+                + org.datsim.core.time.SimTime.formatExact(2 * o.durationPs() + 10 * org.datsim.core.time.SimTime.S)
+                + "\"}" : "";
         return "{\"scenario\": \"" + o.test().command + "\"" + limits + ", \"fabric\": " + fabric(o)
                 + ", \"processes\": [" + procs + "]}";
     }
@@ -135,7 +136,7 @@ final class PerftestScenario {
 
     /** A timed run's loop bound: perftest's duration, from the moment the loop begins. */
     private static String bound(Options o) {
-        return "\"" + o.duration() + "s\"";
+        return "\"" + org.datsim.core.time.SimTime.formatExact(o.durationPs()) + "\"";
     }
 
     private static String timed(Options o, List<String> calls) {

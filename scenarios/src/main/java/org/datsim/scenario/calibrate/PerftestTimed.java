@@ -2,7 +2,6 @@ package org.datsim.scenario.calibrate;
 
 import java.io.PrintWriter;
 import java.util.Locale;
-import org.datsim.core.time.SimTime;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceKey;
 import org.datsim.core.trace.TraceSink;
@@ -165,7 +164,7 @@ public final class PerftestTimed {
 
     private static Measured measure(Options o, long size, Clock clock) {
         Test t = o.test();
-        long window = (long) (o.duration() - 2 * o.margin()) * SimTime.S;
+        long window = o.durationPs() - 2 * o.marginPs();
         Collector c = new Collector(o, clock);
         Scenario s = Calibration.run(PerftestScenario.json(o, size), c);
         double unitsPerSecond = 1e12;
@@ -234,8 +233,8 @@ public final class PerftestTimed {
         long postToPlaceSum;
 
         Collector(Options o, Clock clock) {
-            this.from = (long) o.margin() * SimTime.S;
-            this.to = (long) (o.duration() - o.margin()) * SimTime.S;
+            this.from = o.marginPs();
+            this.to = o.durationPs() - o.marginPs();
             this.bidirectional = o.bidirectional();
             this.writeLat = o.test() == Test.WRITE_LAT;
             this.clock = clock;

@@ -168,7 +168,8 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         PerftestRun.Options opts = new PerftestRun.Options(t, sizes, all, n, qps,
                 txDepth != null ? txDepth : t.defaultTxDepth(), PerftestRun.DEF_CQ_MOD, mtu != null ? mtu : 0, inl,
-                bidirectional, gbits, preset, switches, d, f);
+                bidirectional, gbits, preset, switches, d * org.datsim.core.time.SimTime.S,
+                f * org.datsim.core.time.SimTime.S);
         try {
             if (emit) {
                 com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
