@@ -24,12 +24,14 @@ import picocli.CommandLine.Spec;
             "Accepted perftest flags: -s, -a, -n, -q, -t, -m, -I, -b, -D, -f, --report_gbits, -F (no effect: there"
                 + " is no CPU frequency to check), -d, -i, -x, -p (they pick hardware or a TCP port: ignored, and said"
                 + " so on standard error) and the server address (ignored). Every other perftest flag (-c, -R, -Q,"
-                + " -N, --run_infinitely, ...) is rejected. Connection type is always RC, one port.",
+                + " -N, ...) is rejected, and --run_infinitely (a simulation needs an end). Connection type is always"
+                + " RC, one port.",
             "-D SECONDS is perftest's timed run in simulated time: the loop posts until SECONDS have passed (a"
                 + " repeat block with \"for\") and counts the messages completed between the margins (-f, default"
                 + " SECONDS/4); bandwidth tests print BW average and MsgRate over that window (BW peak 0.00, as"
                 + " perftest), latency tests t_avg and tps average. -n is then ignored, as perftest ignores it; -a is"
-                + " refused, as perftest refuses it. A progress line on a terminal gives the simulated time reached.",
+                + " refused, as perftest refuses it; ib_send_lat has no timed run. A progress line on a terminal gives"
+                + " the simulated time reached and the time left.",
             "datsim's own: --preset NAME and --switches N (N switches in a chain between the two hosts; 0: back"
                 + " to back). Header lines datsim cannot know (device, PCIe relaxed ordering, addresses) say so."})
 public final class PerftestCommand implements Callable<Integer> {
@@ -89,8 +91,8 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--emit", description = "Print the generated scenario of the first size instead of running it.")
     boolean emit;
 
-    @Option(names = "--quiet", description = "datsim: no progress line (with -a on a terminal, standard error says"
-            + " which size is running).")
+    @Option(names = "--quiet", description = "datsim: no progress line (on a terminal, standard error says which"
+            + " size is running with -a, and the simulated time reached with -D).")
     boolean quiet;
 
     @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "perftest's timed run, in simulated"

@@ -181,6 +181,20 @@ class PerftestDurationTest {
         }
     }
 
+    /** The clock a progress line reads: simulated time since the client's first post, from the trace. */
+    @org.junit.jupiter.api.Test
+    void theProgressClockCountsFromTheClientsFirstPost() {
+        PerftestTimed.Clock clock = new PerftestTimed.Clock();
+        PerftestTimed.Collector c = new PerftestTimed.Collector(timed(Test.WRITE_BW, 4096, 5 * MS, MS), clock);
+        c.accept(org.datsim.core.trace.TraceEvent.of(3 * SimTime.US, "post", "B").op(1)
+                .attr(org.datsim.core.trace.TraceKey.OPCODE, "recv"));
+        assertEquals(0, clock.sinceStartPs(), "the server's receives are not the client's loop");
+        c.accept(org.datsim.core.trace.TraceEvent.of(10 * SimTime.US, "post", "A").op(2)
+                .attr(org.datsim.core.trace.TraceKey.OPCODE, "rdma_write"));
+        c.accept(org.datsim.core.trace.TraceEvent.of(MS, "tx_start", "A"));
+        assertEquals(MS - 10 * SimTime.US, clock.sinceStartPs());
+    }
+
     @org.junit.jupiter.api.Test
     void whatPerftestRefusesIsRefusedInItsWords() {
         String[][] cases = {
