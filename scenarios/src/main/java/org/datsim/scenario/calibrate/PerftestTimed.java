@@ -40,6 +40,8 @@ public final class PerftestTimed {
     public static final String RESULT_FMT_LAT_DUR = " #bytes        #iterations       t_avg[usec]    tps average";
     /** perftest's REPORT_FMT_LAT_DUR, as a Java format. */
     static final String REPORT_FMT_LAT_DUR = " %-7d       %d            %-7s        %-7s";
+    /** perftest's DEF_DURATION: the duration its margin is checked against when {@code -D} is not given. */
+    public static final int DEF_DURATION = 5;
     /** The line perftest prints for a bandwidth test in duration mode (noPeak). */
     public static final String NO_PEAK_WARNING = " WARNING: BW peak won't be measured in this run.";
 
@@ -73,7 +75,7 @@ public final class PerftestTimed {
             return "-D " + duration + ": the duration is a positive number of seconds (perftest's \"Duration period\")";
         }
         if (margin < 0) {
-            return "-f " + margin + ": the margin is a number of seconds, 0 or more";
+            return "-f " + margin + ": the margin is a number of seconds, 0 or more (perftest's \"Margin\")";
         }
         if (duration <= 2 * margin) {
             return "-D " + duration + " -f " + margin + ": perftest: \"please check that DURATION > 2*MARGIN\" (the"

@@ -163,6 +163,11 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         int d = duration != null ? duration : 0;
         int f = margin != null ? margin : PerftestTimed.defaultMargin(d);
+        if (d == 0 && margin != null) {
+            err.println("datsim perftest: -f " + margin + " ignored without -D (perftest uses the margin only in a"
+                    + " timed run)");
+            err.flush();
+        }
         if (d > 0 && iters != null) {
             err.println("datsim perftest: -n " + iters + " ignored with -D (perftest ignores it too: a timed run counts"
                     + " the iterations completed in its sample window)");
@@ -232,8 +237,10 @@ public final class PerftestCommand implements Callable<Integer> {
                     + " in simulated seconds with -D SECONDS, or the iterations with -n (perftest's default for "
                     + test + ": " + t.defaultIters() + ")";
         }
-        if (margin != null && duration == null) {
-            return "-f " + margin + ": the margin belongs to a timed run; give its duration with -D SECONDS";
+        if (margin != null && duration == null && (margin < 0 || 2 * margin >= PerftestTimed.DEF_DURATION)) {
+            // perftest checks the margin against its default duration even when it will not time the run
+            return PerftestTimed.refusal(t, PerftestTimed.DEF_DURATION, margin, false)
+                    + " (without -D, perftest's default duration of " + PerftestTimed.DEF_DURATION + " s)";
         }
         if (duration != null) {
             String why = PerftestTimed.refusal(t, duration,

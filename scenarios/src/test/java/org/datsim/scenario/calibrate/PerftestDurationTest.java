@@ -203,7 +203,9 @@ class PerftestDurationTest {
             {"please check that DURATION > 2*MARGIN", "ib_write_bw", "-D", "2", "-f", "1"},
             {"the duration is a positive number of seconds", "ib_read_lat", "-D", "0"},
             {"ib_send_lat's timed run is not simulated", "ib_send_lat", "-D", "5"},
-            {"the margin belongs to a timed run; give its duration with -D", "ib_write_bw", "-f", "1"}};
+            {"please check that DURATION > 2*MARGIN\" (the sample is the time between the margins) (without -D,"
+                + " perftest's default duration of 5 s)", "ib_write_bw", "-f", "3"},
+            {"the margin is a number of seconds, 0 or more", "ib_write_bw", "-D", "5", "-f", "-1"}};
         for (String[] c : cases) {
             List<String> args = new ArrayList<>(List.of("perftest"));
             args.addAll(List.of(c).subList(1, c.length));
@@ -226,6 +228,10 @@ class PerftestDurationTest {
                 new PrintWriter(out), new PrintWriter(err));
         assertEquals(0, rc, err.toString());
         assertTrue(err.toString().contains("-n 50 ignored with -D"), err.toString());
+        StringWriter err2 = new StringWriter();
+        assertEquals(0, DatsimCli.execute(new String[] {"perftest", "ib_read_lat", "-n", "20", "-f", "1"},
+                new PrintWriter(new StringWriter()), new PrintWriter(err2)));
+        assertTrue(err2.toString().contains("-f 1 ignored without -D"), err2.toString());
         List<String> lines = out.toString().lines().toList();
         assertTrue(lines.contains("                    RDMA_Read Latency Test"), out.toString());
         assertTrue(lines.contains(PerftestTimed.RESULT_FMT_LAT_DUR), out.toString());
