@@ -39,7 +39,7 @@ class TimedRepeatTest {
             + " {\"call\": \"sleep\", \"time\": \"2500ns\"}";
 
     /** The simulated times of the markers (iterations begun) in the run's trace. */
-    private static List<Long> sleeps(Path out) throws Exception {
+    private static List<Long> markers(Path out) throws Exception {
         List<Long> t = new ArrayList<>();
         for (JsonNode e : ScenarioJson.readTrace(out.resolve("events.jsonl"))) {
             if ("mem_read".equals(e.path("kind").asText())) {
@@ -56,7 +56,7 @@ class TimedRepeatTest {
         RunResultSummary r = run(out, "{\"call\": \"sleep\", \"time\": \"7us\"}",
                 "{\"for\": \"10us\", \"as\": \"i\", \"calls\": [" + BODY + "]}");
         assertEquals(0, r.exitCode(), String.join("\n", r.lines()));
-        List<Long> t = sleeps(out);
+        List<Long> t = markers(out);
         assertTrue(t.size() >= 3, t.toString());
         long period = t.get(1) - t.get(0);
         assertTrue(period >= 2_500_000L, t.toString());
@@ -74,13 +74,24 @@ class TimedRepeatTest {
     void aCountAndABoundStopAtWhicheverComesFirst() throws Exception {
         Path a = dir.resolve("count");
         assertEquals(0, run(a, "{\"repeat\": 2, \"for\": \"1s\", \"calls\": [" + BODY + "]}").exitCode());
-        assertEquals(2, sleeps(a).size());
+        assertEquals(2, markers(a).size());
         Path b = dir.resolve("bound");
         assertEquals(0, run(b, "{\"repeat\": 100, \"for\": \"5us\", \"calls\": [" + BODY + "]}").exitCode());
-        assertEquals(2, sleeps(b).size());
+        assertEquals(2, markers(b).size());
         Path c = dir.resolve("zero");
         assertEquals(0, run(c, "{\"for\": \"0s\", \"calls\": [" + BODY + "]}").exitCode());
-        assertEquals(0, sleeps(c).size());
+        assertEquals(0, markers(c).size());
+    }
+
+    @Test
+    void theSameTimedLoopRunsTheSameTwice() throws Exception {
+        String loop = "{\"for\": \"1ms\", \"as\": \"i\", \"calls\": [" + BODY + "]}";
+        Path a = dir.resolve("one");
+        Path b = dir.resolve("two");
+        assertEquals(0, run(a, loop).exitCode());
+        assertEquals(0, run(b, loop).exitCode());
+        assertEquals(Files.readString(a.resolve("events.jsonl")), Files.readString(b.resolve("events.jsonl")));
+        assertTrue(markers(a).size() > 300, "about 1 ms / 2.5 us iterations: " + markers(a).size());
     }
 
     @Test
