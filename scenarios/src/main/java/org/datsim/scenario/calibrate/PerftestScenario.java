@@ -145,6 +145,10 @@ final class PerftestScenario {
 
     /** The client's step that ends just before its timed loop begins: the Send server's loop begins with it. */
     static final String LOOP_STARTS = "loop_starts";
+    /** A timed ib_send_lat: how much longer than the client's the server's loop lasts (far above their skew). */
+    static final long SERVER_SLACK_PS = org.datsim.core.time.SimTime.MS;
+    /** A timed ib_send_lat: the server's wait for a question, longer than the slack (so it ends the server's loop). */
+    static final long SERVER_WAIT_PS = 2 * org.datsim.core.time.SimTime.MS;
 
     /** The server: accepts the QPs; for Sends keeps receives posted (ib_send_lat: also sends back). */
     private static List<String> server(Options o, long size, String peer, int qual) {
@@ -172,8 +176,16 @@ final class PerftestScenario {
                     + " \"DAT_DTO_SUCCESS\"}, \"out\": \"rev\"}", "{\"call\": \"dat_ep_post_recv\", \"ep\": \"$rev.ep\","
                     + " \"local_iov\": " + iov(size) + "}")));
         } else if (o.timed() && t == Test.SEND_LAT) {
-            throw new IllegalArgumentException("ib_send_lat has no timed run here (its server would have to stop"
-                    + " answering exactly when the client stops asking)");
+            // the server answers while the client asks: its loop begins with the client's and lasts a little longer
+            // (SERVER_SLACK); a wait for a question that never comes times out (SERVER_WAIT, longer than the slack),
+            // the answer it then sends takes the receive the client left posted, and the server's bound has passed
+            c.add("{\"call\": \"sleep\", \"time\": \"0ns\", \"after\": \"" + peer + "/" + LOOP_STARTS + "\"}");
+            c.add("{\"for\": \"" + org.datsim.core.time.SimTime.formatExact(o.durationPs() + SERVER_SLACK_PS)
+                    + "\", \"calls\": [{\"call\": \"dat_evd_wait\", \"evd\": \"$recv_evd\", \"timeout\": \""
+                    + org.datsim.core.time.SimTime.formatExact(SERVER_WAIT_PS) + "\", \"expect\": {\"ret\": {\"one_of\":"
+                    + " [\"DAT_SUCCESS\", \"DAT_TIMEOUT_EXPIRED\"]}, \"if\": {\"ret\": \"DAT_SUCCESS\"}, \"then\":"
+                    + " {\"status\": \"DAT_DTO_SUCCESS\"}}}, " + recv(0, size) + ", " + post(t, 0, size, peer, true) + ", "
+                    + waitOn("req_evd") + "]}");
         } else if (t == Test.SEND_LAT) {
             c.add(repeat(o.iters(), List.of(waitOn("recv_evd"), recv(0, size), post(t, 0, size, peer, true),
                     waitOn("req_evd"))));
@@ -205,8 +217,14 @@ final class PerftestScenario {
                     + " \"DAT_CONNECTION_EVENT_ESTABLISHED\"}}");
         }
         if (t == Test.SEND_LAT) {
-            c.add(repeat(o.iters(), List.of(post(t, 0, size, peer, true), waitOn("req_evd"), waitOn("recv_evd"),
-                    recv(0, size))));
+            List<String> body = List.of(post(t, 0, size, peer, true), waitOn("req_evd"), waitOn("recv_evd"),
+                    recv(0, size));
+            if (o.timed()) {
+                c.add("{\"call\": \"sleep\", \"time\": \"0ns\", \"name\": \"" + LOOP_STARTS + "\"}");
+                c.add(timed(o, body));
+            } else {
+                c.add(repeat(o.iters(), body));
+            }
         } else if (!t.bw) {
             List<String> body = List.of(post(t, 0, size, peer, true), waitOn("req_evd"));
             c.add(o.timed() ? timed(o, body) : repeat(o.iters(), body));

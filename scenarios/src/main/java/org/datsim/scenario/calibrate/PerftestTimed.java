@@ -59,18 +59,15 @@ public final class PerftestTimed {
     }
 
     /**
-     * Returns why perftest (or the simulation) refuses a timed run, or null: a duration that is not positive, a
-     * negative margin, a duration not more than twice the margin, {@code -a}, and {@code ib_send_lat} (not
-     * simulated: its server answers each message and would have to stop exactly when the client stops asking,
-     * which a scenario's loops cannot tell each other).
+     * Returns why perftest refuses a timed run, or null: a duration that is not positive, a negative margin, a
+     * duration not more than twice the margin, {@code -a}.
      *
-     * @param t the test
      * @param duration {@code -D}
      * @param margin the margin (given or default)
      * @param all {@code -a}
      * @return the reason, or null
      */
-    public static String refusal(Test t, int duration, int margin, boolean all) {
+    public static String refusal(int duration, int margin, boolean all) {
         if (duration <= 0) {
             return "-D " + duration + ": the duration is a positive number of seconds (perftest's \"Duration period\")";
         }
@@ -83,11 +80,6 @@ public final class PerftestTimed {
         }
         if (all) {
             return "-D with -a: perftest: \"Duration mode currently doesn't support running on all sizes.\"";
-        }
-        if (t == Test.SEND_LAT) {
-            return "-D: ib_send_lat's timed run is not simulated (its server answers each message and would have to"
-                    + " stop exactly when the client stops asking, which the scenario's two loops cannot tell each"
-                    + " other); give the iterations with -n, or time ib_write_lat, ib_read_lat or ib_atomic_lat";
         }
         return null;
     }

@@ -30,8 +30,8 @@ import picocli.CommandLine.Spec;
                 + " repeat block with \"for\") and counts the messages completed between the margins (-f, default"
                 + " SECONDS/4); bandwidth tests print BW average and MsgRate over that window (BW peak 0.00, as"
                 + " perftest), latency tests t_avg and tps average. -n is then ignored, as perftest ignores it; -a is"
-                + " refused, as perftest refuses it; ib_send_lat has no timed run. A progress line on a terminal gives"
-                + " the simulated time reached and the time left.",
+                + " refused, as perftest refuses it. A progress line on a terminal gives the simulated time reached and"
+                + " the time left.",
             "datsim's own: --preset NAME and --switches N (N switches in a chain between the two hosts; 0: back"
                 + " to back). Header lines datsim cannot know (device, PCIe relaxed ordering, addresses) say so."})
 public final class PerftestCommand implements Callable<Integer> {
@@ -239,11 +239,11 @@ public final class PerftestCommand implements Callable<Integer> {
         }
         if (margin != null && duration == null && (margin < 0 || 2 * margin >= PerftestTimed.DEF_DURATION)) {
             // perftest checks the margin against its default duration even when it will not time the run
-            return PerftestTimed.refusal(t, PerftestTimed.DEF_DURATION, margin, false)
+            return PerftestTimed.refusal(PerftestTimed.DEF_DURATION, margin, false)
                     + " (without -D, perftest's default duration of " + PerftestTimed.DEF_DURATION + " s)";
         }
         if (duration != null) {
-            String why = PerftestTimed.refusal(t, duration,
+            String why = PerftestTimed.refusal(duration,
                     margin != null ? margin : PerftestTimed.defaultMargin(duration), all);
             if (why != null) {
                 return why;

@@ -128,7 +128,7 @@ class PerftestDurationTest {
     /** Latency tests: t_avg is the window over the iterations (halved for the ping-pong of Writes), as counted. */
     @org.junit.jupiter.api.Test
     void timedLatencyIsTheCountedRunsAverage() {
-        for (Test t : List.of(Test.READ_LAT, Test.WRITE_LAT, Test.ATOMIC_LAT)) {
+        for (Test t : List.of(Test.READ_LAT, Test.WRITE_LAT, Test.ATOMIC_LAT, Test.SEND_LAT)) {
             long size = t.isAtomic() ? 8 : 2;
             PerftestRun.LatRow count = PerftestRun.latency(counted(t, size, 200), size);
             PerftestTimed.LatRow timed = PerftestTimed.latency(timed(t, size, 3 * MS, MS));
@@ -202,7 +202,6 @@ class PerftestDurationTest {
                 "-D", "5", "-a"},
             {"please check that DURATION > 2*MARGIN", "ib_write_bw", "-D", "2", "-f", "1"},
             {"the duration is a positive number of seconds", "ib_read_lat", "-D", "0"},
-            {"ib_send_lat's timed run is not simulated", "ib_send_lat", "-D", "5"},
             {"please check that DURATION > 2*MARGIN\" (the sample is the time between the margins) (without -D,"
                 + " perftest's default duration of 5 s)", "ib_write_bw", "-f", "3"},
             {"the margin is a number of seconds, 0 or more", "ib_write_bw", "-D", "5", "-f", "-1"}};
