@@ -170,6 +170,38 @@ class PerftestDurationTest {
         assertEquals("dat_evd_wait", calls.get(calls.size() - 1).at("/calls/0/call").asText());
     }
 
+    /**
+     * A timed ib_send_lat: the server answers every question the client asks in its loop, and stops with at most one
+     * wait that times out (answered into the receive the client left posted), so the run ends cleanly.
+     */
+    @org.junit.jupiter.api.Test
+    void aTimedSendLatencyServerStopsWithItsClient() throws Exception {
+        for (long d : new long[] {40 * SimTime.US, 41 * SimTime.US, 3 * SimTime.MS}) {
+            String json = PerftestScenario.json(PerftestRun.resolve(timed(Test.SEND_LAT, 2, d, 0)), 2);
+            Path out = dir.resolve("send-lat-" + d);
+            RunResultSummary r = new ScenarioRunner(ScenarioLoader.parse("perftest.json", json)).run(out, List.of());
+            assertEquals(0, r.exitCode(), String.join("\n", r.lines()));
+            int questions = 0;
+            int answers = 0;
+            int timeouts = 0;
+            for (JsonNode e : ScenarioJson.readTrace(out.resolve("events.jsonl"))) {
+                String kind = e.path("kind").asText();
+                if ("post".equals(kind) && "send".equals(e.path("opcode").asText())) {
+                    if ("A".equals(e.path("host").asText())) {
+                        questions++;
+                    } else {
+                        answers++;
+                    }
+                } else if ("call".equals(kind) && "DAT_TIMEOUT_EXPIRED".equals(e.path("ret").asText())) {
+                    timeouts++;
+                }
+            }
+            assertTrue(questions > 10, "questions " + questions);
+            assertTrue(timeouts <= 1, "timeouts " + timeouts);
+            assertEquals(questions + timeouts, answers, "every question answered, and one answer per timeout");
+        }
+    }
+
     /** The collector keeps numbers only: its memory does not grow with the run. */
     @org.junit.jupiter.api.Test
     void theCollectorKeepsCountsOnly() {
