@@ -27,12 +27,16 @@ import org.datsim.scenario.load.Scenario;
  *   <li>bandwidth tests report BW average = bytes counted over the window (perftest's {@code tcompleted[0] -
  *       tposted[0]}, the two alarms: the window exactly), the MsgRate likewise, and BW peak 0.00 (perftest sets
  *       noPeak in duration mode and prints its WARNING line); latency tests print perftest's RESULT_FMT_LAT_DUR: t_avg
- *       = window / rtt factor / iterations, and tps average = iterations per second.</li>
+ *       = window / rtt factor / iterations, and tps average = iterations per second. ib_write_lat's peer polls
+ *       memory, which DAT cannot express (see {@link PerftestRun}): its iterations are the modelled round trips
+ *       (twice post, mean post-to-placement and poll) that fit in the window.</li>
  *   <li>the default margin is perftest's {@code duration / 4} (whole seconds); perftest requires
  *       {@code duration > 2 * margin}, refuses {@code -a} ("Duration mode currently doesn't support running on all
  *       sizes") and ignores {@code -n} (it sets iters to 0).</li>
  * </ul>
- * The collector keeps counts only: a run of millions of messages takes constant memory.
+ * The collector keeps counts only: a run of millions of messages takes constant memory. The loops themselves (the
+ * bandwidth post loop's steady state, the Send servers' loops that start and stop with their clients) are
+ * {@link PerftestScenario}'s.
  */
 public final class PerftestTimed {
 
