@@ -1,7 +1,6 @@
 package org.datsim.scenario.calibrate;
 
 import java.io.PrintWriter;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -33,6 +32,7 @@ import org.datsim.scenario.load.Scenario;
  *       the average are perftest's formulas over the same arrays. {@code -b} adds the same client in the other
  *       direction (its own connection) and sums the two reports, as perftest sums the local and remote ones.</li>
  * </ul>
+ * A timed run ({@code -D}) is {@link PerftestTimed}'s; the generated scenarios are {@link PerftestScenario}'s.
  */
 public final class PerftestRun {
 
@@ -161,9 +161,26 @@ public final class PerftestRun {
      * @param gbits {@code --report_gbits}
      * @param preset the fabric preset
      * @param switches switches in a chain between the two hosts
+     * @param durationPs {@code -D}: the simulated time of a timed run in picoseconds (perftest's are whole seconds;
+     *     tests take less), or 0 for a count of iterations
+     * @param marginPs {@code -f}: the time at each end of a timed run left out of the sample, in picoseconds (see
+     *     {@link PerftestTimed})
      */
     public record Options(Test test, List<Long> sizes, boolean all, int iters, int qps, int txDepth, int cqMod,
-            long mtu, long inline, boolean bidirectional, boolean gbits, String preset, int switches) {
+            long mtu, long inline, boolean bidirectional, boolean gbits, String preset, int switches, long durationPs,
+            long marginPs) {
+
+        /** The options of a run of a count of iterations (not timed). */
+        public Options(Test test, List<Long> sizes, boolean all, int iters, int qps, int txDepth, int cqMod,
+                long mtu, long inline, boolean bidirectional, boolean gbits, String preset, int switches) {
+            this(test, sizes, all, iters, qps, txDepth, cqMod, mtu, inline, bidirectional, gbits, preset, switches,
+                    0, 0);
+        }
+
+        /** True for perftest's duration mode ({@code -D}). */
+        public boolean timed() {
+            return durationPs > 0;
+        }
 
         /** perftest's force_dependecies for one size: tx depth at most iters, cq_mod at most tx depth, 1 if large. */
         int cqModAt(long size) {
@@ -197,16 +214,16 @@ public final class PerftestRun {
     }
 
     /**
-     * Returns the options with perftest's dependencies applied: tx depth at most the iterations; cq_mod at most the
-     * tx depth.
+     * Returns the options with perftest's dependencies applied: tx depth at most the iterations (not in a timed run,
+     * which has no count); cq_mod at most the tx depth.
      *
      * @param o the options as given
      * @return the options perftest would run
      */
     public static Options resolve(Options o) {
-        int tx = Math.min(o.txDepth(), o.iters());
+        int tx = o.timed() ? o.txDepth() : Math.min(o.txDepth(), o.iters());
         return new Options(o.test(), o.sizes(), o.all(), o.iters(), o.qps(), tx, Math.min(o.cqMod(), tx), o.mtu(),
-                o.inline(), o.bidirectional(), o.gbits(), o.preset(), o.switches());
+                o.inline(), o.bidirectional(), o.gbits(), o.preset(), o.switches(), o.durationPs(), o.marginPs());
     }
 
     // ------------------------------------------------------------------ statistics (perftest's formulas)
@@ -340,6 +357,11 @@ public final class PerftestRun {
      * @param sizeStarted told each size as it starts
      */
     public static void report(Options given, PrintWriter out, java.util.function.LongConsumer sizeStarted) {
+        if (given.timed()) {
+            sizeStarted.accept(given.sizes().get(0));
+            PerftestTimed.report(given, out, null);
+            return;
+        }
         Options o = resolve(given);
         boolean headerDone = false;
         for (long size : o.sizes()) {
@@ -358,7 +380,8 @@ public final class PerftestRun {
         out.flush();
     }
 
-    private static void header(Options o, Scenario s, PrintWriter out) {
+    /** perftest's header block, with what datsim knows. */
+    static void header(Options o, Scenario s, PrintWriter out) {
         Test t = o.test();
         long mtu = s.params().get(FabricParams.HCA_MTU);
         boolean eth = o.preset().startsWith("roce");
@@ -372,7 +395,7 @@ public final class PerftestRun {
         out.println(" ibv_wr* API     : (not modelled)");
         out.println(" TX depth        : " + o.txDepth());
         if (t == Test.SEND_BW) {
-            out.println(" RX depth        : " + Math.min(DEF_RX_SEND, o.iters()));
+            out.println(" RX depth        : " + (o.timed() ? DEF_RX_SEND : Math.min(DEF_RX_SEND, o.iters())));
         }
         if (t.bw) {
             out.println(" CQ Moderation   : " + o.cqModAt(o.sizes().get(0)));
@@ -454,7 +477,6 @@ public final class PerftestRun {
     }
 
     // ------------------------------------------------------------------ scenarios
-
     /**
      * Returns the scenario of one size, as JSON text.
      *
@@ -463,231 +485,7 @@ public final class PerftestRun {
      * @return the scenario
      */
     public static String scenarioJson(Options given, long size) {
-        Options o = resolve(given);
-        StringBuilder procs = new StringBuilder();
-        procs.append(process("s", "B", null, server(o, size, "c", 4791)));
-        procs.append(",\n").append(process("c", "A", "5us", client(o, size, "s", "B", 4791)));
-        if (o.bidirectional()) {
-            procs.append(",\n").append(process("s2", "A", null, server(o, size, "c2", 4792)));
-            procs.append(",\n").append(process("c2", "B", "5us", client(o, size, "s2", "A", 4792)));
-        }
-        return "{\"scenario\": \"" + o.test().command + "\", \"fabric\": " + fabric(o) + ", \"processes\": ["
-                + procs + "]}";
-    }
-
-    private static String fabric(Options o) {
-        StringBuilder sw = new StringBuilder();
-        StringBuilder links = new StringBuilder();
-        String prev = "A";
-        for (int i = 1; i <= o.switches(); i++) {
-            sw.append(i > 1 ? ", " : "").append("\"S").append(i).append('"');
-            links.append("{\"a\": \"").append(prev).append("\", \"b\": \"S").append(i).append("\"}, ");
-            prev = "S" + i;
-        }
-        links.append("{\"a\": \"").append(prev).append("\", \"b\": \"B\"}");
-        List<String> params = new ArrayList<>();
-        if (o.mtu() > 0) {
-            params.add("\"hca.mtu\": \"" + o.mtu() + "B\"");
-        }
-        params.add("\"hca.max_inline\": \"" + o.inline() + "B\"");
-        return "{\"preset\": \"" + o.preset() + "\", \"hosts\": [\"A\", \"B\"]"
-                + (o.switches() > 0 ? ", \"switches\": [" + sw + "]" : "") + ", \"links\": [" + links + "]"
-                + ", \"params\": {" + String.join(", ", params) + "}}";
-    }
-
-    private static String process(String name, String host, String start, List<String> calls) {
-        return "{\"name\": \"" + name + "\", \"host\": \"" + host + "\""
-                + (start == null ? "" : ", \"start\": \"" + start + "\"") + ", \"calls\": ["
-                + String.join(",\n", calls) + "]}";
-    }
-
-    private static List<String> setup(Options o, long size) {
-        int q = o.qps();
-        List<String> c = new ArrayList<>();
-        c.add("{\"call\": \"dat_ia_open\", \"out\": \"ia\"}");
-        c.add("{\"call\": \"dat_pz_create\", \"ia\": \"$ia\", \"out\": \"pz\"}");
-        c.add("{\"call\": \"dat_evd_create\", \"ia\": \"$ia\", \"evd_min_qlen\": 16,"
-                + " \"evd_flags\": \"DAT_EVD_CR_FLAG\", \"out\": \"cr_evd\"}");
-        c.add("{\"call\": \"dat_evd_create\", \"ia\": \"$ia\", \"evd_min_qlen\": " + (16 + q)
-                + ", \"evd_flags\": \"DAT_EVD_CONNECTION_FLAG\", \"out\": \"conn_evd\"}");
-        c.add("{\"call\": \"dat_evd_create\", \"ia\": \"$ia\", \"evd_min_qlen\": " + (4 * o.txDepth() * q + 16)
-                + ", \"evd_flags\": \"DAT_EVD_DTO_FLAG\", \"out\": \"req_evd\"}");
-        c.add("{\"call\": \"dat_evd_create\", \"ia\": \"$ia\", \"evd_min_qlen\": " + (receivesPosted(o) * q + 16)
-                + ", \"evd_flags\": \"DAT_EVD_DTO_FLAG\", \"out\": \"recv_evd\"}");
-        c.add("{\"call\": \"dat_lmr_create\", \"ia\": \"$ia\", \"pz\": \"$pz\", \"length\": " + Math.max(64, size)
-                + (o.test().isAtomic() ? ", \"privileges\": \"DAT_MEM_PRIV_ALL_FLAG|DAT_IB_MEM_PRIV_REMOTE_ATOMIC\"" : "")
-                + ", \"out\": \"buf\"}");
-        for (int k = 0; k < q; k++) {
-            c.add("{\"call\": \"dat_ep_create\", \"ia\": \"$ia\", \"pz\": \"$pz\", \"recv_evd\": \"$recv_evd\","
-                    + " \"request_evd\": \"$req_evd\", \"connect_evd\": \"$conn_evd\", \"ep_attr\": {"
-                    + "\"max_request_dtos\": " + (2 * o.txDepth() + o.cqModAt(size) + 8) + ", \"max_recv_dtos\": "
-                    + (Math.max(DEF_RX_SEND, receivesPosted(o)) + 8) + ", \"max_rdma_read_out\": " + OUT_READS
-                    + ", \"max_rdma_read_in\": " + OUT_READS + "}, \"out\": \"ep" + k + "\"}");
-        }
-        return c;
-    }
-
-    private static String iov(long size) {
-        return "[{\"lmr\": \"$buf\", \"offset\": 0, \"length\": " + size + "}]";
-    }
-
-    private static String recv(int ep, long size) {
-        return "{\"call\": \"dat_ep_post_recv\", \"ep\": \"$ep" + ep + "\", \"local_iov\": " + iov(size) + "}";
-    }
-
-    private static String waitOn(String evd) {
-        return "{\"call\": \"dat_evd_wait\", \"evd\": \"$" + evd + "\", \"expect\": {\"status\": \"DAT_DTO_SUCCESS\"}}";
-    }
-
-    private static String post(Test t, int ep, long size, String peer, boolean signalled) {
-        String flags = signalled ? "" : ", \"completion_flags\": \"DAT_COMPLETION_SUPPRESS_FLAG\"";
-        String remote = t.isSend() ? "" : ", \"remote_iov\": {\"rmr_context\": \"$" + peer + "/buf.rmr_context\","
-                + " \"address\": \"$" + peer + "/buf.address\", \"length\": " + size + "}";
-        String add = t.isAtomic() ? ", \"add_value\": 1" : "";
-        return "{\"call\": \"" + t.call + "\", \"ep\": \"$ep" + ep + "\", \"local_iov\": " + iov(size) + remote + add
-                + flags + "}";
-    }
-
-    /**
-     * Receives the Send bandwidth server keeps posted per QP: perftest's rx depth (512, at most the iterations) with
-     * one QP. With several QPs every receive is posted up front: a static scenario cannot repost on the QP whose
-     * receive completed only while that QP still expects messages, and a repost on the wrong one leaves the other
-     * short (RNR). With the receives all posted, no Send waits for one, as with perftest's server keeping up.
-     */
-    static int receivesPosted(Options o) {
-        return o.qps() == 1 ? Math.min(DEF_RX_SEND, o.iters()) : o.iters();
-    }
-
-    /** The server: accepts the QPs; for Sends keeps receives posted (ib_send_lat: also sends back). */
-    private static List<String> server(Options o, long size, String peer, int qual) {
-        Test t = o.test();
-        List<String> c = setup(o, size);
-        int rx = t == Test.SEND_LAT ? 1 : t == Test.SEND_BW ? receivesPosted(o) : 0;
-        c.add("{\"call\": \"dat_psp_create\", \"ia\": \"$ia\", \"conn_qual\": " + qual
-                + ", \"evd\": \"$cr_evd\", \"out\": \"psp\"}");
-        for (int k = 0; k < o.qps(); k++) {
-            for (int r = 0; r < rx; r++) {
-                c.add(recv(k, size));
-            }
-        }
-        for (int k = 0; k < o.qps(); k++) {
-            c.add("{\"call\": \"dat_evd_wait\", \"evd\": \"$cr_evd\", \"out\": \"req\"}");
-            c.add("{\"call\": \"dat_cr_accept\", \"cr\": \"$req.cr\", \"ep\": \"$ep" + k + "\"}");
-            c.add("{\"call\": \"dat_evd_wait\", \"evd\": \"$conn_evd\", \"expect\": {\"event\":"
-                    + " \"DAT_CONNECTION_EVENT_ESTABLISHED\"}}");
-        }
-        if (t == Test.SEND_LAT) {
-            c.add(repeat(o.iters(), List.of(waitOn("recv_evd"), recv(0, size), post(t, 0, size, peer, true),
-                    waitOn("req_evd"))));
-        } else if (t == Test.SEND_BW) {
-            // each receive completion is reposted on the QP it came from
-            long total = (long) o.iters() * o.qps();
-            long reposts = total - (long) rx * o.qps();
-            if (reposts > 0) {
-                c.add(repeat(reposts, List.of("{\"call\": \"dat_evd_wait\", \"evd\": \"$recv_evd\", \"expect\":"
-                        + " {\"status\": \"DAT_DTO_SUCCESS\"}, \"out\": \"rev\"}", "{\"call\": \"dat_ep_post_recv\","
-                        + " \"ep\": \"$rev.ep\", \"local_iov\": " + iov(size) + "}")));
-            }
-            c.add(repeat((long) rx * o.qps(), List.of(waitOn("recv_evd"))));
-        }
-        return c;
-    }
-
-    /** The client: connects the QPs and runs perftest's loop. */
-    private static List<String> client(Options o, long size, String peer, String peerHost, int qual) {
-        Test t = o.test();
-        List<String> c = setup(o, size);
-        if (t == Test.SEND_LAT) {
-            c.add(recv(0, size));
-        }
-        for (int k = 0; k < o.qps(); k++) {
-            c.add("{\"call\": \"dat_ep_connect\", \"ep\": \"$ep" + k + "\", \"remote_ia_address\": \"" + peerHost
-                    + "\", \"remote_conn_qual\": " + qual + ", \"timeout\": 1000000}");
-            c.add("{\"call\": \"dat_evd_wait\", \"evd\": \"$conn_evd\", \"expect\": {\"event\":"
-                    + " \"DAT_CONNECTION_EVENT_ESTABLISHED\"}}");
-        }
-        if (t == Test.SEND_LAT) {
-            c.add(repeat(o.iters(), List.of(post(t, 0, size, peer, true), waitOn("req_evd"), waitOn("recv_evd"),
-                    recv(0, size))));
-        } else if (!t.bw) {
-            c.add(repeat(o.iters(), List.of(post(t, 0, size, peer, true), waitOn("req_evd"))));
-        } else {
-            c.addAll(compress(bwLoop(o, size, peer)));
-        }
-        return c;
-    }
-
-    /**
-     * perftest's run_iter_bw for one client, as the sequence of calls it makes: per QP, post while fewer than
-     * tx_depth are outstanding (every cq_mod-th post and each QP's last signalled), then reap one completion. The
-     * generated sequence assumes completions arrive in posting order across QPs (RC completes in order per QP; with
-     * several QPs on one port the oldest finishes first).
-     */
-    static List<String> bwLoop(Options o, long size, String peer) {
-        int q = o.qps();
-        int n = o.iters();
-        int tx = o.txDepth();
-        int cq = o.cqModAt(size);
-        long[] scnt = new long[q];
-        long[] ccnt = new long[q];
-        ArrayDeque<long[]> signalled = new ArrayDeque<>();
-        long[] pending = new long[q];
-        List<String> calls = new ArrayList<>();
-        long done = 0;
-        long total = (long) n * q;
-        while (done < total) {
-            for (int k = 0; k < q; k++) {
-                while (scnt[k] < n && scnt[k] - ccnt[k] < tx) {
-                    boolean sig = (scnt[k] + 1) % cq == 0 || scnt[k] == n - 1;
-                    calls.add(post(o.test(), k, size, peer, sig));
-                    scnt[k]++;
-                    pending[k]++;
-                    if (sig) {
-                        signalled.add(new long[] {k, pending[k]});
-                        pending[k] = 0;
-                    }
-                }
-            }
-            long[] s = signalled.poll();
-            calls.add(waitOn("req_evd"));
-            ccnt[(int) s[0]] += s[1];
-            done += s[1];
-        }
-        return calls;
-    }
-
-    private static String repeat(long n, List<String> calls) {
-        return "{\"repeat\": " + n + ", \"calls\": [" + String.join(", ", calls) + "]}";
-    }
-
-    /** Run-length compression of a call sequence into repeat blocks (of single calls and of call pairs). */
-    static List<String> compress(List<String> calls) {
-        List<String> out = new ArrayList<>();
-        int i = 0;
-        while (i < calls.size()) {
-            int run = 1;
-            while (i + run < calls.size() && calls.get(i + run).equals(calls.get(i))) {
-                run++;
-            }
-            if (run > 1) {
-                out.add(repeat(run, List.of(calls.get(i))));
-                i += run;
-                continue;
-            }
-            int pairs = 1;
-            while (i + 2 * pairs + 1 < calls.size() && calls.get(i + 2 * pairs).equals(calls.get(i))
-                    && calls.get(i + 2 * pairs + 1).equals(calls.get(i + 1))) {
-                pairs++;
-            }
-            if (pairs > 1) {
-                out.add(repeat(pairs, List.of(calls.get(i), calls.get(i + 1))));
-                i += 2 * pairs;
-            } else {
-                out.add(calls.get(i));
-                i++;
-            }
-        }
-        return out;
+        return PerftestScenario.json(resolve(given), size);
     }
 
     /** Collects the post and completion times of the clients ("c", and "c2" with -b) from the trace. */

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.datsim.fabric.FabricPresets;
 import org.datsim.scenario.calibrate.PerftestRun;
+import org.datsim.scenario.calibrate.PerftestTimed;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,10 +21,17 @@ import picocli.CommandLine.Spec;
                 + " ib_send_bw, ib_atomic_lat, ib_atomic_bw: Fetch and Add of 8 bytes) on two simulated hosts and print the table perftest prints, with perftest's"
                 + " statistics (t_typical is the median, percentiles over the sorted samples without the 2 largest;"
                 + " BW peak is the best post-to-completion window, BW average first post to last completion).",
-            "Accepted perftest flags: -s, -a, -n, -q, -t, -m, -I, -b, --report_gbits, -F (no effect: there is no"
-                + " CPU frequency to check), -d, -i, -x, -p (they pick hardware or a TCP port: ignored, and said so"
-                + " on standard error) and the server address (ignored). Every other perftest flag (-c, -D, -R, -Q,"
-                + " -N, --run_infinitely, ...) is rejected. Connection type is always RC, one port.",
+            "Accepted perftest flags: -s, -a, -n, -q, -t, -m, -I, -b, -D, -f, --report_gbits, -F (no effect: there"
+                + " is no CPU frequency to check), -d, -i, -x, -p (they pick hardware or a TCP port: ignored, and said"
+                + " so on standard error) and the server address (ignored). Every other perftest flag (-c, -R, -Q,"
+                + " -N, ...) is rejected, and --run_infinitely (a simulation needs an end). Connection type is always"
+                + " RC, one port.",
+            "-D SECONDS is perftest's timed run in simulated time: the loop posts until SECONDS have passed (a"
+                + " repeat block with \"for\") and counts the messages completed between the margins (-f, default"
+                + " SECONDS/4); bandwidth tests print BW average and MsgRate over that window (BW peak 0.00, as"
+                + " perftest), latency tests t_avg and tps average. -n is then ignored, as perftest ignores it; -a is"
+                + " refused, as perftest refuses it. A progress line on a terminal gives the simulated time reached and"
+                + " the time left.",
             "datsim's own: --preset NAME and --switches N (N switches in a chain between the two hosts; 0: back"
                 + " to back). Header lines datsim cannot know (device, PCIe relaxed ordering, addresses) say so."})
 public final class PerftestCommand implements Callable<Integer> {
@@ -83,16 +91,20 @@ public final class PerftestCommand implements Callable<Integer> {
     @Option(names = "--emit", description = "Print the generated scenario of the first size instead of running it.")
     boolean emit;
 
-    @Option(names = "--quiet", description = "datsim: no progress line (with -a on a terminal, standard error says"
-            + " which size is running).")
+    @Option(names = "--quiet", description = "datsim: no progress line (on a terminal, standard error says which"
+            + " size is running with -a, and the simulated time reached with -D).")
     boolean quiet;
 
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "perftest's timed run: not simulated"
-            + " (refused with a message): give the iterations with -n.")
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "perftest's timed run, in simulated"
+            + " time: post for SECONDS, report the messages completed between the margins (-n is then ignored).")
     Integer duration;
 
-    @Option(names = "--run_infinitely", description = "perftest's endless run: not simulated (refused with a"
-            + " message).")
+    @Option(names = {"-f", "--margin"}, paramLabel = "SECONDS", description = "With -D: seconds at each end left out"
+            + " of the sample (default: perftest's SECONDS/4, whole seconds; SECONDS must exceed twice it).")
+    Integer margin;
+
+    @Option(names = "--run_infinitely", description = "perftest's endless run: not simulated (a simulation needs an"
+            + " end; refused with a message naming -D).")
     boolean runInfinitely;
 
     @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "The device (mlx5_0, ...): picks hardware;"
@@ -149,15 +161,37 @@ public final class PerftestCommand implements Callable<Integer> {
         if (t == PerftestRun.Test.READ_LAT || t == PerftestRun.Test.READ_BW) {
             inl = 0; // perftest: Reads have no inline data
         }
+        int d = duration != null ? duration : 0;
+        int f = margin != null ? margin : PerftestTimed.defaultMargin(d);
+        if (d == 0 && margin != null) {
+            err.println("datsim perftest: -f " + margin + " ignored without -D (perftest uses the margin only in a"
+                    + " timed run)");
+            err.flush();
+        }
+        if (d > 0 && iters != null) {
+            err.println("datsim perftest: -n " + iters + " ignored with -D (perftest ignores it too: a timed run counts"
+                    + " the iterations completed in its sample window)");
+            err.flush();
+        }
         PerftestRun.Options opts = new PerftestRun.Options(t, sizes, all, n, qps,
                 txDepth != null ? txDepth : t.defaultTxDepth(), PerftestRun.DEF_CQ_MOD, mtu != null ? mtu : 0, inl,
-                bidirectional, gbits, preset, switches);
+                bidirectional, gbits, preset, switches, d * org.datsim.core.time.SimTime.S,
+                f * org.datsim.core.time.SimTime.S);
         try {
             if (emit) {
                 com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
                 o.println(m.writerWithDefaultPrettyPrinter().writeValueAsString(m.readTree(
                         PerftestRun.scenarioJson(opts, sizes.get(0)))));
                 o.flush();
+                return 0;
+            }
+            if (opts.timed()) {
+                PerftestTimed.Clock clock = new PerftestTimed.Clock();
+                long total = (long) d * org.datsim.core.time.SimTime.S;
+                try (TerminalProgress shown = TerminalProgress.start(quiet, err, () -> timedProgress(clock, d, f),
+                        () -> Math.min(1.0, clock.sinceStartPs() / (double) total))) {
+                    PerftestTimed.report(opts, o, clock);
+                }
                 return 0;
             }
             long[] at = {0, 0};
@@ -185,6 +219,12 @@ public final class PerftestCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The progress words of a timed run: the simulated time reached, the duration and the sample window. */
+    static String timedProgress(PerftestTimed.Clock clock, int duration, int margin) {
+        return "simulated " + org.datsim.core.time.SimTime.format(clock.sinceStartPs()) + " of " + duration
+                + " s (sampling from " + margin + " s to " + (duration - margin) + " s)";
+    }
+
     /** Returns the first problem with the command line, or null. */
     private String check() {
         PerftestRun.Test t = PerftestRun.Test.named(test);
@@ -192,11 +232,22 @@ public final class PerftestCommand implements Callable<Integer> {
             return "unknown test \"" + org.datsim.core.util.Text.clean(test, 80) + "\"; the tests are ib_write_lat,"
                     + " ib_write_bw, ib_read_lat, ib_read_bw, ib_send_lat, ib_send_bw, ib_atomic_lat, ib_atomic_bw";
         }
-        if (duration != null || runInfinitely) {
-            return (duration != null ? "-D " + duration : "--run_infinitely") + ": a timed run is not simulated (a"
-                    + " simulated run is a count of iterations, so a duration mode would only repeat the steady state"
-                    + " for as long as asked); give the iterations with -n (perftest's default for " + test + ": "
-                    + t.defaultIters() + ")";
+        if (runInfinitely) {
+            return "--run_infinitely: an endless run is not simulated (a simulation needs an end); give a duration"
+                    + " in simulated seconds with -D SECONDS, or the iterations with -n (perftest's default for "
+                    + test + ": " + t.defaultIters() + ")";
+        }
+        if (margin != null && duration == null && (margin < 0 || 2 * margin >= PerftestTimed.DEF_DURATION)) {
+            // perftest checks the margin against its default duration even when it will not time the run
+            return PerftestTimed.refusal(PerftestTimed.DEF_DURATION, margin, false)
+                    + " (without -D, perftest's default duration of " + PerftestTimed.DEF_DURATION + " s)";
+        }
+        if (duration != null) {
+            String why = PerftestTimed.refusal(duration,
+                    margin != null ? margin : PerftestTimed.defaultMargin(duration), all);
+            if (why != null) {
+                return why;
+            }
         }
         if (t.isAtomic() && (all || size != null && size != PerftestRun.Test.ATOMIC_SIZE)) {
             return (all ? "-a" : "-s " + size) + ": " + test + " has one size, 8 bytes (a 64-bit atomic), as perftest's";
@@ -232,7 +283,7 @@ public final class PerftestCommand implements Callable<Integer> {
         if (inline != null && (inline < 0 || inline > 1024)) {
             return "-I: expected an inline size from 0 to 1024 bytes, found " + inline;
         }
-        if (t == PerftestRun.Test.SEND_BW && qps > 1
+        if (t == PerftestRun.Test.SEND_BW && qps > 1 && duration == null
                 && (long) (iters != null ? iters : t.defaultIters()) * qps > 100_000) {
             return "-q: ib_send_bw with several QPs posts every receive up front; at most 100000 iterations in all";
         }

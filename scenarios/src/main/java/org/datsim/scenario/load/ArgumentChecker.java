@@ -292,4 +292,15 @@ final class ArgumentChecker {
             refs.numeric(v, path, process, loopVars, true);
         }
     }
+
+    /**
+     * Checks a time such as {@code "5s"} (a repeat block's {@code "for"}).
+     *
+     * @param v the value
+     * @param path its JSON path, for messages
+     * @return the time in picoseconds, or null after reporting a problem
+     */
+    Long time(JsonNode v, String path) {
+        return quantities.duration(v, path);
+    }
 }

@@ -15,7 +15,8 @@ import java.util.TreeSet;
 
 /**
  * Reads a process's list of calls into flat {@link Step}s: each call object (its name, fields, arguments,
- * {@code "out"} and {@code "expect"}) and each {@code "repeat"} block with its loop variable.
+ * {@code "out"} and {@code "expect"}) and each repeat block ({@code "repeat"} count, {@code "for"} time bound) with
+ * its loop variable.
  */
 final class CallReader {
 
@@ -94,10 +95,15 @@ final class CallReader {
         for (int c = 0; c < calls.size(); c++) {
             JsonNode n = calls.get(c);
             String p = path + "[" + c + "]";
-            if (n.isObject() && n.has("repeat")) {
-                problems.unknownKeys(n, p, Set.of("repeat", "as", "calls", "comment"));
+            if (isBlock(n)) {
+                problems.unknownKeys(n, p, Set.of("repeat", "for", "as", "calls", "comment"));
                 JsonNode count = n.get("repeat");
-                refs.numeric(count, p + ".repeat", process, loopVars, false);
+                if (count != null) {
+                    refs.numeric(count, p + ".repeat", process, loopVars, false);
+                }
+                if (n.has("for")) {
+                    args.time(n.get("for"), p + ".for");
+                }
                 String var = null;
                 if (n.has("as")) {
                     JsonNode as = n.get("as");
@@ -135,6 +141,14 @@ final class CallReader {
                 steps.add(s);
             }
         }
+    }
+
+    /**
+     * Whether a call-list element is a repeat block: it has {@code "repeat"} (a count), {@code "for"} (a time bound),
+     * or both.
+     */
+    static boolean isBlock(JsonNode n) {
+        return n.isObject() && (n.has("repeat") || n.has("for"));
     }
 
     private Step step(JsonNode c, String path, int index, String process, Collection<String> loopVars) {

@@ -57,7 +57,7 @@ final class RefChecker {
             return;
         }
         for (JsonNode c : calls) {
-            if (c.has("repeat")) {
+            if (CallReader.isBlock(c)) {
                 collectOuts(c.get("calls"), outs, idx);
                 continue;
             }

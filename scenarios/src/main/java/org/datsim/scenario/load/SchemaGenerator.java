@@ -92,11 +92,19 @@ public final class SchemaGenerator {
         props.set("outcomes", outcomes());
         ObjectNode repeat = oneOf.addObject();
         repeat.put("title", "repeat");
-        repeat.put("description", "Repeat the calls of the block; \"as\" names the loop variable (0, 1, ...).");
+        repeat.put("description", "Repeat the calls of the block \"repeat\" times, or while less than \"for\" of"
+                + " simulated time has passed since the block began (an iteration begins only before the bound), or"
+                + " until either ends; \"as\" names the loop variable (0, 1, ...).");
         repeat.put("type", "object").put("additionalProperties", false);
-        repeat.putArray("required").add("repeat").add("calls");
+        repeat.putArray("required").add("calls");
+        ArrayNode countOrTime = repeat.putArray("anyOf");
+        countOrTime.addObject().putArray("required").add("repeat");
+        countOrTime.addObject().putArray("required").add("for");
         ObjectNode rp = repeat.putObject("properties");
         rp.set("repeat", anyOf(type("integer"), refOrExpr("expression or reference")));
+        ObjectNode bound = time();
+        bound.put("description", "A time bound in simulated time from the moment the block begins, such as \"5s\".");
+        rp.set("for", bound);
         rp.putObject("as").put("type", "string").put("pattern", Patterns.NAME);
         rp.putObject("comment").put("type", "string");
         rp.putObject("calls").put("$ref", "#/properties/processes/items/properties/calls");

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
+import org.datsim.core.time.SimTime;
 
 /**
  * One validated step of a process: a call, or the beginning or end of a {@code repeat} block. A process's steps are
@@ -21,10 +22,16 @@ import java.util.List;
  * @param after the steps its {@code "after"} waits for, each {@code "PROCESS/STEP"} (empty when it has none)
  * @param out the name its {@code "out"} binds the call's result to ({@code NAME} or {@code NAME[expr]}), or null
  * @param repeat a repeat block's count ({@code "repeat"}, evaluated when the block begins), or {@link Arg#NONE}
+ *     (also for a block with only a time bound: it has no count)
  * @param expect the step's {@code "expect"} typed ({@link Expect}), or null when it has none
+ * @param forPs a repeat block's time bound ({@code "for"}) in picoseconds of simulated time from the moment the
+ *     block begins, or {@link #NO_TIME_BOUND}
  */
 public record Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner,
-        TypedCall typed, String name, List<String> after, String out, Arg repeat, Expect expect) {
+        TypedCall typed, String name, List<String> after, String out, Arg repeat, Expect expect, long forPs) {
+
+    /** {@link #forPs()} of a step that is not a repeat block with a {@code "for"}. */
+    public static final long NO_TIME_BOUND = -1;
 
     /** A call. */
     public static final int CALL = 0;
@@ -43,7 +50,8 @@ public record Step(int index, String path, CallSpec spec, ObjectNode node, int k
      */
     public Step(int index, String path, CallSpec spec, ObjectNode node) {
         this(index, path, spec, node, CALL, null, -1, TypedCall.of(spec, node, path), text(node.get("name")),
-                after(node.get("after")), text(node.get("out")), Arg.NONE, Expect.of(node.get("expect")));
+                after(node.get("after")), text(node.get("out")), Arg.NONE, Expect.of(node.get("expect")),
+                NO_TIME_BOUND);
     }
 
     /**
@@ -59,7 +67,20 @@ public record Step(int index, String path, CallSpec spec, ObjectNode node, int k
      */
     public Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner) {
         this(index, path, spec, node, kind, loopVar, partner, null, null, List.of(), null,
-                new Arg(node.get("repeat"), path + ".repeat"), null);
+                node.has("repeat") ? new Arg(node.get("repeat"), path + ".repeat") : Arg.NONE, null, timeBound(node));
+    }
+
+    /** A block's {@code "for"} in picoseconds (validated by the loader), or {@link #NO_TIME_BOUND}. */
+    private static long timeBound(JsonNode node) {
+        JsonNode f = node.get("for");
+        if (f == null || !f.isTextual()) {
+            return NO_TIME_BOUND;
+        }
+        try {
+            return SimTime.parse(f.asText());
+        } catch (IllegalArgumentException e) {
+            return NO_TIME_BOUND; // reported by the loader, which refuses the file
+        }
     }
 
     private static String text(JsonNode n) {

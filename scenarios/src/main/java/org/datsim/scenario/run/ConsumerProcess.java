@@ -368,18 +368,22 @@ final class ConsumerProcess extends SimProcess implements BlockedWait.Timers {
     /** Executes the begin or end of a repeat block; takes no simulated time. */
     private void repeatStep(Step s) {
         if (s.kind() == Step.REPEAT_BEGIN) {
-            long n;
-            try {
-                n = args.number(s.repeat().node(), s.repeat().path());
-            } catch (Unbound | ArithmeticException e) {
-                fail(s, e.getMessage());
-                n = 0;
+            long n = Long.MAX_VALUE; // a block with only a time bound has no count
+            if (s.repeat().node() != null) {
+                try {
+                    n = args.number(s.repeat().node(), s.repeat().path());
+                } catch (Unbound | ArithmeticException e) {
+                    fail(s, e.getMessage());
+                    n = 0;
+                }
             }
-            if (n <= 0) {
+            if (n <= 0 || s.forPs() == 0) {
                 pc = s.partner() + 1;
                 return;
             }
-            loops.push(new long[] {pc, 0, n, sim().now()});
+            long now = sim().now();
+            // frame: first step, iterations done, count, end of the last iteration, time bound (or none)
+            loops.push(new long[] {pc, 0, n, now, s.forPs() < 0 ? Long.MAX_VALUE : now + s.forPs()});
             if (s.loopVar() != null) {
                 args.loopVar(s.loopVar(), 0L);
             }
@@ -392,7 +396,7 @@ final class ConsumerProcess extends SimProcess implements BlockedWait.Timers {
         long now = sim().now();
         runner.repeatIteration(name(), def.steps().get((int) frame[0]), def.steps(), now - frame[3]);
         frame[3] = now;
-        if (frame[1] < frame[2]) {
+        if (frame[1] < frame[2] && now < frame[4]) { // an iteration begins only before the time bound
             if (s.loopVar() != null) {
                 args.loopVar(s.loopVar(), frame[1]);
             }

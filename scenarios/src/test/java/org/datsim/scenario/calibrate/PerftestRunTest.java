@@ -146,17 +146,18 @@ class PerftestRunTest {
         assertTrue(!out.toString().contains("ignored"), "the table stays perftest's");
     }
 
+    /** -D is simulated (PerftestDurationTest); an endless run is refused with one line naming -D and -n. */
     @Test
-    void aTimedRunIsRefusedWithAMessageNamingTheIterationsInstead() {
-        for (String[] args : new String[][] {{"perftest", "ib_write_bw", "-D", "5"},
-            {"perftest", "ib_write_bw", "--duration", "5"}, {"perftest", "ib_send_lat", "--run_infinitely"}}) {
+    void anEndlessRunIsRefusedWithAMessageNamingADurationOrTheIterations() {
+        for (String[] args : new String[][] {{"perftest", "ib_send_lat", "--run_infinitely"},
+            {"perftest", "ib_write_bw", "--run_infinitely", "-D", "5"}}) {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
             int rc = DatsimCli.execute(args, new PrintWriter(out), new PrintWriter(err));
             assertEquals(DatsimCli.EXIT_INVALID, rc, String.join(" ", args));
             assertEquals("", out.toString());
-            assertTrue(err.toString().contains("a timed run is not simulated") && err.toString().contains("-n"),
-                    err.toString());
+            assertTrue(err.toString().contains("a simulation needs an end") && err.toString().contains("-D SECONDS")
+                    && err.toString().contains("-n"), err.toString());
             assertEquals(1, err.toString().lines().count(), "one line: " + err);
         }
     }

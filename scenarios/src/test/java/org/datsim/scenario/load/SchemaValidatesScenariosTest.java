@@ -99,6 +99,28 @@ class SchemaValidatesScenariosTest {
         }
     }
 
+    /** A repeat block bounded in time ("for") validates, as perftest -D generates it; a bad bound does not. */
+    @Test
+    void aTimeBoundedRepeatBlockValidatesAndABadBoundIsRejected() throws Exception {
+        Schema schema = schema();
+        org.datsim.scenario.calibrate.PerftestRun.Test t = org.datsim.scenario.calibrate.PerftestRun.Test.SEND_BW;
+        JsonNode timed = MAPPER.readTree(org.datsim.scenario.calibrate.PerftestRun.scenarioJson(
+                new org.datsim.scenario.calibrate.PerftestRun.Options(t, List.of(4096L), false, 1000, 2, 128, 100, 0,
+                        0, true, false, "ib-edr", 0, 5 * org.datsim.core.time.SimTime.S,
+                        org.datsim.core.time.SimTime.S), 4096));
+        assertTrue(timed.toString().contains("\"for\":\"5s\""), timed.toString());
+        assertEquals(List.of(), errors(schema, timed));
+        ScenarioLoader.parse("t.json", timed.toString());
+        JsonNode good = MAPPER.readTree(repo().resolve("scenarios/examples/write-then-send.json").toFile());
+        for (String block : List.of("{\"for\": \"-5s\", \"calls\": []}", "{\"for\": \"soon\", \"calls\": []}",
+                "{\"for\": 5, \"calls\": []}", "{\"calls\": []}")) {
+            JsonNode s = good.deepCopy();
+            ((com.fasterxml.jackson.databind.node.ArrayNode) s.at("/processes/0/calls")).add(MAPPER.readTree(block));
+            assertTrue(!errors(schema, s).isEmpty(), "the schema accepts " + block);
+            assertTrue(loaderRejects(s), "the loader accepts " + block);
+        }
+    }
+
     private static boolean loaderRejects(JsonNode s) {
         try {
             ScenarioLoader.parse("t.json", s.toString());
