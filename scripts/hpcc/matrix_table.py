@@ -9,8 +9,12 @@ them in percent; then, for the hpcc-ns3 model, how many cells (p50, p95, p99 of 
 flows, default 100) are within 10% of HPCC's, and which are not. If runs with other seeds exist
 (OUT_DIR/datsim/hpcc-ns3-RUN-sSEED), each cell outside 10% also gets the range of datsim's figure over the seeds; if
 HPCC's simulator was run with other ns-3 run numbers (OUT_DIR/hpcc/RUN-rN.fct, matrix.sh's HPCC_SEEDS), HPCC's range
-over them too, and the count of cells outside 10% whose datsim figure lies within HPCC's own range.
+over them too, and the count of cells outside 10% whose datsim figure lies within HPCC's own range. Every cell
+outside 10% also gets the distribution-free 95% confidence interval of HPCC's quantile (from the order statistics of
+its flows in that bucket: the sampling error of, say, a p99 over 469 flows, which is set by its 5 largest), and the
+count of those whose datsim figure lies inside it.
 """
+import math
 import re
 import os
 import sys
@@ -19,6 +23,33 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_fct import BUCKETS, PCTS, pct, read_datsim, read_hpcc  # noqa: E402
 
 MODELS = ("hpcc-ns3", "datsim")
+
+
+def quantile_ci(sorted_values, p, level=0.95):
+    """The distribution-free confidence interval of the p-th percentile: order statistics x_(l) <= x_(u) such that
+    P(l <= B < u) >= level for B ~ Binomial(n, p/100), the count of values below the true quantile (exact binomial
+    terms, summed outwards from the mode)."""
+    n = len(sorted_values)
+    q = p / 100
+    if n == 0 or q <= 0 or q >= 1:
+        return float("nan"), float("nan")
+
+    def pmf(k):
+        return math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                        + k * math.log(q) + (n - k) * math.log(1 - q))
+    lo = hi = min(n, max(0, int(n * q)))
+    mass = pmf(lo)
+    while mass < level and (lo > 0 or hi < n):
+        down = pmf(lo - 1) if lo > 0 else -1
+        up = pmf(hi + 1) if hi < n else -1
+        if up >= down:
+            hi += 1
+            mass += up
+        else:
+            lo -= 1
+            mass += down
+    # B in [lo, hi]: the quantile lies between the (lo)-th and (hi+1)-th smallest values (1-based), clamped
+    return sorted_values[max(0, lo - 1)], sorted_values[min(n - 1, hi)]
 
 
 def ratios(hpcc, datsim):
@@ -50,6 +81,7 @@ def main(argv):
     names = os.listdir(os.path.join(out, "hpcc"))
     runs = sorted(f[:-4] for f in names if f.endswith(".fct") and not re.search(r"-r[0-9]+\.fct$", f))
     within_hpcc = 0
+    within_ci = 0
     order = {"dcqcn": 0, "hp": 1, "dctcp": 2, "timely": 3}
     runs.sort(key=lambda r: (r.split("-")[1][:-2], r.split("-")[1][-2:], order.get(r.split("-")[0], 9)))
     print("| run | bucket | flows | HPCC p50 / p95 / p99 | hpcc-ns3 vs HPCC | datsim vs HPCC |")
@@ -106,6 +138,11 @@ def main(argv):
                                 if min(hspread) <= d <= max(hspread):
                                     within_hpcc += 1
                                     rng += ": datsim within HPCC's own range"
+                            lo, hi = quantile_ci(hv, p)
+                            rng += f"; HPCC's 95% CI {lo:.2f}-{hi:.2f}"
+                            if lo <= d <= hi:
+                                within_ci += 1
+                                rng += ": datsim inside"
                             outside.append(f"{run} {name} p{p}: HPCC {x:.2f}, datsim {d:.2f} "
                                            f"({(d / x - 1) * 100:+.1f}%{rng})")
             star = "" if len(hv) >= min_flows else "*"
@@ -116,6 +153,10 @@ def main(argv):
           f" HPCC's simulator.")
     for o in outside:
         print(f"- {o}")
+    if outside:
+        print(f"Of the {len(outside)} outside, {within_ci} lie within the 95% confidence interval of HPCC's own quantile"
+              f" (order statistics of its flows in that bucket: how far a tail drawn from that many flows is"
+              f" determined).")
     if within_hpcc:
         print(f"Of the {len(outside)} outside, {within_hpcc} lie within the range HPCC's own figure spans over its ns-3"
               f" run numbers (its ECN marks drawn anew).")
