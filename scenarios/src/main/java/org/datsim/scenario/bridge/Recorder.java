@@ -244,7 +244,7 @@ final class Recorder {
                 ref(g, c, "request_evd", e.requestEvd());
                 ref(g, c, "connect_evd", e.connectEvd());
                 if (e.srq() != 0) {
-                    c.put("call", "dat_ep_create_with_srq");
+                    c.put("call", call.call()); // dat_ep_create_with_srq
                     ref(g, c, "srq", e.srq());
                 }
                 EpAttributes a = e.attr();
