@@ -252,8 +252,8 @@ class RecorderRoundTripTest {
                         : kind == PostCall.Kind.FETCH_AND_ADD ? n(a, "add_value") : 0;
                 long second = kind == PostCall.Kind.CMP_AND_SWAP ? n(a, "swap_value") : 0;
                 int immediate = kind == PostCall.Kind.RDMA_WRITE_IMMED ? (int) n(a, "immediate_data") : 0;
-                yield new BridgeCall.Post(kind, h(a, "ep"), iov(a, "local_iov"), n(a, "user_cookie"), (int) n(a, "completion_flags"),
-                        rmr(a), immediate, first, second);
+                yield new BridgeCall.Post(kind, h(a, "ep"), iov(a, "local_iov"), n(a, "user_cookie"),
+                        (int) n(a, "completion_flags"), rmr(a), immediate, first, second);
             }
             case PSP_CREATE -> new BridgeCall.PspCreate(h(a, "ia"), n(a, "conn_qual"), h(a, "evd"),
                     (int) n(a, "psp_flags"));
