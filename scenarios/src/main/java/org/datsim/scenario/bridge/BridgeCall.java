@@ -140,6 +140,11 @@ sealed interface BridgeCall {
         public Request request() {
             return Request.EP_CREATE;
         }
+
+        @Override
+        public String call() {
+            return srq != 0 ? "dat_ep_create_with_srq" : "dat_ep_create";
+        }
     }
 
     /** dat_ep_connect: the remote IA address ({@link Protocol#ipOf}), its connection qualifier. */

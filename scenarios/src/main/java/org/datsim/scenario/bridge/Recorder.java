@@ -244,7 +244,7 @@ final class Recorder {
                 ref(g, c, "request_evd", e.requestEvd());
                 ref(g, c, "connect_evd", e.connectEvd());
                 if (e.srq() != 0) {
-                    c.put("call", "dat_ep_create_with_srq");
+                    c.put("call", call.call()); // dat_ep_create_with_srq
                     ref(g, c, "srq", e.srq());
                 }
                 EpAttributes a = e.attr();
@@ -279,7 +279,7 @@ final class Recorder {
                     case SEND, RECV, RDMA_READ, RDMA_WRITE, RDMA_WRITE_IMMED -> {
                     }
                 }
-                if (!iov(lmrs, c, t.iov())) {
+                if (!iov(lmrs, c, "local_iov", t.iov())) {
                     unrecorded.add(name + " of memory outside the program's LMRs");
                     return null;
                 }
@@ -310,10 +310,103 @@ final class Recorder {
                 }
                 privateData(c, a.privateData());
             }
-            // no scenario form for these (docs/bridge.md, Recording)
-            case HELLO, EVD_UNWAITABLE, EVD_ENABLE, EVD_RESIZE, EVD_POST_SE, EVD_MODIFY_CNO, CNO_MODIFY_AGENT,
-                LMR_SYNC, RMR_BIND, EP_DUP_CONNECT, PSP_CREATE_ANY, RSP_CREATE, CR_HANDOFF, SRQ_CREATE, SRQ_FREE,
-                SRQ_POST_RECV, SRQ_RESIZE, SRQ_SET_LW, EP_RECV_QUERY, EP_SET_WATERMARK, UNSUPPORTED, SIDE -> {
+            case EVD_UNWAITABLE, EVD_ENABLE -> {
+                c.put("call", call.call()); // the one of its two calls the program made
+                ref(g, c, "evd", ((BridgeCall.Toggle) call).handle());
+            }
+            case EVD_RESIZE, EVD_POST_SE -> {
+                BridgeCall.HandleValue v = (BridgeCall.HandleValue) call;
+                ref(g, c, "evd", v.handle());
+                if (r == Request.EVD_RESIZE) {
+                    c.put("evd_min_qlen", (int) v.value()); // the bridge runs it as an int
+                } else {
+                    c.put("pointer", v.value());
+                }
+            }
+            case EVD_MODIFY_CNO -> {
+                BridgeCall.EvdModifyCno m = (BridgeCall.EvdModifyCno) call;
+                ref(g, c, "evd", m.evd());
+                ref(g, c, "cno", m.cno());
+            }
+            case CNO_MODIFY_AGENT -> {
+                BridgeCall.HandleValue v = (BridgeCall.HandleValue) call;
+                ref(g, c, "cno", v.handle());
+                if (v.value() != 0) {
+                    c.put("agent", "agent"); // as CNO_CREATE
+                }
+            }
+            case LMR_SYNC -> {
+                BridgeCall.LmrSync s = (BridgeCall.LmrSync) call;
+                c.put("call", call.call()); // read or write
+                ref(g, c, "ia", s.ia());
+                if (!iov(lmrs, c, "local_segments", s.segments())) {
+                    unrecorded.add(call.call() + " of memory outside the program's LMRs");
+                    return null;
+                }
+            }
+            case RMR_BIND -> {
+                if (!rmrBind(g, lmrs, c, (BridgeCall.RmrBind) call)) {
+                    unrecorded.add(name + " of a range outside its LMR");
+                    return null;
+                }
+            }
+            case EP_DUP_CONNECT -> {
+                BridgeCall.EpDupConnect d = (BridgeCall.EpDupConnect) call;
+                ref(g, c, "ep", d.ep());
+                ref(g, c, "dup_ep", d.dupEp());
+                timeout(c, d.timeoutUs());
+                privateData(c, d.privateData());
+            }
+            case PSP_CREATE_ANY -> {
+                BridgeCall.PspCreateAny s = (BridgeCall.PspCreateAny) call;
+                ref(g, c, "ia", s.ia());
+                ref(g, c, "evd", s.evd());
+                c.put("psp_flags", s.flags());
+            }
+            case RSP_CREATE -> {
+                BridgeCall.RspCreate s = (BridgeCall.RspCreate) call;
+                ref(g, c, "ia", s.ia());
+                c.put("conn_qual", s.qual());
+                ref(g, c, "ep", s.ep());
+                ref(g, c, "evd", s.evd());
+            }
+            case CR_HANDOFF -> {
+                BridgeCall.HandleValue v = (BridgeCall.HandleValue) call;
+                ref(g, c, "cr", v.handle());
+                c.put("handoff", v.value());
+            }
+            case SRQ_CREATE -> {
+                BridgeCall.SrqCreate s = (BridgeCall.SrqCreate) call;
+                ref(g, c, "ia", s.ia());
+                ref(g, c, "pz", s.pz());
+                c.putObject("srq_attr").put("max_recv_dtos", s.maxRecvDtos()).put("max_recv_iov", s.maxRecvIov())
+                        .put("low_watermark", s.lowWatermark());
+            }
+            case SRQ_FREE -> ref(g, c, "srq", handle(call));
+            case SRQ_RESIZE, SRQ_SET_LW -> {
+                BridgeCall.HandleValue v = (BridgeCall.HandleValue) call;
+                ref(g, c, "srq", v.handle());
+                c.put(r == Request.SRQ_RESIZE ? "srq_max_recv_dto" : "low_watermark", (int) v.value());
+            }
+            case SRQ_POST_RECV -> {
+                BridgeCall.SrqPostRecv s = (BridgeCall.SrqPostRecv) call;
+                ref(g, c, "srq", s.srq());
+                if (!iov(lmrs, c, "local_iov", s.iov())) {
+                    unrecorded.add(name + " of memory outside the program's LMRs");
+                    return null;
+                }
+                c.put("user_cookie", s.cookie());
+            }
+            case EP_RECV_QUERY -> ref(g, c, "ep", handle(call));
+            case EP_SET_WATERMARK -> {
+                BridgeCall.Watermark w = (BridgeCall.Watermark) call;
+                ref(g, c, "ep", w.ep());
+                c.put("soft_high_watermark", w.softHigh());
+                c.put("hard_high_watermark", w.hardHigh());
+            }
+            // no scenario form: frames that are no DAT call, and calls the bridge does not implement (a scenario's
+            // call of the same name would run, where the live program got DAT_NOT_IMPLEMENTED)
+            case HELLO, SIDE, UNSUPPORTED -> {
                 unrecorded.add(name);
                 return null;
             }
@@ -374,9 +467,9 @@ final class Recorder {
         return lmr == null ? null : new LmrAt("$" + objectName(lmr, p.host().name()), lmr.address());
     }
 
-    /** Writes the local IOV as segments of the program's LMRs; false when a segment is in none. */
-    private static boolean iov(IntFunction<LmrAt> lmrs, ObjectNode c, LmrTriplet[] iov) {
-        ArrayNode a = c.putArray("local_iov");
+    /** Writes an I/O vector (argument {@code arg}) as segments of the program's LMRs; false if a segment is in none. */
+    private static boolean iov(IntFunction<LmrAt> lmrs, ObjectNode c, String arg, LmrTriplet[] iov) {
+        ArrayNode a = c.putArray(arg);
         boolean ok = true;
         for (LmrTriplet t : iov) {
             LmrAt lmr = lmrs.apply(t.lmrContext());
@@ -387,6 +480,41 @@ final class Recorder {
             a.addObject().put("lmr", lmr.ref()).put("offset", t.address() - lmr.address()).put("length", t.length());
         }
         return ok;
+    }
+
+    /**
+     * Writes dat_rmr_bind's arguments: the range (the request's one segment) as an offset in the bound LMR, as a
+     * scenario gives it. Without an LMR (an unbind) the offset is the segment's address, as a scenario's unbind
+     * reads it. False when the range cannot be said so: not one segment, or a segment in another LMR than the one
+     * bound (or in none) that is not an unbind (an unbind reads no more than the length).
+     */
+    private static boolean rmrBind(Program g, IntFunction<LmrAt> lmrs, ObjectNode c, BridgeCall.RmrBind b) {
+        if (b.iov().length != 1) {
+            return false;
+        }
+        LmrTriplet t = b.iov()[0];
+        ref(g, c, "rmr", b.rmr());
+        ref(g, c, "lmr", b.lmr());
+        long offset;
+        if (b.lmr() == 0) {
+            offset = t.address();
+        } else {
+            LmrAt at = lmrs.apply(t.lmrContext());
+            if (at != null && at.ref().equals(c.get("lmr").asText())) {
+                offset = t.address() - at.address();
+            } else if (t.length() == 0) {
+                offset = 0;
+            } else {
+                return false;
+            }
+        }
+        c.put("offset", offset);
+        c.put("length", t.length());
+        c.put("mem_priv", b.privileges());
+        ref(g, c, "ep", b.ep());
+        c.put("user_cookie", b.cookie());
+        c.put("completion_flags", b.flags());
+        return true;
     }
 
     /**

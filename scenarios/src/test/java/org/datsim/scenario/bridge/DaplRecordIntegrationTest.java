@@ -87,27 +87,64 @@ class DaplRecordIntegrationTest {
         }
     }
 
+    /**
+     * dtestsrq (dapl2-utils' SRQ test: four connections whose endpoints share one receive queue, three threads)
+     * recorded and replayed on provider/examples' two-hosts fabric: its dat_srq_* calls, dat_ep_create_with_srq and
+     * the rest are all recorded, and the replay gives the live trace, timings included.
+     */
+    @Test
+    void aRecordedDtestsrqRunReplaysToTheSameTrace() throws Exception {
+        Assumptions.assumeTrue(new File("/usr/bin/dtestsrq").exists(), "dtestsrq is missing: install dapl2-utils");
+        List<String> args = List.of("-c", "4", "-B", "4", "-t", "3");
+        List<String> server = new ArrayList<>(List.of("/usr/bin/dtestsrq", "-P", "datsim-A", "-s"));
+        server.addAll(args);
+        List<String> client = new ArrayList<>(List.of("/usr/bin/dtestsrq", "-P", "datsim-B", "-h", "127.0.1.1"));
+        client.addAll(args);
+        // a grace of 500 ms, as DaplIntegrationTest's dtestsrq: its threads compute between their calls
+        String recording = recordAndReplay("two-hosts-srq", PROVIDER.resolve("examples/two-hosts.json"), server,
+                "server ready", client, 500, 100);
+        assertTrue(recording.contains("\"dat_srq_create\"") && recording.contains("\"dat_srq_post_recv\"")
+                && recording.contains("\"dat_ep_create_with_srq\""), "the SRQ calls are recorded");
+    }
+
     /** Serves dtest's server and client on the fabric with --record, replays the recording, compares the traces. */
     private void recordAndReplay(String name, Path fabric) throws Exception {
+        recordAndReplay(name, fabric, List.of("/usr/bin/dtest", "-P", "datsim-A", "-s", "-B", "10", "-b", "65536"),
+                "Waiting", List.of("/usr/bin/dtest", "-P", "datsim-B", "-h", "127.0.1.1", "-B", "10", "-b", "65536"),
+                2000, 200);
+    }
+
+    /**
+     * Serves a server program (on host A, until it prints {@code ready}) and a client (host B) on the fabric with
+     * --record, replays the recording, compares the traces; returns the recording.
+     */
+    private String recordAndReplay(String name, Path fabric, List<String> serverCmd, String ready,
+            List<String> clientCmd, long graceMs, int minLines) throws Exception {
         Path out = dir.resolve(name + "-live");
         Files.createDirectories(out);
         Path sock = out.resolve("s.sock");
         Path recording = dir.resolve(name + "-dtest-recorded.json");
         StringWriter log = new StringWriter();
-        BridgeServer server = new BridgeServer(ScenarioLoader.load(fabric), sock, 2000, 2, new PrintWriter(log, true));
+        BridgeServer server = new BridgeServer(ScenarioLoader.load(fabric), sock, graceMs, 2,
+                new PrintWriter(log, true));
         server.record(JSON.readTree(fabric.toFile()), recording);
         ServingThread serving = ServingThread.start(server, out, sock);
         Path slog = out.resolve("server.log");
-        Process s = start(out, "A", slog, "/usr/bin/dtest", "-P", "datsim-A", "-s", "-B", "10", "-b", "65536");
-        for (int i = 0; i < 300 && !Files.readString(slog).contains("Waiting"); i++) {
+        Process s = start(out, "A", slog, serverCmd.toArray(new String[0]));
+        for (int i = 0; i < 300 && !Files.readString(slog).contains(ready); i++) {
             Thread.sleep(50);
         }
-        Process c = start(out, "B", out.resolve("client.log"), "/usr/bin/dtest", "-P", "datsim-B", "-h",
-                "127.0.1.1", "-B", "10", "-b", "65536");
-        assertTrue(c.waitFor(240, TimeUnit.SECONDS) & s.waitFor(60, TimeUnit.SECONDS), "dtest did not end in time");
+        Process c = start(out, "B", out.resolve("client.log"), clientCmd.toArray(new String[0]));
+        boolean done = c.waitFor(240, TimeUnit.SECONDS) & s.waitFor(60, TimeUnit.SECONDS);
+        if (!done) {
+            s.destroyForcibly();
+            c.destroyForcibly();
+        }
+        assertTrue(done, name + ": the programs did not end in time");
         serving.thread.join(30_000);
         assertEquals(0, serving.rc(), log.toString());
         assertEquals(0, c.exitValue(), Files.readString(out.resolve("client.log")));
+        assertEquals(0, s.exitValue(), Files.readString(slog));
         assertTrue(log.toString().contains("recorded the programs' calls in " + recording), log.toString());
         assertTrue(!log.toString().contains("not recorded"), log.toString());
 
@@ -118,7 +155,8 @@ class DaplRecordIntegrationTest {
         assertEquals(0, run, name + ": " + runOut);
         List<String> live = comparable(out.resolve("events.jsonl"));
         List<String> replayed = comparable(replay.resolve("events.jsonl"));
-        assertTrue(live.size() > 200, name + ": a dtest run is hundreds of trace lines");
+        assertTrue(live.size() > minLines, name + ": a run of hundreds of trace lines");
         BridgeScenarioEquivalenceTest.sameLines(name, live, replayed);
+        return Files.readString(recording);
     }
 }

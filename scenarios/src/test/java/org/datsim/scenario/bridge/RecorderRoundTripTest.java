@@ -42,12 +42,7 @@ class RecorderRoundTripTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The requests serve --record has no scenario form for (docs/bridge.md, Recording). */
-    private static final Set<Request> UNRECORDED = EnumSet.of(Request.HELLO, Request.SIDE, Request.UNSUPPORTED,
-            Request.EVD_UNWAITABLE, Request.EVD_ENABLE, Request.EVD_RESIZE, Request.EVD_POST_SE,
-            Request.EVD_MODIFY_CNO, Request.CNO_MODIFY_AGENT, Request.LMR_SYNC, Request.RMR_BIND,
-            Request.EP_DUP_CONNECT, Request.PSP_CREATE_ANY, Request.RSP_CREATE, Request.CR_HANDOFF,
-            Request.SRQ_CREATE, Request.SRQ_FREE, Request.SRQ_POST_RECV, Request.SRQ_RESIZE, Request.SRQ_SET_LW,
-            Request.EP_RECV_QUERY, Request.EP_SET_WATERMARK);
+    private static final Set<Request> UNRECORDED = EnumSet.of(Request.HELLO, Request.SIDE, Request.UNSUPPORTED);
 
     /** The LMR contexts of the samples' segments, as the recording names their LMRs. */
     private static Recorder.LmrAt lmr(int context) {
@@ -55,11 +50,14 @@ class RecorderRoundTripTest {
                 ? new Recorder.LmrAt("$lmr22", 0x20000) : null;
     }
 
+    /** A program whose handle ids 1 to 19 are bound as {@code $hN}, and 21, 22 are the LMRs of those contexts. */
     private static Recorder.Program program() {
         Recorder.Program g = new Recorder.Program("A", "A");
         for (int id = 1; id < 20; id++) {
             g.refs.put(id, "$h" + id);
         }
+        g.refs.put(21, "$lmr21");
+        g.refs.put(22, "$lmr22");
         return g;
     }
 
@@ -116,6 +114,27 @@ class RecorderRoundTripTest {
         assertEquals(Request.values().length - UNRECORDED.size(), seen.size());
     }
 
+    @Test
+    void aRangeTheScenarioCannotSayIsListedAsUnrecorded() {
+        Recorder rec = new Recorder(JSON.createObjectNode(), "t");
+        Recorder.Program g = program();
+        LmrTriplet[] inLmr21 = {new LmrTriplet(21, 0x10040, 64)};
+        assertEquals(null, rec.step(g, RecorderRoundTripTest::lmr,
+                new BridgeCall.RmrBind(7, 22, inLmr21, 3, 8, 55L, 1)), "a bind of LMR 22 to a range of LMR 21");
+        assertTrue(rec.unrecorded().contains("dat_rmr_bind of a range outside its LMR"), rec.unrecorded().toString());
+        LmrTriplet[] nowhere = {new LmrTriplet(23, 0x30000, 8)};
+        assertEquals(null, rec.step(g, RecorderRoundTripTest::lmr, new BridgeCall.LmrSync(1, true, nowhere)));
+        assertEquals(null, rec.step(g, RecorderRoundTripTest::lmr, new BridgeCall.SrqPostRecv(13, nowhere, 1L)));
+        assertTrue(rec.unrecorded().contains("dat_lmr_sync_rdma_write of memory outside the program's LMRs"));
+        assertTrue(rec.unrecorded().contains("dat_srq_post_recv of memory outside the program's LMRs"));
+        // an unbind reads only the length: written even when its segment is not in the LMR it names
+        ObjectNode unbind = rec.step(g, RecorderRoundTripTest::lmr,
+                new BridgeCall.RmrBind(7, 22, new LmrTriplet[] {new LmrTriplet(21, 0x10040, 0)}, 0, 8, 57L, 0));
+        assertNotNull(unbind);
+        assertEquals("$lmr22", unbind.get("lmr").asText());
+        assertEquals(0, unbind.get("length").asLong());
+    }
+
     /** The arguments a typed call carries, by name (from each field's JSON path), those the step gives. */
     private static Map<String, JsonNode> args(TypedCall typed, String path) {
         Map<String, JsonNode> m = new TreeMap<>();
@@ -141,6 +160,9 @@ class RecorderRoundTripTest {
             return 0;
         }
         String t = n.asText();
+        if (t.startsWith("$lmr")) {
+            return Integer.parseInt(t.substring("$lmr".length()));
+        }
         assertTrue(t.startsWith("$h"), name + " refers to " + t);
         return Integer.parseInt(t.substring(2));
     }
@@ -156,9 +178,9 @@ class RecorderRoundTripTest {
         return p == null ? new byte[0] : HexFormat.of().parseHex(p.get("hex").asText());
     }
 
-    private static LmrTriplet[] iov(Map<String, JsonNode> a) {
+    private static LmrTriplet[] iov(Map<String, JsonNode> a, String arg) {
         List<LmrTriplet> out = new ArrayList<>();
-        for (JsonNode s : a.get("local_iov")) {
+        for (JsonNode s : a.get(arg)) {
             String lmr = s.get("lmr").asText();
             int ctx = Integer.parseInt(lmr.substring("$lmr".length()));
             out.add(new LmrTriplet(ctx, lmr(ctx).address() + s.get("offset").asLong(), s.get("length").asLong()));
@@ -230,13 +252,46 @@ class RecorderRoundTripTest {
                         : kind == PostCall.Kind.FETCH_AND_ADD ? n(a, "add_value") : 0;
                 long second = kind == PostCall.Kind.CMP_AND_SWAP ? n(a, "swap_value") : 0;
                 int immediate = kind == PostCall.Kind.RDMA_WRITE_IMMED ? (int) n(a, "immediate_data") : 0;
-                yield new BridgeCall.Post(kind, h(a, "ep"), iov(a), n(a, "user_cookie"), (int) n(a, "completion_flags"),
-                        rmr(a), immediate, first, second);
+                yield new BridgeCall.Post(kind, h(a, "ep"), iov(a, "local_iov"), n(a, "user_cookie"),
+                        (int) n(a, "completion_flags"), rmr(a), immediate, first, second);
             }
             case PSP_CREATE -> new BridgeCall.PspCreate(h(a, "ia"), n(a, "conn_qual"), h(a, "evd"),
                     (int) n(a, "psp_flags"));
             case CR_ACCEPT -> new BridgeCall.CrAccept(h(a, "cr"), h(a, "ep"), pd(a));
-            default -> throw new AssertionError(r + " is recorded but this test cannot read it back: add it here");
+            case EVD_UNWAITABLE, EVD_ENABLE -> new BridgeCall.Toggle(r, h(a, "evd"),
+                    call.equals("dat_evd_set_unwaitable") || call.equals("dat_evd_enable"));
+            case EVD_RESIZE -> new BridgeCall.HandleValue(r, h(a, "evd"), n(a, "evd_min_qlen"));
+            case EVD_POST_SE -> new BridgeCall.HandleValue(r, h(a, "evd"), n(a, "pointer"));
+            case EVD_MODIFY_CNO -> new BridgeCall.EvdModifyCno(h(a, "evd"), h(a, "cno"));
+            case CNO_MODIFY_AGENT -> new BridgeCall.HandleValue(r, h(a, "cno"), a.containsKey("agent") ? 1 : 0);
+            case LMR_SYNC -> new BridgeCall.LmrSync(h(a, "ia"), call.equals("dat_lmr_sync_rdma_write"),
+                    iov(a, "local_segments"));
+            case RMR_BIND -> {
+                int lmr = h(a, "lmr");
+                // a scenario's range is in the bound LMR (here handle id N is the LMR of context N), or without
+                // one the offset is the address
+                LmrTriplet range = lmr == 0 ? new LmrTriplet(0, n(a, "offset"), n(a, "length"))
+                        : new LmrTriplet(lmr, lmr(lmr).address() + n(a, "offset"), n(a, "length"));
+                yield new BridgeCall.RmrBind(h(a, "rmr"), lmr, new LmrTriplet[] {range}, (int) n(a, "mem_priv"),
+                        h(a, "ep"), n(a, "user_cookie"), (int) n(a, "completion_flags"));
+            }
+            case EP_DUP_CONNECT -> new BridgeCall.EpDupConnect(h(a, "ep"), h(a, "dup_ep"), n(a, "timeout"), pd(a));
+            case PSP_CREATE_ANY -> new BridgeCall.PspCreateAny(h(a, "ia"), h(a, "evd"), (int) n(a, "psp_flags"));
+            case RSP_CREATE -> new BridgeCall.RspCreate(h(a, "ia"), n(a, "conn_qual"), h(a, "ep"), h(a, "evd"));
+            case CR_HANDOFF -> new BridgeCall.HandleValue(r, h(a, "cr"), n(a, "handoff"));
+            case SRQ_CREATE -> {
+                JsonNode q = a.get("srq_attr");
+                yield new BridgeCall.SrqCreate(h(a, "ia"), h(a, "pz"), q.get("max_recv_dtos").asInt(),
+                        q.get("max_recv_iov").asInt(), q.get("low_watermark").asInt());
+            }
+            case SRQ_FREE -> new BridgeCall.OneHandle(r, h(a, "srq"));
+            case EP_RECV_QUERY -> new BridgeCall.OneHandle(r, h(a, "ep"));
+            case SRQ_RESIZE -> new BridgeCall.HandleValue(r, h(a, "srq"), n(a, "srq_max_recv_dto"));
+            case SRQ_SET_LW -> new BridgeCall.HandleValue(r, h(a, "srq"), n(a, "low_watermark"));
+            case SRQ_POST_RECV -> new BridgeCall.SrqPostRecv(h(a, "srq"), iov(a, "local_iov"), n(a, "user_cookie"));
+            case EP_SET_WATERMARK -> new BridgeCall.Watermark(h(a, "ep"), (int) n(a, "soft_high_watermark"),
+                    (int) n(a, "hard_high_watermark"));
+            case HELLO, SIDE, UNSUPPORTED -> throw new AssertionError(r + " has no scenario form");
         };
     }
 

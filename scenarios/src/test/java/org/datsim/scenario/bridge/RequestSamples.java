@@ -65,7 +65,7 @@ final class RequestSamples {
         m.put(Request.LMR_SYNC, frame(1, 1, IOV));
         m.put(Request.RMR_CREATE, frame(2));
         m.put(Request.RMR_FREE, frame(7));
-        m.put(Request.RMR_BIND, frame(7, 6, 1, t(21, 0x10000, 64), 3, 8, 55L, 1));
+        m.put(Request.RMR_BIND, frame(7, 21, 1, t(21, 0x10040, 64), 3, 8, 55L, 1));
         m.put(Request.EP_CREATE, frame(1, 2, 4, 3, 4, 0, 1, 100L, 1L << 40, 10, 11, 2, 3, 1, 0, 4, 5));
         m.put(Request.EP_FREE, frame(8));
         m.put(Request.EP_CONNECT, frame(8, Protocol.ipOf(1), 5000L, 1000L, new byte[] {1, 2, 3}));
@@ -101,7 +101,9 @@ final class RequestSamples {
     /**
      * Further payloads of requests whose arguments choose between forms: fetch and add, an endpoint with an SRQ and
      * no attributes, an EVD without a CNO, a finite CNO wait, an accept on the CR's endpoint without private data, a
-     * CNO without agent, an LMR read sync, a query of every handle type.
+     * CNO without agent, an LMR read sync, a query of every handle type, an unbind (no LMR, length 0), the other
+     * call of each two-call EVD request, an EVD taken from its CNO, a CNO's agent removed, a dup connect that waits
+     * forever without private data, an SRQ receive of one segment.
      */
     static List<Map.Entry<Request, ByteBuffer>> variants() {
         List<Map.Entry<Request, ByteBuffer>> v = new ArrayList<>();
@@ -112,6 +114,13 @@ final class RequestSamples {
         v.add(Map.entry(Request.CR_ACCEPT, frame(12, 0, new byte[0])));
         v.add(Map.entry(Request.CNO_CREATE, frame(1, 0)));
         v.add(Map.entry(Request.LMR_SYNC, frame(1, 0, IOV)));
+        v.add(Map.entry(Request.RMR_BIND, frame(7, 0, 1, t(0, 0, 0), 0, 8, 56L, 0)));
+        v.add(Map.entry(Request.EVD_UNWAITABLE, frame(4, 0L)));
+        v.add(Map.entry(Request.EVD_ENABLE, frame(4, 1L)));
+        v.add(Map.entry(Request.EVD_MODIFY_CNO, frame(4, 0)));
+        v.add(Map.entry(Request.CNO_MODIFY_AGENT, frame(5, 0L)));
+        v.add(Map.entry(Request.EP_DUP_CONNECT, frame(8, 9, Dat.TIMEOUT_INFINITE, new byte[0])));
+        v.add(Map.entry(Request.SRQ_POST_RECV, frame(13, 1, t(22, 0x20010, 16), 19L)));
         for (int type : new int[] {DatHandle.TYPE_CR, DatHandle.TYPE_EVD, DatHandle.TYPE_LMR, DatHandle.TYPE_PSP,
             DatHandle.TYPE_PZ, DatHandle.TYPE_RMR, DatHandle.TYPE_RSP, DatHandle.TYPE_CNO, DatHandle.TYPE_SRQ}) {
             v.add(Map.entry(Request.QUERY, frame(9, type)));
