@@ -191,8 +191,8 @@ final class MemoryCalls extends ProviderPart {
      * @param flags completion flags (SUPPRESS, UNSIGNALLED, BARRIER_FENCE)
      * @param context receives the new rmr_context
      * @param opId receives the operation id used in the trace
-     * @return DAT_SUCCESS; DAT_INVALID_HANDLE (RMR, LMR, EP); DAT_INVALID_PARAMETER for bad flags or privileges, a
-     *     range outside the LMR, or objects of different protection zones (ARG4, as dapl); DAT_PRIVILEGES_VIOLATION
+     * @return DAT_SUCCESS; DAT_INVALID_HANDLE (RMR, LMR, EP); DAT_INVALID_PARAMETER for bad flags or privileges, no
+     *     range (ARG3), a range outside the LMR, or objects of different protection zones (ARG4, as dapl); DAT_PRIVILEGES_VIOLATION
      *     when the LMR's privileges do not back the RMR's (rule 27); DAT_INVALID_STATE outside CONNECTED (dapl;
      *     see provider.bind_when_disconnected); DAT_INSUFFICIENT_RESOURCES when max_request_dtos are outstanding
      */
@@ -200,6 +200,9 @@ final class MemoryCalls extends ProviderPart {
             Out<Integer> context, Out<Long> opId) {
         if (bad(rmr, Rmr.class)) {
             return err(DatReturn.INVALID_HANDLE, DatReturn.SUB_INVALID_HANDLE_RMR);
+        }
+        if (range == null) {
+            return err(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG3); // no lmr_triplet
         }
         boolean unbind = range.length() == 0;
         if (!unbind && bad(lmr, Lmr.class)) {

@@ -125,6 +125,16 @@ class RmrBindTest {
     }
 
     @Test
+    void aBindWithoutItsLmrTripletIsAnInvalidParameterNotACrash() {
+        // a bridged program's frame may carry no segment: the provider answers, it does not throw
+        TestFabric.Pair p = TestFabric.pair();
+        Lmr lmr = p.tf.lmr(p.b, 4096, Dat.MEM_PRIV_LOCAL_READ);
+        TestFabric.assertError(DatReturn.INVALID_PARAMETER, DatReturn.SUB_INVALID_ARG3,
+                p.tf.fabric.provider().rmrBind(rmr(p.tf, p.b), lmr, null, Dat.MEM_PRIV_REMOTE_READ, p.epB, 1, 0,
+                        new Out<>(), new Out<>()));
+    }
+
+    @Test
     void rule28_objectsOfDifferentProtectionZonesAreAnInvalidParameter() {
         TestFabric.Pair p = TestFabric.pair();
         Out<Pz> other = new Out<>();
