@@ -1,5 +1,8 @@
 package org.datsim.scenario.bridge;
 
+import static org.datsim.scenario.bridge.ProgramClient.evd;
+import static org.datsim.scenario.bridge.ProgramClient.ok;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -78,8 +81,8 @@ class BridgeRecordedCallsEquivalenceTest {
         server.record(JSON.readTree(fabric.toFile()), recording);
         ServingThread serving = ServingThread.start(server, out, sock);
         Throwable[] failed = new Throwable[2];
-        Thread a = run(() -> passive(sock), failed, 0);
-        Thread b = run(() -> active(sock), failed, 1);
+        Thread a = ProgramClient.start(() -> passive(sock), failed, 0);
+        Thread b = ProgramClient.start(() -> active(sock), failed, 1);
         a.join(60_000);
         b.join(60_000);
         serving.thread.join(60_000);
@@ -90,22 +93,6 @@ class BridgeRecordedCallsEquivalenceTest {
         }
         assertEquals(0, serving.rc(), log.toString());
         assertTrue(!log.toString().contains("not recorded"), log.toString());
-    }
-
-    private interface Body {
-        void run() throws Exception;
-    }
-
-    private static Thread run(Body body, Throwable[] failed, int i) {
-        Thread t = new Thread(() -> {
-            try {
-                body.run();
-            } catch (Throwable e) {
-                failed[i] = e;
-            }
-        });
-        t.start();
-        return t;
     }
 
     /**
@@ -232,14 +219,5 @@ class BridgeRecordedCallsEquivalenceTest {
             ok(c, c.call(Request.EVD_WAIT, connEvd, INFINITE, 1));
             assertEquals(Dat.CONNECTION_EVENT_DISCONNECTED, c.waitEvent().number());
         }
-    }
-
-    private static int evd(ProgramClient c, int ia, int flags) throws Exception {
-        ok(c, c.call(Request.EVD_CREATE, ia, 64, 0, flags));
-        return c.in.getInt();
-    }
-
-    private static void ok(ProgramClient c, int ret) {
-        assertEquals(DatReturn.SUCCESS, ret, DatReturn.typeName(ret) + " " + DatReturn.subtypeName(ret));
     }
 }

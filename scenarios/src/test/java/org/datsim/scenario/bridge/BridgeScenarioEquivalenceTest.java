@@ -1,5 +1,8 @@
 package org.datsim.scenario.bridge;
 
+import static org.datsim.scenario.bridge.ProgramClient.evd;
+import static org.datsim.scenario.bridge.ProgramClient.ok;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -141,8 +144,8 @@ class BridgeScenarioEquivalenceTest {
             Thread.sleep(10);
         }
         Throwable[] failed = new Throwable[2];
-        Thread a = program(() -> passive(sock), failed, 0);
-        Thread b = program(() -> active(sock), failed, 1);
+        Thread a = ProgramClient.start(() -> passive(sock), failed, 0);
+        Thread b = ProgramClient.start(() -> active(sock), failed, 1);
         a.join(60_000);
         b.join(60_000);
         serving.join(60_000);
@@ -153,22 +156,6 @@ class BridgeScenarioEquivalenceTest {
         }
         assertEquals(0, rc[0], log.toString());
         assertTrue(!log.toString().contains("not recorded"), log.toString());
-    }
-
-    private interface Body {
-        void run() throws Exception;
-    }
-
-    private static Thread program(Body body, Throwable[] failed, int i) {
-        Thread t = new Thread(() -> {
-            try {
-                body.run();
-            } catch (Throwable e) {
-                failed[i] = e;
-            }
-        });
-        t.start();
-        return t;
     }
 
     /** Host A: listens, accepts, takes SENDS Sends into its posted receives, waits for the disconnect. */
@@ -251,14 +238,5 @@ class BridgeScenarioEquivalenceTest {
             ok(c, c.call(Request.EP_DISCONNECT, ep, (long) Dat.CLOSE_GRACEFUL_FLAG));
             ok(c, c.call(Request.EVD_WAIT, connEvd, INFINITE, 1));
         }
-    }
-
-    private static int evd(ProgramClient c, int ia, int flags) throws Exception {
-        ok(c, c.call(Request.EVD_CREATE, ia, 64, 0, flags));
-        return c.in.getInt();
-    }
-
-    private static void ok(ProgramClient c, int ret) {
-        assertEquals(DatReturn.SUCCESS, ret, DatReturn.typeName(ret) + " " + DatReturn.subtypeName(ret));
     }
 }

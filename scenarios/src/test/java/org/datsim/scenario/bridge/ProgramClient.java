@@ -129,4 +129,34 @@ final class ProgramClient implements AutoCloseable {
     public void close() throws Exception {
         ch.close();
     }
+
+    /** A program's body, run on a thread of its own ({@link #start}). */
+    interface Body {
+        void run() throws Exception;
+    }
+
+    /** Starts a program on a thread; what it throws goes to {@code failed[i]}. */
+    static Thread start(Body body, Throwable[] failed, int i) {
+        Thread t = new Thread(() -> {
+            try {
+                body.run();
+            } catch (Throwable e) {
+                failed[i] = e;
+            }
+        });
+        t.start();
+        return t;
+    }
+
+    /** Asserts DAT_SUCCESS, naming the type and subtype of anything else. */
+    static void ok(ProgramClient c, int ret) {
+        org.junit.jupiter.api.Assertions.assertEquals(org.datsim.fabric.dat.DatReturn.SUCCESS, ret,
+                org.datsim.fabric.dat.DatReturn.typeName(ret) + " " + org.datsim.fabric.dat.DatReturn.subtypeName(ret));
+    }
+
+    /** Creates an EVD of 64 entries with these flags and returns its handle. */
+    static int evd(ProgramClient c, int ia, int flags) throws Exception {
+        ok(c, c.call(Request.EVD_CREATE, ia, 64, 0, flags));
+        return c.in.getInt();
+    }
 }
