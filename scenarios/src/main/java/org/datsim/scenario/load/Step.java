@@ -24,11 +24,13 @@ import org.datsim.core.time.SimTime;
  * @param repeat a repeat block's count ({@code "repeat"}, evaluated when the block begins), or {@link Arg#NONE}
  *     (also for a block with only a time bound: it has no count)
  * @param expect the step's {@code "expect"} typed ({@link Expect}), or null when it has none
+ * @param observe the step's {@code "observe"} typed ({@link Observe}), or null when it has none
  * @param forPs a repeat block's time bound ({@code "for"}) in picoseconds of simulated time from the moment the
  *     block begins, or {@link #NO_TIME_BOUND}
  */
 public record Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner,
-        TypedCall typed, String name, List<String> after, String out, Arg repeat, Expect expect, long forPs) {
+        TypedCall typed, String name, List<String> after, String out, Arg repeat, Expect expect, Observe observe,
+        long forPs) {
 
     /** {@link #forPs()} of a step that is not a repeat block with a {@code "for"}. */
     public static final long NO_TIME_BOUND = -1;
@@ -51,7 +53,7 @@ public record Step(int index, String path, CallSpec spec, ObjectNode node, int k
     public Step(int index, String path, CallSpec spec, ObjectNode node) {
         this(index, path, spec, node, CALL, null, -1, TypedCall.of(spec, node, path), text(node.get("name")),
                 after(node.get("after")), text(node.get("out")), Arg.NONE, Expect.of(node.get("expect")),
-                NO_TIME_BOUND);
+                Observe.of(node.get("observe")), NO_TIME_BOUND);
     }
 
     /**
@@ -67,7 +69,8 @@ public record Step(int index, String path, CallSpec spec, ObjectNode node, int k
      */
     public Step(int index, String path, CallSpec spec, ObjectNode node, int kind, String loopVar, int partner) {
         this(index, path, spec, node, kind, loopVar, partner, null, null, List.of(), null,
-                node.has("repeat") ? new Arg(node.get("repeat"), path + ".repeat") : Arg.NONE, null, timeBound(node));
+                node.has("repeat") ? new Arg(node.get("repeat"), path + ".repeat") : Arg.NONE, null, null,
+                timeBound(node));
     }
 
     /** A block's {@code "for"} in picoseconds (validated by the loader), or {@link #NO_TIME_BOUND}. */

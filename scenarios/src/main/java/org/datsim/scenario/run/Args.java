@@ -58,15 +58,6 @@ final class Args {
         return s.out() == null ? null : indexedName(s.out(), s.path() + ".out");
     }
 
-    /** Returns a name-with-index field of a step with its index evaluated ({@code r[2]}), or null if absent. */
-    String indexedName(Step s, String key) {
-        JsonNode out = s.node().get(key);
-        if (out == null) {
-            return null;
-        }
-        return indexedName(out.asText(), s.path() + "." + key);
-    }
-
     /** Evaluates the index of a name written {@code NAME} or {@code NAME[expr]}, at a JSON path. */
     String indexedName(String text, String path) {
         int open = text.indexOf('[');

@@ -46,7 +46,7 @@ final class Expectations {
         if (error && mentionsRet && p.runner().failuresSoFar() == before) {
             p.runner().countExpectedError();
         }
-        if (s.node().has("observe")) {
+        if (s.observe() != null) {
             p.runner().observe(p, s, r);
         }
         if (s.name() != null) {

@@ -350,17 +350,14 @@ public final class ScenarioRunner {
 
     /** Records a step's observation under its name (PROCESS/NAME in a process template). */
     void observe(ConsumerProcess p, Step s, CallResult r) {
-        com.fasterxml.jackson.databind.JsonNode spec = s.node().get("observe");
-        if (spec.isObject()) {
-            for (java.util.Iterator<Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> it = spec.fields();
-                    it.hasNext();) {
-                Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> f = it.next();
-                observeField(p, s, r, p.args().indexedName(f.getKey(), s.path() + ".observe." + f.getKey()),
-                        f.getValue().asText());
+        org.datsim.scenario.load.Observe spec = s.observe();
+        if (spec.name() == null) {
+            for (org.datsim.scenario.load.Observe.Field f : spec.fields()) {
+                observeField(p, s, r, p.args().indexedName(f.name(), s.path() + ".observe." + f.name()), f.field());
             }
             return;
         }
-        String name = p.args().indexedName(s, "observe");
+        String name = p.args().indexedName(spec.name(), s.path() + ".observe");
         int open = name.indexOf('[');
         long index = open < 0 ? 0 : Long.parseLong(name.substring(open + 1, name.length() - 1));
         String key = p.def().template() ? p.name() + "/" + name : name;
