@@ -102,8 +102,8 @@ final class HpccBenchCommand implements Callable<Integer> {
     static final List<String> ALGORITHMS = List.of("none", "dcqcn", "hpcc", "dctcp", "timely");
 
     /**
-     * HPCC's fabric ({@code run.py --bw 100}) on a host model: HPCC's 1000-byte payload per packet, PFC with a shared
-     * switch buffer of 32 MiB and dynamic thresholds (BUFFER_SIZE 32, USE_DYNAMIC_PFC_THRESHOLD 1), per-packet
+     * HPCC's fabric ({@code run.py --bw BW}) on a host model: HPCC's 1000-byte payload per packet, PFC with a shared
+     * switch buffer of 16 x BW / 50 MiB and dynamic thresholds (BUFFER_SIZE, USE_DYNAMIC_PFC_THRESHOLD 1), per-packet
      * arbitration among queue pairs, an ACK per packet (L2_ACK_INTERVAL 1), ECN marking for dcqcn and dctcp (run.py's
      * KMIN/KMAX/PMAX maps are the ecn.* defaults; dctcp's step marking), in-band telemetry for hpcc, and ACKs as
      * HPCC's simulator treats them: queued with the data at every switch and sent first by the NIC (whatever run.py's
@@ -117,25 +117,18 @@ final class HpccBenchCommand implements Callable<Integer> {
      * pacing) and no host cost at all, with HPCC's header sizes, so that the two simulators can be compared on the
      * same thing.
      *
-     * @param cc the algorithm
-     * @param model datsim or hpcc-ns3
-     * @param overrides NAME=VALUE overrides
-     * @param problems receives one message per problem
-     * @return the parameters, or null if there were problems
-     */
-    static Params params(String cc, String model, List<String> overrides, List<String> problems) {
-        return params(cc, model, 100, overrides, problems);
-    }
-
-    /**
-     * As {@link #params(String, String, List, List)}, with run.py's settings that depend on its {@code --bw} (the
-     * NIC's rate in Gb/s) computed as run.py computes them, in Python 2's integer division: DCQCN's RATE_AI 5 x bw / 25
-     * and RATE_HAI 50 x bw / 25 Mb/s; HPCC's RATE_AI 10 x bw / 25 Mb/s and INT_MULTI bw / 25 (under the hpcc-ns3
+     * <p>run.py's settings that depend on its {@code --bw} (the NIC's rate in Gb/s) are computed as run.py computes
+     * them, in Python 2's integer division: DCQCN's RATE_AI 5 x bw / 25 and RATE_HAI 50 x bw / 25 Mb/s; HPCC's RATE_AI 10 x bw / 25 Mb/s and INT_MULTI bw / 25 (under the hpcc-ns3
      * model, the INT record's units: 128 and 80 bytes times INT_MULTI; datsim's own model reads INT exactly); TIMELY's
      * RATE_AI 10 x bw / 10 and RATE_HAI 50 x bw / 10 Mb/s; DCTCP's marking threshold 30 x bw / 10 KB; BUFFER_SIZE
      * 16 x bw / 50 MB. At 100 Gb/s these are datsim's defaults, but for INT_MULTI (4).
      *
+     * @param cc the algorithm
+     * @param model datsim or hpcc-ns3
      * @param bwGbps run.py's --bw: the NIC's rate, whole Gb/s, positive
+     * @param overrides NAME=VALUE overrides
+     * @param problems receives one message per problem
+     * @return the parameters, or null if there were problems
      */
     static Params params(String cc, String model, long bwGbps, List<String> overrides, List<String> problems) {
         if (!ALGORITHMS.contains(cc)) {

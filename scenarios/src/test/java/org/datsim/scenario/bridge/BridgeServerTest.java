@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SocketChannel;
@@ -38,21 +36,7 @@ class BridgeServerTest {
         long now;
 
         Client(Path socket) throws Exception {
-            SocketChannel c = null;
-            for (int i = 0; c == null; i++) { // the socket file appears at bind, a moment before listen
-                try {
-                    c = SocketChannel.open(StandardProtocolFamily.UNIX);
-                    c.connect(UnixDomainSocketAddress.of(socket));
-                } catch (java.net.ConnectException e) {
-                    c.close();
-                    c = null;
-                    if (i > 200) {
-                        throw e;
-                    }
-                    Thread.sleep(10);
-                }
-            }
-            ch = c;
+            ch = ProgramClient.connect(socket);
         }
 
         /** Sends a request and returns its reply's payload, positioned after the DAT_RETURN (read with ret()). */

@@ -25,21 +25,27 @@ final class ProgramClient implements AutoCloseable {
     long now;
 
     ProgramClient(Path socket) throws Exception {
-        SocketChannel c = null;
-        for (int i = 0; c == null; i++) {
+        ch = connect(socket);
+    }
+
+    /**
+     * Connects to the server's socket, retrying for about 2 s: the socket file appears at bind, a moment before
+     * listen.
+     */
+    static SocketChannel connect(Path socket) throws Exception {
+        for (int i = 0;; i++) {
+            SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX);
             try {
-                c = SocketChannel.open(StandardProtocolFamily.UNIX);
                 c.connect(UnixDomainSocketAddress.of(socket));
+                return c;
             } catch (java.net.ConnectException e) {
                 c.close();
-                c = null;
                 if (i > 200) {
                     throw e;
                 }
                 Thread.sleep(10);
             }
         }
-        ch = c;
     }
 
     /** An IOV or RMR triplet argument (u32 context, u64 address, u64 length); an IOV is a count then triplets. */

@@ -15,7 +15,7 @@ class HpccBenchParamsTest {
 
     private static Params params(String cc, String... overrides) {
         List<String> problems = new ArrayList<>();
-        Params p = HpccBenchCommand.params(cc, "datsim", List.of(overrides), problems);
+        Params p = HpccBenchCommand.params(cc, "datsim", 100, List.of(overrides), problems);
         assertEquals(List.of(), problems, cc);
         assertNotNull(p);
         return p;
@@ -42,13 +42,13 @@ class HpccBenchParamsTest {
         assertEquals(1, params("dcqcn").get(FabricParams.ECN_ENABLED));
         assertEquals(1, params("hpcc").get(FabricParams.CC_INT));
         List<String> problems = new ArrayList<>();
-        assertNull(HpccBenchCommand.params("timely", "datsim", List.of("cc.timely.t_low=1ms"), problems));
+        assertNull(HpccBenchCommand.params("timely", "datsim", 100, List.of("cc.timely.t_low=1ms"), problems));
         assertEquals(List.of("cc.timely.t_low (1ms) must be below cc.timely.t_high (500us)"), problems);
         problems.clear();
-        assertNull(HpccBenchCommand.params("swift", "datsim", List.of(), problems));
+        assertNull(HpccBenchCommand.params("swift", "datsim", 100, List.of(), problems));
         assertEquals(List.of("--cc: expected one of [none, dcqcn, hpcc, dctcp, timely], found \"swift\""), problems);
         problems.clear();
-        assertNull(HpccBenchCommand.params("hpcc", "ns3", List.of(), problems));
+        assertNull(HpccBenchCommand.params("hpcc", "ns3", 100, List.of(), problems));
         assertEquals(List.of("--model: expected datsim or hpcc-ns3, found \"ns3\""), problems);
     }
 
@@ -59,7 +59,7 @@ class HpccBenchParamsTest {
         assertEquals(300_000, d.get(FabricParams.ECN_KMAX));
         assertEquals(100, d.get(FabricParams.ECN_PMAX_PERCENT));
         List<String> problems = new ArrayList<>();
-        Params n = HpccBenchCommand.params("hpcc", "hpcc-ns3", List.of(), problems);
+        Params n = HpccBenchCommand.params("hpcc", "hpcc-ns3", 100, List.of(), problems);
         assertEquals(List.of(), problems);
         assertEquals(48, n.get(FabricParams.LINK_HEADER_BYTES));
         assertEquals(0, n.get(FabricParams.PCIE_LATENCY));
