@@ -17,7 +17,9 @@ interface CrossPartition {
      * @param key its key
      * @param h its handler, not null
      * @param arg its argument
+     * @param ref the object it carries to its {@link Carrier}, or null
      * @throws IllegalArgumentException if the delay is below the lookahead during a run
      */
-    void post(int fromPartition, int fromOwner, int dst, long timePs, long delayPs, long key, EventHandler h, long arg);
+    void post(int fromPartition, int fromOwner, int dst, long timePs, long delayPs, long key, EventHandler h, long arg,
+            Object ref);
 }

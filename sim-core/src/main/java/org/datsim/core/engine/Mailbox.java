@@ -15,11 +15,13 @@ final class Mailbox {
     private long[] arg = new long[16];
     private int[] owner = new int[16];
     private EventHandler[] handler = new EventHandler[16];
+    /** The carried objects ({@link Carrier}), null where an event carries none. */
+    private Object[] ref = new Object[16];
     private int count;
     private long minTime = Long.MAX_VALUE;
 
     /** Holds one event. */
-    void add(long t, long k, int o, EventHandler h, long a) {
+    void add(long t, long k, int o, EventHandler h, long a, Object r) {
         int n = count;
         if (n == time.length) {
             int cap = n << 1;
@@ -28,12 +30,14 @@ final class Mailbox {
             arg = Arrays.copyOf(arg, cap);
             owner = Arrays.copyOf(owner, cap);
             handler = Arrays.copyOf(handler, cap);
+            ref = Arrays.copyOf(ref, cap);
         }
         time[n] = t;
         key[n] = k;
         arg[n] = a;
         owner[n] = o;
         handler[n] = h;
+        ref[n] = r;
         count = n + 1;
         if (t < minTime) {
             minTime = t;
@@ -57,11 +61,21 @@ final class Mailbox {
     void drainInto(Simulator dst) {
         int n = count;
         for (int i = 0; i < n; i++) {
-            dst.deliver(time[i], key[i], owner[i], handler[i], arg[i]);
-            handler[i] = null;
+            deliver(dst, i, key[i]);
         }
         count = 0;
         minTime = Long.MAX_VALUE;
+    }
+
+    /** Hands entry i to dst with key k: its object to its carrier first, if it carries one. */
+    private void deliver(Simulator dst, int i, long k) {
+        Object r = ref[i];
+        if (r != null) {
+            ref[i] = null;
+            ((Carrier) handler[i]).carry(arg[i], r);
+        }
+        dst.deliver(time[i], k, owner[i], handler[i], arg[i]);
+        handler[i] = null;
     }
 
     /**
@@ -74,8 +88,7 @@ final class Mailbox {
         for (int j = 0; j < n; j++) {
             int i = fault == 1 ? n - 1 - j : j;
             long k = fault == 2 ? arrivalBase + arrivals++ : key[i];
-            dst.deliver(time[i], k, owner[i], handler[i], arg[i]);
-            handler[i] = null;
+            deliver(dst, i, k);
         }
         count = 0;
         minTime = Long.MAX_VALUE;

@@ -51,6 +51,8 @@ public final class PartitionedSimulator {
     private final int[][] partitionsOfThread;
     /** Mailboxes [parity][from * P + to]: parity w & 1 is filled in window w and emptied in window w + 1. */
     private final Mailbox[][] boxes;
+    /** Per partition, told at the start of each window in the partition's thread (null: none). */
+    private final WindowListener[] listeners;
 
     // Written by the thread that calls a run method, or by the barrier action; read by the workers after the barrier.
     private boolean inRun;
@@ -125,6 +127,7 @@ public final class PartitionedSimulator {
                 side[i] = new Mailbox();
             }
         }
+        listeners = new WindowListener[partitions];
         threadMin = new long[threads];
         threadEvents = new long[threads];
         threadWait = new long[threads];
@@ -219,6 +222,21 @@ public final class PartitionedSimulator {
             throw new IllegalStateException("sendAt is for set-up; during a run, send from the executing owner's simulator");
         }
         return simulatorOf(owner).sendAt(owner, timePs, h, arg);
+    }
+
+    /**
+     * Sets what is told when a window starts in a partition ({@link WindowListener}), in that partition's thread,
+     * before the partition takes the events sent to it. Set-up only.
+     *
+     * @param partition the partition, 0 to {@link #partitions()} - 1
+     * @param listener the listener, or null for none
+     * @throws IllegalStateException during a run
+     */
+    public void setWindowListener(int partition, WindowListener listener) {
+        if (inRun) {
+            throw new IllegalStateException("window listeners are set before a run");
+        }
+        listeners[partition] = listener;
     }
 
     /**
@@ -436,6 +454,10 @@ public final class PartitionedSimulator {
         try {
             for (int q : partitionsOfThread[w]) {
                 Simulator s = parts[q];
+                WindowListener l = listeners[q];
+                if (l != null) {
+                    l.windowStarting(window);
+                }
                 for (int p = 0; p < np; p++) {
                     if (deliveryFaultForTest == 0) {
                         in[p * np + q].drainInto(s);
@@ -481,9 +503,13 @@ public final class PartitionedSimulator {
     }
 
     /** Takes an event for another partition: queued there at once during set-up, held in a mailbox during a run. */
-    private void post(int from, int fromOwner, int dst, long timePs, long delayPs, long key, EventHandler h, long arg) {
+    private void post(int from, int fromOwner, int dst, long timePs, long delayPs, long key, EventHandler h, long arg,
+            Object ref) {
         int to = partitionOf[dst];
         if (!inRun) {
+            if (ref != null) {
+                ((Carrier) h).carry(arg, ref);
+            }
             parts[to].deliver(timePs, key, dst, h, arg);
             return;
         }
@@ -493,7 +519,7 @@ public final class PartitionedSimulator {
                     + lookaheadPs + " ps declared to the PartitionedSimulator: declare the smallest delay of any event"
                     + " sent across partitions, or put both owners in one partition");
         }
-        boxes[(int) window & 1][from * parts.length + to].add(timePs, key, dst, h, arg);
+        boxes[(int) window & 1][from * parts.length + to].add(timePs, key, dst, h, arg, ref);
         crossSent[from << 3]++;
     }
 }

@@ -188,10 +188,135 @@ public final class Simulator {
         long key = keys.next(owner);
         int[] po = partitionOf;
         if (po != null && po[dst] != partition) {
-            outbox.post(partition, owner, dst, time, time - now, key, h, arg);
+            outbox.post(partition, owner, dst, time, time - now, key, h, arg, null);
             return 0;
         }
         return events.insertKeyed(time, h, arg, key, dst);
+    }
+
+    /**
+     * Takes the executing owner's next key now, for an event that will be sent later with {@link #sendKeyed} or {@link
+     * #sendCarried}: the event then stands, among events of equal time, where an event scheduled at this instant
+     * would. A model uses it when an event it decides on now can only be sent later, such as a packet's arrival at a
+     * node of another partition, handed over once the packet can no longer be taken back. Without owners, returns 0.
+     *
+     * @return the key
+     */
+    public long takeKey() {
+        return keyed ? keys.next(owner) : 0;
+    }
+
+    /**
+     * Schedules {@code h.handle(arg)} at {@code timePs} as {@code dst} with a key taken earlier by {@link #takeKey} in
+     * this partition (by the executing owner or another of the partition's owners). Otherwise as {@link #sendAt}.
+     * Without owners, the same as {@link #scheduleAt} (the key is ignored).
+     *
+     * @param dst the owner of the new event
+     * @param timePs the time in picoseconds, {@code >= now()}
+     * @param h the handler
+     * @param arg the argument
+     * @param key a key from {@link #takeKey}, used once
+     * @return the event id; 0 for an event sent to another partition
+     * @throws IllegalArgumentException as {@link #sendAt}, or if the key's owner is not of this partition
+     */
+    public long sendKeyed(int dst, long timePs, EventHandler h, long arg, long key) {
+        if (!keyed) {
+            checkUnowned(dst);
+            return scheduleAt(timePs, h, arg);
+        }
+        checkKeyed(dst, timePs, h, key);
+        int[] po = partitionOf;
+        if (po != null && po[dst] != partition) {
+            outbox.post(partition, owner, dst, timePs, timePs - now, key, h, arg, null);
+            return 0;
+        }
+        return events.insertKeyed(timePs, h, arg, key, dst);
+    }
+
+    /**
+     * Schedules {@code h.handle(arg)} at {@code timePs} as {@code dst}, carrying {@code ref} to it: {@link
+     * Carrier#carry} receives it in {@code dst}'s partition before the event can run (at once in this partition, at
+     * the start of the next window in another). The sender must not touch {@code ref} after. With {@code key} from
+     * {@link #takeKey}, or -1 for the executing owner's next key. Without owners, carries at once and schedules as
+     * {@link #scheduleAt}.
+     *
+     * @param dst the owner of the new event
+     * @param timePs the time in picoseconds, {@code >= now()}
+     * @param h the carrier, which is also the event's handler
+     * @param arg the argument
+     * @param ref the object carried, not null
+     * @param key a key from {@link #takeKey}, or -1
+     * @return the event id; 0 for an event sent to another partition
+     * @throws IllegalArgumentException as {@link #sendKeyed}
+     */
+    public long sendCarried(int dst, long timePs, Carrier h, long arg, Object ref, long key) {
+        java.util.Objects.requireNonNull(ref, "ref");
+        if (!keyed) {
+            checkUnowned(dst);
+            if (timePs < now) {
+                throw new IllegalArgumentException(pastMessage(timePs));
+            }
+            h.carry(arg, ref);
+            return events.insert(timePs, h, arg);
+        }
+        long k = key == -1 ? keys.next(owner) : key;
+        checkKeyed(dst, timePs, h, k);
+        int[] po = partitionOf;
+        if (po != null && po[dst] != partition) {
+            outbox.post(partition, owner, dst, timePs, timePs - now, k, h, arg, ref);
+            return 0;
+        }
+        h.carry(arg, ref);
+        return events.insertKeyed(timePs, h, arg, k, dst);
+    }
+
+    private void checkUnowned(int dst) {
+        if (dst != 0) {
+            throw new IllegalArgumentException("owner " + dst + " does not exist: this simulator has no owners"
+                    + " (create it with new Simulator(owners))");
+        }
+    }
+
+    private void checkKeyed(int dst, long timePs, EventHandler h, long key) {
+        if (h == null) {
+            throw new NullPointerException("the EventHandler to schedule is null");
+        }
+        if (dst < 0 || dst >= keys.owners()) {
+            throw new IllegalArgumentException("owner " + dst + " does not exist: the owners are 0 to "
+                    + (keys.owners() - 1));
+        }
+        if (timePs < now) {
+            throw new IllegalArgumentException(pastMessage(timePs));
+        }
+        int from = EventKeys.ownerOf(key);
+        if (key < 0 || from >= keys.owners() || partitionOf != null && partitionOf[from] != partition) {
+            throw new IllegalArgumentException("key " + key + " was not taken in this partition (its owner is " + from
+                    + "): take it with takeKey() in the partition that sends");
+        }
+    }
+
+    /**
+     * Makes set-up code (outside any run) act as {@code owner}: the events it schedules are {@code owner}'s, keyed by
+     * {@code owner}'s counter, as if one of its events had scheduled them. A fabric builds each node's initial events
+     * this way, so that they do not depend on how owners are grouped into partitions. Runs reset it to 0 at their end.
+     *
+     * @param owner the owner, 0 to {@link #owners()} - 1 (0 only without owners)
+     * @throws IllegalStateException during a run
+     * @throws IllegalArgumentException if {@code owner} is not an owner
+     */
+    public void setUpAs(int owner) {
+        if (running) {
+            throw new IllegalStateException("setUpAs is for set-up code; during a run the executing event's owner acts");
+        }
+        if (!keyed) {
+            checkUnowned(owner);
+            return;
+        }
+        if (owner < 0 || owner >= keys.owners()) {
+            throw new IllegalArgumentException("owner " + owner + " does not exist: the owners are 0 to "
+                    + (keys.owners() - 1));
+        }
+        this.owner = owner;
     }
 
     /** Queues an event delivered from another partition, with the key and owner it was sent with. */
