@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.datsim.core.engine.PartitionedSimulator;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
 import org.datsim.core.random.RandomStreams;
@@ -19,6 +20,7 @@ import org.datsim.fabric.hca.Hca;
 import org.datsim.fabric.link.FlowControl;
 import org.datsim.fabric.link.NetworkNode;
 import org.datsim.fabric.link.PacketPool;
+import org.datsim.fabric.link.PartitionPools;
 import org.datsim.fabric.link.Port;
 import org.datsim.fabric.memory.Coherence;
 import org.datsim.fabric.memory.HostMemory;
@@ -46,6 +48,9 @@ public final class Fabric {
     private final List<Port> ports = new ArrayList<>();
     private final DatProvider provider;
     private final PacketPool packetPool = new PacketPool();
+    /** The partitioned engine and its per-partition packet pools, or null on one simulator. */
+    private final PartitionedSimulator engine;
+    private final PartitionPools pools;
     private long ccBaseRttPs;
     private long ccWindowBytes;
 
@@ -86,7 +91,44 @@ public final class Fabric {
      */
     public Fabric(Simulator sim, Topology topology, Params params, Map<String, Params> hostParams,
             RandomStreams random, TraceSource<TraceEvent> trace) {
+        this(sim, null, topology, params, hostParams, random, trace);
+    }
+
+    /**
+     * Builds the fabric on a partitioned engine ({@link FabricPartition}): each host and switch is an owner (its
+     * events run in its partition), links between partitions hand packets over, and each partition has its own
+     * packet pool. The engine must have been made with {@link FabricPartition#owners}, a map from {@link
+     * FabricPartition#byPods} (or another map of the same owners) and {@link FabricPartition#lookaheadPs}. Not
+     * supported yet, and refused here: a trace with sinks, and the port sampler (one trace for every node).
+     *
+     * @param engine the partitioned engine
+     * @param topology the topology
+     * @param params the parameters
+     * @param hostParams per-host parameters
+     * @param random the random streams (every stream is created here, before the run)
+     * @param trace the trace source (without sinks: a partitioned run cannot trace yet)
+     * @throws IllegalArgumentException if the engine does not fit the topology or a feature is not supported
+     */
+    public Fabric(PartitionedSimulator engine, Topology topology, Params params, Map<String, Params> hostParams,
+            RandomStreams random, TraceSource<TraceEvent> trace) {
+        this(engine.partition(0), engine, topology, params, hostParams, random, trace);
+    }
+
+    private Fabric(Simulator sim, PartitionedSimulator engine, Topology topology, Params params,
+            Map<String, Params> hostParams, RandomStreams random, TraceSource<TraceEvent> trace) {
         this.sim = sim;
+        this.engine = engine;
+        if (engine != null) {
+            FabricPartition.check(engine, topology, params, trace);
+            pools = new PartitionPools(engine.partitions());
+            for (int q = 0; q < engine.partitions(); q++) {
+                engine.setWindowListener(q, pools.listener(q));
+            }
+        } else {
+            pools = null;
+        }
+        boolean owned = engine != null || sim.owners() > 0;
+        int hostCount = topology.hosts().size();
         this.params = params;
         this.topology = topology;
         this.trace = trace;
@@ -98,8 +140,9 @@ public final class Fabric {
             Params hp = hostParams.getOrDefault(name, params);
             HostMemory memory = new HostMemory(hp.get(FabricParams.MEMORY_MAX_RESIDENT),
                     Coherence.of(hp.choice(FabricParams.MEMORY_COHERENCE)));
-            Hca hca = new Hca(sim, name, i, memory, hp, trace);
-            hca.setPacketPool(packetPool);
+            int owner = owned ? FabricPartition.hostOwner(i) : 0;
+            Hca hca = new Hca(simOfOwner(owner), name, i, memory, hp, trace);
+            hca.setPacketPool(engine != null ? pools.pool(engine.partitionOf(owner)) : packetPool);
             hca.setRandom(random.stream("hca/" + name + "/read_jitter"));
             hca.setAckTimerRandom(random.stream("hca/" + name + "/ack_timer"));
             hca.setCacheRandom(random.stream("hca/" + name + "/qpc_cache"),
@@ -113,8 +156,15 @@ public final class Fabric {
         FlowControl fc = FlowControl.of(params.choice(FabricParams.LINK_FLOW_CONTROL));
         long buffer = fc == FlowControl.NONE ? Long.MAX_VALUE : params.get(FabricParams.SWITCH_BUFFER);
         Map<String, Switch.Builder> builders = new LinkedHashMap<>();
+        Map<String, Integer> owners = new LinkedHashMap<>();
+        for (int i = 0; i < hostNames.size(); i++) {
+            owners.put(hostNames.get(i), owned ? FabricPartition.hostOwner(i) : 0);
+        }
         for (String s : topology.switches()) {
-            builders.put(s, Switch.builder(s, sim).latency(params.get(FabricParams.SWITCH_LATENCY)).mode(mode)
+            owners.put(s, owned ? FabricPartition.nodeOwner(owners.size()) : 0);
+        }
+        for (String s : topology.switches()) {
+            builders.put(s, Switch.builder(s, simOfOwner(owners.get(s))).latency(params.get(FabricParams.SWITCH_LATENCY)).mode(mode)
                     .trace(trace, hostNames));
         }
         // Every link's two ports, then each switch built with its ports and policies, then the ports connected
@@ -127,10 +177,9 @@ public final class Fabric {
             boolean aHost = hostIds.containsKey(l.a());
             boolean bHost = hostIds.containsKey(l.b());
             // The cable's delay, plus the PHY of each HCA at an end (a switch's PHYs are in its switch.latency).
-            long latency = (l.latencyPs() >= 0 ? l.latencyPs() : params.get(FabricParams.LINK_LATENCY))
-                    + phyLatency(aHost, l.a(), hostParams, params) + phyLatency(bHost, l.b(), hostParams, params);
-            Port ab = new Port(sim, rate, latency);
-            Port ba = new Port(sim, rate, latency);
+            long latency = linkLatencyPs(l, aHost, bHost, hostParams, params);
+            Port ab = new Port(simOfOwner(owners.get(l.a())), rate, latency);
+            Port ba = new Port(simOfOwner(owners.get(l.b())), rate, latency);
             ab.setTimeResolution(params.get(FabricParams.LINK_TIME_RESOLUTION));
             ba.setTimeResolution(params.get(FabricParams.LINK_TIME_RESOLUTION));
             boolean everywhere = params.get(FabricParams.LINK_CONTROL_PRIORITY) != 0;
@@ -179,6 +228,14 @@ public final class Fabric {
             LinkSpec l = topology.links().get(i);
             ports.get(2 * i).connect(nodes.get(l.b()), portIndex.get(i)[1]);
             ports.get(2 * i + 1).connect(nodes.get(l.a()), portIndex.get(i)[0]);
+            if (owned) {
+                int oa = owners.get(l.a());
+                int ob = owners.get(l.b());
+                long lead = engine != null && engine.partitionOf(oa) != engine.partitionOf(ob) ? engine.lookaheadPs()
+                        : 0;
+                ports.get(2 * i).setOwners(oa, ob, lead);
+                ports.get(2 * i + 1).setOwners(ob, oa, lead);
+            }
         }
         long interval = params.get(FabricParams.TRACE_PORT_SAMPLE_INTERVAL);
         if (interval > 0 && !switches.isEmpty()) {
@@ -418,6 +475,13 @@ public final class Fabric {
     }
 
     /** The PHY latency of a link end: its host's hca.phy_latency, or 0 for a switch (not a host). */
+    /** A link's propagation delay: the cable's, plus the PHY of each HCA at an end (a switch's are in its latency). */
+    static long linkLatencyPs(LinkSpec l, boolean aHost, boolean bHost, Map<String, Params> hostParams,
+            Params params) {
+        return (l.latencyPs() >= 0 ? l.latencyPs() : params.get(FabricParams.LINK_LATENCY))
+                + phyLatency(aHost, l.a(), hostParams, params) + phyLatency(bHost, l.b(), hostParams, params);
+    }
+
     private static long phyLatency(boolean host, String name, Map<String, Params> hostParams, Params params) {
         return host ? hostParams.getOrDefault(name, params).get(FabricParams.HCA_PHY_LATENCY) : 0;
     }
@@ -443,6 +507,45 @@ public final class Fabric {
     /** Returns the simulator. */
     public Simulator sim() {
         return sim;
+    }
+
+    /** The simulator of an owner: its partition's on a partitioned engine, else the one simulator. */
+    private Simulator simOfOwner(int owner) {
+        return engine != null ? engine.simulatorOf(owner) : sim;
+    }
+
+    /**
+     * Returns the simulator a host's events run on: its partition's on a partitioned engine, else {@link #sim()}.
+     *
+     * @param host the host's index
+     * @return its simulator
+     */
+    public Simulator simOfHost(int host) {
+        return engine != null ? engine.simulatorOf(FabricPartition.hostOwner(host)) : sim;
+    }
+
+    /** Returns the partitioned engine the fabric runs on, or null for one simulator. */
+    public PartitionedSimulator engine() {
+        return engine;
+    }
+
+    /** Returns the packets created in every pool (the most in use at once, per pool, summed over partitions). */
+    public int packetsCreated() {
+        return pools != null ? pools.created() : packetPool.created();
+    }
+
+    /**
+     * Returns the packets the ports handed over to another partition: events a partitioned run executes that a
+     * sequential one does not (subtract them to compare event counts).
+     *
+     * @return the handovers
+     */
+    public long handovers() {
+        long n = 0;
+        for (Port p : ports) {
+            n += p.handovers();
+        }
+        return n;
     }
 
     /** Returns the fabric parameters. */

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.commons.math3.random.RandomGenerator;
+import org.datsim.core.engine.PartitionedSimulator;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
 import org.datsim.core.random.RandomStreams;
@@ -12,6 +13,7 @@ import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceSource;
 import org.datsim.fabric.Fabric;
 import org.datsim.fabric.FabricParams;
+import org.datsim.fabric.FabricPartition;
 import org.datsim.fabric.dat.DatHost;
 import org.datsim.fabric.hca.Hca;
 import org.datsim.fabric.hca.QueuePair;
@@ -103,22 +105,48 @@ public final class FatTreeBench {
      */
     public static Result run(Params p, int k, int peers, long bytes, long seed,
             java.util.function.Consumer<Simulator> started) {
+        return run(p, k, peers, bytes, seed, 0, 0, started);
+    }
+
+    /**
+     * Runs the bench on the sequential engine ({@code partitions} 0) or partitioned ({@link FabricPartition#byPods})
+     * on a {@link PartitionedSimulator} with {@code threads} threads. With partitions, every output but the build
+     * and run times and the pooled packets is the same for any number of partitions and threads; it differs from
+     * the sequential engine's only in the order of events at equal times (ordered by owner keys, not scheduling
+     * order).
+     *
+     * @param partitions 0 for the sequential engine, else 1 to the hosts
+     * @param threads 1 to {@code partitions} (ignored without partitions)
+     * @param started told the simulator before the run (partition 0's when partitioned: progress only)
+     */
+    public static Result run(Params p, int k, int peers, long bytes, long seed, int partitions, int threads,
+            java.util.function.Consumer<Simulator> started) {
         long start = System.nanoTime();
-        Simulator sim = new Simulator();
-        started.accept(sim);
         TopologyBuilder shape = TopologyBuilder.fatTree("h", k, 3);
         List<String> problems = new ArrayList<>();
         Topology topology = shape.build(problems);
         if (topology == null) {
             throw new IllegalStateException(problems.toString());
         }
+        PartitionedSimulator engine = null;
+        Simulator sim;
+        if (partitions > 0) {
+            int[] map = FabricPartition.byPods(topology, partitions);
+            engine = new PartitionedSimulator(map, partitions, FabricPartition.lookaheadPs(topology, p, Map.of(), map),
+                    threads);
+            sim = engine.partition(0);
+        } else {
+            sim = new Simulator();
+        }
+        started.accept(sim);
         int n = shape.hosts().size();
         if (peers >= n) {
             throw new IllegalArgumentException("a host of " + n + " can have at most " + (n - 1) + " peers");
         }
         TraceSource<TraceEvent> trace = new TraceSource<>("bench");
         RandomStreams streams = new RandomStreams(seed);
-        Fabric fabric = new Fabric(sim, topology, p, Map.of(), streams, trace);
+        Fabric fabric = engine != null ? new Fabric(engine, topology, p, Map.of(), streams, trace)
+                : new Fabric(sim, topology, p, Map.of(), streams, trace);
         Hca[] hca = new Hca[n];
         long[] src = new long[n];
         long[] dst = new long[n];
@@ -134,8 +162,16 @@ public final class FatTreeBench {
             hca[h].memory().cpuWrite(src[h], pattern);
         }
         RandomGenerator rng = streams.stream("bench/fattree/peers");
-        BenchQueuePair requesters = new BenchQueuePair(sim);
-        BenchQueuePair responders = new BenchQueuePair(sim);
+        // One listener pair per host: completions are counted by each host's partition, summed after the run.
+        BenchQueuePair[] requesters = new BenchQueuePair[n];
+        BenchQueuePair[] responders = new BenchQueuePair[n];
+        Simulator[] simOf = new Simulator[n];
+        for (int h = 0; h < n; h++) {
+            simOf[h] = fabric.simOfHost(h);
+            requesters[h] = new BenchQueuePair(simOf[h]);
+            responders[h] = new BenchQueuePair(simOf[h]);
+        }
+        boolean owned = engine != null;
         int[] others = new int[n - 1];
         boolean[] targeted = new boolean[n];
         long op = 0;
@@ -152,10 +188,12 @@ public final class FatTreeBench {
                 others[pick] = others[c];
                 others[c] = peer;
                 targeted[peer] = true;
+                setUpAs(simOf[h], owned, h);
                 QueuePair qa = hca[h].createQueuePair("h" + h + "_" + peer);
+                setUpAs(simOf[peer], owned, peer);
                 QueuePair qb = hca[peer].createQueuePair("h" + peer + "_" + h);
-                qa.setListener(requesters);
-                qb.setListener(responders);
+                qa.setListener(requesters[h]);
+                qb.setListener(responders[peer]);
                 qa.connect(qb);
                 qb.connect(qa);
                 posts.add(new WorkRequest(op, WorkRequest.RDMA_WRITE, qa, op, 0, new long[] {src[h]},
@@ -164,11 +202,26 @@ public final class FatTreeBench {
             }
         }
         for (WorkRequest wr : posts) {
+            int h = wr.qp.hca().hostId();
+            setUpAs(simOf[h], owned, h);
             wr.qp.hca().postRequest(wr);
+        }
+        for (int h = 0; h < n; h++) {
+            setUpAs(simOf[h], owned, -1);
         }
         posts = null;
         long built = System.nanoTime();
-        sim.run();
+        long events;
+        long end;
+        if (engine != null) {
+            engine.run();
+            events = engine.eventsExecuted() - fabric.handovers();
+            end = engine.lastEventPs();
+        } else {
+            sim.run();
+            events = sim.eventsExecuted();
+            end = sim.now();
+        }
         long ran = System.nanoTime();
         long packets = 0;
         long maxStall = 0;
@@ -176,7 +229,12 @@ public final class FatTreeBench {
             packets += port.packetsSent();
             maxStall = Math.max(maxStall, port.counters().stallPs());
         }
-        long failed = requesters.failed + responders.failed;
+        long failed = 0;
+        long completed = 0;
+        for (int h = 0; h < n; h++) {
+            failed += requesters[h].failed + responders[h].failed;
+            completed += requesters[h].completed;
+        }
         byte[] landed = new byte[(int) bytes];
         for (int h = 0; h < n; h++) {
             hca[h].memory().dmaRead(dst[h], landed, 0, landed.length);
@@ -185,7 +243,14 @@ public final class FatTreeBench {
             }
         }
         List<Switch> sws = fabric.switches();
-        return new Result(n, sws.size(), op, requesters.completed, failed, packets, sim.eventsExecuted(), sim.now(),
-                built - start, ran - built, maxStall, fabric.packetPool().created());
+        return new Result(n, sws.size(), op, completed, failed, packets, events, end, built - start, ran - built,
+                maxStall, fabric.packetsCreated());
+    }
+
+    /** Set-up acting as host h's owner (-1: as set-up again), on a partitioned fabric. */
+    private static void setUpAs(Simulator sim, boolean owned, int h) {
+        if (owned) {
+            sim.setUpAs(h < 0 ? 0 : FabricPartition.hostOwner(h));
+        }
     }
 }

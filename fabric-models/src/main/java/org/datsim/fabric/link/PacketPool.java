@@ -36,9 +36,14 @@ public final class PacketPool {
             free[freeCount] = null;
         } else {
             if (created == byId.length) {
-                byId = java.util.Arrays.copyOf(byId, 2 * created);
+                if (group != null && created == LOCAL_MASK + 1) {
+                    throw new IllegalStateException("a partition's packet pool holds at most " + (LOCAL_MASK + 1)
+                            + " packets");
+                }
+                // published with a release store: another partition may look a packet of this pool up (get)
+                BY_ID.setRelease(this, java.util.Arrays.copyOf(byId, 2 * created));
             }
-            p = new Packet(this, created);
+            p = new Packet(this, idBase | created);
             byId[created++] = p;
         }
         p.free = false;
@@ -70,10 +75,71 @@ public final class PacketPool {
      * @return the packet
      */
     public Packet get(long id) {
-        return byId[(int) id];
+        if (group == null) {
+            return byId[(int) id];
+        }
+        return group.pool((int) (id >>> LOCAL_BITS)).local((int) id & LOCAL_MASK);
+    }
+
+    /** A packet of this pool by its index here, looked up from any partition (an acquire load of the table). */
+    private Packet local(int i) {
+        return ((Packet[]) BY_ID.getAcquire(this))[i];
+    }
+
+    /** In a partitioned fabric: the pools of all partitions, and this pool's index among them (else null). */
+    private PartitionPools group;
+    private int index;
+    /** The thread running this pool's partition in the current window (null: not partitioned). */
+    private volatile Thread runner;
+
+    /** Joins a partitioned fabric's pools ({@link PartitionPools}). */
+    void join(PartitionPools group, int index) {
+        if (created > 0) {
+            throw new IllegalStateException("a pool joins its partitions before its first packet");
+        }
+        this.group = group;
+        this.index = index;
+        this.idBase = index << LOCAL_BITS;
+    }
+
+    /*
+     * In a partitioned fabric a packet's id names its pool too (the pool's index above LOCAL_BITS), so an event
+     * argument naming a packet means the same packet in every partition; alone, ids are the indexes (idBase 0).
+     */
+    private static final int LOCAL_BITS = 25;
+    private static final int LOCAL_MASK = (1 << LOCAL_BITS) - 1;
+    private int idBase;
+    private static final java.lang.invoke.VarHandle BY_ID;
+
+    static {
+        try {
+            BY_ID = java.lang.invoke.MethodHandles.lookup().findVarHandle(PacketPool.class, "byId", Packet[].class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    int index() {
+        return index;
+    }
+
+    /** The window starts in this pool's partition, on the calling thread. */
+    void runBy(Thread t) {
+        if (runner != t) {
+            runner = t;
+        }
     }
 
     void release(Packet p) {
+        if (group != null && runner != Thread.currentThread()) {
+            group.stash(p); // released in another partition's thread: this pool takes it back at a window start
+            return;
+        }
+        releaseHere(p);
+    }
+
+    /** Releases a packet on this pool's own thread. */
+    void releaseHere(Packet p) {
         if (p.free) {
             throw new IllegalStateException("packet released twice: " + p);
         }

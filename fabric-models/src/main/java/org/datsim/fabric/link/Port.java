@@ -112,6 +112,19 @@ public final class Port implements EventHandler {
     private NetworkNode peer;
     private int peerPort;
     private boolean headDelivery;
+    /*
+     * On an engine with owners (setOwners): the owner of this port's node and of the peer node, and on a link whose
+     * two nodes are in different partitions, how long before a packet's arrival it is handed over (the lookahead)
+     * and where it goes. keyed is false on a plain Simulator, where every event is scheduled as before.
+     */
+    private boolean keyed;
+    private int selfOwner;
+    private int peerOwner;
+    private long handoverLeadPs;
+    private LinkInbox inbox;
+    private final EventHandler handover = this::handover;
+    private long handovers;
+    private final EventHandler creditArrival = this::creditArrival;
     private Ingress owner;
     // The packet on the wire (or committed to start at sendingStartPs, later than now), and what its departure needs.
     private Packet sending;
@@ -182,6 +195,61 @@ public final class Port implements EventHandler {
         this.peer = peer;
         this.peerPort = peerPort;
         this.headDelivery = peer.receivesAtFirstBit();
+    }
+
+    /**
+     * Runs the port on an engine with owners (a {@code Simulator(owners)} or a partition of a {@link
+     * org.datsim.core.engine.PartitionedSimulator}): a packet's arrival, a PFC frame and returned credit become
+     * events of the node that receives them. With {@code handoverLeadPs > 0} the link crosses partitions: a packet
+     * is handed over to the peer's partition that long before it arrives, which must be no more than the
+     * propagation delay less 1 ps (by then it has started and cannot be taken back) and at least the engine's
+     * lookahead. Call after {@link #connect}, before the run.
+     *
+     * @param self the owner of this port's node
+     * @param peer the owner of the peer node
+     * @param handoverLeadPs 0 on a link within a partition, else the lead of the handover
+     * @throws IllegalArgumentException if the lead is not below the propagation delay
+     */
+    public void setOwners(int self, int peer, long handoverLeadPs) {
+        if (handoverLeadPs < 0 || handoverLeadPs > 0 && handoverLeadPs >= propagationPs) {
+            throw new IllegalArgumentException("port " + name + ": a handover " + handoverLeadPs + " ps before arrival"
+                    + " needs a propagation delay above it (" + propagationPs + " ps)");
+        }
+        this.keyed = true;
+        this.selfOwner = self;
+        this.peerOwner = peer;
+        this.handoverLeadPs = handoverLeadPs;
+        this.inbox = handoverLeadPs > 0 ? new LinkInbox(this) : null;
+    }
+
+    /** Returns the owner of this port's node (0 on a plain Simulator). */
+    public int selfOwner() {
+        return selfOwner;
+    }
+
+    /** Returns how many packets this port handed over to another partition (events the sequential run has not). */
+    public long handovers() {
+        return handovers;
+    }
+
+    /**
+     * Returns credit to this port, as an event of its own node sent by the node at the far end ({@code from}, the
+     * switch whose buffer freed it): with owners, a switch cannot write the port of another node. On a plain
+     * Simulator, the same as {@link #returnCredit}.
+     *
+     * @param from the simulator of the node that returns it (the caller's)
+     * @param bytes the bytes of credit
+     */
+    public void returnCreditFrom(Simulator from, long bytes) {
+        if (!keyed) {
+            returnCredit(bytes, propagationPs);
+        } else {
+            from.send(selfOwner, propagationPs, creditArrival, bytes);
+        }
+    }
+
+    private void creditArrival(long bytes) {
+        returnCredit(bytes, 0);
     }
 
     /** Names the port (for counters), for example {@code "A->S"}. */
@@ -355,7 +423,11 @@ public final class Port implements EventHandler {
         if (reverse == null) {
             throw new IllegalStateException("port " + name + " sends a PFC frame but has no other direction");
         }
-        sim.schedule(propagationPs, this, FRAME + frame);
+        if (keyed) {
+            sim.send(peerOwner, propagationPs, this, FRAME + frame); // the peer's event: it acts on the frame
+        } else {
+            sim.schedule(propagationPs, this, FRAME + frame);
+        }
     }
 
     /**
@@ -657,7 +729,8 @@ public final class Port implements EventHandler {
             inFlightTail.nextInFlight = packet;
         }
         inFlightTail = packet;
-        arriveEvent = sim.scheduleAt(headDelivery ? now + propagationPs : end + propagationPs, this, ARRIVE);
+        long arrival = headDelivery ? now + propagationPs : end + propagationPs;
+        arriveEvent = keyed ? keyedArrival(packet, arrival) : sim.scheduleAt(arrival, this, ARRIVE);
         if (listener != null) {
             listener.onTransmit(packet, true);
         }
@@ -785,6 +858,38 @@ public final class Port implements EventHandler {
         } else {
             reverse.receivePfc(arg - FRAME);
         }
+    }
+
+    /**
+     * With owners, the arrival is the peer node's event, keyed now (when the packet is committed), whether it is sent
+     * now (same partition) or handed over later (another partition): the same key either way.
+     */
+    private long keyedArrival(Packet packet, long arrival) {
+        long key = sim.takeKey();
+        if (inbox == null) {
+            return sim.sendKeyed(peerOwner, arrival, this, ARRIVE, key);
+        }
+        packet.arrivalPs = arrival;
+        packet.arrivalKey = key;
+        return sim.sendKeyed(selfOwner, arrival - handoverLeadPs, handover, 0, key);
+    }
+
+    /** Across partitions: the first packet in flight has started (it cannot be taken back) and goes to the peer. */
+    private void handover(long unused) {
+        Packet p = inFlightHead;
+        inFlightHead = p.nextInFlight;
+        if (inFlightHead == null) {
+            inFlightTail = null;
+        }
+        p.nextInFlight = null;
+        handovers++;
+        sim.sendCarried(peerOwner, p.arrivalPs, inbox, 0, p, p.arrivalKey);
+    }
+
+    /** A packet handed over arrives (the peer's partition, {@link LinkInbox}). */
+    void deliver(Packet p) {
+        lastDeliveryPs = p.arrivalPs;
+        peer.receive(p, peerPort);
     }
 
     private void arrive() {

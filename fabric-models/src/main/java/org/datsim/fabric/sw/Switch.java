@@ -310,7 +310,7 @@ public final class Switch implements NetworkNode, Ingress {
         int r = buffer.release(inPort, wireBytes);
         if (r == SwitchBuffer.CREDIT) {
             Port up = upstream[inPort];
-            up.returnCredit(wireBytes, up.propagationPs());
+            up.returnCreditFrom(sim, wireBytes);
         } else if (r == SwitchBuffer.RESUME) {
             out[inPort].sendPfc(PfcFrame.resume(0));
         }
