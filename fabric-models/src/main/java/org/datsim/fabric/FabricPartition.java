@@ -162,7 +162,7 @@ public final class FabricPartition {
         }
         if (d <= 1) {
             throw new IllegalArgumentException("a link between partitions has a propagation delay of " + d
-                    + " ps: a partitioned run needs at least 2 ps (raise link.latency or run on one thread)");
+                    + " ps: a partitioned run needs at least 2 ps (raise link.latency, or run without --threads)");
         }
         return d - 1;
     }
@@ -180,7 +180,7 @@ public final class FabricPartition {
         }
         if (trace != null && trace.isEnabled() || params.get(FabricParams.TRACE_PORT_SAMPLE_INTERVAL) > 0) {
             throw new IllegalArgumentException("a trace (and trace.port_sample_interval) cannot be written by a"
-                    + " partitioned run yet (the trace is one stream for every node): run with --threads 1");
+                    + " partitioned run yet (the trace is one stream for every node): run without --threads");
         }
     }
 }

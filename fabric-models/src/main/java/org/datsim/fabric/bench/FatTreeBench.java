@@ -51,7 +51,8 @@ public final class FatTreeBench {
      * @param pooledPackets the packets the pool ever created (the most in flight at once)
      */
     public record Result(int hosts, int switches, long writes, long completed, long failed, long packets,
-            long events, long endPs, long buildNanos, long runNanos, long maxStallPs, int pooledPackets) {
+            long events, long endPs, long buildNanos, long runNanos, long maxStallPs, int pooledPackets,
+            org.datsim.core.engine.WindowStats windows, long lookaheadPs) {
     }
 
     /**
@@ -244,7 +245,8 @@ public final class FatTreeBench {
         }
         List<Switch> sws = fabric.switches();
         return new Result(n, sws.size(), op, completed, failed, packets, events, end, built - start, ran - built,
-                maxStall, fabric.packetsCreated());
+                maxStall, fabric.packetsCreated(), engine != null ? engine.stats() : null,
+                engine != null ? engine.lookaheadPs() : 0);
     }
 
     /** Set-up acting as host h's owner (-1: as set-up again), on a partitioned fabric. */

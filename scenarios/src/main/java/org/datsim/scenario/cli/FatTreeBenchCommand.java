@@ -38,9 +38,25 @@ final class FatTreeBenchCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Seed of the peer choice.")
     long seed;
 
+    @Option(names = "--threads", paramLabel = "T", description = "Run on the partitioned engine with T threads"
+            + " (one partition per thread unless --partitions says otherwise): the fabric is split by pods and the"
+            + " outputs are the same for every T and partitioning. Without it, the sequential engine (events of"
+            + " equal time in scheduling order, so its outputs can differ from the partitioned engine's in ties).")
+    Integer threads;
+
+    @Option(names = "--partitions", paramLabel = "P", description = "Partitions of the fabric (default: --threads;"
+            + " from --threads to the number of hosts, at most 64).")
+    Integer partitions;
+
     @Option(names = "--param", paramLabel = "NAME=VALUE", description = "A fabric parameter override, for example"
             + " --param link.flow_control=pfc (repeatable).")
     java.util.List<String> overrides = new java.util.ArrayList<>();
+
+    /**
+     * Below this many hosts per thread a window holds too few events to pay for the barrier (measured on 2 cores:
+     * docs/parallel.md), so more threads would only be slower.
+     */
+    static final int MIN_HOSTS_PER_THREAD = 256;
 
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -53,6 +69,28 @@ final class FatTreeBenchCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("datsim: --k must be even from 2 to 32, --peers from 1 to hosts-1,"
                     + " --bytes from 1 to 16MiB");
             return 2;
+        }
+        int t = 0;
+        int parts = 0;
+        if (threads != null || partitions != null) {
+            t = threads != null ? threads : 1;
+            if (t < 1) {
+                spec.commandLine().getErr().println("datsim: --threads must be at least 1, found " + t);
+                return 2;
+            }
+            parts = partitions != null ? partitions : t;
+            if (parts < t || parts > Math.min(64, hosts)) {
+                spec.commandLine().getErr().println("datsim: --partitions must be from --threads (" + t + ") to "
+                        + Math.min(64, hosts) + ", found " + parts);
+                return 2;
+            }
+        }
+        String small = null;
+        if (t > 1 && hosts / t < MIN_HOSTS_PER_THREAD) {
+            // the outputs do not depend on the threads: the same partitions on one thread give the same answer
+            small = "a fabric of " + hosts + " hosts is too small to gain from " + t + " threads (fewer than "
+                    + MIN_HOSTS_PER_THREAD + " hosts per thread): it runs its " + parts + " partitions on one thread";
+            t = 1;
         }
         String[] kv = new String[2 * overrides.size()];
         for (int i = 0; i < overrides.size(); i++) {
@@ -78,7 +116,10 @@ final class FatTreeBenchCommand implements Callable<Integer> {
         try (TerminalProgress shown = TerminalProgress.start(quiet, spec.commandLine().getErr(),
                 TerminalProgress.simulation(() -> running.get() == null ? 0 : running.get().now(),
                         () -> running.get() == null ? 0 : running.get().eventsExecuted(), () -> ""))) {
-            r = FatTreeBench.run(p, k, peers, bytes, seed, running::set);
+            r = FatTreeBench.run(p, k, peers, bytes, seed, parts, t, running::set);
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().println("datsim: " + e.getMessage());
+            return 2;
         }
         double runS = r.runNanos() / 1e9;
         KeyValues out = new KeyValues().put("k", k).put("hosts", r.hosts()).put("switches", r.switches())
@@ -86,7 +127,20 @@ final class FatTreeBenchCommand implements Callable<Integer> {
                 .put("switch_mode", p.choice(org.datsim.fabric.FabricParams.SWITCH_MODE)).put("writes", r.writes())
                 .put("completed", r.completed()).put("failed", r.failed()).put("packets", r.packets())
                 .put("events", r.events()).put("simulated_end_ps", r.endPs()).put("max_port_stall_ps", r.maxStallPs())
-                .put("pooled_packets", r.pooledPackets()).put("build_wall_s", r.buildNanos() / 1e9, 3)
+                .put("pooled_packets", r.pooledPackets())
+                .put("engine", parts == 0 ? "sequential" : "partitioned").put("threads", parts == 0 ? 1 : t)
+                .put("partitions", parts == 0 ? 1 : parts);
+        if (r.windows() != null) {
+            org.datsim.core.engine.WindowStats w = r.windows();
+            out.put("lookahead_ps", r.lookaheadPs()).put("windows", w.windows())
+                    .put("events_per_window", w.eventsPerWindow(), 1).put("max_window_events", w.maxWindowEvents())
+                    .put("cross_partition_events", w.crossEvents()).put("barrier_wait_ms", w.barrierWaitNanos() / 1e6, 1);
+        }
+        if (small != null) {
+            spec.commandLine().getErr().println("datsim: note: " + small);
+            out.put("threads_note", "too small: one thread");
+        }
+        out.put("build_wall_s", r.buildNanos() / 1e9, 3)
                 .put("run_wall_s", runS, 3).put("events_per_second", r.events() / runS, 0);
         long peak = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {

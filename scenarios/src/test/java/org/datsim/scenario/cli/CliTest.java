@@ -280,6 +280,50 @@ class CliTest {
     }
 
     @Test
+    void benchFattreeGivesTheSameAnswerOnEveryThreadCountAndPartitioning() {
+        String[] keys = {"completed=", "packets=", "events=", "simulated_end_ps=", "max_port_stall_ps="};
+        List<String> first = null;
+        for (String[] tp : new String[][] {{"1", "1"}, {"2", "2"}, {"2", "4"}, {"1", "3"}}) {
+            Result r = datsim("bench", "fattree", "--k", "4", "--peers", "5", "--bytes", "20000", "--quiet",
+                    "--threads", tp[0], "--partitions", tp[1]);
+            assertEquals(0, r.code(), r.all());
+            List<String> lines = r.outLines();
+            assertTrue(lines.contains("engine=partitioned") && lines.contains("partitions=" + tp[1]), r.all());
+            assertTrue(lines.stream().anyMatch(l -> l.startsWith("windows=")), r.all());
+            List<String> answer = lines.stream().filter(l -> java.util.Arrays.stream(keys).anyMatch(l::startsWith))
+                    .toList();
+            assertEquals(keys.length, answer.size(), r.all());
+            if (first == null) {
+                first = answer;
+            } else {
+                assertEquals(first, answer, tp[0] + " threads, " + tp[1] + " partitions");
+            }
+        }
+        Result two = datsim("bench", "fattree", "--k", "4", "--peers", "5", "--bytes", "20000", "--quiet",
+                "--threads", "2");
+        assertTrue(two.err().contains("too small to gain from 2 threads") && two.outLines().contains("threads=1"),
+                two.all());
+    }
+
+    @Test
+    void benchFattreeRefusesBadThreadsAndWhatCannotRunPartitioned() {
+        for (String t : new String[] {"0", "-3"}) {
+            Result r = datsim("bench", "fattree", "--k", "4", "--peers", "4", "--threads", t);
+            assertEquals(2, r.code(), r.all());
+            assertEquals("datsim: --threads must be at least 1, found " + t, r.err().strip(), r.all());
+            assertEquals("", r.out(), r.all());
+        }
+        Result r = datsim("bench", "fattree", "--k", "4", "--peers", "4", "--threads", "2", "--param",
+                "link.latency=1ps");
+        assertEquals(2, r.code(), r.all());
+        assertTrue(r.err().contains("needs at least 2 ps"), r.all());
+        r = datsim("bench", "fattree", "--k", "4", "--peers", "4", "--threads", "1", "--param",
+                "trace.port_sample_interval=1us");
+        assertEquals(2, r.code(), r.all());
+        assertTrue(r.err().contains("cannot be written by a partitioned run yet"), r.all());
+    }
+
+    @Test
     void benchStreamPrintsAMatchingPrediction() {
         Result r = datsim("bench", "stream", "--writes", "300");
         assertEquals(0, r.code(), r.all());
