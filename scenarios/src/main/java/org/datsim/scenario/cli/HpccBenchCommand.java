@@ -95,6 +95,16 @@ final class HpccBenchCommand implements Callable<Integer> {
                     + " keeping the FCTs of the flows finished by then (exit 1; default: none).")
     String maxTime;
 
+    @Option(names = "--threads", paramLabel = "T", description = "Run the loaded run on the partitioned engine with"
+            + " T threads (one partition per thread unless --partitions says otherwise): the fabric is split by pods"
+            + " and every output is the same for every T and partitioning. Without it, the sequential engine (events"
+            + " of equal time in scheduling order, so its outputs can differ from the partitioned engine's in ties).")
+    Integer threads;
+
+    @Option(names = "--partitions", paramLabel = "P", description = "Partitions of the fabric (default: --threads;"
+            + " from --threads to the number of hosts, at most 64).")
+    Integer partitions;
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -280,6 +290,21 @@ final class HpccBenchCommand implements Callable<Integer> {
             }
             return DatsimCli.EXIT_INVALID;
         }
+        int t = 0;
+        int parts = 0;
+        if (threads != null || partitions != null) {
+            t = threads != null ? threads : 1;
+            parts = partitions != null ? partitions : t;
+            int most = Math.min(64, topology.hosts().size());
+            if (t < 1) {
+                err.println("datsim: --threads must be at least 1, found " + t);
+                return DatsimCli.EXIT_INVALID;
+            }
+            if (parts < t || parts > most) {
+                err.println("datsim: --partitions must be from --threads (" + t + ") to " + most + ", found " + parts);
+                return DatsimCli.EXIT_INVALID;
+            }
+        }
         String tooMany = tooManyEvents(p, flows);
         if (tooMany != null) {
             err.println("datsim: " + tooMany);
@@ -297,7 +322,10 @@ final class HpccBenchCommand implements Callable<Integer> {
                 ideal ? ", " + progress.idealDone() + " of " + n + " alone" : ""),
                 () -> n == 0 ? Double.NaN : (progress.completed() + (ideal ? progress.idealDone() : 0))
                         / (double) (ideal ? 2L * n : n)) : null) {
-            r = FlowRunner.run(topology, p, flows, false, seed, ideal, true, progress, limits);
+            r = FlowRunner.run(topology, p, flows, false, seed, ideal, true, progress, limits, parts, t);
+        } catch (IllegalArgumentException e) { // what a partitioned run cannot do (a trace, a too short link)
+            err.println("datsim: " + e.getMessage());
+            return DatsimCli.EXIT_INVALID;
         }
         long ran = System.nanoTime();
         List<FctFile.Row> rows = FlowOutputs.rows(topology.hosts(), flows, r);
@@ -317,6 +345,9 @@ final class HpccBenchCommand implements Callable<Integer> {
         root.put("packets", r.packets());
         root.put("flow_control_stall_ps", r.pauses());
         root.put("drops", r.drops());
+        if (parts > 0) {
+            root.put("engine", "partitioned"); // not the threads or partitions: the outputs do not depend on them
+        }
         if (r.stopped() != null) {
             root.put("stopped", r.stopped());
         }
@@ -336,6 +367,14 @@ final class HpccBenchCommand implements Callable<Integer> {
                 .put("flows", flows.size()).put("completed", flows.size() - r.failed()).put("failed", r.failed())
                 .put("events", r.events()).put("packets", r.packets()).put("simulated_end_ps", r.endPs())
                 .put("flow_control_stall_ps", r.pauses()).put("drops", r.drops());
+        if (parts > 0) {
+            org.datsim.core.engine.WindowStats w = r.fabric().engine().stats();
+            kv.put("engine", "partitioned").put("threads", t).put("partitions", parts)
+                    .put("lookahead_ps", r.fabric().engine().lookaheadPs()).put("windows", w.windows())
+                    .put("events_per_window", w.eventsPerWindow(), 1).put("max_window_events", w.maxWindowEvents())
+                    .put("cross_partition_events", w.crossEvents())
+                    .put("barrier_wait_ms", w.barrierWaitNanos() / 1e6, 1);
+        }
         if (resolved.has("cc.base_rtt_ps")) { // the round trip and window the algorithm used (0 given: derived)
             kv.put("cc_base_rtt_ps", resolved.path("cc.base_rtt_ps").asLong())
                     .put("cc_window_bytes", resolved.path("cc.window_bytes").asLong());

@@ -153,7 +153,7 @@ public final class FlowRunner {
         /** Returns the flows of the loaded run that have completed. */
         public int completed() {
             Attached a = loadedFlows;
-            return a == null ? 0 : a.completed;
+            return a == null ? 0 : a.completed();
         }
 
         /** Returns the flows whose ideal FCT has been computed. */
@@ -179,6 +179,22 @@ public final class FlowRunner {
      */
     public static Result run(Topology topology, Params params, List<Flow> flows, boolean send, long seed,
             boolean ideal, boolean payloadFree, Progress progress, Limits limits) throws InterruptedException {
+        return run(topology, params, flows, send, seed, ideal, payloadFree, progress, limits, 0, 0);
+    }
+
+    /**
+     * As {@link #run(Topology, Params, List, boolean, long, boolean, boolean, Progress, Limits)}, the loaded run on
+     * the sequential engine ({@code partitions} 0) or partitioned ({@link org.datsim.fabric.FabricPartition}) with
+     * {@code threads} threads: then every output is the same for any number of partitions and threads (events of
+     * equal time are ordered by owner keys, so they may differ from the sequential engine's in ties); the event
+     * limit is checked at window ends. The ideal runs stay sequential.
+     *
+     * @param partitions 0 for the sequential engine, else 1 to the hosts (at most 64)
+     * @param threads 1 to {@code partitions}
+     */
+    public static Result run(Topology topology, Params params, List<Flow> flows, boolean send, long seed,
+            boolean ideal, boolean payloadFree, Progress progress, Limits limits, int partitions, int threads)
+            throws InterruptedException {
         long[][] idealPs = new long[1][];
         String[] idealStopped = new String[1];
         Throwable[] idealFailure = new Throwable[1];
@@ -194,13 +210,23 @@ public final class FlowRunner {
             }, "datsim-ideal-fct");
             alone.start();
         }
-        Simulator sim = new Simulator();
-        Fabric fabric = new Fabric(sim, topology, params, java.util.Map.of(), new RandomStreams(seed),
-                new TraceSource<TraceEvent>("flows"));
-        Attached net = new Attached(fabric, flows, send, payloadFree);
-        for (int i = 0; i < flows.size(); i++) {
-            sim.scheduleAt(flows.get(i).startPs(), net.poster, i);
+        org.datsim.core.engine.PartitionedSimulator engine = null;
+        Simulator sim;
+        Fabric fabric;
+        if (partitions > 0) {
+            int[] map = org.datsim.fabric.FabricPartition.byPods(topology, partitions);
+            engine = new org.datsim.core.engine.PartitionedSimulator(map, partitions,
+                    org.datsim.fabric.FabricPartition.lookaheadPs(topology, params, java.util.Map.of(), map), threads);
+            sim = engine.partition(0);
+            fabric = new Fabric(engine, topology, params, java.util.Map.of(), new RandomStreams(seed),
+                    new TraceSource<TraceEvent>("flows"));
+        } else {
+            sim = new Simulator();
+            fabric = new Fabric(sim, topology, params, java.util.Map.of(), new RandomStreams(seed),
+                    new TraceSource<TraceEvent>("flows"));
         }
+        Attached net = new Attached(fabric, flows, send, payloadFree);
+        net.schedulePosts();
         progress.loaded = sim;
         progress.loadedFlows = net;
         // A full collection before the run: it squeezes the garbage of the set-up (topology, parameters, queue pairs)
@@ -208,10 +234,27 @@ public final class FlowRunner {
         // cache lines and pages (the run itself allocates next to nothing, so nothing else would ever move them).
         // See docs/performance.md (bench hpcc) for the figure; -XX:+DisableExplicitGC turns it off.
         System.gc();
-        sim.setMaxEvents(limits.maxEvents());
-        sim.setMaxTimePs(limits.maxTimePs());
         long t0 = System.nanoTime();
-        org.datsim.core.engine.RunResult ran = sim.run();
+        org.datsim.core.engine.RunResult ran;
+        long events;
+        long endPs;
+        if (engine != null) {
+            engine.setMaxEvents(limits.maxEvents());
+            ran = limits.maxTimePs() == Long.MAX_VALUE ? engine.run() : engine.runUntil(limits.maxTimePs());
+            if (ran.reason() == org.datsim.core.engine.StopReason.UNTIL_TIME) {
+                ran = new org.datsim.core.engine.RunResult(org.datsim.core.engine.StopReason.TIME_LIMIT, ran.endTimePs(),
+                        ran.events(), "stopped at the time limit of " + org.datsim.core.time.SimTime.format(
+                                limits.maxTimePs()) + "; raise it with --max-time if the run is not runaway");
+            }
+            events = engine.eventsExecuted() - fabric.handovers();
+            endPs = engine.lastEventPs();
+        } else {
+            sim.setMaxEvents(limits.maxEvents());
+            sim.setMaxTimePs(limits.maxTimePs());
+            ran = sim.run();
+            events = sim.eventsExecuted();
+            endPs = sim.now();
+        }
         long runNanos = System.nanoTime() - t0;
         if (alone != null) {
             alone.join();
@@ -242,7 +285,7 @@ public final class FlowRunner {
         long[] none = new long[flows.size()];
         java.util.Arrays.fill(none, -1);
         return new Result(fct, ideal ? idealPs[0] : none, StandaloneFct.of(topology, params, flows), failed,
-                sim.eventsExecuted(), sim.now(), packets, stall, drops, runNanos, stopped, fabric);
+                events, endPs, packets, stall, drops, runNanos, stopped, fabric);
     }
 
     /**
@@ -256,9 +299,7 @@ public final class FlowRunner {
      */
     public static Attached attach(Fabric fabric, List<Flow> flows, boolean send) {
         Attached net = new Attached(fabric, flows, send, true);
-        for (int i = 0; i < flows.size(); i++) {
-            fabric.sim().scheduleAt(flows.get(i).startPs(), net.poster, i);
-        }
+        net.schedulePosts();
         return net;
     }
 
@@ -348,27 +389,40 @@ public final class FlowRunner {
 
     /** The flows on one fabric: a connected queue pair per flow, and when each completed. */
     public static final class Attached implements QueuePair.Listener {
-        private final Simulator sim;
+        /** Each host's simulator (its partition's on a partitioned fabric), and whether the fabric is partitioned. */
+        private final Simulator[] simOfHost;
+        private final boolean partitioned;
+        /** Flows completed, per source host (each counted by its host's partition). */
+        private final int[] completedBy;
         private final List<Flow> flows;
         final WorkRequest[] requests;
         final long[] done;
         final boolean[] bad;
         final EventHandler poster;
-        /** Flows completed so far (read by {@link Progress} on another thread). */
-        int completed;
+        /** Flows completed so far (read by {@link Progress} on another thread: a sum of per-host counts). */
+        int completed() {
+            int n = 0;
+            for (int c : completedBy) {
+                n += c;
+            }
+            return n;
+        }
         /** Where each flow's completion is traced (a {@code flow} line), and the hosts' names. */
         private final org.datsim.core.trace.TraceSource<org.datsim.core.trace.TraceEvent> trace;
         private final String[] hostNames;
 
         Attached(Fabric fabric, List<Flow> flows, boolean send, boolean payloadFree) {
-            this.sim = fabric.sim();
             this.flows = flows;
+            this.partitioned = fabric.engine() != null;
             this.trace = fabric.trace();
             List<DatHost> hosts = fabric.hosts();
             int n = hosts.size();
             hostNames = new String[n];
+            simOfHost = new Simulator[n];
+            completedBy = new int[n];
             for (int h = 0; h < n; h++) {
                 hostNames[h] = hosts.get(h).name();
+                simOfHost[h] = fabric.simOfHost(h);
             }
             long[] maxOut = new long[n];
             long[] maxIn = new long[n];
@@ -397,7 +451,9 @@ public final class FlowRunner {
             java.util.Map<Long, Integer> nextPort = new java.util.HashMap<>();
             for (int i = 0; i < requests.length; i++) {
                 Flow f = flows.get(i);
+                setUpAs(f.src());
                 QueuePair qa = hca[f.src()].createQueuePair("flow" + i);
+                setUpAs(f.dst());
                 QueuePair qb = hca[f.dst()].createQueuePair("flow" + i + "_r");
                 if (hpccPorts) {
                     int sport = nextPort.merge((long) f.src() * n + f.dst(), 1, Integer::sum) + 9999;
@@ -410,6 +466,7 @@ public final class FlowRunner {
                 long[] addr = {src[f.src()]};
                 long[] len = {f.sizeBytes()};
                 if (send) {
+                    setUpAs(f.dst());
                     hca[f.dst()].postReceive(new WorkRequest(-1 - i, WorkRequest.RECV, qb, i, 0,
                             new long[] {dst[f.dst()]}, new long[] {f.sizeBytes()}, 0, 0));
                     requests[i] = new WorkRequest(i, WorkRequest.SEND, qa, i, 0, addr, len, 0, 0);
@@ -418,7 +475,32 @@ public final class FlowRunner {
                 }
                 requests[i].setPayloadFree(payloadFree);
             }
+            if (partitioned) {
+                for (Simulator s : simOfHost) {
+                    s.setUpAs(0);
+                }
+            }
             poster = this::post;
+        }
+
+        /** Set-up acting as host h (a partitioned fabric: its events are keyed by it and run in its partition). */
+        private void setUpAs(int h) {
+            if (partitioned) {
+                simOfHost[h].setUpAs(org.datsim.fabric.FabricPartition.hostOwner(h));
+            }
+        }
+
+        /** Schedules every flow's start: an event of its source host. */
+        void schedulePosts() {
+            for (int i = 0; i < flows.size(); i++) {
+                int src = flows.get(i).src();
+                if (partitioned) {
+                    simOfHost[src].sendAt(org.datsim.fabric.FabricPartition.hostOwner(src), flows.get(i).startPs(),
+                            poster, i);
+                } else {
+                    simOfHost[src].scheduleAt(flows.get(i).startPs(), poster, i);
+                }
+            }
         }
 
         /**
@@ -441,8 +523,9 @@ public final class FlowRunner {
         @Override
         public void requestCompleted(WorkRequest wr) {
             int i = (int) wr.cookie;
-            done[i] = sim.now();
-            completed++;
+            int src = flows.get(i).src();
+            done[i] = simOfHost[src].now();
+            completedBy[src]++;
             if (wr.status() != Dat.DTO_SUCCESS) {
                 bad[i] = true;
             }

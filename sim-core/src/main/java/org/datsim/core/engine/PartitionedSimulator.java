@@ -72,6 +72,10 @@ public final class PartitionedSimulator {
     /** A deliberately wrong delivery for tests (see {@link Mailbox#drainForTest}); 0 in every real run. */
     int deliveryFaultForTest;
 
+    /** The event limit ({@link #setMaxEvents}), checked at window ends; whether the last run reached it. */
+    private long maxEvents = Long.MAX_VALUE;
+    private boolean eventLimitHit;
+
     // Totals, written by the barrier action.
     private long windows;
     private long events;
@@ -240,6 +244,21 @@ public final class PartitionedSimulator {
     }
 
     /**
+     * Sets an event limit: the run ends at the end of the first window after which at least {@code n} events have
+     * run in all (since the engine was made), with {@link StopReason#EVENT_LIMIT}. Windows do not depend on the
+     * partitions or threads, so neither does where the run stops.
+     *
+     * @param n the limit, at least 1
+     * @throws IllegalArgumentException if {@code n < 1}
+     */
+    public void setMaxEvents(long n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("the event limit must be at least 1, found " + n);
+        }
+        maxEvents = n;
+    }
+
+    /**
      * Returns the number of pending events over every partition.
      *
      * @return the events waiting to run
@@ -328,6 +347,7 @@ public final class PartitionedSimulator {
         done = false;
         Arrays.fill(threadFailure, null);
         Arrays.fill(threadStopped, false);
+        eventLimitHit = false;
         long first = earliest();
         if (first != Long.MAX_VALUE && first <= until) {
             bound = windowEnd(first);
@@ -353,6 +373,11 @@ public final class PartitionedSimulator {
             }
         }
         long ran = eventsExecuted() - before;
+        if (eventLimitHit) {
+            return new RunResult(StopReason.EVENT_LIMIT, lastEventPs(), ran, "stopped after " + events
+                    + " events, at the end of the window that reached the event limit of " + maxEvents
+                    + "; raise it with --max-events if the run is not runaway");
+        }
         for (boolean s : threadStopped) {
             if (s) {
                 return new RunResult(StopReason.STOPPED, lastEventPs(), ran,
@@ -494,6 +519,11 @@ public final class PartitionedSimulator {
         windows++;
         events += ran;
         maxWindowEvents = Math.max(maxWindowEvents, ran);
+        if (events >= maxEvents) {
+            eventLimitHit = true;
+            done = true;
+            return;
+        }
         if (stop || min == Long.MAX_VALUE || min > stopAt) {
             done = true;
             return;
