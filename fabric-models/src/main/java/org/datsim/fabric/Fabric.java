@@ -143,6 +143,9 @@ public final class Fabric {
             int owner = owned ? FabricPartition.hostOwner(i) : 0;
             Hca hca = new Hca(simOfOwner(owner), name, i, memory, hp, trace);
             hca.setPacketPool(engine != null ? pools.pool(engine.partitionOf(owner)) : packetPool);
+            if (engine != null) {
+                hca.setPayloadByValue(); // the placing host may run on another thread
+            }
             hca.setRandom(random.stream("hca/" + name + "/read_jitter"));
             hca.setAckTimerRandom(random.stream("hca/" + name + "/ack_timer"));
             hca.setCacheRandom(random.stream("hca/" + name + "/qpc_cache"),

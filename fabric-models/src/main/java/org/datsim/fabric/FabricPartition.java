@@ -44,8 +44,8 @@ public final class FabricPartition {
      * Splits a fabric's owners into partitions: the hosts in contiguous blocks of the topology's order (a fat-tree's
      * hosts are numbered pod by pod, so a block is whole pods when the partitions divide the pods), then each switch,
      * nearest the hosts first, into the partition most of its already placed neighbours are in; a tie (a core switch
-     * linked to every pod alike) goes to the partition with the fewest switches so far. Set-up (owner 0) is in
-     * partition 0.
+     * linked to every pod alike) goes to the partition with the fewest switches so far; last, each host joins the
+     * partition of the switch it hangs from, so that no host link is cut. Set-up (owner 0) is in partition 0.
      *
      * @param topology the topology
      * @param partitions the number of partitions, 1 to the number of hosts
@@ -115,6 +115,15 @@ public final class FabricPartition {
                 if (!seen[w]) {
                     seen[w] = true;
                     queue[tail++] = w;
+                }
+            }
+        }
+        // a host goes with the switch it hangs from: host links, the busiest, are never cut
+        for (int i = 0; i < h; i++) {
+            for (int w : adj.get(i)) {
+                if (w >= h && part[w] >= 0) {
+                    part[i] = part[w];
+                    break;
                 }
             }
         }

@@ -302,6 +302,16 @@ public final class Hca implements NetworkNode {
         c.pool = pool;
     }
 
+    /**
+     * Makes every payload travel by value: copied from host memory when its DMA read finishes, as today for a
+     * packet to this host, instead of held by reference to the memory until it is placed (the same bytes: the
+     * reference is copied before any write to its range). A partitioned fabric needs it, since the host placing a
+     * payload may run on another thread than the one whose memory it references. Call before the run.
+     */
+    public void setPayloadByValue() {
+        c.payloadByValue = true;
+    }
+
     /** Sets who receives connection-management messages arriving at this host. */
     public void setCmListener(Consumer<Object> listener) {
         this.cmListener = listener;

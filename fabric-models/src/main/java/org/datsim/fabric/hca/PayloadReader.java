@@ -44,7 +44,7 @@ final class PayloadReader implements PayloadSource {
             p.payloadPending = false;
             return; // no bytes to carry (and no buffer)
         }
-        if (p.dstHost == hostId || !memory.dmaReadIsPlain() || isInline(p)
+        if (p.dstHost == hostId || c.payloadByValue || !memory.dmaReadIsPlain() || isInline(p)
                 || ((WorkRequest) p.context).readSnapshot != null) {
             copyPayload(p);
             return;
