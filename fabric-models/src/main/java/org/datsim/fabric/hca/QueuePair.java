@@ -66,6 +66,16 @@ public final class QueuePair {
         }
 
         /**
+         * The last packet of a Send or RDMA Write from the peer was accepted in sequence and its ACK is on its way
+         * (placement and receive completion may follow). An owner whose queue pair carries one message and that
+         * knows its fabric drops nothing may destroy it now: nothing more can arrive that needs an answer.
+         *
+         * @param qp the queue pair it arrived at
+         */
+        default void messageArrived(QueuePair qp) {
+        }
+
+        /**
          * The HCA executes an RMR bind: from now on the new rmr_context is valid and the old one is not.
          *
          * @param wr the bind
@@ -100,6 +110,8 @@ public final class QueuePair {
     QueuePair peer;
     boolean active;
     boolean errored;
+    /** Destroyed by its HCA ({@link Hca#destroyQueuePair}): packets arriving for it are dropped. */
+    boolean destroyed;
     /** The send engine's state of this queue pair (send queue, fences, read credits out, arbiter, CC). */
     final SendState send = new SendState();
     /** The reliable transport's state (PSNs, the requests rung, the ACK timer, the RNR pause). */
@@ -259,6 +271,16 @@ public final class QueuePair {
         transport.connected();
         send.connected();
         responder.connected();
+    }
+
+    /** Its HCA destroyed it ({@link Hca#destroyQueuePair}). */
+    void markDestroyed() {
+        destroyed = true;
+    }
+
+    /** Returns true once its HCA destroyed it ({@link Hca#destroyQueuePair}). */
+    public boolean isDestroyed() {
+        return destroyed;
     }
 
     /** The queue pair failed ({@link Completions#flush}): it moves no data until it is reset. */

@@ -186,6 +186,9 @@ final class Responder {
                 ackAfterWrite(qp, wr, delay, p);
             }
             p.release();
+            if (last) {
+                qp.listener.messageArrived(qp);
+            }
             return;
         }
         sim.schedule(delay, placeWriteHandler, p.id);
@@ -194,6 +197,7 @@ final class Responder {
         }
         if (last) {
             ackAfterWrite(qp, wr, delay, p); // the packet is released by its placement, an event later
+            qp.listener.messageArrived(qp);
         }
     }
 
@@ -346,6 +350,7 @@ final class Responder {
         sim.schedule(delay, placeSendHandler, p.id);
         if (last) {
             ackAfterWrite(qp, wr, delay, p); // the packet is released by its placement, an event later
+            qp.listener.messageArrived(qp);
         }
     }
 
