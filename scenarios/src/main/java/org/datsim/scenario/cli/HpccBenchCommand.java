@@ -317,6 +317,9 @@ final class HpccBenchCommand implements Callable<Integer> {
         root.put("packets", r.packets());
         root.put("flow_control_stall_ps", r.pauses());
         root.put("drops", r.drops());
+        if (r.destroyedQpDrops() > 0) { // only after a lost last ACK: printed only then (outputs stay as before)
+            root.put("packets_for_destroyed_qps", r.destroyedQpDrops());
+        }
         if (r.stopped() != null) {
             root.put("stopped", r.stopped());
         }
@@ -336,6 +339,9 @@ final class HpccBenchCommand implements Callable<Integer> {
                 .put("flows", flows.size()).put("completed", flows.size() - r.failed()).put("failed", r.failed())
                 .put("events", r.events()).put("packets", r.packets()).put("simulated_end_ps", r.endPs())
                 .put("flow_control_stall_ps", r.pauses()).put("drops", r.drops());
+        if (r.destroyedQpDrops() > 0) {
+            kv.put("packets_for_destroyed_qps", r.destroyedQpDrops());
+        }
         if (resolved.has("cc.base_rtt_ps")) { // the round trip and window the algorithm used (0 given: derived)
             kv.put("cc_base_rtt_ps", resolved.path("cc.base_rtt_ps").asLong())
                     .put("cc_window_bytes", resolved.path("cc.window_bytes").asLong());

@@ -67,13 +67,16 @@ public final class FlowRunner {
      * @param packets packets sent by all ports of the loaded run (each hop counts)
      * @param pauses flow-control stall time summed over all ports, ps
      * @param drops packets dropped by switches for want of buffer, summed over all ports
+     * @param destroyedQpDrops packets of the loaded run that arrived for a queue pair its host had destroyed and were
+     *     dropped ({@link Attached#packetsForDestroyed}; 0 unless a switch dropped a message's last ACK)
      * @param runNanos wall-clock nanoseconds of the loaded run's event loop
      * @param stopped why a run stopped before its flows finished (a {@link Limits} guard: the loaded run's or the
      *     ideal runs'; the flows not finished then have no FCT), or null if it did not
      * @param fabric the loaded run's fabric, after the run (for the values it derived from the parameters)
      */
     public record Result(long[] fctPs, long[] idealPs, long[] standalonePs, long failed, long events, long endPs,
-            long packets, long pauses, long drops, long runNanos, String stopped, Fabric fabric) {
+            long packets, long pauses, long drops, long destroyedQpDrops, long runNanos, String stopped,
+            Fabric fabric) {
     }
 
     /**
@@ -243,7 +246,8 @@ public final class FlowRunner {
         long[] none = new long[flows.size()];
         java.util.Arrays.fill(none, -1);
         return new Result(fct, ideal ? idealPs[0] : none, StandaloneFct.of(topology, params, flows), failed,
-                sim.eventsExecuted(), sim.now(), packets, stall, drops, runNanos, stopped, fabric);
+                sim.eventsExecuted(), sim.now(), packets, stall, drops, net.packetsForDestroyed(), runNanos, stopped,
+                fabric);
     }
 
     /**
