@@ -25,10 +25,11 @@ import org.datsim.fabric.topology.Topology;
  * before time 0 in flow order, so that they are the same in every run of the same flows; no connection manager
  * exchange. The queue pairs exist only while the flow is in progress ({@link Attached}): at its start time they are
  * made and the flow's RDMA Write (or Send, its receive posted then) is posted to the requester's HCA, the doorbell
- * rung at that instant ({@link Hca#postRequest}); each host destroys its queue pair when it is done with it. Its <b>FCT</b> runs from that instant to the
- * requester HCA's completion of the operation ({@link QueuePair.Listener#requestCompleted}, called when the HCA
- * writes the completion after the ACK of the last packet arrived) — the counterpart of HPCC's FCT, which runs from
- * the flow's start to its sender's receipt of the last ACK.
+ * rung at that instant ({@link Hca#postRequest}); each host destroys its queue pair when it is done with it. Its
+ * <b>FCT</b> runs from that instant to the requester HCA's completion of the operation
+ * ({@link QueuePair.Listener#requestCompleted}, called when the HCA writes the completion after the ACK of the last
+ * packet arrived) — the counterpart of HPCC's FCT, which runs from the flow's start to its sender's receipt of the
+ * last ACK.
  *
  * <p>The <b>ideal FCT</b> of a flow is its FCT alone on an idle copy of the fabric <b>with congestion control
  * off</b>: each flow is run again on a second fabric, one after the other, each starting when the previous one has

@@ -266,7 +266,8 @@ class LazyQueuePairsTest {
         // the message is sent again retry_count times, each time in all its packets, each dropped at the destroyed
         // queue pair
         long mtu = p.get(FabricParams.HCA_MTU);
-        assertEquals((5000 + mtu - 1) / mtu * 2, net.packetsForDestroyed(), "packets dropped at the destroyed queue pair");
+        assertEquals((5000 + mtu - 1) / mtu * 2, net.packetsForDestroyed(),
+                "packets dropped at the destroyed queue pair");
         assertEquals(0, net.liveQueuePairs(), "the failed flow's requester is destroyed too");
     }
 }
