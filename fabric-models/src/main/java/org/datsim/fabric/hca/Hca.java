@@ -116,6 +116,13 @@ public final class Hca implements NetworkNode {
     private Port port;
     private Consumer<Object> cmListener;
     private int qpCount;
+    /** Queue pairs created and not destroyed. */
+    /*
+     * Atomic: on a partitioned fabric a flow's start, on its source host's thread, makes the responder's queue pair
+     * here (a new object only this count of the HCA sees), and this host destroys it on its own thread.
+     */
+    private final java.util.concurrent.atomic.AtomicInteger liveQueuePairs =
+            new java.util.concurrent.atomic.AtomicInteger();
     private long packetsReceived;
     private final ArrayDeque<Packet> loopback = new ArrayDeque<>();
     private final EventHandler loopbackDeliver = a -> receive(loopback.pollFirst(), 0);
@@ -324,11 +331,81 @@ public final class Hca implements NetworkNode {
      * @return the new queue pair, not connected
      */
     public QueuePair createQueuePair(String name) {
-        QueuePair qp = new QueuePair(this, name, qpCount++);
-        qp.setFlowLabel(flowHash(hostId, qpCount)); // numbered from 1, as before the caches
+        return createQueuePair(name, reserveQueuePair());
+    }
+
+    /**
+     * Runs the create-QP command of a queue pair whose object is made later ({@link #createQueuePair(String, int)}):
+     * it takes the next queue pair number, which fixes the queue pair's default ECMP flow label, and writes the
+     * context through the QP-context cache now, as {@link #createQueuePair(String)} does. A consumer that creates many
+     * queue pairs before its run but needs each only while it is used (a workload's flows) reserves them all in order
+     * and makes each object when it starts: numbers, labels and the cache's state are those of creating them all at
+     * once, and only the queue pairs in use take memory.
+     *
+     * @return the reserved queue pair number
+     */
+    public int reserveQueuePair() {
+        int number = qpCount++;
+        caches.preloadContext(number); // the create-QP command writes the context through the cache
+        return number;
+    }
+
+    /**
+     * Makes the queue pair of a number {@link #reserveQueuePair} reserved (once per number; not checked).
+     *
+     * @param name the name used in traces
+     * @param number the reserved number
+     * @return the new queue pair, not connected
+     * @throws IllegalArgumentException if the number was not reserved on this HCA
+     */
+    public QueuePair createQueuePair(String name, int number) {
+        if (number < 0 || number >= qpCount) {
+            throw new IllegalArgumentException("queue pair number " + number + " was not reserved on " + hostName);
+        }
+        QueuePair qp = new QueuePair(this, name, number);
+        qp.setFlowLabel(flowHash(hostId, number + 1)); // numbered from 1, as before the caches
         transport.initTimer(qp);
-        caches.preloadContext(qp); // the create-QP command writes the context through the cache
+        liveQueuePairs.incrementAndGet();
         return qp;
+    }
+
+    /**
+     * Destroys a queue pair of this HCA (ibv_destroy_qp) once its owner needs it no more: its timers stop and the
+     * HCA's tables (the send engine's round-robins, the congestion controller) let it go, so that nothing of the HCA
+     * refers to it any more. Its QP-context cache entry stays until it is evicted, as a dead line does (its number is
+     * never used again). A packet that arrives for it afterwards passes the receive pipeline (its context lookup
+     * included) and is then dropped, as an HCA drops a packet for an invalid QPN ({@link #packetsForDestroyed}).
+     * Events already scheduled for it (a pending ACK's departure, a placement) still run. A host destroys only its
+     * own queue pairs.
+     *
+     * @param qp a queue pair of this HCA
+     * @throws IllegalArgumentException if it belongs to another HCA
+     */
+    public void destroyQueuePair(QueuePair qp) {
+        if (qp.hca != this) {
+            throw new IllegalArgumentException("queue pair " + qp.name + " belongs to " + qp.hca.hostName + ", not to "
+                    + hostName);
+        }
+        if (qp.destroyed) {
+            return;
+        }
+        qp.markDestroyed();
+        transport.stop(qp);
+        sendEngine.forget(qp);
+        liveQueuePairs.decrementAndGet();
+    }
+
+    /** Returns the queue pairs created on this HCA and not destroyed. */
+    public int liveQueuePairs() {
+        return liveQueuePairs.get();
+    }
+
+    /**
+     * Returns the packets that arrived for a destroyed queue pair and were dropped (none on a fabric that loses
+     * nothing, when queue pairs are destroyed only once their peer can send them nothing that needs an answer).
+     */
+    public long packetsForDestroyed() {
+        return receivePipeline.destroyedDrops();
     }
 
     /** A fixed hash of a host id and a number (murmur3's 32-bit finaliser): the ECMP flow of a queue pair. */
@@ -336,7 +413,7 @@ public final class Hca implements NetworkNode {
         return Switch.mix(host * 0x9E3779B1 + n * 0x85EBCA77);
     }
 
-    /** Returns the number of queue pairs ever created on this HCA. */
+    /** Returns the number of queue pairs ever created (or reserved) on this HCA. */
     public int queuePairCount() {
         return qpCount;
     }

@@ -62,9 +62,9 @@ final class OnChipCaches {
         this.prefetchBlocks = Math.max(0, Math.min(params.get(FabricParams.HCA_MTT_PREFETCH_BLOCKS), cap / n - 2));
     }
 
-    /** The create-QP command writes the queue pair's context through the cache. */
-    void preloadContext(QueuePair qp) {
-        qpc.preload(qp.cacheKey);
+    /** The create-QP command writes the context of queue pair number {@code key} through the cache. */
+    void preloadContext(int key) {
+        qpc.preload(key);
     }
 
     /**

@@ -100,6 +100,8 @@ public final class QueuePair {
     QueuePair peer;
     boolean active;
     boolean errored;
+    /** Destroyed by its HCA ({@link Hca#destroyQueuePair}): packets arriving for it are dropped. */
+    boolean destroyed;
     /** The send engine's state of this queue pair (send queue, fences, read credits out, arbiter, CC). */
     final SendState send = new SendState();
     /** The reliable transport's state (PSNs, the requests rung, the ACK timer, the RNR pause). */
@@ -259,6 +261,16 @@ public final class QueuePair {
         transport.connected();
         send.connected();
         responder.connected();
+    }
+
+    /** Its HCA destroyed it ({@link Hca#destroyQueuePair}). */
+    void markDestroyed() {
+        destroyed = true;
+    }
+
+    /** Returns true once its HCA destroyed it ({@link Hca#destroyQueuePair}). */
+    public boolean isDestroyed() {
+        return destroyed;
     }
 
     /** The queue pair failed ({@link Completions#flush}): it moves no data until it is reset. */

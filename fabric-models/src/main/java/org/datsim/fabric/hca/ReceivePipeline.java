@@ -53,7 +53,9 @@ final class ReceivePipeline {
     /** When the last stall (a QP-context miss) ends; packets leave the pipeline in arrival order. */
     private long rxStallFree;
     private final ArrayDeque<Packet> rxQueue = new ArrayDeque<>();
-    private final EventHandler rxDeliver = a -> dispatch(rxQueue.pollFirst());
+    private final EventHandler rxDeliver = a -> deliver(rxQueue.pollFirst());
+    /** Packets dropped because their queue pair had been destroyed when they left the pipeline. */
+    private long destroyedDrops;
     private final EventHandler placeReadResponseHandler = id -> placeReadResponse(packet(id));
 
     ReceivePipeline(HcaContext c, Params params, OnChipCaches caches, DmaWriter dma, Responder responder,
@@ -79,18 +81,49 @@ final class ReceivePipeline {
                 || p.kind == Packet.ATOMIC;
         QueuePair qp = toResponder ? (QueuePair) p.endpoint : wr.qp;
         long now = sim.now();
-        if (p.ecn && cnpSource != null && (p.kind == Packet.SEND || p.kind == Packet.RDMA_WRITE)) {
+        if (p.ecn && cnpSource != null && (p.kind == Packet.SEND || p.kind == Packet.RDMA_WRITE)
+                && (qp == null || !qp.destroyed)) {
             notified(qp, wr, now);
         }
         long stall = caches.qpcCost(qp, wr);
         if (stall == 0 && rxProcess == 0 && rxStallFree <= now && rxQueue.isEmpty()) {
-            dispatch(p);
+            if (qp != null && qp.destroyed) {
+                dropForDestroyed(p);
+            } else {
+                dispatch(p);
+            }
             return;
         }
         long t = Math.max(now, rxStallFree) + stall;
         rxStallFree = t;
         rxQueue.addLast(p);
         sim.scheduleAt(t + rxProcess, rxDeliver, 0);
+    }
+
+    /** A packet leaves the pipeline: dispatched, or dropped if its queue pair was destroyed meanwhile. */
+    private void deliver(Packet p) {
+        boolean toResponder = p.kind == Packet.SEND || p.kind == Packet.RDMA_WRITE || p.kind == Packet.READ_REQUEST
+                || p.kind == Packet.ATOMIC;
+        QueuePair qp = toResponder ? (QueuePair) p.endpoint : ((WorkRequest) p.context).qp;
+        if (qp != null && qp.destroyed) {
+            dropForDestroyed(p);
+        } else {
+            dispatch(p);
+        }
+    }
+
+    /**
+     * A packet for a destroyed queue pair: an HCA finds no valid context for its QPN and drops it silently (no NAK,
+     * no completion); counted ({@link Hca#packetsForDestroyed}).
+     */
+    private void dropForDestroyed(Packet p) {
+        destroyedDrops++;
+        p.release();
+    }
+
+    /** Returns the packets dropped because their queue pair had been destroyed. */
+    long destroyedDrops() {
+        return destroyedDrops;
     }
 
     /**

@@ -953,6 +953,36 @@ final class SendEngine implements SendScheduler {
         idle(qp);
     }
 
+    /**
+     * A queue pair is destroyed ({@link Hca#destroyQueuePair}): its controller stops and it leaves the round-robins it
+     * is still in (only a queue pair with no work left is destroyed, which the arbiter's next scan would drop anyway;
+     * the order of the others and the fixed order's last served one stay as that scan would leave them).
+     */
+    void forget(QueuePair qp) {
+        idle(qp);
+        SendState s = qp.send;
+        if (s.txActive) {
+            s.txActive = false;
+            s.txQueue.clear();
+            if (fixedOrder) {
+                int idx = fixed.indexOf(qp);
+                if (idx >= 0) {
+                    fixed.remove(idx);
+                    if (idx <= rrLast) {
+                        rrLast--;
+                    }
+                }
+            } else {
+                sending.remove(qp);
+            }
+        }
+        if (s.queued) {
+            s.queued = false;
+            ready.remove(qp);
+        }
+        s.notStarted.clear();
+    }
+
     @Override
     public void idle(QueuePair qp) {
         if (qp.send.rc != null) {

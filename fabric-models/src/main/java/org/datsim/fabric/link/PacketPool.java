@@ -159,6 +159,7 @@ public final class PacketPool {
         }
         p.context = null;
         p.aux = null;
+        p.endpoint = null; // a port's last packet and the pool's free ones keep no queue pair alive
         if (freeCount == free.length) {
             free = java.util.Arrays.copyOf(free, 2 * freeCount);
         }

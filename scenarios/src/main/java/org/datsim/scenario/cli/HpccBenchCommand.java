@@ -345,6 +345,9 @@ final class HpccBenchCommand implements Callable<Integer> {
         root.put("packets", r.packets());
         root.put("flow_control_stall_ps", r.pauses());
         root.put("drops", r.drops());
+        if (r.destroyedQpDrops() > 0) { // only after a lost last ACK: printed only then (outputs stay as before)
+            root.put("packets_for_destroyed_qps", r.destroyedQpDrops());
+        }
         if (parts > 0) {
             root.put("engine", "partitioned"); // not the threads or partitions: the outputs do not depend on them
         }
@@ -367,6 +370,9 @@ final class HpccBenchCommand implements Callable<Integer> {
                 .put("flows", flows.size()).put("completed", flows.size() - r.failed()).put("failed", r.failed())
                 .put("events", r.events()).put("packets", r.packets()).put("simulated_end_ps", r.endPs())
                 .put("flow_control_stall_ps", r.pauses()).put("drops", r.drops());
+        if (r.destroyedQpDrops() > 0) {
+            kv.put("packets_for_destroyed_qps", r.destroyedQpDrops());
+        }
         if (parts > 0) {
             org.datsim.core.engine.WindowStats w = r.fabric().engine().stats();
             kv.put("engine", "partitioned").put("threads", t).put("partitions", parts)

@@ -21,13 +21,15 @@ import org.datsim.fabric.topology.Topology;
  * Runs the flows of a workload directly on the HCAs of a fabric, the way {@code bench fattree} drives them: no
  * consumer process and no DAT calls, so no CPU overheads and no event dispatching are in a flow's time.
  *
- * <p>Before time 0 every flow gets its own connected queue pair on each end (created in flow order, so a flow's
- * ECMP hash is the same in every run of the same flows; no connection manager exchange: the pair exists at time 0).
- * At its start time the flow's RDMA Write (or Send, whose receive is posted at time 0) is posted to the requester's
- * HCA: the doorbell is rung at that instant ({@link Hca#postRequest}). Its <b>FCT</b> runs from that instant to the
- * requester HCA's completion of the operation ({@link QueuePair.Listener#requestCompleted}, called when the HCA
- * writes the completion after the ACK of the last packet arrived) — the counterpart of HPCC's FCT, which runs from
- * the flow's start to its sender's receipt of the last ACK.
+ * <p>Every flow gets its own connected queue pair on each end, whose numbers (and so its ECMP hash) are reserved
+ * before time 0 in flow order, so that they are the same in every run of the same flows; no connection manager
+ * exchange. The queue pairs exist only while the flow is in progress ({@link Attached}): at its start time they are
+ * made and the flow's RDMA Write (or Send, its receive posted then) is posted to the requester's HCA, the doorbell
+ * rung at that instant ({@link Hca#postRequest}); each host destroys its queue pair when it is done with it. Its
+ * <b>FCT</b> runs from that instant to the requester HCA's completion of the operation
+ * ({@link QueuePair.Listener#requestCompleted}, called when the HCA writes the completion after the ACK of the last
+ * packet arrived) — the counterpart of HPCC's FCT, which runs from the flow's start to its sender's receipt of the
+ * last ACK.
  *
  * <p>The <b>ideal FCT</b> of a flow is its FCT alone on an idle copy of the fabric <b>with congestion control
  * off</b>: each flow is run again on a second fabric, one after the other, each starting when the previous one has
@@ -66,13 +68,16 @@ public final class FlowRunner {
      * @param packets packets sent by all ports of the loaded run (each hop counts)
      * @param pauses flow-control stall time summed over all ports, ps
      * @param drops packets dropped by switches for want of buffer, summed over all ports
+     * @param destroyedQpDrops packets of the loaded run that arrived for a queue pair its host had destroyed and were
+     *     dropped ({@link Attached#packetsForDestroyed}; 0 unless a switch dropped a message's last ACK)
      * @param runNanos wall-clock nanoseconds of the loaded run's event loop
      * @param stopped why a run stopped before its flows finished (a {@link Limits} guard: the loaded run's or the
      *     ideal runs'; the flows not finished then have no FCT), or null if it did not
      * @param fabric the loaded run's fabric, after the run (for the values it derived from the parameters)
      */
     public record Result(long[] fctPs, long[] idealPs, long[] standalonePs, long failed, long events, long endPs,
-            long packets, long pauses, long drops, long runNanos, String stopped, Fabric fabric) {
+            long packets, long pauses, long drops, long destroyedQpDrops, long runNanos, String stopped,
+            Fabric fabric) {
     }
 
     /**
@@ -229,9 +234,9 @@ public final class FlowRunner {
         net.schedulePosts();
         progress.loaded = sim;
         progress.loadedFlows = net;
-        // A full collection before the run: it squeezes the garbage of the set-up (topology, parameters, queue pairs)
+        // A full collection before the run: it squeezes the garbage of the set-up (topology, parameters)
         // out from between the fabric's objects, which the run then touches on nearly every event, so that they share
-        // cache lines and pages (the run itself allocates next to nothing, so nothing else would ever move them).
+        // cache lines and pages (the run itself allocates little: each flow's queue pairs and request at its start).
         // See docs/performance.md (bench hpcc) for the figure; -XX:+DisableExplicitGC turns it off.
         System.gc();
         long t0 = System.nanoTime();
@@ -285,12 +290,12 @@ public final class FlowRunner {
         long[] none = new long[flows.size()];
         java.util.Arrays.fill(none, -1);
         return new Result(fct, ideal ? idealPs[0] : none, StandaloneFct.of(topology, params, flows), failed,
-                events, endPs, packets, stall, drops, runNanos, stopped, fabric);
+                events, endPs, packets, stall, drops, net.packetsForDestroyed(), runNanos, stopped, fabric);
     }
 
     /**
-     * Creates every flow's queue pairs on a built fabric and schedules each flow's post at its start time (which must
-     * not be before the simulator's present).
+     * Reserves every flow's queue pairs on a built fabric and schedules each flow's start (its queue pairs made, its
+     * request posted) at its start time, which must not be before the simulator's present.
      *
      * @param fabric the fabric, not yet run
      * @param flows the flows; host indices refer to the fabric's hosts
@@ -387,7 +392,19 @@ public final class FlowRunner {
         return p;
     }
 
-    /** The flows on one fabric: a connected queue pair per flow, and when each completed. */
+    /**
+     * The flows on one fabric: a connected pair of queue pairs per flow while it is in progress, and when each
+     * completed.
+     *
+     * <p>Attaching reserves every flow's two queue pair numbers in flow order ({@link Hca#reserveQueuePair}: the
+     * create-QP commands run then, as before the run, so numbers, default ECMP labels and the QP-context cache are
+     * those of creating every queue pair at once) and, under {@code switch.ecmp hpcc}, fixes its UDP ports. The queue
+     * pairs themselves, the receive of a Send and the work request are made at the flow's start, each on its host, and
+     * each host destroys its own ({@link Hca#destroyQueuePair}): the requester's when its request completes, the
+     * responder's when its message's last packet has been accepted (then nothing that needs an answer can arrive on
+     * a fabric that drops nothing; a packet that still does is dropped and counted, {@link #packetsForDestroyed}).
+     * So the objects alive are those of the flows in progress; per flow only primitives are kept.
+     */
     public static final class Attached implements QueuePair.Listener {
         /** Each host's simulator (its partition's on a partitioned fabric), and whether the fabric is partitioned. */
         private final Simulator[] simOfHost;
@@ -395,7 +412,22 @@ public final class FlowRunner {
         /** Flows completed, per source host (each counted by its host's partition). */
         private final int[] completedBy;
         private final List<Flow> flows;
-        final WorkRequest[] requests;
+        private final boolean send;
+        private final boolean payloadFree;
+        private final Hca[] hca;
+        /** Each host's one source and one target buffer (address space only), shared by its flows. */
+        private final long[] srcBuffer;
+        private final long[] dstBuffer;
+        /** Each flow's reserved queue pair numbers, on its source and on its destination. */
+        private final int[] requesterQp;
+        private final int[] responderQp;
+        /** Each flow's responder queue pair while it lives (destroyed by its host once the requester is done). */
+        private final QueuePair[] responders;
+        /** Partitioned: the delay of the message that tells a destination its flow's requester is done. */
+        private final long teardownDelayPs;
+        private final EventHandler destroyResponder = this::destroyResponder;
+        /** Each flow's ECMP label (HPCC's UDP ports) under switch.ecmp hpcc, else null (the HCA's default). */
+        private final int[] labels;
         final long[] done;
         final boolean[] bad;
         final EventHandler poster;
@@ -410,10 +442,17 @@ public final class FlowRunner {
         /** Where each flow's completion is traced (a {@code flow} line), and the hosts' names. */
         private final org.datsim.core.trace.TraceSource<org.datsim.core.trace.TraceEvent> trace;
         private final String[] hostNames;
+        private final Responder responder = new Responder();
 
         Attached(Fabric fabric, List<Flow> flows, boolean send, boolean payloadFree) {
             this.flows = flows;
             this.partitioned = fabric.engine() != null;
+            if (partitioned && send) {
+                // a Send's receive is posted on the destination at the flow's start, from the source's thread
+                throw new IllegalArgumentException("flows of Sends cannot run partitioned yet: run without --threads");
+            }
+            this.send = send;
+            this.payloadFree = payloadFree;
             this.trace = fabric.trace();
             List<DatHost> hosts = fabric.hosts();
             int n = hosts.size();
@@ -432,48 +471,35 @@ public final class FlowRunner {
             }
             // One source and one target buffer per host, as large as its largest flow: address space only (the
             // payload is zeros, which sparse memory does not store).
-            long[] src = new long[n];
-            long[] dst = new long[n];
-            Hca[] hca = new Hca[n];
+            srcBuffer = new long[n];
+            dstBuffer = new long[n];
+            hca = new Hca[n];
             for (int h = 0; h < n; h++) {
                 hca[h] = hosts.get(h).hca();
-                src[h] = maxOut[h] > 0 ? hca[h].memory().allocate(maxOut[h]) : 0;
-                dst[h] = maxIn[h] > 0 ? hca[h].memory().allocate(maxIn[h]) : 0;
+                srcBuffer[h] = maxOut[h] > 0 ? hca[h].memory().allocate(maxOut[h]) : 0;
+                dstBuffer[h] = maxIn[h] > 0 ? hca[h].memory().allocate(maxIn[h]) : 0;
             }
-            requests = new WorkRequest[flows.size()];
-            done = new long[flows.size()];
-            bad = new boolean[flows.size()];
+            int count = flows.size();
+            done = new long[count];
+            bad = new boolean[count];
             java.util.Arrays.fill(done, -1);
-            Responder responder = new Responder();
+            requesterQp = new int[count];
+            responderQp = new int[count];
+            responders = new QueuePair[count];
+            teardownDelayPs = partitioned ? fabric.engine().lookaheadPs() : 0;
             // switch.ecmp hpcc: each flow's UDP ports as HPCC's third.cc gives them, the source port counting from
             // 10000 per host pair in flow order, the destination port the flow's (its file's dport)
             boolean hpccPorts = "hpcc".equals(fabric.params().choice(org.datsim.fabric.FabricParams.SWITCH_ECMP));
-            java.util.Map<Long, Integer> nextPort = new java.util.HashMap<>();
-            for (int i = 0; i < requests.length; i++) {
+            labels = hpccPorts ? new int[count] : null;
+            java.util.Map<Long, Integer> nextPort = hpccPorts ? new java.util.HashMap<>() : null;
+            for (int i = 0; i < count; i++) {
                 Flow f = flows.get(i);
-                setUpAs(f.src());
-                QueuePair qa = hca[f.src()].createQueuePair("flow" + i);
-                setUpAs(f.dst());
-                QueuePair qb = hca[f.dst()].createQueuePair("flow" + i + "_r");
+                requesterQp[i] = hca[f.src()].reserveQueuePair();
+                responderQp[i] = hca[f.dst()].reserveQueuePair();
                 if (hpccPorts) {
                     int sport = nextPort.merge((long) f.src() * n + f.dst(), 1, Integer::sum) + 9999;
-                    qa.setFlowLabel((sport & 0xFFFF) | f.dport() << 16);
+                    labels[i] = (sport & 0xFFFF) | f.dport() << 16;
                 }
-                qa.setListener(this);
-                qb.setListener(responder);
-                qa.connect(qb);
-                qb.connect(qa);
-                long[] addr = {src[f.src()]};
-                long[] len = {f.sizeBytes()};
-                if (send) {
-                    setUpAs(f.dst());
-                    hca[f.dst()].postReceive(new WorkRequest(-1 - i, WorkRequest.RECV, qb, i, 0,
-                            new long[] {dst[f.dst()]}, new long[] {f.sizeBytes()}, 0, 0));
-                    requests[i] = new WorkRequest(i, WorkRequest.SEND, qa, i, 0, addr, len, 0, 0);
-                } else {
-                    requests[i] = new WorkRequest(i, WorkRequest.RDMA_WRITE, qa, i, 0, addr, len, dst[f.dst()], 1);
-                }
-                requests[i].setPayloadFree(payloadFree);
             }
             if (partitioned) {
                 for (Simulator s : simOfHost) {
@@ -515,9 +541,60 @@ public final class FlowRunner {
             return out;
         }
 
-        void post(long i) {
-            WorkRequest wr = requests[(int) i];
-            wr.qp.hca().postRequest(wr);
+        /**
+         * Returns the queue pairs alive on the fabric's HCAs now (those of the flows in progress, and any other
+         * consumer's).
+         */
+        public long liveQueuePairs() {
+            long live = 0;
+            for (Hca h : hca) {
+                live += h.liveQueuePairs();
+            }
+            return live;
+        }
+
+        /** Returns the packets the fabric's HCAs dropped because their queue pair had been destroyed. */
+        public long packetsForDestroyed() {
+            long drops = 0;
+            for (Hca h : hca) {
+                drops += h.packetsForDestroyed();
+            }
+            return drops;
+        }
+
+        /**
+         * A flow starts: its queue pairs are made and connected, on its destination the receive of a Send is posted,
+         * and its request is posted to its source's HCA (the doorbell rung now).
+         */
+        void post(long index) {
+            int i = (int) index;
+            Flow f = flows.get(i);
+            Hca a = hca[f.src()];
+            Hca b = hca[f.dst()];
+            QueuePair qa = a.createQueuePair("flow" + i, requesterQp[i]);
+            // Partitioned, this runs on the source's thread: the responder's queue pair is a new object that its host
+            // first sees through the flow's first packet (handed over after this), and whose count is atomic.
+            QueuePair qb = b.createQueuePair("flow" + i + "_r", responderQp[i]);
+            responders[i] = qb;
+            if (labels != null) {
+                qa.setFlowLabel(labels[i]);
+            }
+            qa.setListener(this);
+            qb.setListener(responder);
+            qa.connect(qb);
+            qb.connect(qa);
+            long[] addr = {srcBuffer[f.src()]};
+            long[] len = {f.sizeBytes()};
+            WorkRequest wr;
+            if (send) {
+                b.postReceive(new WorkRequest(-1 - i, WorkRequest.RECV, qb, i, 0, new long[] {dstBuffer[f.dst()]},
+                        new long[] {f.sizeBytes()}, 0, 0));
+                wr = new WorkRequest(i, WorkRequest.SEND, qa, i, 0, addr, len, 0, 0);
+            } else {
+                wr = new WorkRequest(i, WorkRequest.RDMA_WRITE, qa, i, 0, addr, len, dstBuffer[f.dst()], 1);
+            }
+            wr.setPayloadFree(payloadFree);
+            a.postRequest(wr);
         }
 
         @Override
@@ -538,6 +615,25 @@ public final class FlowRunner {
                         .attr(org.datsim.core.trace.TraceKey.START_PS, f.startPs())
                         .attr(org.datsim.core.trace.TraceKey.FCT_PS, done[i] - f.startPs()));
             }
+            QueuePair qp = wr.qp;
+            qp.hca().destroyQueuePair(qp); // the flow's one request is done: the requester's host lets it go
+            // The responder's host lets its queue pair go once the requester is done (its last ACK arrived, or it
+            // gave up), not at the message's last packet: a lost last ACK has the message sent again, which the
+            // responder must still answer. On a partitioned fabric the destination is told by a message.
+            if (partitioned) {
+                simOfHost[src].send(org.datsim.fabric.FabricPartition.hostOwner(flows.get(i).dst()), teardownDelayPs,
+                        destroyResponder, i);
+            } else {
+                destroyResponder(i);
+            }
+        }
+
+        /** On the flow's destination: its responder queue pair goes. */
+        private void destroyResponder(long index) {
+            int i = (int) index;
+            QueuePair qb = responders[i];
+            responders[i] = null;
+            qb.hca().destroyQueuePair(qb);
         }
 
         @Override
@@ -555,7 +651,10 @@ public final class FlowRunner {
         }
     }
 
-    /** The responders' queue pairs: every access allowed. */
+    /**
+     * The responders' queue pairs: every access allowed (each is destroyed by its own host once its requester is
+     * done: {@link Attached#destroyResponder}).
+     */
     private static final class Responder implements QueuePair.Listener {
         @Override
         public void requestCompleted(WorkRequest wr) {
