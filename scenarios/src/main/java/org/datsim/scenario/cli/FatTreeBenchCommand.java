@@ -38,15 +38,8 @@ final class FatTreeBenchCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Seed of the peer choice.")
     long seed;
 
-    @Option(names = "--threads", paramLabel = "T", description = "Run on the partitioned engine with T threads"
-            + " (one partition per thread unless --partitions says otherwise): the fabric is split by pods and the"
-            + " outputs are the same for every T and partitioning. Without it, the sequential engine (events of"
-            + " equal time in scheduling order, so its outputs can differ from the partitioned engine's in ties).")
-    Integer threads;
-
-    @Option(names = "--partitions", paramLabel = "P", description = "Partitions of the fabric (default: --threads;"
-            + " from --threads to the number of hosts, at most 64).")
-    Integer partitions;
+    @picocli.CommandLine.Mixin
+    EngineOptions engine = new EngineOptions();
 
     @Option(names = "--param", paramLabel = "NAME=VALUE", description = "A fabric parameter override, for example"
             + " --param link.flow_control=pfc (repeatable).")
@@ -70,21 +63,12 @@ final class FatTreeBenchCommand implements Callable<Integer> {
                     + " --bytes from 1 to 16MiB");
             return 2;
         }
-        int t = 0;
-        int parts = 0;
-        if (threads != null || partitions != null) {
-            t = threads != null ? threads : 1;
-            if (t < 1) {
-                spec.commandLine().getErr().println("datsim: --threads must be at least 1, found " + t);
-                return 2;
-            }
-            parts = partitions != null ? partitions : t;
-            if (parts < t || parts > Math.min(64, hosts)) {
-                spec.commandLine().getErr().println("datsim: --partitions must be from --threads (" + t + ") to "
-                        + Math.min(64, hosts) + ", found " + parts);
-                return 2;
-            }
+        int[] tp = engine.resolve(hosts, spec.commandLine().getErr());
+        if (tp == null) {
+            return 2;
         }
+        int t = tp[0];
+        int parts = tp[1];
         String small = null;
         if (t > 1 && hosts / t < MIN_HOSTS_PER_THREAD) {
             // the outputs do not depend on the threads: the same partitions on one thread give the same answer

@@ -95,15 +95,8 @@ final class HpccBenchCommand implements Callable<Integer> {
                     + " keeping the FCTs of the flows finished by then (exit 1; default: none).")
     String maxTime;
 
-    @Option(names = "--threads", paramLabel = "T", description = "Run the loaded run on the partitioned engine with"
-            + " T threads (one partition per thread unless --partitions says otherwise): the fabric is split by pods"
-            + " and every output is the same for every T and partitioning. Without it, the sequential engine (events"
-            + " of equal time in scheduling order, so its outputs can differ from the partitioned engine's in ties).")
-    Integer threads;
-
-    @Option(names = "--partitions", paramLabel = "P", description = "Partitions of the fabric (default: --threads;"
-            + " from --threads to the number of hosts, at most 64).")
-    Integer partitions;
+    @picocli.CommandLine.Mixin
+    EngineOptions engine = new EngineOptions();
 
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -290,21 +283,12 @@ final class HpccBenchCommand implements Callable<Integer> {
             }
             return DatsimCli.EXIT_INVALID;
         }
-        int t = 0;
-        int parts = 0;
-        if (threads != null || partitions != null) {
-            t = threads != null ? threads : 1;
-            parts = partitions != null ? partitions : t;
-            int most = Math.min(64, topology.hosts().size());
-            if (t < 1) {
-                err.println("datsim: --threads must be at least 1, found " + t);
-                return DatsimCli.EXIT_INVALID;
-            }
-            if (parts < t || parts > most) {
-                err.println("datsim: --partitions must be from --threads (" + t + ") to " + most + ", found " + parts);
-                return DatsimCli.EXIT_INVALID;
-            }
+        int[] tp = engine.resolve(topology.hosts().size(), err);
+        if (tp == null) {
+            return DatsimCli.EXIT_INVALID;
         }
+        int t = tp[0];
+        int parts = tp[1];
         String tooMany = tooManyEvents(p, flows);
         if (tooMany != null) {
             err.println("datsim: " + tooMany);

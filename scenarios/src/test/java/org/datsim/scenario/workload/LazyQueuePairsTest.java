@@ -281,43 +281,13 @@ class LazyQueuePairsTest {
         QueuePair qa = a.createQueuePair("a", a.reserveQueuePair());
         QueuePair qb = b.createQueuePair("b", b.reserveQueuePair());
         int[] status = {-2};
-        qa.setListener(new QueuePair.Listener() {
+        qa.setListener(new Quiet() {
             @Override
             public void requestCompleted(WorkRequest wr) {
                 status[0] = wr.status();
             }
-
-            @Override
-            public void receiveCompleted(WorkRequest wr) {
-            }
-
-            @Override
-            public void broken(int s) {
-            }
-
-            @Override
-            public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
-                return WcStatus.SUCCESS;
-            }
         });
-        qb.setListener(new QueuePair.Listener() {
-            @Override
-            public void requestCompleted(WorkRequest w) {
-            }
-
-            @Override
-            public void receiveCompleted(WorkRequest w) {
-            }
-
-            @Override
-            public void broken(int s) {
-            }
-
-            @Override
-            public int checkRemoteAccess(int rkey, long address, long length, boolean write) {
-                return WcStatus.SUCCESS;
-            }
-        });
+        qb.setListener(new Quiet());
         qa.connect(qb);
         qb.connect(qa);
         b.destroyQueuePair(qb); // the responder's host let it go before the message came: an invalid QPN
