@@ -655,7 +655,7 @@ public final class FlowRunner {
      * The responders' queue pairs: every access allowed (each is destroyed by its own host once its requester is
      * done: {@link Attached#destroyResponder}).
      */
-    private static final class Responder implements QueuePair.Listener {
+    static class Responder implements QueuePair.Listener {
         @Override
         public void requestCompleted(WorkRequest wr) {
         }
