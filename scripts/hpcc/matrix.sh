@@ -25,7 +25,8 @@
 #   BW [100]: run.py's --bw and traffic_gen's -b (Gb/s); every host link of TOPO must run at BW and every other link at
 #   BW or 4 x BW (run.py's KMAX_MAP, KMIN_MAP and PMAX_MAP name only these two rates), else a located error, exit 2:
 #   `bench hpcc` derives run.py's settings from the topology's host links, so the two would differ silently.
-# Outputs in OUT_DIR: flows/, hpcc/ (HPCC's FCT files and logs), datsim/ (fct.csv, summary.json, key=value output per
+# Outputs in OUT_DIR: flows/, hpcc/ (HPCC's FCT files and logs; RUN.pfc: its PFC pauses received and the time ports
+# spent paused, summed), datsim/ (fct.csv, summary.json, key=value output per
 # run), times.tsv (per run: who, run, wall seconds, CPU seconds (user + system), load average) and matrix.md. A run whose output exists is not run again.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -113,6 +114,10 @@ execfile('traffic_gen.py')
             >"${fct%.fct}.log" 2>&1) ; } 2>&1 )
           t1=$(date +%s%N)
           mv "$sim/mix/fct_${TOPO}_${mixname}_${cc}.txt" "$fct"
+          # HPCC's PFC trace (time, node, node type, port, 1 pause or 0 resume, per receiving port) in one line
+          awk '{ k = $2 " " $4; if ($5 == 1) { n++; if (!(k in at)) at[k] = $1 } else if (k in at) { t += $1 - at[k]; delete at[k] } }
+            END { for (k in at) open_++; printf "pauses=%d paused_ns=%d still_paused=%d\n", n, t, open_ }' \
+            "$sim/mix/pfc_${TOPO}_${mixname}_${cc}.txt" >"${fct%.fct}.pfc" 2>/dev/null || true
           rm -f "$sim/mix/mix_${TOPO}_${mixname}_${cc}.tr" "$sim/mix/pfc_${TOPO}_${mixname}_${cc}.txt" \
             "$sim/mix/qlen_${TOPO}_${mixname}_${cc}.txt"
           printf 'hpcc\t%s\t%s\t%s\t%s\n' "$run${fct##*"$run"}" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", (b - a) / 1e9}')" \
