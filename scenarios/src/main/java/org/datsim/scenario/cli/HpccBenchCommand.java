@@ -294,7 +294,8 @@ final class HpccBenchCommand implements Callable<Integer> {
             }
             String flowText = readOrBundled(flowsFile, BUNDLED_FLOWS, problems);
             if (flowText != null) {
-                flows = HpccFiles.flows(flowsName(), flowText, topo.hostNodes(), problems);
+                // hpcc-ns3: each flow starts when HPCC's simulator starts it (its double, ns-3's nanoseconds)
+                flows = HpccFiles.flows(flowsName(), flowText, topo.hostNodes(), "hpcc-ns3".equals(model), problems);
             }
         }
         if (!problems.isEmpty()) {
