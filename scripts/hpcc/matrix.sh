@@ -95,7 +95,7 @@ sys.argv = ['traffic_gen.py', '-c', '$cdf', '-n', '$hosts', '-l', '0.$load', '-b
 execfile('traffic_gen.py')
 ")
     fi
-    cp "$flows" "$sim/mix/$mixname.txt"
+    [[ "$STEPS" != *" hpcc "* ]] || cp "$flows" "$sim/mix/$mixname.txt" # HPCC's run reads it there
     for algo in $ALGOS; do
       run="${algo}-${name}"
       for rng in $HPCC_SEEDS; do
