@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The validation matrix against HPCC's simulator (issue 25): algorithms x traces x loads on HPCC's fat-tree, with flows
-# from HPCC's own traffic_gen.py and CDFs; runs HPCC's simulator and datsim (`bench hpcc`, both --model hpcc-ns3 and
+# from HPCC's own traffic_gen.py and CDFs (or on another topology: TOPO, BW); runs HPCC's simulator and datsim (`bench hpcc`, both --model hpcc-ns3 and
 # datsim's own host model) on the same flow files and prints, per run and size bucket, p50/p95/p99 of FCT divided by
 # HPCC's standalone_fct for each (scripts/hpcc/compare_fct.py). Not part of CI: one HPCC run takes minutes.
 #
@@ -19,7 +19,14 @@
 #   STEPS ["hpcc datsim table"]: which steps to run (HPCC's runs, datsim's runs, the tables)
 #   HPCC_MONITOR [0]: 1 keeps run.py's queue-length monitor (every 100 ns from 2 s to 3 s simulated: most of HPCC's
 #   run time, and no effect on its FCTs); 0 runs it once.
-# Outputs in OUT_DIR: flows/, hpcc/ (HPCC's FCT files and logs), datsim/ (fct.csv, summary.json, key=value output per
+#   TOPO [fat]: run.py's --topo, the topology HPCC_CHECKOUT/simulation/mix/TOPO.txt (scripts/hpcc/topology.py writes
+#   others); traffic_gen's -n is its host count (nodes less switches, from its first line). Other than fat, the flow
+#   files in mix/ are named TOPO_TRACELOAD.txt (not to overwrite fat's).
+#   BW [100]: run.py's --bw and traffic_gen's -b (Gb/s); every host link of TOPO must run at BW and every other link at
+#   BW or 4 x BW (run.py's KMAX_MAP, KMIN_MAP and PMAX_MAP name only these two rates), else a located error, exit 2:
+#   `bench hpcc` derives run.py's settings from the topology's host links, so the two would differ silently.
+# Outputs in OUT_DIR: flows/, hpcc/ (HPCC's FCT files and logs; RUN.pfc: its PFC pauses received and the time ports
+# spent paused, summed), datsim/ (fct.csv, summary.json, key=value output per
 # run), times.tsv (per run: who, run, wall seconds, CPU seconds (user + system), load average) and matrix.md. A run whose output exists is not run again.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -38,7 +45,25 @@ MODELS="${MODELS:-hpcc-ns3 datsim}"
 SEEDS="${SEEDS:-1}"
 HPCC_SEEDS="${HPCC_SEEDS:-1}"
 HPCC_MONITOR="${HPCC_MONITOR:-0}"
+TOPO="${TOPO:-fat}"
+BW="${BW:-100}"
 STEPS=" ${STEPS:-hpcc datsim table} "
+topo_file="$sim/mix/$TOPO.txt"
+[ -f "$topo_file" ] || { echo "matrix: TOPO=$TOPO: $topo_file is missing" >&2; exit 2; }
+[[ "$BW" =~ ^[1-9][0-9]*$ ]] || { echo "matrix: BW=$BW: expected whole Gb/s, e.g. 100" >&2; exit 2; }
+# the host count, and every link's rate against run.py's --bw (its maps name BW and 4 x BW only; third.cc asserts)
+hosts=$(awk -v f="$topo_file" -v bw="$BW" '
+  function gbps(r,   v) {
+    v = r; sub(/[A-Za-z\/]+$/, "", v)
+    if (r ~ /Gbps$|Gb\/s$/) return v; if (r ~ /Mbps$|Mb\/s$/) return v / 1000; if (r ~ /Tbps$|Tb\/s$/) return v * 1000
+    if (r ~ /Kbps$|Kb\/s$/) return v / 1e6; return v / 1e9 }
+  NF == 0 { next }
+  ++n == 1 { nodes = $1; nsw = $2; next }
+  n == 2 { for (i = 1; i <= NF; i++) sw[$i] = 1; next }
+  { host = !($1 in sw) || !($2 in sw); g = gbps($3)
+    if (host && g != bw) { printf "matrix: BW=%s (run.py'"'"'s --bw, traffic_gen'"'"'s -b) but %s:%d: host link %s %s runs at %s; set BW to its rate\n", bw, f, FNR, $1, $2, $3 > "/dev/stderr"; bad = 1; exit }
+    if (!host && g != bw && g != 4 * bw) { printf "matrix: BW=%s: %s:%d: link %s %s runs at %s, but run.py'"'"'s KMAX_MAP, KMIN_MAP and PMAX_MAP name only %s and %s Gb/s (third.cc would stop: \"must set kmin for each link speed\")\n", bw, f, FNR, $1, $2, $3, bw, 4 * bw > "/dev/stderr"; bad = 1; exit } }
+  END { if (!bad) print nodes - nsw; exit bad }' "$topo_file") || exit 2
 mkdir -p "$out/flows" "$out/hpcc" "$out/datsim"
 out="$(cd "$out" && pwd)"
 # datsim's runs use one copy of the jar, frozen at the first run into OUT_DIR (delete it to take a new build): a source
@@ -48,7 +73,7 @@ out="$(cd "$out" && pwd)"
 jvm=(-XX:+UseParallelGC)
 grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null && jvm+=(-XX:+UseTransparentHugePages)
 sed '/os.system("\.\/waf --run/d' "$sim/run.py" >"$out/run-config.py"
-cp "$sim/mix/fat.txt" "$out/fat.txt" 2>/dev/null || true
+cp "$topo_file" "$out/$TOPO.txt"
 touch "$out/times.tsv"
 
 datsim_cc() { case "$1" in hp) echo hpcc ;; *) echo "$1" ;; esac; }
@@ -56,6 +81,8 @@ datsim_cc() { case "$1" in hp) echo hpcc ;; *) echo "$1" ;; esac; }
 for trace in $TRACES; do
   for load in $LOADS; do
     name="${trace}${load}"
+    mixname="$name" # the flow file's name in HPCC's mix/ (run.py's --trace)
+    [ "$TOPO" = fat ] || mixname="${TOPO}_$name"
     flows="$out/flows/$name.txt"
     cdf="${trace}_distribution.txt"
     [ -f "$gen/$cdf" ] || cdf="$trace.txt" # traffic_gen's other CDFs: AliStorage2019, GoogleRPC2008
@@ -63,21 +90,21 @@ for trace in $TRACES; do
       (cd "$gen" && PYENV_VERSION=2.7.18 python2 -c "
 import random, sys
 random.seed($SEED)
-sys.argv = ['traffic_gen.py', '-c', '$cdf', '-n', '320', '-l', '0.$load', '-b', '100G',
+sys.argv = ['traffic_gen.py', '-c', '$cdf', '-n', '$hosts', '-l', '0.$load', '-b', '${BW}G',
             '-t', '$DURATION', '-o', '$flows']
 execfile('traffic_gen.py')
 ")
     fi
-    cp "$flows" "$sim/mix/$name.txt"
+    [[ "$STEPS" != *" hpcc "* ]] || cp "$flows" "$sim/mix/$mixname.txt" # HPCC's run reads it there
     for algo in $ALGOS; do
       run="${algo}-${name}"
       for rng in $HPCC_SEEDS; do
         fct="$out/hpcc/$run.fct"
         [ "$rng" = 1 ] || fct="$out/hpcc/$run-r$rng.fct"
         if [[ "$STEPS" == *" hpcc "* ]] && [ ! -s "$fct" ]; then
-          (cd "$sim" && PYENV_VERSION=2.7.18 python2 "$out/run-config.py" --cc "$algo" --trace "$name" --bw 100 --topo fat >/dev/null)
+          (cd "$sim" && PYENV_VERSION=2.7.18 python2 "$out/run-config.py" --cc "$algo" --trace "$mixname" --bw "$BW" --topo "$TOPO" >/dev/null)
           cc="$algo"; [ "$algo" = hp ] && cc=hp95
-          conf="$sim/mix/config_fat_${name}_${cc}.txt"
+          conf="$sim/mix/config_${TOPO}_${mixname}_${cc}.txt"
           if [ "$HPCC_MONITOR" = 0 ]; then
             sed -i 's/^QLEN_MON_END .*/QLEN_MON_END 2000000000/' "$conf"
           fi
@@ -86,8 +113,13 @@ execfile('traffic_gen.py')
           cpu=$( { time (cd "$sim" && NS_GLOBAL_VALUE="RngRun=$rng" LD_LIBRARY_PATH=build ./build/scratch/third "$conf" \
             >"${fct%.fct}.log" 2>&1) ; } 2>&1 )
           t1=$(date +%s%N)
-          mv "$sim/mix/fct_fat_${name}_${cc}.txt" "$fct"
-          rm -f "$sim/mix/mix_fat_${name}_${cc}.tr" "$sim/mix/pfc_fat_${name}_${cc}.txt" "$sim/mix/qlen_fat_${name}_${cc}.txt"
+          mv "$sim/mix/fct_${TOPO}_${mixname}_${cc}.txt" "$fct"
+          # HPCC's PFC trace (time, node, node type, port, 1 pause or 0 resume, per receiving port) in one line
+          awk '{ k = $2 " " $4; if ($5 == 1) { n++; if (!(k in at)) at[k] = $1 } else if (k in at) { t += $1 - at[k]; delete at[k] } }
+            END { for (k in at) open_++; printf "pauses=%d paused_ns=%d still_paused=%d\n", n, t, open_ }' \
+            "$sim/mix/pfc_${TOPO}_${mixname}_${cc}.txt" >"${fct%.fct}.pfc" 2>/dev/null || true
+          rm -f "$sim/mix/mix_${TOPO}_${mixname}_${cc}.tr" "$sim/mix/pfc_${TOPO}_${mixname}_${cc}.txt" \
+            "$sim/mix/qlen_${TOPO}_${mixname}_${cc}.txt"
           printf 'hpcc\t%s\t%s\t%s\t%s\n' "$run${fct##*"$run"}" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", (b - a) / 1e9}')" \
             "$(echo "$cpu" | awk '{printf "%.2f", $1 + $2}')" "$(cut -d' ' -f1 /proc/loadavg)" >>"$out/times.tsv"
         fi
@@ -98,7 +130,7 @@ execfile('traffic_gen.py')
           [ "$seed" = 1 ] || d="$d-s$seed"
           if [[ "$STEPS" == *" datsim "* ]] && [ ! -s "$d/fct.csv" ]; then
             java "${jvm[@]}" -jar "$out/datsim.jar" bench hpcc --model "$model" --cc "$(datsim_cc "$algo")" \
-              --topology "$out/fat.txt" --flows "$flows" --seed "$seed" --no-ideal --out "$d" >"$d.kv" 2>"$d.err" || true
+              --topology "$out/$TOPO.txt" --flows "$flows" --seed "$seed" --no-ideal --out "$d" >"$d.kv" 2>"$d.err" || true
             printf 'datsim-%s\t%s\t%s\t%s\t%s\n' "$model" "$run${d##*"$run"}" "$(sed -n 's/^process_wall_s=//p' "$d.kv")" \
               "$(sed -n 's/^process_cpu_s=//p' "$d.kv")" "$(cut -d' ' -f1 /proc/loadavg)" >>"$out/times.tsv"
           fi
@@ -112,7 +144,7 @@ done
 {
   echo "# FCT / HPCC's standalone_fct, per size bucket: HPCC's simulator and datsim on the same flows"
   echo
-  echo "Flows from HPCC's traffic_gen.py (seed $SEED, $DURATION s of arrivals, 320 hosts at 100 Gb/s) on HPCC's fat.txt."
+  echo "Flows from HPCC's traffic_gen.py (seed $SEED, $DURATION s of arrivals, $hosts hosts at $BW Gb/s) on $TOPO.txt."
   echo "Buckets marked * have fewer than 100 flows. Differences are datsim's figure over HPCC's, less 1."
   for trace in $TRACES; do
     for load in $LOADS; do

@@ -185,6 +185,8 @@ public final class Fabric {
             Port ba = new Port(simOfOwner(owners.get(l.b())), rate, latency);
             ab.setTimeResolution(params.get(FabricParams.LINK_TIME_RESOLUTION));
             ba.setTimeResolution(params.get(FabricParams.LINK_TIME_RESOLUTION));
+            ab.setPfcFrameBytes(params.get(FabricParams.LINK_PFC_FRAME_BYTES));
+            ba.setPfcFrameBytes(params.get(FabricParams.LINK_PFC_FRAME_BYTES));
             boolean everywhere = params.get(FabricParams.LINK_CONTROL_PRIORITY) != 0;
             boolean atHca = params.get(FabricParams.HCA_CONTROL_FIRST) != 0;
             boolean heldByPause = params.get(FabricParams.HCA_CONTROL_PAUSED) != 0;

@@ -43,6 +43,15 @@ public final class FabricParams {
                     + " (cc.header_bytes) fills them before it adds to the ACK. HPCC's simulator pads its 46-byte ACK"
                     + " to 60 and its INT header (42 bytes) fills that padding, so an ACK under hpcc is 88 bytes, under"
                     + " timely 60; the hpcc-ns3 preset sets 14");
+    /** A PFC frame's bytes on the wire, and whether it waits for the packet on the wire (0: neither). */
+    public static final ParamSpec LINK_PFC_FRAME_BYTES = ParamSpec.bytes("link.pfc_frame_bytes", "0B", 0, 4096,
+            "0: a PFC PAUSE or RESUME takes effect one propagation delay after the switch sends it, taking no time on"
+                    + " the wire and not waiting for the packet on it (the model as it has always been). More than 0:"
+                    + " the frame leaves once the packet on the wire of the switch's port has ended (ahead of any"
+                    + " packet queued behind it), takes this many bytes' time on the wire (rounded by"
+                    + " link.time_resolution), then the propagation delay. HPCC's simulator sends its PFC frame as a"
+                    + " 43-byte packet (PauseHeader 9, IPv4 20, its 14-byte L2) in the port's highest-priority queue;"
+                    + " the hpcc-ns3 preset sets 43B");
     /** Acknowledgement extended header. */
     public static final ParamSpec LINK_AETH_BYTES = ParamSpec.bytes("link.aeth_bytes", "4B", 0, 4096,
             "Extra header bytes on ACK, NAK and RDMA Read response packets (AETH)");
@@ -471,7 +480,7 @@ public final class FabricParams {
     /** Every fabric parameter in catalogue order. */
     public static final List<ParamSpec> ALL = join(List.of(LINK_BANDWIDTH, LINK_LATENCY, LINK_TIME_RESOLUTION,
             LINK_HEADER_BYTES,
-            LINK_RETH_BYTES, LINK_AETH_BYTES, LINK_ACK_PADDING_BYTES, SWITCH_LATENCY, HCA_PHY_LATENCY, SWITCH_ECMP,
+            LINK_RETH_BYTES, LINK_AETH_BYTES, LINK_ACK_PADDING_BYTES, LINK_PFC_FRAME_BYTES, SWITCH_LATENCY, HCA_PHY_LATENCY, SWITCH_ECMP,
             SWITCH_MODE, SWITCH_BUFFER,
             LINK_FLOW_CONTROL, PFC_XOFF, PFC_XON, SWITCH_BUFFER_MODE, SWITCH_SHARED_BUFFER, PFC_ALPHA_SHIFT, PFC_RESERVE,
             PFC_RESUME_OFFSET, PFC_HEADROOM, LINK_CONTROL_PRIORITY, HCA_CONTROL_FIRST, ECN_ENABLED, ECN_KMIN, ECN_KMAX, ECN_PMAX_PERCENT, CC_INT,

@@ -267,6 +267,9 @@ public final class FabricPresets {
         ns3.put("link.aeth_bytes", "12B", "HPCC's ACK: L2 14 + IPv4 20 + its 12-byte ACK header (ports, flags,"
                 + " priority, sequence) = 46 B, padded to 60: 48 + 12");
         ns3.put("switch.latency", "0ns", "ns-3's switches forward in no time once a packet has arrived");
+        ns3.put("link.pfc_frame_bytes", "43B", "HPCC's switch sends a PFC frame as a 43-byte packet (PauseHeader 9,"
+                + " IPv4 20, its 14-byte L2) in the port's highest-priority queue: after the packet on the wire, then"
+                + " its own time on the wire, then the link's delay (QbbNetDevice::SendPfc)");
         ns3.put("switch.mode", "store_and_forward", "ns-3's switches receive a whole packet before forwarding it");
         ns3.put("switch.ecmp", "hpcc", "HPCC's switch-node.cc: its hash of IPs and ports, its next-hop order, so that"
                 + " every flow takes HPCC's path");

@@ -68,6 +68,10 @@ public final class Port implements EventHandler {
 
     /** link.time_resolution: a packet's time on the wire is a multiple of it (0: exact). */
     private long resolutionPs;
+    /** link.pfc_frame_bytes: a PFC frame's wire bytes (0: it takes no wire time and does not wait). */
+    private long pfcFrameBytes;
+    /** When the last PFC frame sent on this port has left it (its last bit), ps. */
+    private long pfcFrameEndPs;
     private final Simulator sim;
     private final DataRate rate;
     private final long propagationPs;
@@ -414,7 +418,8 @@ public final class Port implements EventHandler {
     /**
      * Sends a PFC frame on this port's link to its other direction ({@link #pairWith}): it arrives one propagation
      * delay from now, when that port acts on it ({@link #receivePfc}). The frame takes no wire time and does not
-     * wait for the packet on the wire (see {@link PfcFrame}).
+     * wait for the packet on the wire (see {@link PfcFrame}), unless the port gives frames a size
+     * ({@link #setPfcFrameBytes}).
      *
      * @param frame a {@link PfcFrame}
      * @throws IllegalStateException if the port is not paired
@@ -423,11 +428,44 @@ public final class Port implements EventHandler {
         if (reverse == null) {
             throw new IllegalStateException("port " + name + " sends a PFC frame but has no other direction");
         }
-        if (keyed) {
-            sim.send(peerOwner, propagationPs, this, FRAME + frame); // the peer's event: it acts on the frame
-        } else {
-            sim.schedule(propagationPs, this, FRAME + frame);
+        long delay = propagationPs;
+        if (pfcFrameBytes != 0) {
+            long now = sim.now();
+            long leave = now;
+            if (sending != null && sendingStartPs <= now && sendingEndPs > leave) {
+                leave = sendingEndPs; // it waits for the packet on the wire, not for one committed to start later
+            }
+            if (pfcFrameEndPs > leave) {
+                leave = pfcFrameEndPs; // behind the frame before it
+            }
+            long wire = rate.transmitTimePs(pfcFrameBytes);
+            if (resolutionPs != 0) {
+                wire -= wire % resolutionPs;
+            }
+            pfcFrameEndPs = leave + wire;
+            delay = pfcFrameEndPs - now + propagationPs;
         }
+        if (keyed) {
+            sim.send(peerOwner, delay, this, FRAME + frame); // the peer's event: it acts on the frame
+        } else {
+            sim.schedule(delay, this, FRAME + frame);
+        }
+    }
+
+    /**
+     * Gives the PFC frames this port sends a size on the wire ({@code link.pfc_frame_bytes}): each then leaves once
+     * the packet on the wire has ended (and the frame before it has left), takes its bytes' time on the wire, and
+     * arrives one propagation delay later, as HPCC's simulator sends a PFC frame in the port's highest-priority queue.
+     * The frame does not delay the packets queued behind it (a 43-byte frame takes 3 ns at 100 Gb/s). 0 (the default)
+     * keeps a frame timed by the propagation delay alone. Call before the run.
+     *
+     * @param bytes the frame's bytes on the wire, 0 or more
+     */
+    public void setPfcFrameBytes(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("a PFC frame of " + bytes + " bytes");
+        }
+        this.pfcFrameBytes = bytes;
     }
 
     /**

@@ -102,4 +102,42 @@ class PfcFrameTimingTest {
         assertEquals(0L, pfc.get(1).attrLong("paused", -1));
         assertEquals(resumeSent - t0, up0.pausedPs(), "paused from the PAUSE's arrival to the RESUME's");
     }
+
+    @Test
+    void aSizedFrameWaitsForThePacketOnTheWireThenTakesItsOwnTimeAsHpccsSimulatorSendsIt() {
+        // HPCC's QbbNetDevice::SendPfc: a 43-byte packet in the port's highest-priority queue, sent after the packet
+        // on the wire; at 25 Gb/s a 1000-byte packet takes 320 ns and the frame 13.76 ns, 13 in ns-3's clock
+        DataRate g25 = DataRate.ofBitsPerSecond(25_000_000_000L);
+        for (long frameBytes : new long[] {0, 43}) {
+            Simulator sim = new Simulator();
+            Port s0 = new Port(sim, g25, PROP); // the switch's port of input 0's link, back to the upstream port
+            Port up0 = new Port(sim, g25, PROP);
+            Port s1 = new Port(sim, g25, PROP);
+            Port up1 = new Port(sim, g25, PROP);
+            s0.setTimeResolution(1000);
+            s0.setPfcFrameBytes(frameBytes);
+            up0.setFlowControl(FlowControl.PFC, 0);
+            Switch sw = Switch.builder("S", sim).port(s0, up0).port(s1, up1)
+                    .buffer(StaticBuffer.uniform(FlowControl.PFC, 2, 100_000, 3000, 1000)).build();
+            sw.routes().setRoutes(new int[] {0, 0}, new int[][] {{1}});
+            s1.connect(sink(), 0);
+            s0.connect(sink(), 0);
+            up0.connect(sw, 0);
+            PacketPool pool = new PacketPool();
+            long t0 = 5_000_000;
+            sim.runUntil(t0);
+            // a packet leaves on the switch's port s0 (towards the upstream node) at t0, 320 ns on the wire
+            s0.sendAt(pool.acquire().set(Packet.RDMA_WRITE, 0, 1, 1000, null, 0, 1, 0, 0, 0), t0);
+            sim.runUntil(t0 + 100_000);
+            for (int k = 0; k < 3; k++) { // the third pauses input 0, 100 ns into that packet
+                sw.receive(pool.acquire().set(Packet.RDMA_WRITE, 0, 1, 1000, null, 0, 1, 0, 0, 0), 0);
+            }
+            assertTrue(sw.pausing(0));
+            long arrives = frameBytes == 0 ? t0 + 100_000 + PROP : t0 + 320_000 + 13_000 + PROP;
+            sim.runUntil(arrives - 1);
+            assertFalse(up0.isPaused(), frameBytes + " B: still on its way");
+            sim.runUntil(arrives);
+            assertTrue(up0.isPaused(), frameBytes + " B: arrived at " + arrives);
+        }
+    }
 }

@@ -208,22 +208,52 @@ final class HpccBenchCommand implements Callable<Integer> {
         return problems.isEmpty() ? p : null;
     }
 
-    /** run.py's --bw: the fastest host link of the topology, whole Gb/s (at least 1). */
+    /** run.py's --bw: the host links' rate, whole Gb/s (at least 1). */
     private long bwGbps = 100;
 
     /**
-     * Returns run.py's {@code --bw} for a topology: the rate of its fastest host link in whole Gb/s (run.py takes one
-     * NIC rate; HPCC's topologies give every host the same).
+     * Returns run.py's {@code --bw} for a topology: the rate of its host links in whole Gb/s (at least 1). run.py takes
+     * one NIC rate and derives its settings from it; HPCC's third.cc takes the first host's link as the NIC rate (its
+     * PFC alpha scaling); so a topology whose host links differ in rate, or run at a rate that is not whole Gb/s,
+     * would be run with settings that fit none or some of them: that is a problem, naming the links.
+     *
+     * @param topo the topology
+     * @param file its name, for messages
+     * @param problems receives a message if the host links differ in rate or are not at whole Gb/s
+     * @return the rate in Gb/s (the fastest host link's, if there was a problem)
      */
-    static long nicGbps(HpccFiles.Topology topo) {
+    static long nicGbps(HpccFiles.Topology topo, String file, List<String> problems) {
         java.util.Set<String> hosts = new java.util.HashSet<>(topo.lists().hosts());
+        org.datsim.fabric.topology.LinkSpec first = null;
         long best = 0;
         for (org.datsim.fabric.topology.LinkSpec l : topo.lists().links()) {
-            if (hosts.contains(l.a()) || hosts.contains(l.b())) {
-                best = Math.max(best, l.bandwidthBps());
+            if (!hosts.contains(l.a()) && !hosts.contains(l.b())) {
+                continue;
+            }
+            best = Math.max(best, l.bandwidthBps());
+            if (first == null) {
+                first = l;
+                if (l.bandwidthBps() % 1_000_000_000L != 0) {
+                    problems.add(file + ": host link " + ends(l) + " runs at " + gbps(l) + " Gb/s; run.py's --bw, from"
+                            + " which bench hpcc derives HPCC's settings, is whole Gb/s");
+                }
+            } else if (l.bandwidthBps() != first.bandwidthBps()) {
+                problems.add(file + ": host link " + ends(l) + " runs at " + gbps(l) + " Gb/s but host link "
+                        + ends(first) + " at " + gbps(first) + " Gb/s; run.py's --bw, from which bench hpcc derives"
+                        + " HPCC's settings, is one NIC rate for every host");
+                break;
             }
         }
         return Math.max(1, best / 1_000_000_000L);
+    }
+
+    /** A link's ends as HPCC's file numbers them, {@code A-B}. */
+    private static String ends(org.datsim.fabric.topology.LinkSpec l) {
+        return l.a().substring(1) + "-" + l.b().substring(1);
+    }
+
+    private static String gbps(org.datsim.fabric.topology.LinkSpec l) {
+        return java.math.BigDecimal.valueOf(l.bandwidthBps()).movePointLeft(9).stripTrailingZeros().toPlainString();
     }
 
     /** Reads a file given on the command line, or the bundled copy of HPCC's. */
@@ -257,7 +287,7 @@ final class HpccBenchCommand implements Callable<Integer> {
         if (topoText != null) {
             topo = HpccFiles.topology(topologyName(), topoText, problems);
         }
-        bwGbps = topo != null ? nicGbps(topo) : 100;
+        bwGbps = topo != null ? nicGbps(topo, topologyName(), problems) : 100;
         Params p = params(cc, model, bwGbps, overrides, problems);
         if (topo != null) {
             List<String> shape = new ArrayList<>();
@@ -267,7 +297,8 @@ final class HpccBenchCommand implements Callable<Integer> {
             }
             String flowText = readOrBundled(flowsFile, BUNDLED_FLOWS, problems);
             if (flowText != null) {
-                flows = HpccFiles.flows(flowsName(), flowText, topo.hostNodes(), problems);
+                // hpcc-ns3: each flow starts when HPCC's simulator starts it (its double, ns-3's nanoseconds)
+                flows = HpccFiles.flows(flowsName(), flowText, topo.hostNodes(), "hpcc-ns3".equals(model), problems);
             }
         }
         if (!problems.isEmpty()) {

@@ -164,6 +164,23 @@ public final class HpccFiles {
      * @return the flows in file order, or null if there were problems
      */
     public static List<Flow> flows(String file, String text, int[] hostNodes, List<String> problems) {
+        return flows(file, text, hostNodes, false, problems);
+    }
+
+    /**
+     * Parses a flow file, its start times read exactly (to the picosecond) or as HPCC's simulator reads them.
+     *
+     * @param file the name messages give
+     * @param text the text
+     * @param hostNodes the node number of each host, in host order
+     * @param ns3Starts true: each start time as HPCC's third.cc takes it ({@link #ns3Seconds}: a double, then ns-3's
+     *     nanoseconds rounded down, so about half of traffic_gen's flows start a nanosecond before their decimal);
+     *     false: the decimal exactly
+     * @param problems receives one message per problem
+     * @return the flows in file order, or null if there were problems
+     */
+    public static List<Flow> flows(String file, String text, int[] hostNodes, boolean ns3Starts,
+            List<String> problems) {
         int before = problems.size();
         int maxNode = 0;
         for (int h : hostNodes) {
@@ -222,7 +239,7 @@ public final class HpccFiles {
                         + shown);
             }
             try {
-                start = seconds(f[5]);
+                start = ns3Starts ? ns3Seconds(f[5]) : seconds(f[5]);
             } catch (NumberFormatException e) {
                 problems.add(file + ":" + line + ": expected a start time in seconds from 0 to 1e6, found \"" + show(f[5])
                         + "\"");
@@ -241,11 +258,27 @@ public final class HpccFiles {
 
     /** Seconds in decimal to picoseconds, exactly (no binary rounding): "2.000000350" is 2000000350000 ps. */
     static long seconds(String s) {
+        return exactSeconds(s).movePointRight(12).setScale(0, java.math.RoundingMode.HALF_EVEN).longValueExact();
+    }
+
+    /**
+     * Seconds in decimal to picoseconds as HPCC's simulator takes a flow's start: third.cc reads {@code start_s} into
+     * a double and schedules the flow at ns-3's {@code Seconds(start_time)}, which keeps whole nanoseconds, rounded
+     * down. So "2.000000155", whose nearest double is just below it, is 2000000154 ns (HPCC's FCT file starts that
+     * flow then), and "2.000000350" 2000000350 ns.
+     */
+    static long ns3Seconds(String s) {
+        java.math.BigDecimal d = exactSeconds(s);
+        return new java.math.BigDecimal(d.doubleValue()).movePointRight(9).setScale(0, java.math.RoundingMode.FLOOR)
+                .longValueExact() * 1000;
+    }
+
+    private static java.math.BigDecimal exactSeconds(String s) {
         java.math.BigDecimal d = new java.math.BigDecimal(s);
         if (d.signum() < 0 || d.compareTo(java.math.BigDecimal.valueOf(1_000_000)) > 0) {
             throw new NumberFormatException();
         }
-        return d.movePointRight(12).setScale(0, java.math.RoundingMode.HALF_EVEN).longValueExact();
+        return d;
     }
 
     private static String name(int node, boolean[] isSwitch) {

@@ -97,4 +97,25 @@ class HpccBenchParamsTest {
         // DCTCP's K = 30 x 25 / 10 = 75 KB at a 25 Gb/s port: 300 KB at the 100 Gb/s reference ecn.kmin is given at
         assertEquals(300_000, at("dctcp", "datsim", 25).get(FabricParams.ECN_KMIN));
     }
+
+    @Test
+    void runPysBandwidthIsTheHostLinksRateAndHostLinksAtTwoRatesAreALocatedError() {
+        List<String> problems = new ArrayList<>();
+        // HPCC's fat-tree at --bw 25: 25 Gb/s host links, 100 Gb/s above
+        org.datsim.scenario.workload.HpccFiles.Topology t25 = org.datsim.scenario.workload.HpccFiles.topology("t25",
+                "4 2 3\n2 3\n0 2 25Gbps 1us 0\n1 3 25Gbps 1us 0\n2 3 100Gbps 1us 0\n", problems);
+        assertEquals(25, HpccBenchCommand.nicGbps(t25, "t25", problems));
+        assertEquals(List.of(), problems);
+        org.datsim.scenario.workload.HpccFiles.Topology mixed = org.datsim.scenario.workload.HpccFiles.topology("m",
+                "4 2 3\n2 3\n0 2 100Gbps 1us 0\n1 3 25Gbps 1us 0\n2 3 400Gbps 1us 0\n", problems);
+        assertEquals(100, HpccBenchCommand.nicGbps(mixed, "m", problems));
+        assertEquals(List.of("m: host link 1-3 runs at 25 Gb/s but host link 0-2 at 100 Gb/s; run.py's --bw, from"
+                + " which bench hpcc derives HPCC's settings, is one NIC rate for every host"), problems);
+        problems.clear();
+        org.datsim.scenario.workload.HpccFiles.Topology odd = org.datsim.scenario.workload.HpccFiles.topology("o",
+                "3 1 2\n2\n0 2 40.5Gbps 1us 0\n1 2 40.5Gbps 1us 0\n", problems);
+        HpccBenchCommand.nicGbps(odd, "o", problems);
+        assertEquals(List.of("o: host link 0-2 runs at 40.5 Gb/s; run.py's --bw, from which bench hpcc derives HPCC's"
+                + " settings, is whole Gb/s"), problems);
+    }
 }

