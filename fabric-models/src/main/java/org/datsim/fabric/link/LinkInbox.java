@@ -38,6 +38,6 @@ final class LinkInbox implements Carrier {
         ring[head] = null;
         head = (head + 1) & (ring.length - 1);
         size--;
-        port.deliver(p);
+        port.deliver(p, arg); // the argument is the arrival time
     }
 }

@@ -75,12 +75,6 @@ public final class Packet {
      * the acknowledged data packet's mark (ECN-Echo, for DCTCP).
      */
     public boolean ecn;
-    /**
-     * On a link across partitions ({@link Port#setOwners}): when this packet arrives at the far end (ps) and the
-     * key its arrival was decided with, kept from its start to its handover.
-     */
-    long arrivalPs;
-    long arrivalKey;
     /** The pool this packet belongs to. */
     final PacketPool pool;
     /** This packet's slot in its pool: pass it as an event's {@code long} argument and look it up again. */

@@ -128,6 +128,11 @@ public final class Port implements EventHandler {
     private LinkInbox inbox;
     private final EventHandler handover = this::handover;
     private long handovers;
+    // On a cut link: the arrival time and key of each packet in flight not yet handed over, in order (a ring of
+    // pairs, as the credit returns), kept here rather than in every packet.
+    private long[] pendingArrivals;
+    private int pendingHead;
+    private int pendingCount;
     private final EventHandler creditArrival = this::creditArrival;
     private Ingress owner;
     // The packet on the wire (or committed to start at sendingStartPs, later than now), and what its departure needs.
@@ -224,6 +229,7 @@ public final class Port implements EventHandler {
         this.peerOwner = peer;
         this.handoverLeadPs = handoverLeadPs;
         this.inbox = handoverLeadPs > 0 ? new LinkInbox(this) : null;
+        this.pendingArrivals = handoverLeadPs > 0 ? new long[32] : null;
     }
 
     /** Returns the owner of this port's node (0 on a plain Simulator). */
@@ -796,6 +802,9 @@ public final class Port implements EventHandler {
     private void takeBack(long now) {
         Packet p = sending;
         sim.cancel(arriveEvent);
+        if (pendingArrivals != null) {
+            pendingCount--; // its handover, the last one pending, will not come
+        }
         // the last of the in-flight list: the one before it, if it has not arrived yet, becomes the last
         if (inFlightHead == p) {
             inFlightHead = null;
@@ -907,8 +916,23 @@ public final class Port implements EventHandler {
         if (inbox == null) {
             return sim.sendKeyed(peerOwner, arrival, this, ARRIVE, key);
         }
-        packet.arrivalPs = arrival;
-        packet.arrivalKey = key;
+        long[] r = pendingArrivals;
+        int slots = r.length >> 1;
+        if (pendingCount == slots) {
+            long[] t = new long[2 * r.length];
+            for (int i = 0; i < pendingCount; i++) {
+                int j = (pendingHead + i) & (slots - 1);
+                t[2 * i] = r[2 * j];
+                t[2 * i + 1] = r[2 * j + 1];
+            }
+            pendingArrivals = r = t;
+            pendingHead = 0;
+            slots = r.length >> 1;
+        }
+        int slot = (pendingHead + pendingCount) & (slots - 1);
+        r[2 * slot] = arrival;
+        r[2 * slot + 1] = key;
+        pendingCount++;
         return sim.sendKeyed(selfOwner, arrival - handoverLeadPs, handover, 0, key);
     }
 
@@ -921,12 +945,17 @@ public final class Port implements EventHandler {
         }
         p.nextInFlight = null;
         handovers++;
-        sim.sendCarried(peerOwner, p.arrivalPs, inbox, 0, p, p.arrivalKey);
+        long[] r = pendingArrivals;
+        long arrival = r[2 * pendingHead];
+        long key = r[2 * pendingHead + 1];
+        pendingHead = (pendingHead + 1) & ((r.length >> 1) - 1);
+        pendingCount--;
+        sim.sendCarried(peerOwner, arrival, inbox, arrival, p, key);
     }
 
-    /** A packet handed over arrives (the peer's partition, {@link LinkInbox}). */
-    void deliver(Packet p) {
-        lastDeliveryPs = p.arrivalPs;
+    /** A packet handed over arrives (the peer's partition, {@link LinkInbox}) at {@code arrivalPs}. */
+    void deliver(Packet p, long arrivalPs) {
+        lastDeliveryPs = arrivalPs;
         peer.receive(p, peerPort);
     }
 
