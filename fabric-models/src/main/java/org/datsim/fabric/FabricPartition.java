@@ -14,9 +14,7 @@ import org.datsim.fabric.topology.Topology;
  * lookahead that map allows.
  *
  * <pre>{@code
- * int[] map = FabricPartition.byPods(topology, partitions);
- * PartitionedSimulator engine = new PartitionedSimulator(map, partitions,
- *         FabricPartition.lookaheadPs(topology, params, hostParams, map), threads);
+ * PartitionedSimulator engine = FabricPartition.engine(topology, params, hostParams, partitions, threads);
  * Fabric fabric = new Fabric(engine, topology, params, hostParams, random, trace);
  * }</pre>
  */
@@ -174,6 +172,24 @@ public final class FabricPartition {
                     + " ps: a partitioned run needs at least 2 ps (raise link.latency, or run without --threads)");
         }
         return d - 1;
+    }
+
+    /**
+     * Makes the partitioned engine for a topology: its owners split {@link #byPods}, with the lookahead that split
+     * allows.
+     *
+     * @param topology the topology
+     * @param params the parameters
+     * @param hostParams per-host parameters
+     * @param partitions the number of partitions, 1 to the number of hosts
+     * @param threads 1 to {@code partitions}
+     * @return the engine, for {@link Fabric#Fabric(PartitionedSimulator, Topology, Params, Map,
+     *     org.datsim.core.random.RandomStreams, org.datsim.core.trace.TraceSource)}
+     */
+    public static PartitionedSimulator engine(Topology topology, Params params, Map<String, Params> hostParams,
+            int partitions, int threads) {
+        int[] map = byPods(topology, partitions);
+        return new PartitionedSimulator(map, partitions, lookaheadPs(topology, params, hostParams, map), threads);
     }
 
     /**

@@ -132,9 +132,7 @@ public final class FatTreeBench {
         PartitionedSimulator engine = null;
         Simulator sim;
         if (partitions > 0) {
-            int[] map = FabricPartition.byPods(topology, partitions);
-            engine = new PartitionedSimulator(map, partitions, FabricPartition.lookaheadPs(topology, p, Map.of(), map),
-                    threads);
+            engine = FabricPartition.engine(topology, p, Map.of(), partitions, threads);
             sim = engine.partition(0);
         } else {
             sim = new Simulator();

@@ -219,9 +219,7 @@ public final class FlowRunner {
         Simulator sim;
         Fabric fabric;
         if (partitions > 0) {
-            int[] map = org.datsim.fabric.FabricPartition.byPods(topology, partitions);
-            engine = new org.datsim.core.engine.PartitionedSimulator(map, partitions,
-                    org.datsim.fabric.FabricPartition.lookaheadPs(topology, params, java.util.Map.of(), map), threads);
+            engine = org.datsim.fabric.FabricPartition.engine(topology, params, java.util.Map.of(), partitions, threads);
             sim = engine.partition(0);
             fabric = new Fabric(engine, topology, params, java.util.Map.of(), new RandomStreams(seed),
                     new TraceSource<TraceEvent>("flows"));
