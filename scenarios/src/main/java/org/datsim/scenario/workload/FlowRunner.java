@@ -219,7 +219,8 @@ public final class FlowRunner {
         Simulator sim;
         Fabric fabric;
         if (partitions > 0) {
-            engine = org.datsim.fabric.FabricPartition.engine(topology, params, java.util.Map.of(), partitions, threads);
+            engine = org.datsim.fabric.FabricPartition.engine(topology, params, java.util.Map.of(), partitions,
+                    threads);
             sim = engine.partition(0);
             fabric = new Fabric(engine, topology, params, java.util.Map.of(), new RandomStreams(seed),
                     new TraceSource<TraceEvent>("flows"));
@@ -245,8 +246,8 @@ public final class FlowRunner {
             engine.setMaxEvents(limits.maxEvents());
             ran = limits.maxTimePs() == Long.MAX_VALUE ? engine.run() : engine.runUntil(limits.maxTimePs());
             if (ran.reason() == org.datsim.core.engine.StopReason.UNTIL_TIME) {
-                ran = new org.datsim.core.engine.RunResult(org.datsim.core.engine.StopReason.TIME_LIMIT, ran.endTimePs(),
-                        ran.events(), "stopped at the time limit of " + org.datsim.core.time.SimTime.format(
+                ran = new org.datsim.core.engine.RunResult(org.datsim.core.engine.StopReason.TIME_LIMIT,
+                        ran.endTimePs(), ran.events(), "stopped at the time limit of " + org.datsim.core.time.SimTime.format(
                                 limits.maxTimePs()) + "; raise it with --max-time if the run is not runaway");
             }
             events = engine.eventsExecuted() - fabric.handovers();
