@@ -106,18 +106,17 @@ public final class FatTreeBench {
      */
     public static Result run(Params p, int k, int peers, long bytes, long seed,
             java.util.function.Consumer<Simulator> started) {
-        return run(p, k, peers, bytes, seed, 0, 0, started);
+        return run(p, k, peers, bytes, seed, 1, 1, started);
     }
 
     /**
-     * Runs the bench on the sequential engine ({@code partitions} 0) or partitioned ({@link FabricPartition#byPods})
-     * on a {@link PartitionedSimulator} with {@code threads} threads. With partitions, every output but the build
-     * and run times and the pooled packets is the same for any number of partitions and threads; it differs from
-     * the sequential engine's only in the order of events at equal times (ordered by owner keys, not scheduling
-     * order).
+     * Runs the bench on the sequential engine ({@code partitions} 1: one {@link Simulator} with the fabric's owners)
+     * or partitioned ({@link FabricPartition#byPods}) on a {@link PartitionedSimulator} with {@code threads}
+     * threads. Events of equal time are ordered by owner keys on both, so every output but the build and run times
+     * and the pooled packets is the same for any number of partitions and threads.
      *
-     * @param partitions 0 for the sequential engine, else 1 to the hosts
-     * @param threads 1 to {@code partitions} (ignored without partitions)
+     * @param partitions 1 for the sequential engine, else 2 to the hosts
+     * @param threads 1 to {@code partitions}
      * @param started told the simulator before the run (partition 0's when partitioned: progress only)
      */
     public static Result run(Params p, int k, int peers, long bytes, long seed, int partitions, int threads,
@@ -131,11 +130,11 @@ public final class FatTreeBench {
         }
         PartitionedSimulator engine = null;
         Simulator sim;
-        if (partitions > 0) {
+        if (partitions > 1) {
             engine = FabricPartition.engine(topology, p, Map.of(), partitions, threads);
             sim = engine.partition(0);
         } else {
-            sim = new Simulator();
+            sim = new Simulator(FabricPartition.owners(topology)); // the same order of ties as partitioned
         }
         started.accept(sim);
         int n = shape.hosts().size();
@@ -170,7 +169,6 @@ public final class FatTreeBench {
             requesters[h] = new BenchQueuePair(simOf[h]);
             responders[h] = new BenchQueuePair(simOf[h]);
         }
-        boolean owned = engine != null;
         int[] others = new int[n - 1];
         boolean[] targeted = new boolean[n];
         long op = 0;
@@ -187,9 +185,9 @@ public final class FatTreeBench {
                 others[pick] = others[c];
                 others[c] = peer;
                 targeted[peer] = true;
-                setUpAs(simOf[h], owned, h);
+                setUpAs(simOf[h], h);
                 QueuePair qa = hca[h].createQueuePair("h" + h + "_" + peer);
-                setUpAs(simOf[peer], owned, peer);
+                setUpAs(simOf[peer], peer);
                 QueuePair qb = hca[peer].createQueuePair("h" + peer + "_" + h);
                 qa.setListener(requesters[h]);
                 qb.setListener(responders[peer]);
@@ -202,11 +200,11 @@ public final class FatTreeBench {
         }
         for (WorkRequest wr : posts) {
             int h = wr.qp.hca().hostId();
-            setUpAs(simOf[h], owned, h);
+            setUpAs(simOf[h], h);
             wr.qp.hca().postRequest(wr);
         }
         for (int h = 0; h < n; h++) {
-            setUpAs(simOf[h], owned, -1);
+            setUpAs(simOf[h], -1);
         }
         posts = null;
         long built = System.nanoTime();
@@ -247,10 +245,8 @@ public final class FatTreeBench {
                 engine != null ? engine.lookaheadPs() : 0);
     }
 
-    /** Set-up acting as host h's owner (-1: as set-up again), on a partitioned fabric. */
-    private static void setUpAs(Simulator sim, boolean owned, int h) {
-        if (owned) {
-            sim.setUpAs(h < 0 ? 0 : FabricPartition.hostOwner(h));
-        }
+    /** Set-up acting as host h's owner (-1: as set-up again). */
+    private static void setUpAs(Simulator sim, int h) {
+        sim.setUpAs(h < 0 ? 0 : FabricPartition.hostOwner(h));
     }
 }

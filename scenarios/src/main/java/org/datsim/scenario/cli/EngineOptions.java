@@ -4,37 +4,77 @@ import java.io.PrintWriter;
 import picocli.CommandLine.Option;
 
 /**
- * The options that put a bench's fabric on the partitioned engine ({@code --threads}, {@code --partitions}), shared
- * by {@code bench fattree} and {@code bench hpcc} (docs/parallel.md).
+ * The options that choose the engine of a bench's fabric ({@code --threads}, {@code --partitions}), shared by
+ * {@code bench fattree} and {@code bench hpcc} (docs/parallel.md). Every choice gives the same outputs: events of equal
+ * time are ordered by owner keys on one thread as on many, so the options change only the speed.
  */
 final class EngineOptions {
 
-    @Option(names = "--threads", paramLabel = "T", description = "Run on the partitioned engine with T threads (one"
-            + " partition per thread unless --partitions says otherwise): the fabric is split by pods and every output"
-            + " is the same for every T and partitioning. Without it, the sequential engine (events of equal time in"
-            + " scheduling order, so its outputs can differ from the partitioned engine's in ties).")
+    /**
+     * Below this many hosts per thread a window holds too few events to pay for the barrier, so more threads would
+     * only be slower. Measured on 2 cores (docs/parallel.md): the k=8 fat-tree (64 hosts per thread) is slower on two
+     * threads than on one; HPCC's fat-tree (160 per thread) and the k=16 fat-tree (512) gain.
+     */
+    static final int MIN_HOSTS_PER_THREAD = 128;
+
+    @Option(names = "--threads", paramLabel = "T", description = "Threads that run the fabric, each its partitions"
+            + " (the fabric is split by pods). Default: the available cores, as many as the fabric has "
+            + MIN_HOSTS_PER_THREAD + " hosts for, so 1 on a small fabric. Every output is the same for every T and"
+            + " partitioning; only the speed differs. Without --partitions, a fabric with fewer than "
+            + MIN_HOSTS_PER_THREAD + " hosts per thread runs on one thread, and says so.")
     Integer threads;
 
-    @Option(names = "--partitions", paramLabel = "P", description = "Partitions of the fabric (default: --threads;"
-            + " from --threads to the number of hosts, at most 64).")
+    @Option(names = "--partitions", paramLabel = "P", description = "Partitions of the fabric (default: the threads;"
+            + " from the threads to the number of hosts, at most 64). One partition is the sequential engine.")
     Integer partitions;
 
-    /** The threads and partitions asked for, checked; {0, 0} for the sequential engine; null after a message. */
-    int[] resolve(int hosts, PrintWriter err) {
-        if (threads == null && partitions == null) {
-            return new int[] {0, 0};
-        }
-        int t = threads != null ? threads : 1;
-        if (t < 1) {
-            err.println("datsim: --threads must be at least 1, found " + t);
+    /**
+     * The engine chosen.
+     *
+     * @param threads the threads, 1 to {@code partitions}
+     * @param partitions the partitions: 1 for the sequential engine
+     * @param fromDefault whether the threads are the default (not {@code --threads})
+     * @param note why fewer threads than asked run, or null
+     */
+    record Choice(int threads, int partitions, boolean fromDefault, String note) {
+    }
+
+    /** The engine for a fabric of {@code hosts} hosts on {@code cores} cores; null after a message. */
+    Choice resolve(int hosts, int cores, PrintWriter err) {
+        if (threads != null && threads < 1) {
+            err.println("datsim: --threads must be at least 1, found " + threads);
             return null;
         }
-        int p = partitions != null ? partitions : t;
-        int most = Math.min(64, hosts);
-        if (p < t || p > most) {
+        int most = Math.max(1, Math.min(64, hosts));
+        if (partitions != null && (partitions < 1 || partitions > most)) {
+            err.println("datsim: --partitions must be from 1 to " + most + ", found " + partitions);
+            return null;
+        }
+        int fit = Math.max(1, hosts / MIN_HOSTS_PER_THREAD);
+        if (threads == null) {
+            int t = Math.max(1, Math.min(cores, fit));
+            int p = partitions != null ? partitions : t;
+            return new Choice(Math.min(t, p), p, true, null);
+        }
+        int t = threads;
+        int p = partitions != null ? partitions : Math.min(t, most);
+        if (p < t && partitions != null) {
             err.println("datsim: --partitions must be from --threads (" + t + ") to " + most + ", found " + p);
             return null;
         }
-        return new int[] {t, p};
+        if (t > most) {
+            err.println("datsim: --threads must be at most " + most + " (one partition per thread), found " + t);
+            return null;
+        }
+        if (t > 1 && t > fit) {
+            String small = "a fabric of " + hosts + " hosts is too small to gain from " + t + " threads (fewer than "
+                    + MIN_HOSTS_PER_THREAD + " hosts per thread)";
+            if (partitions != null) { // the partitioning asked for, as asked: say so, and run it
+                return new Choice(t, p, false, small + ": it runs as asked, likely slower than on one thread");
+            }
+            // the outputs do not depend on the threads: the sequential engine gives the same answer
+            return new Choice(1, 1, false, small + ": it runs on one thread");
+        }
+        return new Choice(t, p, false, null);
     }
 }

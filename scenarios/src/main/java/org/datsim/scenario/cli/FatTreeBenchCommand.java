@@ -45,12 +45,6 @@ final class FatTreeBenchCommand implements Callable<Integer> {
             + " --param link.flow_control=pfc (repeatable).")
     java.util.List<String> overrides = new java.util.ArrayList<>();
 
-    /**
-     * Below this many hosts per thread a window holds too few events to pay for the barrier (measured on 2 cores:
-     * docs/parallel.md), so more threads would only be slower.
-     */
-    static final int MIN_HOSTS_PER_THREAD = 256;
-
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -63,19 +57,14 @@ final class FatTreeBenchCommand implements Callable<Integer> {
                     + " --bytes from 1 to 16MiB");
             return 2;
         }
-        int[] tp = engine.resolve(hosts, spec.commandLine().getErr());
-        if (tp == null) {
+        EngineOptions.Choice engineChoice = engine.resolve(hosts, Runtime.getRuntime().availableProcessors(),
+                spec.commandLine().getErr());
+        if (engineChoice == null) {
             return 2;
         }
-        int t = tp[0];
-        int parts = tp[1];
-        String small = null;
-        if (t > 1 && hosts / t < MIN_HOSTS_PER_THREAD) {
-            // the outputs do not depend on the threads: the same partitions on one thread give the same answer
-            small = "a fabric of " + hosts + " hosts is too small to gain from " + t + " threads (fewer than "
-                    + MIN_HOSTS_PER_THREAD + " hosts per thread): it runs its " + parts + " partitions on one thread";
-            t = 1;
-        }
+        int t = engineChoice.threads();
+        int parts = engineChoice.partitions();
+        String small = engineChoice.note();
         String[] kv = new String[2 * overrides.size()];
         for (int i = 0; i < overrides.size(); i++) {
             String s = overrides.get(i);
@@ -112,8 +101,8 @@ final class FatTreeBenchCommand implements Callable<Integer> {
                 .put("completed", r.completed()).put("failed", r.failed()).put("packets", r.packets())
                 .put("events", r.events()).put("simulated_end_ps", r.endPs()).put("max_port_stall_ps", r.maxStallPs())
                 .put("pooled_packets", r.pooledPackets())
-                .put("engine", parts == 0 ? "sequential" : "partitioned").put("threads", parts == 0 ? 1 : t)
-                .put("partitions", parts == 0 ? 1 : parts);
+                .put("engine", parts == 1 ? "sequential" : "partitioned").put("threads", t)
+                .put("threads_from", engineChoice.fromDefault() ? "default" : "--threads").put("partitions", parts);
         if (r.windows() != null) {
             org.datsim.core.engine.WindowStats w = r.windows();
             out.put("lookahead_ps", r.lookaheadPs()).put("windows", w.windows())

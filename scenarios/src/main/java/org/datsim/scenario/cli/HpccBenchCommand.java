@@ -314,12 +314,16 @@ final class HpccBenchCommand implements Callable<Integer> {
             }
             return DatsimCli.EXIT_INVALID;
         }
-        int[] tp = engine.resolve(topology.hosts().size(), err);
-        if (tp == null) {
+        EngineOptions.Choice engineChoice = engine.resolve(topology.hosts().size(),
+                Runtime.getRuntime().availableProcessors(), err);
+        if (engineChoice == null) {
             return DatsimCli.EXIT_INVALID;
         }
-        int t = tp[0];
-        int parts = tp[1];
+        int t = engineChoice.threads();
+        int parts = engineChoice.partitions();
+        if (engineChoice.note() != null) {
+            err.println("datsim: note: " + engineChoice.note());
+        }
         String tooMany = tooManyEvents(p, flows);
         if (tooMany != null) {
             err.println("datsim: " + tooMany);
@@ -363,9 +367,6 @@ final class HpccBenchCommand implements Callable<Integer> {
         if (r.destroyedQpDrops() > 0) { // only after a lost last ACK: printed only then (outputs stay as before)
             root.put("packets_for_destroyed_qps", r.destroyedQpDrops());
         }
-        if (parts > 0) {
-            root.put("engine", "partitioned"); // not the threads or partitions: the outputs do not depend on them
-        }
         if (r.stopped() != null) {
             root.put("stopped", r.stopped());
         }
@@ -388,10 +389,11 @@ final class HpccBenchCommand implements Callable<Integer> {
         if (r.destroyedQpDrops() > 0) {
             kv.put("packets_for_destroyed_qps", r.destroyedQpDrops());
         }
-        if (parts > 0) {
+        kv.put("engine", parts > 1 ? "partitioned" : "sequential").put("threads", t)
+                .put("threads_from", engineChoice.fromDefault() ? "default" : "--threads").put("partitions", parts);
+        if (parts > 1) {
             org.datsim.core.engine.WindowStats w = r.fabric().engine().stats();
-            kv.put("engine", "partitioned").put("threads", t).put("partitions", parts)
-                    .put("lookahead_ps", r.fabric().engine().lookaheadPs()).put("windows", w.windows())
+            kv.put("lookahead_ps", r.fabric().engine().lookaheadPs()).put("windows", w.windows())
                     .put("events_per_window", w.eventsPerWindow(), 1).put("max_window_events", w.maxWindowEvents())
                     .put("cross_partition_events", w.crossEvents())
                     .put("barrier_wait_ms", w.barrierWaitNanos() / 1e6, 1);

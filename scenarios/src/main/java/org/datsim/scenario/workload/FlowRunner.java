@@ -189,12 +189,13 @@ public final class FlowRunner {
 
     /**
      * As {@link #run(Topology, Params, List, boolean, long, boolean, boolean, Progress, Limits)}, the loaded run on
-     * the sequential engine ({@code partitions} 0) or partitioned ({@link org.datsim.fabric.FabricPartition}) with
-     * {@code threads} threads: then every output is the same for any number of partitions and threads (events of
-     * equal time are ordered by owner keys, so they may differ from the sequential engine's in ties); the event
-     * limit is checked at window ends. The ideal runs stay sequential.
+     * the sequential engine ({@code partitions} 0 or 1: one {@link Simulator} with the fabric's owners) or
+     * partitioned ({@link org.datsim.fabric.FabricPartition}) with {@code threads} threads. Events of equal time are
+     * ordered by owner keys on both, so every output is the same for any number of partitions and threads, except
+     * where the event limit stops the run: at the limit on the sequential engine, at the end of the window that
+     * reaches it when partitioned. The ideal runs stay sequential.
      *
-     * @param partitions 0 for the sequential engine, else 1 to the hosts (at most 64)
+     * @param partitions 0 or 1 for the sequential engine, else 2 to the hosts (at most 64)
      * @param threads 1 to {@code partitions}
      */
     public static Result run(Topology topology, Params params, List<Flow> flows, boolean send, long seed,
@@ -218,14 +219,14 @@ public final class FlowRunner {
         org.datsim.core.engine.PartitionedSimulator engine = null;
         Simulator sim;
         Fabric fabric;
-        if (partitions > 0) {
+        if (partitions > 1) {
             engine = org.datsim.fabric.FabricPartition.engine(topology, params, java.util.Map.of(), partitions,
                     threads);
             sim = engine.partition(0);
             fabric = new Fabric(engine, topology, params, java.util.Map.of(), new RandomStreams(seed),
                     new TraceSource<TraceEvent>("flows"));
         } else {
-            sim = new Simulator();
+            sim = new Simulator(org.datsim.fabric.FabricPartition.owners(topology));
             fabric = new Fabric(sim, topology, params, java.util.Map.of(), new RandomStreams(seed),
                     new TraceSource<TraceEvent>("flows"));
         }
@@ -445,8 +446,8 @@ public final class FlowRunner {
 
         Attached(Fabric fabric, List<Flow> flows, boolean send, boolean payloadFree) {
             this.flows = flows;
-            this.partitioned = fabric.engine() != null;
-            if (partitioned && send) {
+            this.partitioned = fabric.engine() != null || fabric.sim().owners() > 0;
+            if (fabric.engine() != null && send) {
                 // a Send's receive is posted on the destination at the flow's start, from the source's thread
                 throw new IllegalArgumentException("flows of Sends cannot run partitioned yet: run without --threads");
             }
@@ -485,7 +486,7 @@ public final class FlowRunner {
             requesterQp = new int[count];
             responderQp = new int[count];
             responders = new QueuePair[count];
-            teardownDelayPs = partitioned ? fabric.engine().lookaheadPs() : 0;
+            teardownDelayPs = partitioned ? longestLinkPs(fabric) : 0;
             // switch.ecmp hpcc: each flow's UDP ports as HPCC's third.cc gives them, the source port counting from
             // 10000 per host pair in flow order, the destination port the flow's (its file's dport)
             boolean hpccPorts = "hpcc".equals(fabric.params().choice(org.datsim.fabric.FabricParams.SWITCH_ECMP));
@@ -506,6 +507,19 @@ public final class FlowRunner {
                 }
             }
             poster = this::post;
+        }
+
+        /**
+         * The delay of the message that tells a flow's destination its requester is done: the longest propagation
+         * delay of the fabric's links, at least any lookahead a partitioning can have, so that it is the same for
+         * every number of partitions.
+         */
+        private static long longestLinkPs(Fabric fabric) {
+            long d = 1;
+            for (Port p : fabric.ports()) {
+                d = Math.max(d, p.propagationPs());
+            }
+            return d;
         }
 
         /** Set-up acting as host h (a partitioned fabric: its events are keyed by it and run in its partition). */

@@ -288,8 +288,10 @@ class CliTest {
                     "--threads", tp[0], "--partitions", tp[1]);
             assertEquals(0, r.code(), r.all());
             List<String> lines = r.outLines();
-            assertTrue(lines.contains("engine=partitioned") && lines.contains("partitions=" + tp[1]), r.all());
-            assertTrue(lines.stream().anyMatch(l -> l.startsWith("windows=")), r.all());
+            boolean sequential = tp[1].equals("1");
+            assertTrue(lines.contains(sequential ? "engine=sequential" : "engine=partitioned")
+                    && lines.contains("partitions=" + tp[1]), r.all());
+            assertEquals(!sequential, lines.stream().anyMatch(l -> l.startsWith("windows=")), r.all());
             List<String> answer = lines.stream().filter(l -> java.util.Arrays.stream(keys).anyMatch(l::startsWith))
                     .toList();
             assertEquals(keys.length, answer.size(), r.all());
@@ -301,8 +303,13 @@ class CliTest {
         }
         Result two = datsim("bench", "fattree", "--k", "4", "--peers", "5", "--bytes", "20000", "--quiet",
                 "--threads", "2");
-        assertTrue(two.err().contains("too small to gain from 2 threads") && two.outLines().contains("threads=1"),
-                two.all());
+        assertTrue(two.err().contains("too small to gain from 2 threads") && two.outLines().contains("threads=1")
+                && two.outLines().contains("engine=sequential"), two.all());
+        Result dflt = datsim("bench", "fattree", "--k", "4", "--peers", "5", "--bytes", "20000", "--quiet");
+        assertTrue(dflt.outLines().contains("threads=1") && dflt.outLines().contains("threads_from=default")
+                && dflt.err().isEmpty(), dflt.all());
+        assertEquals(first, dflt.outLines().stream()
+                .filter(l -> java.util.Arrays.stream(keys).anyMatch(l::startsWith)).toList());
     }
 
     @Test
@@ -313,12 +320,12 @@ class CliTest {
             assertEquals("datsim: --threads must be at least 1, found " + t, r.err().strip(), r.all());
             assertEquals("", r.out(), r.all());
         }
-        Result r = datsim("bench", "fattree", "--k", "4", "--peers", "4", "--threads", "2", "--param",
-                "link.latency=1ps");
+        Result r = datsim("bench", "fattree", "--k", "4", "--peers", "4", "--threads", "2", "--partitions", "2",
+                "--param", "link.latency=1ps");
         assertEquals(2, r.code(), r.all());
         assertTrue(r.err().contains("needs at least 2 ps"), r.all());
-        r = datsim("bench", "fattree", "--k", "4", "--peers", "4", "--threads", "1", "--param",
-                "trace.port_sample_interval=1us");
+        r = datsim("bench", "fattree", "--k", "4", "--peers", "4", "--threads", "1", "--partitions", "2",
+                "--param", "trace.port_sample_interval=1us");
         assertEquals(2, r.code(), r.all());
         assertTrue(r.err().contains("cannot be written by a partitioned run yet"), r.all());
     }

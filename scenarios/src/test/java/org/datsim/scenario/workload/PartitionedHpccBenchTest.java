@@ -63,7 +63,7 @@ class PartitionedHpccBenchTest {
         Path topo = dir.resolve("t.txt");
         Path flows = dir.resolve("f.txt");
         writeFabric(topo, flows);
-        String[][] runs = {{"1", "1"}, {"2", "2"}, {"2", "4"}};
+        String[][] runs = {{null, null}, {"1", "1"}, {"2", "2"}, {"2", "4"}};
         byte[] fct = null;
         byte[] summary = null;
         List<String> counts = null;
@@ -71,12 +71,17 @@ class PartitionedHpccBenchTest {
             Path out = dir.resolve("o" + tp[0] + tp[1]);
             StringWriter o = new StringWriter();
             StringWriter e = new StringWriter();
-            assertEquals(0, datsim(o, e, "bench", "hpcc", "--model", "hpcc-ns3", "--cc", cc, "--topology",
-                    topo.toString(), "--flows", flows.toString(), "--no-ideal", "--no-progress", "--out",
-                    out.toString(), "--threads", tp[0], "--partitions", tp[1], "--param", "switch.shared_buffer=600KiB"),
-                    e.toString());
+            List<String> args = new java.util.ArrayList<>(List.of("bench", "hpcc", "--model", "hpcc-ns3", "--cc", cc,
+                    "--topology", topo.toString(), "--flows", flows.toString(), "--no-ideal", "--no-progress",
+                    "--out", out.toString(), "--param", "switch.shared_buffer=600KiB"));
+            if (tp[0] != null) {
+                args.addAll(List.of("--threads", tp[0], "--partitions", tp[1]));
+            }
+            assertEquals(0, datsim(o, e, args.toArray(new String[0])), e.toString());
             List<String> lines = o.toString().lines().toList();
-            assertTrue(lines.contains("engine=partitioned") && lines.contains("partitions=" + tp[1]), o.toString());
+            String engine = tp[0] == null || tp[1].equals("1") ? "engine=sequential" : "engine=partitioned";
+            assertTrue(lines.contains(engine) && lines.contains("partitions=" + (tp[0] == null ? "1" : tp[1]))
+                    && lines.contains("threads=" + (tp[0] == null ? "1" : tp[0])), o.toString());
             List<String> c = lines.stream().filter(l -> l.startsWith("completed=") || l.startsWith("events=")
                     || l.startsWith("packets=") || l.startsWith("simulated_end_ps=")
                     || l.startsWith("flow_control_stall_ps=") || l.startsWith("drops=")).toList();
