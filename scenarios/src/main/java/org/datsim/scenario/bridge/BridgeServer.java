@@ -31,7 +31,7 @@ public final class BridgeServer {
     static final String IA_NAME = "ofa-v2-ib0";
 
     private final Scenario scenario;
-    private final Simulator sim = new Simulator();
+    private final Simulator sim;
     private final TraceSource<TraceEvent> trace = new TraceSource<>("datsim");
     private final Fabric fabric;
     private final Path socket;
@@ -80,6 +80,8 @@ public final class BridgeServer {
      */
     public BridgeServer(Scenario scenario, Path socket, long graceMs, int expected, PrintWriter log) {
         this.scenario = scenario;
+        // the fabric's owners: events of equal time in owner-key order, as in a scenario run (ScenarioRunner)
+        this.sim = new Simulator(org.datsim.fabric.FabricPartition.owners(scenario.topology()));
         this.fabric = new Fabric(sim, scenario.topology(), scenario.params(), scenario.hostParams(),
                 new RandomStreams(scenario.seed()), trace);
         this.socket = socket;

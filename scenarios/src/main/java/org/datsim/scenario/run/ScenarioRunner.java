@@ -47,7 +47,7 @@ public final class ScenarioRunner {
     private static final int MAX_FAILURES_KEPT = 1000;
 
     private final Scenario scenario;
-    private final Simulator sim = new Simulator();
+    private final Simulator sim;
     private final TraceSource<TraceEvent> trace = new TraceSource<>("datsim");
     private final Fabric fabric;
     private final RandomStreams random;
@@ -87,6 +87,8 @@ public final class ScenarioRunner {
     public ScenarioRunner(Scenario scenario) {
         this.scenario = scenario;
         this.random = new RandomStreams(scenario.seed());
+        // the fabric's owners: events of equal time in owner-key order, as on the partitioned engine
+        this.sim = new Simulator(org.datsim.fabric.FabricPartition.owners(scenario.topology()));
         this.fabric = new Fabric(sim, scenario.topology(), scenario.params(), scenario.hostParams(), random, trace);
         // One program per list of steps: the processes of a template share theirs (lookups only, by identity).
         Map<List<Step>, Program> programs = new java.util.IdentityHashMap<>();
