@@ -17,7 +17,8 @@ import java.util.List;
  * virtual machine moves one run of a memory-bound benchmark by up to 2x (docs/performance.md).
  *
  * <p>Usage: {@code java scripts/bench/SameProcessAB.java OLD.jar NEW.jar ROUNDS bench-name [bench args...]}, e.g.
- * {@code java -XX:+UseParallelGC -Xmx6g scripts/bench/SameProcessAB.java base.jar new.jar 6 fattree}. The first
+ * {@code java -XX:+UseParallelGC -Xmx6g scripts/bench/SameProcessAB.java base.jar new.jar 6 fattree}, or a scenario run
+ * timed whole: {@code ... base.jar new.jar 8 run scenarios/examples/many-clients.json --out /tmp/ab --force}. The first
  * round of each jar is a warm-up and is left out of the medians.
  */
 public final class SameProcessAB {
@@ -39,7 +40,10 @@ public final class SameProcessAB {
             System.exit(2);
         }
         int rounds = Integer.parseInt(args[2]);
-        List<String> cli = new ArrayList<>(List.of("bench"));
+        // "run SCENARIO ..." times a scenario run (wall time of the whole command: load, run, outputs); anything
+        // else is a bench, timed by the run phase it prints
+        boolean scenario = args[3].equals("run");
+        List<String> cli = new ArrayList<>(scenario ? List.of() : List.of("bench"));
         cli.addAll(Arrays.asList(args).subList(3, args.length));
         String[] cliArgs = cli.toArray(new String[0]);
         Method[] execute = new Method[2];
@@ -61,13 +65,15 @@ public final class SameProcessAB {
                 StringWriter err = new StringWriter();
                 Thread.currentThread().setContextClassLoader(loaders[j]);
                 long c0 = mx.getCurrentThreadCpuTime();
+                long t0 = System.nanoTime();
                 int rc = (Integer) execute[j].invoke(null, cliArgs, new PrintWriter(out), new PrintWriter(err));
+                long t1 = System.nanoTime();
                 long c1 = mx.getCurrentThreadCpuTime();
                 if (rc != 0) {
                     System.err.println((j == 0 ? "old" : "new") + " exited " + rc + ":\n" + out + err);
                     System.exit(1);
                 }
-                double w = Double.NaN;
+                double w = scenario ? (t1 - t0) / 1e9 : Double.NaN;
                 for (String line : out.toString().split("\n")) {
                     if (line.startsWith("run_wall_s=") || line.startsWith("sim_wall_s=")) {
                         w = Double.parseDouble(line.substring(line.indexOf('=') + 1).trim());

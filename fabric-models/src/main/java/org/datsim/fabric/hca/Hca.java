@@ -310,10 +310,12 @@ public final class Hca implements NetworkNode {
     }
 
     /**
-     * Makes every payload travel by value: copied from host memory when its DMA read finishes, as today for a
-     * packet to this host, instead of held by reference to the memory until it is placed (the same bytes: the
-     * reference is copied before any write to its range). A partitioned fabric needs it, since the host placing a
-     * payload may run on another thread than the one whose memory it references. Call before the run.
+     * Makes every payload travel by value, never by reference to this host's memory until it is placed: a
+     * partitioned fabric needs it, since the host placing a payload may run on another thread. An RDMA Write's
+     * packet holds the memory's pages as its DMA read found them, shared copy-on-write (a later write here goes to
+     * a copy of the page, {@code SparseMemory.sharePageOf}), so no bytes are copied until the target places them;
+     * where that cannot be (an I/O cache, an inline or traced payload, exploration, other packet kinds) the payload is
+     * copied into a buffer when its DMA read finishes. The same bytes either way. Call before the run.
      */
     public void setPayloadByValue() {
         c.payloadByValue = true;

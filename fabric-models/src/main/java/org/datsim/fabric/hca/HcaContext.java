@@ -44,8 +44,9 @@ final class HcaContext {
     /** Where packets come from: the HCA's own pool until {@link Hca#setPacketPool} gives it the fabric's. */
     PacketPool pool = new PacketPool();
     /**
-     * Payloads are copied when they are read, never held by reference to this host's memory until they are placed:
-     * on a partitioned fabric the placing host may run on another thread ({@link Hca#setPayloadByValue}).
+     * Payloads are kept by value when they are read (shared pages or a copy), never by reference to this host's
+     * memory until they are placed: on a partitioned fabric the placing host may run on another thread ({@link
+     * Hca#setPayloadByValue}).
      */
     boolean payloadByValue;
     /** The rate of the HCA's link, at which arriving payload streams in; set by {@link Hca#attach}, null before. */

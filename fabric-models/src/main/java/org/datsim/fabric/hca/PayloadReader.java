@@ -14,7 +14,9 @@ import org.datsim.fabric.memory.HostMemory;
  * still held is copied into a buffer just before anything changes the bytes of the referenced range (the memory's
  * write hook). Either way the packet carries the bytes of the moment its DMA read finished. An inline Send or RDMA
  * Write copies its bytes from the WQE (copied from memory at the post) at once. While exploring outcomes, or while
- * the trace notes the bytes an operation carried past an RDMA Read, payloads are copied at the wire as before.
+ * the trace notes the bytes an operation carried past an RDMA Read, payloads are copied at the wire as before. On a
+ * partitioned fabric ({@link Hca#setPayloadByValue}) an RDMA Write's packet instead holds the memory pages themselves,
+ * shared copy-on-write (a write after the DMA read goes to a copy of the page), and the target copies from them.
  *
  * <p>A part of {@link Hca} that calls no other: the send engine hands it each packet whose DMA read finishes, the
  * HCA each packet that starts on the wire, a target's responder each RDMA Write packet it places.
@@ -43,6 +45,14 @@ final class PayloadReader implements PayloadSource {
         if (((WorkRequest) p.context).payloadFree) {
             p.payloadPending = false;
             return; // no bytes to carry (and no buffer)
+        }
+        if (c.payloadByValue && p.kind == Packet.RDMA_WRITE && p.dstHost != hostId && memory.dmaReadIsPlain()
+                && !isInline(p) && ((WorkRequest) p.context).readSnapshot == null && !c.trace.isEnabled()
+                && !c.sim.exploring()) {
+            // placed by another thread: the pages as they are now, shared copy-on-write, not a copy
+            ((WorkRequest) p.context).shareSegments(memory, p.offset, p.length, p);
+            p.payloadPending = false;
+            return;
         }
         if (p.dstHost == hostId || c.payloadByValue || !memory.dmaReadIsPlain() || isInline(p)
                 || ((WorkRequest) p.context).readSnapshot != null) {

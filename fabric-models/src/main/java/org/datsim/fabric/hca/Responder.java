@@ -266,6 +266,13 @@ final class Responder {
             byte[] before = sim.exploring() ? HcaChoices.bytesBefore(c, address, length) : null;
             if (p.payloadPending) { // straight from the initiator's memory (see PayloadReader)
                 ((PayloadReader) p.payloadSource).placeReferenced(p, memory, address);
+            } else if (p.snapCount != 0) { // from the initiator's shared pages (a partitioned fabric)
+                long at = address;
+                for (int i = 0; i < p.snapCount; i++) {
+                    memory.dmaWrite(at, p.snapPages[i], p.snapOffsets[i], p.snapLengths[i]);
+                    at += p.snapLengths[i];
+                }
+                p.clearSnapshot();
             } else {
                 memory.dmaWrite(address, p.data, 0, length);
             }

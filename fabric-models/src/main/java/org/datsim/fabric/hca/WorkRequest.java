@@ -366,6 +366,40 @@ public final class WorkRequest extends RequestProgress implements PacketOperatio
         walkSegments(memory, off, len, null, false, dst, dstAddress);
     }
 
+    /**
+     * Shares the memory pages holding {@code len} bytes at message offset {@code off} of the local segments into a
+     * packet ({@link org.datsim.fabric.link.Packet#addSnapshot}): a DMA read that copies nothing, the pages kept as
+     * they are now ({@link org.datsim.fabric.memory.HostMemory#dmaSharePage}).
+     *
+     * @param memory the host memory of the segments (DMA reads plain)
+     * @param off the offset within the message
+     * @param len the number of bytes
+     * @param p the packet
+     */
+    void shareSegments(org.datsim.fabric.memory.HostMemory memory, long off, int len,
+            org.datsim.fabric.link.Packet p) {
+        long skip = off;
+        int done = 0;
+        int pageSize = org.datsim.fabric.memory.SparseMemory.PAGE_SIZE;
+        for (int s = 0; s < segAddress.length && done < len; s++) {
+            if (skip >= segLength[s]) {
+                skip -= segLength[s];
+                continue;
+            }
+            int n = (int) Math.min(segLength[s] - skip, len - done);
+            long a = segAddress[s] + skip;
+            for (int left = n; left > 0; ) {
+                int inPage = (int) (a & (pageSize - 1));
+                int m = Math.min(left, pageSize - inPage);
+                p.addSnapshot(memory.dmaSharePage(a), inPage, m);
+                a += m;
+                left -= m;
+            }
+            done += n;
+            skip = 0;
+        }
+    }
+
     /** The segments' pieces of message bytes {@code [off, off + len)}: to or from {@code buf}, or into {@code dst}. */
     private void walkSegments(org.datsim.fabric.memory.HostMemory memory, long off, int len, byte[] buf,
             boolean toMemory, org.datsim.fabric.memory.HostMemory dst, long dstAddress) {

@@ -115,6 +115,19 @@ public final class Packet {
     public Packet refNext;
     /** True while an RDMA Write's payload held by reference has already started on the wire. */
     public boolean refOnWire;
+    /**
+     * On a partitioned fabric, an RDMA Write's payload as its DMA read found it, without a copy: pieces of the
+     * sender's memory pages, shared copy-on-write so they never change ({@code HostMemory.dmaSharePage}). Piece i
+     * is {@code snapPages[i][snapOffsets[i], + snapLengths[i])}; the first {@link #snapCount} count. The arrays are
+     * the pooled packet's, kept for its next use; the page references are dropped when placed or released.
+     */
+    public byte[][] snapPages;
+    /** See {@link #snapPages}. */
+    public int[] snapOffsets;
+    /** See {@link #snapPages}. */
+    public int[] snapLengths;
+    /** See {@link #snapPages}: 0 when the packet holds no shared pages. */
+    public int snapCount;
     /** The offset of this packet's payload within its message, in bytes. */
     public long offset;
     /** A status for NAKs (a DAT DTO completion status), otherwise 0. */
@@ -207,6 +220,35 @@ public final class Packet {
      */
     public void release() {
         pool.release(this);
+    }
+
+    /**
+     * Appends a piece of a shared page to the payload ({@link #snapPages}).
+     *
+     * @param page the page (never written again)
+     * @param off the piece's first index in it
+     * @param len the piece's bytes
+     */
+    public void addSnapshot(byte[] page, int off, int len) {
+        int n = snapCount;
+        if (snapPages == null || n == snapPages.length) {
+            int cap = snapPages == null ? 2 : 2 * n;
+            snapPages = snapPages == null ? new byte[cap][] : java.util.Arrays.copyOf(snapPages, cap);
+            snapOffsets = snapOffsets == null ? new int[cap] : java.util.Arrays.copyOf(snapOffsets, cap);
+            snapLengths = snapLengths == null ? new int[cap] : java.util.Arrays.copyOf(snapLengths, cap);
+        }
+        snapPages[n] = page;
+        snapOffsets[n] = off;
+        snapLengths[n] = len;
+        snapCount = n + 1;
+    }
+
+    /** Drops the shared pages the payload held ({@link #snapPages}). */
+    public void clearSnapshot() {
+        for (int i = 0; i < snapCount; i++) {
+            snapPages[i] = null;
+        }
+        snapCount = 0;
     }
 
     /**

@@ -18,6 +18,7 @@ public final class PacketPool {
     private Packet[] free = new Packet[64];
     private int freeCount;
     private byte[][] buffers = new byte[64][];
+    private int buffersCreated;
     private int bufferCount;
 
     /** Creates an empty pool. */
@@ -61,7 +62,13 @@ public final class PacketPool {
         if (length > BUFFER_BYTES) {
             throw new IllegalArgumentException("payload of " + length + " bytes exceeds " + BUFFER_BYTES);
         }
-        byte[] b = bufferCount > 0 ? buffers[--bufferCount] : new byte[BUFFER_BYTES];
+        byte[] b;
+        if (bufferCount > 0) {
+            b = buffers[--bufferCount];
+        } else {
+            b = new byte[BUFFER_BYTES];
+            buffersCreated++;
+        }
         buffers[bufferCount] = null;
         p.data = b;
         p.length = length;
@@ -147,6 +154,9 @@ public final class PacketPool {
         if (p.payloadPending) {
             p.payloadSource.released(p); // dropped or discarded with its payload still held by reference
         }
+        if (p.snapCount != 0) {
+            p.clearSnapshot(); // dropped or discarded before its shared pages were placed
+        }
         if (p.data != null) {
             if (bufferCount == buffers.length) {
                 buffers = java.util.Arrays.copyOf(buffers, 2 * bufferCount);
@@ -164,6 +174,11 @@ public final class PacketPool {
             free = java.util.Arrays.copyOf(free, 2 * freeCount);
         }
         free[freeCount++] = p;
+    }
+
+    /** Returns how many payload buffers this pool made: the most that were ever attached at once. */
+    public int buffersCreated() {
+        return buffersCreated;
     }
 
     /** Returns how many packets exist (in use or free): the most that were ever in use at once. */

@@ -441,6 +441,23 @@ public final class HostMemory {
         }
     }
 
+    /**
+     * A DMA read that keeps the bytes without copying them: the page holding {@code address}, shared so that it never
+     * changes again ({@link SparseMemory#sharePageOf}: a later write here goes to a copy). For a packet whose bytes
+     * are placed by another thread (a partitioned fabric). Only where {@link #dmaReadIsPlain}.
+     *
+     * @param address an address in the page
+     * @return the page (the byte at {@code address} at index {@code address & 4095}), or a page of zeros
+     * @throws IllegalStateException if DMA reads are not plain here
+     */
+    public byte[] dmaSharePage(long address) {
+        if (!dmaReadIsPlain()) {
+            throw new IllegalStateException("a DMA read through an I/O cache cannot share pages");
+        }
+        byte[] page = bytes.sharePageOf(address);
+        return page != null ? page : ZERO_PAGE;
+    }
+
     /** The bytes of a page never written (read only). */
     private static final byte[] ZERO_PAGE = new byte[SparseMemory.PAGE_SIZE];
 

@@ -17,7 +17,12 @@ public final class SparseMemory {
     private static final long PAGE_MASK = PAGE_SIZE - 1;
 
     private final LongTable<byte[]> pages = new LongTable<>();
-    /** The page found last and its number: a page, once made, is never replaced or dropped. */
+    /**
+     * The pages handed out by {@link #sharePageOf}, by number: a write to one replaces it by a copy first (copy on
+     * write), so the array handed out keeps the bytes it had.
+     */
+    private final LongTable<byte[]> shared = new LongTable<>();
+    /** The page found last and its number: a page is only ever replaced by its copy ({@link #writable}). */
     private long lastPageNo;
     private byte[] lastPage;
     private long hookLo;
@@ -70,6 +75,36 @@ public final class SparseMemory {
      */
     public byte[] pageOf(long address) {
         return page(address >>> PAGE_SHIFT);
+    }
+
+    /**
+     * Returns the page that holds an address and shares it: the array returned never changes again, whatever is
+     * written to this memory later (a write to a shared page goes to a copy that replaces it here). Another thread
+     * may read it once a happens-before edge (the partitioned engine's barrier) separates it from this call.
+     *
+     * @param address an address in the page
+     * @return the page, or null if it does not exist (its bytes are zero)
+     */
+    public byte[] sharePageOf(long address) {
+        long pageNo = address >>> PAGE_SHIFT;
+        byte[] page = page(pageNo);
+        if (page != null && shared.get(pageNo) != page) {
+            shared.put(pageNo, page);
+        }
+        return page;
+    }
+
+    /** A page about to be written: itself, or if shared its copy, which replaces it (and is not shared). */
+    private byte[] writable(long pageNo, byte[] page) {
+        if (shared.size() == 0 || shared.get(pageNo) != page) {
+            return page;
+        }
+        byte[] copy = page.clone();
+        pages.put(pageNo, copy);
+        shared.remove(pageNo);
+        lastPageNo = pageNo;
+        lastPage = copy;
+        return copy;
     }
 
     /** Returns the bytes of pages that exist (4 KiB per touched page). */
@@ -126,7 +161,7 @@ public final class SparseMemory {
                     System.arraycopy(src, srcOff + done, page, inPage, n);
                 }
             } else {
-                System.arraycopy(src, srcOff + done, page, inPage, n);
+                System.arraycopy(src, srcOff + done, writable(pageNo, page), inPage, n);
             }
             done += n;
         }
@@ -153,7 +188,7 @@ public final class SparseMemory {
                 page = newPage(pageNo);
             }
             if (page != null) {
-                Arrays.fill(page, inPage, inPage + n, value);
+                Arrays.fill(writable(pageNo, page), inPage, inPage + n, value);
             }
             done += n;
         }

@@ -40,12 +40,21 @@ class PayloadByReferenceTest {
         }
 
         Setup(String coherence, String latency) {
+            this(coherence, latency, false);
+        }
+
+        /** With {@code shared}, payloads are kept as a partitioned fabric keeps them (Hca#setPayloadByValue). */
+        Setup(String coherence, String latency, boolean shared) {
             fabric = new Fabric(sim, TopologyBuilder.backToBack("h").build(new ArrayList<>()),
                     TestFabric.params("link.bandwidth", "10Gbps", "memory.coherence", coherence, "link.latency",
                             latency), Map.of(),
                     new RandomStreams(1), new TraceSource<TraceEvent>("t"));
             a = fabric.hosts().get(0).hca();
             b = fabric.hosts().get(1).hca();
+            if (shared) {
+                a.setPayloadByValue();
+                b.setPayloadByValue();
+            }
             QueuePair qa = a.createQueuePair("a");
             QueuePair qb = b.createQueuePair("b");
             TestFabric.connectPair(qa, qb, w -> { }, status -> { });
@@ -130,6 +139,43 @@ class PayloadByReferenceTest {
             for (int i = 0; i < LEN; i++) {
                 assertEquals(i < firstTwo ? 1 : 2, got[i], coherence + " byte " + i);
             }
+        }
+    }
+
+    /**
+     * As a partitioned fabric keeps them (the target placing them in another thread): an RDMA Write's packets hold
+     * the source's memory pages, shared copy-on-write, without a copy or a buffer. A change of the source while they
+     * wait, travel, or before the DMA of the later packets behaves as by reference: the target gets the bytes of each
+     * packet's DMA read, and the source the new bytes.
+     */
+    @Test
+    void sharedPagesKeepTheBytesOfTheDmaReadWhateverTheSourceDoesAfter() {
+        for (long changeAt : new long[] {20_000_000L, 70_000_000L}) {
+            Setup s = new Setup("coherent", "100us", true);
+            s.sim.scheduleAt(changeAt, () -> s.a.memory().cpuFill(s.src, LEN, (byte) 2));
+            s.sim.run();
+            assertEquals(WcStatus.SUCCESS, s.wr.status());
+            byte[] ones = new byte[LEN];
+            Arrays.fill(ones, (byte) 1);
+            assertArrayEquals(ones, s.landed(), "changed at " + changeAt);
+            byte[] twos = new byte[LEN];
+            Arrays.fill(twos, (byte) 2);
+            byte[] src = new byte[LEN];
+            s.a.memory().dmaRead(s.src, src, 0, LEN);
+            assertArrayEquals(twos, src, "the source changed (to a copy of each shared page)");
+            assertEquals(0, s.fabric.packetPool().buffersCreated(), "no payload buffer");
+        }
+        Setup s = new Setup("coherent", "50ns", true);
+        s.sim.scheduleAt(2_000_000L, () -> s.a.memory().cpuFill(s.src, LEN, (byte) 2)); // during the DMA
+        s.sim.run();
+        byte[] got = s.landed();
+        int firstTwo = -1;
+        for (int i = 0; i < LEN && firstTwo < 0; i++) {
+            firstTwo = got[i] == 2 ? i : -1;
+        }
+        assertTrue(firstTwo > 0 && firstTwo % 4096 == 0, "new bytes from a packet boundary on, at " + firstTwo);
+        for (int i = 0; i < LEN; i++) {
+            assertEquals(i < firstTwo ? 1 : 2, got[i], "byte " + i);
         }
     }
 }

@@ -132,4 +132,33 @@ class SparseMemoryTest {
         assertTrue(dma.getMessage().contains("memory.max_resident"), dma.getMessage());
         assertEquals(8192, p.b.host.memory().residentBytes());
     }
+
+    @Test
+    void aSharedPageNeverChangesAndAWriteGoesToItsCopy() {
+        SparseMemory m = new SparseMemory(1L << 20);
+        assertEquals(null, m.sharePageOf(8192), "a page never written: null (zeros)");
+        byte[] ones = new byte[SparseMemory.PAGE_SIZE];
+        java.util.Arrays.fill(ones, (byte) 1);
+        m.write(8192, ones, 0, ones.length);
+        byte[] shared = m.sharePageOf(8192 + 100);
+        assertArrayEquals(ones, shared);
+        m.write(8192 + 10, new byte[] {7, 7}, 0, 2); // a write to the shared page: to a copy
+        m.fill(8192 + 20, 3, (byte) 9); // and the copy is not shared: written in place
+        assertArrayEquals(ones, shared, "the shared array kept its bytes");
+        byte[] now = new byte[SparseMemory.PAGE_SIZE];
+        m.read(8192, now, 0, now.length);
+        byte[] want = ones.clone();
+        want[10] = 7;
+        want[11] = 7;
+        want[20] = 9;
+        want[21] = 9;
+        want[22] = 9;
+        assertArrayEquals(want, now, "the memory has the new bytes");
+        assertEquals(SparseMemory.PAGE_SIZE, m.residentBytes(), "a copy replaces its page: still one page");
+        byte[] again = m.sharePageOf(8192);
+        assertTrue(again != shared && java.util.Arrays.equals(again, want), "sharing again gives the copy");
+        m.fill(8192, 1, (byte) 5);
+        assertEquals(7, again[10], "shared again, written again: a second copy");
+        assertEquals(1, again[0]);
+    }
 }
