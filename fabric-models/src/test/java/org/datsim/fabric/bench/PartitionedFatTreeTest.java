@@ -24,7 +24,7 @@ class PartitionedFatTreeTest {
         FatTreeBench.Result seq = FatTreeBench.run(p, 4, 6, 20_000, 3); // the default: the sequential engine
         assertEquals(answer(one), answer(seq));
         for (int parts = 2; parts <= 4; parts++) {
-            for (int t = 1; t <= 2; t++) {
+            for (int t = 1; t <= parts; t *= 2) {
                 FatTreeBench.Result r = FatTreeBench.run(p, 4, 6, 20_000, 3, parts, t, s -> { });
                 assertEquals(answer(one), answer(r), parts + " partitions, " + t + " threads");
             }
