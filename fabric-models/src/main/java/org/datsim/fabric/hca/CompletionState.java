@@ -10,7 +10,7 @@ import java.util.ArrayDeque;
 final class CompletionState {
 
     /** The request operations posted and not yet reported, in posting order. */
-    final ArrayDeque<WorkRequest> outstanding = new ArrayDeque<>();
+    final ArrayDeque<WorkRequest> outstanding = new ArrayDeque<>(1); // room for one: see QueuePair
     /**
      * How many of {@link #outstanding} a fence can wait for (RDMA Reads, IB atomics and RMR binds, finished or not):
      * while it is zero no fence can hold anything, and the send engine skips the scan of the outstanding queue.

@@ -6,9 +6,12 @@ import org.apache.commons.math3.random.RandomGenerator;
  * A fixed-capacity cache of {@code long} keys, as the on-chip caches of an HCA hold QP contexts or memory translation
  * entries: it only records which keys are present and counts hits and misses; the caller charges the miss penalty.
  *
- * <p>Allocation-free after construction: the entries live in primitive arrays, threaded on an intrusive doubly
- * linked list (most recently used or most recently inserted first) and indexed by an open-addressing hash table with
- * linear probing and backward-shift deletion. {@link #access} costs O(1) expected time.
+ * <p>The entries live in primitive arrays, threaded on an intrusive doubly linked list (most recently used or most
+ * recently inserted first) and indexed by an open-addressing hash table with linear probing and backward-shift
+ * deletion. {@link #access} costs O(1) expected time. The arrays start with room for {@value #INITIAL} entries and
+ * double as entries are inserted, up to the capacity, then never allocate again: an HCA's MTT cache of 4,096 entries
+ * that holds a few dozen (a host with little registered memory) costs about 1 KB, not 128 KB, which on a fabric of
+ * 8,192 hosts is a gigabyte. Growing rebuilds the hash table; it changes no entry, order or count.
  *
  * <p>Replacement: {@link #LRU} evicts the least recently used entry, {@link #FIFO} the oldest inserted one,
  * {@link #RANDOM} an entry drawn uniformly from a seeded stream. A capacity of 0 means unlimited: every access hits
@@ -29,13 +32,16 @@ public final class EntryCache {
 
     private final int capacity;
     private final int policy;
-    private final long[] keys;
+    /** The room the arrays start with (or the capacity, if smaller). */
+    static final int INITIAL = 16;
+
+    private long[] keys;
     /** Per slot: when its entry becomes usable (its fetch returns), ps; Long.MIN_VALUE for at once. */
-    private final long[] ready;
-    private final int[] prev;
-    private final int[] next;
-    private final int[] table;
-    private final int mask;
+    private long[] ready;
+    private int[] prev;
+    private int[] next;
+    private int[] table;
+    private int mask;
     private int size;
     private int head = -1;
     private int tail = -1;
@@ -56,13 +62,38 @@ public final class EntryCache {
         }
         this.capacity = capacity;
         this.policy = policy;
-        this.keys = new long[capacity];
-        this.ready = new long[capacity];
-        this.prev = new int[capacity];
-        this.next = new int[capacity];
-        int tableSize = Integer.highestOneBit(Math.max(2, capacity * 2 - 1)) << 1;
+        int room = Math.min(capacity, INITIAL);
+        this.keys = new long[room];
+        this.ready = new long[room];
+        this.prev = new int[room];
+        this.next = new int[room];
+        int tableSize = tableSizeFor(room);
         this.table = new int[capacity == 0 ? 0 : tableSize];
         this.mask = tableSize - 1;
+    }
+
+    /** A hash table for {@code room} entries: a power of two at least twice as large (load factor at most 1/2). */
+    private static int tableSizeFor(int room) {
+        return Integer.highestOneBit(Math.max(2, room * 2 - 1)) << 1;
+    }
+
+    /** Doubles the room (up to the capacity) and indexes every entry again. */
+    private void grow() {
+        int room = Math.min(capacity, 2 * keys.length);
+        keys = java.util.Arrays.copyOf(keys, room);
+        ready = java.util.Arrays.copyOf(ready, room);
+        prev = java.util.Arrays.copyOf(prev, room);
+        next = java.util.Arrays.copyOf(next, room);
+        int tableSize = tableSizeFor(room);
+        table = new int[tableSize];
+        mask = tableSize - 1;
+        for (int s = 0; s < size; s++) {
+            int i = hash(keys[s]) & mask;
+            while (table[i] != 0) {
+                i = (i + 1) & mask;
+            }
+            table[i] = s + 1;
+        }
     }
 
     /**
@@ -232,6 +263,9 @@ public final class EntryCache {
     private void insert(long key, long readyAt) {
         int slot;
         if (size < capacity) {
+            if (size == keys.length) {
+                grow();
+            }
             slot = size++;
         } else {
             slot = policy == RANDOM && random != null ? random.nextInt(capacity) : tail;

@@ -8,6 +8,10 @@ import java.util.ArrayDeque;
  * it is in a state object of that part, written only by it ({@code HcaStateOwnershipTest}): {@link SendState},
  * {@link TransportState}, {@link ResponderState}, {@link ReadResponderState}, {@link CompletionState} and
  * {@link PipelineState}.
+ *
+ * <p>Their five queues of work requests start with room for one (an {@code ArrayDeque} grows by doubling when it
+ * must): most queue pairs hold one or two requests at a time, and a fabric of a million queue pairs (a k=32 fat-tree
+ * with 64 peers a host) would otherwise keep 64 bytes of empty room in each of five queues of each, 320 MB.
  */
 public final class QueuePair {
 

@@ -11,7 +11,7 @@ import java.util.ArrayDeque;
 final class ResponderState {
 
     /** The receives posted and not yet taken by a message, in posting order. */
-    final ArrayDeque<WorkRequest> receives = new ArrayDeque<>();
+    final ArrayDeque<WorkRequest> receives = new ArrayDeque<>(1); // room for one: see QueuePair
     /** The receive the message arriving now fills, or null. */
     WorkRequest inbound;
     /** The message whose later packets are dropped (it failed a check), or null. */

@@ -12,7 +12,7 @@ import java.util.ArrayDeque;
 final class SendState {
 
     /** The requests whose doorbell has rung and that the engine has not taken up yet, in doorbell order. */
-    final ArrayDeque<WorkRequest> notStarted = new ArrayDeque<>();
+    final ArrayDeque<WorkRequest> notStarted = new ArrayDeque<>(1); // room for one: see QueuePair
     /** In the engine's round-robin of queue pairs with work to take up. */
     boolean queued;
     /** RDMA Read credits (rule 49) as originator: the limit, and the reads (and atomics) outstanding now. */
@@ -25,7 +25,7 @@ final class SendState {
 
     // Packet arbitration and congestion control (hca.arbitration packet, cc.*).
     /** The work requests whose packets the packet arbiter sends, in sequence order (packet arbitration only). */
-    final ArrayDeque<WorkRequest> txQueue = new ArrayDeque<>();
+    final ArrayDeque<WorkRequest> txQueue = new ArrayDeque<>(1); // room for one: see QueuePair
     /** In the packet arbiter's round-robin. */
     boolean txActive;
     /** The congestion-control state while the queue pair has work in flight, or null. */

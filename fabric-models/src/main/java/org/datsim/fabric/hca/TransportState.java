@@ -20,7 +20,7 @@ final class TransportState {
      * order the send engine takes them up, so sequence order): finished ones are dropped from the head lazily, by
      * {@link #firstUnfinished}.
      */
-    final ArrayDeque<WorkRequest> rung = new ArrayDeque<>();
+    final ArrayDeque<WorkRequest> rung = new ArrayDeque<>(1); // room for one: see QueuePair
     /** Set from an RNR NAK until the retransmission restarts; the send engine skips this queue pair. */
     boolean paused;
     /** When the requester last heard from the responder (an ACK, NAK or response), or last retransmitted. */

@@ -124,10 +124,13 @@ class EntryCacheTest {
         assertTrue(c.access(10));
     }
 
-    /** Many keys, collisions and evictions: the cache agrees with a reference LRU built on LinkedHashSet. */
+    /**
+     * Many keys, collisions and evictions: the cache agrees with a reference LRU built on LinkedHashSet, also while
+     * its arrays grow from their initial room (16) to capacities of 17, 100 and 4,096.
+     */
     @Test
     void agreesWithAReferenceLruUnderRandomKeys() {
-        for (int capacity : new int[] {1, 3, 16, 100}) {
+        for (int capacity : new int[] {1, 3, 16, 17, 100, 4096}) {
             EntryCache c = new EntryCache(capacity, EntryCache.LRU);
             LinkedHashSet<Long> ref = new LinkedHashSet<>();
             Random r = new Random(capacity);
