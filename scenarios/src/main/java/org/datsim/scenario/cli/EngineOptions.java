@@ -77,4 +77,27 @@ final class EngineOptions {
         }
         return new Choice(t, p, false, null);
     }
+
+    /**
+     * Puts the engine's window statistics (a partitioned run) into a bench's key=value output: the windows, how the
+     * events split over the partitions, and each thread's wait at the barrier.
+     */
+    static void putWindows(KeyValues kv, org.datsim.core.engine.WindowStats w, long lookaheadPs) {
+        StringBuilder byPartition = new StringBuilder();
+        for (long e : w.partitionEvents()) {
+            byPartition.append(byPartition.length() == 0 ? "" : ",").append(e);
+        }
+        StringBuilder byThread = new StringBuilder();
+        for (long n : w.threadWaitNanos()) {
+            byThread.append(byThread.length() == 0 ? "" : ",")
+                    .append(String.format(java.util.Locale.ROOT, "%.1f", n / 1e6));
+        }
+        kv.put("lookahead_ps", lookaheadPs).put("windows", w.windows())
+                .put("events_per_window", w.eventsPerWindow(), 1).put("max_window_events", w.maxWindowEvents())
+                .put("cross_partition_events", w.crossEvents())
+                .put("events_by_partition", byPartition.toString())
+                .put("partition_imbalance", w.partitionImbalance(), 3)
+                .put("barrier_wait_ms", w.barrierWaitNanos() / 1e6, 1)
+                .put("barrier_wait_ms_by_thread", byThread.toString());
+    }
 }

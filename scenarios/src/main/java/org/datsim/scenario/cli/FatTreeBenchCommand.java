@@ -104,10 +104,7 @@ final class FatTreeBenchCommand implements Callable<Integer> {
                 .put("engine", parts == 1 ? "sequential" : "partitioned").put("threads", t)
                 .put("threads_from", engineChoice.fromDefault() ? "default" : "--threads").put("partitions", parts);
         if (r.windows() != null) {
-            org.datsim.core.engine.WindowStats w = r.windows();
-            out.put("lookahead_ps", r.lookaheadPs()).put("windows", w.windows())
-                    .put("events_per_window", w.eventsPerWindow(), 1).put("max_window_events", w.maxWindowEvents())
-                    .put("cross_partition_events", w.crossEvents()).put("barrier_wait_ms", w.barrierWaitNanos() / 1e6, 1);
+            EngineOptions.putWindows(out, r.windows(), r.lookaheadPs());
         }
         if (small != null) {
             spec.commandLine().getErr().println("datsim: note: " + small);

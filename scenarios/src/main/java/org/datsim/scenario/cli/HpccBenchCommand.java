@@ -392,11 +392,7 @@ final class HpccBenchCommand implements Callable<Integer> {
         kv.put("engine", parts > 1 ? "partitioned" : "sequential").put("threads", t)
                 .put("threads_from", engineChoice.fromDefault() ? "default" : "--threads").put("partitions", parts);
         if (parts > 1) {
-            org.datsim.core.engine.WindowStats w = r.fabric().engine().stats();
-            kv.put("lookahead_ps", r.fabric().engine().lookaheadPs()).put("windows", w.windows())
-                    .put("events_per_window", w.eventsPerWindow(), 1).put("max_window_events", w.maxWindowEvents())
-                    .put("cross_partition_events", w.crossEvents())
-                    .put("barrier_wait_ms", w.barrierWaitNanos() / 1e6, 1);
+            EngineOptions.putWindows(kv, r.fabric().engine().stats(), r.fabric().engine().lookaheadPs());
         }
         if (resolved.has("cc.base_rtt_ps")) { // the round trip and window the algorithm used (0 given: derived)
             kv.put("cc_base_rtt_ps", resolved.path("cc.base_rtt_ps").asLong())

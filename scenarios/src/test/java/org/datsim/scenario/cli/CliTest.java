@@ -292,6 +292,22 @@ class CliTest {
             assertTrue(lines.contains(sequential ? "engine=sequential" : "engine=partitioned")
                     && lines.contains("partitions=" + tp[1]), r.all());
             assertEquals(!sequential, lines.stream().anyMatch(l -> l.startsWith("windows=")), r.all());
+            if (!sequential) { // how the work split: one count per partition, one wait per thread
+                String split = lines.stream().filter(l -> l.startsWith("events_by_partition=")).findFirst()
+                        .orElseThrow();
+                long[] byPartition = java.util.Arrays.stream(split.substring(split.indexOf('=') + 1).split(","))
+                        .mapToLong(Long::parseLong).toArray();
+                long events = Long.parseLong(lines.stream().filter(l -> l.startsWith("events=")).findFirst()
+                        .orElseThrow().substring(7));
+                assertEquals(Integer.parseInt(tp[1]), byPartition.length, r.all());
+                assertTrue(java.util.Arrays.stream(byPartition).sum() >= events, r.all()); // handovers too
+                String waits = lines.stream().filter(l -> l.startsWith("barrier_wait_ms_by_thread=")).findFirst()
+                        .orElseThrow();
+                assertEquals(Integer.parseInt(tp[0]), waits.substring(waits.indexOf('=') + 1).split(",").length,
+                        r.all());
+                assertTrue(lines.stream().anyMatch(l -> l.matches("partition_imbalance=[1-9][0-9]*\\.[0-9]{3}")),
+                        r.all());
+            }
             List<String> answer = lines.stream().filter(l -> java.util.Arrays.stream(keys).anyMatch(l::startsWith))
                     .toList();
             assertEquals(keys.length, answer.size(), r.all());

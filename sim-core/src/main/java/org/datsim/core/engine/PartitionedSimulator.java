@@ -311,7 +311,12 @@ public final class PartitionedSimulator {
         for (long w : threadWait) {
             wait += w;
         }
-        return new WindowStats(parts.length, threads, windows, events, maxWindowEvents, cross, wait);
+        long[] byPartition = new long[parts.length];
+        for (int p = 0; p < parts.length; p++) {
+            byPartition[p] = parts[p].eventsExecuted();
+        }
+        return new WindowStats(parts.length, threads, windows, events, maxWindowEvents, cross, wait, byPartition,
+                threadWait.clone());
     }
 
     /**

@@ -11,6 +11,9 @@ package org.datsim.core.engine;
  * @param maxWindowEvents the most events executed in one window, over every partition
  * @param crossEvents the events sent from one partition to another during runs
  * @param barrierWaitNanos the wall time the worker threads spent waiting at the window barrier, summed over them
+ * @param partitionEvents the events each partition executed (its handovers included): how evenly the work is split
+ * @param threadWaitNanos the wall time each worker thread spent waiting at the barrier: the thread that waits least
+ *     is the one the others wait for
  */
 public record WindowStats(
         int partitions,
@@ -19,7 +22,24 @@ public record WindowStats(
         long events,
         long maxWindowEvents,
         long crossEvents,
-        long barrierWaitNanos) {
+        long barrierWaitNanos,
+        long[] partitionEvents,
+        long[] threadWaitNanos) {
+
+    /**
+     * Returns how unevenly the events are split: the busiest partition's events over the mean.
+     *
+     * @return at least 1; 1 for an even split (or no event)
+     */
+    public double partitionImbalance() {
+        long max = 0;
+        long sum = 0;
+        for (long e : partitionEvents) {
+            max = Math.max(max, e);
+            sum += e;
+        }
+        return sum == 0 ? 1 : (double) max * partitionEvents.length / sum;
+    }
 
     /**
      * Returns the mean number of events per window.
