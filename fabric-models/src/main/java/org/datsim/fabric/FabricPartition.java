@@ -169,7 +169,7 @@ public final class FabricPartition {
         }
         if (d <= 1) {
             throw new IllegalArgumentException("a link between partitions has a propagation delay of " + d
-                    + " ps: a partitioned run needs at least 2 ps (raise link.latency, or run without --threads)");
+                    + " ps: a partitioned run needs at least 2 ps (raise link.latency, or run with --threads 1)");
         }
         return d - 1;
     }
@@ -205,7 +205,7 @@ public final class FabricPartition {
         }
         if (trace != null && trace.isEnabled() || params.get(FabricParams.TRACE_PORT_SAMPLE_INTERVAL) > 0) {
             throw new IllegalArgumentException("a trace (and trace.port_sample_interval) cannot be written by a"
-                    + " partitioned run yet (the trace is one stream for every node): run without --threads");
+                    + " partitioned run yet (the trace is one stream for every node): run with --threads 1");
         }
     }
 }

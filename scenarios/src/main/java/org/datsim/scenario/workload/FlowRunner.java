@@ -406,9 +406,12 @@ public final class FlowRunner {
      * So the objects alive are those of the flows in progress; per flow only primitives are kept.
      */
     public static final class Attached implements QueuePair.Listener {
-        /** Each host's simulator (its partition's on a partitioned fabric), and whether the fabric is partitioned. */
+        /**
+         * Each host's simulator (its partition's on a partitioned fabric), and whether the fabric's events have owners
+         * (a keyed sequential or a partitioned engine; only the ideal runs' plain Simulator has none).
+         */
         private final Simulator[] simOfHost;
-        private final boolean partitioned;
+        private final boolean keyed;
         /** Flows completed, per source host (each counted by its host's partition). */
         private final int[] completedBy;
         private final List<Flow> flows;
@@ -423,7 +426,7 @@ public final class FlowRunner {
         private final int[] responderQp;
         /** Each flow's responder queue pair while it lives (destroyed by its host once the requester is done). */
         private final QueuePair[] responders;
-        /** Partitioned: the delay of the message that tells a destination its flow's requester is done. */
+        /** With owners: the delay of the message that tells a destination its flow's requester is done. */
         private final long teardownDelayPs;
         private final EventHandler destroyResponder = this::destroyResponder;
         /** Each flow's ECMP label (HPCC's UDP ports) under switch.ecmp hpcc, else null (the HCA's default). */
@@ -446,10 +449,10 @@ public final class FlowRunner {
 
         Attached(Fabric fabric, List<Flow> flows, boolean send, boolean payloadFree) {
             this.flows = flows;
-            this.partitioned = fabric.engine() != null || fabric.sim().owners() > 0;
+            this.keyed = fabric.engine() != null || fabric.sim().owners() > 0;
             if (fabric.engine() != null && send) {
                 // a Send's receive is posted on the destination at the flow's start, from the source's thread
-                throw new IllegalArgumentException("flows of Sends cannot run partitioned yet: run without --threads");
+                throw new IllegalArgumentException("flows of Sends cannot run partitioned yet: run with --threads 1");
             }
             this.send = send;
             this.payloadFree = payloadFree;
@@ -486,7 +489,7 @@ public final class FlowRunner {
             requesterQp = new int[count];
             responderQp = new int[count];
             responders = new QueuePair[count];
-            teardownDelayPs = partitioned ? longestLinkPs(fabric) : 0;
+            teardownDelayPs = keyed ? longestLinkPs(fabric) : 0;
             // switch.ecmp hpcc: each flow's UDP ports as HPCC's third.cc gives them, the source port counting from
             // 10000 per host pair in flow order, the destination port the flow's (its file's dport)
             boolean hpccPorts = "hpcc".equals(fabric.params().choice(org.datsim.fabric.FabricParams.SWITCH_ECMP));
@@ -501,7 +504,7 @@ public final class FlowRunner {
                     labels[i] = (sport & 0xFFFF) | f.dport() << 16;
                 }
             }
-            if (partitioned) {
+            if (keyed) {
                 for (Simulator s : simOfHost) {
                     s.setUpAs(0);
                 }
@@ -522,9 +525,9 @@ public final class FlowRunner {
             return d;
         }
 
-        /** Set-up acting as host h (a partitioned fabric: its events are keyed by it and run in its partition). */
+        /** Set-up acting as host h (a fabric with owners: its events are keyed by it and run in its partition). */
         private void setUpAs(int h) {
-            if (partitioned) {
+            if (keyed) {
                 simOfHost[h].setUpAs(org.datsim.fabric.FabricPartition.hostOwner(h));
             }
         }
@@ -533,7 +536,7 @@ public final class FlowRunner {
         void schedulePosts() {
             for (int i = 0; i < flows.size(); i++) {
                 int src = flows.get(i).src();
-                if (partitioned) {
+                if (keyed) {
                     simOfHost[src].sendAt(org.datsim.fabric.FabricPartition.hostOwner(src), flows.get(i).startPs(),
                             poster, i);
                 } else {
@@ -632,8 +635,9 @@ public final class FlowRunner {
             qp.hca().destroyQueuePair(qp); // the flow's one request is done: the requester's host lets it go
             // The responder's host lets its queue pair go once the requester is done (its last ACK arrived, or it
             // gave up), not at the message's last packet: a lost last ACK has the message sent again, which the
-            // responder must still answer. On a partitioned fabric the destination is told by a message.
-            if (partitioned) {
+            // responder must still answer. On a fabric with owners the destination is told by a message (its host may
+            // be in another partition), which arrives the longest link delay later whatever the partitioning.
+            if (keyed) {
                 simOfHost[src].send(org.datsim.fabric.FabricPartition.hostOwner(flows.get(i).dst()), teardownDelayPs,
                         destroyResponder, i);
             } else {
