@@ -114,6 +114,32 @@ public final class Fabric {
         this(engine.partition(0), engine, topology, params, hostParams, random, trace);
     }
 
+    /**
+     * Builds a fabric on the engine a bench asks for: with {@code partitions} 0 or 1, the sequential engine (one
+     * {@link Simulator} with the fabric's owners, {@link FabricPartition#owners}); else a partitioned engine split by
+     * pods ({@link FabricPartition#engine}) with {@code threads} threads. Events of equal time are ordered by owner
+     * keys on both, so a run's outputs do not depend on the choice.
+     *
+     * @param topology the topology
+     * @param params the parameters
+     * @param hostParams per-host parameters
+     * @param random the random streams
+     * @param trace the trace source (without sinks when partitioned)
+     * @param partitions 0 or 1 for the sequential engine, else 2 to the hosts (at most 64)
+     * @param threads 1 to {@code partitions}
+     * @return the fabric, its engine in {@link #sim()} and {@link #engine()}
+     * @throws IllegalArgumentException as {@link FabricPartition#engine} and the partitioned constructor
+     */
+    public static Fabric onEngine(Topology topology, Params params, Map<String, Params> hostParams,
+            RandomStreams random, TraceSource<TraceEvent> trace, int partitions, int threads) {
+        if (partitions > 1) {
+            return new Fabric(FabricPartition.engine(topology, params, hostParams, partitions, threads), topology,
+                    params, hostParams, random, trace);
+        }
+        return new Fabric(new Simulator(FabricPartition.owners(topology)), topology, params, hostParams, random,
+                trace);
+    }
+
     private Fabric(Simulator sim, PartitionedSimulator engine, Topology topology, Params params,
             Map<String, Params> hostParams, RandomStreams random, TraceSource<TraceEvent> trace) {
         this.sim = sim;
@@ -128,7 +154,6 @@ public final class Fabric {
             pools = null;
         }
         boolean owned = engine != null || sim.owners() > 0;
-        int hostCount = topology.hosts().size();
         this.params = params;
         this.topology = topology;
         this.trace = trace;
@@ -479,7 +504,6 @@ public final class Fabric {
         return name;
     }
 
-    /** The PHY latency of a link end: its host's hca.phy_latency, or 0 for a switch (not a host). */
     /** A link's propagation delay: the cable's, plus the PHY of each HCA at an end (a switch's are in its latency). */
     static long linkLatencyPs(LinkSpec l, boolean aHost, boolean bHost, Map<String, Params> hostParams,
             Params params) {
@@ -487,6 +511,7 @@ public final class Fabric {
                 + phyLatency(aHost, l.a(), hostParams, params) + phyLatency(bHost, l.b(), hostParams, params);
     }
 
+    /** The PHY latency of a link end: its host's hca.phy_latency, or 0 for a switch (not a host). */
     private static long phyLatency(boolean host, String name, Map<String, Params> hostParams, Params params) {
         return host ? hostParams.getOrDefault(name, params).get(FabricParams.HCA_PHY_LATENCY) : 0;
     }
@@ -537,6 +562,26 @@ public final class Fabric {
     /** Returns the packets created in every pool (the most in use at once, per pool, summed over partitions). */
     public int packetsCreated() {
         return pools != null ? pools.created() : packetPool.created();
+    }
+
+    /**
+     * Returns the events the fabric's engine has executed, over every partition, without the handovers (which a
+     * sequential run has not): the same count on every engine.
+     *
+     * @return the events executed
+     */
+    public long eventsExecuted() {
+        return engine != null ? engine.eventsExecuted() - handovers() : sim.eventsExecuted();
+    }
+
+    /**
+     * Returns the time of the engine's last executed event (a sequential run: its present, which a run ending on a
+     * time limit moves there).
+     *
+     * @return the time, ps
+     */
+    public long lastEventPs() {
+        return engine != null ? engine.lastEventPs() : sim.now();
     }
 
     /**

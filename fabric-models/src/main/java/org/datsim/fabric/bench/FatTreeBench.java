@@ -128,23 +128,16 @@ public final class FatTreeBench {
         if (topology == null) {
             throw new IllegalStateException(problems.toString());
         }
-        PartitionedSimulator engine = null;
-        Simulator sim;
-        if (partitions > 1) {
-            engine = FabricPartition.engine(topology, p, Map.of(), partitions, threads);
-            sim = engine.partition(0);
-        } else {
-            sim = new Simulator(FabricPartition.owners(topology)); // the same order of ties as partitioned
-        }
-        started.accept(sim);
         int n = shape.hosts().size();
         if (peers >= n) {
             throw new IllegalArgumentException("a host of " + n + " can have at most " + (n - 1) + " peers");
         }
         TraceSource<TraceEvent> trace = new TraceSource<>("bench");
         RandomStreams streams = new RandomStreams(seed);
-        Fabric fabric = engine != null ? new Fabric(engine, topology, p, Map.of(), streams, trace)
-                : new Fabric(sim, topology, p, Map.of(), streams, trace);
+        Fabric fabric = Fabric.onEngine(topology, p, Map.of(), streams, trace, partitions, threads);
+        PartitionedSimulator engine = fabric.engine();
+        Simulator sim = fabric.sim();
+        started.accept(sim);
         Hca[] hca = new Hca[n];
         long[] src = new long[n];
         long[] dst = new long[n];
@@ -208,18 +201,14 @@ public final class FatTreeBench {
         }
         posts = null;
         long built = System.nanoTime();
-        long events;
-        long end;
         if (engine != null) {
             engine.run();
-            events = engine.eventsExecuted() - fabric.handovers();
-            end = engine.lastEventPs();
         } else {
             sim.run();
-            events = sim.eventsExecuted();
-            end = sim.now();
         }
         long ran = System.nanoTime();
+        long events = fabric.eventsExecuted();
+        long end = fabric.lastEventPs();
         long packets = 0;
         long maxStall = 0;
         for (Port port : fabric.ports()) {

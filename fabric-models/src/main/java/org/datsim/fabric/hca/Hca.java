@@ -116,10 +116,10 @@ public final class Hca implements NetworkNode {
     private Port port;
     private Consumer<Object> cmListener;
     private int qpCount;
-    /** Queue pairs created and not destroyed. */
-    /*
-     * Atomic: on a partitioned fabric a flow's start, on its source host's thread, makes the responder's queue pair
-     * here (a new object only this count of the HCA sees), and this host destroys it on its own thread.
+    /**
+     * Queue pairs created and not destroyed. Atomic: on a partitioned fabric a flow's start, on its source host's
+     * thread, makes the responder's queue pair here (a new object only this count of the HCA sees), and this host
+     * destroys it on its own thread.
      */
     private final java.util.concurrent.atomic.AtomicInteger liveQueuePairs =
             new java.util.concurrent.atomic.AtomicInteger();

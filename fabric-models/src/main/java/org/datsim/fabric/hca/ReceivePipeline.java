@@ -77,9 +77,7 @@ final class ReceivePipeline {
     /** A packet other than a connection-management datagram arrived at this HCA. */
     void enterPipeline(Packet p) {
         WorkRequest wr = (WorkRequest) p.context;
-        boolean toResponder = p.kind == Packet.SEND || p.kind == Packet.RDMA_WRITE || p.kind == Packet.READ_REQUEST
-                || p.kind == Packet.ATOMIC;
-        QueuePair qp = toResponder ? (QueuePair) p.endpoint : wr.qp;
+        QueuePair qp = queuePairOf(p);
         long now = sim.now();
         if (p.ecn && cnpSource != null && (p.kind == Packet.SEND || p.kind == Packet.RDMA_WRITE)
                 && (qp == null || !qp.destroyed)) {
@@ -87,11 +85,7 @@ final class ReceivePipeline {
         }
         long stall = caches.qpcCost(qp, wr);
         if (stall == 0 && rxProcess == 0 && rxStallFree <= now && rxQueue.isEmpty()) {
-            if (qp != null && qp.destroyed) {
-                dropForDestroyed(p);
-            } else {
-                dispatch(p);
-            }
+            dispatchOrDrop(p, qp);
             return;
         }
         long t = Math.max(now, rxStallFree) + stall;
@@ -100,11 +94,19 @@ final class ReceivePipeline {
         sim.scheduleAt(t + rxProcess, rxDeliver, 0);
     }
 
-    /** A packet leaves the pipeline: dispatched, or dropped if its queue pair was destroyed meanwhile. */
-    private void deliver(Packet p) {
+    /** The queue pair a packet is for: the responder's (its endpoint) or the requester's (its request's). */
+    private static QueuePair queuePairOf(Packet p) {
         boolean toResponder = p.kind == Packet.SEND || p.kind == Packet.RDMA_WRITE || p.kind == Packet.READ_REQUEST
                 || p.kind == Packet.ATOMIC;
-        QueuePair qp = toResponder ? (QueuePair) p.endpoint : ((WorkRequest) p.context).qp;
+        return toResponder ? (QueuePair) p.endpoint : ((WorkRequest) p.context).qp;
+    }
+
+    /** A packet leaves the pipeline: dispatched, or dropped if its queue pair was destroyed meanwhile. */
+    private void deliver(Packet p) {
+        dispatchOrDrop(p, queuePairOf(p));
+    }
+
+    private void dispatchOrDrop(Packet p, QueuePair qp) {
         if (qp != null && qp.destroyed) {
             dropForDestroyed(p);
         } else {

@@ -348,7 +348,7 @@ public final class WorkRequest extends RequestProgress implements PacketOperatio
      * @param toMemory true to write the buffer into the segments, false to read the segments into the buffer
      */
     void copySegments(org.datsim.fabric.memory.HostMemory memory, long off, byte[] buf, int len, boolean toMemory) {
-        walkSegments(memory, off, len, buf, toMemory, null, 0);
+        walkSegments(memory, off, len, buf, toMemory, null, 0, null);
     }
 
     /**
@@ -363,7 +363,7 @@ public final class WorkRequest extends RequestProgress implements PacketOperatio
      */
     void copySegmentsTo(org.datsim.fabric.memory.HostMemory memory, long off, int len,
             org.datsim.fabric.memory.HostMemory dst, long dstAddress) {
-        walkSegments(memory, off, len, null, false, dst, dstAddress);
+        walkSegments(memory, off, len, null, false, dst, dstAddress, null);
     }
 
     /**
@@ -378,31 +378,29 @@ public final class WorkRequest extends RequestProgress implements PacketOperatio
      */
     void shareSegments(org.datsim.fabric.memory.HostMemory memory, long off, int len,
             org.datsim.fabric.link.Packet p) {
-        long skip = off;
-        int done = 0;
+        walkSegments(memory, off, len, null, false, null, 0, p);
+    }
+
+    /** The pages holding {@code n} bytes of a segment at {@code a}, each piece shared into packet {@code p}. */
+    private static void sharePieces(org.datsim.fabric.memory.HostMemory memory, long a, int n,
+            org.datsim.fabric.link.Packet p) {
         int pageSize = org.datsim.fabric.memory.SparseMemory.PAGE_SIZE;
-        for (int s = 0; s < segAddress.length && done < len; s++) {
-            if (skip >= segLength[s]) {
-                skip -= segLength[s];
-                continue;
-            }
-            int n = (int) Math.min(segLength[s] - skip, len - done);
-            long a = segAddress[s] + skip;
-            for (int left = n; left > 0; ) {
-                int inPage = (int) (a & (pageSize - 1));
-                int m = Math.min(left, pageSize - inPage);
-                p.addSnapshot(memory.dmaSharePage(a), inPage, m);
-                a += m;
-                left -= m;
-            }
-            done += n;
-            skip = 0;
+        for (int left = n; left > 0; ) {
+            int inPage = (int) (a & (pageSize - 1));
+            int m = Math.min(left, pageSize - inPage);
+            p.addSnapshot(memory.dmaSharePage(a), inPage, m);
+            a += m;
+            left -= m;
         }
     }
 
-    /** The segments' pieces of message bytes {@code [off, off + len)}: to or from {@code buf}, or into {@code dst}. */
+    /**
+     * The segments' pieces of message bytes {@code [off, off + len)}: to or from {@code buf}, into {@code dst}, or
+     * shared into packet {@code share}.
+     */
     private void walkSegments(org.datsim.fabric.memory.HostMemory memory, long off, int len, byte[] buf,
-            boolean toMemory, org.datsim.fabric.memory.HostMemory dst, long dstAddress) {
+            boolean toMemory, org.datsim.fabric.memory.HostMemory dst, long dstAddress,
+            org.datsim.fabric.link.Packet share) {
         long skip = off;
         int done = 0;
         for (int s = 0; s < segAddress.length && done < len; s++) {
@@ -411,7 +409,9 @@ public final class WorkRequest extends RequestProgress implements PacketOperatio
                 continue;
             }
             int n = (int) Math.min(segLength[s] - skip, len - done);
-            if (dst != null) {
+            if (share != null) {
+                sharePieces(memory, segAddress[s] + skip, n, share);
+            } else if (dst != null) {
                 memory.dmaCopyTo(segAddress[s] + skip, dst, dstAddress + done, n);
             } else if (toMemory) {
                 memory.dmaWrite(segAddress[s] + skip, buf, done, n);

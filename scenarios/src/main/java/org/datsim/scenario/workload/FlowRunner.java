@@ -216,20 +216,10 @@ public final class FlowRunner {
             }, "datsim-ideal-fct");
             alone.start();
         }
-        org.datsim.core.engine.PartitionedSimulator engine = null;
-        Simulator sim;
-        Fabric fabric;
-        if (partitions > 1) {
-            engine = org.datsim.fabric.FabricPartition.engine(topology, params, java.util.Map.of(), partitions,
-                    threads);
-            sim = engine.partition(0);
-            fabric = new Fabric(engine, topology, params, java.util.Map.of(), new RandomStreams(seed),
-                    new TraceSource<TraceEvent>("flows"));
-        } else {
-            sim = new Simulator(org.datsim.fabric.FabricPartition.owners(topology));
-            fabric = new Fabric(sim, topology, params, java.util.Map.of(), new RandomStreams(seed),
-                    new TraceSource<TraceEvent>("flows"));
-        }
+        Fabric fabric = Fabric.onEngine(topology, params, java.util.Map.of(), new RandomStreams(seed),
+                new TraceSource<TraceEvent>("flows"), partitions, threads);
+        org.datsim.core.engine.PartitionedSimulator engine = fabric.engine();
+        Simulator sim = fabric.sim();
         Attached net = new Attached(fabric, flows, send, payloadFree);
         net.schedulePosts();
         progress.loaded = sim;
@@ -241,8 +231,6 @@ public final class FlowRunner {
         System.gc();
         long t0 = System.nanoTime();
         org.datsim.core.engine.RunResult ran;
-        long events;
-        long endPs;
         if (engine != null) {
             engine.setMaxEvents(limits.maxEvents());
             ran = limits.maxTimePs() == Long.MAX_VALUE ? engine.run() : engine.runUntil(limits.maxTimePs());
@@ -251,15 +239,13 @@ public final class FlowRunner {
                         ran.endTimePs(), ran.events(), "stopped at the time limit of " + org.datsim.core.time.SimTime.format(
                                 limits.maxTimePs()) + "; raise it with --max-time if the run is not runaway");
             }
-            events = engine.eventsExecuted() - fabric.handovers();
-            endPs = engine.lastEventPs();
         } else {
             sim.setMaxEvents(limits.maxEvents());
             sim.setMaxTimePs(limits.maxTimePs());
             ran = sim.run();
-            events = sim.eventsExecuted();
-            endPs = sim.now();
         }
+        long events = fabric.eventsExecuted();
+        long endPs = fabric.lastEventPs();
         long runNanos = System.nanoTime() - t0;
         if (alone != null) {
             alone.join();
@@ -401,8 +387,8 @@ public final class FlowRunner {
      * those of creating every queue pair at once) and, under {@code switch.ecmp hpcc}, fixes its UDP ports. The queue
      * pairs themselves, the receive of a Send and the work request are made at the flow's start, each on its host, and
      * each host destroys its own ({@link Hca#destroyQueuePair}): the requester's when its request completes, the
-     * responder's when its message's last packet has been accepted (then nothing that needs an answer can arrive on
-     * a fabric that drops nothing; a packet that still does is dropped and counted, {@link #packetsForDestroyed}).
+     * responder's once its requester is done (then nothing that needs an answer can arrive; a packet that still does
+     * is dropped and counted, {@link #packetsForDestroyed}).
      * So the objects alive are those of the flows in progress; per flow only primitives are kept.
      */
     public static final class Attached implements QueuePair.Listener {

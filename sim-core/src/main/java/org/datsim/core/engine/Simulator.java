@@ -164,16 +164,10 @@ public final class Simulator {
      */
     public long sendAt(int dst, long timePs, EventHandler h, long arg) {
         if (!keyed) {
-            if (dst != 0) {
-                throw new IllegalArgumentException("owner " + dst + " does not exist: this simulator has no owners"
-                        + " (create it with new Simulator(owners))");
-            }
+            checkUnowned(dst);
             return scheduleAt(timePs, h, arg);
         }
-        if (dst < 0 || dst >= keys.owners()) {
-            throw new IllegalArgumentException("owner " + dst + " does not exist: the owners are 0 to "
-                    + (keys.owners() - 1));
-        }
+        checkOwner(dst);
         if (timePs < now) {
             throw new IllegalArgumentException(pastMessage(timePs));
         }
@@ -185,11 +179,21 @@ public final class Simulator {
         if (h == null) {
             throw new NullPointerException("the EventHandler to schedule is null");
         }
-        long key = keys.next(owner);
+        return queueKeyed(dst, time, h, arg, keys.next(owner), null);
+    }
+
+    /**
+     * Queues a checked, keyed event of owner dst: in this partition's list (its carried object, if any, given to its
+     * carrier first), or in the mailbox to dst's partition.
+     */
+    private long queueKeyed(int dst, long time, EventHandler h, long arg, long key, Object ref) {
         int[] po = partitionOf;
         if (po != null && po[dst] != partition) {
-            outbox.post(partition, owner, dst, time, time - now, key, h, arg, null);
+            outbox.post(partition, owner, dst, time, time - now, key, h, arg, ref);
             return 0;
+        }
+        if (ref != null) {
+            ((Carrier) h).carry(arg, ref);
         }
         return events.insertKeyed(time, h, arg, key, dst);
     }
@@ -225,12 +229,7 @@ public final class Simulator {
             return scheduleAt(timePs, h, arg);
         }
         checkKeyed(dst, timePs, h, key);
-        int[] po = partitionOf;
-        if (po != null && po[dst] != partition) {
-            outbox.post(partition, owner, dst, timePs, timePs - now, key, h, arg, null);
-            return 0;
-        }
-        return events.insertKeyed(timePs, h, arg, key, dst);
+        return queueKeyed(dst, timePs, h, arg, key, null);
     }
 
     /**
@@ -261,13 +260,7 @@ public final class Simulator {
         }
         long k = key == -1 ? keys.next(owner) : key;
         checkKeyed(dst, timePs, h, k);
-        int[] po = partitionOf;
-        if (po != null && po[dst] != partition) {
-            outbox.post(partition, owner, dst, timePs, timePs - now, k, h, arg, ref);
-            return 0;
-        }
-        h.carry(arg, ref);
-        return events.insertKeyed(timePs, h, arg, k, dst);
+        return queueKeyed(dst, timePs, h, arg, k, ref);
     }
 
     private void checkUnowned(int dst) {
@@ -277,14 +270,19 @@ public final class Simulator {
         }
     }
 
+    /** Checks that a simulator with owners has owner {@code o}. */
+    private void checkOwner(int o) {
+        if (o < 0 || o >= keys.owners()) {
+            throw new IllegalArgumentException("owner " + o + " does not exist: the owners are 0 to "
+                    + (keys.owners() - 1));
+        }
+    }
+
     private void checkKeyed(int dst, long timePs, EventHandler h, long key) {
         if (h == null) {
             throw new NullPointerException("the EventHandler to schedule is null");
         }
-        if (dst < 0 || dst >= keys.owners()) {
-            throw new IllegalArgumentException("owner " + dst + " does not exist: the owners are 0 to "
-                    + (keys.owners() - 1));
-        }
+        checkOwner(dst);
         if (timePs < now) {
             throw new IllegalArgumentException(pastMessage(timePs));
         }
@@ -312,10 +310,7 @@ public final class Simulator {
             checkUnowned(owner);
             return;
         }
-        if (owner < 0 || owner >= keys.owners()) {
-            throw new IllegalArgumentException("owner " + owner + " does not exist: the owners are 0 to "
-                    + (keys.owners() - 1));
-        }
+        checkOwner(owner);
         this.owner = owner;
     }
 
