@@ -886,7 +886,7 @@ final class SendEngine implements SendScheduler {
         if (n > 0) {
             hops.clear();
             for (int k = 0; k < n; k++) {
-                hops.add(ack.intQueueBytes[k], ack.intTxBytes[k], ack.intTimePs[k], ack.intRateBps[k]);
+                hops.add(ack.intQueueBytes(k), ack.intTxBytes(k), ack.intTimePs(k), ack.intRateBps(k));
             }
             h = hops;
         }

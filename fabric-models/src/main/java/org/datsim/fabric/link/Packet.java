@@ -143,17 +143,16 @@ public final class Packet {
     public static final long NO_TIMESTAMP = -1;
     /** The most in-band telemetry hop records a packet carries (HPCC's IntHeader::maxHop). */
     public static final int INT_MAX_HOPS = 5;
-    // The hop records, by hop. Allocated the first time this pooled packet carries telemetry and reused after (so
-    // a fabric without telemetry carries no arrays, and one with telemetry allocates nothing once the pool is warm);
-    // read only the first intHops entries.
-    /** Per hop: the bytes queued at the egress port when the packet left its queue (null before the first hop). */
-    public long[] intQueueBytes;
-    /** Per hop: the bytes the egress port had started transmitting before this packet (a running counter). */
-    public long[] intTxBytes;
-    /** Per hop: when the packet left the egress queue, in picoseconds. */
-    public long[] intTimePs;
-    /** Per hop: the egress link's rate in bits per second. */
-    public long[] intRateBps;
+    // The hop records, INT_FIELDS longs a hop in one array (a hop's record is written and read together, so it shares
+    // a cache line or two, where four arrays of one field each cost four). Allocated the first time this pooled packet
+    // carries telemetry and reused after (so a fabric without telemetry carries no array, and one with telemetry
+    // allocates nothing once the pool is warm); read only the first intHops records, through the int* accessors.
+    private static final int INT_FIELDS = 4;
+    private static final int INT_TIME = 0;
+    private static final int INT_TX = 1;
+    private static final int INT_QUEUE = 2;
+    private static final int INT_RATE = 3;
+    private long[] intRecords;
 
     /** Returns when the packet's last bit reaches the node receiving it now, in picoseconds. */
     public long tailPs() {
@@ -271,23 +270,64 @@ public final class Packet {
      */
     public void pushIntHop(long timePs, long txBytes, long queueBytes, long rateBps) {
         int h = intHops;
-        if (intTimePs == null) {
-            allocateInt();
+        long[] r = intRecords;
+        if (r == null) {
+            r = allocateInt();
         }
         if (h < INT_MAX_HOPS) {
-            intTimePs[h] = timePs;
-            intTxBytes[h] = txBytes;
-            intQueueBytes[h] = queueBytes;
-            intRateBps[h] = rateBps;
+            int o = h * INT_FIELDS;
+            r[o + INT_TIME] = timePs;
+            r[o + INT_TX] = txBytes;
+            r[o + INT_QUEUE] = queueBytes;
+            r[o + INT_RATE] = rateBps;
             intHops = h + 1;
         }
     }
 
-    private void allocateInt() {
-        intQueueBytes = new long[INT_MAX_HOPS];
-        intTxBytes = new long[INT_MAX_HOPS];
-        intTimePs = new long[INT_MAX_HOPS];
-        intRateBps = new long[INT_MAX_HOPS];
+    private long[] allocateInt() {
+        long[] r = new long[INT_MAX_HOPS * INT_FIELDS];
+        intRecords = r;
+        return r;
+    }
+
+    /**
+     * Returns when the packet left the egress queue of a hop, in picoseconds.
+     *
+     * @param hop the hop, {@code 0 <= hop < intHops}
+     * @return the time
+     */
+    public long intTimePs(int hop) {
+        return intRecords[hop * INT_FIELDS + INT_TIME];
+    }
+
+    /**
+     * Returns the bytes a hop's egress port had started transmitting before this packet (a running counter).
+     *
+     * @param hop the hop, {@code 0 <= hop < intHops}
+     * @return the bytes
+     */
+    public long intTxBytes(int hop) {
+        return intRecords[hop * INT_FIELDS + INT_TX];
+    }
+
+    /**
+     * Returns the bytes queued at a hop's egress port when the packet left its queue.
+     *
+     * @param hop the hop, {@code 0 <= hop < intHops}
+     * @return the bytes
+     */
+    public long intQueueBytes(int hop) {
+        return intRecords[hop * INT_FIELDS + INT_QUEUE];
+    }
+
+    /**
+     * Returns a hop's egress link rate.
+     *
+     * @param hop the hop, {@code 0 <= hop < intHops}
+     * @return the rate in bits per second
+     */
+    public long intRateBps(int hop) {
+        return intRecords[hop * INT_FIELDS + INT_RATE];
     }
 
     /**
@@ -302,13 +342,11 @@ public final class Packet {
         if (n == 0) {
             return;
         }
-        if (intTimePs == null) {
-            allocateInt();
+        long[] r = intRecords;
+        if (r == null) {
+            r = allocateInt();
         }
-        System.arraycopy(from.intTimePs, 0, intTimePs, 0, n);
-        System.arraycopy(from.intTxBytes, 0, intTxBytes, 0, n);
-        System.arraycopy(from.intQueueBytes, 0, intQueueBytes, 0, n);
-        System.arraycopy(from.intRateBps, 0, intRateBps, 0, n);
+        System.arraycopy(from.intRecords, 0, r, 0, n * INT_FIELDS);
     }
 
     /**

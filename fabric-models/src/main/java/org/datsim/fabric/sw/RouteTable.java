@@ -1,5 +1,7 @@
 package org.datsim.fabric.sw;
 
+import java.util.Arrays;
+
 import org.datsim.fabric.link.Packet;
 
 /**
@@ -22,8 +24,12 @@ public final class RouteTable {
      * the ports or lists do not fit a byte ({@link #routeSet} is read instead).
      */
     private byte[] routeByte;
-    /** switch.ecmp hpcc: the output ports towards each host in HPCC's order. */
-    private int[][] hpccRoutes;
+    /**
+     * switch.ecmp hpcc: the output ports towards each host in HPCC's order, host after host in one array (host h's from
+     * hpccStart[h] to hpccStart[h + 1]), so that a lookup reads two arrays of the switch rather than one array a host.
+     */
+    private int[] hpccStart;
+    private int[] hpccPorts;
     private int[] hpccIp;
     private int hpccSeed;
 
@@ -96,7 +102,16 @@ public final class RouteTable {
         }
         this.hpccSeed = seed;
         this.hpccIp = hostIp;
-        this.hpccRoutes = portsByHost;
+        int[] start = new int[portsByHost.length + 1];
+        for (int h = 0; h < portsByHost.length; h++) {
+            start[h + 1] = start[h] + portsByHost[h].length;
+        }
+        int[] ports = new int[start[portsByHost.length]];
+        for (int h = 0; h < portsByHost.length; h++) {
+            System.arraycopy(portsByHost[h], 0, ports, start[h], portsByHost[h].length);
+        }
+        this.hpccStart = start;
+        this.hpccPorts = ports;
     }
 
     /**
@@ -111,7 +126,7 @@ public final class RouteTable {
 
     /** Under {@code switch.ecmp hpcc}: the output ports towards a host in HPCC's order (a copy), else null. */
     public int[] hpccRouteChoices(int dstHost) {
-        return hpccRoutes == null ? null : hpccRoutes[dstHost].clone();
+        return hpccStart == null ? null : Arrays.copyOfRange(hpccPorts, hpccStart[dstHost], hpccStart[dstHost + 1]);
     }
 
     /**
@@ -158,12 +173,14 @@ public final class RouteTable {
     /** The output port of a packet under {@code switch.ecmp hpcc}, or -1 if its host is unreachable. */
     private int routeHpcc(Packet packet) {
         int dst = packet.dstHost;
-        if (hpccRoutes == null || dst < 0 || dst >= hpccRoutes.length) {
+        int[] start = hpccStart;
+        if (start == null || dst < 0 || dst >= start.length - 1) {
             return -1;
         }
-        int[] c = hpccRoutes[dst];
-        if (c.length <= 1) {
-            return c.length == 0 ? -1 : c[0];
+        int from = start[dst];
+        int n = start[dst + 1] - from;
+        if (n <= 1) {
+            return n == 0 ? -1 : hpccPorts[from];
         }
         int ports = packet.flow;
         int k = packet.kind;
@@ -172,7 +189,7 @@ public final class RouteTable {
             ports = (ports >>> 16) | (ports << 16);
         }
         int h = hpccHash(hpccIp[packet.srcHost], hpccIp[dst], ports, hpccSeed);
-        return c[Integer.remainderUnsigned(h, c.length)];
+        return hpccPorts[from + Integer.remainderUnsigned(h, n)];
     }
 
     /**

@@ -312,16 +312,16 @@ class CongestionTest {
             if (start && Packet.isData(p.kind)) {
                 assertEquals(2, p.intHops);
                 long[] s1 = atS1.remove(p);
-                assertEquals(s1[0], p.intTimePs[0]);
-                assertEquals(s1[1], p.intQueueBytes[0]);
-                assertEquals(s1[2], p.intTxBytes[0]);
-                assertEquals(net.sim.now(), p.intTimePs[1]);
-                assertEquals(s2b.queuedBytes(), p.intQueueBytes[1]);
-                assertEquals(s2b.startedBytes() - p.wireBytes, p.intTxBytes[1]);
-                assertEquals(100_000_000_000L, p.intRateBps[0]);
-                assertEquals(100_000_000_000L, p.intRateBps[1]);
-                assertTrue(p.intTimePs[1] > p.intTimePs[0]);
-                deepest[0] = Math.max(deepest[0], p.intQueueBytes[0]);
+                assertEquals(s1[0], p.intTimePs(0));
+                assertEquals(s1[1], p.intQueueBytes(0));
+                assertEquals(s1[2], p.intTxBytes(0));
+                assertEquals(net.sim.now(), p.intTimePs(1));
+                assertEquals(s2b.queuedBytes(), p.intQueueBytes(1));
+                assertEquals(s2b.startedBytes() - p.wireBytes, p.intTxBytes(1));
+                assertEquals(100_000_000_000L, p.intRateBps(0));
+                assertEquals(100_000_000_000L, p.intRateBps(1));
+                assertTrue(p.intTimePs(1) > p.intTimePs(0));
+                deepest[0] = Math.max(deepest[0], p.intQueueBytes(0));
                 checked[0]++;
             } else if (start) {
                 assertEquals(0, p.intHops, "only data packets carry telemetry");
@@ -344,12 +344,12 @@ class CongestionTest {
             p.pushIntHop(i, 10 * i, 100 * i, 1000);
         }
         assertEquals(Packet.INT_MAX_HOPS, p.intHops);
-        assertEquals(4, p.intTimePs[4]);
+        assertEquals(4, p.intTimePs(4));
         Packet ack = pool.acquire().set(Packet.ACK, 1, 0, 30, null, 0, 1, 0, 0, 0);
         ack.copyIntFrom(p);
         assertEquals(5, ack.intHops);
-        assertEquals(400, ack.intQueueBytes[4]);
-        assertEquals(30, ack.intTxBytes[3]);
+        assertEquals(400, ack.intQueueBytes(4));
+        assertEquals(30, ack.intTxBytes(3));
         Packet plain = pool.acquire().set(Packet.SEND, 0, 1, 100, null, 0, 1, 0, 0, 0);
         ack.copyIntFrom(plain);
         assertEquals(0, ack.intHops, "copying no telemetry clears it");

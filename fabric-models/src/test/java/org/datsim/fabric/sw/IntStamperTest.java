@@ -15,10 +15,10 @@ class IntStamperTest {
         Packet p = new PacketPool().acquire().set(Packet.RDMA_WRITE, 0, 1, 1000, null, 0, 1, 0, 0, 0);
         s.stamp(p, 1, 5_000, 123_456, 7_000);
         assertEquals(1, p.intHops);
-        assertEquals(5_000, p.intTimePs[0]);
-        assertEquals(123_456, p.intTxBytes[0]);
-        assertEquals(7_000, p.intQueueBytes[0]);
-        assertEquals(400_000_000_000L, p.intRateBps[0]);
+        assertEquals(5_000, p.intTimePs(0));
+        assertEquals(123_456, p.intTxBytes(0));
+        assertEquals(7_000, p.intQueueBytes(0));
+        assertEquals(400_000_000_000L, p.intRateBps(0));
         for (int k = 0; k < 10; k++) {
             s.stamp(p, 0, 6_000 + k, 0, 0);
         }
