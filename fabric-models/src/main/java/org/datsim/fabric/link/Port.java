@@ -909,12 +909,21 @@ public final class Port implements EventHandler {
 
     /**
      * With owners, the arrival is the peer node's event, keyed now (when the packet is committed), whether it is sent
-     * now (same partition) or handed over later (another partition): the same key either way.
+     * now (same partition) or handed over to another partition: the same key either way. A packet that starts now
+     * cannot be taken back and, with no handover pending before it, goes to the peer's partition at once; one
+     * committed ahead of its start (which a PAUSE may take back) is handed over by an event once it has started, in
+     * order after those pending.
      */
     private long keyedArrival(Packet packet, long arrival) {
         long key = sim.takeKey();
         if (inbox == null) {
             return sim.sendKeyed(peerOwner, arrival, this, ARRIVE, key);
+        }
+        if (!sendingAhead && pendingCount == 0) {
+            // the only packet in flight on this side: it leaves the list here, as handover would take it
+            inFlightHead = null;
+            inFlightTail = null;
+            return sim.sendCarried(peerOwner, arrival, inbox, arrival, packet, key);
         }
         long[] r = pendingArrivals;
         int slots = r.length >> 1;
