@@ -41,9 +41,7 @@ public final class FabricPartition {
     /**
      * Splits a fabric's owners into partitions: the hosts in contiguous blocks of the topology's order (a fat-tree's
      * hosts are numbered pod by pod, so a block is whole pods when the partitions divide the pods), then each switch,
-     * nearest the hosts first, into the partition most of its already placed neighbours are in and that holds fewer
-     * than its share of the switches (the switch count over the partitions, rounded up: when the partitions do not
-     * divide the pods, the cores would otherwise all follow the side holding more of a pod); a tie (a core switch
+     * nearest the hosts first, into the partition most of its already placed neighbours are in; a tie (a core switch
      * linked to every pod alike) goes to the partition with the fewest switches so far; last, each host joins the
      * partition of the switch it hangs from, so that no host link is cut. Set-up (owner 0) is in partition 0.
      *
@@ -93,7 +91,6 @@ public final class FabricPartition {
             seen[i] = true;
         }
         int[] load = new int[partitions];
-        int cap = (switches.size() + partitions - 1) / partitions; // no partition takes more than its share of switches
         while (head < tail) {
             int v = queue[head++];
             if (v >= h) {
@@ -103,12 +100,9 @@ public final class FabricPartition {
                         votes[part[w]]++;
                     }
                 }
-                int best = -1;
-                for (int q = 0; q < partitions; q++) {
-                    if (load[q] >= cap) {
-                        continue;
-                    }
-                    if (best < 0 || votes[q] > votes[best] || votes[q] == votes[best] && load[q] < load[best]) {
+                int best = 0;
+                for (int q = 1; q < partitions; q++) {
+                    if (votes[q] > votes[best] || votes[q] == votes[best] && load[q] < load[best]) {
                         best = q;
                     }
                 }

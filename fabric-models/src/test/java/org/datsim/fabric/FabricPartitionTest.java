@@ -2,7 +2,6 @@ package org.datsim.fabric;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +10,7 @@ import org.datsim.fabric.topology.Topology;
 import org.datsim.fabric.topology.TopologyBuilder;
 import org.junit.jupiter.api.Test;
 
-/** How {@link FabricPartition#byPods} splits a fabric: whole pods where it can, every switch share alike, no host cut. */
+/** How {@link FabricPartition#byPods} splits a fabric: whole pods where it can, the fewest links cut, no host link. */
 class FabricPartitionTest {
 
     private static final long BPS = 100_000_000_000L;
@@ -92,15 +91,17 @@ class FabricPartitionTest {
     }
 
     @Test
-    void podsThatDoNotDivideStillShareTheSwitchesAlike() {
+    void podsThatDoNotDivideKeepTheCoresWithTheMostOfTheirPods() {
         Topology t = hpccFatTree();
         int[] map = FabricPartition.byPods(t, 2);
-        // 2.5 pods a partition, the middle pod's aggregation switches on the side with fewer switches then: the cores
-        // all vote for the side holding 3 of a core's 5 aggregation switches, which fills its share with 6 of them and
-        // leaves 10 to the other (HPCC's WebSearch 30% run then splits its events 50/50 rather than 43/57)
-        assertEquals(List.of(28, 28), List.of(switchesPer(t, map, 2)[0], switchesPer(t, map, 2)[1]));
+        // 2.5 pods a partition: the middle pod's aggregation switches tie and go to the side with fewer switches, and
+        // then every core votes for the side holding 3 of its 5 aggregation switches. 40 links cut (the 8 of the middle
+        // pod's first ToRs, the cores' 32 links to the other side); HPCC's WebSearch 30% runs 43.8 and 56.3 million
+        // events on the two sides. Capping each side at half the switches (28 and 28, 50 links cut) evened the events
+        // but cost 5% more work in crossings and was not measurably faster on two threads (docs/performance.md).
+        assertEquals(List.of(18, 38), List.of(switchesPer(t, map, 2)[0], switchesPer(t, map, 2)[1]));
         noHostCut(t, map);
-        assertEquals(50, cut(t, map)); // 40 with every core on one side
+        assertEquals(40, cut(t, map));
     }
 
     @Test
@@ -116,11 +117,7 @@ class FabricPartitionTest {
         // core has two links across whichever side it is on
         assertEquals(8, cut(t, map));
         for (int p = 3; p <= 4; p++) {
-            int[] m = FabricPartition.byPods(t, p);
-            noHostCut(t, m);
-            for (int n : switchesPer(t, m, p)) {
-                assertTrue(n <= (t.switches().size() + p - 1) / p, "partition over its share of switches: " + n);
-            }
+            noHostCut(t, FabricPartition.byPods(t, p));
         }
     }
 }
