@@ -43,6 +43,16 @@ class PartitionedFatTreeTest {
     }
 
     @Test
+    void aPacketThatStartsAtOnceCrossesWithoutAHandoverEvent() {
+        // Under IB credits a port never commits a packet ahead of its start (nothing can take it back), so every
+        // packet crossing a cut goes to the peer's partition when it starts: the engine runs exactly the sequential
+        // run's events, none of them handovers
+        FatTreeBench.Result r = FatTreeBench.run(FatTreeBench.params(), 4, 6, 20_000, 3, 2, 1, s -> { });
+        assertTrue(r.windows().crossEvents() > 500, "packets cross the cut: " + r.windows().crossEvents());
+        assertEquals(r.events(), r.windows().events(), "handover events");
+    }
+
+    @Test
     void aCutThroughFabricToo() {
         sameOnEveryPartitioning(FatTreeBench.params("switch.mode", "cut_through"));
     }
