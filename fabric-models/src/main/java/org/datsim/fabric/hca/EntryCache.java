@@ -88,11 +88,7 @@ public final class EntryCache {
         table = new int[tableSize];
         mask = tableSize - 1;
         for (int s = 0; s < size; s++) {
-            int i = hash(keys[s]) & mask;
-            while (table[i] != 0) {
-                i = (i + 1) & mask;
-            }
-            table[i] = s + 1;
+            addToTable(s);
         }
     }
 
@@ -276,7 +272,12 @@ public final class EntryCache {
         keys[slot] = key;
         ready[slot] = readyAt;
         linkFront(slot);
-        int i = hash(key) & mask;
+        addToTable(slot);
+    }
+
+    /** Indexes a slot's key in the hash table (linear probing to the first free position). */
+    private void addToTable(int slot) {
+        int i = hash(keys[slot]) & mask;
         while (table[i] != 0) {
             i = (i + 1) & mask;
         }

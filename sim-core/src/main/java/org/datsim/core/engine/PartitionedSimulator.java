@@ -307,15 +307,11 @@ public final class PartitionedSimulator {
         for (int p = 0; p < parts.length; p++) {
             cross += crossSent[p << 3];
         }
-        long wait = 0;
-        for (long w : threadWait) {
-            wait += w;
-        }
         long[] byPartition = new long[parts.length];
         for (int p = 0; p < parts.length; p++) {
             byPartition[p] = parts[p].eventsExecuted();
         }
-        return new WindowStats(parts.length, threads, windows, events, maxWindowEvents, cross, wait, byPartition,
+        return new WindowStats(parts.length, threads, windows, events, maxWindowEvents, cross, byPartition,
                 threadWait.clone());
     }
 

@@ -10,7 +10,6 @@ package org.datsim.core.engine;
  * @param events the events executed, over every partition
  * @param maxWindowEvents the most events executed in one window, over every partition
  * @param crossEvents the events sent from one partition to another during runs
- * @param barrierWaitNanos the wall time the worker threads spent waiting at the window barrier, summed over them
  * @param partitionEvents the events each partition executed (its handovers included): how evenly the work is split
  * @param threadWaitNanos the wall time each worker thread spent waiting at the barrier: the thread that waits least
  *     is the one the others wait for
@@ -22,9 +21,21 @@ public record WindowStats(
         long events,
         long maxWindowEvents,
         long crossEvents,
-        long barrierWaitNanos,
         long[] partitionEvents,
         long[] threadWaitNanos) {
+
+    /**
+     * Returns the wall time the worker threads spent waiting at the window barrier, summed over them.
+     *
+     * @return the time, ns
+     */
+    public long barrierWaitNanos() {
+        long sum = 0;
+        for (long w : threadWaitNanos) {
+            sum += w;
+        }
+        return sum;
+    }
 
     /**
      * Returns how unevenly the events are split: the busiest partition's events over the mean.
@@ -53,9 +64,9 @@ public record WindowStats(
     /**
      * Returns the mean wait at the barrier per window and thread, in microseconds.
      *
-     * @return barrierWaitNanos / (windows * threads) / 1000, 0 with no window
+     * @return barrierWaitNanos() / (windows * threads) / 1000, 0 with no window
      */
     public double barrierWaitMicrosPerWindow() {
-        return windows == 0 ? 0 : barrierWaitNanos / 1e3 / windows / threads;
+        return windows == 0 ? 0 : barrierWaitNanos() / 1e3 / windows / threads;
     }
 }
