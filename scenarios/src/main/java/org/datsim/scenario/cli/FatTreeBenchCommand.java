@@ -52,9 +52,21 @@ final class FatTreeBenchCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter o = spec.commandLine().getOut();
         int hosts = k * k * k / 4;
-        if (k < 2 || k % 2 != 0 || k > 32 || peers < 1 || peers >= hosts || bytes < 1 || bytes > (1 << 24)) {
-            spec.commandLine().getErr().println("datsim: --k must be even from 2 to 32, --peers from 1 to hosts-1,"
-                    + " --bytes from 1 to 16MiB");
+        PrintWriter err = spec.commandLine().getErr();
+        boolean bad = false;
+        if (k < 2 || k % 2 != 0 || k > 32) {
+            err.println("datsim: --k must be even from 2 to 32, found " + k);
+            bad = true;
+        } else if (peers < 1 || peers >= hosts) {
+            err.println("datsim: --peers must be from 1 to " + (hosts - 1) + " (the fat-tree's " + hosts
+                    + " hosts less one), found " + peers);
+            bad = true;
+        }
+        if (bytes < 1 || bytes > (1 << 24)) {
+            err.println("datsim: --bytes must be from 1 to 16MiB, found " + bytes);
+            bad = true;
+        }
+        if (bad) {
             return 2;
         }
         EngineOptions.Choice engineChoice = engine.resolve(hosts, Runtime.getRuntime().availableProcessors(),

@@ -366,6 +366,15 @@ class CliTest {
     }
 
     @Test
+    void benchFatTreeNamesTheOptionOutOfRange() {
+        Result r = datsim("bench", "fattree", "--k", "4"); // 16 hosts, and 64 peers a host by default
+        assertEquals(2, r.code(), r.all());
+        assertTrue(r.err().contains("--peers must be from 1 to 15"), r.all());
+        assertTrue(r.err().contains("found 64"), r.all());
+        assertFalse(r.err().contains("--k must"), r.all());
+    }
+
+    @Test
     void benchFatTreeRejectsAnOddRadixAndABadParameter() {
         Result r = datsim("bench", "fattree", "--k", "5");
         assertEquals(2, r.code(), r.all());
