@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.datsim.core.engine.PartitionedSimulator;
+import org.datsim.core.engine.PartitionedTrace;
 import org.datsim.core.engine.Simulator;
 import org.datsim.core.param.Params;
 import org.datsim.core.random.RandomStreams;
@@ -43,6 +44,8 @@ public final class Fabric {
     private final Params params;
     private final Topology topology;
     private final TraceSource<TraceEvent> trace;
+    /** On a partitioned engine with a trace, each partition's source, merged into {@link #trace}; else null. */
+    private final PartitionedTrace<TraceEvent> partitionedTrace;
     private final List<DatHost> hosts = new ArrayList<>();
     private final Map<String, Switch> switches = new LinkedHashMap<>();
     private final List<Port> ports = new ArrayList<>();
@@ -99,14 +102,16 @@ public final class Fabric {
      * events run in its partition), links between partitions hand packets over, and each partition has its own
      * packet pool. The engine must have been made with {@link FabricPartition#owners}, a map from {@link
      * FabricPartition#byPods} (or another map of the same owners) and {@link FabricPartition#lookaheadPs}. Not
-     * supported yet, and refused here: a trace with sinks, and the port sampler (one trace for every node).
+     * supported yet, and refused here: the port sampler (one event for every switch). A trace is one stream: each
+     * partition's models fire into their partition's source, merged into {@code trace} in (time, key) order at the
+     * end of every window ({@link PartitionedTrace}; call {@link #startTrace()} after subscribing its sinks).
      *
      * @param engine the partitioned engine
      * @param topology the topology
      * @param params the parameters
      * @param hostParams per-host parameters
      * @param random the random streams (every stream is created here, before the run)
-     * @param trace the trace source (without sinks: a partitioned run cannot trace yet)
+     * @param trace the trace source the merged records are fired into
      * @throws IllegalArgumentException if the engine does not fit the topology or a feature is not supported
      */
     public Fabric(PartitionedSimulator engine, Topology topology, Params params, Map<String, Params> hostParams,
@@ -124,7 +129,7 @@ public final class Fabric {
      * @param params the parameters
      * @param hostParams per-host parameters
      * @param random the random streams
-     * @param trace the trace source (without sinks when partitioned)
+     * @param trace the trace source (partitioned: the merged records, see {@link #startTrace()})
      * @param partitions 0 or 1 for the sequential engine, else 2 to the hosts (at most 64)
      * @param threads 1 to {@code partitions}
      * @return the fabric, its engine in {@link #sim()} and {@link #engine()}
@@ -145,13 +150,15 @@ public final class Fabric {
         this.sim = sim;
         this.engine = engine;
         if (engine != null) {
-            FabricPartition.check(engine, topology, params, trace);
+            FabricPartition.check(engine, topology, params);
             pools = new PartitionPools(engine.partitions());
             for (int q = 0; q < engine.partitions(); q++) {
                 engine.setWindowListener(q, pools.listener(q));
             }
+            partitionedTrace = trace != null ? new PartitionedTrace<>(engine, trace) : null;
         } else {
             pools = null;
+            partitionedTrace = null;
         }
         boolean owned = engine != null || sim.owners() > 0;
         this.params = params;
@@ -166,7 +173,7 @@ public final class Fabric {
             HostMemory memory = new HostMemory(hp.get(FabricParams.MEMORY_MAX_RESIDENT),
                     Coherence.of(hp.choice(FabricParams.MEMORY_COHERENCE)));
             int owner = owned ? FabricPartition.hostOwner(i) : 0;
-            Hca hca = new Hca(simOfOwner(owner), name, i, memory, hp, trace);
+            Hca hca = new Hca(simOfOwner(owner), name, i, memory, hp, traceOfOwner(owner));
             hca.setPacketPool(engine != null ? pools.pool(engine.partitionOf(owner)) : packetPool);
             if (engine != null) {
                 hca.setPayloadByValue(); // the placing host may run on another thread
@@ -193,7 +200,7 @@ public final class Fabric {
         }
         for (String s : topology.switches()) {
             builders.put(s, Switch.builder(s, simOfOwner(owners.get(s))).latency(params.get(FabricParams.SWITCH_LATENCY)).mode(mode)
-                    .trace(trace, hostNames));
+                    .trace(traceOfOwner(owners.get(s)), hostNames));
         }
         // Every link's two ports, then each switch built with its ports and policies, then the ports connected
         List<int[]> portIndex = new ArrayList<>();
@@ -245,8 +252,8 @@ public final class Fabric {
             }
             portIndex.add(new int[] {ia, ib});
             if (trace != null && params.get(FabricParams.TRACE_PORT_EVENTS) != 0) {
-                ab.setTrace(trace, l.a(), !aHost);
-                ba.setTrace(trace, l.b(), !bHost);
+                ab.setTrace(traceOfOwner(owners.get(l.a())), l.a(), !aHost);
+                ba.setTrace(traceOfOwner(owners.get(l.b())), l.b(), !bHost);
             }
         }
         for (Map.Entry<String, Switch.Builder> e : builders.entrySet()) {
@@ -542,6 +549,33 @@ public final class Fabric {
     /** The simulator of an owner: its partition's on a partitioned engine, else the one simulator. */
     private Simulator simOfOwner(int owner) {
         return engine != null ? engine.simulatorOf(owner) : sim;
+    }
+
+    /** The trace an owner's models fire into: its partition's on a partitioned engine, else {@link #trace()}. */
+    private TraceSource<TraceEvent> traceOfOwner(int owner) {
+        return partitionedTrace != null ? partitionedTrace.of(engine.partitionOf(owner)) : trace;
+    }
+
+    /**
+     * Returns the trace a host's models fire into (a consumer of the host, such as a workload's flows, fires there
+     * too): on a partitioned engine its partition's, merged into {@link #trace()} at the end of every window; else
+     * {@link #trace()}.
+     *
+     * @param host the host's index
+     * @return its trace source
+     */
+    public TraceSource<TraceEvent> traceOfHost(int host) {
+        return traceOfOwner(FabricPartition.hostOwner(host));
+    }
+
+    /**
+     * Call after subscribing the sinks of {@link #trace()} and before the run: on a partitioned engine, connects each
+     * partition's trace to it (models then build records only if it has sinks). Does nothing on one simulator.
+     */
+    public void startTrace() {
+        if (partitionedTrace != null) {
+            partitionedTrace.attach();
+        }
     }
 
     /**

@@ -197,15 +197,14 @@ public final class FabricPartition {
      *
      * @throws IllegalArgumentException with one message naming what does not fit
      */
-    static void check(PartitionedSimulator engine, Topology topology, Params params,
-            org.datsim.core.trace.TraceSource<?> trace) {
+    static void check(PartitionedSimulator engine, Topology topology, Params params) {
         if (engine.owners() != owners(topology)) {
             throw new IllegalArgumentException("the partitioned engine has " + engine.owners() + " owners; this fabric"
                     + " needs " + owners(topology) + " (FabricPartition.owners)");
         }
-        if (trace != null && trace.isEnabled() || params.get(FabricParams.TRACE_PORT_SAMPLE_INTERVAL) > 0) {
-            throw new IllegalArgumentException("a trace (and trace.port_sample_interval) cannot be written by a"
-                    + " partitioned run yet (the trace is one stream for every node): run with --threads 1");
+        if (params.get(FabricParams.TRACE_PORT_SAMPLE_INTERVAL) > 0) {
+            throw new IllegalArgumentException("trace.port_sample_interval cannot be sampled by a partitioned run yet"
+                    + " (one event samples every switch): run with --threads 1");
         }
     }
 }

@@ -269,6 +269,9 @@ public final class DatsimCli implements Runnable {
                         + " recorded in summary.json's overrides.")
         List<String> params = new java.util.ArrayList<>();
 
+        @picocli.CommandLine.Mixin
+        EngineOptions engine = new EngineOptions();
+
         @Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -344,11 +347,23 @@ public final class DatsimCli implements Runnable {
                             + " (--out DIR chooses)");
                 }
             }
+            String sequential = vector != null ? "--choices replays one order of choices"
+                    : ScenarioRunner.whyNotPartitioned(s);
+            EngineOptions.Choice ec = sequential != null ? engine.sequential(sequential, err)
+                    : engine.resolve(s.topology().hosts().size(), Runtime.getRuntime().availableProcessors(), err);
+            if (ec == null) {
+                return EXIT_INVALID;
+            }
+            int partitions = ec.partitions();
+            int threads = ec.threads();
+            if (ec.note() != null) {
+                err.println("datsim: note: " + ec.note());
+            }
             long t0 = System.nanoTime();
             RunResultSummary r;
             ScenarioRunner runner;
             try {
-                runner = new ScenarioRunner(s).perfetto(!noPerfetto).force(force);
+                runner = new ScenarioRunner(s, partitions, threads).perfetto(!noPerfetto).force(force);
                 if (!overrides.isEmpty()) {
                     runner.overrides(overrides.preset(), overrides.params());
                 }
@@ -406,6 +421,11 @@ public final class DatsimCli implements Runnable {
                             + " made for another scenario; the run took 0 there");
                     return EXIT_INVALID;
                 }
+            }
+            if (partitions > 1) {
+                org.datsim.core.engine.WindowStats w = runner.windowStats();
+                o.println("engine: " + threads + " thread(s), " + partitions + " partitions, "
+                        + w.windows() + " windows; the outputs are the same on one thread");
             }
             o.println("wall time " + wallMs + " ms");
             return r.exitCode();

@@ -79,6 +79,24 @@ final class EngineOptions {
     }
 
     /**
+     * The engine for a run that stays on one thread whatever is asked ({@code why}: what it holds that the partitioned
+     * engine does not run): the options are checked as {@link #resolve} checks them, and asking for more than one
+     * thread or partition gets a note saying why not. Null after a message.
+     */
+    Choice sequential(String why, PrintWriter err) {
+        if (threads != null && threads < 1) {
+            err.println("datsim: --threads must be at least 1, found " + threads);
+            return null;
+        }
+        if (partitions != null && partitions < 1) {
+            err.println("datsim: --partitions must be at least 1, found " + partitions);
+            return null;
+        }
+        boolean asked = threads != null && threads > 1 || partitions != null && partitions > 1;
+        return new Choice(1, 1, threads == null, asked ? "this scenario runs on one thread: " + why : null);
+    }
+
+    /**
      * Puts the engine's window statistics (a partitioned run) into a bench's key=value output: the windows, how the
      * events split over the partitions, and each thread's wait at the barrier.
      */

@@ -26,6 +26,12 @@ final class SweepRunCommand implements Callable<Integer> {
     @Option(names = "--jobs", paramLabel = "N", description = "Runs at once (default: every core, ${DEFAULT-VALUE}).")
     int jobs = Runtime.getRuntime().availableProcessors();
 
+    @Option(names = "--threads", paramLabel = "T", description = "Threads of each run (default 1: the runs at once"
+            + " share the cores). A run whose scenario is a workload without consumer processes splits its fabric"
+            + " into T partitions (docs/parallel.md); the others run on one thread. The outputs are the same for"
+            + " every T.")
+    int threads = 1;
+
     @Option(names = "--shard", paramLabel = "K/N", description = "Run only shard K of N (run i belongs to shard"
             + " i mod N + 1), for job arrays.")
     String shard = "1/1";
@@ -72,6 +78,10 @@ final class SweepRunCommand implements Callable<Integer> {
             err.println("datsim: --jobs: expected a positive number, found " + jobs);
             return DatsimCli.EXIT_INVALID;
         }
+        if (threads < 1) {
+            err.println("datsim: --threads must be at least 1, found " + threads);
+            return DatsimCli.EXIT_INVALID;
+        }
         Study s = SweepCommand.load(file, err);
         if (s == null) {
             return DatsimCli.EXIT_INVALID;
@@ -79,7 +89,7 @@ final class SweepRunCommand implements Callable<Integer> {
         Path dir = out != null ? out : SweepCommand.defaultOut(s);
         SweepRunner.Outcome r;
         try {
-            r = SweepRunner.run(s, dir, jobs, k, n, new Progress(err, terminal()));
+            r = SweepRunner.run(s, dir, jobs, threads, k, n, new Progress(err, terminal()));
         } catch (java.io.IOException e) {
             err.println("datsim: cannot write the sweep's outputs in " + dir + ": " + e.getMessage());
             return DatsimCli.EXIT_INVALID;

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.datsim.core.engine.Simulator;
 import org.datsim.core.time.SimTime;
 import org.datsim.core.trace.TraceEvent;
 import org.datsim.core.trace.TraceKind;
@@ -30,7 +29,7 @@ final class RunGuard implements TraceSink<TraceEvent> {
     /** The fewest retries in a stretch without progress before it counts as a livelock. */
     static final int MIN_RETRIES = 100;
 
-    private final Simulator sim;
+    private final Runnable stop;
     private final List<Path> files;
     private final long maxOutput;
     private final long noProgressPs;
@@ -42,13 +41,14 @@ final class RunGuard implements TraceSink<TraceEvent> {
     /**
      * Watches a run.
      *
-     * @param sim the run's simulator (stopped when a guard trips)
+     * @param stop stops the run when a guard trips (a simulator's {@code stop}: after the executing event; a
+     *     partitioned engine's {@code stopAfterWindow}: at the end of the window whose trace tripped it)
      * @param files the trace files written (their sizes count)
      * @param maxOutput the most bytes of those files together
      * @param noProgressPs the most simulated time of retries only; 0 for no such guard
      */
-    RunGuard(Simulator sim, List<Path> files, long maxOutput, long noProgressPs) {
-        this.sim = sim;
+    RunGuard(Runnable stop, List<Path> files, long maxOutput, long noProgressPs) {
+        this.stop = stop;
         this.files = files;
         this.maxOutput = maxOutput;
         this.noProgressPs = noProgressPs;
@@ -121,6 +121,6 @@ final class RunGuard implements TraceSink<TraceEvent> {
 
     private void trip(String message) {
         tripped = "stopped by " + message;
-        sim.stop();
+        stop.run();
     }
 }

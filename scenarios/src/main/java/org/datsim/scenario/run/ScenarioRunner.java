@@ -80,16 +80,41 @@ public final class ScenarioRunner {
     private List<org.datsim.scenario.workload.FctFile.Row> fctRows;
 
     /**
-     * Prepares a run.
+     * Prepares a run on the sequential engine.
      *
      * @param scenario the validated scenario
      */
     public ScenarioRunner(Scenario scenario) {
+        this(scenario, 1, 1);
+    }
+
+    /**
+     * Prepares a run on the engine asked for: with {@code partitions} 1 the sequential engine (one simulator with the
+     * fabric's owners); with more, the partitioned engine (the fabric split by pods, docs/parallel.md), which only a
+     * scenario that {@link #whyNotPartitioned} accepts can run on. Events of equal time are ordered by owner keys on
+     * both, and the partitions' trace is merged in that order, so every output is the same for every choice.
+     *
+     * @param scenario the validated scenario
+     * @param partitions 1, or 2 to the hosts (at most 64)
+     * @param threads 1 to {@code partitions}
+     * @throws IllegalArgumentException if the scenario cannot run partitioned, with the reason
+     */
+    public ScenarioRunner(Scenario scenario, int partitions, int threads) {
         this.scenario = scenario;
         this.random = new RandomStreams(scenario.seed());
-        // the fabric's owners: events of equal time in owner-key order, as on the partitioned engine
-        this.sim = new Simulator(org.datsim.fabric.FabricPartition.owners(scenario.topology()));
-        this.fabric = new Fabric(sim, scenario.topology(), scenario.params(), scenario.hostParams(), random, trace);
+        if (partitions > 1) {
+            String why = whyNotPartitioned(scenario);
+            if (why != null) {
+                throw new IllegalArgumentException("this scenario cannot run partitioned: " + why);
+            }
+            this.fabric = Fabric.onEngine(scenario.topology(), scenario.params(), scenario.hostParams(), random, trace,
+                    partitions, threads);
+            this.sim = fabric.sim();
+        } else {
+            // the fabric's owners: events of equal time in owner-key order, as on the partitioned engine
+            this.sim = new Simulator(org.datsim.fabric.FabricPartition.owners(scenario.topology()));
+            this.fabric = new Fabric(sim, scenario.topology(), scenario.params(), scenario.hostParams(), random, trace);
+        }
         // One program per list of steps: the processes of a template share theirs (lookups only, by identity).
         Map<List<Step>, Program> programs = new java.util.IdentityHashMap<>();
         for (ProcessDef p : scenario.processes()) {
@@ -102,10 +127,67 @@ public final class ScenarioRunner {
             flows = scenario.workload().flows(scenario.topology(), scenario.params(), random);
             attachedFlows = org.datsim.scenario.workload.FlowRunner.attach(fabric, flows, scenario.workload().send());
         }
-        sim.setMaxEvents(scenario.maxEvents());
-        if (scenario.maxTimePs() != Long.MAX_VALUE) {
-            sim.setMaxTimePs(scenario.maxTimePs());
+        if (fabric.engine() != null) {
+            fabric.engine().setMaxEvents(scenario.maxEvents());
+        } else {
+            sim.setMaxEvents(scenario.maxEvents());
+            if (scenario.maxTimePs() != Long.MAX_VALUE) {
+                sim.setMaxTimePs(scenario.maxTimePs());
+            }
         }
+    }
+
+    /**
+     * Tells why a scenario cannot run on the partitioned engine, or null if it can. What it runs must stay within its
+     * hosts' and switches' partitions: a workload's RDMA Writes do; consumer processes (their connection management,
+     * provider and statistics reach across hosts), Sends (a flow's receive is posted on its destination from its
+     * source), and the port sampler (one event reads every switch) do not yet.
+     *
+     * @param scenario the scenario
+     * @return the reason, or null
+     */
+    public static String whyNotPartitioned(Scenario scenario) {
+        if (!scenario.processes().isEmpty()) {
+            return "its consumer processes run on one thread (docs/parallel.md)";
+        }
+        if (scenario.workload() == null) {
+            return "it has neither processes nor a workload";
+        }
+        if (scenario.workload().send()) {
+            return "its workload's flows are Sends, whose receives are posted from the source's thread";
+        }
+        if (scenario.params().get(org.datsim.fabric.FabricParams.TRACE_PORT_SAMPLE_INTERVAL) > 0) {
+            return "trace.port_sample_interval samples every switch in one event";
+        }
+        return null;
+    }
+
+    /** Runs the engine to the end or a limit: the one simulator, or the partitions in windows. */
+    private RunResult runEngine() {
+        org.datsim.core.engine.PartitionedSimulator engine = fabric.engine();
+        if (engine == null) {
+            return sim.run();
+        }
+        fabric.startTrace();
+        RunResult r = scenario.maxTimePs() == Long.MAX_VALUE ? engine.run() : engine.runUntil(scenario.maxTimePs());
+        StopReason reason = r.reason();
+        String message = r.message();
+        if (reason == StopReason.UNTIL_TIME) {
+            reason = StopReason.TIME_LIMIT;
+            message = "stopped at the time limit of " + SimTime.format(scenario.maxTimePs())
+                    + "; raise it with --max-time if the run is not runaway";
+        }
+        return new RunResult(reason, fabric.lastEventPs(), fabric.eventsExecuted(), message);
+    }
+
+    /** The simulated time reached: the last event's (the one simulator's present). */
+    private long nowPs() {
+        return fabric.lastEventPs();
+    }
+
+    /** The events executed so far (a partitioned run's without its handovers, as a sequential run counts them). */
+    private long eventsSoFar() {
+        return fabric.eventsExecuted();
     }
 
     /**
@@ -175,6 +257,9 @@ public final class ScenarioRunner {
      * @return this runner
      */
     public ScenarioRunner choices(org.datsim.core.choice.VectorChoices vector) {
+        if (fabric.engine() != null) {
+            throw new IllegalStateException("exploration runs on the sequential engine");
+        }
         fabric.setChoices(vector);
         vector.onChoice(t -> {
             if (trace.isEnabled()) {
@@ -246,7 +331,7 @@ public final class ScenarioRunner {
         RunResult result;
         String abort = null;
         try {
-            result = sim.run();
+            result = runEngine();
             if (scenario.outcomes().any()) {
                 for (String problem : OutcomeCheck.check(observations, scenario.outcomes())) {
                     failureCount++;
@@ -257,10 +342,10 @@ public final class ScenarioRunner {
             }
         } catch (MemoryLimitException e) {
             abort = e.getMessage();
-            result = new RunResult(StopReason.STOPPED, sim.now(), sim.eventsExecuted(), abort);
+            result = new RunResult(StopReason.STOPPED, nowPs(), eventsSoFar(), abort);
         } catch (ArithmeticException e) {
             abort = "simulated time or a duration overflowed (" + e.getMessage() + ")";
-            result = new RunResult(StopReason.STOPPED, sim.now(), sim.eventsExecuted(), abort);
+            result = new RunResult(StopReason.STOPPED, nowPs(), eventsSoFar(), abort);
         }
         List<String> blocked = new ArrayList<>();
         for (ConsumerProcess p : processes.values()) {
@@ -287,6 +372,15 @@ public final class ScenarioRunner {
 
     Fabric fabric() {
         return fabric;
+    }
+
+    /**
+     * Returns the partitioned engine's window statistics after a run, or null on the sequential engine.
+     *
+     * @return the statistics, or null
+     */
+    public org.datsim.core.engine.WindowStats windowStats() {
+        return fabric.engine() != null ? fabric.engine().stats() : null;
     }
 
     ConsumerProcess process(String name) {
@@ -476,7 +570,7 @@ public final class ScenarioRunner {
      * @return picoseconds
      */
     public long progressSimulatedPs() {
-        return sim.now();
+        return nowPs();
     }
 
     /**
@@ -485,7 +579,7 @@ public final class ScenarioRunner {
      * @return the count
      */
     public long progressEvents() {
-        return sim.eventsExecuted();
+        return eventsSoFar();
     }
 
     /**
@@ -596,7 +690,8 @@ public final class ScenarioRunner {
             if (chrome != null) {
                 traceFiles.add(outDir.resolve(PerfettoTraceWriter.FILE));
             }
-            RunGuard guard = new RunGuard(sim, traceFiles, maxOutputBytes, noProgressPs);
+            RunGuard guard = new RunGuard(fabric.engine() != null ? fabric.engine()::stopAfterWindow : sim::stop,
+                    traceFiles, maxOutputBytes, noProgressPs);
             trace.subscribe(guard);
             for (org.datsim.core.trace.TraceSink<TraceEvent> s : subscribers) {
                 trace.subscribe(s);
@@ -605,7 +700,7 @@ public final class ScenarioRunner {
                 p.start(p.startPs());
             }
             try {
-                result = sim.run();
+                result = runEngine();
                 if (scenario.outcomes().any()) {
                     for (String problem : OutcomeCheck.check(observations, scenario.outcomes())) {
                         failureCount++;
@@ -626,14 +721,14 @@ public final class ScenarioRunner {
                 }
             } catch (OutOfMemoryError e) {
                 abort = OutOfMemory.MESSAGE;
-                result = new RunResult(StopReason.STOPPED, sim.now(), sim.eventsExecuted(), abort);
+                result = new RunResult(StopReason.STOPPED, nowPs(), eventsSoFar(), abort);
             } catch (MemoryLimitException e) {
                 abort = e.getMessage();
-                result = new RunResult(StopReason.STOPPED, sim.now(), sim.eventsExecuted(), e.getMessage());
+                result = new RunResult(StopReason.STOPPED, nowPs(), eventsSoFar(), e.getMessage());
             } catch (ArithmeticException e) {
                 abort = "simulated time or a duration overflowed (" + e.getMessage() + "): a rate, size or time in"
                         + " the scenario is too extreme to simulate";
-                result = new RunResult(StopReason.STOPPED, sim.now(), sim.eventsExecuted(), abort);
+                result = new RunResult(StopReason.STOPPED, nowPs(), eventsSoFar(), abort);
             }
             // the flows' FCTs while trace.json is open: each flow is a slice in it
             if (attachedFlows != null) {

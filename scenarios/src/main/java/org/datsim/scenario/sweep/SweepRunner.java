@@ -98,6 +98,27 @@ public final class SweepRunner {
      */
     public static Outcome run(Study study, Path out, int jobs, int shard, int shards, Progress progress)
             throws IOException, InterruptedException {
+        return run(study, out, jobs, 1, shard, shards, progress);
+    }
+
+    /**
+     * Runs the unfinished runs of one shard, each on {@code threads} threads where its scenario can run partitioned
+     * ({@link ScenarioRunner#whyNotPartitioned}: a workload without consumer processes), its fabric split into as
+     * many partitions; the others on one. The outputs are the same for every number of threads.
+     *
+     * @param study the validated study
+     * @param out the output directory (created if needed)
+     * @param jobs the number of runs at once
+     * @param threads the threads of each run, at least 1
+     * @param shard the shard, from 1
+     * @param shards the number of shards
+     * @param progress receives each finished run
+     * @return what was done
+     * @throws IOException if the output directory or the plan cannot be written
+     * @throws InterruptedException if interrupted while waiting for the runs
+     */
+    public static Outcome run(Study study, Path out, int jobs, int threads, int shard, int shards,
+            Progress progress) throws IOException, InterruptedException {
         Files.createDirectories(out.resolve(POINTS));
         writePlan(study, out);
         List<Point> mine = shard(study, shard, shards);
@@ -123,7 +144,7 @@ public final class SweepRunner {
                 futures.add(pool.submit(() -> {
                     int code;
                     try {
-                        code = runOne(study, out, p);
+                        code = runOne(study, out, p, threads);
                     } catch (IOException e) {
                         errors.add(p.describe() + ": cannot write " + dir(out, p) + ": " + e.getMessage());
                         code = -1;
@@ -159,7 +180,7 @@ public final class SweepRunner {
     }
 
     /** Runs one run into a temporary directory and renames it into place; returns the scenario's exit code. */
-    static int runOne(Study study, Path out, Point p) throws IOException, ScenarioException {
+    static int runOne(Study study, Path out, Point p, int threads) throws IOException, ScenarioException {
         Path target = dir(out, p);
         Path points = out.resolve(POINTS);
         Path tmp = points.resolve(".tmp-" + p.id() + "-" + ProcessHandle.current().pid());
@@ -171,9 +192,17 @@ public final class SweepRunner {
         Files.createDirectories(tmp);
         Scenario s = ScenarioLoader.parse(target.resolve("scenario.json").toString(), p.scenarioJson());
         boolean traces = study.keepTraces();
-        RunResultSummary r = new ScenarioRunner(s).perfetto(traces).eventsJsonl(traces).run(tmp, List.of());
+        int partitions = threads > 1 && ScenarioRunner.whyNotPartitioned(s) == null
+                ? Math.min(threads, Math.min(64, s.topology().hosts().size())) : 1;
+        RunResultSummary r = new ScenarioRunner(s, partitions, Math.min(threads, partitions)).perfetto(traces)
+                .eventsJsonl(traces).run(tmp, List.of());
         Files.writeString(tmp.resolve("scenario.json"), p.scenarioJson() + "\n", StandardCharsets.UTF_8);
-        Files.write(tmp.resolve("run.txt"), r.lines(), StandardCharsets.UTF_8);
+        // the lines name the run's directory: the one it is renamed to, not the temporary one (whose name has a pid)
+        List<String> lines = new ArrayList<>(r.lines().size());
+        for (String line : r.lines()) {
+            lines.add(line.replace(tmp.toString(), target.toString()));
+        }
+        Files.write(tmp.resolve("run.txt"), lines, StandardCharsets.UTF_8);
         ObjectNode pj = MAPPER.createObjectNode();
         pj.put("study", study.name());
         pj.put("point", p.point());

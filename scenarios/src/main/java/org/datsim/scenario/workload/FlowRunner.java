@@ -428,8 +428,11 @@ public final class FlowRunner {
             }
             return n;
         }
-        /** Where each flow's completion is traced (a {@code flow} line), and the hosts' names. */
-        private final org.datsim.core.trace.TraceSource<org.datsim.core.trace.TraceEvent> trace;
+        /**
+         * Where each flow's completion is traced (a {@code flow} line), by source host (on a partitioned engine, the
+         * host's partition's trace), and the hosts' names.
+         */
+        private final List<TraceSource<TraceEvent>> traceOfHost;
         private final String[] hostNames;
         private final Responder responder = new Responder();
 
@@ -442,9 +445,13 @@ public final class FlowRunner {
             }
             this.send = send;
             this.payloadFree = payloadFree;
-            this.trace = fabric.trace();
             List<DatHost> hosts = fabric.hosts();
             int n = hosts.size();
+            List<TraceSource<TraceEvent>> traces = new java.util.ArrayList<>(n);
+            for (int h = 0; h < n; h++) {
+                traces.add(fabric.traceOfHost(h));
+            }
+            this.traceOfHost = traces;
             hostNames = new String[n];
             simOfHost = new Simulator[n];
             completedBy = new int[n];
@@ -608,6 +615,7 @@ public final class FlowRunner {
             if (wr.status() != Dat.DTO_SUCCESS) {
                 bad[i] = true;
             }
+            TraceSource<TraceEvent> trace = traceOfHost.get(src);
             if (trace != null && trace.isEnabled()) {
                 Flow f = flows.get(i);
                 trace.fire(org.datsim.core.trace.TraceEvent.of(done[i], org.datsim.core.trace.TraceKind.FLOW,

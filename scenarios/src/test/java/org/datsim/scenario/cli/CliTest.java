@@ -343,7 +343,7 @@ class CliTest {
         r = datsim("bench", "fattree", "--k", "4", "--peers", "4", "--threads", "1", "--partitions", "2",
                 "--param", "trace.port_sample_interval=1us");
         assertEquals(2, r.code(), r.all());
-        assertTrue(r.err().contains("cannot be written by a partitioned run yet"), r.all());
+        assertTrue(r.err().contains("cannot be sampled by a partitioned run yet"), r.all());
     }
 
     @Test

@@ -53,6 +53,10 @@ public final class PartitionedSimulator {
     private final Mailbox[][] boxes;
     /** Per partition, told at the start of each window in the partition's thread (null: none). */
     private final WindowListener[] listeners;
+    /** Run once at the end of every window, by one thread, after every partition has run it (null: none). */
+    private Runnable windowEndAction;
+    /** Set by the window-end action ({@link #stopAfterWindow}): the run ends at the end of this window. */
+    private boolean actionStopped;
 
     // Written by the thread that calls a run method, or by the barrier action; read by the workers after the barrier.
     private boolean inRun;
@@ -244,6 +248,34 @@ public final class PartitionedSimulator {
     }
 
     /**
+     * Sets what runs at the end of every window (the barrier action, or the one thread's step between windows): by
+     * one thread at a time, after every partition has run the window and before any runs the next, so it may read
+     * what the partitions wrote in the window. It may call {@link #stopAfterWindow}. Set-up only.
+     *
+     * @param action the action, or null for none
+     * @throws IllegalStateException during a run
+     */
+    public void setWindowEndAction(Runnable action) {
+        if (inRun) {
+            throw new IllegalStateException("the window-end action is set before a run");
+        }
+        windowEndAction = action;
+    }
+
+    /**
+     * From the window-end action: ends the run at the end of the window that just ran, with {@link
+     * StopReason#STOPPED} (a guard that watches the run's output, for one).
+     */
+    public void stopAfterWindow() {
+        actionStopped = true;
+    }
+
+    /** Whether a run is in progress: set-up code runs outside it. */
+    public boolean inRun() {
+        return inRun;
+    }
+
+    /**
      * Sets an event limit: the run ends at the end of the first window after which at least {@code n} events have
      * run in all (since the engine was made), with {@link StopReason#EVENT_LIMIT}. Windows do not depend on the
      * partitions or threads, so neither does where the run stops.
@@ -349,6 +381,7 @@ public final class PartitionedSimulator {
         Arrays.fill(threadFailure, null);
         Arrays.fill(threadStopped, false);
         eventLimitHit = false;
+        actionStopped = false;
         long first = earliest();
         if (first != Long.MAX_VALUE && first <= until) {
             bound = windowEnd(first);
@@ -378,6 +411,10 @@ public final class PartitionedSimulator {
             return new RunResult(StopReason.EVENT_LIMIT, lastEventPs(), ran, "stopped after " + events
                     + " events, at the end of the window that reached the event limit of " + maxEvents
                     + "; raise it with --max-events if the run is not runaway");
+        }
+        if (actionStopped) {
+            return new RunResult(StopReason.STOPPED, lastEventPs(), ran,
+                    "stopped by the window-end action at the end of the window ending at " + SimTime.format(bound));
         }
         for (boolean s : threadStopped) {
             if (s) {
@@ -512,6 +549,16 @@ public final class PartitionedSimulator {
         long min = Long.MAX_VALUE;
         long ran = 0;
         boolean stop = false;
+        if (windowEndAction != null) {
+            try {
+                windowEndAction.run();
+            } catch (Throwable t) {
+                if (threadFailure[0] == null) {
+                    threadFailure[0] = t;
+                }
+            }
+            stop = actionStopped;
+        }
         for (int w = 0; w < threads; w++) {
             min = Math.min(min, threadMin[w]);
             ran += threadEvents[w];

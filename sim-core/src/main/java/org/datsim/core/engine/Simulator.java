@@ -73,6 +73,9 @@ public final class Simulator {
     /** The owner of the executing event; 0 outside events (set-up code runs as owner 0). */
     private int owner;
 
+    /** In a partition's window ({@link #runWindow}), the key of the executing event; 0 outside. */
+    private long currentKey;
+
     /*
      * In a partition of a PartitionedSimulator: the partition of each owner, this partition's index, and where events
      * owned by other partitions go. partitionOf is null otherwise.
@@ -732,6 +735,7 @@ public final class Simulator {
                 lastEventPs = t;
                 executed++;
                 owner = q.headOwner();
+                currentKey = q.headKey();
                 q.pollMin();
                 handler.handle(arg);
             }
@@ -742,7 +746,17 @@ public final class Simulator {
             running = false;
             stopRequested = false;
             owner = 0;
+            currentKey = 0;
         }
+    }
+
+    /**
+     * In a partition of a {@link PartitionedSimulator}, during a window: the key of the executing event, which orders
+     * it among the events of its time in every partition (the order a sequential run executes them in); 0 outside
+     * events. {@link PartitionedTrace} orders the records of a window by it.
+     */
+    long currentKey() {
+        return currentKey;
     }
 
     /** Whether the last {@link #runWindow} ended because a handler called {@link #stop()}. */
