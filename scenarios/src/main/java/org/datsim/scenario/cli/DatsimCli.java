@@ -363,7 +363,14 @@ public final class DatsimCli implements Runnable {
             RunResultSummary r;
             ScenarioRunner runner;
             try {
-                runner = new ScenarioRunner(s, partitions, threads).perfetto(!noPerfetto).force(force);
+                runner = new ScenarioRunner(s, partitions, threads);
+            } catch (IllegalArgumentException e) { // a fabric the partitioned engine cannot split (a 1 ps link)
+                err.println("datsim: --threads " + threads + " --partitions " + partitions + ": "
+                        + org.datsim.core.util.Text.clean(e.getMessage()));
+                return EXIT_INVALID;
+            }
+            try {
+                runner.perfetto(!noPerfetto).force(force);
                 if (!overrides.isEmpty()) {
                     runner.overrides(overrides.preset(), overrides.params());
                 }

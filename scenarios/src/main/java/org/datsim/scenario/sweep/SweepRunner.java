@@ -194,8 +194,14 @@ public final class SweepRunner {
         boolean traces = study.keepTraces();
         int partitions = threads > 1 && ScenarioRunner.whyNotPartitioned(s) == null
                 ? Math.min(threads, Math.min(64, s.topology().hosts().size())) : 1;
-        RunResultSummary r = new ScenarioRunner(s, partitions, Math.min(threads, partitions)).perfetto(traces)
-                .eventsJsonl(traces).run(tmp, List.of());
+        ScenarioRunner runner;
+        try {
+            runner = new ScenarioRunner(s, partitions, Math.min(threads, partitions));
+        } catch (IllegalArgumentException e) {
+            // a fabric the partitioned engine cannot split (a link of 1 ps): the sequential engine, same outputs
+            runner = new ScenarioRunner(s);
+        }
+        RunResultSummary r = runner.perfetto(traces).eventsJsonl(traces).run(tmp, List.of());
         Files.writeString(tmp.resolve("scenario.json"), p.scenarioJson() + "\n", StandardCharsets.UTF_8);
         // the lines name the run's directory: the one it is renamed to, not the temporary one (whose name has a pid)
         List<String> lines = new ArrayList<>(r.lines().size());

@@ -119,6 +119,11 @@ class RunThreadsTest {
         Result r = datsim("run", workload.toString(), "--out", tmp.toString(), "--threads", "2", "--partitions", "999");
         assertEquals(2, r.code(), r.all());
         assertEquals("datsim: --partitions must be from 1 to 16, found 999", r.err().strip(), r.all());
+        r = datsim("run", workload.toString(), "--out", tmp.toString(), "--threads", "2", "--partitions", "2",
+                "--param", "link.latency=1ps");
+        assertEquals(2, r.code(), r.all());
+        assertTrue(r.err().contains("\ndatsim: --threads 2 --partitions 2: ") && r.err().contains("at least 2 ps")
+                && !r.err().contains("\tat "), r.all());
         r = datsim("run", ScenarioJson.writeThenSend().toString(), "--out", tmp.toString(), "--partitions", "0");
         assertEquals(2, r.code(), r.all());
         assertEquals("datsim: --partitions must be at least 1, found 0", r.err().strip(), r.all());
