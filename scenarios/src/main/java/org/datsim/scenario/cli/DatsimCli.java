@@ -269,8 +269,19 @@ public final class DatsimCli implements Runnable {
                         + " recorded in summary.json's overrides.")
         List<String> params = new java.util.ArrayList<>();
 
-        @picocli.CommandLine.Mixin
-        EngineOptions engine = new EngineOptions();
+        @Option(names = "--threads", paramLabel = "T", description = "Run the fabric on T threads (default 1): a"
+                + " scenario whose only traffic is a workload of RDMA Writes splits its fabric by pods into T"
+                + " partitions (docs/parallel.md); a scenario with consumer processes runs on one thread and says so."
+                + " Every output is the same for every T; only the speed differs, and it gains only when the"
+                + " partitions run many events per window (links of a microsecond, a busy fabric of 256 hosts or"
+                + " more): the run prints its events per window. A fabric with fewer than "
+                + EngineOptions.MIN_HOSTS_PER_THREAD + " hosts per thread runs on one thread unless --partitions is"
+                + " given.")
+        Integer threads;
+
+        @Option(names = "--partitions", paramLabel = "P", description = "Partitions of the fabric (default: the"
+                + " threads; from the threads to the number of hosts, at most 64).")
+        Integer partitions;
 
         @Spec
         CommandLine.Model.CommandSpec spec;
@@ -347,6 +358,10 @@ public final class DatsimCli implements Runnable {
                             + " (--out DIR chooses)");
                 }
             }
+            // one thread unless asked: a scenario's fabric gains from more only with many events per window
+            EngineOptions engine = new EngineOptions();
+            engine.threads = this.threads != null ? this.threads : 1;
+            engine.partitions = this.partitions;
             String sequential = vector != null ? "--choices replays one order of choices"
                     : ScenarioRunner.whyNotPartitioned(s);
             EngineOptions.Choice ec = sequential != null ? engine.sequential(sequential, err)
@@ -431,8 +446,12 @@ public final class DatsimCli implements Runnable {
             }
             if (partitions > 1) {
                 org.datsim.core.engine.WindowStats w = runner.windowStats();
-                o.println("engine: " + threads + " thread(s), " + partitions + " partitions, "
-                        + w.windows() + " windows; the outputs are the same on one thread");
+                o.println("engine: " + threads + " thread(s), " + partitions + " partitions, " + w.windows()
+                        + " windows of " + String.format(java.util.Locale.ROOT, "%.0f", w.eventsPerWindow())
+                        + " events; the outputs are the same on one thread"
+                        + (w.eventsPerWindow() < 1000 * partitions ? " (under a thousand events per partition and"
+                                + " window, the barrier costs more than a thread gains: --threads 1 is likely"
+                                + " faster, docs/parallel.md)" : ""));
             }
             o.println("wall time " + wallMs + " ms");
             return r.exitCode();

@@ -101,6 +101,13 @@ class RunThreadsTest {
         assertEquals(0, r.code(), r.all());
         assertTrue(r.err().contains("too small to gain from 2 threads") && r.err().contains("runs as asked"), r.all());
         assertTrue(ScenarioJson.readTrace(tmp.resolve("events.jsonl")).size() > 10_000, "the merged trace");
+        // 10 ns links: a few events a window, and the run says that one thread is likely faster
+        assertTrue(r.out().contains("engine: 2 thread(s), 2 partitions, ") && r.out().contains(" windows of ")
+                && r.out().contains("--threads 1 is likely faster"), r.all());
+        // the default is one thread: no engine line, no note
+        Result dflt = datsim("run", s.toString(), "--out", tmp.resolve("default").toString(), "--quiet");
+        assertEquals(0, dflt.code(), dflt.all());
+        assertTrue(!dflt.out().contains("engine: ") && dflt.err().isEmpty(), dflt.all());
         // without --partitions, a fabric this small runs on one thread and says so
         Result small = datsim("run", s.toString(), "--out", tmp.resolve("small").toString(), "--quiet", "--threads",
                 "2");
