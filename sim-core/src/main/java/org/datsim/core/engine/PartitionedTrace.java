@@ -70,6 +70,7 @@ public final class PartitionedTrace<T> {
         }
         attached = true;
         for (int q = 0; q < sources.length; q++) {
+            engine.partition(q).keepCurrentKey();
             sources[q].subscribe(buffers[q]);
         }
     }

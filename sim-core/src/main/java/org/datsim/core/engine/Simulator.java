@@ -76,6 +76,9 @@ public final class Simulator {
     /** In a partition's window ({@link #runWindow}), the key of the executing event; 0 outside. */
     private long currentKey;
 
+    /** Whether {@link #runWindow} keeps {@link #currentKey} (a trace reads it): a store per event otherwise saved. */
+    private boolean keepKey;
+
     /*
      * In a partition of a PartitionedSimulator: the partition of each owner, this partition's index, and where events
      * owned by other partitions go. partitionOf is null otherwise.
@@ -735,7 +738,9 @@ public final class Simulator {
                 lastEventPs = t;
                 executed++;
                 owner = q.headOwner();
-                currentKey = q.headKey();
+                if (keepKey) {
+                    currentKey = q.headKey();
+                }
                 q.pollMin();
                 handler.handle(arg);
             }
@@ -757,6 +762,11 @@ public final class Simulator {
      */
     long currentKey() {
         return currentKey;
+    }
+
+    /** Makes {@link #runWindow} keep the executing event's key for {@link #currentKey} (set-up only). */
+    void keepCurrentKey() {
+        keepKey = true;
     }
 
     /** Whether the last {@link #runWindow} ended because a handler called {@link #stop()}. */
