@@ -27,27 +27,12 @@ class CliTest {
     Path tmp;
 
     /** What one invocation returned and printed. */
-    private record Result(int code, String out, String err) {
-        String all() {
-            return "exit " + code + "\n--- stdout\n" + out + "--- stderr\n" + err;
-        }
 
-        List<String> outLines() {
-            return out.lines().toList();
-        }
+    private static CliRun datsim(String... args) {
+        return CliRun.of(args);
     }
 
-    private static Result datsim(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code;
-        try (PrintWriter o = new PrintWriter(out); PrintWriter e = new PrintWriter(err)) {
-            code = DatsimCli.execute(args, o, e);
-        }
-        return new Result(code, out.toString(), err.toString());
-    }
-
-    private static void assertNoStackTrace(Result r) {
+    private static void assertNoStackTrace(CliRun r) {
         assertFalse(r.err().contains("Exception"), r.all());
         assertFalse(r.err().contains("\tat "), r.all());
         assertFalse(r.out().contains("\tat "), r.all());
@@ -68,7 +53,7 @@ class CliTest {
     @Test
     void runTheExample() {
         Path outDir = tmp.resolve("out");
-        Result r = datsim("run", ScenarioJson.writeThenSend().toString(), "--out", outDir.toString());
+        CliRun r = datsim("run", ScenarioJson.writeThenSend().toString(), "--out", outDir.toString());
         assertEquals(0, r.code(), r.all());
         assertTrue(r.out().startsWith("scenario write-then-send (seed 1): simulated "), r.all());
         assertTrue(r.outLines().stream().anyMatch(l -> l.startsWith("OK: 0 failed expectation(s)")), r.all());
@@ -81,7 +66,7 @@ class CliTest {
     @Test
     void runWithSeedOverride() {
         Path outDir = tmp.resolve("seeded");
-        Result r = datsim("run", ScenarioJson.writeThenSend().toString(), "--out", outDir.toString(), "--seed", "7");
+        CliRun r = datsim("run", ScenarioJson.writeThenSend().toString(), "--out", outDir.toString(), "--seed", "7");
         assertEquals(0, r.code(), r.all());
         assertTrue(r.out().startsWith("scenario write-then-send (seed 7)"), r.all());
         assertEquals(7, ScenarioJson.readJson(outDir.resolve("summary.json")).path("seed").asLong());
@@ -91,12 +76,12 @@ class CliTest {
     void validateNotesSiSizesWithoutRefusingThem() throws Exception {
         Path f = write("si.json", ScenarioJson.withCalls("{\"call\": \"dat_lmr_create\", \"ia\": \"$ia\", \"pz\": \"$pz\","
                 + " \"length\": \"4KB\", \"out\": \"b2\"}"));
-        Result r = datsim("validate", f.toString());
+        CliRun r = datsim("validate", f.toString());
         assertEquals(0, r.code(), r.all());
         assertTrue(r.out().contains(f + ": valid"), r.all());
         assertTrue(r.out().contains(f + ": $.processes[0].calls[4].length: note: \"4KB\" is 4,000 bytes (SI units);"
                 + " for 4 KiB (4,096 bytes) write \"4KiB\""), r.all());
-        Result plain = datsim("validate", ScenarioJson.writeThenSend().toString());
+        CliRun plain = datsim("validate", ScenarioJson.writeThenSend().toString());
         assertTrue(!plain.out().contains("note:"), plain.all());
     }
 
@@ -108,7 +93,7 @@ class CliTest {
                 "{\"call\": \"dat_lmr_free\", \"lmr\": \"$b2\"}",
                 "{\"call\": \"dat_pz_free\", \"pz\": \"$evd\"}",
                 "{\"call\": \"dat_evd_wait\", \"evd\": \"$evd\"}"));
-        Result r = datsim("run", f.toString(), "--out", tmp.resolve("knock").toString());
+        CliRun r = datsim("run", f.toString(), "--out", tmp.resolve("knock").toString());
         assertEquals(1, r.code(), r.all());
         List<String> lines = r.outLines();
         int first = lines.indexOf(lines.stream().filter(l -> l.startsWith("FAILED ")).findFirst().orElseThrow());
@@ -125,7 +110,7 @@ class CliTest {
 
     @Test
     void aPassingRunCountsTheErrorsItExpectedApart() {
-        Result r = datsim("run", ScenarioJson.writeThenSend().toString(), "--out", tmp.resolve("wts").toString());
+        CliRun r = datsim("run", ScenarioJson.writeThenSend().toString(), "--out", tmp.resolve("wts").toString());
         assertEquals(0, r.code(), r.all());
         assertTrue(r.outLines().get(0).endsWith("calls (1 returned errors: all expected)"), r.all());
     }
@@ -133,7 +118,7 @@ class CliTest {
     @Test
     void runAFailingScenarioExitsOne() throws Exception {
         Path f = write("blocked.json", ScenarioJson.withCalls("{\"call\": \"dat_evd_wait\", \"evd\": \"$evd\"}"));
-        Result r = datsim("run", f.toString(), "--out", tmp.resolve("blocked").toString());
+        CliRun r = datsim("run", f.toString(), "--out", tmp.resolve("blocked").toString());
         assertEquals(1, r.code(), r.all());
         assertTrue(r.out().contains("process p did not finish: it was still in dat_evd_wait at"
                 + " $.processes[0].calls[4]"), r.all());
@@ -144,7 +129,7 @@ class CliTest {
     void runAMalformedFilePrintsEveryProblemAndRunsNothing() throws Exception {
         Path f = fixture("three-problems.json");
         Path outDir = tmp.resolve("never");
-        Result r = datsim("run", f.toString(), "--out", outDir.toString());
+        CliRun r = datsim("run", f.toString(), "--out", outDir.toString());
         assertEquals(DatsimCli.EXIT_INVALID, r.code(), r.all());
         List<String> lines = r.err().lines().toList();
         assertEquals(4, lines.size(), r.all());
@@ -161,7 +146,7 @@ class CliTest {
     @Test
     void runBadJsonNamesLineAndColumn() throws Exception {
         Path f = write("broken.json", "{\n  \"scenario\": \"x\",\n  \"fabric\": [\n}\n");
-        Result r = datsim("run", f.toString(), "--out", tmp.resolve("x").toString());
+        CliRun r = datsim("run", f.toString(), "--out", tmp.resolve("x").toString());
         assertEquals(2, r.code(), r.all());
         assertTrue(r.err().startsWith(f + ":4:1: invalid JSON: "), r.all());
         assertTrue(r.err().contains("1 problem(s) in " + f + "; nothing was run"), r.all());
@@ -171,7 +156,7 @@ class CliTest {
     @Test
     void runAMissingFile() {
         Path missing = tmp.resolve("no-such.json");
-        Result r = datsim("run", missing.toString(), "--out", tmp.resolve("x").toString());
+        CliRun r = datsim("run", missing.toString(), "--out", tmp.resolve("x").toString());
         assertEquals(2, r.code(), r.all());
         assertTrue(r.err().startsWith(missing + ": no such file"), r.all());
         assertTrue(r.err().contains("nothing was run"), r.all());
@@ -180,7 +165,7 @@ class CliTest {
 
     @Test
     void runADirectory() {
-        Result r = datsim("run", tmp.toString(), "--out", tmp.resolve("x").toString());
+        CliRun r = datsim("run", tmp.toString(), "--out", tmp.resolve("x").toString());
         assertEquals(2, r.code(), r.all());
         assertTrue(r.err().startsWith(tmp + ": is a directory"), r.all());
         assertNoStackTrace(r);
@@ -191,7 +176,7 @@ class CliTest {
     @Test
     void validateGoodFile() {
         Path f = ScenarioJson.writeThenSend();
-        Result r = datsim("validate", f.toString());
+        CliRun r = datsim("validate", f.toString());
         assertEquals(0, r.code(), r.all());
         assertEquals(f + ": valid", r.out().strip());
         assertEquals("", r.err());
@@ -200,7 +185,7 @@ class CliTest {
     @Test
     void validateBadFile() throws Exception {
         Path f = fixture("three-problems.json");
-        Result r = datsim("validate", f.toString());
+        CliRun r = datsim("validate", f.toString());
         assertEquals(2, r.code(), r.all());
         assertEquals("", r.out());
         assertTrue(r.err().contains("3 problem(s) in " + f + "; nothing was run"), r.all());
@@ -211,7 +196,7 @@ class CliTest {
     void validateGoodAndBadTogetherFails() throws Exception {
         Path good = ScenarioJson.writeThenSend();
         Path bad = fixture("three-problems.json");
-        Result r = datsim("validate", good.toString(), bad.toString());
+        CliRun r = datsim("validate", good.toString(), bad.toString());
         assertEquals(2, r.code(), r.all());
         assertEquals(good + ": valid", r.out().strip());
         assertTrue(r.err().contains(bad + ": $.colour"), r.all());
@@ -221,7 +206,7 @@ class CliTest {
 
     @Test
     void unknownOptionIsAnInputError() {
-        Result r = datsim("run", "--frobnicate", ScenarioJson.writeThenSend().toString());
+        CliRun r = datsim("run", "--frobnicate", ScenarioJson.writeThenSend().toString());
         assertEquals(2, r.code(), r.all());
         assertTrue(r.err().contains("--frobnicate"), r.all());
         assertNoStackTrace(r);
@@ -231,7 +216,7 @@ class CliTest {
 
     @Test
     void paramsListsTheCatalogue() {
-        Result r = datsim("params");
+        CliRun r = datsim("params");
         assertEquals(0, r.code(), r.all());
         assertTrue(r.outLines().stream().anyMatch(l -> l.startsWith("link.bandwidth ") && l.contains("100Gbps")),
                 r.all());
@@ -241,7 +226,7 @@ class CliTest {
 
     @Test
     void benchPholdEndsWithEventsPerSecond() {
-        Result r = datsim("bench", "phold", "--lps", "64", "--initial", "2", "--events", "20000", "--warmup", "0");
+        CliRun r = datsim("bench", "phold", "--lps", "64", "--initial", "2", "--events", "20000", "--warmup", "0");
         assertEquals(0, r.code(), r.all());
         List<String> lines = r.outLines();
         assertTrue(lines.get(lines.size() - 1).matches("events_per_second=\\d+"), r.all());
@@ -251,7 +236,7 @@ class CliTest {
 
     @Test
     void benchPholdOnThePartitionedEnginePrintsItsWindowsAndAgreesWithTheSequentialOne() {
-        Result r = datsim("bench", "phold", "--lps", "64", "--initial", "2", "--events", "20000", "--warmup", "0",
+        CliRun r = datsim("bench", "phold", "--lps", "64", "--initial", "2", "--events", "20000", "--warmup", "0",
                 "--threads", "2", "--partitions", "4");
         assertEquals(0, r.code(), r.all());
         List<String> lines = r.outLines();
@@ -269,12 +254,12 @@ class CliTest {
     @Test
     void benchPholdRefusesNoThreadsWithOneMessage() {
         for (String t : new String[] {"0", "-3"}) {
-            Result r = datsim("bench", "phold", "--threads", t, "--warmup", "0");
+            CliRun r = datsim("bench", "phold", "--threads", t, "--warmup", "0");
             assertEquals(2, r.code(), r.all());
             assertEquals("datsim: --threads must be at least 1, found " + t, r.err().strip(), r.all());
             assertEquals("", r.out(), r.all());
         }
-        Result r = datsim("bench", "phold", "--threads", "4", "--partitions", "2", "--warmup", "0");
+        CliRun r = datsim("bench", "phold", "--threads", "4", "--partitions", "2", "--warmup", "0");
         assertEquals(2, r.code(), r.all());
         assertTrue(r.err().contains("--partitions must be from --threads (4)"), r.all());
     }
@@ -284,7 +269,7 @@ class CliTest {
         String[] keys = {"completed=", "packets=", "events=", "simulated_end_ps=", "max_port_stall_ps="};
         List<String> first = null;
         for (String[] tp : new String[][] {{"1", "1"}, {"2", "2"}, {"2", "4"}, {"1", "3"}}) {
-            Result r = datsim("bench", "fattree", "--k", "4", "--peers", "5", "--bytes", "20000", "--quiet",
+            CliRun r = datsim("bench", "fattree", "--k", "4", "--peers", "5", "--bytes", "20000", "--quiet",
                     "--threads", tp[0], "--partitions", tp[1]);
             assertEquals(0, r.code(), r.all());
             List<String> lines = r.outLines();
@@ -317,11 +302,11 @@ class CliTest {
                 assertEquals(first, answer, tp[0] + " threads, " + tp[1] + " partitions");
             }
         }
-        Result two = datsim("bench", "fattree", "--k", "4", "--peers", "5", "--bytes", "20000", "--quiet",
+        CliRun two = datsim("bench", "fattree", "--k", "4", "--peers", "5", "--bytes", "20000", "--quiet",
                 "--threads", "2");
         assertTrue(two.err().contains("too small to gain from 2 threads") && two.outLines().contains("threads=1")
                 && two.outLines().contains("engine=sequential"), two.all());
-        Result dflt = datsim("bench", "fattree", "--k", "4", "--peers", "5", "--bytes", "20000", "--quiet");
+        CliRun dflt = datsim("bench", "fattree", "--k", "4", "--peers", "5", "--bytes", "20000", "--quiet");
         assertTrue(dflt.outLines().contains("threads=1") && dflt.outLines().contains("threads_from=default")
                 && dflt.err().isEmpty(), dflt.all());
         assertEquals(first, dflt.outLines().stream()
@@ -331,12 +316,12 @@ class CliTest {
     @Test
     void benchFattreeRefusesBadThreadsAndWhatCannotRunPartitioned() {
         for (String t : new String[] {"0", "-3"}) {
-            Result r = datsim("bench", "fattree", "--k", "4", "--peers", "4", "--threads", t);
+            CliRun r = datsim("bench", "fattree", "--k", "4", "--peers", "4", "--threads", t);
             assertEquals(2, r.code(), r.all());
             assertEquals("datsim: --threads must be at least 1, found " + t, r.err().strip(), r.all());
             assertEquals("", r.out(), r.all());
         }
-        Result r = datsim("bench", "fattree", "--k", "4", "--peers", "4", "--threads", "2", "--partitions", "2",
+        CliRun r = datsim("bench", "fattree", "--k", "4", "--peers", "4", "--threads", "2", "--partitions", "2",
                 "--param", "link.latency=1ps");
         assertEquals(2, r.code(), r.all());
         assertTrue(r.err().contains("needs at least 2 ps"), r.all());
@@ -348,7 +333,7 @@ class CliTest {
 
     @Test
     void benchStreamPrintsAMatchingPrediction() {
-        Result r = datsim("bench", "stream", "--writes", "300");
+        CliRun r = datsim("bench", "stream", "--writes", "300");
         assertEquals(0, r.code(), r.all());
         assertTrue(r.outLines().contains("prediction_holds=true"), r.all());
         assertTrue(r.outLines().contains("completed=300"), r.all());
@@ -357,7 +342,7 @@ class CliTest {
 
     @Test
     void benchFatTreeSmallVariantCompletesEveryWrite() {
-        Result r = datsim("bench", "fattree", "--k", "4", "--peers", "3", "--bytes", "8192", "--param",
+        CliRun r = datsim("bench", "fattree", "--k", "4", "--peers", "3", "--bytes", "8192", "--param",
                 "link.flow_control=pfc");
         assertEquals(0, r.code(), r.all());
         assertTrue(r.outLines().contains("writes=48"), r.all());
@@ -367,7 +352,7 @@ class CliTest {
 
     @Test
     void benchFatTreeNamesTheOptionOutOfRange() {
-        Result r = datsim("bench", "fattree", "--k", "4"); // 16 hosts, and 64 peers a host by default
+        CliRun r = datsim("bench", "fattree", "--k", "4"); // 16 hosts, and 64 peers a host by default
         assertEquals(2, r.code(), r.all());
         assertTrue(r.err().contains("--peers must be from 1 to 15"), r.all());
         assertTrue(r.err().contains("found 64"), r.all());
@@ -376,30 +361,30 @@ class CliTest {
 
     @Test
     void benchFatTreeRejectsAnOddRadixAndABadParameter() {
-        Result r = datsim("bench", "fattree", "--k", "5");
+        CliRun r = datsim("bench", "fattree", "--k", "5");
         assertEquals(2, r.code(), r.all());
         assertTrue(r.err().contains("--k must be even"), r.all());
-        Result p = datsim("bench", "fattree", "--k", "4", "--peers", "3", "--param", "link.flow_control=xon");
+        CliRun p = datsim("bench", "fattree", "--k", "4", "--peers", "3", "--param", "link.flow_control=xon");
         assertEquals(2, p.code(), p.all());
         assertTrue(p.err().contains("link.flow_control"), p.all());
     }
 
     @Test
     void benchRejectsNonPositiveSizes() {
-        Result r = datsim("bench", "phold", "--lps", "0", "--warmup", "0");
+        CliRun r = datsim("bench", "phold", "--lps", "0", "--warmup", "0");
         assertEquals(2, r.code(), r.all());
         assertTrue(r.err().contains("must be positive"), r.all());
     }
 
     @Test
     void help() {
-        Result r = datsim("--help");
+        CliRun r = datsim("--help");
         assertEquals(0, r.code(), r.all());
         assertTrue(r.out().contains("Usage: datsim"), r.all());
         for (String sub : new String[] {"run", "validate", "params", "bench"}) {
             assertTrue(r.out().contains(sub), r.all());
         }
-        Result runHelp = datsim("run", "--help");
+        CliRun runHelp = datsim("run", "--help");
         assertEquals(0, runHelp.code(), runHelp.all());
         assertTrue(runHelp.out().contains("--out"), runHelp.all());
     }
@@ -430,12 +415,12 @@ class CliTest {
                 int at = out.indexOf("\n  " + name + " ");
                 assertTrue(at > last, parent + " " + name + " missing or out of order in:\n" + out);
                 last = at;
-                Result help = datsim(parent, name, "--help");
+                CliRun help = datsim(parent, name, "--help");
                 assertEquals(0, help.code(), help.all());
                 assertTrue(help.out().startsWith("Usage: datsim " + parent + " " + name), help.all());
             }
         }
-        Result wrong = datsim("bench", "strem");
+        CliRun wrong = datsim("bench", "strem");
         assertEquals(DatsimCli.EXIT_INVALID, wrong.code(), wrong.all());
         assertTrue(wrong.err().contains("'strem'") && wrong.err().contains("datsim bench --help"), wrong.all());
     }
@@ -465,11 +450,11 @@ class CliTest {
 
     @Test
     void anUnknownSubcommandOrOptionNamesTheHelpToRead() {
-        Result r = datsim("bnch");
+        CliRun r = datsim("bnch");
         assertEquals(2, r.code(), r.all());
         assertTrue(r.err().contains("'bnch'"), r.all());
         assertTrue(r.err().contains("(see: datsim --help)"), r.all());
-        Result nested = datsim("bench", "stream", "--writs", "3");
+        CliRun nested = datsim("bench", "stream", "--writs", "3");
         assertEquals(2, nested.code(), nested.all());
         assertTrue(nested.err().contains("(see: datsim bench stream --help)"), nested.all());
         assertNoStackTrace(nested);

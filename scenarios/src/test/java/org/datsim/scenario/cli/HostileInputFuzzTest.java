@@ -118,7 +118,7 @@ class HostileInputFuzzTest {
                 }
             }
             TreeSet<String> before = listing(work, out);
-            HostileInputTest.Result res = HostileInputTest.datsim(args);
+            CliRun res = HostileInputTest.datsim(args);
             String what = "input " + i + " (seed " + seed + ", from " + s.file().getFileName() + ", kept as " + file
                     + "): exit " + res.code() + "\n" + cut(res.err()) + "\n" + cut(res.out());
             histogram.merge(res.code(), 1, Integer::sum);

@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,17 +27,8 @@ class HostileInputTest {
     @TempDir
     Path tmp;
 
-    record Result(int code, String out, String err) {
-    }
-
-    static Result datsim(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code;
-        try (PrintWriter o = new PrintWriter(out); PrintWriter e = new PrintWriter(err)) {
-            code = DatsimCli.execute(args, o, e);
-        }
-        return new Result(code, out.toString(), err.toString());
+    static CliRun datsim(String... args) {
+        return CliRun.of(args);
     }
 
     static Path moduleDir() {
@@ -62,7 +51,7 @@ class HostileInputTest {
         return f;
     }
 
-    private static void assertClean(Result r) {
+    private static void assertClean(CliRun r) {
         assertFalse(r.err().contains("\tat ") || r.err().contains("Exception") || r.err().contains("Error:"),
                 r.err());
         assertFalse(r.err().contains("StreamReadConstraints") || r.err().contains("Source: REDACTED"), r.err());
@@ -73,7 +62,7 @@ class HostileInputTest {
         ObjectNode s = example();
         srcWrite(s).put("offset", "= " + "(".repeat(400) + "0" + ")".repeat(400));
         Path f = write("nest.json", s.toString());
-        Result r = datsim("validate", f.toString());
+        CliRun r = datsim("validate", f.toString());
         assertEquals(2, r.code(), r.err());
         assertClean(r);
         assertTrue(r.err().startsWith(f + ": $.processes[1].calls[6].offset: parentheses and minus signs nested"
@@ -85,21 +74,21 @@ class HostileInputTest {
         ObjectNode s = example();
         srcWrite(s).put("offset", "= " + String.join("+", java.util.Collections.nCopies(20_000, "0")));
         Path f = write("sum.json", s.toString());
-        Result r = datsim("validate", f.toString());
+        CliRun r = datsim("validate", f.toString());
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("$.processes[1].calls[6].offset: the expression is 40001 characters long;"
                 + " expressions are limited to 1000 characters"), r.err());
         // the longest accepted sum still evaluates (no deep recursion at run time)
         srcWrite(s).put("offset", "= " + String.join("+", java.util.Collections.nCopies(499, "0")));
         Path ok = write("sum-ok.json", s.toString());
-        Result run = datsim("run", ok.toString(), "--out", tmp.resolve("o").toString());
+        CliRun run = datsim("run", ok.toString(), "--out", tmp.resolve("o").toString());
         assertEquals(0, run.code(), run.err() + run.out());
     }
 
     @Test
     void deepJsonNestingIsLocatedInDatsimWords() throws Exception {
         Path f = write("deep.json", "{\"scenario\": \"x\", \"a\": " + "[".repeat(2000) + "]".repeat(2000) + "}");
-        Result r = datsim("validate", f.toString());
+        CliRun r = datsim("validate", f.toString());
         assertEquals(2, r.code());
         assertClean(r);
         assertTrue(r.err().startsWith(f + ":1:"), r.err());
@@ -109,13 +98,13 @@ class HostileInputTest {
     @Test
     void longNumbersAndNamesAreLocatedAndNotEchoed() throws Exception {
         Path n = write("num.json", "{\"scenario\": \"x\",\n \"seed\": " + "9".repeat(10_000) + "}");
-        Result r = datsim("validate", n.toString());
+        CliRun r = datsim("validate", n.toString());
         assertEquals(2, r.code());
         assertTrue(r.err().startsWith(n + ":2:"), r.err());
         assertTrue(r.err().contains("a number longer than 100 characters"), r.err());
         assertTrue(r.err().length() < 500, r.err());
         Path k = write("name.json", "{\"" + "k".repeat(20_000) + "\": 1}");
-        Result rk = datsim("validate", k.toString());
+        CliRun rk = datsim("validate", k.toString());
         assertEquals(2, rk.code());
         assertTrue(rk.err().startsWith(k + ":1:"), rk.err());
         assertTrue(rk.err().contains("a field name longer than 1000 characters"), rk.err());
@@ -128,7 +117,7 @@ class HostileInputTest {
         ObjectNode st = (ObjectNode) JSON.readTree(moduleDir().resolve("../studies/latency-vs-size.json").toFile());
         st.put("scenario", "a\u0000b");
         Path f = write("nul-study.json", st.toString());
-        Result r = datsim("sweep", "plan", f.toString());
+        CliRun r = datsim("sweep", "plan", f.toString());
         assertEquals(2, r.code(), r.err());
         assertClean(r);
         assertTrue(r.err().contains(f + ": $.scenario: expected a file path"), r.err());
@@ -136,7 +125,7 @@ class HostileInputTest {
         ObjectNode fabric = s.with("fabric");
         fabric.putObject("topology").putObject("hpcc").put("file", "fat\u0000.txt");
         Path g = write("nul-topology.json", s.toString());
-        Result rt = datsim("validate", g.toString());
+        CliRun rt = datsim("validate", g.toString());
         assertEquals(2, rt.code(), rt.err());
         assertClean(rt);
         assertTrue(rt.err().contains("expected a file path"), rt.err());
@@ -148,7 +137,7 @@ class HostileInputTest {
         st.put("scenario", moduleDir().resolve("../studies/scenarios/qp-stream.json").toAbsolutePath().toString());
         ((ObjectNode) st.path("axes").path(0)).put("path", "/vars" + "/a".repeat(2000));
         Path f = write("study.json", st.toString());
-        Result r = datsim("sweep", "plan", f.toString());
+        CliRun r = datsim("sweep", "plan", f.toString());
         assertEquals(2, r.code(), r.err());
         assertClean(r);
         assertTrue(r.err().contains(f + ": $.axes[0].path: the pointer has 2001 levels"), r.err());
@@ -158,10 +147,10 @@ class HostileInputTest {
     void devicesFifosAndDirectoriesGetOneMessage() throws Exception {
         for (String dev : new String[] {"/dev/zero", "/dev/urandom"}) {
             if (Files.exists(Paths.get(dev))) {
-                Result r = datsim("validate", dev);
+                CliRun r = datsim("validate", dev);
                 assertEquals(2, r.code());
                 assertTrue(r.err().startsWith(dev + ": is not a regular file"), r.err());
-                Result s = datsim("sweep", "plan", dev);
+                CliRun s = datsim("sweep", "plan", dev);
                 assertEquals(2, s.code());
                 assertTrue(s.err().contains(dev + ": is not a regular file"), s.err());
             }
@@ -169,11 +158,11 @@ class HostileInputTest {
         Path fifo = tmp.resolve("fifo");
         Process p = new ProcessBuilder("mkfifo", fifo.toString()).start();
         if (p.waitFor() == 0) {
-            Result r = datsim("validate", fifo.toString()); // used to block for ever
+            CliRun r = datsim("validate", fifo.toString()); // used to block for ever
             assertEquals(2, r.code());
             assertTrue(r.err().startsWith(fifo + ": is not a regular file"), r.err());
         }
-        Result d = datsim("validate", tmp.toString());
+        CliRun d = datsim("validate", tmp.toString());
         assertEquals(2, d.code());
         assertTrue(d.err().startsWith(tmp + ": is a directory"), d.err());
     }
@@ -181,11 +170,11 @@ class HostileInputTest {
     @Test
     void aByteOrderMarkIsAcceptedAndUtf16IsNamed() throws Exception {
         Path f = write("bom.json", "\uFEFF" + example().toString());
-        Result r = datsim("validate", f.toString());
+        CliRun r = datsim("validate", f.toString());
         assertEquals(0, r.code(), r.err());
         Path u = tmp.resolve("utf16.json");
         Files.write(u, ("\uFEFF" + example()).getBytes(StandardCharsets.UTF_16));
-        Result ru = datsim("validate", u.toString());
+        CliRun ru = datsim("validate", u.toString());
         assertEquals(2, ru.code());
         assertTrue(ru.err().startsWith(u + ": starts with a UTF-16 or UTF-32 byte-order mark"), ru.err());
     }
@@ -193,7 +182,7 @@ class HostileInputTest {
     @Test
     void controlCharactersAreEscapedAndLongValuesCut() throws Exception {
         Path f = write("ctl.json", "{\"scenario\": 7, \"seed\": \"a\\nb\\u2028c" + "x".repeat(5000) + "\"}");
-        Result r = datsim("validate", f.toString());
+        CliRun r = datsim("validate", f.toString());
         assertEquals(2, r.code());
         for (String line : r.err().split("\n")) {
             assertTrue(line.startsWith(f.toString()) || line.matches("\\d+ problem\\(s\\) in .*"), line);
@@ -205,7 +194,7 @@ class HostileInputTest {
     @Test
     void commentsAreNamedWithoutJacksonInternals() throws Exception {
         Path f = write("c.json", "{\"scenario\": \"x\" // note\n}");
-        Result r = datsim("validate", f.toString());
+        CliRun r = datsim("validate", f.toString());
         assertEquals(2, r.code());
         assertClean(r);
         assertTrue(r.err().contains("comments are not allowed in JSON"), r.err());
@@ -215,7 +204,7 @@ class HostileInputTest {
     @Test
     void anUnclosedObjectSaysWhereItStartedWithoutJacksonsSourceNotes() throws Exception {
         Path f = write("open.json", "{\"scenario\": \"x\", \"a\": {\"b\": 1");
-        Result r = datsim("validate", f.toString());
+        CliRun r = datsim("validate", f.toString());
         assertEquals(2, r.code());
         assertClean(r);
         assertTrue(r.err().startsWith(f + ":1:31: invalid JSON: Unexpected end-of-input: expected close marker for"
@@ -224,7 +213,7 @@ class HostileInputTest {
 
     @Test
     void aBadOptionValueIsWordedByDatsim() {
-        Result r = datsim("run", "--seed", "abc", "x.json");
+        CliRun r = datsim("run", "--seed", "abc", "x.json");
         assertEquals(2, r.code());
         assertTrue(r.err().contains("'--seed': expected a whole number, found 'abc'"), r.err());
         assertFalse(r.err().contains("is not a long"), r.err());
@@ -232,7 +221,7 @@ class HostileInputTest {
 
     @Test
     void labOnADirectoryWithoutLessonsSaysSo() throws Exception {
-        Result r = datsim("lab", "--lessons", tmp.toString(), "3");
+        CliRun r = datsim("lab", "--lessons", tmp.toString(), "3");
         assertEquals(2, r.code());
         assertTrue(r.err().startsWith(tmp + ": no lessons there"), r.err());
         assertFalse(r.err().contains("1 to 0"), r.err());
@@ -244,16 +233,16 @@ class HostileInputTest {
         Path out = Files.createDirectories(tmp.resolve("mine"));
         Files.writeString(out.resolve("timeline.html"), "the user's");
         Files.writeString(out.resolve("latency-histogram.svg"), "the user's");
-        Result refused = datsim("run", e.toString(), "--out", out.toString());
+        CliRun refused = datsim("run", e.toString(), "--out", out.toString());
         assertEquals(2, refused.code());
         assertTrue(refused.err().contains("is not empty and datsim did not create it"), refused.err());
-        Result forced = datsim("run", e.toString(), "--out", out.toString(), "--force", "--no-perfetto");
+        CliRun forced = datsim("run", e.toString(), "--out", out.toString(), "--force", "--no-perfetto");
         assertEquals(0, forced.code(), forced.err());
         assertEquals("the user's", Files.readString(out.resolve("timeline.html")));
         assertEquals("the user's", Files.readString(out.resolve("latency-histogram.svg")));
         // a second run: the directory is datsim's now; its own files are replaced, the user's kept
         Files.writeString(out.resolve("trace.json"), "the user's too");
-        Result again = datsim("run", e.toString(), "--out", out.toString(), "--no-perfetto");
+        CliRun again = datsim("run", e.toString(), "--out", out.toString(), "--no-perfetto");
         assertEquals(0, again.code(), again.err());
         assertEquals("the user's too", Files.readString(out.resolve("trace.json")));
         assertTrue(Files.readString(out.resolve(".datsim-outputs")).contains("events.jsonl"));
@@ -280,12 +269,12 @@ class HostileInputTest {
         ((ObjectNode) s.path("fabric").path("params")).put("transport.rnr_retry", 7);
         Path f = write("rnr.json", s.toString());
         Path out = tmp.resolve("rnr");
-        Result r = datsim("run", f.toString(), "--out", out.toString(), "--no-perfetto");
+        CliRun r = datsim("run", f.toString(), "--out", out.toString(), "--no-perfetto");
         assertEquals(1, r.code(), r.err());
         assertTrue(r.out().contains("stopped by the no-progress guard"), r.out());
         assertTrue(r.out().contains("--max-stall TIME"), r.out());
         assertTrue(Files.size(out.resolve("events.jsonl")) < 20L << 20);
-        Result o = datsim("run", f.toString(), "--out", out.toString(), "--no-perfetto", "--no-progress", "0",
+        CliRun o = datsim("run", f.toString(), "--out", out.toString(), "--no-perfetto", "--no-progress", "0",
                 "--max-output", "2MiB"); // the guard's old name, still accepted
         assertEquals(1, o.code(), o.err());
         assertTrue(o.out().contains("stopped by the output guard"), o.out());
@@ -360,7 +349,7 @@ class HostileInputTest {
     void perftestEchoesArgumentsEscapedAndCut() {
         for (String[] args : new String[][] {{"perftest", "ib_\u0007x\u2028"}, {"perftest", "x".repeat(100_000)},
             {"perftest", "ib_write_bw", "--preset", "\uFEFFroce\u0006"}, {"perftest", "ib_write_bw", "-s", "12\u0006"}}) {
-            Result r = datsim(args);
+            CliRun r = datsim(args);
             assertEquals(2, r.code(), r.err());
             assertTrue(r.err().length() < 1000, r.err().length() + " characters");
             assertTrue(r.err().chars().noneMatch(c -> c < 0x20 && c != '\n' || c == 0x2028 || c == 0xFEFF), r.err());
@@ -370,13 +359,13 @@ class HostileInputTest {
     /** A run directory of the write-then-send example, made by datsim run. */
     private Path runDir(String name) {
         Path out = tmp.resolve(name);
-        Result r = datsim("run", moduleDir().resolve("examples/write-then-send.json").toString(), "--out",
+        CliRun r = datsim("run", moduleDir().resolve("examples/write-then-send.json").toString(), "--out",
                 out.toString());
         assertEquals(0, r.code(), r.err());
         return out;
     }
 
-    private static void assertOneLocatedLine(Result r, Path file, String words) {
+    private static void assertOneLocatedLine(CliRun r, Path file, String words) {
         assertEquals(2, r.code(), r.err() + r.out());
         String e = r.err().trim();
         assertFalse(e.contains("\tat ") || e.contains("Exception") || e.contains("REDACTED")
@@ -444,13 +433,13 @@ class HostileInputTest {
         ((ObjectNode) st.path("axes").path(1)).set("values", JSON.readTree("[\"ib-edr\"]"));
         Path f = write("study.json", st.toString());
         Path out = tmp.resolve("sweep");
-        Result run = datsim("sweep", "run", f.toString(), "--out", out.toString());
+        CliRun run = datsim("sweep", "run", f.toString(), "--out", out.toString());
         assertEquals(0, run.code(), run.err() + run.out());
         Files.createDirectories(out.resolve("plots"));
         Files.writeString(out.resolve("plots/mine.svg"), "<svg/>");
         Files.write(out.resolve("plots/photo.png"), new byte[] {1, 2, 3});
         for (int i = 0; i < 2; i++) {
-            Result m = datsim("sweep", "merge", out.toString());
+            CliRun m = datsim("sweep", "merge", out.toString());
             assertEquals(0, m.code(), m.err() + m.out());
         }
         assertEquals("<svg/>", Files.readString(out.resolve("plots/mine.svg")));

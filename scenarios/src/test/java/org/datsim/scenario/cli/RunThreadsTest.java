@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,20 +26,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class RunThreadsTest {
 
-    private record Result(int code, String out, String err) {
-        String all() {
-            return "exit " + code + "\n--- stdout\n" + out + "--- stderr\n" + err;
-        }
-    }
 
-    private static Result datsim(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code;
-        try (PrintWriter o = new PrintWriter(out); PrintWriter e = new PrintWriter(err)) {
-            code = DatsimCli.execute(args, o, e);
-        }
-        return new Result(code, out.toString(), err.toString());
+    private static CliRun datsim(String... args) {
+        return CliRun.of(args);
     }
 
     static Stream<Path> scenarios() throws IOException {
@@ -68,14 +55,14 @@ class RunThreadsTest {
         boolean workload = ScenarioJson.readJson(scenario).path("processes").isEmpty()
                 && ScenarioJson.readJson(scenario).has("workload");
         Path one = tmp.resolve("one");
-        Result r1 = datsim("run", scenario.toString(), "--out", one.toString(), "--quiet", "--threads", "1");
+        CliRun r1 = datsim("run", scenario.toString(), "--out", one.toString(), "--quiet", "--threads", "1");
         String[][] engines = {{"--threads", "2", "--partitions", "2"}, {"--threads", "4", "--partitions", "4"}};
         for (String[] engine : engines) {
             Path many = tmp.resolve("t" + engine[1]);
             List<String> args = new ArrayList<>(List.of("run", scenario.toString(), "--out", many.toString(),
                     "--quiet"));
             args.addAll(List.of(engine));
-            Result r = datsim(args.toArray(new String[0]));
+            CliRun r = datsim(args.toArray(new String[0]));
             assertEquals(r1.code(), r.code(), r.all());
             if (workload) {
                 assertTrue(r.out().contains("engine: " + engine[1] + " thread(s), " + engine[3] + " partitions"),
@@ -96,7 +83,7 @@ class RunThreadsTest {
     @Test
     void theFatTreeWorkloadRunsPartitionedAndItsTraceIsNotEmpty(@TempDir Path tmp) throws IOException {
         Path s = ScenarioJson.examplesDir().resolve("../../studies/scenarios/fct-fat-tree.json").normalize();
-        Result r = datsim("run", s.toString(), "--out", tmp.toString(), "--quiet", "--threads", "2", "--partitions",
+        CliRun r = datsim("run", s.toString(), "--out", tmp.toString(), "--quiet", "--threads", "2", "--partitions",
                 "2");
         assertEquals(0, r.code(), r.all());
         assertTrue(r.err().contains("too small to gain from 2 threads") && r.err().contains("runs as asked"), r.all());
@@ -105,11 +92,11 @@ class RunThreadsTest {
         assertTrue(r.out().contains("engine: 2 thread(s), 2 partitions, ") && r.out().contains(" windows of ")
                 && r.out().contains("--threads 1 is likely faster"), r.all());
         // the default is one thread: no engine line, no note
-        Result dflt = datsim("run", s.toString(), "--out", tmp.resolve("default").toString(), "--quiet");
+        CliRun dflt = datsim("run", s.toString(), "--out", tmp.resolve("default").toString(), "--quiet");
         assertEquals(0, dflt.code(), dflt.all());
         assertTrue(!dflt.out().contains("engine: ") && dflt.err().isEmpty(), dflt.all());
         // without --partitions, a fabric this small runs on one thread and says so
-        Result small = datsim("run", s.toString(), "--out", tmp.resolve("small").toString(), "--quiet", "--threads",
+        CliRun small = datsim("run", s.toString(), "--out", tmp.resolve("small").toString(), "--quiet", "--threads",
                 "2");
         assertEquals(0, small.code(), small.all());
         assertTrue(small.err().contains("it runs on one thread") && !small.out().contains("engine: "), small.all());
@@ -118,12 +105,12 @@ class RunThreadsTest {
     @Test
     void badThreadCountsGetOneMessage(@TempDir Path tmp) {
         for (String t : new String[] {"0", "-2"}) {
-            Result r = datsim("run", ScenarioJson.writeThenSend().toString(), "--out", tmp.toString(), "--threads", t);
+            CliRun r = datsim("run", ScenarioJson.writeThenSend().toString(), "--out", tmp.toString(), "--threads", t);
             assertEquals(2, r.code(), r.all());
             assertEquals("datsim: --threads must be at least 1, found " + t, r.err().strip(), r.all());
         }
         Path workload = ScenarioJson.examplesDir().resolve("../../studies/scenarios/fct-fat-tree.json").normalize();
-        Result r = datsim("run", workload.toString(), "--out", tmp.toString(), "--threads", "2", "--partitions", "999");
+        CliRun r = datsim("run", workload.toString(), "--out", tmp.toString(), "--threads", "2", "--partitions", "999");
         assertEquals(2, r.code(), r.all());
         assertEquals("datsim: --partitions must be from 1 to 16, found 999", r.err().strip(), r.all());
         r = datsim("run", workload.toString(), "--out", tmp.toString(), "--threads", "2", "--partitions", "2",
@@ -139,7 +126,7 @@ class RunThreadsTest {
     @Test
     void theOutputGuardStopsAPartitionedRun(@TempDir Path tmp) {
         Path s = ScenarioJson.examplesDir().resolve("../../studies/scenarios/fct-fat-tree.json").normalize();
-        Result r = datsim("run", s.toString(), "--out", tmp.toString(), "--quiet", "--threads", "2", "--partitions",
+        CliRun r = datsim("run", s.toString(), "--out", tmp.toString(), "--quiet", "--threads", "2", "--partitions",
                 "2", "--max-output", "200KiB");
         assertEquals(1, r.code(), r.all());
         assertTrue(r.out().contains("stopped by the output guard"), r.all());

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,20 +20,9 @@ class SweepCliTest {
     @TempDir
     Path tmp;
 
-    private record Result(int code, String out, String err) {
-        String all() {
-            return "exit " + code + "\n--- stdout\n" + out + "--- stderr\n" + err;
-        }
-    }
 
-    private static Result datsim(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code;
-        try (PrintWriter o = new PrintWriter(out); PrintWriter e = new PrintWriter(err)) {
-            code = DatsimCli.execute(args, o, e);
-        }
-        return new Result(code, out.toString(), err.toString());
+    private static CliRun datsim(String... args) {
+        return CliRun.of(args);
     }
 
     private Path study(String axes) throws Exception {
@@ -47,7 +34,7 @@ class SweepCliTest {
 
     @Test
     void planListsTheRuns() throws Exception {
-        Result r = datsim("sweep", "plan", study("[{\"path\": \"/fabric/params/hca.mtu\", \"values\": [\"1KiB\","
+        CliRun r = datsim("sweep", "plan", study("[{\"path\": \"/fabric/params/hca.mtu\", \"values\": [\"1KiB\","
                 + " \"2KiB\"]}]").toString());
         assertEquals(0, r.code(), r.all());
         List<String> lines = r.out().lines().toList();
@@ -58,7 +45,7 @@ class SweepCliTest {
 
     @Test
     void badStudiesAndOptionsExit2WithMessages() throws Exception {
-        Result r = datsim("sweep", "plan", study("[{\"path\": \"/fabric/params/hca.mtu\", \"values\": 3}]").toString());
+        CliRun r = datsim("sweep", "plan", study("[{\"path\": \"/fabric/params/hca.mtu\", \"values\": 3}]").toString());
         assertEquals(2, r.code(), r.all());
         assertTrue(r.err().contains("study.json: $.axes[0].values: expected an array of values or a range"), r.all());
         assertTrue(r.err().contains("1 problem(s) in "), r.all());
@@ -66,7 +53,7 @@ class SweepCliTest {
         for (String[] args : new String[][] {{"sweep", "run", ok.toString(), "--shard", "3/2"},
             {"sweep", "run", ok.toString(), "--jobs", "0"}, {"sweep", "merge", tmp.toString()},
             {"sweep", "merge", tmp.toString(), "--format", "gif"}, {"sweep", "plan", tmp.resolve("none").toString()}}) {
-            Result x = datsim(args);
+            CliRun x = datsim(args);
             assertEquals(2, x.code(), x.all());
             assertFalse(x.err().contains("Exception") || x.err().contains("\tat "), x.all());
         }
@@ -76,14 +63,14 @@ class SweepCliTest {
     void runPrintsPlainProgressAndMergeWritesTheTables() throws Exception {
         Path s = study("[{\"path\": \"/fabric/params/hca.mtu\", \"values\": [\"1KiB\", \"2KiB\"]}]");
         Path out = tmp.resolve("out");
-        Result r = datsim("sweep", "run", s.toString(), "--out", out.toString(), "--jobs", "2");
+        CliRun r = datsim("sweep", "run", s.toString(), "--out", out.toString(), "--jobs", "2");
         assertEquals(0, r.code(), r.all());
         assertTrue(r.err().contains("sweep: 4 run(s) to do"), r.all());
         assertTrue(r.err().contains("sweep: 4/4 done, "), r.all());
         assertTrue(r.out().contains("4 run(s), 4 ran now, 0 finished before"), r.all());
-        Result again = datsim("sweep", "run", s.toString(), "--out", out.toString(), "--shard", "2/2");
+        CliRun again = datsim("sweep", "run", s.toString(), "--out", out.toString(), "--shard", "2/2");
         assertTrue(again.out().contains("shard 2/2: 2 run(s), 0 ran now, 2 finished before"), again.all());
-        Result m = datsim("sweep", "merge", out.toString());
+        CliRun m = datsim("sweep", "merge", out.toString());
         assertEquals(0, m.code(), m.all());
         assertTrue(Files.readString(out.resolve("results.csv")).startsWith("point,rep,seed,id,exit,hca.mtu,"));
         assertEquals(3, Files.readAllLines(out.resolve("aggregate.csv")).size());
@@ -93,7 +80,7 @@ class SweepCliTest {
     void slurmWritesAnArrayOfShardsAndAMergeThatWaitsForIt() throws Exception {
         Path s = study("[{\"path\": \"/fabric/params/hca.mtu\", \"values\": [\"1KiB\", \"2KiB\", \"4KiB\"]}]");
         Path out = tmp.resolve("cluster");
-        Result r = datsim("sweep", "slurm", s.toString(), "--out", out.toString(), "--shards", "3", "--time",
+        CliRun r = datsim("sweep", "slurm", s.toString(), "--out", out.toString(), "--shards", "3", "--time",
                 "00:10:00", "--datsim", "/opt/datsim/bin/datsim");
         assertEquals(0, r.code(), r.all());
         String array = Files.readString(out.resolve("slurm/sweep.sbatch"));
@@ -105,7 +92,7 @@ class SweepCliTest {
         assertTrue(merge.contains("exec /opt/datsim/bin/datsim sweep merge '" + out.toAbsolutePath() + "'"), merge);
         String submit = Files.readString(out.resolve("slurm/submit.sh"));
         assertTrue(submit.contains("sbatch --parsable --dependency=afterok:\"$array\" merge.sbatch"), submit);
-        Result bad = datsim("sweep", "slurm", s.toString(), "--partition", "a;rm -rf /");
+        CliRun bad = datsim("sweep", "slurm", s.toString(), "--partition", "a;rm -rf /");
         assertEquals(2, bad.code(), bad.all());
     }
 }

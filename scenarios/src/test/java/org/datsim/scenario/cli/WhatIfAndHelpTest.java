@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.datsim.scenario.ScenarioJson;
@@ -24,20 +22,9 @@ class WhatIfAndHelpTest {
     @TempDir
     Path tmp;
 
-    private record Result(int code, String out, String err) {
-        String all() {
-            return "exit " + code + "\n--- stdout\n" + out + "--- stderr\n" + err;
-        }
-    }
 
-    private static Result datsim(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code;
-        try (PrintWriter o = new PrintWriter(out); PrintWriter e = new PrintWriter(err)) {
-            code = DatsimCli.execute(args, o, e);
-        }
-        return new Result(code, out.toString(), err.toString());
+    private static CliRun datsim(String... args) {
+        return CliRun.of(args);
     }
 
     private JsonNode summary(Path dir) throws Exception {
@@ -59,11 +46,11 @@ class WhatIfAndHelpTest {
     void runParamOverridesTheFileOnEveryHostAndIsRecorded() throws Exception {
         Path f = scenarioWithHostParams();
         Path plain = tmp.resolve("plain");
-        Result r0 = datsim("run", f.toString(), "--out", plain.toString(), "--no-perfetto");
+        CliRun r0 = datsim("run", f.toString(), "--out", plain.toString(), "--no-perfetto");
         assertEquals(0, r0.code(), r0.all());
         assertEquals("2KiB", summary(plain).path("host_params").path("A").path("hca.mtu").asText(), r0.all());
         Path dir = tmp.resolve("whatif");
-        Result r = datsim("run", f.toString(), "--out", dir.toString(), "--no-perfetto", "--param", "hca.mtu=256B",
+        CliRun r = datsim("run", f.toString(), "--out", dir.toString(), "--no-perfetto", "--param", "hca.mtu=256B",
                 "--param", "link.bandwidth=25Gbps");
         assertEquals(0, r.code(), r.all());
         JsonNode s = summary(dir);
@@ -80,13 +67,13 @@ class WhatIfAndHelpTest {
     @Test
     void runPresetReplacesTheScenariosPreset() throws Exception {
         Path dir = tmp.resolve("ideal");
-        Result r = datsim("run", ScenarioJson.writeThenSend().toString(), "--out", dir.toString(), "--no-perfetto",
+        CliRun r = datsim("run", ScenarioJson.writeThenSend().toString(), "--out", dir.toString(), "--no-perfetto",
                 "--preset", "ideal");
         assertEquals(0, r.code(), r.all());
         JsonNode s = summary(dir);
         assertEquals("0B", s.path("params").path("link.header_bytes").asText(), s.toString());
         assertEquals("ideal", s.path("overrides").path("preset").asText(), s.toString());
-        Result bad = datsim("run", ScenarioJson.writeThenSend().toString(), "--out", tmp.resolve("x").toString(),
+        CliRun bad = datsim("run", ScenarioJson.writeThenSend().toString(), "--out", tmp.resolve("x").toString(),
                 "--preset", "roce-100", "--param", "hca.mtuu=1KiB", "--param", "hca.mtu");
         assertEquals(2, bad.code(), bad.all());
         assertTrue(bad.err().contains("datsim: --preset roce-100: expected one of [ib-edr, ib-hdr, ib-ndr, roce-100g,"
@@ -99,24 +86,24 @@ class WhatIfAndHelpTest {
 
     @Test
     void benchStreamTakesParamAsTheReadmeShows() {
-        Result r = datsim("bench", "stream", "--writes", "200", "--param", "hca.wqe_interval=500ns");
+        CliRun r = datsim("bench", "stream", "--writes", "200", "--param", "hca.wqe_interval=500ns");
         assertEquals(0, r.code(), r.all());
         assertTrue(r.out().contains("\nbottleneck=hca_engine\n"), r.all());
         assertTrue(r.out().contains("\nprediction_holds=true\n"), r.all());
-        Result cal = datsim("calibrate", "--test", "ib_send_lat", "--sizes", "32", "--param", "hca.mtuu=1KiB");
+        CliRun cal = datsim("calibrate", "--test", "ib_send_lat", "--sizes", "32", "--param", "hca.mtuu=1KiB");
         assertEquals(2, cal.code(), cal.all());
         assertTrue(cal.err().contains("did you mean hca.mtu?"), cal.all());
-        Result bad = datsim("bench", "stream", "--param", "hca.wqe_intervall=500ns");
+        CliRun bad = datsim("bench", "stream", "--param", "hca.wqe_intervall=500ns");
         assertEquals(2, bad.code(), bad.all());
         assertTrue(bad.err().contains("did you mean hca.wqe_interval?"), bad.all());
     }
 
     @Test
     void helpCommandPrintsACommandsUsage() {
-        Result all = datsim("help");
+        CliRun all = datsim("help");
         assertEquals(0, all.code(), all.all());
         assertTrue(all.out().contains("Usage: datsim"), all.all());
-        Result run = datsim("help", "run");
+        CliRun run = datsim("help", "run");
         assertEquals(0, run.code(), run.all());
         assertTrue(run.out().contains("Usage: datsim run"), run.all());
         assertTrue(run.out().contains("--param"), run.all());
@@ -124,7 +111,7 @@ class WhatIfAndHelpTest {
 
     @Test
     void runHelpListsTheExitCodes() {
-        Result r = datsim("run", "--help");
+        CliRun r = datsim("run", "--help");
         assertEquals(0, r.code(), r.all());
         assertTrue(r.out().contains("Exit codes:"), r.all());
         for (String c : new String[] {"0   the run finished", "1   an expectation failed", "2   the input is invalid",
@@ -135,13 +122,13 @@ class WhatIfAndHelpTest {
 
     @Test
     void misspeltCommandsAndOptionsGetASuggestion() {
-        Result r = datsim("rn", "x.json");
+        CliRun r = datsim("rn", "x.json");
         assertEquals(2, r.code(), r.all());
         assertTrue(r.err().contains("did you mean run?"), r.all());
-        Result b = datsim("bench", "straem");
+        CliRun b = datsim("bench", "straem");
         assertEquals(2, b.code(), b.all());
         assertTrue(b.err().contains("did you mean stream?"), b.all());
-        Result o = datsim("run", ScenarioJson.writeThenSend().toString(), "--no-perfeto");
+        CliRun o = datsim("run", ScenarioJson.writeThenSend().toString(), "--no-perfeto");
         assertEquals(2, o.code(), o.all());
         assertTrue(o.err().contains("did you mean --no-perfetto?"), o.all());
     }
@@ -154,7 +141,7 @@ class WhatIfAndHelpTest {
                 .put("link.bandwith", "10Gbps");
         Path f = tmp.resolve("typo.json");
         Files.writeString(f, root.toString());
-        Result r = datsim("validate", f.toString());
+        CliRun r = datsim("validate", f.toString());
         assertEquals(2, r.code(), r.all());
         assertTrue(r.err().contains("$.sed: unknown field; expected one of") && r.err().contains("did you mean seed?"),
                 r.all());

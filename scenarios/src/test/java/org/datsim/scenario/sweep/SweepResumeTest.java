@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.datsim.scenario.ScenarioJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,13 +25,10 @@ class SweepResumeTest {
     Path tmp;
 
     private Study study() throws Exception {
-        Path base = ScenarioJson.examplesDir().resolve("../../studies/scenarios/qp-stream.json").normalize();
-        Files.writeString(tmp.resolve("study.json"), "{\"study\": \"resume\", \"scenario\": \""
-                + base.toString().replace("\\", "\\\\") + "\", \"repetitions\": 2,"
+        return TestStudies.write(tmp, "resume", "qp-stream.json", "\"repetitions\": 2,"
                 + " \"set\": {\"/fabric/hosts/count\": 2, \"/vars/clients\": 1, \"/vars/writes\": 2},"
                 + " \"axes\": [{\"name\": \"size\", \"path\": \"/vars/size\", \"values\": [64, 4096]},"
-                + " {\"name\": \"mtu\", \"path\": \"/fabric/params/hca.mtu\", \"values\": [\"1KiB\", \"4KiB\"]}]}");
-        return StudyLoader.load(tmp.resolve("study.json"));
+                + " {\"name\": \"mtu\", \"path\": \"/fabric/params/hca.mtu\", \"values\": [\"1KiB\", \"4KiB\"]}]");
     }
 
     private static byte[] read(Path p) throws IOException {

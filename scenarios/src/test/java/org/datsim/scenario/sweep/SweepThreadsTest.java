@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.datsim.scenario.ScenarioJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,15 +22,12 @@ class SweepThreadsTest {
     Path tmp;
 
     private Study study() throws Exception {
-        Path base = ScenarioJson.examplesDir().resolve("../../studies/scenarios/fct-fat-tree.json").normalize();
-        Files.writeString(tmp.resolve("study.json"), "{\"study\": \"threads\", \"scenario\": \""
-                + base.toString().replace("\\", "\\\\") + "\", \"repetitions\": 1,"
+        return TestStudies.write(tmp, "threads", "fct-fat-tree.json", "\"repetitions\": 1,"
                 + " \"set\": {\"/workload/load\": \"50%\", \"/workload/duration\": \"200us\","
                 + " \"/fabric/params/ecn.enabled\": \"true\"},"
                 + " \"axes\": [{\"zip\": [{\"name\": \"cc\", \"path\": \"/fabric/params/cc.algorithm\","
                 + " \"values\": [\"hpcc\", \"dcqcn\"]}, {\"name\": \"int\", \"path\": \"/fabric/params/cc.int\","
-                + " \"values\": [\"true\", \"false\"]}]}]}");
-        return StudyLoader.load(tmp.resolve("study.json"));
+                + " \"values\": [\"true\", \"false\"]}]}]");
     }
 
     private static List<Path> files(Path dir) throws IOException {

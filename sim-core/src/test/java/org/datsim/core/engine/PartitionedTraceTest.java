@@ -60,6 +60,17 @@ class PartitionedTraceTest {
         return n;
     }
 
+    /** The nodes on a partitioned engine, each firing into its partition's source, the trace attached. */
+    private static Node[] nodesOn(PartitionedSimulator engine, PartitionedTrace<String> pt) {
+        Node[] n = nodes();
+        for (Node x : n) {
+            x.sim = engine.simulatorOf(x.owner);
+            x.trace = pt.of(engine.partitionOf(x.owner));
+        }
+        pt.attach();
+        return n;
+    }
+
     private static List<String> sequential() {
         Simulator sim = new Simulator(OWNERS);
         TraceSource<String> trace = new TraceSource<>("seq");
@@ -85,12 +96,7 @@ class PartitionedTraceTest {
         List<String> out = new ArrayList<>();
         trace.subscribe(out::add);
         PartitionedTrace<String> pt = new PartitionedTrace<>(engine, trace);
-        Node[] n = nodes();
-        for (Node x : n) {
-            x.sim = engine.simulatorOf(x.owner);
-            x.trace = pt.of(engine.partitionOf(x.owner));
-        }
-        pt.attach();
+        Node[] n = nodesOn(engine, pt);
         pt.of(partitions - 1).fire("set-up");
         for (int o = 1; o < OWNERS; o++) {
             engine.sendAt(o, (o % 3) * LOOKAHEAD, n[o], -1);
@@ -149,12 +155,7 @@ class PartitionedTraceTest {
             }
         });
         PartitionedTrace<String> pt = new PartitionedTrace<>(engine, trace);
-        Node[] n = nodes();
-        for (Node x : n) {
-            x.sim = engine.simulatorOf(x.owner);
-            x.trace = pt.of(engine.partitionOf(x.owner));
-        }
-        pt.attach();
+        Node[] n = nodesOn(engine, pt);
         for (int o = 1; o < OWNERS; o++) {
             engine.sendAt(o, 0, n[o], -1);
         }
