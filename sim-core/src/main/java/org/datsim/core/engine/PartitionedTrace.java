@@ -28,6 +28,8 @@ public final class PartitionedTrace<T> {
     private final TraceSource<T> out;
     private final TraceSource<T>[] sources;
     private final Buffer<T>[] buffers;
+    /** The merge's position in each partition's buffer (reused every window). */
+    private final int[] at;
     private boolean attached;
 
     /**
@@ -47,6 +49,7 @@ public final class PartitionedTrace<T> {
             sources[q] = new TraceSource<>(out.name() + "#" + q);
             buffers[q] = new Buffer<>(engine.partition(q), engine, out);
         }
+        at = new int[p];
         engine.setWindowEndAction(this::merge);
     }
 
@@ -92,7 +95,7 @@ public final class PartitionedTrace<T> {
     private void merge() {
         Buffer<T>[] b = buffers;
         int p = b.length;
-        int[] at = new int[p];
+        java.util.Arrays.fill(at, 0);
         while (true) {
             int best = -1;
             long bt = 0;
@@ -116,7 +119,7 @@ public final class PartitionedTrace<T> {
             Buffer<T> src = b[best];
             int i = at[best];
             do {
-                T r = src.records[i];
+                T r = src.record(i);
                 src.records[i] = null;
                 out.fire(r);
                 i++;
@@ -133,8 +136,7 @@ public final class PartitionedTrace<T> {
         private final Simulator sim;
         private final PartitionedSimulator engine;
         private final TraceSource<T> out;
-        private Object[] raw = new Object[64];
-        private T[] records = cast(raw);
+        private Object[] records = new Object[64];
         private long[] time = new long[64];
         private long[] key = new long[64];
         private int count;
@@ -145,9 +147,10 @@ public final class PartitionedTrace<T> {
             this.out = out;
         }
 
+        /** Record i: only records of type T are stored (by {@link #accept}). */
         @SuppressWarnings("unchecked")
-        private static <T> T[] cast(Object[] a) {
-            return (T[]) a;
+        T record(int i) {
+            return (T) records[i];
         }
 
         @Override
@@ -158,8 +161,7 @@ public final class PartitionedTrace<T> {
             }
             int n = count;
             if (n == time.length) {
-                raw = java.util.Arrays.copyOf(raw, 2 * n);
-                records = cast(raw);
+                records = java.util.Arrays.copyOf(records, 2 * n);
                 time = java.util.Arrays.copyOf(time, 2 * n);
                 key = java.util.Arrays.copyOf(key, 2 * n);
             }
